@@ -1,0 +1,69 @@
+// The fixed vocabularies of the Paperspace machine API contract
+// (../shared/paperspace-api-contract.md). Both the client and the emulator import these, so a
+// string that the contract spells one way is spelled that way exactly once in the code.
+
+export const REGIONS = ['West Coast (CA1)', 'East Coast (NY2)', 'Europe (AMS1)'] as const;
+export type Region = (typeof REGIONS)[number];
+
+/** CPU-only types: Windows templates cannot create these. */
+export const CPU_MACHINE_TYPES = ['C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'C7', 'C8', 'C9', 'C10'] as const;
+/** GRID GPU types: Ubuntu templates cannot create these. */
+export const GRID_MACHINE_TYPES = ['Air', 'Standard', 'Pro', 'Advanced'] as const;
+/** Dedicated GPU types: the only ones for which availability is reported. */
+export const DEDICATED_GPU_MACHINE_TYPES = ['GPU+', 'P4000', 'P5000', 'P6000', 'V100'] as const;
+
+export const MACHINE_TYPES = [
+  ...GRID_MACHINE_TYPES,
+  ...DEDICATED_GPU_MACHINE_TYPES,
+  ...CPU_MACHINE_TYPES,
+] as const;
+export type MachineType = (typeof MACHINE_TYPES)[number];
+export type CpuMachineType = (typeof CPU_MACHINE_TYPES)[number];
+export type GridMachineType = (typeof GRID_MACHINE_TYPES)[number];
+export type DedicatedGpuMachineType = (typeof DEDICATED_GPU_MACHINE_TYPES)[number];
+
+export const BILLING_TYPES = ['hourly'] as const;
+export type BillingType = (typeof BILLING_TYPES)[number];
+
+/** Every machine state the contract names. The real API may send others; schemas pass them through. */
+export const MACHINE_STATES = [
+  'off',
+  'starting',
+  'stopping',
+  'restarting',
+  'serviceready',
+  'ready',
+  'upgrading',
+  'provisioning',
+] as const;
+export type MachineState = (typeof MACHINE_STATES)[number];
+
+/** The states a caller can wait for. */
+export const WAITABLE_STATES = ['off', 'serviceready', 'ready'] as const;
+export type WaitableState = (typeof WAITABLE_STATES)[number];
+
+export const AUTO_SNAPSHOT_FREQUENCIES = ['hour', 'day', 'week'] as const;
+export type AutoSnapshotFrequency = (typeof AUTO_SNAPSHOT_FREQUENCIES)[number];
+
+export const RESTORE_POINT_FREQUENCIES = ['shutdown'] as const;
+
+/** Script data limit, counted in bytes of UTF-8. */
+export const SCRIPT_MAX_BYTES = 16 * 1024;
+
+/** Default and maximum page size of getMachines. */
+export const MACHINE_LIST_PAGE_SIZE = 1000;
+
+/** A resource delegation's access token lives this long after creation. */
+export const DELEGATION_LIFETIME_MS = 4 * 60 * 60 * 1000;
+
+export function isCpuMachineType(type: string): type is CpuMachineType {
+  return (CPU_MACHINE_TYPES as readonly string[]).includes(type);
+}
+
+export function isGridMachineType(type: string): type is GridMachineType {
+  return (GRID_MACHINE_TYPES as readonly string[]).includes(type);
+}
+
+export function isDedicatedGpuMachineType(type: string): type is DedicatedGpuMachineType {
+  return (DEDICATED_GPU_MACHINE_TYPES as readonly string[]).includes(type);
+}
