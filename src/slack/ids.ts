@@ -1,0 +1,43 @@
+// Every identifier that Slack sends back to us: the slash command, action_ids and callback_ids.
+// They live here once so manifest.yml, the Block Kit builders and the listeners cannot drift apart
+// (test/slack/manifest.test.ts checks the manifest and the registered listeners against this file).
+
+export const SLASH_COMMAND = '/ps';
+
+/** action_id of every interactive element the bot renders. */
+export const ActionId = {
+  login: 'login_open',
+  machineStart: 'machine_start',
+  machineStop: 'machine_stop',
+  machineRestart: 'machine_restart',
+  machineShare: 'machine_share',
+  machineUsage: 'machine_usage',
+  /** Overflow on a machine card; the option value says which of MachineOverflowOption. */
+  machineOverflow: 'machine_overflow',
+  /** Prev/Next on a paginated list; the button value carries the list kind, filters and page. */
+  listPage: 'list_page',
+  reminderStop: 'reminder_stop',
+  reminderSnooze: 'reminder_snooze',
+  reminderKeep: 'reminder_keep',
+} as const;
+export type ActionId = (typeof ActionId)[keyof typeof ActionId];
+
+/** Option values of the machine card's overflow menu. */
+export const MachineOverflowOption = {
+  settings: 'settings',
+  access: 'access',
+  destroy: 'destroy',
+} as const;
+export type MachineOverflowOption = (typeof MachineOverflowOption)[keyof typeof MachineOverflowOption];
+
+/** callback_id of every modal the bot opens. */
+export const CallbackId = {
+  login: 'login_modal',
+  createMachine: 'create_machine_modal',
+  updateMachine: 'update_machine_modal',
+  destroyMachine: 'destroy_machine_modal',
+  machineAccess: 'machine_access_modal',
+  createScript: 'create_script_modal',
+  createDrive: 'create_drive_modal',
+} as const;
+export type CallbackId = (typeof CallbackId)[keyof typeof CallbackId];
