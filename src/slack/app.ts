@@ -1,0 +1,217 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  App,
+  buildReceiverRoutes,
+  type CustomRoute,
+  HTTPReceiver,
+  type Receiver,
+  SocketModeReceiver,
+} from '@slack/bolt';
+import type { Logger } from 'pino';
+import { createBoltLogger } from './bolt-logger.js';
+import {
+  acknowledgeFailedSocketModeEvent,
+  answerFailedHttpRequest,
+  createSlackErrorHandler,
+  describeError,
+} from './error-handler.js';
+
+/** The one endpoint Slack posts slash commands, interactions and events to (manifest.yml says the same). */
+export const SLACK_EVENTS_PATH = '/slack/events';
+
+const DEFAULT_PORT = 3000;
+
+interface CommonSlackAppOptions {
+  /** Bot token (xoxb-). */
+  botToken: string;
+  /** Base URL of the Slack Web API, e.g. `https://slack.com/api/`; tests point it at a fake server. */
+  slackApiUrl: string;
+  logger: Logger;
+  /**
+   * Port of the HTTP server: Slack's requests and customRoutes in HTTP mode, customRoutes only in Socket Mode.
+   * 0 picks a free port; start() reports the one bound. Default 3000.
+   */
+  port?: number;
+  /** Adds the listeners. Called once, before start(). */
+  register: (app: App) => void;
+  /**
+   * Extra HTTP routes such as `GET /healthz`. HTTP mode serves them through Bolt's receiver (path patterns
+   * like `/x/:id` work); Socket Mode serves them on its own server and matches paths exactly.
+   */
+  customRoutes?: CustomRoute[];
+}
+
+export interface HttpSlackAppOptions extends CommonSlackAppOptions {
+  mode: 'http';
+  /** Verifies that requests come from Slack. */
+  signingSecret: string;
+}
+
+export interface SocketSlackAppOptions extends CommonSlackAppOptions {
+  mode: 'socket';
+  /** App-level token (xapp-) with connections:write. */
+  appToken: string;
+}
+
+export type SlackAppOptions = HttpSlackAppOptions | SocketSlackAppOptions;
+
+export interface SlackApp {
+  app: App;
+  /**
+   * Verifies the bot token (one auth.test call, at slackApiUrl), then listens (HTTP) or connects (Socket Mode).
+   * Rejects with a message naming the problem when Slack refuses the token or cannot be reached.
+   */
+  start(): Promise<{ port: number }>;
+  /** Stops accepting requests; a no-op when not started. */
+  stop(): Promise<void>;
+}
+
+function requireValue(value: string, name: string, mode: string): void {
+  if (value.trim() === '') throw new Error(`createSlackApp: ${name} is required in ${mode} mode`);
+}
+
+/**
+ * Builds the Bolt app for either transport.
+ *
+ * - HTTP mode uses Bolt's HTTPReceiver (node:http, no Express): one POST endpoint, signature and timestamp
+ *   verification, customRoutes, and a start() that resolves with the server so port 0 can be reported.
+ * - The app is created with `deferInitialization`, so no Web API call happens in the constructor; start() runs
+ *   auth.test once (against slackApiUrl) and Bolt caches the bot ids, so no request triggers another call.
+ * - `processBeforeResponse` stays false: ack() answers Slack immediately and the listener keeps working.
+ */
+export function createSlackApp(options: SlackAppOptions): SlackApp {
+  requireValue(options.botToken, 'botToken', options.mode);
+  requireValue(options.slackApiUrl, 'slackApiUrl', options.mode);
+  if (options.mode === 'http') requireValue(options.signingSecret, 'signingSecret', 'http');
+  else requireValue(options.appToken, 'appToken', 'socket');
+
+  const boltLogger = createBoltLogger(options.logger);
+  const port = options.port ?? DEFAULT_PORT;
+  const customRoutes = options.customRoutes ?? [];
+
+  const receiver: Receiver =
+    options.mode === 'http'
+      ? new HTTPReceiver({
+          signingSecret: options.signingSecret,
+          endpoints: SLACK_EVENTS_PATH,
+          port,
+          customRoutes,
+          logger: boltLogger,
+          processBeforeResponse: false,
+          processEventErrorHandler: answerFailedHttpRequest,
+        })
+      : new SocketModeReceiver({
+          appToken: options.appToken,
+          logger: boltLogger,
+          // A separate object: the Socket Mode client mutates the options it is given.
+          installerOptions: { clientOptions: { slackApiUrl: options.slackApiUrl } },
+          processEventErrorHandler: acknowledgeFailedSocketModeEvent,
+        });
+
+  const app = new App({
+    token: options.botToken,
+    receiver,
+    logger: boltLogger,
+    logLevel: boltLogger.getLevel(),
+    clientOptions: { slackApiUrl: options.slackApiUrl },
+    deferInitialization: true,
+    extendedErrorHandler: true,
+    // Bolt's default in-memory conversation store is per process; nothing here uses it, and with several
+    // replicas it would silently disagree between them.
+    convoStore: false,
+  });
+  app.error(createSlackErrorHandler(options.logger));
+  options.register(app);
+
+  let state: 'idle' | 'starting' | 'started' | 'stopped' = 'idle';
+  let routesServer: Server | undefined;
+
+  const start = async (): Promise<{ port: number }> => {
+    if (state !== 'idle') throw new Error(`createSlackApp: start() called when the app is ${state}`);
+    state = 'starting';
+    try {
+      // app.init() runs auth.test; Bolt keeps the bot's ids from it for every later request.
+      await explainStartupFailure(() => app.init(), 'bot token', 'auth.test', options.slackApiUrl);
+      if (options.mode === 'http') {
+        const server = await app.start(port);
+        state = 'started';
+        return { port: (server.address() as AddressInfo).port };
+      }
+      routesServer = await listen(createRoutesServer(customRoutes, options.logger), port);
+      await explainStartupFailure(
+        () => app.start(),
+        'app token',
+        'apps.connections.open',
+        options.slackApiUrl,
+      );
+      state = 'started';
+      return { port: (routesServer.address() as AddressInfo).port };
+    } catch (error) {
+      state = 'stopped';
+      if (routesServer) await close(routesServer);
+      throw error;
+    }
+  };
+
+  const stop = async (): Promise<void> => {
+    if (state !== 'started') return;
+    state = 'stopped';
+    await app.stop();
+    if (routesServer) await close(routesServer);
+  };
+
+  return { app, start, stop };
+}
+
+/** Turns a failed startup call into one sentence saying which credential or connection is at fault. */
+async function explainStartupFailure(
+  step: () => Promise<unknown>,
+  credential: string,
+  method: string,
+  slackApiUrl: string,
+): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    const description = describeError(error);
+    const reason = description.slackError
+      ? `Slack refused the ${credential} (${method}: ${description.slackError})`
+      : `${method} failed (${description.message}); is the Slack Web API at ${slackApiUrl} reachable?`;
+    throw new Error(reason, { cause: error });
+  }
+}
+
+/** Socket Mode has no Slack endpoint to serve, but health checks and metrics still need an HTTP port. */
+function createRoutesServer(customRoutes: CustomRoute[], logger: Logger): Server {
+  const routes = buildReceiverRoutes(customRoutes);
+  return createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const handler = routes[path]?.[(request.method ?? 'GET').toUpperCase()];
+    if (handler === undefined) {
+      response.writeHead(404).end();
+      return;
+    }
+    try {
+      handler(Object.assign(request, { params: {} }), response);
+    } catch (error) {
+      logger.error({ error: describeError(error), path }, 'custom route failed');
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    }
+  });
+}
+
+function listen(server: Server, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
