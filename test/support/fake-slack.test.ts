@@ -1,0 +1,176 @@
+import { webApi } from '@slack/bolt';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { createBoltLogger } from '../../src/slack/bolt-logger.js';
+import { type FakeSlack, startFakeSlack } from './fake-slack.js';
+import { captureLogs } from './log-capture.js';
+
+const TOKEN = 'xoxb-fake-slack-test';
+
+let slack: FakeSlack;
+let client: webApi.WebClient;
+
+function newClient(token: string | undefined): webApi.WebClient {
+  return new webApi.WebClient(token, {
+    slackApiUrl: slack.apiUrl,
+    retryConfig: { retries: 0 },
+    logger: createBoltLogger(captureLogs().logger),
+  });
+}
+
+async function rawCall(method: string, body: string, contentType: string): Promise<Record<string, unknown>> {
+  const response = await fetch(`${slack.apiUrl}${method}`, {
+    method: 'POST',
+    headers: { 'content-type': contentType, authorization: `Bearer ${TOKEN}` },
+    body,
+  });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+beforeEach(async () => {
+  slack ??= await startFakeSlack({ users: [{ id: 'U0TOKYO', tz: 'Asia/Tokyo', tz_offset: 32400 }] });
+  slack.reset();
+  client = newClient(TOKEN);
+});
+
+afterAll(async () => {
+  await slack.close();
+});
+
+describe('startFakeSlack', () => {
+  it("records the Web API client's form-encoded calls with JSON-valued arguments parsed back", async () => {
+    await client.chat.postMessage({ channel: 'C1', text: 'hi', blocks: [{ type: 'divider' }] });
+
+    expect(slack.calls()).toEqual([
+      {
+        method: 'chat.postMessage',
+        args: { channel: 'C1', text: 'hi', blocks: [{ type: 'divider' }] },
+        token: TOKEN,
+        contentType: 'application/x-www-form-urlencoded',
+      },
+    ]);
+  });
+
+  it('records JSON-encoded calls the same way', async () => {
+    const answer = await rawCall(
+      'chat.postMessage',
+      JSON.stringify({ channel: 'C1', text: 'hi', blocks: [{ type: 'divider' }] }),
+      'application/json; charset=utf-8',
+    );
+
+    expect(answer.ok).toBe(true);
+    expect(slack.calls('chat.postMessage')[0]?.args).toEqual({
+      channel: 'C1',
+      text: 'hi',
+      blocks: [{ type: 'divider' }],
+    });
+  });
+
+  it('hands out unique, increasing message timestamps and DM channels for user ids', async () => {
+    const first = await client.chat.postMessage({ channel: 'C1', text: 'one' });
+    const second = await client.chat.postMessage({ channel: 'U0ALICE', text: 'two' });
+    const ephemeral = await client.chat.postEphemeral({ channel: 'C1', user: 'U0ALICE', text: 'three' });
+
+    expect(first.channel).toBe('C1');
+    expect(second.channel).toBe('D0ALICE');
+    expect(Number(second.ts)).toBeGreaterThan(Number(first.ts));
+    expect(Number(ephemeral.message_ts)).toBeGreaterThan(Number(second.ts));
+  });
+
+  it('answers like Slack for auth.test, views, users.info and conversations.open', async () => {
+    const auth = await client.auth.test();
+    const opened = await client.views.open({
+      trigger_id: 't1',
+      view: {
+        type: 'modal',
+        callback_id: 'login_modal',
+        title: { type: 'plain_text', text: 'Login' },
+        blocks: [],
+      },
+    });
+    const updated = await client.views.update({
+      view_id: opened.view?.id ?? 'missing',
+      view: { type: 'modal', title: { type: 'plain_text', text: 'Login' }, blocks: [] },
+    });
+    const published = await client.views.publish({ user_id: 'U1', view: { type: 'home', blocks: [] } });
+    const tokyo = await client.users.info({ user: 'U0TOKYO' });
+    const someone = await client.users.info({ user: 'U0ELSE' });
+    const dm = await client.conversations.open({ users: 'U0ALICE' });
+
+    expect(auth).toMatchObject({ user_id: slack.botUserId, bot_id: slack.botId, team_id: slack.teamId });
+    expect(opened.view).toMatchObject({ callback_id: 'login_modal', type: 'modal' });
+    expect(updated.view?.id).toBe(opened.view?.id);
+    expect(published.view?.type).toBe('home');
+    expect(tokyo.user).toMatchObject({ tz: 'Asia/Tokyo', tz_offset: 32400, is_bot: false });
+    expect(someone.user).toMatchObject({ tz: 'UTC', tz_offset: 0 });
+    expect(dm.channel?.id).toBe('D0ALICE');
+  });
+
+  it('refuses what Slack refuses: unknown methods, missing tokens, too many blocks', async () => {
+    const unknown = client.apiCall('machines.teleport', {});
+    const anonymous = newClient(undefined).chat.postMessage({ channel: 'C1', text: 'x' });
+    const tooLong = client.chat.postMessage({
+      channel: 'C1',
+      text: 'x',
+      blocks: Array(51).fill({ type: 'divider' }),
+    });
+
+    await expect(unknown).rejects.toMatchObject({ data: { error: 'unknown_method' } });
+    await expect(anonymous).rejects.toMatchObject({ data: { error: 'not_authed' } });
+    await expect(tooLong).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });
+    expect(slack.calls('machines.teleport')).toHaveLength(1);
+  });
+
+  it('fails the next calls of a method on request, then answers normally again', async () => {
+    slack.fail('chat.update', 'message_not_found', { times: 2 });
+
+    const update = () => client.chat.update({ channel: 'C1', ts: '1.2', text: 'x' });
+
+    await expect(update()).rejects.toMatchObject({ data: { error: 'message_not_found' } });
+    await expect(update()).rejects.toMatchObject({ data: { error: 'message_not_found' } });
+    await expect(update()).resolves.toMatchObject({ ok: true, ts: '1.2' });
+  });
+
+  it('records POSTs to response_urls per id', async () => {
+    await fetch(slack.responseUrl('cmd 1'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ response_type: 'in_channel', text: 'done' }),
+    });
+
+    expect(slack.responses('cmd 1')).toEqual([{ response_type: 'in_channel', text: 'done' }]);
+    expect(await slack.waitForResponse('cmd 1')).toEqual({ response_type: 'in_channel', text: 'done' });
+    expect(slack.responses('other')).toEqual([]);
+  });
+
+  it('waits for a call that arrives later', async () => {
+    setTimeout(() => void client.chat.postMessage({ channel: 'C9', text: 'later' }), 30);
+
+    const call = await slack.waitFor((recorded) => recorded.args.channel === 'C9');
+
+    expect(call.args.text).toBe('later');
+  });
+
+  it('fails a wait with a dump of everything recorded', async () => {
+    await client.chat.postMessage({ channel: 'C1', text: 'the only call' });
+
+    await expect(slack.waitFor('views.open', { timeoutMs: 50 })).rejects.toThrow(
+      /no views\.open call within 50 ms\. Recorded:\n {2}chat\.postMessage \{"channel":"C1","text":"the only call"\}/,
+    );
+  });
+
+  it('refuses a token other than the configured bot token', async () => {
+    const strict = await startFakeSlack({ botToken: 'xoxb-the-right-one' });
+    try {
+      const wrong = new webApi.WebClient('xoxb-wrong', {
+        slackApiUrl: strict.apiUrl,
+        retryConfig: { retries: 0 },
+      });
+      const right = new webApi.WebClient('xoxb-the-right-one', { slackApiUrl: strict.apiUrl });
+
+      await expect(wrong.auth.test()).rejects.toMatchObject({ data: { error: 'invalid_auth' } });
+      await expect(right.auth.test()).resolves.toMatchObject({ ok: true });
+    } finally {
+      await strict.close();
+    }
+  });
+});

@@ -1,0 +1,435 @@
+// A stand-in for the Slack Web API and for response_urls: a real node:http server on port 0 that records
+// every call and answers the way Slack does, so the bot under test talks HTTP exactly as in production.
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One Web API call as the bot made it. */
+export interface ApiCall {
+  /** Web API method, e.g. `chat.postMessage`. */
+  method: string;
+  /**
+   * Arguments as sent. Form-encoded values stay strings except the JSON-valued ones (blocks, attachments,
+   * view, metadata ...), which are parsed back, so `args.blocks` is an array whichever encoding was used.
+   */
+  args: Record<string, unknown>;
+  /** Token from `Authorization: Bearer` (or a `token` argument); undefined when none was sent. */
+  token: string | undefined;
+  contentType: string;
+}
+
+/** One POST to a response_url, i.e. what `respond()` sent. */
+export interface ResponseUrlPost {
+  response_type?: 'ephemeral' | 'in_channel';
+  replace_original?: boolean;
+  delete_original?: boolean;
+  text?: string;
+  blocks?: unknown[];
+  thread_ts?: string;
+  [key: string]: unknown;
+}
+
+export interface FakeUser {
+  id: string;
+  real_name: string;
+  tz: string;
+  tz_offset: number;
+  is_bot: boolean;
+}
+
+export interface FakeSlackOptions {
+  teamId?: string;
+  botUserId?: string;
+  botId?: string;
+  /** When set, a call with any other token gets `invalid_auth`; otherwise any token is accepted. */
+  botToken?: string;
+  users?: Array<Partial<FakeUser> & { id: string }>;
+}
+
+export interface WaitOptions {
+  /** How long to poll before failing with a dump of what was recorded. Default 2000 ms. */
+  timeoutMs?: number;
+}
+
+export interface FakeSlack {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  /** The value for SLACK_API_URL / slackApiUrl: `${url}/api/`. */
+  apiUrl: string;
+  teamId: string;
+  botUserId: string;
+  botId: string;
+  /** Recorded Web API calls, oldest first, optionally only those of one method. */
+  calls(method?: string): ApiCall[];
+  /** Resolves with the first recorded call that matches (a method name or a predicate), polling until then. */
+  waitFor(match: string | ((call: ApiCall) => boolean), options?: WaitOptions): Promise<ApiCall>;
+  /** A response_url on this server; POSTs to it are recorded under `id`. */
+  responseUrl(id: string): string;
+  /** What was posted to responseUrl(id), oldest first. */
+  responses(id: string): ResponseUrlPost[];
+  /** Resolves with the `count`-th POST to responseUrl(id) (default the first), polling until then. */
+  waitForResponse(id: string, options?: WaitOptions & { count?: number }): Promise<ResponseUrlPost>;
+  /** Sets what users.info answers for one user (others get defaults: UTC, not a bot). */
+  setUser(user: Partial<FakeUser> & { id: string }): void;
+  /** The next `times` calls to `method` answer `{ ok: false, error }`, as Slack does for that failure. */
+  fail(method: string, error: string, options?: { times?: number }): void;
+  /**
+   * Back to the state after start: forgets calls, responses and injected failures; users are those of the
+   * options again. Message timestamps keep increasing, so a ts is never handed out twice.
+   */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+type SlackAnswer = Record<string, unknown> & { ok: boolean };
+type MethodHandler = (call: ApiCall) => SlackAnswer;
+
+// Values the Web API client JSON-encodes inside form bodies; every other form value stays a string.
+const JSON_ARGS = new Set(['blocks', 'attachments', 'view', 'metadata', 'unfurls', 'user_auth_blocks']);
+const MAX_MESSAGE_BLOCKS = 50;
+const MAX_VIEW_BLOCKS = 100;
+const POLL_INTERVAL_MS = 10;
+const DEFAULT_TIMEOUT_MS = 2000;
+// A fixed epoch keeps message timestamps deterministic; the counter makes them unique and increasing.
+const TS_EPOCH_SECONDS = 1_700_000_000;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function parseBody(raw: string, contentType: string): Record<string, unknown> {
+  if (raw === '') return {};
+  if (contentType.startsWith('application/json')) {
+    const parsed: unknown = JSON.parse(raw);
+    return isRecord(parsed) ? parsed : { value: parsed };
+  }
+  const args: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    args[key] = JSON_ARGS.has(key) ? parseJsonOrKeep(value) : value;
+  }
+  return args;
+}
+
+function parseJsonOrKeep(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  response.end(JSON.stringify(body));
+}
+
+function stringArg(call: ApiCall, name: string): string | undefined {
+  const value = call.args[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function slackError(error: string, messages?: string[]): SlackAnswer {
+  return messages ? { ok: false, error, response_metadata: { messages } } : { ok: false, error };
+}
+
+function tooManyBlocks(blocks: unknown, limit: number, pointer: string): string[] | undefined {
+  if (blocks === undefined) return undefined;
+  if (!Array.isArray(blocks)) return [`[ERROR] must provide an array [json-pointer:${pointer}]`];
+  if (blocks.length > limit) return [`[ERROR] no more than ${limit} items allowed [json-pointer:${pointer}]`];
+  return undefined;
+}
+
+function describeRecorded(calls: ApiCall[], responses: Map<string, ResponseUrlPost[]>): string {
+  const lines = calls.map((call) => `  ${call.method} ${JSON.stringify(call.args)}`);
+  for (const [id, posts] of responses) {
+    for (const post of posts) lines.push(`  response_url ${id} ${JSON.stringify(post)}`);
+  }
+  return lines.length > 0 ? lines.join('\n') : '  (nothing)';
+}
+
+async function poll<T>(
+  probe: () => T | undefined,
+  timeoutMs: number,
+  describeTimeout: () => string,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = probe();
+    if (found !== undefined) return found;
+    if (Date.now() >= deadline) throw new Error(describeTimeout());
+    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+  }
+}
+
+export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const teamId = options.teamId ?? 'T0FAKE';
+  const botUserId = options.botUserId ?? 'U0BOT';
+  const botId = options.botId ?? 'B0BOT';
+
+  let recorded: ApiCall[] = [];
+  let responsePosts = new Map<string, ResponseUrlPost[]>();
+  let failures = new Map<string, { error: string; times: number }>();
+  let users = new Map<string, Partial<FakeUser> & { id: string }>();
+  let messageCount = 0;
+  let viewCount = 0;
+
+  const setUser = (user: Partial<FakeUser> & { id: string }): void => {
+    users.set(user.id, { ...users.get(user.id), ...user });
+  };
+  for (const user of options.users ?? []) setUser(user);
+
+  const nextTs = (): string => {
+    messageCount += 1;
+    return `${TS_EPOCH_SECONDS + messageCount}.000100`;
+  };
+  // Posting to a user id lands in the app's DM with that user, as on Slack.
+  const dmChannelFor = (userId: string): string => `D${userId.slice(1)}`;
+  const resolveChannel = (channel: string): string =>
+    /^[UW]/.test(channel) ? dmChannelFor(channel) : channel;
+
+  const renderView = (view: unknown, extra: Record<string, unknown>): Record<string, unknown> => {
+    viewCount += 1;
+    const id = `V${String(viewCount).padStart(8, '0')}`;
+    return {
+      id,
+      team_id: teamId,
+      app_id: 'A0FAKE',
+      bot_id: botId,
+      private_metadata: '',
+      callback_id: '',
+      external_id: '',
+      state: { values: {} },
+      hash: `${TS_EPOCH_SECONDS}.${id}`,
+      root_view_id: id,
+      previous_view_id: null,
+      ...(isRecord(view) ? view : {}),
+      ...extra,
+    };
+  };
+
+  const handlers: Record<string, MethodHandler> = {
+    'auth.test': () => ({
+      ok: true,
+      url: 'https://fake-team.slack.com/',
+      team: 'Fake Team',
+      user: 'paperspace-bot',
+      team_id: teamId,
+      user_id: botUserId,
+      bot_id: botId,
+      is_enterprise_install: false,
+    }),
+    'chat.postMessage': (call) => {
+      const channel = stringArg(call, 'channel');
+      if (!channel) return slackError('channel_not_found');
+      if (
+        call.args.text === undefined &&
+        call.args.blocks === undefined &&
+        call.args.attachments === undefined
+      ) {
+        return slackError('no_text');
+      }
+      const blockErrors = tooManyBlocks(call.args.blocks, MAX_MESSAGE_BLOCKS, '/blocks');
+      if (blockErrors) return slackError('invalid_blocks', blockErrors);
+      const ts = nextTs();
+      return {
+        ok: true,
+        channel: resolveChannel(channel),
+        ts,
+        message: {
+          type: 'message',
+          user: botUserId,
+          bot_id: botId,
+          text: call.args.text ?? '',
+          blocks: call.args.blocks,
+          thread_ts: call.args.thread_ts,
+          ts,
+        },
+      };
+    },
+    'chat.update': (call) => {
+      const channel = stringArg(call, 'channel');
+      const ts = stringArg(call, 'ts');
+      if (!channel) return slackError('channel_not_found');
+      if (!ts) return slackError('message_not_found');
+      const blockErrors = tooManyBlocks(call.args.blocks, MAX_MESSAGE_BLOCKS, '/blocks');
+      if (blockErrors) return slackError('invalid_blocks', blockErrors);
+      return { ok: true, channel, ts, text: call.args.text ?? '', message: { text: call.args.text ?? '' } };
+    },
+    'chat.postEphemeral': (call) => {
+      if (!stringArg(call, 'channel')) return slackError('channel_not_found');
+      if (!stringArg(call, 'user')) return slackError('user_not_in_channel');
+      const blockErrors = tooManyBlocks(call.args.blocks, MAX_MESSAGE_BLOCKS, '/blocks');
+      if (blockErrors) return slackError('invalid_blocks', blockErrors);
+      return { ok: true, message_ts: nextTs() };
+    },
+    'views.open': (call) => {
+      if (!stringArg(call, 'trigger_id')) return slackError('invalid_arguments');
+      if (!isRecord(call.args.view)) return slackError('invalid_arguments');
+      const blockErrors = tooManyBlocks(call.args.view.blocks, MAX_VIEW_BLOCKS, '/view/blocks');
+      if (blockErrors) return slackError('invalid_arguments', blockErrors);
+      return { ok: true, view: renderView(call.args.view, {}) };
+    },
+    'views.update': (call) => {
+      const viewId = stringArg(call, 'view_id');
+      const externalId = stringArg(call, 'external_id');
+      if (!viewId && !externalId) return slackError('invalid_arguments');
+      if (!isRecord(call.args.view)) return slackError('invalid_arguments');
+      const blockErrors = tooManyBlocks(call.args.view.blocks, MAX_VIEW_BLOCKS, '/view/blocks');
+      if (blockErrors) return slackError('invalid_arguments', blockErrors);
+      return { ok: true, view: renderView(call.args.view, viewId ? { id: viewId } : {}) };
+    },
+    'views.publish': (call) => {
+      if (!stringArg(call, 'user_id')) return slackError('invalid_arguments');
+      if (!isRecord(call.args.view)) return slackError('invalid_arguments');
+      const blockErrors = tooManyBlocks(call.args.view.blocks, MAX_VIEW_BLOCKS, '/view/blocks');
+      if (blockErrors) return slackError('invalid_arguments', blockErrors);
+      return { ok: true, view: renderView(call.args.view, {}) };
+    },
+    'users.info': (call) => {
+      const userId = stringArg(call, 'user');
+      if (!userId) return slackError('user_not_found');
+      const configured = users.get(userId);
+      const realName = configured?.real_name ?? `User ${userId}`;
+      return {
+        ok: true,
+        user: {
+          id: userId,
+          team_id: teamId,
+          name: realName.toLowerCase().replace(/\s+/g, '.'),
+          real_name: realName,
+          deleted: false,
+          tz: configured?.tz ?? 'UTC',
+          tz_label: configured?.tz ?? 'UTC',
+          tz_offset: configured?.tz_offset ?? 0,
+          is_bot: configured?.is_bot ?? false,
+          profile: { real_name: realName, display_name: realName },
+        },
+      };
+    },
+    'conversations.open': (call) => {
+      const userIds = stringArg(call, 'users');
+      const channel = stringArg(call, 'channel');
+      if (channel) return { ok: true, channel: { id: channel } };
+      const first = userIds?.split(',')[0];
+      if (!first) return slackError('users_list_not_supplied');
+      return { ok: true, channel: { id: dmChannelFor(first) } };
+    },
+  };
+
+  const answerApiCall = (call: ApiCall): SlackAnswer => {
+    if (call.token === undefined) return slackError('not_authed');
+    if (options.botToken !== undefined && call.token !== options.botToken) return slackError('invalid_auth');
+    const failure = failures.get(call.method);
+    if (failure) {
+      failure.times -= 1;
+      if (failure.times <= 0) failures.delete(call.method);
+      return slackError(failure.error);
+    }
+    const handler = handlers[call.method];
+    return handler ? handler(call) : slackError('unknown_method');
+  };
+
+  const server = createServer((request, response) => {
+    void (async () => {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      const contentType = request.headers['content-type'] ?? '';
+      const raw = await readBody(request);
+      let args: Record<string, unknown>;
+      try {
+        args = parseBody(raw, contentType);
+      } catch {
+        sendJson(response, 200, slackError('invalid_json'));
+        return;
+      }
+
+      const responseUrlMatch = /^\/response-url\/([^/]+)$/.exec(url.pathname);
+      if (responseUrlMatch?.[1] !== undefined && request.method === 'POST') {
+        const id = decodeURIComponent(responseUrlMatch[1]);
+        const posts = responsePosts.get(id) ?? [];
+        posts.push(args as ResponseUrlPost);
+        responsePosts.set(id, posts);
+        sendJson(response, 200, { ok: true });
+        return;
+      }
+
+      const apiMatch = /^\/api\/([^/]+)$/.exec(url.pathname);
+      if (apiMatch?.[1] === undefined) {
+        response.writeHead(404).end();
+        return;
+      }
+      const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+      const bodyToken = typeof args.token === 'string' ? args.token : undefined;
+      const call: ApiCall = { method: apiMatch[1], args, token: bearer ?? bodyToken, contentType };
+      recorded.push(call);
+      sendJson(response, 200, answerApiCall(call));
+    })().catch((error: unknown) => {
+      if (!response.headersSent) sendJson(response, 500, { ok: false, error: String(error) });
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+
+  const calls = (method?: string): ApiCall[] =>
+    method === undefined ? [...recorded] : recorded.filter((call) => call.method === method);
+
+  return {
+    url,
+    apiUrl: `${url}/api/`,
+    teamId,
+    botUserId,
+    botId,
+    calls,
+    waitFor(match, { timeoutMs = DEFAULT_TIMEOUT_MS } = {}) {
+      const predicate = typeof match === 'string' ? (call: ApiCall) => call.method === match : match;
+      const what = typeof match === 'string' ? `${match} call` : 'matching call';
+      return poll(
+        () => recorded.find(predicate),
+        timeoutMs,
+        () =>
+          `fake Slack: no ${what} within ${timeoutMs} ms. Recorded:\n${describeRecorded(recorded, responsePosts)}`,
+      );
+    },
+    responseUrl: (id) => `${url}/response-url/${encodeURIComponent(id)}`,
+    responses: (id) => [...(responsePosts.get(id) ?? [])],
+    waitForResponse(id, { timeoutMs = DEFAULT_TIMEOUT_MS, count = 1 } = {}) {
+      return poll(
+        () => responsePosts.get(id)?.[count - 1],
+        timeoutMs,
+        () =>
+          `fake Slack: response_url ${id} did not receive POST #${count} within ${timeoutMs} ms. Recorded:\n` +
+          describeRecorded(recorded, responsePosts),
+      );
+    },
+    setUser,
+    fail(method, error, { times = 1 } = {}) {
+      failures.set(method, { error, times });
+    },
+    reset() {
+      recorded = [];
+      responsePosts = new Map();
+      failures = new Map();
+      users = new Map();
+      for (const user of options.users ?? []) setUser(user);
+    },
+    close() {
+      return new Promise((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+    },
+  };
+}
