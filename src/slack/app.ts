@@ -21,6 +21,7 @@ import {
 export const SLACK_EVENTS_PATH = '/slack/events';
 
 const DEFAULT_PORT = 3000;
+const SLACK_WEB_API_TIMEOUT_MS = 10_000;
 
 interface CommonSlackAppOptions {
   /** Bot token (xoxb-). */
@@ -114,7 +115,13 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     receiver,
     logger: boltLogger,
     logLevel: boltLogger.getLevel(),
-    clientOptions: { slackApiUrl: options.slackApiUrl },
+    clientOptions: {
+      slackApiUrl: options.slackApiUrl,
+      // The Web API client's defaults are no timeout and ten retries over about half an hour: a person waiting
+      // on a reply, or a scheduler tick, must not hang that long when Slack is slow or unreachable.
+      timeout: SLACK_WEB_API_TIMEOUT_MS,
+      retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 2_000 },
+    },
     deferInitialization: true,
     extendedErrorHandler: true,
     // Bolt's default in-memory conversation store is per process; nothing here uses it, and with several
