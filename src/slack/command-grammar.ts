@@ -196,10 +196,15 @@ export function groupUsage(word: string): string {
   return (commandsForTopic(word) ?? []).map((spec) => spec.usage).join('\n');
 }
 
+/** Slack reads `<...>` as markup even inside code, so usage lines like `<machine>` must be escaped. */
+function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 /** Help as mrkdwn lines: every command, or the ones a topic covers (see commandsForTopic). */
 export function helpLines(topic: string | null): string[] {
   const specs = topic === null ? COMMANDS : (commandsForTopic(topic) ?? []);
-  return specs.map((spec) => `\`${spec.usage}\`  ${spec.summary}`);
+  return specs.map((spec) => `\`${escapeMrkdwn(spec.usage)}\`  ${escapeMrkdwn(spec.summary)}`);
 }
 
 /**

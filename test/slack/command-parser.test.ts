@@ -105,12 +105,15 @@ describe('the grammar table', () => {
 
   it('builds /ps help from the same table, in full or for a topic', () => {
     expect(helpLines(null)).toHaveLength(COMMANDS.length);
-    expect(helpLines(null)[0]).toBe(`\`${usageOf('help')}\`  ${COMMANDS[0]?.summary}`);
+    expect(helpLines(null)[0]).toBe('`/ps help [command]`  List the commands, or explain one.');
     expect(helpLines('script').map((line) => line.split('`')[1])).toEqual([
-      '/ps script show <id>',
-      '/ps script text <id>',
-      '/ps script delete <id>',
+      '/ps script show &lt;id&gt;',
+      '/ps script text &lt;id&gt;',
+      '/ps script delete &lt;id&gt;',
       '/ps script create',
+    ]);
+    expect(helpLines('show')).toEqual([
+      '`/ps show &lt;machine&gt;`  Show a machine card. &lt;machine&gt; is an id or a unique name.',
     ]);
     expect(commandsForTopic('Remind OFF')?.map((spec) => spec.name)).toEqual(['remind off']);
     expect(commandsForTopic('deploy')).toBeNull();
