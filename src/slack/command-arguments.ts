@@ -1,0 +1,223 @@
+// Turns a command's tokens into what its reader needs: positionals, key=value pairs and options, with
+// the shared checks (missing <machine>, unexpected extras, unknown or repeated keys and options) and
+// their error sentences in one place, so every command words its errors the same way.
+import { closestMatch } from './closest-match.js';
+import { type Command, type CommandName, type KeyValues, usageOf } from './command-grammar.js';
+import { readMachineType, resolveRegion } from './command-values.js';
+import { echo } from './echo.js';
+import type { Token } from './tokenize.js';
+
+export type ParseFailure = {
+  ok: false;
+  /** A sentence naming the problem and the argument; plain text (escape it for mrkdwn when sending). */
+  error: string;
+  /** The usage line(s) of the command, or the pointer to `/ps help` when the command is unknown. */
+  usage: string;
+  /** Set when the text was refused because it looks like an API key or token. */
+  secretDetected?: true;
+};
+
+export type ParseResult = { ok: true; command: Command } | ParseFailure;
+
+// ---------------------------------------------------------------------------------------------------
+// Results
+
+export function success(command: Command): ParseResult {
+  return { ok: true, command };
+}
+
+export function fail(name: CommandName, error: string): ParseFailure {
+  return failWith(usageOf(name), error);
+}
+
+export function failWith(usage: string, error: string): ParseFailure {
+  return { ok: false, error, usage };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Splitting arguments into positionals, key=value pairs and options
+
+export interface OptionSpec {
+  /** With the leading dashes, lower case: `--no-wait`. */
+  readonly name: string;
+  readonly takesValue: boolean;
+}
+
+interface Arguments {
+  positionals: Token[];
+  keyValues: Token[];
+  options: Map<string, string | true>;
+}
+
+export const NO_OPTIONS: readonly OptionSpec[] = [];
+
+/**
+ * An unquoted token starting with `--` is an option. Slack and macOS turn a typed `--` into an em or
+ * en dash, so `—no-wait` and `–no-wait` are read as `--no-wait` too.
+ */
+function optionName(token: Token): string | null {
+  if (token.quoted) return null;
+  const dashed = token.text.replace(/^[\u2013\u2014](?=[A-Za-z])/, '--');
+  return dashed.startsWith('--') ? dashed : null;
+}
+
+export function splitArguments(
+  name: CommandName,
+  args: readonly Token[],
+  allowed: readonly OptionSpec[],
+): { ok: true; args: Arguments } | ParseFailure {
+  const result: Arguments = { positionals: [], keyValues: [], options: new Map() };
+  for (let i = 0; i < args.length; i++) {
+    const token = args[i];
+    if (token === undefined) continue;
+    const option = optionName(token);
+    if (option === null) {
+      if (token.equalsAt === -1) result.positionals.push(token);
+      else result.keyValues.push(token);
+      continue;
+    }
+    const equals = option.indexOf('=');
+    const optionKey = (equals === -1 ? option : option.slice(0, equals)).toLowerCase();
+    const spec = allowed.find((candidate) => candidate.name === optionKey);
+    if (spec === undefined) {
+      const accepted =
+        allowed.length === 0
+          ? `${name} takes no options.`
+          : `${name} accepts ${allowed.map((candidate) => candidate.name).join(', ')}.`;
+      return fail(name, `Unknown option ${echo(optionKey)}: ${accepted}`);
+    }
+    if (result.options.has(spec.name)) return fail(name, `Option ${spec.name} is given twice: give it once.`);
+    if (!spec.takesValue) {
+      if (equals !== -1) return fail(name, `Option ${spec.name} takes no value.`);
+      result.options.set(spec.name, true);
+      continue;
+    }
+    let value: string | undefined = equals === -1 ? undefined : option.slice(equals + 1);
+    if (value === undefined) {
+      const next = args[i + 1];
+      if (next !== undefined && optionName(next) === null) {
+        value = next.text;
+        i++;
+      }
+    }
+    if (value === undefined || value === '') return fail(name, `Missing value for ${spec.name}.`);
+    result.options.set(spec.name, value);
+  }
+  return { ok: true, args: result };
+}
+
+/** Splits and refuses key=value pairs, for commands that take none. */
+export function splitWithoutKeyValues(
+  name: CommandName,
+  args: readonly Token[],
+  allowed: readonly OptionSpec[],
+): { ok: true; args: Arguments } | ParseFailure {
+  const split = splitArguments(name, args, allowed);
+  if (!split.ok) return split;
+  const [keyValue] = split.args.keyValues;
+  if (keyValue !== undefined) {
+    return fail(name, `Unexpected key=value ${echo(keyValue.text)}: ${name} takes no key=value arguments.`);
+  }
+  return split;
+}
+
+/** Names of the commands that carry nothing but their name. */
+type BareCommandName<C = Command> = C extends { name: infer N }
+  ? Exclude<keyof C, 'name'> extends never
+    ? N
+    : never
+  : never;
+
+export function withoutArguments(name: BareCommandName, args: readonly Token[]): ParseResult {
+  const [extra] = args;
+  if (extra !== undefined)
+    return fail(name, `Unexpected argument ${echo(extra.text)}: ${name} takes no arguments.`);
+  return success({ name });
+}
+
+/** Fails on the first positional beyond `max`. */
+export function tooMany(
+  name: CommandName,
+  positionals: readonly Token[],
+  max: number,
+  takes: string,
+): ParseFailure | null {
+  const extra = positionals[max];
+  return extra === undefined
+    ? null
+    : fail(name, `Unexpected argument ${echo(extra.text)}: ${name} takes ${takes}.`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Values
+
+export type Read<T> = { ok: true; value: T } | ParseFailure;
+
+export function readMachine(name: CommandName, token: Token | undefined): Read<string> {
+  if (token === undefined) return fail(name, 'Missing <machine>: give the machine id or its name.');
+  if (token.slackUserId !== null) {
+    return fail(name, `Invalid <machine> ${echo(token.text)}: that is a person; give a machine id or name.`);
+  }
+  const machine = token.text.trim();
+  if (machine === '') return fail(name, 'Empty <machine>: give the machine id or its name.');
+  return { ok: true, value: machine };
+}
+
+export function readId(name: CommandName, token: Token | undefined, what: string): Read<string> {
+  const id = token?.text.trim() ?? '';
+  if (token === undefined || id === '') return fail(name, `Missing <id>: give the ${what} id.`);
+  if (/\s/.test(id)) return fail(name, `Invalid <id> ${echo(id)}: a ${what} id has no spaces.`);
+  return { ok: true, value: id };
+}
+
+const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/**
+ * Collects key=value tokens. With `allowedKeys`, keys are matched to those names ignoring case and
+ * unknown ones are refused with a suggestion. Regions may be given by short code (`region=CA1`) and
+ * machine types in any case: both are turned into the contract's exact strings.
+ */
+export function readKeyValues(
+  name: CommandName,
+  tokens: readonly Token[],
+  allowedKeys: readonly string[] | null,
+  what: 'filter' | 'key',
+): Read<KeyValues> {
+  const values: KeyValues = {};
+  for (const token of tokens) {
+    const typedKey = token.text.slice(0, token.equalsAt);
+    const value = token.text.slice(token.equalsAt + 1);
+    if (typedKey === '') return fail(name, `Missing key before ${echo(token.text)}: write key=value.`);
+    let key = typedKey;
+    if (allowedKeys !== null) {
+      const known = allowedKeys.find((candidate) => candidate.toLowerCase() === typedKey.toLowerCase());
+      if (known === undefined) {
+        const suggestion =
+          typedKey.toLowerCase() === 'id' ? 'machineId' : closestMatch(typedKey, allowedKeys);
+        const hint = suggestion === null ? '' : ` Did you mean "${suggestion}"?`;
+        return fail(
+          name,
+          `Unknown ${what} ${echo(typedKey)} for ${name}.${hint} Filters: ${allowedKeys.join(', ')}.`,
+        );
+      }
+      key = known;
+    } else if (!KEY_PATTERN.test(typedKey)) {
+      return fail(name, `Invalid key ${echo(typedKey)}: keys are parameter names such as machineName.`);
+    }
+    if (Object.hasOwn(values, key)) return fail(name, `Duplicate ${what} "${key}": give each ${what} once.`);
+    if (value.trim() === '') {
+      return fail(name, `Missing value for ${what} "${key}": write ${key}=value (quote values with spaces).`);
+    }
+    values[key] = normalizeValue(key, value);
+  }
+  return { ok: true, value: values };
+}
+
+function normalizeValue(key: string, value: string): string {
+  if (key === 'region') return resolveRegion(value) ?? value;
+  if (key === 'machineType') {
+    const machineType = readMachineType(value);
+    return machineType.kind === 'unknown' ? value : machineType.machineType;
+  }
+  return value;
+}

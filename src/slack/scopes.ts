@@ -1,0 +1,20 @@
+// The bot token scopes manifest.yml requests, each with the Web API methods that need it. Only what
+// the bot calls: a scope nobody uses widens what a leaked bot token can do and scares off the admin
+// who installs the app. (Modals and App Home — views.open, views.update, views.publish — and replies
+// through a command's or an action's response_url need no scope.)
+
+export const BOT_SCOPES = [
+  // The /ps slash command.
+  'commands',
+  // chat.postMessage: machine cards, watch completions in the card's thread, channel shares, and
+  // reminders in the user's DM with the app (posting to a user id opens that DM, so im:write is not
+  // needed); chat.update: cards updated in place, shares marked expired; chat.postEphemeral.
+  'chat:write',
+  // chat.postMessage and chat.update in the public channel where /ps was typed, without first
+  // inviting the bot there. Private channels still need the bot invited.
+  'chat:write.public',
+  // users.info: the user's time zone (tz) for reminders at HH:MM local time, and for times shown.
+  'users:read',
+] as const;
+
+export type BotScope = (typeof BOT_SCOPES)[number];

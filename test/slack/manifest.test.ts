@@ -1,0 +1,110 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { ActionId, CallbackId, SLASH_COMMAND } from '../../src/slack/ids.js';
+import { BOT_SCOPES } from '../../src/slack/scopes.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Slack's published manifest schemas live in `shared/slack-manifest-schema/` beside the checkout
+ * (/work/shared for /work/main). A worktree sits deeper (/work/wt/<name>), so look in each parent.
+ */
+function findSchemaDirectory(): string {
+  for (let dir = repoRoot; ; dir = dirname(dir)) {
+    const candidate = join(dir, '..', 'shared', 'slack-manifest-schema');
+    if (existsSync(join(candidate, 'manifest.schema.json'))) return candidate;
+    if (dirname(dir) === dir) {
+      throw new Error(`no shared/slack-manifest-schema/ found beside ${repoRoot} or any of its parents`);
+    }
+  }
+}
+
+/** The parts of the manifest the code must agree with; the JSON schema checks the rest. */
+const manifestShape = z.object({
+  _metadata: z.object({ major_version: z.number().int() }),
+  features: z.object({
+    app_home: z.object({ home_tab_enabled: z.boolean(), messages_tab_enabled: z.boolean() }),
+    slash_commands: z.array(z.object({ command: z.string(), url: z.string(), should_escape: z.boolean() })),
+  }),
+  oauth_config: z.object({ scopes: z.object({ bot: z.array(z.string()) }) }),
+  settings: z.object({
+    event_subscriptions: z.object({ request_url: z.string(), bot_events: z.array(z.string()) }),
+    interactivity: z.object({ is_enabled: z.boolean(), request_url: z.string() }),
+    socket_mode_enabled: z.boolean(),
+  }),
+});
+
+const rawManifest: unknown = parseYaml(readFileSync(join(repoRoot, 'manifest.yml'), 'utf8'));
+const manifest = manifestShape.parse(rawManifest);
+
+function slackSchemaValidator() {
+  const directory = findSchemaDirectory();
+  const version = manifest._metadata.major_version;
+  const schema: unknown = JSON.parse(
+    readFileSync(join(directory, `manifest.schema.${version}.0.0.json`), 'utf8'),
+  );
+  // Slack's schema is not strict-mode clean (`_note` annotations, keywords without a type), so strict
+  // mode is off; its own `regex` keyword (used for background_color) is implemented, not ignored.
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  // ajv-formats is CommonJS: under NodeNext its callable export is `.default` of the module object.
+  addFormats.default(ajv);
+  ajv.addKeyword({
+    keyword: 'regex',
+    type: 'string',
+    schemaType: 'string',
+    validate: (pattern: string, value: string) => new RegExp(pattern).test(value),
+  });
+  return ajv.compile(schema as object);
+}
+
+describe('manifest.yml', () => {
+  it("is valid against Slack's published manifest schema", () => {
+    const validate = slackSchemaValidator();
+    const valid = validate(rawManifest);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it('the schema check rejects a manifest Slack would reject', () => {
+    const validate = slackSchemaValidator();
+    const broken = structuredClone(rawManifest) as { display_information: { background_color: string } };
+    broken.display_information.background_color = 'blue';
+    expect(validate(broken)).toBe(false);
+  });
+
+  it('declares the slash command the code answers, with escaping on so mentions carry user ids', () => {
+    expect(manifest.features.slash_commands.map((command) => command.command)).toEqual([SLASH_COMMAND]);
+    expect(manifest.features.slash_commands[0]?.should_escape).toBe(true);
+  });
+
+  it('enables interactivity, because the bot renders buttons and modals', () => {
+    expect(Object.values(ActionId).length).toBeGreaterThan(0);
+    expect(Object.values(CallbackId).length).toBeGreaterThan(0);
+    expect(manifest.settings.interactivity.is_enabled).toBe(true);
+  });
+
+  it('subscribes to app_home_opened and enables the Home and Messages tabs', () => {
+    expect(manifest.settings.event_subscriptions.bot_events).toContain('app_home_opened');
+    expect(manifest.features.app_home).toMatchObject({ home_tab_enabled: true, messages_tab_enabled: true });
+  });
+
+  it('requests exactly the bot scopes the code declares in BOT_SCOPES', () => {
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...BOT_SCOPES].sort());
+  });
+
+  it('sends every request to the one Bolt endpoint, /slack/events, in HTTP mode', () => {
+    const urls = [
+      ...manifest.features.slash_commands.map((command) => command.url),
+      manifest.settings.event_subscriptions.request_url,
+      manifest.settings.interactivity.request_url,
+    ];
+    for (const url of urls) expect(new URL(url).pathname).toBe('/slack/events');
+    expect(manifest.settings.socket_mode_enabled).toBe(false);
+  });
+});
