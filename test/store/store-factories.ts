@@ -7,6 +7,8 @@ import { afterEach, beforeEach } from 'vitest';
 import { openStore, type Store } from '../../src/store/store.js';
 
 export interface FreshDatabase {
+  /** DATABASE_URL of the database, for a separate process to open. */
+  url: string;
   store: Store;
   /** Opens a second connection to the same database, as another replica would. */
   connect(): Promise<Store>;
@@ -31,6 +33,7 @@ const sqliteFile: StoreFactory = {
       return store;
     };
     return {
+      url,
       store: await connect(),
       connect,
       async cleanup() {
@@ -44,7 +47,11 @@ const sqliteFile: StoreFactory = {
 export const storeFactories: StoreFactory[] = [sqliteFile];
 
 /** A fresh database for each test of the enclosing describe block. */
-export function useFreshStore(factory: StoreFactory): { readonly store: Store; connect(): Promise<Store> } {
+export function useFreshStore(factory: StoreFactory): {
+  readonly store: Store;
+  readonly url: string;
+  connect(): Promise<Store>;
+} {
   let database: FreshDatabase | undefined;
   beforeEach(async () => {
     database = await factory.create();
@@ -60,6 +67,9 @@ export function useFreshStore(factory: StoreFactory): { readonly store: Store; c
   return {
     get store() {
       return current().store;
+    },
+    get url() {
+      return current().url;
     },
     connect: () => current().connect(),
   };
