@@ -1,0 +1,257 @@
+// The environment is parsed once, here, with one zod schema per variable. A bad start lists every
+// bad or missing variable at once (fixing them one restart at a time is miserable), and no message
+// ever repeats a value: most of these variables are secrets.
+import { z } from 'zod';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export type DatabaseConfig =
+  | { kind: 'sqlite' /** a file path, or `:memory:` */; path: string }
+  | {
+      kind: 'postgres' /** the full URL; may hold a password, so it is never logged */;
+      connectionString: string;
+    };
+
+interface CommonConfig {
+  port: number;
+  paperspace: { apiUrl: string; graphqlUrl: string };
+  database: DatabaseConfig;
+  pollIntervalMs: number;
+  logLevel: LogLevel;
+}
+
+/** Slack settings by mode: without a bot token the local sandbox stands in for Slack. */
+export type SlackModeConfig =
+  | {
+      mode: 'sandbox';
+      slack: { apiUrl: string };
+      /** Empty when VAULT_KEY is unset: the sandbox then has to bring its own throwaway key. */
+      vaultKeys: Buffer[];
+    }
+  | {
+      mode: 'socket';
+      slack: { apiUrl: string; botToken: string; appToken: string; signingSecret: string | undefined };
+      vaultKeys: [Buffer, ...Buffer[]];
+    }
+  | {
+      mode: 'http';
+      slack: { apiUrl: string; botToken: string; signingSecret: string };
+      vaultKeys: [Buffer, ...Buffer[]];
+    };
+
+export type Config = CommonConfig & SlackModeConfig;
+export type SlackMode = Config['mode'];
+
+/** The configuration is unusable; `problems` holds one line per variable, never a value. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration (see .env.example):\n${problems.map((line) => `  ${line}`).join('\n')}`);
+  }
+}
+
+/** Every variable the bot reads, in the order .env.example documents them. */
+export const CONFIG_VARIABLES = [
+  'SLACK_BOT_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'SLACK_APP_TOKEN',
+  'SLACK_API_URL',
+  'PORT',
+  'PAPERSPACE_API_URL',
+  'PAPERSPACE_GRAPHQL_URL',
+  'VAULT_KEY',
+  'DATABASE_URL',
+  'POLL_INTERVAL_MS',
+  'LOG_LEVEL',
+] as const;
+type Variable = (typeof CONFIG_VARIABLES)[number];
+
+const VAULT_KEY_BYTES = 32;
+const MIN_POLL_INTERVAL_MS = 500;
+// setTimeout fires at once for delays beyond 2^31-1 ms; an hour is already far past any useful poll.
+const MAX_POLL_INTERVAL_MS = 3_600_000;
+
+const httpUrl = (example: string) =>
+  z.url({ protocol: /^https?$/, error: `must be an http(s) URL such as ${example}` });
+
+const wholeNumber = (message: string) => z.string().regex(/^\d+$/, message).transform(Number);
+
+/**
+ * Parses `sqlite:PATH` or `postgres://...`/`postgresql://...`. Returns an error sentence rather
+ * than throwing so that config and tests can share it; the sentence never repeats the URL, which
+ * may hold a database password.
+ */
+export function parseDatabaseUrl(value: string): DatabaseConfig | { error: string } {
+  const expected = 'expected sqlite:PATH (for example sqlite:data/bot.db) or postgres://USER@HOST/DB';
+  if (value.startsWith('sqlite:')) {
+    const path = value.slice('sqlite:'.length);
+    return path === '' ? { error: `has no file path; ${expected}` } : { kind: 'sqlite', path };
+  }
+  if (/^postgres(ql)?:\/\//.test(value)) {
+    return URL.canParse(value) && new URL(value).hostname !== ''
+      ? { kind: 'postgres', connectionString: value }
+      : { error: `is not a valid PostgreSQL URL; ${expected}` };
+  }
+  return { error: `has an unknown scheme; ${expected}` };
+}
+
+/** Decodes VAULT_KEY into keys, or into error sentences that name keys by position only. */
+function parseVaultKeys(value: string): Buffer[] | { errors: string[] } {
+  const parts = value.split(',').map((part) => part.trim());
+  const errors: string[] = [];
+  const keys: Buffer[] = [];
+  parts.forEach((part, index) => {
+    const which = parts.length === 1 ? 'the key' : `key ${index + 1} of ${parts.length}`;
+    if (part === '') {
+      errors.push(`${which} is empty`);
+    } else if (!/^[A-Za-z0-9+/]+={0,2}$/.test(part) || part.length % 4 !== 0) {
+      errors.push(`${which} is not valid base64`);
+    } else {
+      const key = Buffer.from(part, 'base64');
+      if (key.length !== VAULT_KEY_BYTES) {
+        errors.push(`${which} decodes to ${key.length} bytes, expected ${VAULT_KEY_BYTES}`);
+      } else if (keys.some((earlier) => earlier.equals(key))) {
+        errors.push(`${which} repeats an earlier key`);
+      } else {
+        keys.push(key);
+      }
+    }
+  });
+  return errors.length > 0 ? { errors } : keys;
+}
+
+const vaultKeysSchema = z.string().transform((value, ctx) => {
+  const parsed = parseVaultKeys(value);
+  if (Array.isArray(parsed)) return parsed;
+  for (const error of parsed.errors) ctx.addIssue({ code: 'custom', message: error });
+  return z.NEVER;
+});
+
+const databaseSchema = z.string().transform((value, ctx): DatabaseConfig => {
+  const parsed = parseDatabaseUrl(value);
+  if (!('error' in parsed)) return parsed;
+  ctx.addIssue({ code: 'custom', message: parsed.error });
+  return z.NEVER;
+});
+
+const envSchema = z.object({
+  SLACK_BOT_TOKEN: z
+    .string()
+    .startsWith('xoxb-', 'must be a bot token starting with xoxb- (Slack app settings > OAuth & Permissions)')
+    .optional(),
+  SLACK_SIGNING_SECRET: z.string().optional(),
+  SLACK_APP_TOKEN: z
+    .string()
+    .startsWith(
+      'xapp-',
+      'must be an app-level token starting with xapp- (Slack app settings > Basic Information)',
+    )
+    .optional(),
+  SLACK_API_URL: httpUrl('https://slack.com/api/').default('https://slack.com/api/'),
+  PORT: wholeNumber('must be a whole number from 0 to 65535')
+    .pipe(z.number().max(65535, 'must be a whole number from 0 to 65535'))
+    .default(3000),
+  PAPERSPACE_API_URL: httpUrl('https://api.paperspace.io').default('https://api.paperspace.io'),
+  PAPERSPACE_GRAPHQL_URL: httpUrl('https://api.paperspace.com/graphql').default(
+    'https://api.paperspace.com/graphql',
+  ),
+  VAULT_KEY: vaultKeysSchema.optional(),
+  DATABASE_URL: databaseSchema.default({ kind: 'sqlite', path: 'data/bot.db' }),
+  POLL_INTERVAL_MS: wholeNumber(`must be a whole number of milliseconds`)
+    .pipe(
+      z
+        .number()
+        .min(MIN_POLL_INTERVAL_MS, `must be at least ${MIN_POLL_INTERVAL_MS} ms`)
+        .max(MAX_POLL_INTERVAL_MS, `must be at most ${MAX_POLL_INTERVAL_MS} ms (one hour)`),
+    )
+    .default(5000),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+});
+
+/** Rules that involve several variables; judged on presence only, so they hold even beside bad values. */
+function crossVariableProblems(env: Partial<Record<Variable, string>>): [Variable, string][] {
+  const problems: [Variable, string][] = [];
+  const generateKey = 'generate one with `openssl rand -base64 32`';
+  if (env.SLACK_BOT_TOKEN === undefined) {
+    const dependent = (['SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET'] as const).find(
+      (name) => env[name] !== undefined,
+    );
+    if (dependent !== undefined) {
+      problems.push([
+        'SLACK_BOT_TOKEN',
+        `is missing but ${dependent} is set; set the bot token (xoxb-...), or unset ${dependent} to run the local sandbox`,
+      ]);
+    }
+    return problems;
+  }
+  if (env.SLACK_APP_TOKEN === undefined && env.SLACK_SIGNING_SECRET === undefined) {
+    problems.push([
+      'SLACK_SIGNING_SECRET',
+      'is required in HTTP mode (SLACK_APP_TOKEN unset); find it under Slack app settings > Basic Information, or set SLACK_APP_TOKEN for Socket Mode',
+    ]);
+  }
+  if (env.VAULT_KEY === undefined) {
+    problems.push([
+      'VAULT_KEY',
+      `is required when connected to Slack: a base64 ${VAULT_KEY_BYTES}-byte key (${generateKey})`,
+    ]);
+  }
+  return problems;
+}
+
+/** Empty or blank values count as unset, so `FOO=` in a .env file means "use the default". */
+function normalize(env: Record<string, string | undefined>): Partial<Record<Variable, string>> {
+  const normalized: Partial<Record<Variable, string>> = {};
+  for (const variable of CONFIG_VARIABLES) {
+    const value = env[variable]?.trim();
+    if (value !== undefined && value !== '') normalized[variable] = value;
+  }
+  return normalized;
+}
+
+/** Parses the environment once; throws a ConfigError naming every bad or missing variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const raw = normalize(env);
+  const parsed = envSchema.safeParse(raw);
+  const problems: [Variable, string][] = crossVariableProblems(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push([issue.path[0] as Variable, issue.message]);
+  }
+  if (problems.length > 0 || !parsed.success) {
+    problems.sort(([a], [b]) => CONFIG_VARIABLES.indexOf(a) - CONFIG_VARIABLES.indexOf(b));
+    throw new ConfigError(problems.map(([variable, message]) => `${variable}: ${message}`));
+  }
+  const values = parsed.data;
+  const common: CommonConfig = {
+    port: values.PORT,
+    paperspace: { apiUrl: values.PAPERSPACE_API_URL, graphqlUrl: values.PAPERSPACE_GRAPHQL_URL },
+    database: values.DATABASE_URL,
+    pollIntervalMs: values.POLL_INTERVAL_MS,
+    logLevel: values.LOG_LEVEL,
+  };
+  const apiUrl = values.SLACK_API_URL;
+  const botToken = values.SLACK_BOT_TOKEN;
+  if (botToken === undefined) {
+    return { ...common, mode: 'sandbox', slack: { apiUrl }, vaultKeys: values.VAULT_KEY ?? [] };
+  }
+  const [primaryKey, ...olderKeys] = checked(values.VAULT_KEY, 'VAULT_KEY');
+  const vaultKeys: [Buffer, ...Buffer[]] = [checked(primaryKey, 'VAULT_KEY'), ...olderKeys];
+  if (values.SLACK_APP_TOKEN !== undefined) {
+    const slack = {
+      apiUrl,
+      botToken,
+      appToken: values.SLACK_APP_TOKEN,
+      signingSecret: values.SLACK_SIGNING_SECRET,
+    };
+    return { ...common, mode: 'socket', slack, vaultKeys };
+  }
+  const signingSecret = checked(values.SLACK_SIGNING_SECRET, 'SLACK_SIGNING_SECRET');
+  return { ...common, mode: 'http', slack: { apiUrl, botToken, signingSecret }, vaultKeys };
+}
+
+/** Narrows a value that crossVariableProblems has already required; a miss is a bug in this file. */
+function checked<T>(value: T | undefined, variable: Variable): T {
+  if (value === undefined) throw new Error(`config.ts bug: ${variable} passed validation but is missing`);
+  return value;
+}

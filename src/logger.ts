@@ -1,0 +1,62 @@
+// One pino logger for the whole bot. Secrets must never reach a log line, and code that logs an
+// object (a request, a config, an error with context) rarely checks what is inside it, so every
+// field name that can hold a secret is censored at any depth up to REDACT_DEPTH.
+import { type DestinationStream, type Logger, pino } from 'pino';
+import type { LogLevel } from './config.js';
+
+export type { Logger } from 'pino';
+
+export const REDACTED = '[redacted]';
+
+/** Field names whose values are secrets wherever they appear. */
+const SECRET_FIELDS = [
+  'apiKey',
+  'api_key',
+  'accessToken',
+  'access_token',
+  'token',
+  'botToken',
+  'appToken',
+  'signingSecret',
+  'secret',
+  'password',
+  'authorization',
+  'Authorization',
+  'x-api-key',
+  'X-Api-Key',
+  'X-API-Key',
+  'cookie',
+  'VAULT_KEY',
+  'vaultKey',
+  'vaultKeys',
+  'SLACK_BOT_TOKEN',
+  'SLACK_APP_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  // A PostgreSQL URL carries its password (DatabaseConfig's postgres variant).
+  'connectionString',
+  'DATABASE_URL',
+];
+
+// pino's wildcards match exactly one level, so each depth needs its own path. Four levels covers
+// `{ err: { request: { headers: { authorization } } } }`-style objects without a noticeable cost.
+const REDACT_DEPTH = 4;
+
+/** The redaction paths given to pino: every secret field at depths 0 to REDACT_DEPTH. */
+const REDACT_PATHS: string[] = SECRET_FIELDS.flatMap((field) =>
+  Array.from({ length: REDACT_DEPTH + 1 }, (_, depth) => {
+    const wildcards = Array<string>(depth).fill('*').join('.');
+    if (/^[A-Za-z_$][\w$]*$/.test(field)) return depth === 0 ? field : `${wildcards}.${field}`;
+    return `${wildcards}["${field}"]`;
+  }),
+);
+
+export interface LoggerOptions {
+  level: LogLevel;
+  /** Where lines go; stdout when omitted. Tests pass a stream that captures them. */
+  destination?: DestinationStream;
+}
+
+export function createLogger({ level, destination }: LoggerOptions): Logger {
+  const options = { level, redact: { paths: REDACT_PATHS, censor: REDACTED } };
+  return destination === undefined ? pino(options) : pino(options, destination);
+}

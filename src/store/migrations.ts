@@ -1,0 +1,198 @@
+// Versioned schema migrations, applied in order when the store opens and recorded in
+// schema_migrations. Each migration is one SQL script both SQLite and PostgreSQL accept; the only
+// words that differ between them (binary and auto-increment columns) come from ColumnTypes.
+// Times are BIGINT epoch milliseconds and JSON is TEXT, which both databases store alike.
+// Never edit a migration that has shipped: add a new one.
+import { type SqlClient, type SqlDialect, StoreError } from './sql-client.js';
+
+export interface ColumnTypes {
+  bytes: string;
+  autoIncrementPrimaryKey: string;
+}
+
+const COLUMN_TYPES: Record<SqlDialect, ColumnTypes> = {
+  sqlite: { bytes: 'BLOB', autoIncrementPrimaryKey: 'INTEGER PRIMARY KEY AUTOINCREMENT' },
+  postgres: { bytes: 'BYTEA', autoIncrementPrimaryKey: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY' },
+};
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: (types: ColumnTypes) => string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'vault_entries',
+    sql: (t) => `
+      CREATE TABLE vault_entries (
+        slack_team_id TEXT NOT NULL,
+        slack_user_id TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        iv ${t.bytes} NOT NULL,
+        auth_tag ${t.bytes} NOT NULL,
+        ciphertext ${t.bytes} NOT NULL,
+        paperspace_user_id TEXT NOT NULL,
+        paperspace_email TEXT NOT NULL,
+        paperspace_team_id TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (slack_team_id, slack_user_id)
+      );
+      CREATE INDEX vault_entries_key_id ON vault_entries (key_id);`,
+  },
+  {
+    version: 2,
+    name: 'audit_records',
+    sql: (t) => `
+      CREATE TABLE audit_records (
+        id ${t.autoIncrementPrimaryKey},
+        slack_team_id TEXT NOT NULL,
+        slack_user_id TEXT NOT NULL,
+        action TEXT NOT NULL,
+        resource_id TEXT,
+        outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'error')),
+        message TEXT,
+        occurred_at BIGINT NOT NULL
+      );
+      CREATE INDEX audit_records_user ON audit_records (slack_team_id, slack_user_id, occurred_at);
+      CREATE INDEX audit_records_occurred_at ON audit_records (occurred_at);`,
+  },
+  {
+    version: 3,
+    name: 'watches',
+    sql: () => `
+      CREATE TABLE watches (
+        id TEXT PRIMARY KEY,
+        slack_team_id TEXT NOT NULL,
+        slack_user_id TEXT NOT NULL,
+        machine_id TEXT NOT NULL,
+        machine_name TEXT NOT NULL,
+        target_state TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        message_ts TEXT,
+        thread_ts TEXT,
+        created_at BIGINT NOT NULL,
+        deadline_at BIGINT NOT NULL,
+        last_state TEXT,
+        timeline TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('active', 'done', 'failed', 'timed_out', 'gone')),
+        detail TEXT,
+        completed_at BIGINT,
+        claimed_by TEXT,
+        lease_until BIGINT
+      );
+      CREATE INDEX watches_status ON watches (status, deadline_at);
+      CREATE INDEX watches_user ON watches (slack_team_id, slack_user_id, status);`,
+  },
+  {
+    version: 4,
+    name: 'reminders',
+    sql: () => `
+      CREATE TABLE reminders (
+        id TEXT PRIMARY KEY,
+        slack_team_id TEXT NOT NULL,
+        slack_user_id TEXT NOT NULL,
+        cron TEXT NOT NULL,
+        timezone TEXT NOT NULL,
+        label TEXT,
+        channel TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      CREATE INDEX reminders_user ON reminders (slack_team_id, slack_user_id);
+      CREATE TABLE reminder_runs (
+        reminder_id TEXT NOT NULL REFERENCES reminders (id) ON DELETE CASCADE,
+        scheduled_at BIGINT NOT NULL,
+        claimed_by TEXT NOT NULL,
+        claimed_at BIGINT NOT NULL,
+        PRIMARY KEY (reminder_id, scheduled_at)
+      );
+      CREATE TABLE reminder_snoozes (
+        slack_team_id TEXT NOT NULL,
+        slack_user_id TEXT NOT NULL,
+        machine_id TEXT NOT NULL,
+        reminder_id TEXT REFERENCES reminders (id) ON DELETE CASCADE,
+        channel TEXT NOT NULL,
+        fire_at BIGINT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (slack_team_id, slack_user_id, machine_id)
+      );
+      CREATE INDEX reminder_snoozes_fire_at ON reminder_snoozes (fire_at);`,
+  },
+  {
+    version: 5,
+    name: 'delegations',
+    sql: () => `
+      CREATE TABLE delegations (
+        id TEXT PRIMARY KEY,
+        delegation_id TEXT NOT NULL,
+        access_token_id TEXT NOT NULL,
+        slack_team_id TEXT NOT NULL,
+        slack_user_id TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        message_ts TEXT,
+        machine_ids TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        expired_notified_at BIGINT
+      );
+      CREATE INDEX delegations_expiry ON delegations (expires_at) WHERE expired_notified_at IS NULL;
+      CREATE INDEX delegations_user ON delegations (slack_team_id, slack_user_id, expires_at);`,
+  },
+];
+
+/**
+ * Brings the schema up to date and returns the versions it applied (none on a current database).
+ * Refuses a database migrated by a newer build, or one whose history disagrees with this build's
+ * list, rather than running against a schema it does not know.
+ */
+export async function migrate(
+  client: SqlClient,
+  now: () => number,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<number[]> {
+  await client.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version BIGINT PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at BIGINT NOT NULL
+  )`);
+  const appliedNow: number[] = [];
+  for (const migration of migrations) {
+    const applied = await client.transaction(async (tx) => {
+      const history = await tx.all<{ version: number; name: string }>(
+        'SELECT version, name FROM schema_migrations ORDER BY version',
+      );
+      checkHistory(history, migrations);
+      if (history.some((row) => row.version === migration.version)) return false;
+      await tx.exec(migration.sql(COLUMN_TYPES[client.dialect]));
+      await tx.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
+        migration.version,
+        migration.name,
+        now(),
+      ]);
+      return true;
+    });
+    if (applied) appliedNow.push(migration.version);
+  }
+  return appliedNow;
+}
+
+function checkHistory(history: { version: number; name: string }[], migrations: readonly Migration[]): void {
+  const latest = migrations.at(-1)?.version ?? 0;
+  for (const row of history) {
+    const known = migrations.find((migration) => migration.version === row.version);
+    if (known === undefined) {
+      throw new StoreError(
+        `The database has schema migration ${row.version} (${row.name}) but this build knows migrations ` +
+          `up to ${latest} only: it was used by a newer version of the bot. Run that version, or restore a backup.`,
+      );
+    }
+    if (known.name !== row.name) {
+      throw new StoreError(
+        `Schema migration ${row.version} was applied as "${row.name}" but this build calls it "${known.name}": ` +
+          'the database belongs to a different build. Refusing to migrate it.',
+      );
+    }
+  }
+}

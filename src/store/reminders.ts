@@ -1,0 +1,137 @@
+// Shutdown reminders ("every weekday at 19:00 in my time zone, show me what is still running").
+// Every replica runs every cron schedule; claimRun decides which one posts a given occurrence.
+import { randomUUID } from 'node:crypto';
+import type { SlackUser } from './slack-user.js';
+import { type SqlClient, StoreError } from './sql-client.js';
+
+export interface NewReminder extends SlackUser {
+  /** A node-cron expression, validated by the caller. */
+  cron: string;
+  /** IANA time zone the cron expression is read in, e.g. Europe/Berlin. */
+  timezone: string;
+  label?: string | null;
+  /** Where the reminder is posted: the user's DM channel or a channel. */
+  channel: string;
+  createdAt: number;
+}
+
+export interface Reminder extends Omit<NewReminder, 'label'> {
+  id: string;
+  label: string | null;
+}
+
+export interface ReminderRepository {
+  create(input: NewReminder): Promise<Reminder>;
+  get(id: string): Promise<Reminder | undefined>;
+  /** One person's reminders, oldest first. */
+  listByUser(user: SlackUser): Promise<Reminder[]>;
+  /** Every reminder, oldest first: the scheduler schedules them all at start. */
+  listAll(): Promise<Reminder[]>;
+  /** Deletes one of the user's reminders (with its pending snoozes); false if they have none by that id. */
+  delete(user: SlackUser, id: string): Promise<boolean>;
+  /** `/ps remind off`: deletes all of the user's reminders and returns how many there were. */
+  deleteByUser(user: SlackUser): Promise<number>;
+  /**
+   * Claims the occurrence of a reminder scheduled for `scheduledAt`. True for exactly one caller,
+   * whichever replica asks first, and that one posts it; false for the rest and for a deleted reminder.
+   */
+  claimRun(reminderId: string, scheduledAt: number, claim: { owner: string; at: number }): Promise<boolean>;
+  /** Forgets claimed occurrences scheduled before `before`; returns how many. */
+  pruneRuns(before: number): Promise<number>;
+}
+
+type ReminderRow = {
+  id: string;
+  slack_team_id: string;
+  slack_user_id: string;
+  cron: string;
+  timezone: string;
+  label: string | null;
+  channel: string;
+  created_at: number;
+};
+
+const fromRow = (row: ReminderRow): Reminder => ({
+  id: row.id,
+  teamId: row.slack_team_id,
+  userId: row.slack_user_id,
+  cron: row.cron,
+  timezone: row.timezone,
+  label: row.label,
+  channel: row.channel,
+  createdAt: row.created_at,
+});
+
+export function createReminderRepository(db: SqlClient): ReminderRepository {
+  return {
+    async create(input) {
+      const row = await db.get<ReminderRow>(
+        `INSERT INTO reminders (id, slack_team_id, slack_user_id, cron, timezone, label, channel, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        [
+          randomUUID(),
+          input.teamId,
+          input.userId,
+          input.cron,
+          input.timezone,
+          input.label ?? null,
+          input.channel,
+          input.createdAt,
+        ],
+      );
+      if (row === undefined) throw new StoreError('Inserting a reminder returned no row.');
+      return fromRow(row);
+    },
+
+    async get(id) {
+      const row = await db.get<ReminderRow>('SELECT * FROM reminders WHERE id = ?', [id]);
+      return row && fromRow(row);
+    },
+
+    async listByUser(user) {
+      const rows = await db.all<ReminderRow>(
+        'SELECT * FROM reminders WHERE slack_team_id = ? AND slack_user_id = ? ORDER BY created_at, id',
+        [user.teamId, user.userId],
+      );
+      return rows.map(fromRow);
+    },
+
+    async listAll() {
+      const rows = await db.all<ReminderRow>('SELECT * FROM reminders ORDER BY created_at, id');
+      return rows.map(fromRow);
+    },
+
+    async delete(user, id) {
+      const { changes } = await db.run(
+        'DELETE FROM reminders WHERE id = ? AND slack_team_id = ? AND slack_user_id = ?',
+        [id, user.teamId, user.userId],
+      );
+      return changes === 1;
+    },
+
+    async deleteByUser(user) {
+      const { changes } = await db.run(
+        'DELETE FROM reminders WHERE slack_team_id = ? AND slack_user_id = ?',
+        [user.teamId, user.userId],
+      );
+      return changes;
+    },
+
+    async claimRun(reminderId, scheduledAt, { owner, at }) {
+      // A reminder deleted meanwhile has nothing to claim. The casts tell PostgreSQL the types of
+      // parameters that have no column to infer them from.
+      const { changes } = await db.run(
+        `INSERT INTO reminder_runs (reminder_id, scheduled_at, claimed_by, claimed_at)
+         SELECT id, CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT) FROM reminders WHERE id = ?
+         ON CONFLICT (reminder_id, scheduled_at) DO NOTHING`,
+        [scheduledAt, owner, at, reminderId],
+      );
+      return changes === 1;
+    },
+
+    async pruneRuns(before) {
+      const { changes } = await db.run('DELETE FROM reminder_runs WHERE scheduled_at < ?', [before]);
+      return changes;
+    },
+  };
+}

@@ -1,0 +1,77 @@
+// The bot's persistence: one async interface whatever the database. openStore picks the adapter
+// from DATABASE_URL, applies pending migrations and hands back the repositories.
+import { type DatabaseConfig, parseDatabaseUrl } from '../config.js';
+import { type AuditRepository, createAuditRepository } from './audit-records.js';
+import { createDelegationRepository, type DelegationRepository } from './delegations.js';
+import { migrate } from './migrations.js';
+import { createSnoozeRepository, type SnoozeRepository } from './reminder-snoozes.js';
+import { createReminderRepository, type ReminderRepository } from './reminders.js';
+import { type SqlClient, type SqlDialect, StoreError } from './sql-client.js';
+import { openSqliteClient } from './sqlite-client.js';
+import { createVaultEntryRepository, type VaultEntryRepository } from './vault-entries.js';
+import { createWatchRepository, type WatchRepository } from './watches.js';
+
+export interface Store {
+  readonly dialect: SqlDialect;
+  readonly vaultEntries: VaultEntryRepository;
+  readonly audit: AuditRepository;
+  readonly watches: WatchRepository;
+  readonly reminders: ReminderRepository;
+  readonly snoozes: SnoozeRepository;
+  readonly delegations: DelegationRepository;
+  /** Resolves when the database answers a query; for health checks. */
+  ping(): Promise<void>;
+  /** Waits for running statements, then closes the connection. */
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** Clock for the migration history; defaults to Date.now. */
+  now?: () => number;
+}
+
+/** Migrates the database behind `client` and builds the repositories on it. */
+export async function createStore(client: SqlClient, { now = Date.now }: StoreOptions = {}): Promise<Store> {
+  try {
+    await migrate(client, now);
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  return {
+    dialect: client.dialect,
+    vaultEntries: createVaultEntryRepository(client),
+    audit: createAuditRepository(client),
+    watches: createWatchRepository(client),
+    reminders: createReminderRepository(client),
+    snoozes: createSnoozeRepository(client),
+    delegations: createDelegationRepository(client),
+    ping: async () => {
+      await client.get('SELECT 1 AS ok');
+    },
+    close: () => client.close(),
+  };
+}
+
+/** Opens the database named by DATABASE_URL (parsed, or as the raw `sqlite:PATH` / `postgres://` text). */
+export async function openStore(
+  database: DatabaseConfig | string,
+  options: StoreOptions = {},
+): Promise<Store> {
+  const target = typeof database === 'string' ? parseDatabaseUrl(database) : database;
+  if ('error' in target) throw new StoreError(`DATABASE_URL ${target.error}`);
+  if (target.kind === 'postgres') {
+    throw new StoreError(
+      'PostgreSQL is not supported yet: DATABASE_URL names a postgres:// database but this build has no ' +
+        'PostgreSQL adapter. Use DATABASE_URL=sqlite:PATH for now.',
+    );
+  }
+  let client: SqlClient;
+  try {
+    client = openSqliteClient(target.path);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StoreError(`Cannot open the SQLite database ${target.path}: ${reason}`, { cause: error });
+  }
+  return createStore(client, options);
+}

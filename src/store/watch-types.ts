@@ -1,0 +1,65 @@
+// The shapes of watches, apart from the repository that stores them (watches.ts).
+import { z } from 'zod';
+import type { SlackUser } from './slack-user.js';
+
+export type WatchStatus = 'active' | 'done' | 'failed' | 'timed_out' | 'gone';
+export type FinishedWatchStatus = Exclude<WatchStatus, 'active'>;
+
+/** One observed state of the machine, for "starting 0:12 -> ready 2:14" style summaries. */
+export interface TimelineEntry {
+  state: string;
+  at: number;
+}
+export const timelineSchema = z.array(z.object({ state: z.string(), at: z.number() }));
+
+/** What a watch is about; fixed when it is created. */
+interface WatchSubject extends SlackUser {
+  machineId: string;
+  machineName: string;
+  targetState: string;
+  channel: string;
+  createdAt: number;
+  deadlineAt: number;
+}
+
+export interface NewWatch extends WatchSubject {
+  messageTs?: string | null;
+  threadTs?: string | null;
+  lastState?: string | null;
+}
+
+export interface Watch extends WatchSubject {
+  id: string;
+  messageTs: string | null;
+  threadTs: string | null;
+  lastState: string | null;
+  timeline: TimelineEntry[];
+  status: WatchStatus;
+  /** Why it finished as it did (an event's error message, "machine was destroyed"...). */
+  detail: string | null;
+  completedAt: number | null;
+  claimedBy: string | null;
+  leaseUntil: number | null;
+}
+
+export interface WatchProgress {
+  lastState?: string;
+  timeline?: TimelineEntry[];
+  messageTs?: string;
+  threadTs?: string;
+}
+
+export interface WatchCompletion {
+  status: FinishedWatchStatus;
+  at: number;
+  detail?: string | null;
+  lastState?: string;
+  timeline?: TimelineEntry[];
+}
+
+/** A replica's hold on watches: `owner` names the replica, the lease ends at now + leaseMs. */
+export interface WatchLease {
+  owner: string;
+  now: number;
+  leaseMs: number;
+}

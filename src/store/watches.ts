@@ -1,0 +1,196 @@
+// Watches: a machine being polled until it reaches a state ("gpu-1 is ready, 2m14s"). They live in
+// the database so a restart resumes them, and every transition is a conditional update so that,
+// with several replicas, one replica polls a watch at a time and its completion is posted once.
+import { randomUUID } from 'node:crypto';
+import { equalityFilters, type SqlClient, StoreError } from './sql-client.js';
+import {
+  type NewWatch,
+  type TimelineEntry,
+  timelineSchema,
+  type Watch,
+  type WatchCompletion,
+  type WatchLease,
+  type WatchProgress,
+  type WatchStatus,
+} from './watch-types.js';
+
+export type * from './watch-types.js';
+
+export interface WatchRepository {
+  create(input: NewWatch): Promise<Watch>;
+  get(id: string): Promise<Watch | undefined>;
+  /** Active watches, oldest first, optionally only one person's or one machine's. */
+  listActive(filter?: { teamId?: string; userId?: string; machineId?: string }): Promise<Watch[]>;
+  /** Records progress on an active watch; false if it is no longer active. */
+  updateProgress(id: string, progress: WatchProgress): Promise<boolean>;
+  /** Finishes an active watch. True only for the one call that finished it: that caller posts the result. */
+  complete(id: string, completion: WatchCompletion): Promise<boolean>;
+  /** Takes or renews the lease on one active watch; false if another owner holds a live lease. */
+  claim(id: string, lease: WatchLease): Promise<boolean>;
+  /** Claims up to `limit` active watches that are free, expired or already ours; soonest deadline first. */
+  claimActive(lease: WatchLease & { limit: number }): Promise<Watch[]>;
+  /** Gives up every lease `owner` holds (a replica shutting down), so others take over at once. */
+  release(owner: string): Promise<number>;
+  /** Deletes watches that finished before `before`; returns how many. */
+  purgeFinished(before: number): Promise<number>;
+}
+
+type WatchRow = {
+  id: string;
+  slack_team_id: string;
+  slack_user_id: string;
+  machine_id: string;
+  machine_name: string;
+  target_state: string;
+  channel: string;
+  message_ts: string | null;
+  thread_ts: string | null;
+  created_at: number;
+  deadline_at: number;
+  last_state: string | null;
+  timeline: string;
+  status: WatchStatus;
+  detail: string | null;
+  completed_at: number | null;
+  claimed_by: string | null;
+  lease_until: number | null;
+};
+
+const fromRow = (row: WatchRow): Watch => ({
+  id: row.id,
+  teamId: row.slack_team_id,
+  userId: row.slack_user_id,
+  machineId: row.machine_id,
+  machineName: row.machine_name,
+  targetState: row.target_state,
+  channel: row.channel,
+  messageTs: row.message_ts,
+  threadTs: row.thread_ts,
+  createdAt: row.created_at,
+  deadlineAt: row.deadline_at,
+  lastState: row.last_state,
+  timeline: timelineSchema.parse(JSON.parse(row.timeline)),
+  status: row.status,
+  detail: row.detail,
+  completedAt: row.completed_at,
+  claimedBy: row.claimed_by,
+  leaseUntil: row.lease_until,
+});
+
+const json = (timeline: TimelineEntry[] | undefined) =>
+  timeline === undefined ? null : JSON.stringify(timeline);
+
+// A lease can be taken when nobody holds it, when it ran out, or when the caller already holds it.
+const CLAIMABLE = "status = 'active' AND (claimed_by IS NULL OR claimed_by = ? OR lease_until <= ?)";
+
+export function createWatchRepository(db: SqlClient): WatchRepository {
+  const get = async (id: string) => {
+    const row = await db.get<WatchRow>('SELECT * FROM watches WHERE id = ?', [id]);
+    return row && fromRow(row);
+  };
+
+  return {
+    async create(input) {
+      const timeline = input.lastState ? [{ state: input.lastState, at: input.createdAt }] : [];
+      const row = await db.get<WatchRow>(
+        `INSERT INTO watches (id, slack_team_id, slack_user_id, machine_id, machine_name, target_state, channel,
+           message_ts, thread_ts, created_at, deadline_at, last_state, timeline, status)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active') RETURNING *`,
+        [
+          randomUUID(),
+          input.teamId,
+          input.userId,
+          input.machineId,
+          input.machineName,
+          input.targetState,
+          input.channel,
+          input.messageTs ?? null,
+          input.threadTs ?? null,
+          input.createdAt,
+          input.deadlineAt,
+          input.lastState ?? null,
+          JSON.stringify(timeline),
+        ],
+      );
+      if (row === undefined) throw new StoreError('Inserting a watch returned no row.');
+      return fromRow(row);
+    },
+
+    get,
+
+    async listActive(filter = {}) {
+      const { conditions, params } = equalityFilters([
+        ['slack_team_id', filter.teamId],
+        ['slack_user_id', filter.userId],
+        ['machine_id', filter.machineId],
+      ]);
+      const rows = await db.all<WatchRow>(
+        `SELECT * FROM watches WHERE ${["status = 'active'", ...conditions].join(' AND ')} ORDER BY created_at, id`,
+        params,
+      );
+      return rows.map(fromRow);
+    },
+
+    async updateProgress(id, progress) {
+      const { changes } = await db.run(
+        `UPDATE watches SET last_state = COALESCE(?, last_state), timeline = COALESCE(?, timeline),
+           message_ts = COALESCE(?, message_ts), thread_ts = COALESCE(?, thread_ts)
+         WHERE id = ? AND status = 'active'`,
+        [
+          progress.lastState ?? null,
+          json(progress.timeline),
+          progress.messageTs ?? null,
+          progress.threadTs ?? null,
+          id,
+        ],
+      );
+      return changes === 1;
+    },
+
+    async complete(id, { status, at, detail, lastState, timeline }) {
+      const { changes } = await db.run(
+        `UPDATE watches SET status = ?, completed_at = ?, detail = ?, last_state = COALESCE(?, last_state),
+           timeline = COALESCE(?, timeline)
+         WHERE id = ? AND status = 'active'`,
+        [status, at, detail ?? null, lastState ?? null, json(timeline), id],
+      );
+      return changes === 1;
+    },
+
+    async claim(id, { owner, now, leaseMs }) {
+      const { changes } = await db.run(
+        `UPDATE watches SET claimed_by = ?, lease_until = ? WHERE id = ? AND ${CLAIMABLE}`,
+        [owner, now + leaseMs, id, owner, now],
+      );
+      return changes === 1;
+    },
+
+    async claimActive({ owner, now, leaseMs, limit }) {
+      // One statement: each row's conditions are checked again as it is updated, so two replicas
+      // running this at once never both get the same watch.
+      const rows = await db.all<WatchRow>(
+        `UPDATE watches SET claimed_by = ?, lease_until = ?
+         WHERE ${CLAIMABLE} AND id IN (
+           SELECT id FROM watches WHERE ${CLAIMABLE} ORDER BY deadline_at, id LIMIT ?)
+         RETURNING *`,
+        [owner, now + leaseMs, owner, now, owner, now, limit],
+      );
+      return rows.map(fromRow).sort((a, b) => a.deadlineAt - b.deadlineAt || a.id.localeCompare(b.id));
+    },
+
+    async release(owner) {
+      const { changes } = await db.run(
+        `UPDATE watches SET claimed_by = NULL, lease_until = NULL WHERE claimed_by = ? AND status = 'active'`,
+        [owner],
+      );
+      return changes;
+    },
+
+    async purgeFinished(before) {
+      const { changes } = await db.run("DELETE FROM watches WHERE status <> 'active' AND completed_at < ?", [
+        before,
+      ]);
+      return changes;
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { NewDelegation } from '../../src/store/delegations.js';
+import { storeFactories, useFreshStore } from './store-factories.js';
+
+const T0 = Date.UTC(2025, 0, 6, 10, 0);
+const FOUR_HOURS = 4 * 3_600_000;
+
+const shared = (overrides: Partial<NewDelegation> = {}): NewDelegation => ({
+  teamId: 'T1',
+  userId: 'U_ADA',
+  delegationId: '4711',
+  accessTokenId: 'atk_123',
+  channel: 'C_ML',
+  machineIds: ['psgpu1', 'psgpu2'],
+  createdAt: T0,
+  expiresAt: T0 + FOUR_HOURS,
+  ...overrides,
+});
+
+describe.each(storeFactories)('delegations on $name', (factory) => {
+  const db = useFreshStore(factory);
+
+  it('records a delegation with its machines, then the channel post it was announced in', async () => {
+    const delegation = await db.store.delegations.create(shared());
+    expect(delegation).toEqual({
+      id: expect.any(String),
+      ...shared(),
+      messageTs: null,
+      expiredNotifiedAt: null,
+    });
+    expect(await db.store.delegations.setMessage(delegation.id, '1700000000.000100')).toBe(true);
+    expect(await db.store.delegations.get(delegation.id)).toEqual({
+      ...delegation,
+      messageTs: '1700000000.000100',
+    });
+    expect(await db.store.delegations.setMessage('unknown', '1.2')).toBe(false);
+    expect(await db.store.delegations.get('unknown')).toBeUndefined();
+  });
+
+  it('lists running delegations, soonest expiry first, for everyone, one person or one channel', async () => {
+    const later = await db.store.delegations.create(shared({ expiresAt: T0 + FOUR_HOURS + 10 }));
+    const sooner = await db.store.delegations.create(shared({ userId: 'U_BOB', channel: 'C_OPS' }));
+    await db.store.delegations.create(shared({ expiresAt: T0 + 1 }));
+    const ids = (list: { id: string }[]) => list.map((delegation) => delegation.id);
+    expect(ids(await db.store.delegations.listActive(T0 + 1))).toEqual([sooner.id, later.id]);
+    expect(ids(await db.store.delegations.listActive(T0 + 1, { teamId: 'T1', userId: 'U_BOB' }))).toEqual([
+      sooner.id,
+    ]);
+    expect(ids(await db.store.delegations.listActive(T0 + 1, { channel: 'C_ML' }))).toEqual([later.id]);
+  });
+
+  it('finds expired delegations whose post is not marked yet, oldest first, limited', async () => {
+    const first = await db.store.delegations.create(shared({ expiresAt: T0 + 1 }));
+    const second = await db.store.delegations.create(shared({ expiresAt: T0 + 2 }));
+    await db.store.delegations.create(shared({ expiresAt: T0 + 3 }));
+    await db.store.delegations.create(shared({ expiresAt: T0 + FOUR_HOURS }));
+    expect((await db.store.delegations.dueToExpire(T0 + 3, 2)).map((d) => d.id)).toEqual([
+      first.id,
+      second.id,
+    ]);
+    await db.store.delegations.markExpired(first.id, T0 + 4);
+    expect(await db.store.delegations.dueToExpire(T0 + 3, 10)).toHaveLength(2);
+  });
+
+  it('marks a post expired once, even when two replicas try together', async () => {
+    const delegation = await db.store.delegations.create(shared({ expiresAt: T0 + 1 }));
+    const replica = await db.connect();
+    const results = await Promise.all([
+      db.store.delegations.markExpired(delegation.id, T0 + 10),
+      replica.delegations.markExpired(delegation.id, T0 + 20),
+    ]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await db.store.delegations.markExpired(delegation.id, T0 + 30)).toBe(false);
+    expect((await db.store.delegations.get(delegation.id))?.expiredNotifiedAt).toBe(
+      results[0] ? T0 + 10 : T0 + 20,
+    );
+    expect(await db.store.delegations.dueToExpire(T0 + 100, 10)).toEqual([]);
+  });
+});

@@ -1,0 +1,114 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS, migrate } from '../../src/store/migrations.js';
+import type { SqlClient } from '../../src/store/sql-client.js';
+import { openSqliteClient } from '../../src/store/sqlite-client.js';
+import { openStore } from '../../src/store/store.js';
+
+const SCHEMA_TABLES = [
+  'audit_records',
+  'delegations',
+  'reminder_runs',
+  'reminder_snoozes',
+  'reminders',
+  'schema_migrations',
+  'vault_entries',
+  'watches',
+];
+
+describe('migrations', () => {
+  let directory: string;
+  let client: SqlClient | undefined;
+  beforeEach(() => {
+    directory = mkdtempSync(join(tmpdir(), 'migrations-test-'));
+  });
+  afterEach(async () => {
+    await client?.close();
+    client = undefined;
+    rmSync(directory, { recursive: true, force: true });
+  });
+  const open = () => {
+    client = openSqliteClient(join(directory, 'bot.db'));
+    return client;
+  };
+  const tables = async (db: SqlClient) =>
+    (
+      await db.all<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
+    ).map((row) => row.name);
+
+  it('are numbered 1, 2, 3... without gaps, so their order is unambiguous', () => {
+    expect(MIGRATIONS.map((migration) => migration.version)).toEqual(MIGRATIONS.map((_, index) => index + 1));
+  });
+
+  it('create every table on an empty database and record each version with its time', async () => {
+    const db = open();
+    expect(await migrate(db, () => 1234)).toEqual([1, 2, 3, 4, 5]);
+    expect(await tables(db)).toEqual(SCHEMA_TABLES);
+    expect(await db.all('SELECT version, name, applied_at FROM schema_migrations ORDER BY version')).toEqual(
+      MIGRATIONS.map((migration) => ({ version: migration.version, name: migration.name, applied_at: 1234 })),
+    );
+  });
+
+  it('are idempotent: reopening a migrated database applies nothing and keeps its data', async () => {
+    const path = join(directory, 'bot.db');
+    const first = await openStore(`sqlite:${path}`);
+    await first.audit.record({ teamId: 'T1', userId: 'U1', action: 'machine.start', outcome: 'ok', at: 1 });
+    await first.close();
+
+    const db = open();
+    expect(await migrate(db, () => 2)).toEqual([]);
+    expect(await db.get('SELECT COUNT(*) AS count FROM schema_migrations')).toEqual({
+      count: MIGRATIONS.length,
+    });
+    expect(await db.get('SELECT action FROM audit_records')).toEqual({ action: 'machine.start' });
+  });
+
+  it('apply only the migrations a database is missing', async () => {
+    const db = open();
+    expect(await migrate(db, () => 1, MIGRATIONS.slice(0, 2))).toEqual([1, 2]);
+    expect(await tables(db)).toEqual(['audit_records', 'schema_migrations', 'vault_entries']);
+    expect(await migrate(db, () => 2)).toEqual([3, 4, 5]);
+    expect(await tables(db)).toEqual(SCHEMA_TABLES);
+  });
+
+  it('refuse a database migrated by a newer build instead of running on an unknown schema', async () => {
+    const db = open();
+    await migrate(db, () => 1);
+    await db.run(
+      "INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'from_the_future', 2)",
+    );
+    await expect(migrate(db, () => 3)).rejects.toThrow(
+      /schema migration 99 \(from_the_future\) but this build knows migrations up to 5/,
+    );
+  });
+
+  it('refuse a history whose migration names differ from this build', async () => {
+    const db = open();
+    await migrate(db, () => 1);
+    await db.run("UPDATE schema_migrations SET name = 'something_else' WHERE version = 3");
+    await expect(migrate(db, () => 2)).rejects.toThrow(/migration 3 was applied as "something_else"/);
+  });
+
+  it('roll a failing migration back entirely, leaving no half-made table or history row', async () => {
+    const db = open();
+    const broken = [
+      ...MIGRATIONS.slice(0, 1),
+      { version: 2, name: 'broken', sql: () => 'CREATE TABLE half_made (id TEXT); CREATE TABLE oops (' },
+    ];
+    await expect(migrate(db, () => 1, broken)).rejects.toThrow();
+    expect(await tables(db)).toEqual(['schema_migrations', 'vault_entries']);
+    expect(await db.all('SELECT version FROM schema_migrations')).toEqual([{ version: 1 }]);
+  });
+
+  it('run when the store opens, creating the directory of a new database file', async () => {
+    const path = join(directory, 'nested', 'data', 'bot.db');
+    const store = await openStore(`sqlite:${path}`);
+    await store.ping();
+    await store.close();
+    expect(existsSync(path)).toBe(true);
+  });
+});

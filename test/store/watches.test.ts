@@ -1,0 +1,243 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { NewWatch } from '../../src/store/watches.js';
+import { storeFactories, useFreshStore } from './store-factories.js';
+
+const T0 = Date.UTC(2025, 0, 6, 9, 0);
+const MINUTE = 60_000;
+
+const RACER = fileURLToPath(new URL('./fixtures/race-to-complete.ts', import.meta.url));
+
+/** Starts a replica process; resolves once it has opened the store and waits for its start time. */
+async function startRacer(url: string, name: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', RACER, url, name], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => {
+    const line = await lines.next();
+    if (line.done) throw new Error(`${name} exited early`);
+    return line.value;
+  };
+  expect(await next()).toBe('ready');
+  return { child, result: async () => JSON.parse(await next()) as string[] };
+}
+
+const exited = (child: ChildProcess) =>
+  child.exitCode === null && child.signalCode === null ? once(child, 'exit') : Promise.resolve();
+
+const newWatch = (overrides: Partial<NewWatch> = {}): NewWatch => ({
+  teamId: 'T1',
+  userId: 'U_ADA',
+  machineId: 'psgpu1',
+  machineName: 'gpu-1',
+  targetState: 'ready',
+  channel: 'C1',
+  createdAt: T0,
+  deadlineAt: T0 + 30 * MINUTE,
+  ...overrides,
+});
+
+describe.each(storeFactories)('watches on $name', (factory) => {
+  const db = useFreshStore(factory);
+
+  it('creates an active watch with an empty lease and a timeline starting at the known state', async () => {
+    const watch = await db.store.watches.create(
+      newWatch({ lastState: 'off', messageTs: '111.1', threadTs: '111.1' }),
+    );
+    expect(watch).toEqual({
+      id: expect.any(String),
+      ...newWatch(),
+      messageTs: '111.1',
+      threadTs: '111.1',
+      lastState: 'off',
+      timeline: [{ state: 'off', at: T0 }],
+      status: 'active',
+      detail: null,
+      completedAt: null,
+      claimedBy: null,
+      leaseUntil: null,
+    });
+    expect(await db.store.watches.get(watch.id)).toEqual(watch);
+    expect(await db.store.watches.get('no-such-watch')).toBeUndefined();
+  });
+
+  it('lists active watches, oldest first, for everyone or for one person or machine', async () => {
+    const first = await db.store.watches.create(newWatch());
+    const second = await db.store.watches.create(
+      newWatch({ userId: 'U_BOB', machineId: 'pscpu', createdAt: T0 + 1 }),
+    );
+    const finished = await db.store.watches.create(newWatch({ createdAt: T0 + 2 }));
+    await db.store.watches.complete(finished.id, { status: 'done', at: T0 + 3 });
+    const ids = (watches: { id: string }[]) => watches.map((watch) => watch.id);
+    expect(ids(await db.store.watches.listActive())).toEqual([first.id, second.id]);
+    expect(ids(await db.store.watches.listActive({ teamId: 'T1', userId: 'U_BOB' }))).toEqual([second.id]);
+    expect(ids(await db.store.watches.listActive({ machineId: 'psgpu1' }))).toEqual([first.id]);
+  });
+
+  it('records progress while active and refuses it after completion', async () => {
+    const watch = await db.store.watches.create(newWatch({ lastState: 'off' }));
+    const timeline = [
+      { state: 'off', at: T0 },
+      { state: 'starting', at: T0 + 5000 },
+    ];
+    expect(
+      await db.store.watches.updateProgress(watch.id, { lastState: 'starting', timeline, messageTs: '9.9' }),
+    ).toBe(true);
+    expect(await db.store.watches.get(watch.id)).toMatchObject({
+      lastState: 'starting',
+      timeline,
+      messageTs: '9.9',
+    });
+
+    expect(await db.store.watches.updateProgress(watch.id, { threadTs: '9.9' })).toBe(true);
+    expect(await db.store.watches.get(watch.id)).toMatchObject({
+      lastState: 'starting',
+      timeline,
+      threadTs: '9.9',
+    });
+
+    await db.store.watches.complete(watch.id, { status: 'done', at: T0 + 6000 });
+    expect(await db.store.watches.updateProgress(watch.id, { lastState: 'ready' })).toBe(false);
+    expect((await db.store.watches.get(watch.id))?.lastState).toBe('starting');
+  });
+
+  it('completes once: a second completion reports false and changes nothing', async () => {
+    const watch = await db.store.watches.create(newWatch());
+    const timeline = [{ state: 'ready', at: T0 + 134_000 }];
+    expect(
+      await db.store.watches.complete(watch.id, {
+        status: 'done',
+        at: T0 + 134_000,
+        lastState: 'ready',
+        timeline,
+      }),
+    ).toBe(true);
+    expect(await db.store.watches.complete(watch.id, { status: 'timed_out', at: T0 + 999_999 })).toBe(false);
+    expect(await db.store.watches.get(watch.id)).toMatchObject({
+      status: 'done',
+      completedAt: T0 + 134_000,
+      lastState: 'ready',
+      timeline,
+    });
+  });
+
+  it('lets exactly one of two replicas complete a watch they both saw finish', async () => {
+    const watch = await db.store.watches.create(newWatch());
+    const replica = await db.connect();
+    const results = await Promise.all([
+      db.store.watches.complete(watch.id, { status: 'done', at: T0 + 1 }),
+      replica.watches.complete(watch.id, { status: 'failed', at: T0 + 2, detail: 'start event errored' }),
+      db.store.watches.complete(watch.id, { status: 'gone', at: T0 + 3 }),
+    ]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const winner = ['done', 'failed', 'gone'][results.indexOf(true)];
+    expect((await replica.watches.get(watch.id))?.status).toBe(winner);
+  });
+
+  it('completes each watch once when four processes race to complete all of them', async () => {
+    const created = [];
+    for (let index = 0; index < 300; index++) created.push(await db.store.watches.create(newWatch()));
+    const racers = await Promise.all(['a', 'b', 'c', 'd'].map((name) => startRacer(db.url, name)));
+    try {
+      const startAt = Date.now() + 200;
+      for (const racer of racers) racer.child.stdin?.write(`${startAt}\n`);
+      const results = await Promise.all(racers.map((racer) => racer.result()));
+      const won = results.flat();
+      expect(won.sort()).toEqual(created.map((watch) => watch.id).sort());
+    } finally {
+      for (const racer of racers) racer.child.kill();
+      await Promise.all(racers.map((racer) => exited(racer.child)));
+    }
+    expect(await db.store.watches.listActive()).toEqual([]);
+  });
+
+  it('keeps the reason a watch failed', async () => {
+    const watch = await db.store.watches.create(newWatch());
+    await db.store.watches.complete(watch.id, { status: 'failed', at: T0, detail: 'Out of capacity in NY2' });
+    expect((await db.store.watches.get(watch.id))?.detail).toBe('Out of capacity in NY2');
+  });
+
+  it('leases a watch to one replica until the lease runs out', async () => {
+    const watch = await db.store.watches.create(newWatch());
+    const lease = { now: T0, leaseMs: MINUTE };
+    expect(await db.store.watches.claim(watch.id, { owner: 'replica-a', ...lease })).toBe(true);
+    expect(await db.store.watches.claim(watch.id, { owner: 'replica-b', ...lease, now: T0 + 59_999 })).toBe(
+      false,
+    );
+    expect(await db.store.watches.claim(watch.id, { owner: 'replica-a', ...lease, now: T0 + 30_000 })).toBe(
+      true,
+    );
+    expect(await db.store.watches.get(watch.id)).toMatchObject({
+      claimedBy: 'replica-a',
+      leaseUntil: T0 + 90_000,
+    });
+    expect(await db.store.watches.claim(watch.id, { owner: 'replica-b', ...lease, now: T0 + 90_000 })).toBe(
+      true,
+    );
+    expect((await db.store.watches.get(watch.id))?.claimedBy).toBe('replica-b');
+  });
+
+  it('does not lease a finished watch', async () => {
+    const watch = await db.store.watches.create(newWatch());
+    await db.store.watches.complete(watch.id, { status: 'done', at: T0 });
+    expect(await db.store.watches.claim(watch.id, { owner: 'replica-a', now: T0, leaseMs: MINUTE })).toBe(
+      false,
+    );
+  });
+
+  it('claims free watches in batches, soonest deadline first, never one another replica holds', async () => {
+    const late = await db.store.watches.create(newWatch({ deadlineAt: T0 + 60 * MINUTE }));
+    const soon = await db.store.watches.create(newWatch({ deadlineAt: T0 + 5 * MINUTE }));
+    const middle = await db.store.watches.create(newWatch({ deadlineAt: T0 + 20 * MINUTE }));
+    const held = await db.store.watches.create(newWatch({ deadlineAt: T0 }));
+    await db.store.watches.claim(held.id, { owner: 'replica-b', now: T0, leaseMs: MINUTE });
+
+    const lease = { owner: 'replica-a', now: T0 + 1000, leaseMs: MINUTE };
+    const batch = await db.store.watches.claimActive({ ...lease, limit: 2 });
+    expect(batch.map((watch) => watch.id)).toEqual([soon.id, middle.id]);
+    expect(batch.every((watch) => watch.claimedBy === 'replica-a' && watch.leaseUntil === T0 + 61_000)).toBe(
+      true,
+    );
+
+    const rest = await db.store.watches.claimActive({ ...lease, limit: 10 });
+    expect(rest.map((watch) => watch.id)).toEqual([soon.id, middle.id, late.id]);
+  });
+
+  it('never hands the same watch to two replicas claiming at once', async () => {
+    for (let index = 0; index < 6; index++)
+      await db.store.watches.create(newWatch({ deadlineAt: T0 + index }));
+    const replica = await db.connect();
+    const [a, b] = await Promise.all([
+      db.store.watches.claimActive({ owner: 'replica-a', now: T0, leaseMs: MINUTE, limit: 4 }),
+      replica.watches.claimActive({ owner: 'replica-b', now: T0, leaseMs: MINUTE, limit: 4 }),
+    ]);
+    const claimed = [...a, ...b].map((watch) => watch.id);
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect(claimed).toHaveLength(6);
+  });
+
+  it('releases every lease a replica holds so another can take over at once', async () => {
+    const watch = await db.store.watches.create(newWatch());
+    await db.store.watches.claim(watch.id, { owner: 'replica-a', now: T0, leaseMs: MINUTE });
+    expect(await db.store.watches.release('replica-a')).toBe(1);
+    expect(await db.store.watches.claim(watch.id, { owner: 'replica-b', now: T0 + 1, leaseMs: MINUTE })).toBe(
+      true,
+    );
+  });
+
+  it('purges watches that finished before a time and keeps active and recent ones', async () => {
+    const old = await db.store.watches.create(newWatch());
+    const recent = await db.store.watches.create(newWatch());
+    const active = await db.store.watches.create(newWatch());
+    await db.store.watches.complete(old.id, { status: 'done', at: T0 });
+    await db.store.watches.complete(recent.id, { status: 'done', at: T0 + 10 * MINUTE });
+    expect(await db.store.watches.purgeFinished(T0 + MINUTE)).toBe(1);
+    expect(await db.store.watches.get(old.id)).toBeUndefined();
+    expect(await db.store.watches.get(recent.id)).toBeDefined();
+    expect(await db.store.watches.get(active.id)).toBeDefined();
+  });
+});
