@@ -14,7 +14,7 @@ import {
   PaperspaceUnexpectedResponseError,
 } from './errors.js';
 import type { HttpCore, RequestOptions } from './http.js';
-import type { Redactor } from './response-body.js';
+import { type Redactor, redactDeep } from './response-body.js';
 import { type GraphqlError, graphqlEnvelopeSchema } from './schemas.js';
 
 export interface GraphqlCall<T> extends RequestOptions {
@@ -57,7 +57,8 @@ export function createGraphqlCaller(deps: {
       operation: call.operation,
       action: call.action,
       status: response.status,
-      body: response.data,
+      // Kept on errors, which get logged: strip any echoed credential first.
+      body: redactDeep(response.data, deps.redact),
       requestId: response.requestId,
       credential: 'access token',
       ...(call.subject ? { subject: call.subject } : {}),

@@ -13,7 +13,7 @@ import {
   PaperspaceTimeoutError,
   PaperspaceUnexpectedResponseError,
 } from './errors.js';
-import { parseErrorBody, parseRetryAfter, type Redactor } from './response-body.js';
+import { parseErrorBody, parseRetryAfter, type Redactor, redactDeep } from './response-body.js';
 import type { Sleep } from './sleep.js';
 
 export interface ResponseEvent {
@@ -213,7 +213,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     }
 
     const unexpected = (problem: string, body: unknown) =>
-      new PaperspaceUnexpectedResponseError({ ...details, body }, problem);
+      new PaperspaceUnexpectedResponseError({ ...details, body: redactDeep(body, redact) }, problem);
 
     let value: unknown;
     if (text.trim() === '') {

@@ -13,6 +13,18 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
   return (text) => present.reduce((result, secret) => result.split(secret).join(REDACTED), text);
 }
 
+/** Redacts every string inside a parsed JSON value (keys included), for bodies kept on errors. */
+export function redactDeep(value: unknown, redact: Redactor): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact));
+  if (isRecord(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [redact(key), redactDeep(item, redact)]),
+    );
+  }
+  return value;
+}
+
 export interface ParsedErrorBody {
   /** Parsed JSON, or the trimmed text when the body is not JSON, or undefined when empty. */
   body: unknown;
