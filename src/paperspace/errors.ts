@@ -71,7 +71,12 @@ export interface ApiErrorDetails {
   credential?: 'API key' | 'access token';
   /** Who may perform the operation, per the contract's authorization rules. */
   permissionHint?: string;
+  /** The request changes something (create, restart, ...), so a garbled answer may hide a success. */
+  changesState?: boolean;
 }
+
+/** Said after a failure that may have happened after Paperspace acted on a change. */
+const MAY_HAVE_SUCCEEDED = 'It may have been done anyway: check before repeating it.';
 
 /** Paperspace answered, and the answer was a failure. */
 export class PaperspaceApiError extends PaperspaceError {
@@ -217,9 +222,11 @@ export class PaperspaceUnexpectedResponseError extends PaperspaceApiError {
   override name = 'PaperspaceUnexpectedResponseError';
 
   constructor(details: ApiErrorDetails, problem: string) {
+    const advice = details.changesState
+      ? MAY_HAVE_SUCCEEDED
+      : 'This is probably a change on their side; try again later.';
     super(
-      `Paperspace answered the request to ${details.action} (${details.status}) with ${problem}. ` +
-        'This is probably a change on their side; try again later.',
+      `Paperspace answered the request to ${details.action} (${details.status}) with ${problem}. ${advice}`,
       details,
     );
   }
@@ -228,10 +235,23 @@ export class PaperspaceUnexpectedResponseError extends PaperspaceApiError {
 /** No answer: DNS, refused or reset connection, TLS failure. */
 export class PaperspaceConnectionError extends PaperspaceError {
   override name = 'PaperspaceConnectionError';
+}
 
-  constructor(message: string, operation: string, options?: { cause?: unknown }) {
-    super(message, operation, options);
-  }
+/**
+ * The message for a failed connection. A refused connection or an unknown host means nothing was
+ * sent; any other failure (a reset, say) may have come after Paperspace received a change.
+ */
+export function connectionFailureMessage(
+  host: string,
+  action: string,
+  reason: string,
+  changesState: boolean,
+): string {
+  const neverSent = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(
+    reason,
+  );
+  const advice = changesState && !neverSent ? MAY_HAVE_SUCCEEDED : 'Check the network and try again.';
+  return `Could not reach Paperspace (${host}) while trying to ${action}: ${reason}. ${advice}`;
 }
 
 /** No complete answer within the client's per-request timeout. */
@@ -239,12 +259,19 @@ export class PaperspaceTimeoutError extends PaperspaceConnectionError {
   override name = 'PaperspaceTimeoutError';
   readonly timeoutMs: number;
 
-  constructor(operation: string, action: string, timeoutMs: number, options?: { cause?: unknown }) {
+  constructor(
+    operation: string,
+    action: string,
+    timeoutMs: number,
+    options?: { cause?: unknown; mayHaveSucceeded?: boolean },
+  ) {
+    const advice = options?.mayHaveSucceeded
+      ? MAY_HAVE_SUCCEEDED
+      : 'It may be slow right now; try again shortly.';
     super(
-      `Paperspace did not answer within ${formatDuration(timeoutMs)} while trying to ${action}. ` +
-        'It may be slow right now; try again shortly.',
+      `Paperspace did not answer within ${formatDuration(timeoutMs)} while trying to ${action}. ${advice}`,
       operation,
-      options,
+      { cause: options?.cause },
     );
     this.timeoutMs = timeoutMs;
   }

@@ -61,6 +61,7 @@ export function createGraphqlCaller(deps: {
       body: redactDeep(response.data, deps.redact),
       requestId: response.requestId,
       credential: 'access token',
+      changesState: !call.idempotent,
       ...(call.subject ? { subject: call.subject } : {}),
       ...(call.permissionHint ? { permissionHint: call.permissionHint } : {}),
     };

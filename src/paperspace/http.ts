@@ -5,6 +5,7 @@ import { type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
 import {
   type ApiErrorSubject,
+  connectionFailureMessage,
   createApiError,
   PaperspaceConnectionError,
   PaperspaceError,
@@ -157,12 +158,16 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
       });
       if (req.signal?.aborted) throw req.signal.reason;
       if (error instanceof PaperspaceError) throw error;
+      const changesState = !req.idempotent;
       if (timeout.signal.aborted || isUndiciTimeout(error)) {
-        throw new PaperspaceTimeoutError(req.operation, req.action, options.timeoutMs, { cause: error });
+        throw new PaperspaceTimeoutError(req.operation, req.action, options.timeoutMs, {
+          cause: error,
+          mayHaveSucceeded: changesState,
+        });
       }
+      const host = new URL(req.url).host;
       throw new PaperspaceConnectionError(
-        `Could not reach Paperspace (${new URL(req.url).host}) while trying to ${req.action}: ` +
-          `${describeNetworkFailure(error)}. Check the network and try again.`,
+        connectionFailureMessage(host, req.action, describeNetworkFailure(error), changesState),
         req.operation,
         { cause: error },
       );
@@ -195,6 +200,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
       ...(req.subject ? { subject: req.subject } : {}),
       ...(req.permissionHint ? { permissionHint: req.permissionHint } : {}),
       credential: req.credential === 'apiKey' ? ('API key' as const) : ('access token' as const),
+      changesState: !req.idempotent,
     };
 
     if (status < 200 || status >= 300) {

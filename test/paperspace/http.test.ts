@@ -207,8 +207,9 @@ describe('the HTTP core', () => {
     const error = await client.machines.restart('psabc123').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaperspaceTimeoutError);
     expect((error as PaperspaceTimeoutError).timeoutMs).toBe(100);
-    expect((error as Error).message).toContain(
-      'did not answer within 100 ms while trying to restart machine psabc123',
+    expect((error as Error).message).toBe(
+      'Paperspace did not answer within 100 ms while trying to restart machine psabc123. ' +
+        'It may have been done anyway: check before repeating it.',
     );
     expect(performance.now() - started).toBeLessThan(1500);
   });
@@ -277,6 +278,25 @@ describe('the HTTP core', () => {
       'list machines (200) with data the client does not understand',
     );
     expect((error as Error).message).toContain('0.name');
+  });
+
+  it('warns that a change may have happened when its success answer cannot be read', async () => {
+    server = await startFakePaperspace(() => ({ status: 201, json: { id: 'psnew' } }));
+    const { client } = testClient(server);
+    const error = await client.machines
+      .create({
+        region: 'East Coast (NY2)',
+        machineType: 'C4',
+        size: 50,
+        billingType: 'hourly',
+        machineName: 'cpu-1',
+        templateId: 't1',
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaperspaceUnexpectedResponseError);
+    expect((error as Error).message).toMatch(
+      /^Paperspace answered the request to create machine cpu-1 \(201\) with data .* It may have been done anyway: check before repeating it\.$/,
+    );
   });
 
   it('rejects an empty or non-JSON success body where data is expected', async () => {
