@@ -89,7 +89,7 @@ export function createPaperspaceClient(options: PaperspaceClientOptions): Papers
   const base = baseUrl.replace(/\/+$/, '');
   const context: ResourceContext = {
     core,
-    graphql: createGraphqlCaller({ core, graphqlUrl, hasAccessToken: accessToken !== undefined, redact }),
+    graphql: createGraphqlCaller({ core, graphqlUrl, redact }),
     restUrl: (path) => `${base}${path}`,
     sleep,
     now,

@@ -4,7 +4,6 @@ import type { z } from 'zod';
 import {
   type ApiErrorDetails,
   type ApiErrorSubject,
-  MissingAccessTokenError,
   type PaperspaceApiError,
   PaperspaceAuthenticationError,
   PaperspaceBadRequestError,
@@ -34,11 +33,9 @@ export type GraphqlCaller = <T>(call: GraphqlCall<T>) => Promise<T>;
 export function createGraphqlCaller(deps: {
   core: HttpCore;
   graphqlUrl: string;
-  hasAccessToken: boolean;
   redact: Redactor;
 }): GraphqlCaller {
   return async (call) => {
-    if (!deps.hasAccessToken) throw new MissingAccessTokenError(call.operation, call.action);
     const response = await deps.core.send({
       operation: call.operation,
       action: call.action,

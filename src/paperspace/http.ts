@@ -7,8 +7,8 @@ import {
   type ApiErrorSubject,
   connectionFailureMessage,
   createApiError,
+  MissingAccessTokenError,
   PaperspaceConnectionError,
-  PaperspaceError,
   PaperspaceRateLimitError,
   PaperspaceServerError,
   PaperspaceTimeoutError,
@@ -109,8 +109,6 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     if (req.credential === 'apiKey') {
       headers['x-api-key'] = options.apiKey;
     } else {
-      // The GraphQL layer checks this first with a clearer error; this guards against a bare call.
-      if (!options.accessToken) throw new PaperspaceError('No access token is configured.', req.operation);
       headers.authorization = `Bearer ${options.accessToken}`;
     }
     if (req.body !== undefined) headers['content-type'] = 'application/json';
@@ -157,7 +155,6 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
         attempt: attemptNumber,
       });
       if (req.signal?.aborted) throw req.signal.reason;
-      if (error instanceof PaperspaceError) throw error;
       const changesState = !req.idempotent;
       if (timeout.signal.aborted || isUndiciTimeout(error)) {
         throw new PaperspaceTimeoutError(req.operation, req.action, options.timeoutMs, {
@@ -267,6 +264,10 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
 
   return {
     async send(req) {
+      req.signal?.throwIfAborted();
+      if (req.credential === 'accessToken' && !options.accessToken) {
+        throw new MissingAccessTokenError(req.operation, req.action);
+      }
       const retries = req.idempotent ? (req.maxRetries ?? options.maxRetries) : 0;
       if (retries <= 0) return attempt(req, 1);
       return pRetry((attemptNumber) => attempt(req, attemptNumber), {

@@ -234,6 +234,17 @@ describe('the HTTP core', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('sends nothing when the signal is already aborted', async () => {
+    server = await startFakePaperspace(() => ({ status: 204 }));
+    const { client } = testClient(server);
+    const reason = new Error('gone');
+    await expect(client.machines.restart('psabc123', { signal: AbortSignal.abort(reason) })).rejects.toBe(
+      reason,
+    );
+    await expect(client.machines.list({}, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('reports every attempt to onResponse with its status and no secret', async () => {
     server = await startFakePaperspace(inSequence(serverError, ok));
     const events: ResponseEvent[] = [];
