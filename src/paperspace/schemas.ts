@@ -152,3 +152,36 @@ export const sharedDriveSchema = z.looseObject({
   region: z.looseObject({ name: z.string() }).optional(),
 });
 export type SharedDrive = z.infer<typeof sharedDriveSchema>;
+
+/**
+ * Operations whose success body the contract does not show (start, stop, restart, destroy, update,
+ * setMachineAccess, script destroy): 204, an empty body, text or any JSON all mean "done".
+ */
+export const acknowledgementSchema = z.unknown();
+
+// ---- GraphQL (shared drives) ----
+
+export const graphqlErrorSchema = z.looseObject({
+  message: z.string(),
+  path: z.array(z.union([z.string(), z.number()])).optional(),
+  extensions: z.record(z.string(), z.unknown()).optional(),
+});
+export type GraphqlError = z.infer<typeof graphqlErrorSchema>;
+
+/** Every GraphQL answer: `data` is checked per operation once `errors` is known to be empty. */
+export const graphqlEnvelopeSchema = z.looseObject({
+  data: z.unknown().optional(),
+  errors: z.array(graphqlErrorSchema).optional(),
+});
+
+export const sharedDrivesDataSchema = z.looseObject({
+  sharedDrives: z.looseObject({ nodes: z.array(sharedDriveSchema) }),
+});
+
+export const createSharedDriveDataSchema = z.looseObject({
+  createSharedDrive: z.looseObject({ sharedDrive: sharedDriveSchema }),
+});
+
+export const deleteSharedDriveDataSchema = z.looseObject({
+  deleteSharedDrive: z.looseObject({ sharedDrive: z.looseObject({ id: z.string() }) }),
+});

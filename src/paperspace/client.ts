@@ -1,0 +1,120 @@
+// The Paperspace API client: one instance per user (their own API key), built from thin resource
+// modules over one HTTP core. Connection pooling is shared through the injected undici dispatcher.
+import type { Dispatcher } from 'undici';
+import { createGraphqlCaller } from './graphql.js';
+import { createHttpCore, type ResponseEvent } from './http.js';
+import type { ResourceContext } from './resources/context.js';
+import { createDelegationsResource, type DelegationsResource } from './resources/delegations.js';
+import { createMachinesResource, type MachinesResource } from './resources/machines.js';
+import { createNetworksResource, type NetworksResource } from './resources/networks.js';
+import { createScriptsResource, type ScriptsResource } from './resources/scripts.js';
+import { createSharedDrivesResource, type SharedDrivesResource } from './resources/shared-drives.js';
+import { createTemplatesResource, type TemplatesResource } from './resources/templates.js';
+import { createUsersResource, type UsersResource } from './resources/users.js';
+import { createRedactor } from './response-body.js';
+import { abortableSleep, type Sleep } from './sleep.js';
+
+export interface PaperspaceClientOptions {
+  /** The user's own API key; never global, never logged, redacted from every error. */
+  apiKey: string;
+  /** Bearer token for the GraphQL shared-drive operations. */
+  accessToken?: string;
+  /** REST base URL, e.g. https://api.paperspace.io */
+  baseUrl: string;
+  /** GraphQL endpoint, e.g. https://api.paperspace.com/graphql */
+  graphqlUrl: string;
+  /** Per request (each attempt), default 30 000. */
+  timeoutMs?: number;
+  /** Retries of safe operations (GETs, start, stop), default 3. */
+  maxRetries?: number;
+  /** Shared connection pool across users' clients; undici's global dispatcher when absent. */
+  dispatcher?: Dispatcher;
+  /** Called after every attempt, for metrics and logs; carries no secret. */
+  onResponse?: (event: ResponseEvent) => void;
+  /** Sent as X-Request-Id so logs on both sides can be correlated. */
+  requestId?: string;
+  /** Injectable for tests: retry backoff and waitForState polling wait through it. */
+  sleep?: Sleep;
+  /** Jitter source, injectable for tests; Math.random by default. */
+  random?: () => number;
+  /** Clock for waitForState deadlines and Retry-After dates; Date.now by default. */
+  now?: () => number;
+}
+
+export type PaperspaceClient = {
+  machines: MachinesResource;
+  scripts: ScriptsResource;
+  templates: TemplatesResource;
+  users: UsersResource;
+  networks: NetworksResource;
+  delegations: DelegationsResource;
+  sharedDrives: SharedDrivesResource;
+};
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RETRIES = 3;
+
+export function createPaperspaceClient(options: PaperspaceClientOptions): PaperspaceClient {
+  if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') {
+    throw new TypeError("createPaperspaceClient needs the user's apiKey (a non-empty string).");
+  }
+  const baseUrl = httpUrl(options.baseUrl, 'baseUrl');
+  const graphqlUrl = httpUrl(options.graphqlUrl, 'graphqlUrl');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new TypeError('createPaperspaceClient: timeoutMs must be a positive number of milliseconds.');
+  }
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+    throw new TypeError('createPaperspaceClient: maxRetries must be a whole number, 0 or more.');
+  }
+
+  const sleep = options.sleep ?? abortableSleep;
+  const now = options.now ?? Date.now;
+  const accessToken = options.accessToken?.trim() ? options.accessToken : undefined;
+  const redact = createRedactor([options.apiKey, accessToken]);
+  const core = createHttpCore({
+    apiKey: options.apiKey,
+    accessToken,
+    timeoutMs,
+    maxRetries,
+    dispatcher: options.dispatcher,
+    onResponse: options.onResponse,
+    requestId: options.requestId,
+    sleep,
+    random: options.random ?? Math.random,
+    now,
+    redact,
+  });
+  const base = baseUrl.replace(/\/+$/, '');
+  const context: ResourceContext = {
+    core,
+    graphql: createGraphqlCaller({ core, graphqlUrl, redact }),
+    restUrl: (path) => `${base}${path}`,
+    sleep,
+    now,
+  };
+
+  return {
+    machines: createMachinesResource(context),
+    scripts: createScriptsResource(context),
+    templates: createTemplatesResource(context),
+    users: createUsersResource(context),
+    networks: createNetworksResource(context),
+    delegations: createDelegationsResource(context),
+    sharedDrives: createSharedDrivesResource(context),
+  };
+}
+
+function httpUrl(value: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`createPaperspaceClient: ${name} must be an absolute http(s) URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`createPaperspaceClient: ${name} must be an absolute http(s) URL.`);
+  }
+  return url.toString();
+}

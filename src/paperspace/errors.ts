@@ -1,0 +1,366 @@
+// Every failure the Paperspace client can produce, as a typed error whose `message` is a sentence a
+// person can act on. The Slack layer shows `message` as is, so no message (and no field a logger
+// might print) ever carries an API key or access token: the HTTP core redacts them from server text
+// before any of these classes sees it.
+import type { MachineEvent, MachineWithEvents } from './schemas.js';
+
+/** One problem with a request, found before anything was sent. */
+export interface RequestIssue {
+  field: string;
+  message: string;
+}
+
+/** The root of everything this client throws on purpose. */
+export class PaperspaceError extends Error {
+  override name = 'PaperspaceError';
+  /** The client operation that failed, e.g. `machines.start`. */
+  readonly operation: string;
+
+  constructor(message: string, operation: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.operation = operation;
+  }
+}
+
+/** The request was refused by the client itself: nothing was sent. */
+export class RequestValidationError extends PaperspaceError {
+  override name = 'RequestValidationError';
+  readonly issues: readonly RequestIssue[];
+
+  constructor(operation: string, action: string, issues: readonly RequestIssue[]) {
+    const details = issues.map((issue) => `${issue.field} ${issue.message}`).join('; ');
+    super(`Cannot ${action}: ${details}.`, operation);
+    this.issues = issues;
+  }
+}
+
+/** Shared-drive operations use a GraphQL access token, and none was given to the client. */
+export class MissingAccessTokenError extends PaperspaceError {
+  override name = 'MissingAccessTokenError';
+
+  constructor(operation: string, action: string) {
+    super(
+      `Cannot ${action}: shared drives need a Paperspace access token and none is linked. ` +
+        'Link one with /ps login.',
+      operation,
+    );
+  }
+}
+
+/** What a 404 was about, so its message can name it. */
+export interface ApiErrorSubject {
+  kind: string;
+  id: string;
+}
+
+export interface ApiErrorDetails {
+  operation: string;
+  /** What the client was doing, as a verb phrase: "start machine ps123". */
+  action: string;
+  status: number;
+  /** The parsed JSON body, or the (trimmed, redacted) text when the body is not JSON. */
+  body: unknown;
+  /** The server's own message, when the body carried one. */
+  serverMessage?: string;
+  /** The `status` inside the body, which can differ from the HTTP status. */
+  bodyStatus?: number;
+  requestId?: string;
+  subject?: ApiErrorSubject;
+  retryAfterMs?: number;
+  /** Which credential the request carried, to say which one was rejected. */
+  credential?: 'API key' | 'access token';
+  /** Who may perform the operation, per the contract's authorization rules. */
+  permissionHint?: string;
+  /** The request changes something (create, restart, ...), so a garbled answer may hide a success. */
+  changesState?: boolean;
+}
+
+/** Said after a failure that may have happened after Paperspace acted on a change. */
+const MAY_HAVE_SUCCEEDED = 'It may have been done anyway: check before repeating it.';
+
+/** Paperspace answered, and the answer was a failure. */
+export class PaperspaceApiError extends PaperspaceError {
+  override name = 'PaperspaceApiError';
+  readonly status: number;
+  readonly body: unknown;
+  readonly bodyStatus: number | undefined;
+  readonly serverMessage: string | undefined;
+  readonly requestId: string | undefined;
+
+  constructor(message: string, details: ApiErrorDetails) {
+    super(message, details.operation);
+    this.status = details.status;
+    this.body = details.body;
+    this.bodyStatus = details.bodyStatus;
+    this.serverMessage = details.serverMessage;
+    this.requestId = details.requestId;
+  }
+}
+
+const because = (details: ApiErrorDetails) => (details.serverMessage ? `: ${details.serverMessage}` : '');
+
+/** 400 or 422: Paperspace found the request invalid. */
+export class PaperspaceBadRequestError extends PaperspaceApiError {
+  override name = 'PaperspaceBadRequestError';
+
+  constructor(details: ApiErrorDetails) {
+    super(
+      `Paperspace rejected the request to ${details.action} (${details.status})${because(details)}. ` +
+        'Check the values and try again.',
+      details,
+    );
+  }
+}
+
+/** 401: the credential is unknown, revoked or malformed. */
+export class PaperspaceAuthenticationError extends PaperspaceApiError {
+  override name = 'PaperspaceAuthenticationError';
+
+  constructor(details: ApiErrorDetails) {
+    const credential = details.credential ?? 'API key';
+    super(
+      `Paperspace rejected the ${credential} (${details.status}) while trying to ${details.action}. ` +
+        `Link a new ${credential} with /ps login.`,
+      details,
+    );
+  }
+}
+
+/** 403: the credential is fine but its owner may not do this. */
+export class PaperspacePermissionError extends PaperspaceApiError {
+  override name = 'PaperspacePermissionError';
+
+  constructor(details: ApiErrorDetails) {
+    const hint = details.permissionHint ? ` ${details.permissionHint}` : '';
+    super(
+      `Paperspace does not allow your account to ${details.action} (${details.status})${because(details)}.${hint}`,
+      details,
+    );
+  }
+}
+
+/** 404: what the request named does not exist, or the caller cannot see it. */
+export class PaperspaceNotFoundError extends PaperspaceApiError {
+  override name = 'PaperspaceNotFoundError';
+  readonly subject: ApiErrorSubject | undefined;
+
+  constructor(details: ApiErrorDetails) {
+    const message = details.subject
+      ? `Paperspace has no ${details.subject.kind} with id "${details.subject.id}" that your account can see ` +
+        `(${details.status}). Check the id and try again.`
+      : `Paperspace could not find what was needed to ${details.action} (${details.status})${because(details)}.`;
+    super(message, details);
+    this.subject = details.subject;
+  }
+}
+
+/** 409: the request clashes with the resource's current state. */
+export class PaperspaceConflictError extends PaperspaceApiError {
+  override name = 'PaperspaceConflictError';
+
+  constructor(details: ApiErrorDetails) {
+    super(
+      `Paperspace could not ${details.action} because of a conflict (${details.status})${because(details)}. ` +
+        'Check its current state and try again.',
+      details,
+    );
+  }
+}
+
+/** 429: too many requests; `retryAfterMs` says when Paperspace will accept more, if it said. */
+export class PaperspaceRateLimitError extends PaperspaceApiError {
+  override name = 'PaperspaceRateLimitError';
+  readonly retryAfterMs: number | undefined;
+
+  constructor(details: ApiErrorDetails) {
+    const when =
+      details.retryAfterMs === undefined ? 'in a minute' : `in ${formatDuration(details.retryAfterMs)}`;
+    super(
+      `Paperspace is limiting requests (${details.status}) and did not ${details.action}. Try again ${when}.`,
+      details,
+    );
+    this.retryAfterMs = details.retryAfterMs;
+  }
+}
+
+/** 5xx: Paperspace failed; `retryAfterMs` is set when a 503 said when to come back. */
+export class PaperspaceServerError extends PaperspaceApiError {
+  override name = 'PaperspaceServerError';
+  readonly retryAfterMs: number | undefined;
+
+  constructor(details: ApiErrorDetails) {
+    const when =
+      details.retryAfterMs === undefined ? 'in a minute' : `in ${formatDuration(details.retryAfterMs)}`;
+    super(
+      `Paperspace had an internal problem (${details.status}) while trying to ${details.action}${because(details)}. ` +
+        `Try again ${when}.`,
+      details,
+    );
+    this.retryAfterMs = details.retryAfterMs;
+  }
+}
+
+export interface GraphqlErrorEntry {
+  message: string;
+  path?: readonly (string | number)[];
+  extensions?: Record<string, unknown>;
+}
+
+/** A GraphQL answer whose `errors` array did not map to a more specific class. */
+export class PaperspaceGraphqlError extends PaperspaceApiError {
+  override name = 'PaperspaceGraphqlError';
+  readonly errors: readonly GraphqlErrorEntry[];
+
+  constructor(details: ApiErrorDetails, errors: readonly GraphqlErrorEntry[]) {
+    super(`Paperspace could not ${details.action}${because(details)}.`, details);
+    this.errors = errors;
+  }
+}
+
+/** Paperspace answered with success, but with a body the client cannot rely on. */
+export class PaperspaceUnexpectedResponseError extends PaperspaceApiError {
+  override name = 'PaperspaceUnexpectedResponseError';
+
+  constructor(details: ApiErrorDetails, problem: string) {
+    const advice = details.changesState
+      ? MAY_HAVE_SUCCEEDED
+      : 'This is probably a change on their side; try again later.';
+    super(
+      `Paperspace answered the request to ${details.action} (${details.status}) with ${problem}. ${advice}`,
+      details,
+    );
+  }
+}
+
+/** No answer: DNS, refused or reset connection, TLS failure. */
+export class PaperspaceConnectionError extends PaperspaceError {
+  override name = 'PaperspaceConnectionError';
+}
+
+/**
+ * The message for a failed connection. A refused connection or an unknown host means nothing was
+ * sent; any other failure (a reset, say) may have come after Paperspace received a change.
+ */
+export function connectionFailureMessage(
+  host: string,
+  action: string,
+  reason: string,
+  changesState: boolean,
+): string {
+  const neverSent = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH'].includes(
+    reason,
+  );
+  const advice = changesState && !neverSent ? MAY_HAVE_SUCCEEDED : 'Check the network and try again.';
+  return `Could not reach Paperspace (${host}) while trying to ${action}: ${reason}. ${advice}`;
+}
+
+/** No complete answer within the client's per-request timeout. */
+export class PaperspaceTimeoutError extends PaperspaceConnectionError {
+  override name = 'PaperspaceTimeoutError';
+  readonly timeoutMs: number;
+
+  constructor(
+    operation: string,
+    action: string,
+    timeoutMs: number,
+    options?: { cause?: unknown; mayHaveSucceeded?: boolean },
+  ) {
+    const advice = options?.mayHaveSucceeded
+      ? MAY_HAVE_SUCCEEDED
+      : 'It may be slow right now; try again shortly.';
+    super(
+      `Paperspace did not answer within ${formatDuration(timeoutMs)} while trying to ${action}. ${advice}`,
+      operation,
+      { cause: options?.cause },
+    );
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** waitForState ran out of time. `machine` is the last one observed (absent if none was). */
+export class WaitTimeoutError extends PaperspaceError {
+  override name = 'WaitTimeoutError';
+  readonly machine: MachineWithEvents | undefined;
+  readonly targetState: string;
+  readonly lastError: unknown;
+
+  constructor(
+    machineId: string,
+    targetState: string,
+    timeoutMs: number,
+    machine: MachineWithEvents | undefined,
+    lastError: unknown,
+  ) {
+    const where = machine ? `it is still ${machine.state}` : 'Paperspace could not be asked about it';
+    super(
+      `${machine?.name ?? machineId} did not become ${targetState} within ${formatDuration(timeoutMs)}; ${where}. ` +
+        'Check it with /ps show, or wait again.',
+      'machines.waitForState',
+      { cause: lastError },
+    );
+    this.machine = machine;
+    this.targetState = targetState;
+    this.lastError = lastError;
+  }
+}
+
+/** The machine's event log reports that the operation being waited for failed. */
+export class MachineOperationFailedError extends PaperspaceError {
+  override name = 'MachineOperationFailedError';
+  readonly machine: MachineWithEvents;
+  readonly event: MachineEvent;
+
+  constructor(machine: MachineWithEvents, event: MachineEvent) {
+    const reason = event.errorMsg?.trim() ? `: ${event.errorMsg.trim()}` : ` (event state "${event.state}")`;
+    super(
+      `Paperspace reports that the ${event.name} of ${machine.name} failed${reason}. ` +
+        'Check the machine in the Paperspace console before trying again.',
+      'machines.waitForState',
+    );
+    this.machine = machine;
+    this.event = event;
+  }
+}
+
+/** The machine being waited for no longer exists (404 while polling). */
+export class MachineGoneError extends PaperspaceError {
+  override name = 'MachineGoneError';
+  readonly machineId: string;
+
+  constructor(machineId: string, cause: PaperspaceNotFoundError) {
+    super(
+      `Machine "${machineId}" no longer exists or is no longer visible to your account; ` +
+        'it may have been destroyed.',
+      'machines.waitForState',
+      { cause },
+    );
+    this.machineId = machineId;
+  }
+}
+
+/** Maps an HTTP failure status to its error class. The HTTP status decides, not the body's. */
+export function createApiError(details: ApiErrorDetails): PaperspaceApiError {
+  const { status } = details;
+  if (status === 400 || status === 422) return new PaperspaceBadRequestError(details);
+  if (status === 401) return new PaperspaceAuthenticationError(details);
+  if (status === 403) return new PaperspacePermissionError(details);
+  if (status === 404) return new PaperspaceNotFoundError(details);
+  if (status === 409) return new PaperspaceConflictError(details);
+  if (status === 429) return new PaperspaceRateLimitError(details);
+  if (status >= 500) return new PaperspaceServerError(details);
+  return new PaperspaceApiError(
+    `Paperspace refused to ${details.action} (${status})${because(details)}.`,
+    details,
+  );
+}
+
+/** "45 s", "2 min", "1 h 30 min": short enough for a Slack message. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return ms > 0 && ms < 1000 ? `${Math.round(ms)} ms` : `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}

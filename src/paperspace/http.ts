@@ -1,0 +1,311 @@
+// The one HTTP core every resource module calls: authentication headers, per-request timeout,
+// retries of safe operations, status -> typed error, and zod parsing of every success body.
+import pRetry from 'p-retry';
+import { type Dispatcher, request } from 'undici';
+import type { z } from 'zod';
+import {
+  type ApiErrorSubject,
+  connectionFailureMessage,
+  createApiError,
+  MissingAccessTokenError,
+  PaperspaceConnectionError,
+  PaperspaceRateLimitError,
+  PaperspaceServerError,
+  PaperspaceTimeoutError,
+  PaperspaceUnexpectedResponseError,
+} from './errors.js';
+import { parseErrorBody, parseRetryAfter, type Redactor, redactDeep } from './response-body.js';
+import type { Sleep } from './sleep.js';
+
+export interface ResponseEvent {
+  operation: string;
+  method: string;
+  status: number | 'error';
+  durationMs: number;
+  attempt: number;
+}
+
+export interface HttpCoreOptions {
+  apiKey: string;
+  accessToken: string | undefined;
+  timeoutMs: number;
+  maxRetries: number;
+  dispatcher: Dispatcher | undefined;
+  onResponse: ((event: ResponseEvent) => void) | undefined;
+  requestId: string | undefined;
+  sleep: Sleep;
+  random: () => number;
+  now: () => number;
+  redact: Redactor;
+}
+
+/** Per-call options every client method accepts as its last argument. */
+export interface RequestOptions {
+  /** Aborts the request (and any retry wait); the call rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Overrides the client's maxRetries for this call; unsafe operations are never retried. */
+  maxRetries?: number;
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface HttpRequest<T> extends RequestOptions {
+  /** Client operation name for metrics and errors, e.g. `machines.start`. */
+  operation: string;
+  /** What the request does, as a verb phrase for messages: "start machine ps123". */
+  action: string;
+  method: 'GET' | 'POST';
+  url: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  credential: 'apiKey' | 'accessToken';
+  schema: z.ZodType<T>;
+  /**
+   * Safe to send twice: GETs, and start/stop, which the contract makes no-ops when repeated.
+   * Only these are retried.
+   */
+  idempotent: boolean;
+  /**
+   * The contract does not show this operation's success body: 204, an empty body, text or any
+   * JSON all mean it was done, and the schema sees `undefined`, the text or the parsed JSON.
+   */
+  anySuccessBody?: boolean;
+  /** What a 404 is about, so the error names it. */
+  subject?: ApiErrorSubject;
+  /** Who may do this, from the contract's authorization rules, for 403 messages. */
+  permissionHint?: string;
+}
+
+export interface ApiResponse<T> {
+  data: T;
+  status: number;
+  requestId: string | undefined;
+}
+
+export interface HttpCore {
+  send<T>(request: HttpRequest<T>): Promise<ApiResponse<T>>;
+}
+
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_MAX_MS = 8_000;
+/** Up to a quarter of each backoff is random, so many clients retrying at once spread out. */
+const BACKOFF_JITTER = 0.25;
+/** A Retry-After longer than this is not waited out: the caller is told when to come back instead. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+export function createHttpCore(options: HttpCoreOptions): HttpCore {
+  const { sleep, redact } = options;
+
+  function report(event: ResponseEvent) {
+    try {
+      options.onResponse?.(event);
+    } catch {
+      // A failing metrics hook must not turn a successful Paperspace call into a failure.
+    }
+  }
+
+  function headersFor<T>(req: HttpRequest<T>): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (req.credential === 'apiKey') {
+      headers['x-api-key'] = options.apiKey;
+    } else {
+      headers.authorization = `Bearer ${options.accessToken}`;
+    }
+    if (req.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.requestId) headers['x-request-id'] = options.requestId;
+    return headers;
+  }
+
+  function urlFor<T>(req: HttpRequest<T>): string {
+    const url = new URL(req.url);
+    for (const [name, value] of Object.entries(req.query ?? {})) {
+      if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+    }
+    return url.toString();
+  }
+
+  async function attempt<T>(req: HttpRequest<T>, attemptNumber: number): Promise<ApiResponse<T>> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
+    const forwardAbort = () => timeout.abort();
+    req.signal?.addEventListener('abort', forwardAbort, { once: true });
+
+    let statusCode: number;
+    let responseHeaders: Record<string, string | string[] | undefined>;
+    let text: string;
+    try {
+      const response = await request(urlFor(req), {
+        method: req.method,
+        headers: headersFor(req),
+        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        signal: timeout.signal,
+        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      });
+      statusCode = response.statusCode;
+      responseHeaders = response.headers;
+      text = await response.body.text();
+    } catch (error) {
+      report({
+        operation: req.operation,
+        method: req.method,
+        status: 'error',
+        durationMs: elapsed(),
+        attempt: attemptNumber,
+      });
+      if (req.signal?.aborted) throw req.signal.reason;
+      const changesState = !req.idempotent;
+      if (timeout.signal.aborted || isUndiciTimeout(error)) {
+        throw new PaperspaceTimeoutError(req.operation, req.action, options.timeoutMs, {
+          cause: error,
+          mayHaveSucceeded: changesState,
+        });
+      }
+      const host = new URL(req.url).host;
+      throw new PaperspaceConnectionError(
+        connectionFailureMessage(host, req.action, describeNetworkFailure(error), changesState),
+        req.operation,
+        { cause: error },
+      );
+    } finally {
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', forwardAbort);
+    }
+    report({
+      operation: req.operation,
+      method: req.method,
+      status: statusCode,
+      durationMs: elapsed(),
+      attempt: attemptNumber,
+    });
+    return interpret(req, statusCode, responseHeaders, text);
+  }
+
+  function interpret<T>(
+    req: HttpRequest<T>,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    text: string,
+  ): ApiResponse<T> {
+    const requestId = firstHeader(headers['x-request-id']) ?? options.requestId;
+    const details = {
+      operation: req.operation,
+      action: req.action,
+      status,
+      requestId,
+      ...(req.subject ? { subject: req.subject } : {}),
+      ...(req.permissionHint ? { permissionHint: req.permissionHint } : {}),
+      credential: req.credential === 'apiKey' ? ('API key' as const) : ('access token' as const),
+      changesState: !req.idempotent,
+    };
+
+    if (status < 200 || status >= 300) {
+      const parsed = parseErrorBody(text, redact);
+      const retryAfterMs =
+        status === 429 || status === 503
+          ? parseRetryAfter(firstHeader(headers['retry-after']), options.now())
+          : undefined;
+      throw createApiError({
+        ...details,
+        body: parsed.body,
+        ...(parsed.serverMessage !== undefined ? { serverMessage: parsed.serverMessage } : {}),
+        ...(parsed.bodyStatus !== undefined ? { bodyStatus: parsed.bodyStatus } : {}),
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      });
+    }
+
+    const unexpected = (problem: string, body: unknown) =>
+      new PaperspaceUnexpectedResponseError({ ...details, body: redactDeep(body, redact) }, problem);
+
+    let value: unknown;
+    if (text.trim() === '') {
+      if (!req.anySuccessBody) throw unexpected('an empty body', undefined);
+      value = undefined;
+    } else {
+      try {
+        value = JSON.parse(text);
+      } catch {
+        if (!req.anySuccessBody)
+          throw unexpected('a body that is not JSON', parseErrorBody(text, redact).body);
+        value = text;
+      }
+    }
+
+    const result = req.schema.safeParse(value);
+    if (!result.success) {
+      const summary = result.error.issues
+        .slice(0, 3)
+        .map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
+        .join('; ');
+      throw unexpected(`data the client does not understand (${summary})`, value);
+    }
+    return { data: result.data, status, requestId };
+  }
+
+  /**
+   * Backoff before retry number `retriesConsumed + 1`, or undefined when `error` must not be retried:
+   * connection failures, timeouts, 429 and 5xx are transient; every other failure is final.
+   */
+  function retryDelay(error: unknown, retriesConsumed: number): number | undefined {
+    const transient =
+      error instanceof PaperspaceConnectionError ||
+      error instanceof PaperspaceRateLimitError ||
+      error instanceof PaperspaceServerError;
+    if (!transient) return undefined;
+    const retryAfterMs =
+      error instanceof PaperspaceRateLimitError || error instanceof PaperspaceServerError
+        ? error.retryAfterMs
+        : undefined;
+    if (retryAfterMs !== undefined) return retryAfterMs <= MAX_RETRY_AFTER_MS ? retryAfterMs : undefined;
+    const ceiling = Math.min(BACKOFF_BASE_MS * 2 ** retriesConsumed, BACKOFF_MAX_MS);
+    return Math.round(ceiling * (1 - BACKOFF_JITTER * options.random()));
+  }
+
+  return {
+    async send(req) {
+      req.signal?.throwIfAborted();
+      if (req.credential === 'accessToken' && !options.accessToken) {
+        throw new MissingAccessTokenError(req.operation, req.action);
+      }
+      const retries = req.idempotent ? (req.maxRetries ?? options.maxRetries) : 0;
+      if (retries <= 0) return attempt(req, 1);
+      return pRetry((attemptNumber) => attempt(req, attemptNumber), {
+        retries,
+        signal: req.signal,
+        // p-retry draws its delay from Math.random and setTimeout and cannot take a per-error delay,
+        // so Retry-After, the injected sleep and the injected jitter source would be lost. Its own
+        // delay is therefore zero, and shouldRetry, the last hook before the next attempt, waits
+        // the delay chosen here. p-retry still owns the loop, the retry budget and abort handling.
+        minTimeout: 0,
+        shouldRetry: async ({ error, retriesConsumed }) => {
+          const delay = retryDelay(error, retriesConsumed);
+          if (delay === undefined) return false;
+          await sleep(delay, req.signal);
+          return true;
+        },
+      });
+    },
+  };
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function isUndiciTimeout(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  );
+}
+
+/** A short, secret-free reason: the system error code when there is one. */
+function describeNetworkFailure(error: unknown): string {
+  const withCode = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  const code = withCode?.code ?? withCode?.cause?.code;
+  if (typeof code === 'string') return code;
+  return error instanceof Error ? error.message : 'the connection failed';
+}

@@ -1,0 +1,302 @@
+// Machines: every machine operation of the contract, plus listAll and waitForState built on them.
+import { z } from 'zod';
+import { MACHINE_LIST_PAGE_SIZE, type WaitableState } from '../constants.js';
+import type { RequestOptions } from '../http.js';
+import {
+  type AvailabilityParams,
+  availabilityParamsSchema,
+  type CreateMachineParams,
+  createMachineParamsSchemaFor,
+  type DestroyMachineParams,
+  destroyMachineParamsSchema,
+  type MachineFilters,
+  type MachineListFilters,
+  machineIdSchema,
+  machineListFiltersSchema,
+  parseRequest,
+  type SetMachineAccessParams,
+  setMachineAccessParamsSchema,
+  type TemplateInfo,
+  type UpdateMachineParams,
+  updateMachineParamsSchema,
+  utilizationParamsSchema,
+} from '../requests.js';
+import {
+  type Availability,
+  acknowledgementSchema,
+  availabilitySchema,
+  type Machine,
+  type MachineUtilization,
+  type MachineWithEvents,
+  machineListSchema,
+  machineSchema,
+  machineUtilizationSchema,
+  machineWithEventsSchema,
+} from '../schemas.js';
+import { type WaitForStateOptions, waitForState } from '../wait-for-state.js';
+import { type ResourceContext, segment } from './context.js';
+
+export interface CreateMachineOptions extends RequestOptions {
+  /** The template being created from, when known: enables the contract's Windows/Ubuntu type rules. */
+  template?: TemplateInfo;
+}
+
+export interface MachinesResource {
+  create(params: CreateMachineParams, options?: CreateMachineOptions): Promise<Machine>;
+  start(machineId: string, options?: RequestOptions): Promise<void>;
+  stop(machineId: string, options?: RequestOptions): Promise<void>;
+  restart(machineId: string, options?: RequestOptions): Promise<void>;
+  destroy(machineId: string, params?: DestroyMachineParams, options?: RequestOptions): Promise<void>;
+  update(machineId: string, params: UpdateMachineParams, options?: RequestOptions): Promise<void>;
+  list(filters?: MachineListFilters, options?: RequestOptions): Promise<Machine[]>;
+  /** Every machine matching `filters`, fetched in pages of 1000. */
+  listAll(filters?: MachineFilters, options?: RequestOptions): AsyncIterable<Machine>;
+  show(machineId: string, options?: RequestOptions): Promise<MachineWithEvents>;
+  setAccess(machineId: string, params: SetMachineAccessParams, options?: RequestOptions): Promise<void>;
+  utilization(machineId: string, billingMonth: string, options?: RequestOptions): Promise<MachineUtilization>;
+  availability(
+    region: AvailabilityParams['region'],
+    machineType: AvailabilityParams['machineType'],
+    options?: RequestOptions,
+  ): Promise<Availability>;
+  waitForState(
+    machineId: string,
+    state: WaitableState,
+    options: WaitForStateOptions,
+  ): Promise<MachineWithEvents>;
+}
+
+const START_STOP_HINT = "Only the machine's owner can start, stop or restart it.";
+
+export function createMachinesResource(context: ResourceContext): MachinesResource {
+  const { core, restUrl } = context;
+  const machineSubject = (id: string) => ({ kind: 'machine', id });
+  const validId = (machineId: string, operation: string, action: string) =>
+    parseRequest(z.object({ machineId: machineIdSchema }), { machineId }, operation, action).machineId;
+
+  /** start, stop and restart differ only in path and in whether repeating them is harmless. */
+  async function powerAction(
+    verb: 'start' | 'stop' | 'restart',
+    machineId: string,
+    options?: RequestOptions,
+  ) {
+    const operation = `machines.${verb}`;
+    const action = `${verb} machine ${machineId}`;
+    const id = validId(machineId, operation, action);
+    await core.send({
+      ...options,
+      operation,
+      action,
+      method: 'POST',
+      url: restUrl(`/machines/${segment(id)}/${verb}`),
+      credential: 'apiKey',
+      schema: acknowledgementSchema,
+      anySuccessBody: true,
+      // The contract makes a repeated start or stop a no-op; a repeated restart restarts twice.
+      idempotent: verb !== 'restart',
+      subject: machineSubject(id),
+      permissionHint: START_STOP_HINT,
+    });
+  }
+
+  async function list(filters: MachineListFilters = {}, options?: RequestOptions): Promise<Machine[]> {
+    const query = parseRequest(machineListFiltersSchema, filters, 'machines.list', 'list machines');
+    const response = await core.send({
+      ...options,
+      operation: 'machines.list',
+      action: 'list machines',
+      method: 'GET',
+      url: restUrl('/machines/getMachines'),
+      query,
+      credential: 'apiKey',
+      schema: machineListSchema,
+      idempotent: true,
+    });
+    return response.data;
+  }
+
+  async function show(machineId: string, options?: RequestOptions): Promise<MachineWithEvents> {
+    const action = `show machine ${machineId}`;
+    const id = validId(machineId, 'machines.show', action);
+    const response = await core.send({
+      ...options,
+      operation: 'machines.show',
+      action,
+      method: 'GET',
+      url: restUrl('/machines/getMachinePublic'),
+      query: { machineId: id },
+      credential: 'apiKey',
+      schema: machineWithEventsSchema,
+      idempotent: true,
+      subject: machineSubject(id),
+    });
+    return response.data;
+  }
+
+  return {
+    async create(params, options = {}) {
+      const { template, ...requestOptions } = options;
+      const action = `create machine ${params.machineName ?? ''}`.trim();
+      const body = parseRequest(createMachineParamsSchemaFor(template), params, 'machines.create', action);
+      const response = await core.send({
+        ...requestOptions,
+        operation: 'machines.create',
+        action,
+        method: 'POST',
+        url: restUrl('/machines/createSingleMachinePublic'),
+        body,
+        credential: 'apiKey',
+        schema: machineSchema,
+        idempotent: false,
+        permissionHint: 'Only account administrators can create machines.',
+      });
+      return response.data;
+    },
+
+    start: (machineId, options) => powerAction('start', machineId, options),
+    stop: (machineId, options) => powerAction('stop', machineId, options),
+    restart: (machineId, options) => powerAction('restart', machineId, options),
+
+    async destroy(machineId, params = {}, options) {
+      const action = `destroy machine ${machineId}`;
+      const id = validId(machineId, 'machines.destroy', action);
+      // The contract does not say whether releasePublicIp travels in the query or the body; like
+      // every other POST parameter of the contract it is sent in the JSON body.
+      const body = parseRequest(destroyMachineParamsSchema, params, 'machines.destroy', action);
+      await core.send({
+        ...options,
+        operation: 'machines.destroy',
+        action,
+        method: 'POST',
+        url: restUrl(`/machines/${segment(id)}/destroyMachine`),
+        body,
+        credential: 'apiKey',
+        schema: acknowledgementSchema,
+        anySuccessBody: true,
+        idempotent: false,
+        subject: machineSubject(id),
+        permissionHint:
+          "Only the machine's owner, or a team administrator for a team machine, can destroy it.",
+      });
+    },
+
+    async update(machineId, params, options) {
+      const action = `update machine ${machineId}`;
+      const id = validId(machineId, 'machines.update', action);
+      const body = parseRequest(updateMachineParamsSchema, params, 'machines.update', action);
+      await core.send({
+        ...options,
+        operation: 'machines.update',
+        action,
+        method: 'POST',
+        url: restUrl(`/machines/${segment(id)}/updateMachinePublic`),
+        body,
+        credential: 'apiKey',
+        schema: acknowledgementSchema,
+        anySuccessBody: true,
+        idempotent: false,
+        subject: machineSubject(id),
+      });
+    },
+
+    list,
+
+    listAll(filters = {}, options) {
+      // Validated now, so a bad filter fails at the call rather than at the first iteration.
+      parseRequest(
+        machineListFiltersSchema.omit({ limit: true, skip: true }),
+        filters,
+        'machines.list',
+        'list machines',
+      );
+      return pages(filters, options);
+    },
+
+    show,
+
+    async setAccess(machineId, params, options) {
+      const verb = params?.enableAccess === false ? 'revoke' : 'grant';
+      const action = `${verb} access to machine ${machineId}`;
+      const id = validId(machineId, 'machines.setAccess', action);
+      const body = parseRequest(setMachineAccessParamsSchema, params, 'machines.setAccess', action);
+      await core.send({
+        ...options,
+        operation: 'machines.setAccess',
+        action,
+        method: 'POST',
+        url: restUrl(`/machines/${segment(id)}/setMachineAccess`),
+        body,
+        credential: 'apiKey',
+        schema: acknowledgementSchema,
+        anySuccessBody: true,
+        idempotent: false,
+        subject: machineSubject(id),
+      });
+    },
+
+    async utilization(machineId, billingMonth, options) {
+      const action = `read the usage of machine ${machineId} for ${billingMonth}`;
+      const query = parseRequest(
+        utilizationParamsSchema,
+        { machineId, billingMonth },
+        'machines.utilization',
+        action,
+      );
+      const response = await core.send({
+        ...options,
+        operation: 'machines.utilization',
+        action,
+        method: 'GET',
+        url: restUrl('/machines/getUtilization'),
+        query,
+        credential: 'apiKey',
+        schema: machineUtilizationSchema,
+        idempotent: true,
+        subject: machineSubject(query.machineId),
+      });
+      return response.data;
+    },
+
+    async availability(region, machineType, options) {
+      const action = `check availability of ${machineType} in ${region}`;
+      const query = parseRequest(
+        availabilityParamsSchema,
+        { region, machineType },
+        'machines.availability',
+        action,
+      );
+      const response = await core.send({
+        ...options,
+        operation: 'machines.availability',
+        action,
+        method: 'GET',
+        url: restUrl('/machines/getAvailability'),
+        query,
+        credential: 'apiKey',
+        schema: availabilitySchema,
+        idempotent: true,
+      });
+      return response.data;
+    },
+
+    waitForState: (machineId, state, options) =>
+      waitForState({ show, sleep: context.sleep, now: context.now }, machineId, state, options),
+  };
+
+  async function* pages(filters: MachineFilters, options?: RequestOptions): AsyncGenerator<Machine> {
+    const seen = new Set<string>();
+    for (let skip = 0; ; skip += MACHINE_LIST_PAGE_SIZE) {
+      const page = await list({ ...filters, limit: MACHINE_LIST_PAGE_SIZE, skip }, options);
+      let fresh = 0;
+      for (const machine of page) {
+        // Offset paging shifts when machines are created meanwhile; never yield one machine twice.
+        if (seen.has(machine.id)) continue;
+        seen.add(machine.id);
+        fresh++;
+        yield machine;
+      }
+      // A short page is the last; a full page of machines already seen means skip is being ignored.
+      if (page.length < MACHINE_LIST_PAGE_SIZE || fresh === 0) return;
+    }
+  }
+}

@@ -1,0 +1,108 @@
+// Shared drives, the contract's GraphQL operations: list, create and delete.
+import { z } from 'zod';
+import type { RequestOptions } from '../http.js';
+import {
+  type CreateSharedDriveParams,
+  createSharedDriveParamsSchema,
+  parseRequest,
+  type SharedDriveListParams,
+  sharedDriveIdSchema,
+  sharedDriveListParamsSchema,
+} from '../requests.js';
+import {
+  createSharedDriveDataSchema,
+  deleteSharedDriveDataSchema,
+  type SharedDrive,
+  sharedDrivesDataSchema,
+} from '../schemas.js';
+import type { ResourceContext } from './context.js';
+
+export interface SharedDrivesResource {
+  list(params?: SharedDriveListParams, options?: RequestOptions): Promise<SharedDrive[]>;
+  /** Returns the new drive's id and name (the fields the contract's mutation selects). */
+  create(params: CreateSharedDriveParams, options?: RequestOptions): Promise<SharedDrive>;
+  delete(sharedDriveId: string, options?: RequestOptions): Promise<{ id: string }>;
+}
+
+const DRIVE_FIELDS = 'id name mountPoint size username password region { name }';
+
+// `$first: Int!` is only declared when a count is given: a non-null variable fits both a nullable
+// and a required `first` argument, and leaving the argument out lets the server apply its default.
+export const SHARED_DRIVES_QUERY = `query SharedDrives { sharedDrives { nodes { ${DRIVE_FIELDS} } } }`;
+export const FIRST_SHARED_DRIVES_QUERY = `query SharedDrives($first: Int!) { sharedDrives(first: $first) { nodes { ${DRIVE_FIELDS} } } }`;
+export const CREATE_SHARED_DRIVE_MUTATION =
+  'mutation CreateSharedDrive($input: CreateSharedDriveInput!) { createSharedDrive(input: $input) { sharedDrive { id name } } }';
+export const DELETE_SHARED_DRIVE_MUTATION =
+  'mutation DeleteSharedDrive($input: DeleteSharedDriveInput!) { deleteSharedDrive(input: $input) { sharedDrive { id } } }';
+
+const ADMIN_HINT = 'Only team administrators can list, create or delete shared drives.';
+
+export function createSharedDrivesResource({ graphql }: ResourceContext): SharedDrivesResource {
+  return {
+    async list(params = {}, options) {
+      const { first } = parseRequest(
+        sharedDriveListParamsSchema,
+        params,
+        'sharedDrives.list',
+        'list shared drives',
+      );
+      const data = await graphql({
+        ...options,
+        operation: 'sharedDrives.list',
+        action: 'list shared drives',
+        query: first === undefined ? SHARED_DRIVES_QUERY : FIRST_SHARED_DRIVES_QUERY,
+        variables: first === undefined ? {} : { first },
+        dataSchema: sharedDrivesDataSchema,
+        idempotent: true,
+        permissionHint: ADMIN_HINT,
+      });
+      return data.sharedDrives.nodes;
+    },
+
+    async create(params, options) {
+      const action = `create shared drive ${params?.name ?? ''}`.trim();
+      const input = parseRequest(createSharedDriveParamsSchema, params, 'sharedDrives.create', action);
+      const data = await graphql({
+        ...options,
+        operation: 'sharedDrives.create',
+        action,
+        query: CREATE_SHARED_DRIVE_MUTATION,
+        // The contract's input names: size in GiB, and the region's name as regionId.
+        variables: {
+          input: {
+            name: input.name,
+            size: input.sizeGiB,
+            regionId: input.region,
+            networkId: input.networkId,
+          },
+        },
+        dataSchema: createSharedDriveDataSchema,
+        idempotent: false,
+        permissionHint: ADMIN_HINT,
+      });
+      return data.createSharedDrive.sharedDrive;
+    },
+
+    async delete(sharedDriveId, options) {
+      const action = `delete shared drive ${sharedDriveId}`;
+      const { id } = parseRequest(
+        z.object({ id: sharedDriveIdSchema }),
+        { id: sharedDriveId },
+        'sharedDrives.delete',
+        action,
+      );
+      const data = await graphql({
+        ...options,
+        operation: 'sharedDrives.delete',
+        action,
+        query: DELETE_SHARED_DRIVE_MUTATION,
+        variables: { input: { id } },
+        dataSchema: deleteSharedDriveDataSchema,
+        idempotent: false,
+        subject: { kind: 'shared drive', id },
+        permissionHint: ADMIN_HINT,
+      });
+      return data.deleteSharedDrive.sharedDrive;
+    },
+  };
+}

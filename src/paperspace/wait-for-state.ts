@@ -1,0 +1,131 @@
+// Polls show until a machine reaches a state. Unlike the public clients this replaces, it has a
+// deadline, survives transient failures, notices a failed operation in the machine's event log,
+// and stops at once when its AbortSignal fires.
+import type { WaitableState } from './constants.js';
+import {
+  MachineGoneError,
+  MachineOperationFailedError,
+  PaperspaceConnectionError,
+  PaperspaceNotFoundError,
+  PaperspaceRateLimitError,
+  PaperspaceServerError,
+  WaitTimeoutError,
+} from './errors.js';
+import type { RequestOptions } from './http.js';
+import { parseRequest, waitForStateParamsSchema } from './requests.js';
+import type { MachineEvent, MachineWithEvents } from './schemas.js';
+import type { Sleep } from './sleep.js';
+
+export const DEFAULT_WAIT_INTERVAL_MS = 5_000;
+
+export interface WaitForStateOptions {
+  /** Give up after this long, with a WaitTimeoutError carrying the last machine seen. */
+  timeoutMs: number;
+  /** Time between polls; default 5000, the real API's own clients' pace. */
+  intervalMs?: number;
+  /** Cancels the wait, including a poll in flight; the wait rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Called on the first observation and on every state change after it. */
+  onChange?: (machine: MachineWithEvents, previousState: string | undefined) => void | Promise<void>;
+}
+
+export interface WaitForStateDeps {
+  show: (machineId: string, options: RequestOptions) => Promise<MachineWithEvents>;
+  sleep: Sleep;
+  now: () => number;
+}
+
+export async function waitForState(
+  deps: WaitForStateDeps,
+  machineId: string,
+  state: WaitableState,
+  options: WaitForStateOptions,
+): Promise<MachineWithEvents> {
+  const params = parseRequest(
+    waitForStateParamsSchema,
+    {
+      machineId,
+      state,
+      timeoutMs: options.timeoutMs,
+      intervalMs: options.intervalMs ?? DEFAULT_WAIT_INTERVAL_MS,
+    },
+    'machines.waitForState',
+    `wait for machine ${machineId} to become ${state}`,
+  );
+  const { signal, onChange } = options;
+  signal?.throwIfAborted();
+
+  const startedAt = deps.now();
+  const deadline = startedAt + params.timeoutMs;
+  let machine: MachineWithEvents | undefined;
+  let lastError: unknown;
+
+  for (;;) {
+    let delay = params.intervalMs;
+    let observed: MachineWithEvents | undefined;
+    try {
+      // Polls do their own retrying at the poll interval, so the core's quick retries are off.
+      observed = await deps.show(params.machineId, { maxRetries: 0, ...(signal ? { signal } : {}) });
+      lastError = undefined;
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (error instanceof PaperspaceNotFoundError) throw new MachineGoneError(params.machineId, error);
+      if (!isTransient(error)) throw error;
+      lastError = error;
+      delay = Math.max(delay, retryAfterOf(error) ?? 0);
+    }
+
+    if (observed) {
+      if (observed.state !== machine?.state) await onChange?.(observed, machine?.state);
+      machine = observed;
+      if (machine.state === params.state) return machine;
+      const failed = findFailedEvent(machine.events, startedAt);
+      if (failed) throw new MachineOperationFailedError(machine, failed);
+    }
+
+    const remaining = deadline - deps.now();
+    if (remaining <= 0) {
+      throw new WaitTimeoutError(params.machineId, params.state, params.timeoutMs, machine, lastError);
+    }
+    await deps.sleep(Math.min(delay, remaining), signal);
+    signal?.throwIfAborted();
+  }
+}
+
+function retryAfterOf(error: unknown): number | undefined {
+  return error instanceof PaperspaceRateLimitError || error instanceof PaperspaceServerError
+    ? error.retryAfterMs
+    : undefined;
+}
+
+function isTransient(error: unknown): boolean {
+  return (
+    error instanceof PaperspaceConnectionError ||
+    error instanceof PaperspaceServerError ||
+    error instanceof PaperspaceRateLimitError
+  );
+}
+
+function isFailedEvent(event: MachineEvent): boolean {
+  return event.state === 'error' || (event.errorMsg ?? '').trim() !== '';
+}
+
+function createdAt(event: MachineEvent): number {
+  const time = Date.parse(event.dtCreated);
+  return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
+}
+
+/**
+ * The newest failed event among those that concern this wait: events created since it began, plus
+ * the newest event of all (the operation that prompted the wait was usually requested just before
+ * it began). Older failures belong to earlier operations and are ignored.
+ */
+export function findFailedEvent(
+  events: readonly MachineEvent[],
+  waitStartedAt: number,
+): MachineEvent | undefined {
+  const newestFirst = [...events].sort((a, b) => Math.sign(createdAt(b) - createdAt(a)) || 0);
+  return newestFirst.find(
+    (event, index) => (index === 0 || createdAt(event) >= waitStartedAt) && isFailedEvent(event),
+  );
+}

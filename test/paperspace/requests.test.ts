@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { RequestValidationError } from '../../src/paperspace/errors.js';
+import {
+  createMachineParamsSchema,
+  createMachineParamsSchemaFor,
+  parseRequest,
+  templateFamily,
+  toRequestIssues,
+  updateMachineParamsSchema,
+} from '../../src/paperspace/requests.js';
+
+const validCreate = {
+  region: 'Europe (AMS1)',
+  machineType: 'Air',
+  size: 50,
+  billingType: 'hourly',
+  machineName: 'desk',
+  templateId: 't1',
+};
+
+describe('templateFamily', () => {
+  it.each([
+    [{ os: 'Windows 10 (Server 2016)', name: 'tabc' }, 'windows'],
+    [{ os: null, name: 'WINDOWS-2019-licensed' }, 'windows'],
+    [{ os: 'Ubuntu 20.04.1 LTS', name: 'paperspace/t1' }, 'ubuntu'],
+    [{ os: 'CentOS 7', name: 'custom' }, undefined],
+  ])('reads %o as %s', (template, family) => {
+    expect(templateFamily(template)).toBe(family);
+  });
+});
+
+describe('request schemas shared with the Slack layer', () => {
+  it('applies the template rules only when a template is known', () => {
+    expect(createMachineParamsSchema.safeParse(validCreate).success).toBe(true);
+    expect(createMachineParamsSchemaFor(undefined).safeParse(validCreate).success).toBe(true);
+    const ubuntu = createMachineParamsSchemaFor({ os: 'Ubuntu 18.04' }).safeParse(validCreate);
+    expect(ubuntu.success).toBe(false);
+    expect(ubuntu.error && toRequestIssues(ubuntu.error)).toEqual([
+      {
+        field: 'machineType',
+        message:
+          'cannot be Air: Ubuntu templates (Ubuntu 18.04) cannot create Air, Standard, Pro or Advanced',
+      },
+    ]);
+  });
+
+  it('trims text values, so a pasted space does not become part of a name', () => {
+    expect(updateMachineParamsSchema.parse({ machineName: '  gpu-2 ' })).toEqual({ machineName: 'gpu-2' });
+  });
+
+  it('says "is required" for a missing field and lists every problem at once', () => {
+    const error = (() => {
+      try {
+        parseRequest(createMachineParamsSchema, { size: -3 }, 'machines.create', 'create a machine');
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).issues).toEqual([
+      { field: 'region', message: 'is required' },
+      { field: 'machineType', message: 'is required' },
+      { field: 'size', message: 'must be a positive whole number' },
+      { field: 'billingType', message: 'is required' },
+      { field: 'machineName', message: 'is required' },
+      { field: 'templateId', message: 'is required' },
+    ]);
+    expect((error as Error).message).toMatch(
+      /^Cannot create a machine: region is required; machineType is required; /,
+    );
+  });
+});
