@@ -28,11 +28,11 @@ const DRIVE_FIELDS = 'id name mountPoint size username password region { name }'
 
 // `$first: Int!` is only declared when a count is given: a non-null variable fits both a nullable
 // and a required `first` argument, and leaving the argument out lets the server apply its default.
-export const SHARED_DRIVES_QUERY = `query SharedDrives { sharedDrives { nodes { ${DRIVE_FIELDS} } } }`;
-export const FIRST_SHARED_DRIVES_QUERY = `query SharedDrives($first: Int!) { sharedDrives(first: $first) { nodes { ${DRIVE_FIELDS} } } }`;
-export const CREATE_SHARED_DRIVE_MUTATION =
+const SHARED_DRIVES_QUERY = `query SharedDrives { sharedDrives { nodes { ${DRIVE_FIELDS} } } }`;
+const FIRST_SHARED_DRIVES_QUERY = `query SharedDrives($first: Int!) { sharedDrives(first: $first) { nodes { ${DRIVE_FIELDS} } } }`;
+const CREATE_SHARED_DRIVE_MUTATION =
   'mutation CreateSharedDrive($input: CreateSharedDriveInput!) { createSharedDrive(input: $input) { sharedDrive { id name } } }';
-export const DELETE_SHARED_DRIVE_MUTATION =
+const DELETE_SHARED_DRIVE_MUTATION =
   'mutation DeleteSharedDrive($input: DeleteSharedDriveInput!) { deleteSharedDrive(input: $input) { sharedDrive { id } } }';
 
 const ADMIN_HINT = 'Only team administrators can list, create or delete shared drives.';
