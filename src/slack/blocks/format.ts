@@ -60,5 +60,5 @@ export function parseAmount(amount: string): number | undefined {
 
 /** `$12.34`. Paperspace bills in US dollars. */
 export function formatMoney(amount: number): string {
-  return `$${amount.toFixed(2)}`;
+  return `$${(Math.round(amount * 100) / 100).toFixed(2)}`;
 }

@@ -132,22 +132,7 @@ function machineActions(machine: Machine): ActionsBlock {
     );
   }
   if (isRunningState(machine.state)) {
-    elements.push({
-      ...button({
-        actionId: ActionId.machineStop,
-        text: 'Stop',
-        value,
-        style: 'danger',
-        accessibilityLabel: `Stop ${name}`,
-      }),
-      confirm: {
-        title: plainText(`Stop ${name}?`, LIMITS.confirmTitle),
-        text: plainText('Anyone logged in is disconnected at once. Disks are kept.', LIMITS.confirmText),
-        confirm: plainText('Stop', LIMITS.confirmButton),
-        deny: plainText('Cancel', LIMITS.confirmButton),
-        style: 'danger',
-      },
-    });
+    elements.push(stopButton(machine, ActionId.machineStop));
     elements.push({
       ...button({
         actionId: ActionId.machineRestart,
@@ -179,4 +164,24 @@ function machineActions(machine: Machine): ActionsBlock {
     ],
   });
   return { type: 'actions', block_id: machineActionsBlockId(machine.id), elements };
+}
+
+/** A Stop button that asks first: stopping disconnects whoever is logged in. Cards and reminders share it. */
+export function stopButton(machine: Pick<Machine, 'id' | 'name'>, actionId: string): Button {
+  return {
+    ...button({
+      actionId,
+      text: 'Stop',
+      value: encodeMachineRef(machine),
+      style: 'danger',
+      accessibilityLabel: `Stop ${machine.name}`,
+    }),
+    confirm: {
+      title: plainText(`Stop ${machine.name}?`, LIMITS.confirmTitle),
+      text: plainText('Anyone logged in is disconnected at once. Disks are kept.', LIMITS.confirmText),
+      confirm: plainText('Stop', LIMITS.confirmButton),
+      deny: plainText('Cancel', LIMITS.confirmButton),
+      style: 'danger',
+    },
+  };
 }

@@ -3,20 +3,24 @@ import type { Button, KnownBlock, Overflow } from '@slack/types';
 
 type Element = Button | Overflow | { type: string; action_id?: string };
 
-/** Every interactive element of every actions block, in order. */
-export function actionElements(blocks: readonly KnownBlock[]): Element[] {
-  return blocks.flatMap((block) => (block.type === 'actions' ? (block.elements as Element[]) : []));
+/** Every interactive element of every actions block and section accessory, in order. */
+export function actionElements(blocks: readonly unknown[]): Element[] {
+  return (blocks as KnownBlock[]).flatMap((block) => {
+    if (block.type === 'actions') return block.elements as Element[];
+    if (block.type === 'section' && block.accessory) return [block.accessory as Element];
+    return [];
+  });
 }
 
-export function buttons(blocks: readonly KnownBlock[]): Button[] {
+export function buttons(blocks: readonly unknown[]): Button[] {
   return actionElements(blocks).filter((element): element is Button => element.type === 'button');
 }
 
-export function buttonLabels(blocks: readonly KnownBlock[]): string[] {
+export function buttonLabels(blocks: readonly unknown[]): string[] {
   return buttons(blocks).map((button) => button.text.text);
 }
 
-export function buttonByAction(blocks: readonly KnownBlock[], actionId: string): Button | undefined {
+export function buttonByAction(blocks: readonly unknown[], actionId: string): Button | undefined {
   return buttons(blocks).find((button) => button.action_id === actionId);
 }
 
