@@ -1,5 +1,5 @@
 // Modal inputs at realistic and at awkward sizes, and helpers to look into built views.
-import type { InputBlock, ModalView } from '@slack/types';
+import type { InputBlock, ModalView, PlainTextOption } from '@slack/types';
 import type { Network, Script, Template, User } from '../../../../src/paperspace/schemas.js';
 
 export function templatesFixture(count: number): Template[] {
@@ -60,4 +60,10 @@ export function inputByBlockId(view: ModalView, blockId: string): InputBlock | u
 /** A selected option exactly as Slack sends it back in view.state.values. */
 export function selected(value: string, text = value) {
   return { text: { type: 'plain_text' as const, text, emoji: true }, value };
+}
+
+/** The options of the static select in a block (empty when the block or its options are missing). */
+export function selectOptions(view: ModalView, blockId: string): PlainTextOption[] {
+  const element = inputByBlockId(view, blockId)?.element;
+  return element?.type === 'static_select' ? (element.options ?? []) : [];
 }
