@@ -1,0 +1,34 @@
+// Element constructors more than one builder needs, sized to Block Kit limits.
+import type { Button, ContextBlock } from '@slack/types';
+import { LIMITS, mrkdwn, plainText, truncate } from './text.js';
+
+export function button(options: {
+  actionId: string;
+  text: string;
+  value?: string;
+  style?: 'primary' | 'danger';
+  /** What a screen reader says, e.g. "Stop gpu-1" where the visible text is only "Stop". */
+  accessibilityLabel?: string;
+}): Button {
+  if (options.value !== undefined && options.value.length > LIMITS.buttonValue) {
+    throw new RangeError(
+      `Button value is ${options.value.length} characters; Slack allows ${LIMITS.buttonValue}`,
+    );
+  }
+  const built: Button = {
+    type: 'button',
+    action_id: options.actionId,
+    text: plainText(options.text, LIMITS.buttonText),
+  };
+  if (options.value !== undefined) built.value = options.value;
+  if (options.style) built.style = options.style;
+  if (options.accessibilityLabel) {
+    built.accessibility_label = truncate(options.accessibilityLabel, LIMITS.buttonText);
+  }
+  return built;
+}
+
+/** A one-element context block: the small grey line under a card. `text` is mrkdwn, already escaped. */
+export function contextLine(text: string): ContextBlock {
+  return { type: 'context', elements: [mrkdwn(text)] };
+}

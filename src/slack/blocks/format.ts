@@ -1,0 +1,64 @@
+// Number formatting for people: byte strings as GiB, storage as a bar, seconds as hours and minutes,
+// decimal-string rates as money. Missing or unreadable values become a dash rather than "NaN".
+
+export const MISSING = '—';
+
+const GIB = 1024 ** 3;
+
+/** The API sends byte counts as strings ("53687091200"); null or garbage yields undefined. */
+export function parseBytes(bytes: string | number | null | undefined): number | undefined {
+  if (bytes === null || bytes === undefined || bytes === '') return undefined;
+  const value = Number(bytes);
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/** `32 GiB`, `7.5 GiB`, or a dash when the value is missing. */
+export function formatGiB(bytes: string | number | null | undefined): string {
+  const value = parseBytes(bytes);
+  if (value === undefined) return MISSING;
+  return `${formatNumber(value / GIB)} GiB`;
+}
+
+/** At most one decimal, and none when the value is whole: 50, 7.5, 0.3. */
+function formatNumber(value: number): string {
+  const rounded = Math.round(value * 10) / 10;
+  return Number.isInteger(rounded) ? String(rounded) : rounded.toFixed(1);
+}
+
+const BAR_CELLS = 10;
+
+/** `▓▓▓▓░░░░░░ 40% of 50 GiB`; a dash for what is unknown (`— of 50 GiB`, or `—` without a total). */
+export function storageBar(
+  used: string | number | null | undefined,
+  total: string | number | null | undefined,
+): string {
+  const totalBytes = parseBytes(total);
+  if (totalBytes === undefined || totalBytes === 0) return MISSING;
+  const usedBytes = parseBytes(used);
+  if (usedBytes === undefined) return `${MISSING} of ${formatGiB(totalBytes)}`;
+  const ratio = Math.min(1, usedBytes / totalBytes);
+  const filled = Math.round(ratio * BAR_CELLS);
+  const bar = '▓'.repeat(filled) + '░'.repeat(BAR_CELLS - filled);
+  return `${bar} ${Math.round(ratio * 100)}% of ${formatGiB(totalBytes)}`;
+}
+
+/** `12 h 05 min`, `45 min`, `0 min`: the way a bill counts time. */
+export function formatHoursMinutes(seconds: number): string {
+  const totalMinutes = Math.floor(Math.max(0, seconds) / 60);
+  const hours = Math.floor(totalMinutes / 60);
+  const minutes = totalMinutes % 60;
+  if (hours === 0) return `${minutes} min`;
+  return `${hours} h ${String(minutes).padStart(2, '0')} min`;
+}
+
+/** Decimal amounts arrive as strings ("0.78"); anything unreadable yields undefined. */
+export function parseAmount(amount: string): number | undefined {
+  if (amount.trim() === '') return undefined;
+  const value = Number(amount);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** `$12.34`. Paperspace bills in US dollars. */
+export function formatMoney(amount: number): string {
+  return `$${(Math.round(amount * 100) / 100).toFixed(2)}`;
+}

@@ -1,0 +1,123 @@
+// Paging shared by every list: page arithmetic, the Prev/Next buttons and their value, which carries
+// what the listener needs to render the neighbouring page (list kind, filters, page number). The
+// value comes back from Slack, so it is decoded with a schema rather than trusted.
+import type { KnownBlock } from '@slack/types';
+import { z } from 'zod';
+import { ActionId } from '../ids.js';
+import { button, contextLine } from './elements.js';
+import { escapeMrkdwn, LIMITS, plural } from './text.js';
+
+export const LIST_KINDS = ['machines', 'templates', 'users', 'networks', 'scripts', 'drives'] as const;
+export type ListKind = (typeof LIST_KINDS)[number];
+
+const pageValueSchema = z.strictObject({
+  kind: z.enum(LIST_KINDS),
+  filters: z
+    .record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/), z.string())
+    .refine((filters) => Object.keys(filters).length <= 30, 'at most 30 filters'),
+  page: z.number().int().min(1).max(1_000_000),
+});
+export type PageValue = z.infer<typeof pageValueSchema>;
+
+/** What a list builder is asked for: a 1-based page, an optional page size and the filters in force. */
+export interface PageRequest {
+  page: number;
+  pageSize?: number;
+  filters: Record<string, string>;
+}
+
+/** Compact JSON for a Prev/Next button value; throws if it would not fit Slack's 2000 characters. */
+export function encodePageValue(value: PageValue): string {
+  const encoded = JSON.stringify({ kind: value.kind, filters: value.filters, page: value.page });
+  if (encoded.length > LIMITS.buttonValue) {
+    throw new RangeError(`Page value is ${encoded.length} characters; Slack allows ${LIMITS.buttonValue}`);
+  }
+  return encoded;
+}
+
+/** Reads a Prev/Next button value; throws an error naming what is wrong with a tampered one. */
+export function decodePageValue(raw: string): PageValue {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Error('Page button value is not JSON');
+  }
+  const result = pageValueSchema.safeParse(parsed);
+  if (!result.success) throw new Error(`Page button value is invalid: ${z.prettifyError(result.error)}`);
+  return result.data;
+}
+
+export interface PageSlice {
+  /** The page shown: the one asked for, moved into range when the list shrank since the click. */
+  page: number;
+  pageCount: number;
+  start: number;
+  end: number;
+}
+
+export function pageSlice(total: number, requestedPage: number, pageSize: number): PageSlice {
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(Math.max(1, Math.floor(requestedPage) || 1), pageCount);
+  const start = (page - 1) * pageSize;
+  return { page, pageCount, start, end: Math.min(total, start + pageSize) };
+}
+
+/** The page size asked for, within 1..max. */
+export function clampPageSize(requested: number | undefined, fallback: number, max: number): number {
+  if (requested === undefined || !Number.isFinite(requested)) return fallback;
+  return Math.min(max, Math.max(1, Math.floor(requested)));
+}
+
+/** Blocks the pager adds at most: Prev and Next each in their own actions block (see pageNavigation). */
+export const PAGER_BLOCKS = 2;
+
+/**
+ * Prev/Next buttons. Both carry ActionId.listPage, and Slack rejects two equal action_ids in one
+ * block, so each sits in its own actions block; Prev is absent on the first page, Next on the last.
+ */
+export function pageNavigation(
+  kind: ListKind,
+  filters: Record<string, string>,
+  slice: PageSlice,
+): KnownBlock[] {
+  const targets: { label: string; page: number; blockId: string }[] = [];
+  if (slice.page > 1) targets.push({ label: '◀ Prev', page: slice.page - 1, blockId: 'list_page_prev' });
+  if (slice.page < slice.pageCount)
+    targets.push({ label: 'Next ▶', page: slice.page + 1, blockId: 'list_page_next' });
+  if (targets.length === 0) return [];
+  let withValues: { label: string; page: number; blockId: string; value: string }[];
+  try {
+    withValues = targets.map((target) => ({
+      ...target,
+      value: encodePageValue({ kind, filters, page: target.page }),
+    }));
+  } catch {
+    return [contextLine('These filters are too long to page through here; narrow them to see other pages.')];
+  }
+  return withValues.map((target) => ({
+    type: 'actions',
+    block_id: target.blockId,
+    elements: [
+      button({
+        actionId: ActionId.listPage,
+        text: target.label,
+        value: target.value,
+        accessibilityLabel: `Page ${target.page} of ${slice.pageCount}`,
+      }),
+    ],
+  }));
+}
+
+/** `state=ready · region=Europe (AMS1)` as escaped mrkdwn code spans, or undefined without filters. */
+export function filtersMrkdwn(filters: Record<string, string>): string | undefined {
+  const entries = Object.entries(filters);
+  if (entries.length === 0) return undefined;
+  return entries.map(([key, value]) => `\`${escapeMrkdwn(`${key}=${value}`)}\``).join(' · ');
+}
+
+/** `12 machines · page 2 of 3`, or `12 machines` when everything fits on one page. */
+export function countHeadline(total: number, noun: string, slice: PageSlice): string {
+  const count = plural(total, noun);
+  return slice.pageCount > 1 ? `${count} · page ${slice.page} of ${slice.pageCount}` : count;
+}
