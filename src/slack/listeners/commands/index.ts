@@ -1,0 +1,18 @@
+import type { App } from '@slack/bolt';
+import type { ListenerDeps } from '../deps.js';
+import { accountCommandHandlers } from './account-commands.js';
+import type { CommandHandlers } from './command-context.js';
+import { machineCommandHandlers } from './machine-commands.js';
+import { registerPsCommand } from './ps-command.js';
+import { schedulerCommandHandlers } from './scheduler-commands.js';
+
+// `satisfies` makes a subcommand without a handler a compile error.
+const handlers = {
+  ...accountCommandHandlers,
+  ...machineCommandHandlers,
+  ...schedulerCommandHandlers,
+} satisfies CommandHandlers;
+
+export function register(app: App, deps: ListenerDeps): void {
+  registerPsCommand(app, deps, handlers);
+}

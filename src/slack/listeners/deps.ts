@@ -1,0 +1,18 @@
+// Everything a listener may use, passed in once by main.ts (tests pass their own). Listeners stay
+// thin: ack, parse, call a service or the user's client, render blocks.
+import type { Logger } from 'pino';
+import type { AuditTrail } from '../../services/audit-trail.js';
+import type { MachineWatcher } from '../../services/machine-watches.js';
+import type { PaperspaceClientFactory } from '../../services/paperspace-clients.js';
+import type { Store } from '../../store/store.js';
+import type { KeyVault } from '../../vault/key-vault.js';
+
+export interface ListenerDeps {
+  clients: PaperspaceClientFactory;
+  vault: KeyVault;
+  store: Store;
+  audit: AuditTrail;
+  watcher: MachineWatcher;
+  logger: Logger;
+  now: () => number;
+}
