@@ -55,6 +55,8 @@ export interface EmulatorControl {
   addMachines(count: number, spec: BulkMachines): string[];
   /** The machine's next operation (create, start, stop, restart) ends in `error` and leaves it off. */
   failNextOperation(machineId: string, message?: string): void;
+  /** The next machine created through the API fails provisioning: its create event ends in `error`. */
+  failNextCreate(message?: string): void;
   setAvailability(region: Region, machineType: DedicatedGpuMachineType, available: boolean): void;
   /** The next `count` requests (optionally only to one path) answer `status` (default 500). */
   failNextRequests(failure: ScheduledFailure): void;
@@ -145,6 +147,9 @@ export function createControl(
     },
     failNextOperation(machineId, message = 'Injected failure: the hypervisor did not answer') {
       machineRecord(machineId).pendingFailure = message;
+    },
+    failNextCreate(message = 'Injected failure: no capacity left to provision the machine') {
+      world.createFailures.push(message);
     },
     setAvailability(region, machineType, available) {
       world.availability.set(availabilityKey(region, machineType), available);

@@ -187,6 +187,7 @@ function createMachine({ core, caller, body }: RequestContext): Reply {
       restorePointFrequency: request.restorePointFrequency ?? null,
     },
     request.startOnCreate ?? true,
+    core.world.createFailures.shift() ?? null,
   );
   return json(machineView(machine, 'plain'));
 }

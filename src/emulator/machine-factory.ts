@@ -106,13 +106,18 @@ function provisionedBy(core: EmulatorCore, blueprint: MachineBlueprint) {
   };
 }
 
-/** A machine created through the API: `provisioning`, then started unless startOnCreate is false. */
+/**
+ * A machine created through the API: `provisioning`, then started unless startOnCreate is false. With
+ * a failure, provisioning ends in `error` and the queued start is cancelled.
+ */
 export function provisionMachine(
   core: EmulatorCore,
   blueprint: MachineBlueprint,
   startOnCreate: boolean,
+  failure: string | null = null,
 ): MachineRecord {
   const machine = newMachineRecord(core, blueprint, 'provisioning');
+  machine.pendingFailure = failure;
   core.world.machines.set(machine.id, machine);
   requestCreate(core, machine, startOnCreate, provisionedBy(core, blueprint));
   return machine;

@@ -26,6 +26,8 @@ export interface World {
   readonly delegations: Map<number, DelegationRecord>;
   /** `region|machineType` -> available; a missing key means the type does not exist in that region. */
   readonly availability: Map<string, boolean>;
+  /** Failure messages for the next machines created through the API (fault injection), oldest first. */
+  readonly createFailures: string[];
 }
 
 export function createWorld(): World {
@@ -39,6 +41,7 @@ export function createWorld(): World {
     drives: new Map(),
     delegations: new Map(),
     availability: new Map(),
+    createFailures: [],
   };
 }
 
