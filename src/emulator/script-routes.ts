@@ -5,6 +5,7 @@ import { SCRIPT_MAX_BYTES } from '../paperspace/constants.js';
 import { canManageMachine, requireUser, visibleMachine } from './auth.js';
 import { badRequest, conflict, forbidden, notFound } from './errors.js';
 import { filterFromQuery, requiredQuery, viewFields } from './filters.js';
+import { settleMachine } from './lifecycle.js';
 import { iso, scriptView } from './machine-view.js';
 import type { ScriptRecord, UserRecord } from './records.js';
 import { json, noContent, parseBody, type Reply, type RequestContext, type Route } from './router.js';
@@ -91,12 +92,14 @@ function listScripts({ core, caller, query }: RequestContext): Reply {
 
 function showScript({ core, caller, query }: RequestContext): Reply {
   const script = visibleScript(core, requireUser(caller), requiredQuery(query, 'scriptId'));
+  const now = core.now();
   const machines = [...core.world.machines.values()]
     .filter((machine) => machine.scriptId === script.id)
-    .map((machine) => ({
-      machineId: machine.id,
-      dtLastRun: machine.dtLastRun === null ? null : iso(machine.dtLastRun),
-    }));
+    .map((machine) => {
+      // dtLastRun changes when a boot completes, so the machine must be brought up to date first.
+      settleMachine(machine, now);
+      return { machineId: machine.id, dtLastRun: machine.dtLastRun === null ? null : iso(machine.dtLastRun) };
+    });
   return json({ ...scriptView(script), machines });
 }
 
