@@ -44,7 +44,7 @@ describe('createScript', () => {
     expect((await createScript(api, KEY.ivy, { scriptText: atLimit })).status).toBe(200);
     const over = await createScript(api, KEY.ivy, {
       scriptName: 'too-big',
-      scriptText: `${'é'.repeat(8192)}` + 'a',
+      scriptText: `${'é'.repeat(8192)}a`,
     });
     expect(over.status).toBe(400);
     expect(over.body).toEqual(nestedError(400));
