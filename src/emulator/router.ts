@@ -38,6 +38,14 @@ export type RouteMatch =
   | { readonly kind: 'found'; readonly route: Route; readonly params: Record<string, string> }
   | { readonly kind: 'missing' };
 
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw badRequest(`Malformed percent-encoding in path segment "${segment}"`);
+  }
+}
+
 export function matchRoute(routes: readonly Route[], method: string, pathname: string): RouteMatch {
   const segments = pathname.split('/').filter(Boolean);
   for (const route of routes) {
@@ -48,7 +56,7 @@ export function matchRoute(routes: readonly Route[], method: string, pathname: s
     const matches = pattern.every((part, index) => {
       const segment = segments[index] ?? '';
       if (part.startsWith(':')) {
-        params[part.slice(1)] = decodeURIComponent(segment);
+        params[part.slice(1)] = decodePathSegment(segment);
         return true;
       }
       return part === segment;

@@ -50,6 +50,8 @@ export interface RunningEmulator {
 
 const GRAPHQL_PATH = '/graphql';
 const MAX_BODY_BYTES = 1024 * 1024;
+/** The request log keeps the most recent entries only, so a long demo or benchmark run stays small. */
+const REQUEST_LOG_LIMIT = 10_000;
 
 const ROUTES: readonly Route[] = [
   ...machineCreateRoutes,
@@ -81,13 +83,14 @@ function checkOptions(options: EmulatorOptions): void {
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
+  // An oversized body is read to its end and dropped, so the client gets the 413 instead of a reset.
   for await (const chunk of request) {
     const buffer = chunk as Buffer;
     size += buffer.length;
-    if (size > MAX_BODY_BYTES)
-      throw new EmulatorError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes`);
-    chunks.push(buffer);
+    if (size <= MAX_BODY_BYTES) chunks.push(buffer);
   }
+  if (size > MAX_BODY_BYTES)
+    throw new EmulatorError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes`);
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -167,18 +170,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
 
   const server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://emulator.invalid');
-    void answer(request, url).then(async (reply) => {
-      requestLog.push({
-        method: request.method ?? 'GET',
-        path: url.pathname,
-        query: url.search,
-        status: reply.status,
-        at: now(),
-      });
-      if (options.latencyMs) await delay(options.latencyMs);
-      send(response, reply);
-    });
+    // Prefixing the origin keeps a path such as `//x` a path instead of a host.
+    const url = new URL(`http://emulator.invalid${request.url ?? '/'}`);
+    void answer(request, url)
+      .then(async (reply) => {
+        if (requestLog.length >= REQUEST_LOG_LIMIT) requestLog.shift();
+        requestLog.push({
+          method: request.method ?? 'GET',
+          path: url.pathname,
+          query: url.search,
+          status: reply.status,
+          at: now(),
+        });
+        if (options.latencyMs) await delay(options.latencyMs);
+        send(response, reply);
+      })
+      .catch(() => response.destroy());
   });
 
   await new Promise<void>((resolve, reject) => {
