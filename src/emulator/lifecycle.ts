@@ -89,7 +89,16 @@ export function eventualState(machine: MachineRecord): MachineState {
 }
 
 export function newEvent(name: EventName, state: EventRecord['state'], at: number): EventRecord {
-  return { name, state, errorMsg: '', handle: randomUUID(), dtCreated: at, dtModified: at, dtFinished: at };
+  const finished = state === 'done' || state === 'error';
+  return {
+    name,
+    state,
+    errorMsg: '',
+    handle: randomUUID(),
+    dtCreated: at,
+    dtModified: at,
+    dtFinished: finished ? at : null,
+  };
 }
 
 interface OperationPlan {
@@ -104,7 +113,6 @@ function enqueue(core: EmulatorCore, machine: MachineRecord, plan: OperationPlan
   const now = core.now();
   settleMachine(machine, now);
   const event = newEvent(plan.name, 'new', now);
-  event.dtFinished = null;
   const operation: OperationRecord = {
     event,
     phases: plan.phases,

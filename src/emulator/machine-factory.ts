@@ -13,7 +13,7 @@ import {
   requestUpgrade,
 } from './lifecycle.js';
 import { allocateAddress } from './network-space.js';
-import type { MachineRecord, NetworkRecord, TemplateRecord, UserRecord } from './records.js';
+import type { AgentType, MachineRecord, NetworkRecord, TemplateRecord, UserRecord } from './records.js';
 import type { EmulatorCore } from './world.js';
 
 export interface MachineBlueprint {
@@ -123,6 +123,20 @@ export function provisionMachine(
   return machine;
 }
 
+/** The state a machine rests in before the operation that a seeded transitional state belongs to. */
+function restingStateBefore(state: MachineState, agentType: AgentType): MachineState {
+  switch (state) {
+    case 'starting':
+    case 'upgrading':
+      return 'off';
+    case 'stopping':
+    case 'restarting':
+      return bootedStateOf(agentType);
+    default:
+      return state;
+  }
+}
+
 /**
  * A machine that already exists (seeds, bulk test data). Resting states are taken as they are, with a
  * finished create (and start) in the history; a transitional state starts the operation it belongs
@@ -134,12 +148,7 @@ export function placeMachine(
   state: MachineState,
 ): MachineRecord {
   if (state === 'provisioning') return provisionMachine(core, blueprint, true);
-  const restingState: MachineState =
-    state === 'starting' || state === 'upgrading'
-      ? 'off'
-      : state === 'restarting' || state === 'stopping'
-        ? bootedStateOf(blueprint.template.agentType)
-        : state;
+  const restingState = restingStateBefore(state, blueprint.template.agentType);
   const machine = newMachineRecord(core, blueprint, restingState);
   provisionedBy(core, blueprint)(machine);
   const created = machine.dtCreated;

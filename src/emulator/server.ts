@@ -142,12 +142,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       headers: error.headers,
     });
     try {
-      const body = parseJson(await readBody(request));
+      const text = await readBody(request);
       const fault = faults.check(
         credentialOf(request.headers) ?? `address:${request.socket.remoteAddress}`,
         url.pathname,
       );
       if (fault) return asReply(fault);
+      const body = parseJson(text);
       if (isGraphql) {
         if (request.method !== 'POST') throw new EmulatorError(405, 'GraphQL requests use POST');
         return await executeDrivesGraphql(core, authenticateGraphql(core, request.headers), body);
