@@ -101,6 +101,21 @@ describe('createScript', () => {
     ]);
   });
 
+  it('runs a runOnce script on the first boot only', async () => {
+    const api = await startHarness();
+    await createScript(api, KEY.ivy, { machineId: 'ps-ivy-off', runOnce: true });
+    const lastRun = async () =>
+      (await api.get('/machines/getMachinePublic', { key: KEY.ivy, query: { machineId: 'ps-ivy-off' } })).body
+        .dtLastRun;
+    await api.post('/machines/ps-ivy-off/start', { key: KEY.ivy });
+    api.clock.advance(TRANSITION_MS);
+    const first = await lastRun();
+    expect(first).toBe('2024-05-15T09:00:01.000Z');
+    await api.post('/machines/ps-ivy-off/restart', { key: KEY.ivy });
+    api.clock.advance(2 * TRANSITION_MS);
+    expect(await lastRun()).toBe(first);
+  });
+
   it("forbids assigning a script to a teammate's machine, and answers 404 for another account's", async () => {
     const api = await startHarness();
     expect((await createScript(api, KEY.nora, { machineId: 'ps-milo-off' })).status).toBe(403);
