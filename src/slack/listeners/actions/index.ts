@@ -1,4 +1,11 @@
 import type { App } from '@slack/bolt';
 import type { ListenerDeps } from '../deps.js';
+import { registerAccountActions } from './account-actions.js';
+import { registerMachineActions } from './machine-actions.js';
+import { registerSchedulerActions } from './scheduler-actions.js';
 
-export function register(_app: App, _deps: ListenerDeps): void {}
+export function register(app: App, deps: ListenerDeps): void {
+  registerMachineActions(app, deps);
+  registerAccountActions(app, deps);
+  registerSchedulerActions(app, deps);
+}

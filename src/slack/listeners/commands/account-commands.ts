@@ -1,4 +1,5 @@
-// Account and catalogue commands: help, login, whoami, scripts, templates, users, networks, drives.
+// Account and catalogue commands: help, login, whoami, lists (machines, scripts, templates, users,
+// networks, drives) with paging, availability, script and drive changes.
 import type { CommandHandlers } from './command-context.js';
 
 // SCAFFOLD: replaced by the real handlers before this lands.
@@ -10,6 +11,8 @@ const notBuiltYet = async (
 export const accountCommandHandlers: Pick<
   CommandHandlers,
   | 'help'
+  | 'list'
+  | 'availability'
   | 'login'
   | 'logout'
   | 'whoami'
@@ -40,4 +43,6 @@ export const accountCommandHandlers: Pick<
   drives: notBuiltYet,
   'drive create': notBuiltYet,
   'drive delete': notBuiltYet,
+  list: notBuiltYet,
+  availability: notBuiltYet,
 };

@@ -1,4 +1,4 @@
-// Machine commands: list, show, power, create, update, destroy, access, usage, availability.
+// Machine commands: show, power (start/stop/restart), create, update, destroy, access, usage.
 import type { CommandHandlers } from './command-context.js';
 
 // SCAFFOLD: replaced by the real handlers before this lands.
@@ -9,19 +9,8 @@ const notBuiltYet = async (
 
 export const machineCommandHandlers: Pick<
   CommandHandlers,
-  | 'list'
-  | 'show'
-  | 'start'
-  | 'stop'
-  | 'restart'
-  | 'create'
-  | 'update'
-  | 'destroy'
-  | 'access'
-  | 'usage'
-  | 'availability'
+  'show' | 'start' | 'stop' | 'restart' | 'create' | 'update' | 'destroy' | 'access' | 'usage'
 > = {
-  list: notBuiltYet,
   show: notBuiltYet,
   start: notBuiltYet,
   stop: notBuiltYet,
@@ -31,5 +20,4 @@ export const machineCommandHandlers: Pick<
   destroy: notBuiltYet,
   access: notBuiltYet,
   usage: notBuiltYet,
-  availability: notBuiltYet,
 };

@@ -1,0 +1,176 @@
+// The whole bot as production wires it (src/bot.ts), on port 0, against the Paperspace emulator and a
+// fake Slack Web API, with a real SQLite file and a real key vault. End-to-end tests drive it with
+// correctly signed Slack requests and assert on what reached Slack and Paperspace.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { type RunningBot, startBot } from '../../src/bot.js';
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
+import { createLogger } from '../../src/logger.js';
+import type { MachineWatcher, WatchRequest } from '../../src/services/machine-watches.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
+import { type FakeSlack, startFakeSlack } from './fake-slack.js';
+import {
+  createSlackRequests,
+  type SlackRequest,
+  type SlackRequests,
+  type SlackResponse,
+  send,
+} from './slack-requests.js';
+
+export const SIGNING_SECRET = 'e2e-signing-secret';
+export const BOT_TOKEN = 'xoxb-e2e-bot-token';
+export const TEAM_ID = 'T0FAKE';
+
+/** Slack users of the tests, each paired with a demo account of the emulator's built-in seed. */
+export const USERS = {
+  ada: {
+    slackId: 'U0ADA',
+    emulatorUserId: 'u1ada',
+    apiKey: 'demo-key-ada-individual',
+    accessToken: 'demo-token-ada-individual',
+  },
+  maya: {
+    slackId: 'U0MAYA',
+    emulatorUserId: 'u1maya',
+    apiKey: 'demo-key-maya-team-admin',
+    accessToken: 'demo-token-maya-team-admin',
+  },
+  sam: {
+    slackId: 'U0SAM',
+    emulatorUserId: 'u1sam',
+    apiKey: 'demo-key-sam-team-member',
+    accessToken: 'demo-token-sam-team-member',
+  },
+} as const;
+export type TestUserName = keyof typeof USERS;
+
+export interface TestBotOptions {
+  emulator?: EmulatorOptions;
+  /** The watch scheduler; by default one that records requests without polling. */
+  watcher?: MachineWatcher;
+  now?: () => number;
+}
+
+export interface TestBot {
+  url: string;
+  emulator: RunningEmulator;
+  slack: FakeSlack;
+  requests: SlackRequests;
+  store: Store;
+  vault: KeyVault;
+  /** The SQLite file, to check that no secret reaches the disk in plaintext. */
+  databasePath: string;
+  /** Everything the bot logged, as raw JSON lines. */
+  logText(): string;
+  /** Watch requests seen by the default recording watcher. */
+  watchRequests: WatchRequest[];
+  send(request: SlackRequest): Promise<SlackResponse>;
+  /** Links a demo user's key straight into the vault (the login modal has its own tests). */
+  link(name: TestUserName, options?: { withAccessToken?: boolean }): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTestBot(options: TestBotOptions = {}): Promise<TestBot> {
+  const directory = await mkdtemp(join(tmpdir(), 'ps-bot-e2e-'));
+  const databasePath = join(directory, 'bot.db');
+  let logs = '';
+  const logger = createLogger({
+    level: 'debug',
+    destination: new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        logs += chunk.toString('utf8');
+        callback();
+      },
+    }),
+  });
+  const now = options.now ?? Date.now;
+  const emulator = await startEmulator({ transitionMs: 1000, ...options.emulator });
+  const slack = await startFakeSlack({
+    teamId: TEAM_ID,
+    users: Object.values(USERS).map((user) => ({ id: user.slackId, tz: 'Europe/Amsterdam' })),
+  });
+  const store = await openStore(`sqlite:${databasePath}`, { now });
+  const vault = createKeyVault({ keys: [randomBytes(32)], store, now });
+  const watchRequests: WatchRequest[] = [];
+  const watcher: MachineWatcher = options.watcher ?? {
+    async watch(request) {
+      watchRequests.push(request);
+      return store.watches.create({
+        teamId: request.user.teamId,
+        userId: request.user.userId,
+        machineId: request.machineId,
+        machineName: request.machineName,
+        targetState: request.targetState,
+        channel: request.channel,
+        messageTs: request.messageTs ?? null,
+        threadTs: request.threadTs ?? null,
+        createdAt: now(),
+        deadlineAt: now() + (request.timeoutMs ?? 30 * 60_000),
+      });
+    },
+  };
+  let bot: RunningBot;
+  try {
+    bot = await startBot({
+      slack: { mode: 'http', botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: slack.apiUrl },
+      paperspace: { apiUrl: emulator.url, graphqlUrl: emulator.graphqlUrl },
+      port: 0,
+      store,
+      vault,
+      logger,
+      watcher,
+      now,
+    });
+  } catch (error) {
+    await Promise.allSettled([emulator.close(), slack.close(), store.close()]);
+    throw error;
+  }
+  const url = `http://127.0.0.1:${bot.port}`;
+  const requests = createSlackRequests({
+    signingSecret: SIGNING_SECRET,
+    responseUrl: slack.responseUrl,
+    teamId: TEAM_ID,
+    userId: USERS.ada.slackId,
+    botUserId: slack.botUserId,
+  });
+
+  return {
+    url,
+    emulator,
+    slack,
+    requests,
+    store,
+    vault,
+    databasePath,
+    logText: () => logs,
+    watchRequests,
+    send: (request) => send(url, request),
+    async link(name, linkOptions = {}) {
+      const user = USERS[name];
+      const account = emulator.state.user(user.emulatorUserId);
+      if (!account) throw new Error(`the emulator seed has no user ${user.emulatorUserId}`);
+      await vault.link(
+        { teamId: TEAM_ID, userId: user.slackId },
+        {
+          apiKey: user.apiKey,
+          ...(linkOptions.withAccessToken ? { accessToken: user.accessToken } : {}),
+          account: {
+            userId: account.id,
+            email: account.email,
+            teamId: account.accountKind === 'team' ? account.accountId : null,
+          },
+        },
+      );
+    },
+    async close() {
+      await bot.stop();
+      await Promise.allSettled([emulator.close(), slack.close()]);
+      await store.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
