@@ -1,6 +1,8 @@
 // Lists through the real client against the real emulator: paging past 1000 machines and every
 // equality filter of the contract, strings, numbers and booleans alike.
 import { describe, expect, it } from 'vitest';
+import { DEMO_SEED } from '../../src/emulator/index.js';
+import type { PaperspaceClient } from '../../src/paperspace/client.js';
 import type { MachineListFilters } from '../../src/paperspace/requests.js';
 import type { Machine } from '../../src/paperspace/schemas.js';
 import { startContractWorld, TRANSITION_MS } from './harness.js';
@@ -183,5 +185,72 @@ describe('directory lists', () => {
     expect((await world.ada.networks.list({ name: 'Ada West' })).map((network) => network.id)).toEqual([
       'nab1ca1',
     ]);
+  });
+});
+
+/** A list operation of the client, seen as "list with these filters, answer records". */
+type Lister = (
+  client: PaperspaceClient,
+  filters: Record<string, unknown>,
+) => Promise<Array<Record<string, unknown>>>;
+
+const DIRECTORY_FILTERS: Array<[string, Lister, readonly string[]]> = [
+  [
+    'templates',
+    (client, filters) => client.templates.list(filters),
+    ['id', 'name', 'label', 'os', 'dtCreated', 'teamId', 'userId', 'region'],
+  ],
+  [
+    'users',
+    (client, filters) => client.users.list(filters),
+    ['id', 'email', 'firstname', 'lastname', 'dtCreated', 'teamId'],
+  ],
+  [
+    'networks',
+    (client, filters) => client.networks.list(filters),
+    ['id', 'name', 'region', 'dtCreated', 'network', 'netmask', 'teamId'],
+  ],
+  [
+    'scripts',
+    (client, filters) => client.scripts.list(filters),
+    ['id', 'ownerType', 'ownerId', 'name', 'description', 'dtCreated', 'isEnabled', 'runOnce'],
+  ],
+];
+
+/** The demo world plus a template of Ada's own, limited to one region, so every template filter has a value. */
+const SEED_WITH_OWN_TEMPLATE = {
+  ...DEMO_SEED,
+  templates: [
+    ...(DEMO_SEED.templates ?? []),
+    {
+      id: 'tadaown1',
+      name: 'u1ada/tadaown1',
+      label: 'Ada render image',
+      os: 'Ubuntu 22.04',
+      account: 'u1ada',
+      region: 'Europe (AMS1)',
+    },
+  ],
+};
+
+describe.each(DIRECTORY_FILTERS)('%s list filters', (_resource, list, filters) => {
+  it.each(filters)('filters on %s: exactly the records with that value are listed', async (filter) => {
+    const world = await startContractWorld({ seed: SEED_WITH_OWN_TEMPLATE });
+    await world.ada.scripts.create({
+      scriptName: 'second',
+      scriptText: 'true',
+      isEnabled: false,
+      runOnce: true,
+    });
+    const all = await list(world.ada, {});
+    const example = all.find((record) => record[filter] !== null && record[filter] !== undefined);
+    if (!example) throw new Error(`No record of Ada's has a value for ${filter}`);
+    const value = example[filter];
+
+    const listed = await list(world.ada, { [filter]: value });
+
+    const expected = all.filter((record) => record[filter] === value).map((record) => record.id);
+    expect(listed.map((record) => record.id).sort()).toEqual(expected.sort());
+    expect(listed.length).toBeGreaterThan(0);
   });
 });

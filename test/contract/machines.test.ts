@@ -78,6 +78,53 @@ describe('creating machines', () => {
   });
 });
 
+describe('creating machines with every optional parameter', () => {
+  it('accepts every optional create parameter of the contract and applies what it can see', async () => {
+    const world = await startContractWorld();
+    const machine = await world.ada.machines.create({
+      ...adaMachine,
+      assignPublicIp: true,
+      startOnCreate: true,
+      scriptId: 'scada001',
+      notificationEmail: 'ada.park@example.com',
+      takeInitialSnapshot: true,
+      markSnapshotAsRestorePoint: true,
+      restorePointFrequency: 'shutdown',
+      enableNvlink: false,
+    });
+    expect(machine).toMatchObject({ scriptId: 'scada001', publicIpAddress: null });
+    world.clock.advance(2 * TRANSITION_MS);
+    const ready = await world.ada.machines.show(machine.id);
+    expect(ready.state).toBe('ready');
+    expect(ready.publicIpAddress).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(ready.privateIpAddress).toMatch(/^10\.64\.10\.\d+$/);
+    expect(ready.dtLastRun).toBe(new Date(world.clock.now()).toISOString());
+    // The initial snapshot taken at provisioning is the machine's restore point.
+    expect(ready.restorePointFrequency).toBe('shutdown');
+    expect(ready.restorePointSnapshotId).toEqual(expect.any(String));
+  });
+
+  it('lets a team administrator create a machine together with a new team user, who owns it', async () => {
+    const world = await startContractWorld();
+    const machine = await world.maya.machines.create({
+      region: 'Europe (AMS1)',
+      machineType: 'C7',
+      size: 100,
+      billingType: 'hourly',
+      machineName: 'new-hire-box',
+      templateId: 'tobitml1',
+      teamId: 'te1orbit',
+      email: 'new.hire@orbital.example',
+      password: 'correct horse battery',
+      firstName: 'New',
+      lastName: 'Hire',
+    });
+    const [newHire] = await world.maya.users.list({ email: 'new.hire@orbital.example' });
+    expect(newHire).toMatchObject({ firstname: 'New', lastname: 'Hire', teamId: 'te1orbit' });
+    expect(machine.userId).toBe(newHire?.id);
+  });
+});
+
 describe('power operations', () => {
   it('starts an off machine: starting at once, then ready once the transition has passed', async () => {
     const world = await startContractWorld();
@@ -165,8 +212,10 @@ describe('destroying, updating and showing', () => {
       performAutoSnapshot: true,
       autoSnapshotFrequency: 'day',
       autoSnapshotSaveCount: 3,
+      dynamicPublicIp: true,
     });
     expect(await world.ada.machines.show(ADA_CPU_BOX)).toMatchObject({
+      dynamicPublicIp: true,
       name: 'ada-builder',
       shutdownTimeoutInHours: 4,
       shutdownTimeoutForces: true,
