@@ -1,6 +1,6 @@
 // Every machine operation of the contract, through the real client against the real emulator.
 import { describe, expect, it } from 'vitest';
-import { PaperspaceNotFoundError } from '../../src/paperspace/errors.js';
+import { PaperspaceNotFoundError, PaperspacePermissionError } from '../../src/paperspace/errors.js';
 import type { CreateMachineParams } from '../../src/paperspace/requests.js';
 import { rejectionOf, startContractWorld, TRANSITION_MS } from './harness.js';
 
@@ -251,7 +251,7 @@ describe('machine access', () => {
     expect((await world.sam.machines.show(ADA_RENDER)).name).toBe('ada-render');
     expect((await world.sam.machines.list({ machineId: ADA_RENDER })).length).toBe(1);
     const startBySam = await rejectionOf(world.sam.machines.start(ADA_RENDER));
-    expect(startBySam.name).toBe('PaperspacePermissionError');
+    expect(startBySam).toBeInstanceOf(PaperspacePermissionError);
     expect(startBySam.message).toMatch(
       /^Paperspace does not allow your account to start machine psada003 \(403\)/,
     );
@@ -259,6 +259,17 @@ describe('machine access', () => {
 
     await world.ada.machines.setAccess(ADA_RENDER, { userId: 'u1sam', enableAccess: false });
     expect(await rejectionOf(world.sam.machines.show(ADA_RENDER))).toBeInstanceOf(PaperspaceNotFoundError);
+  });
+});
+
+describe('machine access within a team', () => {
+  it('gives a team member access to the administrator’s machine without making him its owner', async () => {
+    const world = await startContractWorld();
+    await world.maya.machines.setAccess('psorb002', { userId: 'u1sam', enableAccess: true });
+    expect((await world.sam.machines.show('psorb002')).name).toBe('team-build');
+    const error = await rejectionOf(world.sam.machines.start('psorb002'));
+    expect(error).toBeInstanceOf(PaperspacePermissionError);
+    expect((await world.maya.machines.show('psorb002')).state).toBe('off');
   });
 });
 
