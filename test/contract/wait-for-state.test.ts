@@ -119,3 +119,30 @@ describe('waitForState', () => {
     expect(statuses.at(-1)).toBe(200);
   });
 });
+
+describe('waitForState after a failed create', () => {
+  it('names the create’s own reason, not the cancelled start queued behind it', async () => {
+    const world = await startContractWorld();
+    world.state.failNextCreate('No capacity left in West Coast (CA1)');
+    const { id } = await world.ada.machines.create({
+      region: 'West Coast (CA1)',
+      machineType: 'P4000',
+      size: 250,
+      billingType: 'hourly',
+      machineName: 'unlucky',
+      templateId: 'tkni3aa4',
+    });
+    // The bot starts waiting a moment after the create answered.
+    world.clock.advance(100);
+
+    const error = await rejectionOf(
+      world.ada.machines.waitForState(id, 'ready', { timeoutMs: 60_000, intervalMs: POLL_MS }),
+    );
+
+    expect(error).toBeInstanceOf(MachineOperationFailedError);
+    expect(error.message).toBe(
+      'Paperspace reports that the create of unlucky failed: No capacity left in West Coast (CA1). ' +
+        'Check the machine in the Paperspace console before trying again.',
+    );
+  });
+});
