@@ -118,6 +118,20 @@ describe('waitForState', () => {
     expect(statuses[0]).toBe(500);
     expect(statuses.at(-1)).toBe(200);
   });
+
+  it('polls no faster than the rate limit’s Retry-After allows, and still sees the machine ready', async () => {
+    const world = await startContractWorld({ rateLimit: 1 });
+    await world.ada.machines.start(ADA_RENDER);
+    const machine = await world.ada.machines.waitForState(ADA_RENDER, 'ready', {
+      timeoutMs: 60_000,
+      intervalMs: POLL_MS,
+    });
+    expect(machine.state).toBe('ready');
+    const shows = world.state.requests().filter((entry) => entry.path === '/machines/getMachinePublic');
+    expect(shows.map((entry) => entry.status)).toContain(429);
+    // After a 429 the next poll waits the second the emulator asked for, not the 250 ms interval.
+    expect(world.sleeps).toContain(1000);
+  });
 });
 
 describe('waitForState after a failed create', () => {
