@@ -131,12 +131,21 @@ export class PaperspacePermissionError extends PaperspaceApiError {
   override name = 'PaperspacePermissionError';
 
   constructor(details: ApiErrorDetails) {
-    const hint = details.permissionHint ? ` ${details.permissionHint}` : '';
+    const hint =
+      details.permissionHint && !saysAlready(details.serverMessage, details.permissionHint)
+        ? ` ${details.permissionHint}`
+        : '';
     super(
       `Paperspace does not allow your account to ${details.action} (${details.status})${because(details)}.${hint}`,
       details,
     );
   }
+}
+
+/** Whether the server's own message already carries `sentence`, so a message need not repeat it. */
+function saysAlready(serverMessage: string | undefined, sentence: string): boolean {
+  const normalise = (text: string) => text.toLowerCase().replace(/[.!\s]+$/, '');
+  return serverMessage !== undefined && normalise(serverMessage).includes(normalise(sentence));
 }
 
 /** 404: what the request named does not exist, or the caller cannot see it. */
