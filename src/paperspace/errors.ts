@@ -202,7 +202,8 @@ export class PaperspaceServerError extends PaperspaceApiError {
       details.retryAfterMs === undefined ? 'in a minute' : `in ${formatDuration(details.retryAfterMs)}`;
     super(
       `Paperspace had an internal problem (${details.status}) while trying to ${details.action}${because(details)}. ` +
-        `Try again ${when}.`,
+        // A change that is never retried automatically may still have been applied before the failure.
+        (details.changesState ? `${MAY_HAVE_SUCCEEDED} Try again ${when} if not.` : `Try again ${when}.`),
       details,
     );
     this.retryAfterMs = details.retryAfterMs;

@@ -191,7 +191,8 @@ describe('changes are never retried', () => {
     const error = await rejectionOf(createOnlyOnce(world));
     expect(error.message).toBe(
       'Paperspace had an internal problem (500) while trying to create machine only-once: ' +
-        'Injected failure with status 500. Try again in a minute.',
+        'Injected failure with status 500. It may have been done anyway: check before repeating it. ' +
+        'Try again in a minute if not.',
     );
     expect(world.state.requests().filter((entry) => entry.method === 'POST')).toHaveLength(1);
     expect(world.state.machineByName('only-once')).toBeUndefined();
