@@ -22,6 +22,13 @@ export function powerRequestedNotice(verb: PowerVerb, slackUserId: string): stri
   return `${emoji} ${escapeMrkdwn(words)}… requested by ${mention(slackUserId)}`;
 }
 
+/** Replaces an ephemeral card whose button was used: its buttons are stale, the live card is public. */
+export function cardMovedNotice(verb: PowerVerb, machineName: string): SlackMessage {
+  const { emoji, words } = stateLabel(STATE_AFTER[verb]);
+  const text = `${emoji} ${escapeMrkdwn(words)} *${escapeMrkdwn(machineName)}*: the live card is posted in the conversation.`;
+  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+}
+
 /** `🟡 Provisioning… created by <@U1>`: the notice of the card of a machine just created. */
 export function createdNotice(slackUserId: string): string {
   const { emoji, words } = stateLabel('provisioning');

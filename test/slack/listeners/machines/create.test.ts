@@ -176,6 +176,24 @@ describe('/ps create with the form', () => {
     expect(bot.emulator.state.machineByName('team-fresh')).toBeDefined();
   });
 
+  it('asks a team administrator, in the form, who a team machine is for', async () => {
+    const response = await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.createMachine,
+        userId: MAYA,
+        values: {
+          ...createForm({ name: 'nobodys', template: 'tmun4o2g', machineType: 'P4000' }),
+          [F.existingUser.blockId]: {
+            [F.existingUser.actionId]: { type: 'static_select', selected_option: null },
+          },
+        },
+      }),
+    );
+    const body = response.body as { response_action: string; errors: Record<string, string> };
+    expect(body.errors[F.existingUser.blockId]).toContain('userId is required for a team machine');
+    expect(bot.emulator.state.machineByName('nobodys')).toBeUndefined();
+  });
+
   it('tells the submitter privately when Paperspace refuses what the form could not check', async () => {
     await bot.send(
       bot.requests.viewSubmission({
@@ -222,6 +240,18 @@ describe('/ps create with key=value pairs', () => {
     const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
     expect(reply.text).toContain('machineType cannot be C4: Windows templates');
     expect(bot.emulator.state.machineByName('win-c4')).toBeUndefined();
+  });
+
+  it('asks a team administrator who the machine is for before calling Paperspace', async () => {
+    const before = bot.emulator.state.requests().length;
+    const request = bot.requests.slashCommand({
+      text: 'create machineName=t region=CA1 machineType=C4 size=50 billingType=hourly templateId=t04azgph',
+      userId: MAYA,
+    });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.text).toContain('userId is required for a team machine');
+    expect(bot.emulator.state.requests().length).toBe(before);
   });
 
   it('creates the machine from typed values and does not watch one that is not started', async () => {

@@ -222,6 +222,26 @@ describe('power buttons on a machine card', () => {
     expect(bot.slack.calls('chat.update')).toEqual([]);
   });
 
+  it('posts a new card when Slack will not update the clicked one, and watches the new one', async () => {
+    const machine = spareMachine();
+    bot.slack.fail('chat.update', 'message_not_found');
+    await bot.send(
+      bot.requests.blockAction({
+        actionId: ActionId.machineStart,
+        value: cardValue(machine.id, machine.name),
+        userId: ADA,
+        channelId: CHANNEL,
+        message: { ts: '1600000000.000555' },
+      }),
+    );
+    const post = await bot.slack.waitFor('chat.postMessage');
+    expect(post.args.channel).toBe(CHANNEL);
+    const [watch] = await eventually(() =>
+      watchesOf(machine.id).length > 0 ? watchesOf(machine.id) : undefined,
+    );
+    expect(watch?.messageTs).not.toBe('1600000000.000555');
+  });
+
   it('refreshes a stale card whose Stop is clicked on a machine that is already off', async () => {
     const machine = spareMachine('off');
     const ts = '1600000000.000999';

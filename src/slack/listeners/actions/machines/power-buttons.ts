@@ -5,8 +5,7 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import type { PowerVerb } from '../../../../services/machine-operations.js';
 import { decodeMachineRef } from '../../../blocks/machine-ref.js';
-import { stateLabel } from '../../../blocks/machine-state.js';
-import { escapeMrkdwn, mrkdwn } from '../../../blocks/text.js';
+import { cardMovedNotice } from '../../../blocks/machine-replies.js';
 import { ActionId } from '../../../ids.js';
 import { type CardTarget, requestPower } from '../../commands/machines/power-request.js';
 import type { ListenerDeps } from '../../deps.js';
@@ -17,8 +16,6 @@ const BUTTONS: Record<PowerVerb, string> = {
   stop: ActionId.machineStop,
   restart: ActionId.machineRestart,
 };
-
-const STATE_AFTER: Record<PowerVerb, string> = { start: 'starting', stop: 'stopping', restart: 'restarting' };
 
 function cardTarget(card: CardLocation, userId: string): CardTarget {
   if (card.kind === 'message') {
@@ -53,12 +50,8 @@ export function registerPowerButtons(app: App, deps: ListenerDeps): void {
           card: cardTarget(click.card, click.user.userId),
           tell: click.reply,
         });
-        if (requested) {
-          // The ephemeral card would keep offering the old buttons: say where the live card is now.
-          const { emoji, words } = stateLabel(STATE_AFTER[verb]);
-          const text = `${emoji} ${escapeMrkdwn(words)} *${escapeMrkdwn(machine.name)}*: the live card is posted in the conversation.`;
-          await click.replaceEphemeral({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
-        }
+        // The ephemeral card would keep offering the old buttons: say where the live card is now.
+        if (requested) await click.replaceEphemeral(cardMovedNotice(verb, machine.name));
       });
     });
   }

@@ -1,9 +1,17 @@
 // What /ps create (inline) and the create modal share: the account's team added to the parameters,
-// the template looked up for the contract's OS rules, and the public announcement of the new machine
-// (card in the channel, then a watch until it has booted when it starts on creation).
+// the checks (the client's schema, the template's OS rules, and a team machine's assignment to a
+// person), and the public announcement of the new machine (card in the channel, then a watch until it
+// has booted when it starts on creation).
 import type { WebClient } from '@slack/web-api';
 import type { PaperspaceClient } from '../../../../paperspace/client.js';
+import type { RequestIssue } from '../../../../paperspace/errors.js';
 import type { RequestOptions } from '../../../../paperspace/http.js';
+import {
+  type CreateMachineParams,
+  createMachineParamsSchemaFor,
+  type TemplateInfo,
+  toRequestIssues,
+} from '../../../../paperspace/requests.js';
 import type { Template } from '../../../../paperspace/schemas.js';
 import type { CreateOutcome } from '../../../../services/machine-operations.js';
 import type { SlackUser } from '../../../../store/slack-user.js';
@@ -26,6 +34,37 @@ export function withAccountTeam(
 ): Record<string, unknown> {
   if (!account?.teamId || params.teamId !== undefined) return params;
   return { ...params, teamId: account.teamId };
+}
+
+const NEW_USER_FIELDS = ['email', 'password', 'firstName', 'lastName'] as const;
+
+export type CheckedCreate = { ok: true; value: CreateMachineParams } | { ok: false; issues: RequestIssue[] };
+
+/**
+ * The create parameters as the client's schema sees them (with the template's rules once the template
+ * is known), plus the contract's rule that a team machine is assigned to a person: the schema cannot
+ * know the account is a team, so without this a team administrator would learn it from Paperspace
+ * only after the form has closed.
+ */
+export function checkCreateParams(
+  params: Record<string, unknown>,
+  account: LinkedAccount | undefined,
+  template?: TemplateInfo,
+): CheckedCreate {
+  const issues: RequestIssue[] = [];
+  const parsed = createMachineParamsSchemaFor(template).safeParse(params);
+  if (!parsed.success) issues.push(...toRequestIssues(parsed.error));
+  const assigned =
+    params.userId !== undefined || NEW_USER_FIELDS.some((field) => params[field] !== undefined);
+  if (account?.teamId && !assigned) {
+    issues.push({
+      field: 'userId',
+      message:
+        'is required for a team machine: choose the team member it is for, or give email, password, ' +
+        'firstName and lastName to create one',
+    });
+  }
+  return parsed.success && issues.length === 0 ? { ok: true, value: parsed.data } : { ok: false, issues };
 }
 
 /** The template by id, as the person's key sees it; undefined when it is not listed. */

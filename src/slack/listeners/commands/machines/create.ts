@@ -1,15 +1,15 @@
 // /ps create: with no arguments, the create form (opened as "Loading…" at once, filled when the
 // account's templates, networks, scripts and, for a team, users are listed); with key=value pairs, the
 // machine is created straight away after the same checks the form gets.
-import { createMachineParamsSchema, createMachineParamsSchemaFor } from '../../../../paperspace/requests.js';
+import { createMachineParamsSchema } from '../../../../paperspace/requests.js';
 import { createMachineOperations } from '../../../../services/machine-operations.js';
 import { usageErrorMessage } from '../../../blocks/messages.js';
 import { createMachineModal } from '../../../blocks/modals/create-machine-modal.js';
-import { usageOf } from '../../../command-grammar.js';
-import type { CommandContext, CommandHandler, CommandOf } from '../command-context.js';
-import { announceCreated, findTemplate, withAccountTeam } from './create-flow.js';
+import { type KeyValues, usageOf } from '../../../command-grammar.js';
+import type { CommandContext, CommandHandler } from '../command-context.js';
+import { announceCreated, checkCreateParams, findTemplate, withAccountTeam } from './create-flow.js';
 import { openModalWhileLoading } from './modal-loading.js';
-import { typedKeyValues, validateKeyValues } from './typed-key-values.js';
+import { describeIssues, typedKeyValues } from './typed-key-values.js';
 
 export const createMachine: CommandHandler<'create'> = async (command, context) => {
   if (command.params === null) await openCreateModal(context);
@@ -46,32 +46,24 @@ async function openCreateModal(context: CommandContext): Promise<void> {
   });
 }
 
-async function createInline(values: NonNullable<CommandOf<'create'>['params']>, context: CommandContext) {
-  const usage = usageOf('create');
+async function createInline(values: KeyValues, context: CommandContext): Promise<void> {
+  const refuse = (error: string) => context.replyPrivately(usageErrorMessage(error, usageOf('create')));
   const typed = typedKeyValues(values, createMachineParamsSchema, 'create');
-  if (!typed.ok) {
-    await context.replyPrivately(usageErrorMessage(typed.error, usage));
-    return;
-  }
+  if (!typed.ok) return refuse(typed.error);
   const account = await context.deps.vault.account(context.user);
   const params = withAccountTeam(typed.value, account);
   // Everything but the template's OS rules is checked before any Paperspace call.
-  const checked = validateKeyValues(createMachineParamsSchema, params);
-  if (!checked.ok) {
-    await context.replyPrivately(usageErrorMessage(checked.error, usage));
-    return;
-  }
+  const basic = checkCreateParams(params, account);
+  if (!basic.ok) return refuse(describeIssues(basic.issues));
   const client = await context.userClient();
   if (!client) return;
-  const template = await findTemplate(client, checked.value.templateId);
-  const valid = validateKeyValues(createMachineParamsSchemaFor(template), params);
-  if (!valid.ok) {
-    await context.replyPrivately(usageErrorMessage(valid.error, usage));
-    return;
-  }
+  const template = await findTemplate(client, basic.value.templateId);
+  const checked = checkCreateParams(params, account, template);
+  if (!checked.ok) return refuse(describeIssues(checked.issues));
+
   const outcome = await createMachineOperations(context.deps).create(
     { user: context.user, client },
-    valid.value,
+    checked.value,
     template,
   );
   await announceCreated({

@@ -18,8 +18,9 @@ import {
 } from '../../../blocks/machine-replies.js';
 import { errorMessage } from '../../../blocks/messages.js';
 import type { SlackMessage } from '../../../blocks/text.js';
+import { describeError } from '../../../error-handler.js';
 import type { ListenerDeps } from '../../deps.js';
-import { failureText, postPublicly } from './slack-replies.js';
+import { failureText, postPublicly, slackErrorOf } from './slack-replies.js';
 
 /** Where the card of the request goes. */
 export type CardTarget =
@@ -40,32 +41,59 @@ export interface PowerRequest {
   tell: (message: SlackMessage) => Promise<void>;
 }
 
+/**
+ * Updates the clicked card, or posts a new one. A card Slack will not update (deleted meanwhile, or
+ * too old to edit) is replaced by a new post, so the change is still announced and watched.
+ */
+async function placeCard(
+  request: PowerRequest,
+  message: SlackMessage,
+  machineName: string,
+): Promise<{ channel: string; ts: string; threadTs?: string }> {
+  const { web, card, actor, deps } = request;
+  if (card.kind === 'update') {
+    try {
+      await web.chat.update({ channel: card.channel, ts: card.ts, ...message });
+      return card;
+    } catch (error) {
+      if (slackErrorOf(error) === undefined) throw error;
+      deps.logger.warn(
+        { error: describeError(error) },
+        'could not update the clicked card; posting a new one',
+      );
+    }
+  }
+  const posted = await postPublicly(
+    web,
+    {
+      channel: card.channel,
+      userId: actor.user.userId,
+      ...(card.kind === 'update' && card.threadTs ? { threadTs: card.threadTs } : {}),
+    },
+    message,
+  );
+  if (posted.movedToDm) await request.tell(movedToDmMessage(`the card of ${machineName}`));
+  return posted;
+}
+
 /** True when the request was sent (false: nothing to do, and the person was told why). */
 export async function requestPower(request: PowerRequest): Promise<boolean> {
   const { deps, web, actor, verb, card } = request;
   const operations = createMachineOperations(deps);
   const outcome = await operations.power(actor, request.machine, verb);
   if (outcome.kind === 'unchanged') {
+    await request.tell(powerUnchangedMessage(outcome.machine, outcome.reason));
     // A clicked card was stale (it offered Stop on a machine that is off): show it as it is now.
     if (card.kind === 'update') {
       await web.chat.update({ channel: card.channel, ts: card.ts, ...machineCardMessage(outcome.machine) });
     }
-    await request.tell(powerUnchangedMessage(outcome.machine, outcome.reason));
     return false;
   }
 
   const message = machineCardMessage(outcome.machine, {
     notice: powerRequestedNotice(verb, actor.user.userId),
   });
-  let place: { channel: string; ts: string; threadTs?: string };
-  if (card.kind === 'update') {
-    await web.chat.update({ channel: card.channel, ts: card.ts, ...message });
-    place = card;
-  } else {
-    const posted = await postPublicly(web, { channel: card.channel, userId: actor.user.userId }, message);
-    if (posted.movedToDm) await request.tell(movedToDmMessage(`the card of ${outcome.machine.name}`));
-    place = posted;
-  }
+  const place = await placeCard(request, message, outcome.machine.name);
   if (request.noWait) return true;
 
   const watch: WatchRequest = {

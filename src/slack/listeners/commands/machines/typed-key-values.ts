@@ -4,6 +4,7 @@
 // schema's names ignoring case; an unknown key is refused with the closest name. A value that does not
 // convert is passed on unchanged, so the schema's own message names the key and says what it must be.
 import { z } from 'zod';
+import type { RequestIssue } from '../../../../paperspace/errors.js';
 import { toRequestIssues } from '../../../../paperspace/requests.js';
 import { closestMatch } from '../../../closest-match.js';
 import type { KeyValues } from '../../../command-grammar.js';
@@ -74,6 +75,11 @@ export function validateKeyValues<Schema extends z.ZodType>(
 ): { ok: true; value: z.output<Schema> } | { ok: false; error: string } {
   const result = schema.safeParse(values);
   if (result.success) return { ok: true, value: result.data };
-  const problems = toRequestIssues(result.error).map((issue) => `${issue.field} ${issue.message}`);
-  return { ok: false, error: `${[...new Set(problems)].join('; ')}.` };
+  return { ok: false, error: describeIssues(toRequestIssues(result.error)) };
+}
+
+/** One sentence naming each bad key: "size must be a positive whole number; region is required." */
+export function describeIssues(issues: readonly RequestIssue[]): string {
+  const problems = issues.map((issue) => `${issue.field} ${issue.message}`);
+  return `${[...new Set(problems)].join('; ')}.`;
 }

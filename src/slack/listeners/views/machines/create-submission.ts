@@ -1,17 +1,12 @@
 // The create form's submission. Field errors must come back in the ack (Slack shows them only as
 // `response_action: 'errors'`), so everything that can be checked is checked before it: the schema
-// without any API call, then the template's OS rules (Windows cannot be C1-C10, Ubuntu cannot be a
+// and a team machine's assignment to a person without any API call, then the template's OS rules (Windows cannot be C1-C10, Ubuntu cannot be a
 // GRID type), which need the template. That one lookup is bounded: if it is not back within
 // TEMPLATE_LOOKUP_MS, the form is accepted and Paperspace, which checks the same rules, refuses it
 // after the modal has closed (the person is told privately). The ack thus always goes out well inside
 // Slack's 3 s. Then the machine is created through the audit trail and announced in the channel.
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { PaperspaceClient } from '../../../../paperspace/client.js';
-import {
-  createMachineParamsSchema,
-  createMachineParamsSchemaFor,
-  toRequestIssues,
-} from '../../../../paperspace/requests.js';
 import type { Template } from '../../../../paperspace/schemas.js';
 import { createMachineOperations } from '../../../../services/machine-operations.js';
 import {
@@ -20,7 +15,12 @@ import {
 } from '../../../blocks/modals/create-machine-submission.js';
 import { describeError } from '../../../error-handler.js';
 import { CallbackId } from '../../../ids.js';
-import { announceCreated, findTemplate, withAccountTeam } from '../../commands/machines/create-flow.js';
+import {
+  announceCreated,
+  checkCreateParams,
+  findTemplate,
+  withAccountTeam,
+} from '../../commands/machines/create-flow.js';
 import type { ListenerDeps } from '../../deps.js';
 import { fieldErrors, type MachineSubmission, readSubmission } from './machine-submission.js';
 
@@ -33,19 +33,23 @@ export function registerCreateSubmission(app: App, deps: ListenerDeps): void {
     const { values, user } = submission;
     const account = await deps.vault.account(user);
     const params = withAccountTeam(readCreateMachineSubmission(values), account);
-    const basic = createMachineParamsSchema.safeParse(params);
-    if (!basic.success) {
-      const errors = fieldErrors(toRequestIssues(basic.error), createMachineFieldBlockIds, values);
-      await ack({ response_action: 'errors', errors });
+    const basic = checkCreateParams(params, account);
+    if (!basic.ok) {
+      await ack({
+        response_action: 'errors',
+        errors: fieldErrors(basic.issues, createMachineFieldBlockIds, values),
+      });
       return;
     }
     const paperspace = await deps.clients.forUser(user);
     const template =
-      paperspace && (await templateWithinBudget(submission, paperspace, basic.data.templateId));
-    const checked = createMachineParamsSchemaFor(template).safeParse(params);
-    if (!checked.success) {
-      const errors = fieldErrors(toRequestIssues(checked.error), createMachineFieldBlockIds, values);
-      await ack({ response_action: 'errors', errors });
+      paperspace && (await templateWithinBudget(submission, paperspace, basic.value.templateId));
+    const checked = template ? checkCreateParams(params, account, template) : basic;
+    if (!checked.ok) {
+      await ack({
+        response_action: 'errors',
+        errors: fieldErrors(checked.issues, createMachineFieldBlockIds, values),
+      });
       return;
     }
     await ack();
@@ -55,7 +59,7 @@ export function registerCreateSubmission(app: App, deps: ListenerDeps): void {
     try {
       const outcome = await createMachineOperations(deps).create(
         { user, client: userClient },
-        checked.data,
+        checked.value,
         template,
       );
       await announceCreated({
