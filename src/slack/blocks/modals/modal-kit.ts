@@ -26,6 +26,8 @@ export function modal(options: {
   callbackId: string;
   title: string;
   submit?: string;
+  /** The dismiss button; "Cancel" unless the modal only reports something ("Done"). */
+  close?: string;
   blocks: KnownBlock[];
   privateMetadata?: string;
 }): ModalView {
@@ -36,7 +38,7 @@ export function modal(options: {
     type: 'modal',
     callback_id: options.callbackId,
     title: plainText(options.title, LIMITS.viewTitle),
-    close: plainText('Cancel', LIMITS.viewTitle),
+    close: plainText(options.close ?? 'Cancel', LIMITS.viewTitle),
     blocks: options.blocks,
   };
   if (options.submit) view.submit = plainText(options.submit, LIMITS.viewTitle);
