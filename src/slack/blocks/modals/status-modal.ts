@@ -1,29 +1,41 @@
-// Placeholder and outcome views for modals that need the API before they can show their form. A
-// trigger_id is only valid for 3 seconds, so the handler opens one of these at once and replaces it
-// (views.update) with the form, or with the reason there is no form. They have no submit button and
-// no callback_id: nothing comes back from them.
-import type { KnownBlock, ModalView } from '@slack/types';
+// Modals that only report: "Loading…" while a form's data is fetched (a trigger_id is valid for 3 s,
+// so the handler opens one at once and views.update replaces it), "Creating…" after a submission was
+// accepted, then the outcome. They have no inputs and no submit button, so nothing typed can be lost
+// when a later views.update replaces them, and nothing comes back from them.
+import type { ModalView } from '@slack/types';
 import { contextLine } from '../elements.js';
-import { escapeMrkdwn, LIMITS, plainText } from '../text.js';
-import { note } from './modal-kit.js';
+import { escapeMrkdwn } from '../text.js';
+import { modal, note } from './modal-kit.js';
 
-function statusModal(title: string, close: string, blocks: KnownBlock[]): ModalView {
-  return {
-    type: 'modal',
-    title: plainText(title, LIMITS.viewTitle),
-    close: plainText(close, LIMITS.viewTitle),
-    blocks,
-  };
+export interface StatusModalInput {
+  /** The callback_id of the form this modal stands in for, when it replaces one. */
+  callbackId?: string;
+  title: string;
+  /** mrkdwn, already escaped. */
+  text: string;
+  /** "Cancel" while something is pending, "Done" once it is over. */
+  close?: string;
+  /** Further lines below the text, each its own section (already escaped). */
+  details?: string[];
+}
+
+export function statusModal({ callbackId, title, text, close, details = [] }: StatusModalInput): ModalView {
+  return modal({
+    ...(callbackId === undefined ? {} : { callbackId }),
+    title,
+    close: close ?? 'Done',
+    blocks: [note(text), ...details.map((detail) => note(detail))],
+  });
 }
 
 /** "Loading…" while the form's data is fetched; `what` (plain text) says what is being fetched. */
 export function loadingModal(title: string, what: string): ModalView {
-  return statusModal(title, 'Cancel', [note(`⏳ ${escapeMrkdwn(what)}`)]);
+  return statusModal({ title, text: `⏳ ${escapeMrkdwn(what)}`, close: 'Cancel' });
 }
 
 /** A modal that only says something, e.g. why the form could not be loaded; plain text in, escaped here. */
 export function noticeModal(title: string, text: string, hint?: string): ModalView {
-  const blocks = [note(escapeMrkdwn(text))];
-  if (hint) blocks.push(contextLine(escapeMrkdwn(hint)));
-  return statusModal(title, 'Close', blocks);
+  const view = statusModal({ title, text: escapeMrkdwn(text), close: 'Close' });
+  if (hint) view.blocks.push(contextLine(escapeMrkdwn(hint)));
+  return view;
 }
