@@ -108,7 +108,7 @@ export function toPostgresPlaceholders(sql: string): string {
 export function describePostgresUrl(connectionString: string): string {
   if (!URL.canParse(connectionString)) return 'with an unreadable URL';
   const url = new URL(connectionString);
-  const user = url.username === '' ? '' : `${decodeURIComponent(url.username)}@`;
+  const user = url.username === '' ? '' : `${url.username}@`;
   return `${user}${url.host}${url.pathname}`;
 }
 
