@@ -1,7 +1,7 @@
 // Posting for the scheduler's messages that belong in a channel (a `/ps wait` card, a share): the
 // channel where the person asked, or their DM with the app when the bot may not post there.
 import type { WebClient } from '@slack/web-api';
-import type { SlackMessage } from '../slack/blocks/text.js';
+import { mrkdwn, type SlackMessage } from '../slack/blocks/text.js';
 import { describeError } from '../slack/error-handler.js';
 
 /** Slack's answers when the bot cannot post in a conversation: private channels, DMs with others. */
@@ -40,4 +40,12 @@ async function post(slack: WebClient, channel: string, message: SlackMessage) {
   if (answer.ts === undefined)
     throw new Error(`chat.postMessage to ${channel} answered without a message ts`);
   return { channel: answer.channel ?? channel, ts: answer.ts };
+}
+
+/** Told to the person (ephemerally) when their post went to the DM: `what` is "the card", "the share". */
+export function postedInDmNotice(what: string): SlackMessage {
+  const text =
+    `I cannot post in this conversation (invite me to the channel to change that), so I sent ${what} ` +
+    'to our direct messages instead.';
+  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
 }

@@ -54,7 +54,7 @@ export function outcomeDetail(outcome: WatchOutcome): string | null {
 }
 
 /** The card's notice line while the watch runs. */
-export function waitingNotice(watch: WatchSubject): string {
+export function waitingNotice(watch: Pick<WatchSubject, 'userId' | 'targetState'>): string {
   return `⏳ Waiting for ${stateMrkdwn(watch.targetState)}, requested by ${mention(watch.userId)}`;
 }
 
