@@ -13,6 +13,7 @@ import type { SlackUser } from '../store/slack-user.js';
 import type { Store } from '../store/store.js';
 import type { FinishedWatchStatus, TimelineEntry, Watch } from '../store/watch-types.js';
 import { forEachConcurrently } from './concurrency.js';
+import { failedEventSince, finishedAt } from './event-log.js';
 import { outcomeDetail, type WatchOutcome } from './watch-messages.js';
 import type { WatchReporter } from './watch-reporter.js';
 
@@ -35,8 +36,6 @@ export interface WatchPoller {
 
 /** States a machine rests in. Settling in one that is not the target is when an operation may have failed. */
 const RESTING_STATES = new Set(['off', 'serviceready', 'ready']);
-/** Paperspace's clock and ours differ a little; an event this much older than the watch still belongs to it. */
-const CLOCK_SKEW_MS = 60_000;
 /** A 429 without Retry-After pauses the user for the poll interval, doubled per repeat, up to this. */
 const MAX_RATE_LIMIT_PAUSE_MS = 5 * 60_000;
 /** Watches claimed per tick; far above what one replica polls, and a log line says if it is reached. */
@@ -302,32 +301,4 @@ function statusOf(outcome: WatchOutcome): FinishedWatchStatus {
 
 function messageOf(error: unknown): string {
   return error instanceof PaperspaceError ? error.message : 'an unexpected error (logged)';
-}
-
-function timeOf(value: string | null | undefined): number | undefined {
-  if (value === null || value === undefined) return undefined;
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? undefined : time;
-}
-
-/** Events that concern the watch, newest first: created (about) when it began or later. */
-function eventsSince(events: readonly MachineEvent[], since: number): MachineEvent[] {
-  return events
-    .filter((event) => (timeOf(event.dtCreated) ?? Number.NEGATIVE_INFINITY) >= since - CLOCK_SKEW_MS)
-    .sort((a, b) => (timeOf(b.dtCreated) ?? 0) - (timeOf(a.dtCreated) ?? 0));
-}
-
-function failedEventSince(events: readonly MachineEvent[], since: number): MachineEvent | undefined {
-  return eventsSince(events, since).find(
-    (event) => event.state === 'error' || (event.errorMsg ?? '').trim() !== '',
-  );
-}
-
-/** When the operation finished by Paperspace's event log, or `now` when the log does not say. */
-function finishedAt(events: readonly MachineEvent[], since: number, now: number): number {
-  for (const event of eventsSince(events, since)) {
-    const finished = timeOf(event.dtFinished);
-    if (event.state === 'done' && finished !== undefined && finished <= now) return Math.max(finished, since);
-  }
-  return now;
 }

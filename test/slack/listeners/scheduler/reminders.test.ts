@@ -68,6 +68,11 @@ describe('shutdown reminders, end to end', () => {
       timezone: 'Europe/Amsterdam',
       channel: USERS.ada.slackId,
     });
+    const audit = await bot.store.audit.list({ ...ada(), limit: 50 });
+    expect(audit.map((record) => [record.action, record.resourceId])).toContainEqual([
+      'reminder.create',
+      reminder?.id,
+    ]);
 
     const list = await command('reminders');
     expect(JSON.stringify(list.blocks)).toContain(reminder?.id.slice(0, 8));

@@ -13,7 +13,9 @@ export const remindOffCommand: CommandHandler<'remind off'> = async (command, co
   const { deps, user } = context;
   let text: string;
   if (command.reminderId === null) {
-    const removed = await deps.store.reminders.deleteByUser(user);
+    const removed = await deps.audit.run({ user, action: 'reminder.delete_all' }, () =>
+      deps.store.reminders.deleteByUser(user),
+    );
     text = removed === 0 ? 'You had no reminders.' : `Turned off ${plural(removed, 'reminder')}.`;
   } else {
     const typed = command.reminderId.toLowerCase();
@@ -32,7 +34,9 @@ export const remindOffCommand: CommandHandler<'remind off'> = async (command, co
         `"${command.reminderId}" matches ${matches.length} of your reminders; give more of the id.`,
       );
     }
-    await deps.store.reminders.delete(user, match.id);
+    await deps.audit.run({ user, action: 'reminder.delete', resourceId: match.id }, () =>
+      deps.store.reminders.delete(user, match.id),
+    );
     text = `Turned off reminder \`${shortId(match)}\` (${escapeMrkdwn(match.label ?? match.cron)}).`;
   }
   await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });

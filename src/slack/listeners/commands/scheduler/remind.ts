@@ -32,15 +32,21 @@ export const remindCommand: CommandHandler<'remind'> = async (command, context) 
   }
   const now = deps.now();
   const label = scheduleLabel(command);
-  const reminder = await deps.store.reminders.create({
-    ...user,
-    cron: command.cron,
-    timezone: zone.timezone,
-    label,
-    // Posting to the user id lands in their DM with the app.
-    channel: user.userId,
-    createdAt: now,
-  });
+  // Not a Paperspace change, but it makes the bot act for the person later: it goes in the trail too.
+  const reminder = await deps.audit.run(
+    { user, action: 'reminder.create' },
+    () =>
+      deps.store.reminders.create({
+        ...user,
+        cron: command.cron,
+        timezone: zone.timezone,
+        label,
+        // Posting to the user id lands in their DM with the app.
+        channel: user.userId,
+        createdAt: now,
+      }),
+    (created) => created.id,
+  );
   const next = nextFireTime(reminder.cron, reminder.timezone, now);
   const lines = [
     `⏰ Reminder set: ${escapeMrkdwn(label)} (${escapeMrkdwn(zone.timezone)}), id \`${shortId(reminder)}\`.`,
