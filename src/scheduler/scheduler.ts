@@ -60,7 +60,7 @@ export interface Scheduler extends MachineWatcher {
   start(): Promise<void>;
   /** Stops polling and reminders, waits for a running tick, and gives up this replica's watch leases. */
   stop(): Promise<void>;
-  /** One poll: reminders synced with the store, watches, due snoozes, expired shares, housekeeping. */
+  /** One poll: reminders synced with the store, watches, due snoozes, expired shares, housekeeping. Nothing after stop(). */
   tick(): Promise<void>;
 }
 
@@ -128,7 +128,10 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     }
   };
 
+  let stopped = false;
   const runTick = async () => {
+    // A tick asked for after stop() would schedule reminders again and take leases just given up.
+    if (stopped) return;
     await step('reminders', () => reminders.sync());
     await step('watches', () => poller.tick());
     await step('snoozes', () => snoozes.tick());
@@ -192,6 +195,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
 
     async start() {
       if (stopTimer !== undefined) return;
+      stopped = false;
       await step('reminders', () => reminders.sync());
       stopTimer = timers.every(deps.pollIntervalMs, () => {
         if (!busy) void tick();
@@ -200,10 +204,12 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     },
 
     async stop() {
+      stopped = true;
       stopTimer?.();
       stopTimer = undefined;
-      reminders.stop();
+      // After the tick under way, so that it cannot schedule reminders again once they are stopped.
       await queue;
+      reminders.stop();
       await step('release', async () => {
         await store.watches.release(owner);
       });

@@ -113,6 +113,7 @@ describe('shutdown reminders', () => {
     await h.link('ada');
     await remind('ada', 'UTC');
     await h.scheduler.stop();
+    await h.scheduler.tick();
     expect(h.cron.jobs()).toHaveLength(0);
 
     const restarted = h.createScheduler('after-restart');
