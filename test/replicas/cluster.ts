@@ -1,0 +1,285 @@
+// Several bots side by side, as a scaled-out deployment runs them: each one is a whole startBot (its own
+// Slack app on port 0, scheduler, cron engine, Paperspace connection pool and database pool), and all of
+// them share ONE PostgreSQL schema, one Paperspace emulator and one fake Slack Web API. The clock is
+// fake and shared, and nothing polls or fires on its own: a test ticks and fires replicas explicitly,
+// one at a time or all at the same moment.
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { startBot } from '../../src/bot.js';
+import {
+  createFakeClock,
+  type FakeClock,
+  type RunningEmulator,
+  startEmulator,
+} from '../../src/emulator/index.js';
+import { createLogger } from '../../src/logger.js';
+import type { PaperspaceClient } from '../../src/paperspace/client.js';
+import { manualTimers, type Scheduler } from '../../src/scheduler/scheduler.js';
+import { createPaperspaceClientFactory } from '../../src/services/paperspace-clients.js';
+import type { SlackUser } from '../../src/store/slack-user.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
+import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
+import { createManualCron, type ManualCron } from '../support/manual-cron.js';
+import { BOT_TOKEN, SIGNING_SECRET, TEAM_ID, type TestUserName, USERS } from '../support/test-bot.js';
+
+export const POLL_INTERVAL_MS = 5000;
+/** How long the emulator's starting state lasts: a machine started now is ready one poll later. */
+export const TRANSITION_MS = 2000;
+/** The scheduler's lease on a watch: three poll intervals, but never under 30 s. */
+export const LEASE_MS = Math.max(30_000, 3 * POLL_INTERVAL_MS);
+
+export interface LogLine {
+  level: number;
+  msg?: string;
+  [field: string]: unknown;
+}
+
+export interface Replica {
+  readonly id: string;
+  readonly scheduler: Scheduler;
+  /** This replica's own connection pool to the shared schema. */
+  readonly store: Store;
+  /** Its reminders fire from here, when the cluster runs them. */
+  readonly cron: ManualCron;
+  /** False once crashed: it neither ticks nor fires again. */
+  readonly alive: boolean;
+  /** Everything this replica logged. */
+  logLines(): LogLine[];
+  /**
+   * Stalls this replica's watch completions just before they reach the database, as a long pause
+   * (garbage collection, a slow network) stalls a replica mid-tick, until the hold is released.
+   */
+  holdCompletions(): CompletionHold;
+  /**
+   * Dies as a killed process does: its database connections drop first, so it gives back none of the
+   * leases it holds, and it never ticks or fires again. The graceful stop that follows finds no
+   * database to release the leases in (it logs that) and takes the Slack app and HTTP pool down.
+   */
+  crash(): Promise<void>;
+}
+
+export interface CompletionHold {
+  /** Completions stalled so far. */
+  waiting(): number;
+  /** Lets the stalled completions (and later ones) through. */
+  release(): void;
+}
+
+export interface ReplicaCluster {
+  clock: FakeClock;
+  emulator: RunningEmulator;
+  slack: FakeSlack;
+  replicas: Replica[];
+  user(name: TestUserName): SlackUser;
+  /** Links a demo user's key into the shared vault, through the first replica. */
+  link(name: TestUserName): Promise<void>;
+  /** A Paperspace client with the demo user's key, to start machines as a listener would. */
+  client(name: TestUserName): PaperspaceClient;
+  /** One tick on every live replica, all started at the same moment. */
+  tickAll(): Promise<void>;
+  /** Fires the due reminders on every live replica at the same moment; answers how many each fired. */
+  runDueReminders(): Promise<number[]>;
+  close(): Promise<void>;
+}
+
+export interface ReplicaClusterOptions {
+  /** The PostgreSQL schema every replica connects to (useTestSchema's url). */
+  databaseUrl: string;
+  replicaIds: readonly string[];
+}
+
+interface RunningReplica extends Replica {
+  vault: KeyVault;
+  /** The graceful stop, as on SIGTERM: leases given back, then the database closed. */
+  shutDown(): Promise<void>;
+}
+
+function capturingLogger() {
+  let raw = '';
+  const logger = createLogger({
+    level: 'info',
+    destination: new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        raw += chunk.toString('utf8');
+        callback();
+      },
+    }),
+  });
+  const lines = () =>
+    raw
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as LogLine);
+  return { logger, lines };
+}
+
+/** The store as the bot sees it, with a switch that stalls `watches.complete` (see holdCompletions). */
+function withCompletionHold(store: Store): { store: Store; hold(): CompletionHold; releaseAll(): void } {
+  let held: { waiting: number; released: Promise<void>; letThrough: () => void } | undefined;
+  const watches: Store['watches'] = {
+    ...store.watches,
+    async complete(id, completion) {
+      if (held !== undefined) {
+        held.waiting += 1;
+        await held.released;
+      }
+      return store.watches.complete(id, completion);
+    },
+  };
+  return {
+    store: { ...store, watches },
+    hold() {
+      let letThrough: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => {
+        letThrough = resolve;
+      });
+      const current = { waiting: 0, released, letThrough };
+      held = current;
+      return {
+        waiting: () => current.waiting,
+        release() {
+          if (held === current) held = undefined;
+          current.letThrough();
+        },
+      };
+    },
+    // A stop waits for the tick under way, which a forgotten hold would keep waiting forever.
+    releaseAll() {
+      held?.letThrough();
+      held = undefined;
+    },
+  };
+}
+
+export async function startReplicaCluster(options: ReplicaClusterOptions): Promise<ReplicaCluster> {
+  if (options.replicaIds.length === 0)
+    throw new RangeError('a replica cluster needs at least one replica id');
+  const clock = createFakeClock();
+  const emulator = await startEmulator({ transitionMs: TRANSITION_MS, now: clock.now });
+  const slack = await startFakeSlack({
+    teamId: TEAM_ID,
+    users: Object.values(USERS).map((user) => ({ id: user.slackId, tz: 'Europe/Amsterdam' })),
+  }).catch(async (error: unknown) => {
+    await emulator.close();
+    throw error;
+  });
+  // Every replica is configured with the same VAULT_KEY, so a key linked through one opens on all.
+  const vaultKey = randomBytes(32);
+  const opened: Store[] = [];
+  const replicas: RunningReplica[] = [];
+
+  const startReplica = async (id: string, store: Store): Promise<RunningReplica> => {
+    const { logger, lines } = capturingLogger();
+    const vault = createKeyVault({ keys: [vaultKey], store, now: clock.now });
+    const cron = createManualCron(clock.now);
+    const completions = withCompletionHold(store);
+    const bot = await startBot({
+      slack: { mode: 'http', botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: slack.apiUrl },
+      paperspace: { apiUrl: emulator.url, graphqlUrl: emulator.graphqlUrl },
+      port: 0,
+      store: completions.store,
+      vault,
+      logger,
+      scheduler: { pollIntervalMs: POLL_INTERVAL_MS, timers: manualTimers, cron, replicaId: id },
+      now: clock.now,
+    });
+    let alive = true;
+    return {
+      id,
+      scheduler: bot.scheduler,
+      store,
+      cron,
+      get alive() {
+        return alive;
+      },
+      logLines: lines,
+      holdCompletions: completions.hold,
+      async crash() {
+        if (!alive) return;
+        alive = false;
+        completions.releaseAll();
+        await store.close();
+        await bot.stop();
+      },
+      async shutDown() {
+        if (!alive) return;
+        alive = false;
+        completions.releaseAll();
+        await bot.stop();
+        await store.close();
+      },
+      vault,
+    };
+  };
+
+  const closeShared = () => Promise.allSettled([emulator.close(), slack.close()]);
+  try {
+    // Replicas of a fresh deployment start together: they open (and migrate) the empty schema at once.
+    const stores = await Promise.allSettled(
+      options.replicaIds.map(async (id) => {
+        const store = await openStore(options.databaseUrl, { now: clock.now });
+        opened.push(store);
+        return { id, store };
+      }),
+    );
+    const started = await Promise.allSettled(
+      stores.map(async (result) => {
+        if (result.status === 'rejected') throw result.reason;
+        const replica = await startReplica(result.value.id, result.value.store);
+        replicas.push(replica);
+        return replica;
+      }),
+    );
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+  } catch (error) {
+    await Promise.allSettled(replicas.map((replica) => replica.shutDown()));
+    const unowned = opened.filter((store) => !replicas.some((replica) => replica.store === store));
+    await Promise.allSettled(unowned.map((store) => store.close()));
+    await closeShared();
+    throw error;
+  }
+  // In the order of replicaIds, not the order in which they finished starting.
+  replicas.sort((x, y) => options.replicaIds.indexOf(x.id) - options.replicaIds.indexOf(y.id));
+
+  // At least one: checked before anything started.
+  const first = replicas[0] as RunningReplica;
+  const clients = createPaperspaceClientFactory({
+    vault: first.vault,
+    baseUrl: emulator.url,
+    graphqlUrl: emulator.graphqlUrl,
+    now: clock.now,
+  });
+  const user = (name: TestUserName): SlackUser => ({ teamId: TEAM_ID, userId: USERS[name].slackId });
+  const live = () => replicas.filter((replica) => replica.alive);
+
+  return {
+    clock,
+    emulator,
+    slack,
+    replicas,
+    user,
+    async link(name) {
+      const account = emulator.state.user(USERS[name].emulatorUserId);
+      if (!account) throw new Error(`the emulator seed has no user ${USERS[name].emulatorUserId}`);
+      await first.vault.link(user(name), {
+        apiKey: USERS[name].apiKey,
+        account: {
+          userId: account.id,
+          email: account.email,
+          teamId: account.accountKind === 'team' ? account.accountId : null,
+        },
+      });
+    },
+    client: (name) => clients.forCredentials({ apiKey: USERS[name].apiKey }),
+    async tickAll() {
+      await Promise.all(live().map((replica) => replica.scheduler.tick()));
+    },
+    runDueReminders: () => Promise.all(live().map((replica) => replica.cron.runDue())),
+    async close() {
+      for (const replica of live()) await replica.shutDown();
+      await closeShared();
+    },
+  };
+}

@@ -1,0 +1,308 @@
+// Scale-out: two whole bots on one PostgreSQL database, one Paperspace emulator and one fake Slack. Their
+// ticks and reminder fires run at the same moment, so the store's claims are what keeps every
+// completion and every reminder to one post; one replica is then killed holding watches.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Watch } from '../../src/store/watch-types.js';
+import { messageText } from '../scheduler/harness.js';
+import { useTestSchema } from '../store/postgres-test-database.js';
+import type { ApiCall } from '../support/fake-slack.js';
+import { type TestUserName, USERS } from '../support/test-bot.js';
+import {
+  LEASE_MS,
+  POLL_INTERVAL_MS,
+  type Replica,
+  type ReplicaCluster,
+  startReplicaCluster,
+  TRANSITION_MS,
+} from './cluster.js';
+
+const OWNERS: readonly TestUserName[] = ['ada', 'maya', 'sam'];
+const CHANNEL = 'C0OPS';
+const WARN = 40;
+/** Ticks come faster than the poll interval here, so that a start is seen both under way and done. */
+const TICK_MS = 1000;
+
+interface FleetMachine {
+  id: string;
+  name: string;
+  owner: TestUserName;
+  /** The card the watch updates; its completion is the one reply in this card's thread. */
+  cardTs: string;
+}
+
+const schema = useTestSchema();
+let c: ReplicaCluster;
+/** The cluster of the current test, until its afterEach has closed it. */
+let running: ReplicaCluster | undefined;
+let a: Replica;
+let b: Replica;
+
+/** `count` machines that are off, owned in turn by ada, maya and sam. */
+function addFleet(count: number): FleetMachine[] {
+  return Array.from({ length: count }, (_, index) => {
+    const owner = OWNERS[index % OWNERS.length] as TestUserName;
+    const [id] = c.emulator.state.addMachines(1, {
+      owner: USERS[owner].emulatorUserId,
+      namePrefix: `${owner}-fleet-${index + 1}`,
+    });
+    const name = id === undefined ? undefined : c.emulator.state.machine(id)?.name;
+    if (id === undefined || name === undefined) throw new Error('the emulator did not add a machine');
+    return { id, name, owner, cardTs: `1700000500.${String(index + 1).padStart(6, '0')}` };
+  });
+}
+
+/** What a Start button does: the owner's key starts the machine, then a replica is asked to watch it. */
+async function startAndWatch(machine: FleetMachine, via: Replica): Promise<Watch> {
+  await c.client(machine.owner).machines.start(machine.id);
+  return via.scheduler.watch({
+    user: c.user(machine.owner),
+    machineId: machine.id,
+    machineName: machine.name,
+    // The fleet's stock Ubuntu template is headless: started, it rests in serviceready.
+    targetState: 'serviceready',
+    channel: CHANNEL,
+    messageTs: machine.cardTs,
+    initialState: 'off',
+  });
+}
+
+/** Starts and watches the machines, half of the requests reaching each replica. */
+function startAndWatchAll(machines: FleetMachine[]) {
+  return Promise.all(machines.map((machine, index) => startAndWatch(machine, index % 2 === 0 ? a : b)));
+}
+
+const completionReplies = (): ApiCall[] =>
+  c.slack.calls('chat.postMessage').filter((call) => call.args.channel === CHANNEL && call.args.thread_ts);
+
+/** How many completion replies each machine's card thread got, by machine name. */
+function repliesPerMachine(fleet: FleetMachine[]): Record<string, number> {
+  const counts = Object.fromEntries(fleet.map((machine) => [machine.name, 0]));
+  const byCard = new Map(fleet.map((machine) => [machine.cardTs, machine.name]));
+  for (const reply of completionReplies()) {
+    const name = byCard.get(String(reply.args.thread_ts)) ?? `unknown thread ${String(reply.args.thread_ts)}`;
+    counts[name] = (counts[name] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** How many times each machine's card was edited, by machine name. */
+function cardUpdatesPerMachine(fleet: FleetMachine[]): Record<string, number> {
+  const counts = Object.fromEntries(fleet.map((machine) => [machine.name, 0]));
+  const byCard = new Map(fleet.map((machine) => [machine.cardTs, machine.name]));
+  for (const update of c.slack.calls('chat.update')) {
+    const name = byCard.get(String(update.args.ts)) ?? `unknown card ${String(update.args.ts)}`;
+    counts[name] = (counts[name] ?? 0) + 1;
+  }
+  return counts;
+}
+
+const once = (fleet: FleetMachine[]) => Object.fromEntries(fleet.map((machine) => [machine.name, 1]));
+
+const replyTo = (machine: FleetMachine) =>
+  completionReplies().find((call) => call.args.thread_ts === machine.cardTs);
+
+const problemsLogged = (replica: Replica) => replica.logLines().filter((line) => line.level >= WARN);
+
+describe('two replicas on one PostgreSQL database', () => {
+  // Both replicas start on the test's fresh schema (made by useTestSchema's hook, which runs first and
+  // drops it after this block's afterEach has stopped them), with every demo user's key linked.
+  beforeEach(async () => {
+    c = await startReplicaCluster({ databaseUrl: schema.url, replicaIds: ['replica-a', 'replica-b'] });
+    running = c;
+    for (const owner of OWNERS) await c.link(owner);
+    [a, b] = c.replicas as [Replica, Replica];
+  });
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
+  });
+
+  it('post each of 100 watch completions exactly once while both poll at the same moments', async () => {
+    const fleet = addFleet(100);
+
+    // Four waves of 25 Start clicks, each landing while both replicas are in the middle of a tick; every
+    // later tick then has both replicas claiming the same fresh watches at once, while finishing others.
+    const watches: Watch[] = [];
+    for (let wave = 0; wave < 4; wave += 1) {
+      const [, started] = await Promise.all([
+        c.tickAll(),
+        startAndWatchAll(fleet.slice(wave * 25, wave * 25 + 25)),
+      ]);
+      watches.push(...started);
+      c.clock.advance(TICK_MS);
+    }
+    // Enough further ticks for the last wave to finish, and then some that must post nothing more.
+    for (let round = 0; round < 6; round += 1) {
+      await c.tickAll();
+      c.clock.advance(TICK_MS);
+    }
+
+    expect(repliesPerMachine(fleet)).toEqual(once(fleet));
+    // One replica at a time polls a watch, so its card changes once per state, not once per replica:
+    // Starting, then the final ✅.
+    expect(cardUpdatesPerMachine(fleet)).toEqual(
+      Object.fromEntries(fleet.map((machine) => [machine.name, 2])),
+    );
+    const finished = await Promise.all(watches.map((watch) => a.store.watches.get(watch.id)));
+    expect(finished.map((watch) => watch?.status)).toEqual(watches.map(() => 'done'));
+    const sample = fleet[41] as FleetMachine;
+    const reply = String(replyTo(sample)?.args.text);
+    expect(reply).toContain(`<@${USERS[sample.owner].slackId}>`);
+    expect(reply).toContain(sample.name);
+    expect(reply).toContain(`took ${TRANSITION_MS / 1000}s`);
+    // A claim that deadlocked or a statement that failed under contention is logged and retried, which
+    // could still end in one post each: the logs must show that it never happened.
+    expect(problemsLogged(a)).toEqual([]);
+    expect(problemsLogged(b)).toEqual([]);
+  });
+
+  it('post each of 20 reminders due at the same minute exactly once, though both replicas fire all 20', async () => {
+    // The same instant, 19:00 UTC on a May evening, written in each person's own time zone.
+    const sameMinute = [
+      { timezone: 'UTC', cron: '0 19 * * *' },
+      { timezone: 'Europe/Amsterdam', cron: '0 21 * * *' },
+      { timezone: 'America/New_York', cron: '0 15 * * *' },
+      { timezone: 'Asia/Kolkata', cron: '30 0 * * *' },
+    ];
+    // The demo users' own running machines (the seed's), which each reminder must list.
+    const runningMachineOf: Record<TestUserName, string> = {
+      ada: 'ada-workstation',
+      maya: 'maya-trainer',
+      sam: 'sam-desktop',
+    };
+    const reminders = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => {
+        const owner = OWNERS[index % OWNERS.length] as TestUserName;
+        const when = sameMinute[index % sameMinute.length] as (typeof sameMinute)[number];
+        // `/ps remind` stores the reminder through whichever replica Slack sent the command to.
+        const via = index % 2 === 0 ? a : b;
+        return via.store.reminders.create({
+          ...c.user(owner),
+          ...when,
+          channel: `C0TEAM${String(index + 1).padStart(2, '0')}`,
+          createdAt: c.clock.now(),
+        });
+      }),
+    );
+    await c.tickAll();
+    expect(a.cron.jobs()).toHaveLength(20);
+    expect(b.cron.jobs()).toHaveLength(20);
+
+    const postsPerChannel = () => {
+      const counts = Object.fromEntries(reminders.map((reminder) => [reminder.channel, 0]));
+      for (const post of c.slack.calls('chat.postMessage')) {
+        const channel = String(post.args.channel);
+        counts[channel] = (counts[channel] ?? 0) + 1;
+      }
+      return counts;
+    };
+    const each = (times: number) =>
+      Object.fromEntries(reminders.map((reminder) => [reminder.channel, times]));
+
+    c.clock.set(Date.parse('2024-05-15T18:59:00Z'));
+    expect(await c.runDueReminders()).toEqual([0, 0]);
+    expect(postsPerChannel()).toEqual(each(0));
+
+    c.clock.set(Date.parse('2024-05-15T19:00:00Z'));
+    expect(await c.runDueReminders()).toEqual([20, 20]);
+    expect(postsPerChannel()).toEqual(each(1));
+    for (const reminder of reminders) {
+      const owner = OWNERS.find((name) => USERS[name].slackId === reminder.userId) as TestUserName;
+      const post = c.slack.calls('chat.postMessage').find((call) => call.args.channel === reminder.channel);
+      expect(messageText(post?.args ?? {})).toContain(runningMachineOf[owner]);
+    }
+
+    // The next evening is another occurrence, claimed afresh: once more each, not zero and not twice.
+    c.clock.set(Date.parse('2024-05-16T19:00:00Z'));
+    expect(await c.runDueReminders()).toEqual([20, 20]);
+    expect(postsPerChannel()).toEqual(each(2));
+    expect(problemsLogged(a)).toEqual([]);
+    expect(problemsLogged(b)).toEqual([]);
+  });
+
+  it('post every completion once when a replica dies holding watches: the other takes them over after the lease', async () => {
+    const fleet = addFleet(100);
+    // The first half while both replicas run and poll at the same moments; some finish before the crash.
+    for (let wave = 0; wave < 5; wave += 1) {
+      await Promise.all([c.tickAll(), startAndWatchAll(fleet.slice(wave * 10, wave * 10 + 10))]);
+      c.clock.advance(TICK_MS);
+    }
+    await c.tickAll();
+    const postedBeforeCrash = completionReplies().length;
+    expect(postedBeforeCrash).toBeGreaterThan(0);
+
+    // A quarter is claimed by A alone, the last quarter by B alone: each is mid-start when A dies.
+    const heldByA = fleet.slice(50, 75);
+    const heldByB = fleet.slice(75, 100);
+    await startAndWatchAll(heldByA);
+    await a.scheduler.tick();
+    await startAndWatchAll(heldByB);
+    await b.scheduler.tick();
+    const claimedBy = async (replica: Replica) =>
+      (await b.store.watches.listActive()).filter((watch) => watch.claimedBy === replica.id);
+    const orphaned = await claimedBy(a);
+    expect(orphaned.map((watch) => watch.machineId)).toEqual(
+      expect.arrayContaining(heldByA.map((m) => m.id)),
+    );
+
+    await a.crash();
+    // Nothing was handed back: A's leases still stand in the database.
+    expect((await claimedBy(a)).map((watch) => watch.id).sort()).toEqual(
+      orphaned.map((watch) => watch.id).sort(),
+    );
+
+    // While A's leases last, B finishes its own watches and leaves A's alone: A might only be slow.
+    c.clock.advance(POLL_INTERVAL_MS);
+    await b.scheduler.tick();
+    expect((await b.store.watches.listActive()).map((watch) => watch.id).sort()).toEqual(
+      orphaned.map((watch) => watch.id).sort(),
+    );
+    for (const machine of heldByA) expect(replyTo(machine)).toBeUndefined();
+
+    // Once they run out, B takes A's watches over and reports them, with the time the starts really took.
+    c.clock.advance(LEASE_MS);
+    await b.scheduler.tick();
+    expect(await b.store.watches.listActive()).toEqual([]);
+    expect(repliesPerMachine(fleet)).toEqual(once(fleet));
+    for (const watch of orphaned) {
+      expect((await b.store.watches.get(watch.id))?.claimedBy).toBe(b.id);
+      const machine = fleet.find((m) => m.id === watch.machineId) as FleetMachine;
+      expect(String(replyTo(machine)?.args.text)).toContain(`took ${TRANSITION_MS / 1000}s`);
+    }
+    await b.scheduler.tick();
+    expect(repliesPerMachine(fleet)).toEqual(once(fleet));
+    expect(problemsLogged(b)).toEqual([]);
+  });
+
+  it('post a completion once when a stalled replica finishes watches the other took over after its lease ran out', async () => {
+    // Four watches per person: all of them reach the database at the same moment in one tick.
+    const fleet = addFleet(12);
+    await startAndWatchAll(fleet);
+    await a.scheduler.tick();
+    c.clock.advance(TICK_MS * 3);
+
+    // A sees every machine ready and stalls just before recording the completions.
+    const hold = a.holdCompletions();
+    const stalledTick = a.scheduler.tick();
+    await vi.waitFor(() => expect(hold.waiting()).toBe(fleet.length));
+
+    // Meanwhile its leases run out, B takes the watches and posts every completion.
+    c.clock.advance(LEASE_MS + TICK_MS);
+    await b.scheduler.tick();
+    expect(repliesPerMachine(fleet)).toEqual(once(fleet));
+
+    // A wakes up to find them finished: it posts nothing more and leaves the cards as B left them
+    // (its Starting edit, then B's final one).
+    hold.release();
+    await stalledTick;
+    await c.tickAll();
+    expect(repliesPerMachine(fleet)).toEqual(once(fleet));
+    expect(cardUpdatesPerMachine(fleet)).toEqual(
+      Object.fromEntries(fleet.map((machine) => [machine.name, 2])),
+    );
+    expect(problemsLogged(a)).toEqual([]);
+    expect(problemsLogged(b)).toEqual([]);
+    const finished = await Promise.all(fleet.map((m) => b.store.watches.listActive({ machineId: m.id })));
+    expect(finished.flat()).toEqual([]);
+  });
+});
