@@ -160,22 +160,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   return {
     async watch(request) {
       const at = now();
-      // A newer request about the same card replaces the older watch of it: one card tells one story,
-      // and a Start clicked twice is answered once.
-      if (request.messageTs !== undefined) {
-        const older = await store.watches.listActive({
-          teamId: request.user.teamId,
-          machineId: request.machineId,
-        });
-        for (const watch of older) {
-          if (watch.channel !== request.channel || watch.messageTs !== request.messageTs) continue;
-          await store.watches.complete(watch.id, {
-            status: 'failed',
-            at,
-            detail: 'replaced by a newer request on the same card',
-          });
-        }
-      }
+      // A newer request about the same card replaces the older watch of it, in the store and atomically
+      // (two clicks may reach two replicas at once): one card tells one story, and a Start clicked twice
+      // is answered once.
       return store.watches.create({
         teamId: request.user.teamId,
         userId: request.user.userId,

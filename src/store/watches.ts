@@ -17,6 +17,11 @@ import {
 export type * from './watch-types.js';
 
 export interface WatchRepository {
+  /**
+   * Stores a new active watch. A card (team, channel and messageTs) has one active watch at most: one
+   * already there is finished as failed, replaced by this one, in the same transaction. Two requests
+   * about one card at once (a double click, two replicas) leave exactly one of them active.
+   */
   create(input: NewWatch): Promise<Watch>;
   get(id: string): Promise<Watch | undefined>;
   /** Active watches, oldest first, optionally only one person's or one machine's. */
@@ -80,8 +85,18 @@ const fromRow = (row: WatchRow): Watch => ({
 const json = (timeline: TimelineEntry[] | undefined) =>
   timeline === undefined ? null : JSON.stringify(timeline);
 
+/** Why a watch was finished without a result of its own: the newer watch of its card posts instead. */
+const REPLACED_ON_CARD = 'replaced by a newer request on the same card';
+/**
+ * Each attempt fails only because another request's watch of the same card was committed meanwhile,
+ * which the next attempt replaces; this many requests racing on one card is not a person clicking.
+ */
+const MAX_CARD_ATTEMPTS = 10;
+
 // A lease can be taken when nobody holds it, when it ran out, or when the caller already holds it.
 const CLAIMABLE = "status = 'active' AND (claimed_by IS NULL OR claimed_by = ? OR lease_until <= ?)";
+/** The predicate of the partial unique index watches_active_card (migration 6), repeated in ON CONFLICT. */
+const ACTIVE_CARD = "status = 'active' AND message_ts IS NOT NULL";
 
 export function createWatchRepository(db: SqlClient): WatchRepository {
   const get = async (id: string) => {
@@ -92,26 +107,52 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
   return {
     async create(input) {
       const timeline = input.lastState ? [{ state: input.lastState, at: input.createdAt }] : [];
-      const row = await db.get<WatchRow>(
-        `INSERT INTO watches (id, slack_team_id, slack_user_id, machine_id, machine_name, target_state, channel,
-           message_ts, thread_ts, created_at, deadline_at, last_state, timeline, status)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active') RETURNING *`,
-        [
-          randomUUID(),
-          input.teamId,
-          input.userId,
-          input.machineId,
-          input.machineName,
-          input.targetState,
-          input.channel,
-          input.messageTs ?? null,
-          input.threadTs ?? null,
-          input.createdAt,
-          input.deadlineAt,
-          input.lastState ?? null,
-          JSON.stringify(timeline),
-        ],
-      );
+      const messageTs = input.messageTs ?? null;
+      // On a conflict with the card's active watch (the watches_active_card index) nothing is inserted
+      // and no row comes back.
+      const insert = (client: SqlClient) =>
+        client.get<WatchRow>(
+          `INSERT INTO watches (id, slack_team_id, slack_user_id, machine_id, machine_name, target_state, channel,
+             message_ts, thread_ts, created_at, deadline_at, last_state, timeline, status)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active')
+           ON CONFLICT (slack_team_id, channel, message_ts) WHERE ${ACTIVE_CARD} DO NOTHING
+           RETURNING *`,
+          [
+            randomUUID(),
+            input.teamId,
+            input.userId,
+            input.machineId,
+            input.machineName,
+            input.targetState,
+            input.channel,
+            messageTs,
+            input.threadTs ?? null,
+            input.createdAt,
+            input.deadlineAt,
+            input.lastState ?? null,
+            JSON.stringify(timeline),
+          ],
+        );
+      const row =
+        messageTs === null
+          ? await insert(db)
+          : await db.transaction(async (tx) => {
+              for (let attempt = 0; attempt < MAX_CARD_ATTEMPTS; attempt++) {
+                await tx.run(
+                  `UPDATE watches SET status = 'failed', completed_at = ?, detail = ?
+                   WHERE slack_team_id = ? AND channel = ? AND message_ts = ? AND status = 'active'`,
+                  [input.createdAt, REPLACED_ON_CARD, input.teamId, input.channel, messageTs],
+                );
+                // PostgreSQL: a watch of the card that another transaction inserted after the UPDATE
+                // read the table makes this insert wait for that transaction and then do nothing; the
+                // next UPDATE (a statement of its own, so it sees that watch) replaces it.
+                const inserted = await insert(tx);
+                if (inserted !== undefined) return inserted;
+              }
+              throw new StoreError(
+                `${MAX_CARD_ATTEMPTS} requests about one card kept replacing each other's watch; gave up.`,
+              );
+            });
       if (row === undefined) throw new StoreError('Inserting a watch returned no row.');
       return fromRow(row);
     },

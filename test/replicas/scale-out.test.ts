@@ -305,4 +305,32 @@ describe('two replicas on one PostgreSQL database', () => {
     const finished = await Promise.all(fleet.map((m) => b.store.watches.listActive({ machineId: m.id })));
     expect(finished.flat()).toEqual([]);
   });
+
+  it('post one completion per card when a request about it reaches both replicas at the same moment', async () => {
+    const fleet = addFleet(20);
+    await Promise.all(fleet.map((machine) => c.client(machine.owner).machines.start(machine.id)));
+    // Start clicked twice, or by two people, on each card: Slack hands the clicks to different replicas.
+    await Promise.all(
+      fleet.flatMap((machine) =>
+        [a, b].map((replica) =>
+          replica.scheduler.watch({
+            user: c.user(machine.owner),
+            machineId: machine.id,
+            machineName: machine.name,
+            targetState: 'serviceready',
+            channel: CHANNEL,
+            messageTs: machine.cardTs,
+            initialState: 'off',
+          }),
+        ),
+      ),
+    );
+    expect(await a.store.watches.listActive()).toHaveLength(fleet.length);
+
+    for (let round = 0; round < 4; round += 1) {
+      await c.tickAll();
+      c.clock.advance(TICK_MS);
+    }
+    expect(repliesPerMachine(fleet)).toEqual(once(fleet));
+  });
 });

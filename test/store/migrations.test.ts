@@ -9,6 +9,9 @@ import { openSqliteClient } from '../../src/store/sqlite-client.js';
 import { openStore } from '../../src/store/store.js';
 import { useTestSchema } from './postgres-test-database.js';
 
+/** Every version this build knows, in order. */
+const VERSIONS = MIGRATIONS.map((migration) => migration.version);
+
 const SCHEMA_TABLES = [
   'audit_records',
   'delegations',
@@ -19,6 +22,60 @@ const SCHEMA_TABLES = [
   'vault_entries',
   'watches',
 ];
+
+/**
+ * Watches stored before migration 6, when two requests about one card at once could both be kept:
+ * card 1 has three active watches (and a finished one), card 2 one, and two watches have no card.
+ */
+async function seedCardDuplicates(db: SqlClient): Promise<void> {
+  const watches: Array<[id: string, messageTs: string | null, createdAt: number, status: string]> = [
+    ['w-old', '111.1', 10, 'active'],
+    ['w-mid', '111.1', 20, 'active'],
+    ['w-new', '111.1', 30, 'active'],
+    ['w-done', '111.1', 5, 'done'],
+    ['w-other-card', '222.2', 15, 'active'],
+    ['w-no-card-1', null, 10, 'active'],
+    ['w-no-card-2', null, 20, 'active'],
+  ];
+  for (const [id, messageTs, createdAt, status] of watches) {
+    await db.run(
+      `INSERT INTO watches (id, slack_team_id, slack_user_id, machine_id, machine_name, target_state, channel,
+         message_ts, created_at, deadline_at, timeline, status)
+       VALUES (?, 'T1', 'U1', 'ps1', 'gpu-1', 'ready', 'C1', ?, ?, 999, '[]', ?)`,
+      [id, messageTs, createdAt, status],
+    );
+  }
+}
+
+/** After migration 6: the newest watch of card 1 is its only active one; the rest is untouched. */
+async function expectOneActiveWatchPerCard(db: SqlClient): Promise<void> {
+  expect(await db.all('SELECT id, status, completed_at, detail FROM watches ORDER BY id')).toEqual([
+    { id: 'w-done', status: 'done', completed_at: null, detail: null },
+    {
+      id: 'w-mid',
+      status: 'failed',
+      completed_at: 30,
+      detail: 'replaced by a newer request on the same card',
+    },
+    { id: 'w-new', status: 'active', completed_at: null, detail: null },
+    { id: 'w-no-card-1', status: 'active', completed_at: null, detail: null },
+    { id: 'w-no-card-2', status: 'active', completed_at: null, detail: null },
+    {
+      id: 'w-old',
+      status: 'failed',
+      completed_at: 30,
+      detail: 'replaced by a newer request on the same card',
+    },
+    { id: 'w-other-card', status: 'active', completed_at: null, detail: null },
+  ]);
+  await expect(
+    db.run(
+      `INSERT INTO watches (id, slack_team_id, slack_user_id, machine_id, machine_name, target_state, channel,
+         message_ts, created_at, deadline_at, timeline, status)
+       VALUES ('w-second', 'T1', 'U1', 'ps1', 'gpu-1', 'ready', 'C1', '111.1', 40, 999, '[]', 'active')`,
+    ),
+  ).rejects.toThrow(/unique/i);
+}
 
 describe('migrations', () => {
   let directory: string;
@@ -48,7 +105,7 @@ describe('migrations', () => {
 
   it('create every table on an empty database and record each version with its time', async () => {
     const db = open();
-    expect(await migrate(db, () => 1234)).toEqual([1, 2, 3, 4, 5]);
+    expect(await migrate(db, () => 1234)).toEqual(VERSIONS);
     expect(await tables(db)).toEqual(SCHEMA_TABLES);
     expect(await db.all('SELECT version, name, applied_at FROM schema_migrations ORDER BY version')).toEqual(
       MIGRATIONS.map((migration) => ({ version: migration.version, name: migration.name, applied_at: 1234 })),
@@ -73,7 +130,7 @@ describe('migrations', () => {
     const db = open();
     expect(await migrate(db, () => 1, MIGRATIONS.slice(0, 2))).toEqual([1, 2]);
     expect(await tables(db)).toEqual(['audit_records', 'schema_migrations', 'vault_entries']);
-    expect(await migrate(db, () => 2)).toEqual([3, 4, 5]);
+    expect(await migrate(db, () => 2)).toEqual(VERSIONS.slice(2));
     expect(await tables(db)).toEqual(SCHEMA_TABLES);
   });
 
@@ -84,7 +141,7 @@ describe('migrations', () => {
       "INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'from_the_future', 2)",
     );
     await expect(migrate(db, () => 3)).rejects.toThrow(
-      /schema migration 99 \(from_the_future\) but this build knows migrations up to 5/,
+      `schema migration 99 (from_the_future) but this build knows migrations up to ${VERSIONS.length}`,
     );
   });
 
@@ -104,6 +161,14 @@ describe('migrations', () => {
     await expect(migrate(db, () => 1, broken)).rejects.toThrow();
     expect(await tables(db)).toEqual(['schema_migrations', 'vault_entries']);
     expect(await db.all('SELECT version FROM schema_migrations')).toEqual([{ version: 1 }]);
+  });
+
+  it('keep only the newest active watch of a card, then allow no second one', async () => {
+    const db = open();
+    await migrate(db, () => 1, MIGRATIONS.slice(0, 5));
+    await seedCardDuplicates(db);
+    expect(await migrate(db, () => 2)).toEqual([6]);
+    await expectOneActiveWatchPerCard(db);
   });
 
   it('run when the store opens, creating the directory of a new database file', async () => {
@@ -135,7 +200,7 @@ describe('migrations on PostgreSQL', () => {
 
   it('create every table on an empty schema and record each version with its time', async () => {
     const db = open();
-    expect(await migrate(db, () => 1234)).toEqual([1, 2, 3, 4, 5]);
+    expect(await migrate(db, () => 1234)).toEqual(VERSIONS);
     expect(await tables(db)).toEqual(SCHEMA_TABLES);
     expect(await db.all('SELECT version, name, applied_at FROM schema_migrations ORDER BY version')).toEqual(
       MIGRATIONS.map((migration) => ({ version: migration.version, name: migration.name, applied_at: 1234 })),
@@ -146,8 +211,16 @@ describe('migrations on PostgreSQL', () => {
   it('apply each migration once when several replicas start at the same moment', async () => {
     const replicas = [open(), open(), open(), open()];
     const applied = await Promise.all(replicas.map((replica) => migrate(replica, () => 1)));
-    expect(applied.flat().sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(applied.flat().sort((x, y) => x - y)).toEqual(VERSIONS);
     expect(await tables(open())).toEqual(SCHEMA_TABLES);
+  });
+
+  it('keep only the newest active watch of a card, then allow no second one', async () => {
+    const db = open();
+    await migrate(db, () => 1, MIGRATIONS.slice(0, 5));
+    await seedCardDuplicates(db);
+    expect(await migrate(db, () => 2)).toEqual([6]);
+    await expectOneActiveWatchPerCard(db);
   });
 
   it('roll a failing migration back entirely, its tables included', async () => {

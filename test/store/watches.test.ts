@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openPostgresClient } from '../../src/store/postgres-client.js';
+import type { Store } from '../../src/store/store.js';
 import type { NewWatch, Watch } from '../../src/store/watches.js';
 import { postgres, storeFactories, useFreshStore } from './store-factories.js';
 
@@ -206,6 +207,46 @@ describe.each(storeFactories)('watches on $name', (factory) => {
 
     const rest = await db.store.watches.claimActive({ ...lease, limit: 10 });
     expect(rest.map((watch) => watch.id)).toEqual([soon.id, middle.id, late.id]);
+  });
+
+  it('keeps one active watch per card: a newer watch of it finishes the older one as replaced', async () => {
+    const card = { channel: 'C1', messageTs: '111.1' };
+    const older = await db.store.watches.create(newWatch(card));
+    const otherCard = await db.store.watches.create(newWatch({ ...card, messageTs: '222.2' }));
+    const noCard = await db.store.watches.create(newWatch());
+    const newer = await db.store.watches.create(newWatch({ ...card, createdAt: T0 + MINUTE }));
+
+    expect(await db.store.watches.get(older.id)).toMatchObject({
+      status: 'failed',
+      completedAt: T0 + MINUTE,
+      detail: 'replaced by a newer request on the same card',
+    });
+    const active = await db.store.watches.listActive();
+    expect(active.map((watch) => watch.id).sort()).toEqual([otherCard.id, noCard.id, newer.id].sort());
+  });
+
+  it('leaves exactly one active watch per card when five requests about each of 10 cards arrive at once', async () => {
+    // On PostgreSQL each request comes through its own connection, as from five replicas. SQLite is one
+    // process's database: its requests share that process's connection.
+    const replicas = [db.store];
+    if (factory.dialect === 'postgres')
+      for (let index = 0; index < 4; index++) replicas.push(await db.connect());
+    const requests = Array.from({ length: 5 }, (_, index) => replicas[index % replicas.length] as Store);
+    const cards = Array.from({ length: 10 }, (_, index) => `300.${index}`);
+    const created = await Promise.all(
+      cards.flatMap((messageTs) =>
+        requests.map((replica) => replica.watches.create(newWatch({ channel: 'C1', messageTs }))),
+      ),
+    );
+    expect(created).toHaveLength(50);
+
+    const active = await db.store.watches.listActive();
+    expect(active.map((watch) => watch.messageTs).sort()).toEqual(cards);
+    for (const watch of created) {
+      const stored = await db.store.watches.get(watch.id);
+      if (stored?.status !== 'active')
+        expect(stored?.detail).toBe('replaced by a newer request on the same card');
+    }
   });
 
   it('never hands the same watch to two replicas claiming at once', async () => {
