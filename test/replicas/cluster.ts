@@ -57,6 +57,8 @@ export interface Replica {
    * database to release the leases in (it logs that) and takes the Slack app and HTTP pool down.
    */
   crash(): Promise<void>;
+  /** Stops gracefully, as on SIGTERM: the bot gives its leases back, then its database pool closes. */
+  stop(): Promise<void>;
 }
 
 export interface CompletionHold {
@@ -91,8 +93,6 @@ export interface ReplicaClusterOptions {
 
 interface RunningReplica extends Replica {
   vault: KeyVault;
-  /** The graceful stop, as on SIGTERM: leases given back, then the database closed. */
-  shutDown(): Promise<void>;
 }
 
 function capturingLogger() {
@@ -202,7 +202,7 @@ export async function startReplicaCluster(options: ReplicaClusterOptions): Promi
         await store.close();
         await bot.stop();
       },
-      async shutDown() {
+      async stop() {
         if (!alive) return;
         alive = false;
         completions.releaseAll();
@@ -234,7 +234,7 @@ export async function startReplicaCluster(options: ReplicaClusterOptions): Promi
     const failed = started.find((result) => result.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
   } catch (error) {
-    await Promise.allSettled(replicas.map((replica) => replica.shutDown()));
+    await Promise.allSettled(replicas.map((replica) => replica.stop()));
     const unowned = opened.filter((store) => !replicas.some((replica) => replica.store === store));
     await Promise.allSettled(unowned.map((store) => store.close()));
     await closeShared();
@@ -278,7 +278,7 @@ export async function startReplicaCluster(options: ReplicaClusterOptions): Promi
     },
     runDueReminders: () => Promise.all(live().map((replica) => replica.cron.runDue())),
     async close() {
-      for (const replica of live()) await replica.shutDown();
+      for (const replica of live()) await replica.stop();
       await closeShared();
     },
   };

@@ -1,6 +1,7 @@
 // Scale-out: two whole bots on one PostgreSQL database, one Paperspace emulator and one fake Slack. Their
-// ticks and reminder fires run at the same moment, so the store's claims are what keeps every
-// completion and every reminder to one post; one replica is then killed holding watches.
+// ticks, reminder fires and watch requests run at the same moment, so the store's claims are what keep
+// every completion and every reminder to one post. Then one replica is killed holding watches, one
+// stops gracefully, and one stalls past its lease.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Watch } from '../../src/store/watch-types.js';
 import { messageText } from '../scheduler/harness.js';
@@ -272,6 +273,21 @@ describe('two replicas on one PostgreSQL database', () => {
     await b.scheduler.tick();
     expect(repliesPerMachine(fleet)).toEqual(once(fleet));
     expect(problemsLogged(b)).toEqual([]);
+  });
+
+  it('hand the watches of a replica that stops gracefully to the other at once, without waiting out the lease', async () => {
+    const fleet = addFleet(10);
+    await startAndWatchAll(fleet);
+    await a.scheduler.tick();
+    expect((await b.store.watches.listActive()).map((watch) => watch.claimedBy)).toEqual(
+      fleet.map(() => a.id),
+    );
+
+    await a.stop();
+    c.clock.advance(TICK_MS * 3);
+    await b.scheduler.tick();
+    expect(await b.store.watches.listActive()).toEqual([]);
+    expect(repliesPerMachine(fleet)).toEqual(once(fleet));
   });
 
   it('post a completion once when a stalled replica finishes watches the other took over after its lease ran out', async () => {
