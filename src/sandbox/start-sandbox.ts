@@ -1,7 +1,7 @@
 // `npm start` without Slack credentials: the real bot in HTTP mode, in one process with the Paperspace
 // emulator (demo accounts, fast transitions) and a stand-in for Slack that serves a web page. A person
 // types /ps in the page and the bot receives exactly what Slack would send it.
-import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CustomRoute } from '@slack/bolt';
 import { startBot } from '../bot.js';
@@ -11,16 +11,9 @@ import type { MachineWatcher } from '../services/machine-watches.js';
 import { SLACK_EVENTS_PATH } from '../slack/app.js';
 import { openStore, type Store } from '../store/store.js';
 import { createKeyVault } from '../vault/key-vault.js';
-import { createChangeFeed } from './change-feed.js';
-import { createEventStream } from './events.js';
-import { createGrants } from './grants.js';
-import { createInteractions } from './interactions.js';
 import { SANDBOX_PEOPLE } from './sandbox-identity.js';
-import { type SandboxServer, startSandboxServer } from './sandbox-server.js';
-import { createSlackStandin, RESPONSE_URL_PATH_PREFIX } from './slack-standin.js';
+import { startSlackSandbox } from './slack-sandbox.js';
 import { loadOrCreateVaultKey } from './vault-key-file.js';
-import { createViewStacks } from './view-stacks.js';
-import { createWorkspace } from './workspace.js';
 
 /** Fast enough to watch a machine start in a demo, slow enough to see each state on the card. */
 export const SANDBOX_TRANSITION_MS = 1500;
@@ -62,6 +55,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   };
 
   try {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const vaultKeys = options.vaultKeys?.length
       ? [...options.vaultKeys]
       : [await sandboxVaultKey(dataDir, logger)];
@@ -75,40 +69,22 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const vault = createKeyVault({ keys: vaultKeys, store, now });
     await vault.verify();
 
-    // Fresh per run and never shown: only the stand-in and the bot, in this process, need them.
-    const botToken = `xoxb-sandbox-${randomBytes(16).toString('hex')}`;
-    const signingSecret = randomBytes(32).toString('hex');
-    const feed = createChangeFeed();
-    const workspace = createWorkspace({ feed, now });
-    const views = createViewStacks({ feed, now });
-    const grants = createGrants({ now });
-    let botEventsUrl = '';
-    let server: SandboxServer | undefined;
-    const interactions = createInteractions({
-      workspace,
-      views,
-      grants,
-      feed,
-      signingSecret,
-      requestUrl: () => botEventsUrl,
-      responseUrl: (id) => `${server?.url ?? ''}${RESPONSE_URL_PATH_PREFIX}${encodeURIComponent(id)}`,
-      logger,
-      now,
-    });
-    server = await startSandboxServer({
-      standin: createSlackStandin({ workspace, views, grants, botToken, logger, now }),
-      interactions,
-      events: createEventStream({ feed, workspace, views, notes: personNotes(emulator) }),
-      workspace,
+    const slack = await startSlackSandbox({
       logger,
       port: options.port,
       host: options.host ?? '127.0.0.1',
+      notes: personNotes(emulator),
+      now,
     });
-    const sandboxServer = server;
-    cleanup.push(() => sandboxServer.close());
+    cleanup.push(() => slack.close());
 
     const bot = await startBot({
-      slack: { mode: 'http', botToken, signingSecret, apiUrl: `${server.url}/api/` },
+      slack: {
+        mode: 'http',
+        botToken: slack.botToken,
+        signingSecret: slack.signingSecret,
+        apiUrl: slack.apiUrl,
+      },
       paperspace: { apiUrl: emulator.url, graphqlUrl: emulator.graphqlUrl },
       port: 0,
       store,
@@ -120,10 +96,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     });
     cleanup.push(() => bot.stop());
     const botUrl = `http://127.0.0.1:${bot.port}`;
-    botEventsUrl = `${botUrl}${SLACK_EVENTS_PATH}`;
+    slack.setRequestUrl(`${botUrl}${SLACK_EVENTS_PATH}`);
 
-    announce(logger, `${server.url}/`, emulator);
-    return { url: `${server.url}/`, botUrl, emulatorUrl: emulator.url, close: closeAll };
+    announce(logger, `${slack.url}/`, emulator);
+    return { url: `${slack.url}/`, botUrl, emulatorUrl: emulator.url, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;
