@@ -4,7 +4,7 @@
 // names, so the bot's error handling meets the same answers it will meet in production.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { messageProblems, viewProblems } from './block-kit-rules.js';
+import { messageProblems, viewProblems, withSlackIds } from './block-kit-rules.js';
 import type { Grants } from './grants.js';
 import { BodyTooLargeError, isRecord, readBody, sendJson } from './http-util.js';
 import { SANDBOX_APP, SANDBOX_TEAM } from './sandbox-identity.js';
@@ -58,7 +58,8 @@ function content(args: Json): MessageContent | Answer {
   const blocks = Array.isArray(args.blocks) ? args.blocks : [];
   const text = typeof args.text === 'string' ? args.text : '';
   if (text === '' && blocks.length === 0) return fail('no_text');
-  return { text, blocks };
+  // Stored as Slack stores them: every block gets a block_id and every element an action_id.
+  return { text, blocks: withSlackIds(blocks) };
 }
 
 const isAnswer = (value: MessageContent | Answer): value is Answer => 'ok' in value;

@@ -120,7 +120,13 @@ export function createViewStacks({ feed, now }: { feed: ChangeFeed; now: () => n
           : allRecords().find((candidate) => candidate.view.external_id === ref.externalId);
       if (record === undefined) return 'not_found';
       if (hash !== undefined && hash !== record.hash) return 'hash_conflict';
-      record.view = stored(view);
+      // An update that names no external_id keeps the one the view had, so later updates can still use it.
+      const externalId = record.view.external_id;
+      record.view = stored(
+        view.external_id === undefined && externalId !== undefined
+          ? { ...view, external_id: externalId }
+          : view,
+      );
       record.hash = newHash();
       record.errors = {};
       record.problem = null;
