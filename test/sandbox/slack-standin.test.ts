@@ -113,7 +113,9 @@ describe('chat.postMessage', () => {
     const stored = workspace.message(GENERAL, answer.ts ?? '');
     expect(stored?.text).toBe('fallback');
     expect(stored?.blocks).toEqual([{ ...section('*hi*'), block_id: expect.any(String) }]);
-    expect(answer.message?.blocks?.[0]?.block_id).toBe((stored?.blocks[0] as { block_id: string }).block_id);
+    expect(answer.message?.blocks?.[0]?.block_id).toBe(
+      (stored?.blocks[0] as { block_id?: string } | undefined)?.block_id,
+    );
     expect(changes).toContainEqual({ type: 'message', message: expect.objectContaining({ ts: answer.ts }) });
   });
 
