@@ -55,8 +55,10 @@ function checkCombinations(request: CreateRequest): void {
   if (!STORAGE_SIZES_GB.includes(request.size)) {
     throw badRequest(`size: ${request.size} GB is not offered; choose one of ${STORAGE_SIZES_GB.join(', ')}`);
   }
-  if (request.assignPublicIp && request.dynamicPublicIp) {
-    throw badRequest('assignPublicIp and dynamicPublicIp cannot be combined');
+  // "Cannot be combined" forbids sending both parameters, whatever their values, as userId and the
+  // new-user fields below; the client refuses the same requests before sending them.
+  if (request.assignPublicIp !== undefined && request.dynamicPublicIp !== undefined) {
+    throw badRequest('assignPublicIp and dynamicPublicIp cannot be combined; send one of them');
   }
   const newUserFields = NEW_USER_FIELDS.filter((field) => request[field] !== undefined);
   if (request.userId !== undefined && newUserFields.length > 0) {

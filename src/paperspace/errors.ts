@@ -131,12 +131,21 @@ export class PaperspacePermissionError extends PaperspaceApiError {
   override name = 'PaperspacePermissionError';
 
   constructor(details: ApiErrorDetails) {
-    const hint = details.permissionHint ? ` ${details.permissionHint}` : '';
+    const hint =
+      details.permissionHint && !saysAlready(details.serverMessage, details.permissionHint)
+        ? ` ${details.permissionHint}`
+        : '';
     super(
       `Paperspace does not allow your account to ${details.action} (${details.status})${because(details)}.${hint}`,
       details,
     );
   }
+}
+
+/** Whether the server's own message already carries `sentence`, so a message need not repeat it. */
+function saysAlready(serverMessage: string | undefined, sentence: string): boolean {
+  const normalise = (text: string) => text.toLowerCase().replace(/[.!\s]+$/, '');
+  return serverMessage !== undefined && normalise(serverMessage).includes(normalise(sentence));
 }
 
 /** 404: what the request named does not exist, or the caller cannot see it. */
@@ -193,7 +202,8 @@ export class PaperspaceServerError extends PaperspaceApiError {
       details.retryAfterMs === undefined ? 'in a minute' : `in ${formatDuration(details.retryAfterMs)}`;
     super(
       `Paperspace had an internal problem (${details.status}) while trying to ${details.action}${because(details)}. ` +
-        `Try again ${when}.`,
+        // A change that is never retried automatically may still have been applied before the failure.
+        (details.changesState ? `${MAY_HAVE_SUCCEEDED} Try again ${when} if not.` : `Try again ${when}.`),
       details,
     );
     this.retryAfterMs = details.retryAfterMs;

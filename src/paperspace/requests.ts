@@ -30,6 +30,9 @@ const text = () =>
     .string({ error: mustBe('text') })
     .trim()
     .min(1, { error: 'must not be empty' });
+/** Sent exactly as given, never trimmed: a password may begin or end with a space. */
+const secretText = () =>
+  z.string({ error: mustBe('text') }).refine((value) => value.trim() !== '', { error: 'must not be empty' });
 const flag = () => z.boolean({ error: mustBe('true or false') });
 const wholeNumber = (minimum: number, description: string) =>
   z
@@ -70,7 +73,7 @@ export const createMachineParamsSchema = z
     scriptId: text().optional(),
     userId: text().optional(),
     email: z.email({ error: mustBe('an e-mail address') }).optional(),
-    password: text().optional(),
+    password: secretText().optional(),
     firstName: text().optional(),
     lastName: text().optional(),
     notificationEmail: z.email({ error: mustBe('an e-mail address') }).optional(),

@@ -116,16 +116,20 @@ function createdAt(event: MachineEvent): number {
 }
 
 /**
- * The newest failed event among those that concern this wait: events created since it began, plus
- * the newest event of all (the operation that prompted the wait was usually requested just before
- * it began). Older failures belong to earlier operations and are ignored.
+ * The failed event that explains why this wait cannot succeed. The events that concern the wait are
+ * those created since it began, plus the newest event of all and any created in the same instant
+ * (the operation that prompted the wait was usually requested just before it began, and one request
+ * can record several, such as create and the start that follows it). Older failures belong to
+ * earlier operations and are ignored. Among the failures that concern it, the oldest is reported:
+ * an operation that fails cancels those queued behind it, so later failures are its consequences.
  */
 export function findFailedEvent(
   events: readonly MachineEvent[],
   waitStartedAt: number,
 ): MachineEvent | undefined {
   const newestFirst = [...events].sort((a, b) => Math.sign(createdAt(b) - createdAt(a)) || 0);
-  return newestFirst.find(
-    (event, index) => (index === 0 || createdAt(event) >= waitStartedAt) && isFailedEvent(event),
-  );
+  const newest = newestFirst[0];
+  if (!newest) return undefined;
+  const since = Math.min(waitStartedAt, createdAt(newest));
+  return newestFirst.filter((event) => createdAt(event) >= since && isFailedEvent(event)).at(-1);
 }

@@ -85,6 +85,12 @@ describe('forbidden combinations answer 400 in the nested error shape', () => {
       /assignPublicIp/,
     ],
     [
+      'assignPublicIp with dynamicPublicIp, even when one of them is false',
+      KEY.ivy,
+      { ...individual, assignPublicIp: false, dynamicPublicIp: true },
+      /assignPublicIp and dynamicPublicIp cannot be combined/,
+    ],
+    [
       'userId with a new-user field',
       KEY.alma,
       { ...forTeam, email: 'x@acme.example' },

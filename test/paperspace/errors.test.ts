@@ -58,6 +58,16 @@ describe('createApiError', () => {
     expect(error.message).toBe('Paperspace refused to start machine ps1 (418): short and stout.');
   });
 
+  it('adds who may do it to a 403, unless the server already said exactly that', () => {
+    const permission = { ...details, status: 403, permissionHint: 'Only the owner can start it.' };
+    expect(createApiError({ ...permission, serverMessage: 'Forbidden' }).message).toBe(
+      'Paperspace does not allow your account to start machine ps1 (403): Forbidden. Only the owner can start it.',
+    );
+    expect(createApiError({ ...permission, serverMessage: 'Only the owner can start it' }).message).toBe(
+      'Paperspace does not allow your account to start machine ps1 (403): Only the owner can start it.',
+    );
+  });
+
   it('keeps timeouts a kind of connection failure, and every failure a PaperspaceError', () => {
     const timeout = new PaperspaceTimeoutError('machines.list', 'list machines', 30_000);
     expect(timeout).toBeInstanceOf(PaperspaceConnectionError);

@@ -251,11 +251,24 @@ describe('findFailedEvent', () => {
   const since = Date.parse('2024-05-01T12:00:00Z');
   const events = (...list: Record<string, unknown>[]) => list as unknown as MachineWithEvents['events'];
 
-  it('picks the newest failed event among those since the wait began, in any order', () => {
+  it('picks the oldest failed event since the wait began, the cause of the others, in any order', () => {
     const older = eventFixture({ handle: 'a', state: 'error', dtCreated: '2024-05-01T12:00:05Z' });
     const newer = eventFixture({ handle: 'b', errorMsg: 'quota', dtCreated: '2024-05-01T12:00:09Z' });
     const done = eventFixture({ handle: 'c', dtCreated: '2024-05-01T12:00:10Z' });
-    expect(findFailedEvent(events(older, done, newer), since)?.handle).toBe('b');
+    expect(findFailedEvent(events(done, newer, older), since)?.handle).toBe('a');
+  });
+
+  it('counts every event recorded in the instant of the newest, though it came before the wait', () => {
+    // A create that failed, and the start queued behind it, cancelled: both recorded by one request.
+    const start = eventFixture({ handle: 's', name: 'start', state: 'error', dtCreated: beforeWait });
+    const create = eventFixture({ handle: 'c', name: 'create', state: 'error', dtCreated: beforeWait });
+    expect(findFailedEvent(events(start, create), since)?.handle).toBe('c');
+  });
+
+  it('ignores failures older than the wait and than the newest event', () => {
+    const old = eventFixture({ handle: 'o', state: 'error', dtCreated: yesterday });
+    const start = eventFixture({ handle: 's', name: 'start', dtCreated: beforeWait });
+    expect(findFailedEvent(events(start, old), since)).toBeUndefined();
   });
 
   it('finds nothing when every relevant event succeeded', () => {

@@ -3,7 +3,7 @@
 import type { KnownBlock } from '@slack/types';
 import { DEDICATED_GPU_MACHINE_TYPES, REGIONS } from '../../paperspace/constants.js';
 import { contextLine } from './elements.js';
-import { escapeMrkdwn, LIMITS, mrkdwn, plainText, type SlackMessage } from './text.js';
+import { escapeMrkdwn, LIMITS, message, mrkdwn, plainText, type SlackMessage } from './text.js';
 
 export interface AvailabilityResult {
   region: string;
@@ -58,7 +58,7 @@ export function availabilityGrid(results: AvailabilityResult[]): SlackMessage {
     available.length === 0
       ? 'No checked GPU type is available right now.'
       : `Available now: ${available.map((result) => `${result.machineType} in ${result.region}`).join(', ')}`;
-  return { blocks, text: escapeMrkdwn(text) };
+  return message(blocks, escapeMrkdwn(text));
 }
 
 function mark(available: boolean | 'error' | undefined): string {

@@ -11,9 +11,11 @@ import {
   escapeMrkdwn,
   isoMinutes,
   LIMITS,
+  message,
   mrkdwn,
   option,
   plainText,
+  plural,
   type SlackMessage,
   slackDate,
 } from './text.js';
@@ -41,7 +43,7 @@ export function machineCard(machine: Machine, opts: MachineCardOptions = {}): Kn
 
 /** A machine card as a whole message, with the notification fallback. */
 export function machineCardMessage(machine: Machine, opts: MachineCardOptions = {}): SlackMessage {
-  return { blocks: machineCard(machine, opts), text: machineSummaryText(machine) };
+  return message(machineCard(machine, opts), machineSummaryText(machine));
 }
 
 /** `gpu-1: 🟢 Ready` (escaped): the fallback text of a message about one machine. */
@@ -82,7 +84,7 @@ function compactSummary(machine: Machine): KnownBlock {
     machine.machineType,
     machine.region,
     machine.os,
-    `${machine.cpus} CPUs`,
+    plural(machine.cpus, 'CPU'),
     machine.ram === null ? null : `${formatGiB(machine.ram)} RAM`,
     machine.gpu,
     machine.storageTotal === null ? null : `disk ${storageBar(machine.storageUsed, machine.storageTotal)}`,

@@ -13,7 +13,7 @@ import {
   pageNavigation,
   pageSlice,
 } from './paging.js';
-import { escapeMrkdwn, LIMITS, mrkdwn, plainText, type SlackMessage, truncateMrkdwn } from './text.js';
+import { escapeMrkdwn, LIMITS, message, mrkdwn, plainText, type SlackMessage } from './text.js';
 
 /** A compact card is a section and an actions block; a divider separates it from the next. */
 const BLOCKS_PER_MACHINE = 3;
@@ -43,15 +43,12 @@ export function machineList(machines: Machine[], request: PageRequest): SlackMes
   blocks.push(...pageNavigation('machines', request.filters, slice));
 
   const names = shown.map((machine) => `${machine.name} (${stateLabel(machine.state).words})`);
-  return {
-    blocks,
-    text: truncateMrkdwn(`${headline}: ${escapeMrkdwn(names.join(', '))}`, LIMITS.sectionText),
-  };
+  return message(blocks, `${headline}: ${escapeMrkdwn(names.join(', '))}`);
 }
 
 function emptyMachineList(filters: string | undefined): SlackMessage {
   const text = filters
     ? `No machines match ${filters}. Try \`/ps list\` without filters.`
     : 'No machines on this account yet. Create one with `/ps create`.';
-  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+  return message([{ type: 'section', text: mrkdwn(text) }], text);
 }

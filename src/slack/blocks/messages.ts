@@ -3,7 +3,7 @@
 import type { KnownBlock } from '@slack/types';
 import { ActionId, SLASH_COMMAND } from '../ids.js';
 import { button, contextLine } from './elements.js';
-import { escapeMrkdwn, LIMITS, mrkdwn, plainText, type SlackMessage, truncateMrkdwn } from './text.js';
+import { escapeMrkdwn, LIMITS, message, mrkdwn, plainText, type SlackMessage } from './text.js';
 
 export interface HelpEntry {
   usage: string;
@@ -34,19 +34,13 @@ export function helpMessage(entries: HelpEntry[]): SlackMessage {
     contextLine(`\`${SLASH_COMMAND} help <command>\` shows one command in detail.`),
   ];
   const names = entries.map((entry) => entry.usage.split(/\s+/).slice(0, 2).join(' '));
-  return {
-    blocks,
-    text: truncateMrkdwn(`${title}: ${escapeMrkdwn([...new Set(names)].join(', '))}`, LIMITS.sectionText),
-  };
+  return message(blocks, `${title}: ${escapeMrkdwn([...new Set(names)].join(', '))}`);
 }
 
 /** What was wrong with the command and the usage line to get it right. */
 export function usageErrorMessage(error: string, usage: string): SlackMessage {
   const text = `⚠️ ${escapeMrkdwn(error)}\nUsage: \`${escapeMrkdwn(usage)}\``;
-  return {
-    blocks: [{ type: 'section', text: mrkdwn(text) }],
-    text: truncateMrkdwn(text, LIMITS.sectionText),
-  };
+  return message([{ type: 'section', text: mrkdwn(text) }], text);
 }
 
 /** Shown (ephemerally) to someone who has not linked an API key yet. */
@@ -75,8 +69,5 @@ export function loginPrompt(): SlackMessage {
 /** A failure in one sentence; `text` is escaped, so it may quote user input or an API message. */
 export function errorMessage(text: string): SlackMessage {
   const line = `❌ ${escapeMrkdwn(text)}`;
-  return {
-    blocks: [{ type: 'section', text: mrkdwn(line) }],
-    text: truncateMrkdwn(line, LIMITS.sectionText),
-  };
+  return message([{ type: 'section', text: mrkdwn(line) }], line);
 }

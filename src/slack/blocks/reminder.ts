@@ -7,15 +7,7 @@ import { button, contextLine } from './elements.js';
 import { stopButton } from './machine-card.js';
 import { encodeMachineRef } from './machine-ref.js';
 import { stateMrkdwn } from './machine-state.js';
-import {
-  escapeMrkdwn,
-  LIMITS,
-  mrkdwn,
-  plainText,
-  plural,
-  type SlackMessage,
-  truncateMrkdwn,
-} from './text.js';
+import { escapeMrkdwn, LIMITS, message, mrkdwn, plainText, plural, type SlackMessage } from './text.js';
 
 /** A section and an actions block per machine. */
 const BLOCKS_PER_MACHINE = 2;
@@ -57,7 +49,7 @@ export function reminderMessage(machines: Machine[]): SlackMessage {
     contextLine('Snooze asks again in an hour; Keep running skips this machine until the next reminder.'),
   );
   const names = escapeMrkdwn(machines.map((machine) => machine.name).join(', '));
-  return { blocks, text: truncateMrkdwn(`${title}: ${names}`, LIMITS.sectionText) };
+  return message(blocks, `${title}: ${names}`);
 }
 
 function reminderActions(machine: Machine): KnownBlock {

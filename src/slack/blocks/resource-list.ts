@@ -13,7 +13,16 @@ import {
   pageNavigation,
   pageSlice,
 } from './paging.js';
-import { escapeMrkdwn, LIMITS, mrkdwn, plainText, type SlackMessage, slackDate, truncate } from './text.js';
+import {
+  escapeMrkdwn,
+  LIMITS,
+  message,
+  mrkdwn,
+  plainText,
+  type SlackMessage,
+  slackDate,
+  truncate,
+} from './text.js';
 
 export interface ResourceItems {
   templates: Template;
@@ -98,7 +107,7 @@ export function resourceList<K extends ResourceKind>(
   const filters = filtersMrkdwn(request.filters);
   if (items.length === 0) {
     const text = filters ? `No ${noun}s match ${filters}.` : `No ${noun}s on this account.`;
-    return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+    return message([{ type: 'section', text: mrkdwn(text) }], text);
   }
   const pageSize = clampPageSize(request.pageSize, RESOURCE_PAGE_SIZE, MAX_RESOURCE_PAGE_SIZE);
   const slice = pageSlice(items.length, request.page, pageSize);
@@ -112,5 +121,5 @@ export function resourceList<K extends ResourceKind>(
     blocks.push({ type: 'section', text: mrkdwn(lines.join('\n')) });
   }
   blocks.push(...pageNavigation(kind, request.filters, slice));
-  return { blocks, text: headline };
+  return message(blocks, headline);
 }

@@ -2,7 +2,16 @@
 // builder renders the post again, marked expired, when the delegation's lifetime is over.
 import type { KnownBlock } from '@slack/types';
 import type { Machine } from '../../paperspace/schemas.js';
-import { escapeMrkdwn, isoMinutes, LIMITS, mrkdwn, plural, type SlackMessage, slackDate } from './text.js';
+import {
+  escapeMrkdwn,
+  isoMinutes,
+  LIMITS,
+  message,
+  mrkdwn,
+  plural,
+  type SlackMessage,
+  slackDate,
+} from './text.js';
 
 export interface ShareMessageInput {
   sharerUserId: string;
@@ -52,5 +61,5 @@ export function shareMessage(input: ShareMessageInput): SlackMessage {
   const text = input.expired
     ? `Expired share of ${machineNames} by ${sharer}`
     : `${sharer} shared ${machineNames} until ${isoMinutes(input.expiresAt)}`;
-  return { blocks, text };
+  return message(blocks, text);
 }

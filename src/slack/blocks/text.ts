@@ -26,12 +26,19 @@ export const LIMITS = {
   placeholder: 150,
   plainTextInput: 3000,
   blockId: 255,
+  /** Our cap for a message's notification text (Slack truncates past 40000; nobody reads that far). */
+  fallbackText: 3000,
 } as const;
 
 /** A message as chat.postMessage/respond take it: blocks plus the notification fallback. */
 export interface SlackMessage {
   blocks: KnownBlock[];
   text: string;
+}
+
+/** A message whose fallback text (escaped mrkdwn) is cut to LIMITS.fallbackText. */
+export function message(blocks: KnownBlock[], text: string): SlackMessage {
+  return { blocks, text: truncateMrkdwn(text, LIMITS.fallbackText) };
 }
 
 const ELLIPSIS = '…';

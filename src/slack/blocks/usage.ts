@@ -2,7 +2,7 @@
 import type { MachineUtilization } from '../../paperspace/schemas.js';
 import { contextLine } from './elements.js';
 import { formatHoursMinutes, formatMoney, MISSING, parseAmount } from './format.js';
-import { escapeMrkdwn, LIMITS, mrkdwn, plainText, type SlackMessage, slackDate } from './text.js';
+import { escapeMrkdwn, LIMITS, message, mrkdwn, plainText, type SlackMessage, slackDate } from './text.js';
 
 /**
  * `now` (epoch milliseconds) tells whether the billing month is still running, in which case the
@@ -45,8 +45,8 @@ export function usageMessage(
     : `Billing month ${escapeMrkdwn(billingMonth)}.`;
   const title = `Usage of ${machineName} · ${month}`;
   const text = `${escapeMrkdwn(machineName)} in ${escapeMrkdwn(month)}: ${formatHoursMinutes(secondsUsed)}, estimated ${estimate === undefined ? 'cost unknown' : formatMoney(estimate)}`;
-  return {
-    blocks: [
+  return message(
+    [
       { type: 'header', text: plainText(title, LIMITS.headerText) },
       {
         type: 'section',
@@ -55,7 +55,7 @@ export function usageMessage(
       contextLine(`${formula} Machine upgrades are not included. ${status}`),
     ],
     text,
-  };
+  );
 }
 
 /** `May 2024` for `2024-05`; anything else is shown as sent. */

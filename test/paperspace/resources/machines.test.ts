@@ -51,6 +51,27 @@ describe('machines: request shapes', () => {
     expect(machine.userId).toBe('uabc');
   });
 
+  it('sends a new user’s password exactly as given, spaces at either end included', async () => {
+    const { server, client } = await clientAnswering(() => ({ json: machineFixture() }));
+    const newUser = {
+      email: 'new@example.com',
+      password: '  spaced out ',
+      firstName: 'New',
+      lastName: 'User',
+    };
+    await client.machines.create({ ...validCreate, teamId: 'te1', ...newUser });
+    expect(server.requests[0]?.body).toMatchObject({ password: '  spaced out ' });
+  });
+
+  it('refuses a blank new-user password before sending', async () => {
+    const { server, client } = await clientAnswering(() => ({ json: machineFixture() }));
+    const newUser = { email: 'new@example.com', password: '   ', firstName: 'New', lastName: 'User' };
+    await expect(client.machines.create({ ...validCreate, teamId: 'te1', ...newUser })).rejects.toThrow(
+      'Cannot create machine gpu-1: password must not be empty.',
+    );
+    expect(server.requests).toEqual([]);
+  });
+
   it.each(['start', 'stop', 'restart'] as const)(
     '%ss a machine with a bodiless POST to its path',
     async (verb) => {

@@ -43,4 +43,14 @@ describe('shareMessage', () => {
     expect(shown).not.toContain('tok_7b1c');
     expect(text).toMatch(/^Expired share of gpu-1/);
   });
+
+  it('keeps the notification text short however many long-named machines are shared', () => {
+    const machines = Array.from({ length: 40 }, (_, i) => ({
+      id: `ps${i}`,
+      name: `${'n'.repeat(2000)}${i}`,
+    }));
+    const { text } = share({ ...input, machines });
+    expect(text.length).toBeLessThanOrEqual(3000);
+    expect(text.endsWith('…')).toBe(true);
+  });
 });
