@@ -4,6 +4,8 @@
 import type { CustomRoute } from '@slack/bolt';
 import { Agent } from 'undici';
 import type { Logger } from './logger.js';
+import type { CronEngine } from './scheduler/cron-engine.js';
+import { createScheduler, type Scheduler, type SchedulerTimers } from './scheduler/scheduler.js';
 import { createAuditTrail } from './services/audit-trail.js';
 import type { MachineWatcher } from './services/machine-watches.js';
 import { createPaperspaceClientFactory } from './services/paperspace-clients.js';
@@ -25,7 +27,17 @@ export interface BotOptions {
   store: Store;
   vault: KeyVault;
   logger: Logger;
-  watcher: MachineWatcher;
+  /** Watches, reminders, snoozes and share expiry; POLL_INTERVAL_MS and the seams tests replace. */
+  scheduler: {
+    pollIntervalMs: number;
+    /** Real intervals by default; tests pass manualTimers and call tick(). */
+    timers?: SchedulerTimers;
+    /** node-cron by default. */
+    cron?: CronEngine;
+    replicaId?: string;
+  };
+  /** Wraps the scheduler as the listeners' watcher (tests record the requests). */
+  wrapWatcher?: (scheduler: MachineWatcher) => MachineWatcher;
   now?: () => number;
   customRoutes?: CustomRoute[];
 }
@@ -33,6 +45,7 @@ export interface BotOptions {
 export interface RunningBot {
   port: number;
   slackApp: SlackApp;
+  scheduler: Scheduler;
   stop(): Promise<void>;
 }
 
@@ -47,12 +60,22 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     dispatcher,
     now,
   });
+  // Listeners are registered while the Slack app is built, and the scheduler needs that app's Web API
+  // client: watch requests reach the scheduler through this forwarder, bound once both exist (before
+  // the app starts taking requests).
+  let scheduler: Scheduler | undefined;
+  const forwarder: MachineWatcher = {
+    watch(request) {
+      if (scheduler === undefined) throw new Error('a watch was requested before the scheduler was built');
+      return scheduler.watch(request);
+    },
+  };
   const deps: ListenerDeps = {
     clients,
     vault: options.vault,
     store: options.store,
     audit: createAuditTrail({ audit: options.store.audit, now, logger: options.logger }),
-    watcher: options.watcher,
+    watcher: options.wrapWatcher ? options.wrapWatcher(forwarder) : forwarder,
     logger: options.logger,
     now,
   };
@@ -69,11 +92,25 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     slack.mode === 'http'
       ? createSlackApp({ ...common, mode: 'http', signingSecret: slack.signingSecret })
       : createSlackApp({ ...common, mode: 'socket', appToken: slack.appToken });
+  const running = createScheduler({
+    store: options.store,
+    vault: options.vault,
+    clients,
+    slack: slackApp.app.client,
+    logger: options.logger.child({ component: 'scheduler' }),
+    now,
+    ...options.scheduler,
+  });
+  scheduler = running;
   const { port } = await slackApp.start();
+  await running.start();
   return {
     port,
     slackApp,
+    scheduler: running,
     async stop() {
+      // The scheduler first: a tick under way may still post to Slack and call Paperspace.
+      await running.stop();
       await slackApp.stop();
       await dispatcher.close();
     },

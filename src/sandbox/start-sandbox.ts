@@ -7,9 +7,8 @@ import type { CustomRoute } from '@slack/bolt';
 import { startBot } from '../bot.js';
 import { type EmulatorUser, type RunningEmulator, startEmulator } from '../emulator/index.js';
 import type { Logger } from '../logger.js';
-import type { MachineWatcher } from '../services/machine-watches.js';
 import { SLACK_EVENTS_PATH } from '../slack/app.js';
-import { openStore, type Store } from '../store/store.js';
+import { openStore } from '../store/store.js';
 import { createKeyVault } from '../vault/key-vault.js';
 import { SANDBOX_PEOPLE } from './sandbox-identity.js';
 import { startSlackSandbox } from './slack-sandbox.js';
@@ -17,6 +16,8 @@ import { loadOrCreateVaultKey } from './vault-key-file.js';
 
 /** Fast enough to watch a machine start in a demo, slow enough to see each state on the card. */
 export const SANDBOX_TRANSITION_MS = 1500;
+/** Watches poll this often, so a card follows each of those states (POLL_INTERVAL_MS is for real APIs). */
+export const SANDBOX_POLL_INTERVAL_MS = 1000;
 export const VAULT_KEY_FILE = 'sandbox-vault.key';
 export const DATABASE_FILE = 'sandbox.db';
 
@@ -32,6 +33,8 @@ export interface SandboxOptions {
   vaultKeys?: readonly Buffer[];
   /** Length of each timed machine state in the emulator. */
   transitionMs?: number;
+  /** How often watched machines are polled; SANDBOX_POLL_INTERVAL_MS by default. */
+  pollIntervalMs?: number;
   /** Extra routes for the bot's HTTP server, such as health checks. */
   customRoutes?: CustomRoute[];
   now?: () => number;
@@ -90,7 +93,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       store,
       vault,
       logger,
-      watcher: persistedWatcher(store, now),
+      scheduler: { pollIntervalMs: options.pollIntervalMs ?? SANDBOX_POLL_INTERVAL_MS },
       now,
       ...(options.customRoutes ? { customRoutes: options.customRoutes } : {}),
     });
@@ -114,30 +117,6 @@ async function sandboxVaultKey(dataDir: string, logger: Logger): Promise<Buffer>
   if (tightened)
     logger.warn({ path }, 'sandbox: the vault key file was readable by others; narrowed it to 0600');
   return key;
-}
-
-/**
- * TODO(scheduler): the watch scheduler (src/scheduler/, being built on its own branch) replaces this:
- * until it lands, watches are stored (so the scheduler resumes them) but nothing polls them, so a
- * card shows "Starting…" and no completion reply arrives in its thread.
- */
-function persistedWatcher(store: Store, now: () => number): MachineWatcher {
-  return {
-    watch: (request) =>
-      store.watches.create({
-        teamId: request.user.teamId,
-        userId: request.user.userId,
-        machineId: request.machineId,
-        machineName: request.machineName,
-        targetState: request.targetState,
-        channel: request.channel,
-        messageTs: request.messageTs ?? null,
-        threadTs: request.threadTs ?? null,
-        lastState: request.initialState ?? null,
-        createdAt: now(),
-        deadlineAt: now() + (request.timeoutMs ?? 30 * 60_000),
-      }),
-  };
 }
 
 function describeAccount(user: EmulatorUser): string {

@@ -16,6 +16,10 @@ export const ActionId = {
   machineOverflow: 'machine_overflow',
   /** Prev/Next on a paginated list; the button value carries the list kind, filters and page. */
   listPage: 'list_page',
+  /** Delete on the confirmation of `/ps script delete`; the value is the script id. */
+  scriptDelete: 'script_delete',
+  /** Delete on the confirmation of `/ps drive delete`; the value is the shared drive id. */
+  driveDelete: 'drive_delete',
   reminderStop: 'reminder_stop',
   reminderSnooze: 'reminder_snooze',
   reminderKeep: 'reminder_keep',

@@ -6,18 +6,21 @@ import type { Logger } from 'pino';
 import { PaperspaceError } from '../paperspace/errors.js';
 import { UserFacingError } from '../services/user-facing-error.js';
 import { VaultError } from '../vault/vault-error.js';
+import { describeError } from './error-handler.js';
 
 export function messageForUser(error: unknown, logger: Logger): string {
   if (error instanceof UserFacingError || error instanceof PaperspaceError) return error.message;
   const reference = randomBytes(4).toString('hex');
   if (error instanceof VaultError) {
     // Vault messages are written for the operator (key ids, counts); the person only needs a way out.
-    logger.error({ err: error, reference }, 'key vault failure while serving a request');
+    logger.error({ error: describeError(error), reference }, 'key vault failure while serving a request');
     return (
       `Your linked Paperspace key could not be read (reference ${reference}). ` +
       'Link it again with `/ps login`; if that fails, tell whoever runs this bot.'
     );
   }
-  logger.error({ err: error, reference }, 'unexpected failure while serving a request');
+  // describeError keeps type, message and causes only: a Slack Web API error carries the request it
+  // failed on, bot token included, which must not reach the log.
+  logger.error({ error: describeError(error), reference }, 'unexpected failure while serving a request');
   return `Something went wrong on our side (reference ${reference}). It has been logged; please try again.`;
 }

@@ -15,6 +15,10 @@ const COLUMN_TYPES: Record<SqlDialect, ColumnTypes> = {
   postgres: { bytes: 'BYTEA', autoIncrementPrimaryKey: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY' },
 };
 
+// Any fixed number names the lock; this one spells "pschat" in ASCII, unlikely to clash with another
+// application's advisory locks on a shared server.
+const MIGRATION_LOCK_ID = 0x707363686174;
+
 export interface Migration {
   version: number;
   name: string;
@@ -152,14 +156,24 @@ export async function migrate(
   now: () => number,
   migrations: readonly Migration[] = MIGRATIONS,
 ): Promise<number[]> {
-  await client.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version BIGINT PRIMARY KEY,
-    name TEXT NOT NULL,
-    applied_at BIGINT NOT NULL
-  )`);
+  // Several replicas may start at once. SQLite's BEGIN IMMEDIATE already lets one writer in at a
+  // time; PostgreSQL runs transactions side by side, so there each one first takes an advisory lock,
+  // held until it ends: the second replica waits, then finds the migration recorded and skips it.
+  const underMigrationLock = <T>(work: (tx: SqlClient) => Promise<T>) =>
+    client.transaction(async (tx) => {
+      if (tx.dialect === 'postgres') await tx.run(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
+      return work(tx);
+    });
+  await underMigrationLock((tx) =>
+    tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version BIGINT PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at BIGINT NOT NULL
+    )`),
+  );
   const appliedNow: number[] = [];
   for (const migration of migrations) {
-    const applied = await client.transaction(async (tx) => {
+    const applied = await underMigrationLock(async (tx) => {
       const history = await tx.all<{ version: number; name: string }>(
         'SELECT version, name FROM schema_migrations ORDER BY version',
       );

@@ -1,6 +1,6 @@
-// The narrow SQL surface every repository is written against. SQLite (better-sqlite3) implements it
-// today and a PostgreSQL adapter (pg) implements the same contract later, so repositories and
-// migrations are written once in SQL both databases accept.
+// The narrow SQL surface every repository is written against. SQLite (better-sqlite3, sqlite-client.ts)
+// and PostgreSQL (pg, postgres-client.ts) implement the same contract, so repositories and
+// migrations are written once in SQL both databases accept; the few places that differ ask `dialect`.
 
 export type SqlDialect = 'sqlite' | 'postgres';
 export type SqlValue = string | number | Buffer | null;

@@ -4,6 +4,7 @@ import { type DatabaseConfig, parseDatabaseUrl } from '../config.js';
 import { type AuditRepository, createAuditRepository } from './audit-records.js';
 import { createDelegationRepository, type DelegationRepository } from './delegations.js';
 import { migrate } from './migrations.js';
+import { describePostgresUrl, openPostgresClient } from './postgres-client.js';
 import { createSnoozeRepository, type SnoozeRepository } from './reminder-snoozes.js';
 import { createReminderRepository, type ReminderRepository } from './reminders.js';
 import { type SqlClient, type SqlDialect, StoreError } from './sql-client.js';
@@ -60,12 +61,7 @@ export async function openStore(
 ): Promise<Store> {
   const target = typeof database === 'string' ? parseDatabaseUrl(database) : database;
   if ('error' in target) throw new StoreError(`DATABASE_URL ${target.error}`);
-  if (target.kind === 'postgres') {
-    throw new StoreError(
-      'PostgreSQL is not supported yet: DATABASE_URL names a postgres:// database but this build has no ' +
-        'PostgreSQL adapter. Use DATABASE_URL=sqlite:PATH for now.',
-    );
-  }
+  if (target.kind === 'postgres') return createStore(await connectPostgres(target.connectionString), options);
   let client: SqlClient;
   try {
     client = openSqliteClient(target.path);
@@ -74,4 +70,26 @@ export async function openStore(
     throw new StoreError(`Cannot open the SQLite database ${target.path}: ${reason}`, { cause: error });
   }
   return createStore(client, options);
+}
+
+/** Opens the pool and checks that the server answers, so a wrong URL fails with a plain reason. */
+async function connectPostgres(connectionString: string): Promise<SqlClient> {
+  const client = openPostgresClient(connectionString);
+  try {
+    await client.get('SELECT 1 AS ok');
+    return client;
+  } catch (error) {
+    await client.close();
+    throw new StoreError(
+      `Cannot connect to the PostgreSQL database ${describePostgresUrl(connectionString)}: ${reasonOf(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+// Node reports a refused connection to a name with several addresses (localhost: ::1 and 127.0.0.1)
+// as an AggregateError with an empty message; its parts say what happened.
+function reasonOf(error: unknown): string {
+  if (error instanceof AggregateError && error.message === '') return error.errors.map(reasonOf).join('; ');
+  return error instanceof Error ? error.message : String(error);
 }

@@ -166,15 +166,28 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
     },
 
     async claimActive({ owner, now, leaseMs, limit }) {
-      // One statement: each row's conditions are checked again as it is updated, so two replicas
-      // running this at once never both get the same watch.
-      const rows = await db.all<WatchRow>(
-        `UPDATE watches SET claimed_by = ?, lease_until = ?
-         WHERE ${CLAIMABLE} AND id IN (
-           SELECT id FROM watches WHERE ${CLAIMABLE} ORDER BY deadline_at, id LIMIT ?)
-         RETURNING *`,
-        [owner, now + leaseMs, owner, now, owner, now, limit],
-      );
+      const rows =
+        db.dialect === 'postgres'
+          ? // Rows another replica is claiming right now are locked: SKIP LOCKED passes over them to the
+            // next free ones instead of waiting for that replica's commit and then finding them taken.
+            // One statement is one transaction, so the locks last until the claim is written.
+            await db.all<WatchRow>(
+              `WITH free AS (
+                 SELECT id FROM watches WHERE ${CLAIMABLE} ORDER BY deadline_at, id LIMIT ?
+                 FOR UPDATE SKIP LOCKED)
+               UPDATE watches SET claimed_by = ?, lease_until = ? FROM free WHERE watches.id = free.id
+               RETURNING watches.*`,
+              [owner, now, limit, owner, now + leaseMs],
+            )
+          : // SQLite has one writer at a time, and each row's conditions are checked again as it is
+            // updated, so two replicas running this at once never both get the same watch.
+            await db.all<WatchRow>(
+              `UPDATE watches SET claimed_by = ?, lease_until = ?
+               WHERE ${CLAIMABLE} AND id IN (
+                 SELECT id FROM watches WHERE ${CLAIMABLE} ORDER BY deadline_at, id LIMIT ?)
+               RETURNING *`,
+              [owner, now + leaseMs, owner, now, owner, now, limit],
+            );
       return rows.map(fromRow).sort((a, b) => a.deadlineAt - b.deadlineAt || a.id.localeCompare(b.id));
     },
 

@@ -1,12 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { App } from '@slack/bolt';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ActionId, CallbackId, SLASH_COMMAND } from '../../src/slack/ids.js';
+import type { ListenerDeps } from '../../src/slack/listeners/deps.js';
+import { registerListeners } from '../../src/slack/listeners/index.js';
 import { BOT_SCOPES } from '../../src/slack/scopes.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -42,6 +45,31 @@ const manifestShape = z.object({
 
 const rawManifest: unknown = parseYaml(readFileSync(join(repoRoot, 'manifest.yml'), 'utf8'));
 const manifest = manifestShape.parse(rawManifest);
+
+/** What registerListeners asks Bolt to listen for, captured without starting an app. */
+function registeredListeners() {
+  const registered = {
+    commands: [] as unknown[],
+    actions: [] as unknown[],
+    views: [] as unknown[],
+    events: [] as unknown[],
+  };
+  const idOf = (constraint: unknown) =>
+    typeof constraint === 'object' && constraint !== null
+      ? ((constraint as { action_id?: unknown; callback_id?: unknown }).action_id ??
+        (constraint as { callback_id?: unknown }).callback_id)
+      : constraint;
+  const recorder = {
+    command: (name: unknown) => registered.commands.push(name),
+    action: (constraint: unknown) => registered.actions.push(idOf(constraint)),
+    view: (constraint: unknown) => registered.views.push(idOf(constraint)),
+    event: (name: unknown) => registered.events.push(name),
+  };
+  // registerListeners only calls these four registration methods while it runs; the dependencies are
+  // used by handlers, which never run here.
+  registerListeners(recorder as unknown as App, {} as ListenerDeps);
+  return registered;
+}
 
 function slackSchemaValidator() {
   const directory = findSchemaDirectory();
@@ -106,5 +134,15 @@ describe('manifest.yml', () => {
     ];
     for (const url of urls) expect(new URL(url).pathname).toBe('/slack/events');
     expect(manifest.settings.socket_mode_enabled).toBe(false);
+  });
+
+  it('agrees with the listeners the code registers: command, action ids, view callback ids, events', () => {
+    const registered = registeredListeners();
+    expect(registered.commands).toEqual(manifest.features.slash_commands.map((command) => command.command));
+    expect([...new Set(registered.actions)].sort()).toEqual(Object.values(ActionId).sort());
+    expect([...new Set(registered.views)].sort()).toEqual(Object.values(CallbackId).sort());
+    expect([...new Set(registered.events)].sort()).toEqual(
+      [...manifest.settings.event_subscriptions.bot_events].sort(),
+    );
   });
 });

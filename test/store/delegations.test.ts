@@ -76,4 +76,16 @@ describe.each(storeFactories)('delegations on $name', (factory) => {
     );
     expect(await db.store.delegations.dueToExpire(T0 + 100, 10)).toEqual([]);
   });
+
+  it('marks each of 30 expired posts once when two replicas sweep them at the same moment', async () => {
+    const ids: string[] = [];
+    for (let index = 0; index < 30; index++) {
+      ids.push((await db.store.delegations.create(shared({ expiresAt: T0 + index }))).id);
+    }
+    const replica = await db.connect();
+    const sweep = (store: typeof replica, at: number) =>
+      Promise.all(ids.map((id) => store.delegations.markExpired(id, at)));
+    const [here, there] = await Promise.all([sweep(db.store, T0 + 100), sweep(replica, T0 + 200)]);
+    expect(ids.filter((_, index) => here[index] === there[index])).toEqual([]);
+  });
 });

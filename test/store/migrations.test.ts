@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate } from '../../src/store/migrations.js';
+import { openPostgresClient } from '../../src/store/postgres-client.js';
 import type { SqlClient } from '../../src/store/sql-client.js';
 import { openSqliteClient } from '../../src/store/sqlite-client.js';
 import { openStore } from '../../src/store/store.js';
+import { useTestSchema } from './postgres-test-database.js';
 
 const SCHEMA_TABLES = [
   'audit_records',
@@ -110,5 +112,68 @@ describe('migrations', () => {
     await store.ping();
     await store.close();
     expect(existsSync(path)).toBe(true);
+  });
+});
+
+describe('migrations on PostgreSQL', () => {
+  const schema = useTestSchema();
+  const clients: SqlClient[] = [];
+  const open = () => {
+    const client = openPostgresClient(schema.url);
+    clients.push(client);
+    return client;
+  };
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.close();
+  });
+  const tables = async (db: SqlClient) =>
+    (
+      await db.all<{ table_name: string }>(
+        'SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name',
+      )
+    ).map((row) => row.table_name);
+
+  it('create every table on an empty schema and record each version with its time', async () => {
+    const db = open();
+    expect(await migrate(db, () => 1234)).toEqual([1, 2, 3, 4, 5]);
+    expect(await tables(db)).toEqual(SCHEMA_TABLES);
+    expect(await db.all('SELECT version, name, applied_at FROM schema_migrations ORDER BY version')).toEqual(
+      MIGRATIONS.map((migration) => ({ version: migration.version, name: migration.name, applied_at: 1234 })),
+    );
+    expect(await migrate(db, () => 5678)).toEqual([]);
+  });
+
+  it('apply each migration once when several replicas start at the same moment', async () => {
+    const replicas = [open(), open(), open(), open()];
+    const applied = await Promise.all(replicas.map((replica) => migrate(replica, () => 1)));
+    expect(applied.flat().sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(await tables(open())).toEqual(SCHEMA_TABLES);
+  });
+
+  it('roll a failing migration back entirely, its tables included', async () => {
+    const db = open();
+    const broken = [
+      ...MIGRATIONS.slice(0, 1),
+      { version: 2, name: 'broken', sql: () => 'CREATE TABLE half_made (id TEXT); CREATE TABLE oops (' },
+    ];
+    await expect(migrate(db, () => 1, broken)).rejects.toThrow(/syntax error/);
+    expect(await tables(db)).toEqual(['schema_migrations', 'vault_entries']);
+    expect(await db.all('SELECT version FROM schema_migrations')).toEqual([{ version: 1 }]);
+  });
+
+  it('store binary columns as BYTEA and number audit records by identity', async () => {
+    const db = open();
+    await migrate(db, () => 1);
+    const columns = await db.all(
+      `SELECT table_name, column_name, data_type, is_identity FROM information_schema.columns
+       WHERE table_schema = current_schema() AND (data_type = 'bytea' OR is_identity = 'YES')
+       ORDER BY table_name, ordinal_position`,
+    );
+    expect(columns).toEqual([
+      { table_name: 'audit_records', column_name: 'id', data_type: 'bigint', is_identity: 'YES' },
+      { table_name: 'vault_entries', column_name: 'iv', data_type: 'bytea', is_identity: 'NO' },
+      { table_name: 'vault_entries', column_name: 'auth_tag', data_type: 'bytea', is_identity: 'NO' },
+      { table_name: 'vault_entries', column_name: 'ciphertext', data_type: 'bytea', is_identity: 'NO' },
+    ]);
   });
 });

@@ -90,4 +90,16 @@ describe.each(storeFactories)('reminder snoozes on $name', (factory) => {
     expect(await db.store.snoozes.take(due)).toBe(false);
     expect(await db.store.snoozes.listByUser(ADA)).toEqual([snoozeOf({ fireAt: T0 + 3 * HOUR })]);
   });
+
+  it('hands each of 30 due snoozes to exactly one of two replicas taking them all at once', async () => {
+    for (let index = 0; index < 30; index++)
+      await db.store.snoozes.snooze(snoozeOf({ machineId: `m${index}` }));
+    const replica = await db.connect();
+    const due = await db.store.snoozes.due(T0 + HOUR, 100);
+    expect(due).toHaveLength(30);
+    const takeAll = (store: typeof replica) => Promise.all(due.map((snooze) => store.snoozes.take(snooze)));
+    const [here, there] = await Promise.all([takeAll(db.store), takeAll(replica)]);
+    expect(due.filter((_, index) => here[index] === there[index])).toEqual([]);
+    expect(await db.store.snoozes.listByUser(ADA)).toEqual([]);
+  });
 });

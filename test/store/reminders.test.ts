@@ -78,6 +78,16 @@ describe.each(storeFactories)('reminders on $name', (factory) => {
     );
   });
 
+  it('gives each of 50 occurrences to exactly one of two replicas claiming them all at once', async () => {
+    const reminder = await db.store.reminders.create(weekdays());
+    const replica = await db.connect();
+    const occurrences = Array.from({ length: 50 }, (_, day) => T0 + day * 86_400_000);
+    const claimAll = (store: typeof replica, owner: string) =>
+      Promise.all(occurrences.map((at) => store.reminders.claimRun(reminder.id, at, { owner, at })));
+    const [here, there] = await Promise.all([claimAll(db.store, 'a'), claimAll(replica, 'b')]);
+    expect(occurrences.filter((_, index) => here[index] === there[index])).toEqual([]);
+  });
+
   it('does not claim an occurrence of a reminder deleted in the meantime', async () => {
     const reminder = await db.store.reminders.create(weekdays());
     await db.store.reminders.delete(ADA, reminder.id);

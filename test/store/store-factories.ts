@@ -1,10 +1,13 @@
-// The databases the store suites run against. Every suite is a describe.each over these factories,
-// so a PostgreSQL adapter joins by adding a factory here (one that creates a throwaway database).
+// The databases the store suites run against. Every suite is a describe.each over these factories;
+// each test gets a throwaway database: a SQLite file, or a schema of its own on the PostgreSQL
+// server named by TEST_DATABASE_URL (see postgres-test-database.ts for when those tests skip).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
+import type { SqlDialect } from '../../src/store/sql-client.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import { createTestSchema, postgresSkipReason } from './postgres-test-database.js';
 
 export interface FreshDatabase {
   /** DATABASE_URL of the database, for a separate process to open. */
@@ -18,33 +21,53 @@ export interface FreshDatabase {
 
 export interface StoreFactory {
   name: string;
+  dialect: SqlDialect;
+  /** Set when this database is unavailable on this run: its tests are skipped with this reason. */
+  skipReason?: string;
   create(): Promise<FreshDatabase>;
+}
+
+/** Opens stores on `url`, remembering them so cleanup can close every one. */
+async function storesOn(url: string, removeDatabase: () => Promise<void>): Promise<FreshDatabase> {
+  const opened: Store[] = [];
+  const connect = async () => {
+    const store = await openStore(url, { now: () => 0 });
+    opened.push(store);
+    return store;
+  };
+  return {
+    url,
+    store: await connect(),
+    connect,
+    async cleanup() {
+      for (const store of opened) await store.close();
+      await removeDatabase();
+    },
+  };
 }
 
 const sqliteFile: StoreFactory = {
   name: 'SQLite file',
+  dialect: 'sqlite',
   async create() {
     const directory = mkdtempSync(join(tmpdir(), 'store-test-'));
-    const url = `sqlite:${join(directory, 'bot.db')}`;
-    const opened: Store[] = [];
-    const connect = async () => {
-      const store = await openStore(url, { now: () => 0 });
-      opened.push(store);
-      return store;
-    };
-    return {
-      url,
-      store: await connect(),
-      connect,
-      async cleanup() {
-        for (const store of opened) await store.close();
-        rmSync(directory, { recursive: true, force: true });
-      },
-    };
+    return storesOn(`sqlite:${join(directory, 'bot.db')}`, async () =>
+      rmSync(directory, { recursive: true, force: true }),
+    );
   },
 };
 
-export const storeFactories: StoreFactory[] = [sqliteFile];
+export const postgres: StoreFactory = {
+  name: 'PostgreSQL',
+  dialect: 'postgres',
+  skipReason: postgresSkipReason,
+  async create() {
+    const schema = await createTestSchema();
+    return storesOn(schema.url, () => schema.drop());
+  },
+};
+
+export const storeFactories: StoreFactory[] = [sqliteFile, postgres];
 
 /** A fresh database for each test of the enclosing describe block. */
 export function useFreshStore(factory: StoreFactory): {
@@ -53,7 +76,8 @@ export function useFreshStore(factory: StoreFactory): {
   connect(): Promise<Store>;
 } {
   let database: FreshDatabase | undefined;
-  beforeEach(async () => {
+  beforeEach(async (context) => {
+    if (factory.skipReason !== undefined) context.skip(factory.skipReason);
     database = await factory.create();
   });
   afterEach(async () => {

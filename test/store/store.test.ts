@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +10,10 @@ import { storeFactories, useFreshStore } from './store-factories.js';
 
 describe.each(storeFactories)('store on $name', (factory) => {
   const db = useFreshStore(factory);
+
+  it(`opens a ${factory.dialect} store`, () => {
+    expect(db.store.dialect).toBe(factory.dialect);
+  });
 
   it('answers ping while open and rejects it once closed', async () => {
     const store = await db.connect();
@@ -46,11 +52,23 @@ describe('openStore', () => {
     await store.close();
   });
 
-  it('says plainly that PostgreSQL is not supported yet, without repeating the URL', async () => {
-    const opening = openStore('postgres://bot:s3cret-pw@db.internal/bot');
-    await expect(opening).rejects.toThrow(StoreError);
-    await expect(opening).rejects.toThrow(/PostgreSQL is not supported yet/);
-    await expect(opening).rejects.not.toThrow(/s3cret-pw/);
+  it('names the PostgreSQL server it cannot reach, without the password', async () => {
+    // Accepts connections and hangs up at once, as a server that is shutting down does.
+    const server = createServer((socket) => socket.destroy());
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('expected a TCP address');
+    try {
+      const opening = openStore(`postgres://bot:s3cret-pw@127.0.0.1:${address.port}/bot`);
+      await expect(opening).rejects.toThrow(StoreError);
+      await expect(opening).rejects.toThrow(
+        `Cannot connect to the PostgreSQL database bot@127.0.0.1:${address.port}/bot: `,
+      );
+      await expect(opening).rejects.not.toThrow(/s3cret-pw/);
+    } finally {
+      server.close();
+    }
   });
 
   it('rejects an unusable DATABASE_URL with the reason', async () => {

@@ -9,10 +9,12 @@ import { Writable } from 'node:stream';
 import { type RunningBot, startBot } from '../../src/bot.js';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { createLogger } from '../../src/logger.js';
+import { manualTimers, realTimers, type Scheduler } from '../../src/scheduler/scheduler.js';
 import type { MachineWatcher, WatchRequest } from '../../src/services/machine-watches.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
+import { createManualCron, type ManualCron } from './manual-cron.js';
 import {
   createSlackRequests,
   type SlackRequest,
@@ -50,9 +52,15 @@ export type TestUserName = keyof typeof USERS;
 
 export interface TestBotOptions {
   emulator?: EmulatorOptions;
-  /** The watch scheduler; by default one that records requests without polling. */
+  /** Replaces the scheduler as the listeners' watcher (the scheduler still runs reminders and shares). */
   watcher?: MachineWatcher;
+  /** The bot's clock: scheduler, store, audit. Pass the emulator's fake clock to drive both. */
   now?: () => number;
+  /**
+   * Poll on real timers at this interval. By default nothing polls on its own: tests call
+   * `bot.scheduler.tick()`, so a background tick never races a test's assertions.
+   */
+  pollIntervalMs?: number;
 }
 
 export interface TestBot {
@@ -66,8 +74,12 @@ export interface TestBot {
   databasePath: string;
   /** Everything the bot logged, as raw JSON lines. */
   logText(): string;
-  /** Watch requests seen by the default recording watcher. */
+  /** Every watch request the listeners made, in order (recorded on the way to the scheduler). */
   watchRequests: WatchRequest[];
+  /** The real scheduler of the bot; `tick()` polls once. */
+  scheduler: Scheduler;
+  /** Reminders fire from here: move the clock, then `cron.runDue()`. */
+  cron: ManualCron;
   send(request: SlackRequest): Promise<SlackResponse>;
   /** Links a demo user's key straight into the vault (the login modal has its own tests). */
   link(name: TestUserName, options?: { withAccessToken?: boolean }): Promise<void>;
@@ -96,23 +108,13 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
   const store = await openStore(`sqlite:${databasePath}`, { now });
   const vault = createKeyVault({ keys: [randomBytes(32)], store, now });
   const watchRequests: WatchRequest[] = [];
-  const watcher: MachineWatcher = options.watcher ?? {
-    async watch(request) {
+  const cron = createManualCron(now);
+  const recording = (inner: MachineWatcher): MachineWatcher => ({
+    watch(request) {
       watchRequests.push(request);
-      return store.watches.create({
-        teamId: request.user.teamId,
-        userId: request.user.userId,
-        machineId: request.machineId,
-        machineName: request.machineName,
-        targetState: request.targetState,
-        channel: request.channel,
-        messageTs: request.messageTs ?? null,
-        threadTs: request.threadTs ?? null,
-        createdAt: now(),
-        deadlineAt: now() + (request.timeoutMs ?? 30 * 60_000),
-      });
+      return inner.watch(request);
     },
-  };
+  });
   let bot: RunningBot;
   try {
     bot = await startBot({
@@ -122,7 +124,13 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
       store,
       vault,
       logger,
-      watcher,
+      scheduler: {
+        pollIntervalMs: options.pollIntervalMs ?? 5000,
+        timers: options.pollIntervalMs === undefined ? manualTimers : realTimers,
+        cron,
+        replicaId: 'test-bot',
+      },
+      wrapWatcher: (scheduler) => recording(options.watcher ?? scheduler),
       now,
     });
   } catch (error) {
@@ -148,6 +156,8 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     databasePath,
     logText: () => logs,
     watchRequests,
+    scheduler: bot.scheduler,
+    cron,
     send: (request) => send(url, request),
     async link(name, linkOptions = {}) {
       const user = USERS[name];

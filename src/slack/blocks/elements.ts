@@ -1,5 +1,5 @@
 // Element constructors more than one builder needs, sized to Block Kit limits.
-import type { Button, ContextBlock } from '@slack/types';
+import type { Button, ConfirmationDialog, ContextBlock } from '@slack/types';
 import { LIMITS, mrkdwn, plainText, truncate } from './text.js';
 
 export function button(options: {
@@ -9,6 +9,8 @@ export function button(options: {
   style?: 'primary' | 'danger';
   /** What a screen reader says, e.g. "Stop gpu-1" where the visible text is only "Stop". */
   accessibilityLabel?: string;
+  /** A dialog Slack shows before sending the click, for what cannot be undone. */
+  confirm?: ConfirmDialog;
 }): Button {
   if (options.value !== undefined && options.value.length > LIMITS.buttonValue) {
     throw new RangeError(
@@ -25,7 +27,28 @@ export function button(options: {
   if (options.accessibilityLabel) {
     built.accessibility_label = truncate(options.accessibilityLabel, LIMITS.buttonText);
   }
+  if (options.confirm) built.confirm = confirmationDialog(options.confirm);
   return built;
+}
+
+export interface ConfirmDialog {
+  title: string;
+  /** mrkdwn, already escaped. */
+  text: string;
+  confirm: string;
+  deny?: string;
+  /** `danger` paints the confirm button red: for deletions. */
+  danger?: boolean;
+}
+
+function confirmationDialog(dialog: ConfirmDialog): ConfirmationDialog {
+  return {
+    title: plainText(dialog.title, LIMITS.confirmTitle),
+    text: mrkdwn(dialog.text, LIMITS.confirmText),
+    confirm: plainText(dialog.confirm, LIMITS.confirmButton),
+    deny: plainText(dialog.deny ?? 'Cancel', LIMITS.confirmButton),
+    ...(dialog.danger ? { style: 'danger' as const } : {}),
+  };
 }
 
 /** A one-element context block: the small grey line under a card. `text` is mrkdwn, already escaped. */

@@ -14,7 +14,12 @@ export const DestroyMachineFields = {
 
 export const DestroyMachineOptions = { releasePublicIp: 'release' } as const;
 
-export function destroyMachineModal(machine: Machine, context: ModalContext = {}): ModalView {
+/** `releasePublicIp` ticks the release box up front (`/ps destroy <machine> --release-ip`). */
+export function destroyMachineModal(
+  machine: Machine,
+  context: ModalContext = {},
+  options: { releasePublicIp?: boolean } = {},
+): ModalView {
   const name = escapeMrkdwn(machine.name);
   const ip = machine.publicIpAddress ? ` (now ${escapeMrkdwn(machine.publicIpAddress)})` : '';
   return modal({
@@ -35,13 +40,16 @@ export function destroyMachineModal(machine: Machine, context: ModalContext = {}
       input(
         DestroyMachineFields.releasePublicIp,
         'Public IP',
-        checkboxesElement([
-          option(
-            'Release the public IP',
-            DestroyMachineOptions.releasePublicIp,
-            `Otherwise it stays on the account${ip}`,
-          ),
-        ]),
+        checkboxesElement(
+          [
+            option(
+              'Release the public IP',
+              DestroyMachineOptions.releasePublicIp,
+              `Otherwise it stays on the account${ip}`,
+            ),
+          ],
+          options.releasePublicIp ? [DestroyMachineOptions.releasePublicIp] : [],
+        ),
         { optional: true },
       ),
     ],

@@ -12,6 +12,8 @@ const modalMetadataSchema = z.strictObject({
   channelId: z.string().max(64).optional(),
   /** Thread of the card the modal was opened from. */
   threadTs: z.string().max(64).optional(),
+  /** The card message the modal was opened from, to update it in place after the submission. */
+  messageTs: z.string().max(64).optional(),
   /** response_url of the originating command or action, to answer ephemerally. */
   responseUrl: z.url().max(1000).optional(),
   machineId: z.string().max(255).optional(),
@@ -20,7 +22,7 @@ const modalMetadataSchema = z.strictObject({
 export type ModalMetadata = z.infer<typeof modalMetadataSchema>;
 
 /** Where a submission should answer: what every modal builder accepts. */
-export type ModalContext = Pick<ModalMetadata, 'channelId' | 'threadTs' | 'responseUrl'>;
+export type ModalContext = Pick<ModalMetadata, 'channelId' | 'threadTs' | 'messageTs' | 'responseUrl'>;
 
 /** Compact JSON of the defined fields; undefined when there is nothing to carry. */
 export function encodeModalMetadata(metadata: ModalMetadata): string | undefined {

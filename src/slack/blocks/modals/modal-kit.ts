@@ -23,9 +23,12 @@ export function field(name: string): Field {
 }
 
 export function modal(options: {
-  callbackId: string;
+  /** Absent on modals that only report something: nothing is ever submitted from them. */
+  callbackId?: string;
   title: string;
   submit?: string;
+  /** The dismiss button; "Cancel" unless the modal only reports something ("Done"). */
+  close?: string;
   blocks: KnownBlock[];
   privateMetadata?: string;
 }): ModalView {
@@ -34,11 +37,11 @@ export function modal(options: {
   }
   const view: ModalView = {
     type: 'modal',
-    callback_id: options.callbackId,
     title: plainText(options.title, LIMITS.viewTitle),
-    close: plainText('Cancel', LIMITS.viewTitle),
+    close: plainText(options.close ?? 'Cancel', LIMITS.viewTitle),
     blocks: options.blocks,
   };
+  if (options.callbackId) view.callback_id = options.callbackId;
   if (options.submit) view.submit = plainText(options.submit, LIMITS.viewTitle);
   if (options.privateMetadata) view.private_metadata = options.privateMetadata;
   return view;

@@ -1,5 +1,13 @@
+// Machine card buttons: Start, Stop, Restart, Usage and the overflow (Settings, Access, Destroy).
+// Share on the card belongs to the scheduler's listeners (actions/scheduler-actions.ts).
 import type { App } from '@slack/bolt';
 import type { ListenerDeps } from '../deps.js';
+import { registerMachineOverflow } from './machines/overflow.js';
+import { registerPowerButtons } from './machines/power-buttons.js';
+import { registerUsageButton } from './machines/usage-button.js';
 
-// SCAFFOLD: replaced by the real listeners before this lands.
-export function registerMachineActions(_app: App, _deps: ListenerDeps): void {}
+export function registerMachineActions(app: App, deps: ListenerDeps): void {
+  registerPowerButtons(app, deps);
+  registerUsageButton(app, deps);
+  registerMachineOverflow(app, deps);
+}

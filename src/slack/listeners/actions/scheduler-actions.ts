@@ -1,5 +1,15 @@
-import type { App } from '@slack/bolt';
+// Scheduler buttons: Stop, Snooze 1h and Keep running on a shutdown reminder, and Share on a card.
+import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import { ActionId } from '../../ids.js';
 import type { ListenerDeps } from '../deps.js';
+import { reminderKeepHandler } from './scheduler/reminder-keep.js';
+import { reminderSnoozeHandler } from './scheduler/reminder-snooze.js';
+import { reminderStopHandler } from './scheduler/reminder-stop.js';
+import { shareButtonHandler } from './scheduler/share-button.js';
 
-// SCAFFOLD: replaced by the real listeners before this lands.
-export function registerSchedulerActions(_app: App, _deps: ListenerDeps): void {}
+export function registerSchedulerActions(app: App, deps: ListenerDeps): void {
+  app.action<BlockAction<ButtonAction>>(ActionId.reminderStop, reminderStopHandler(deps));
+  app.action<BlockAction<ButtonAction>>(ActionId.reminderSnooze, reminderSnoozeHandler(deps));
+  app.action<BlockAction<ButtonAction>>(ActionId.reminderKeep, reminderKeepHandler(deps));
+  app.action<BlockAction<ButtonAction>>(ActionId.machineShare, shareButtonHandler(deps));
+}

@@ -1,12 +1,25 @@
 // Account and catalogue commands: help, login, whoami, lists (machines, scripts, templates, users,
 // networks, drives) with paging, availability, script and drive changes.
-import type { CommandHandlers } from './command-context.js';
 
-// SCAFFOLD: replaced by the real handlers before this lands.
-const notBuiltYet = async (
-  _command: unknown,
-  context: { replyPrivately: (m: { blocks: []; text: string }) => Promise<void> },
-) => context.replyPrivately({ blocks: [], text: 'not built yet' });
+import { loginCommand, logoutCommand, whoamiCommand } from './account/account-link.js';
+import { availabilityCommand } from './account/availability.js';
+import { driveCreateCommand, driveDeleteCommand } from './account/drives.js';
+import { helpCommand } from './account/help.js';
+import {
+  drivesCommand,
+  listCommand,
+  networksCommand,
+  scriptsCommand,
+  templatesCommand,
+  usersCommand,
+} from './account/lists.js';
+import {
+  scriptCreateCommand,
+  scriptDeleteCommand,
+  scriptShowCommand,
+  scriptTextCommand,
+} from './account/scripts.js';
+import type { CommandHandlers } from './command-context.js';
 
 export const accountCommandHandlers: Pick<
   CommandHandlers,
@@ -28,21 +41,21 @@ export const accountCommandHandlers: Pick<
   | 'drive create'
   | 'drive delete'
 > = {
-  help: notBuiltYet,
-  login: notBuiltYet,
-  logout: notBuiltYet,
-  whoami: notBuiltYet,
-  scripts: notBuiltYet,
-  'script show': notBuiltYet,
-  'script text': notBuiltYet,
-  'script delete': notBuiltYet,
-  'script create': notBuiltYet,
-  templates: notBuiltYet,
-  users: notBuiltYet,
-  networks: notBuiltYet,
-  drives: notBuiltYet,
-  'drive create': notBuiltYet,
-  'drive delete': notBuiltYet,
-  list: notBuiltYet,
-  availability: notBuiltYet,
+  help: helpCommand,
+  login: loginCommand,
+  logout: logoutCommand,
+  whoami: whoamiCommand,
+  scripts: scriptsCommand,
+  'script show': scriptShowCommand,
+  'script text': scriptTextCommand,
+  'script delete': scriptDeleteCommand,
+  'script create': scriptCreateCommand,
+  templates: templatesCommand,
+  users: usersCommand,
+  networks: networksCommand,
+  drives: drivesCommand,
+  'drive create': driveCreateCommand,
+  'drive delete': driveDeleteCommand,
+  list: listCommand,
+  availability: availabilityCommand,
 };

@@ -1,23 +1,49 @@
-// Machine commands: show, power (start/stop/restart), create, update, destroy, access, usage.
-import type { CommandHandlers } from './command-context.js';
+// Machine commands: show, power (start/stop/restart), create, update, destroy, access, usage. One
+// handler per file under machines/; this table only pairs them with their subcommands.
+import { errorMessage } from '../../blocks/messages.js';
+import type { CommandHandler, CommandHandlers } from './command-context.js';
+import { machineAccess } from './machines/access.js';
+import { createMachine } from './machines/create.js';
+import { destroyMachine } from './machines/destroy.js';
+import { powerCommand } from './machines/power.js';
+import { showMachine } from './machines/show.js';
+import { failureText } from './machines/slack-replies.js';
+import { updateMachine } from './machines/update.js';
+import { machineUsage } from './machines/usage.js';
 
-// SCAFFOLD: replaced by the real handlers before this lands.
-const notBuiltYet = async (
-  _command: unknown,
-  context: { replyPrivately: (m: { blocks: []; text: string }) => Promise<void> },
-) => context.replyPrivately({ blocks: [], text: 'not built yet' });
+type MachineCommand =
+  | 'show'
+  | 'start'
+  | 'stop'
+  | 'restart'
+  | 'create'
+  | 'update'
+  | 'destroy'
+  | 'access'
+  | 'usage';
 
-export const machineCommandHandlers: Pick<
-  CommandHandlers,
-  'show' | 'start' | 'stop' | 'restart' | 'create' | 'update' | 'destroy' | 'access' | 'usage'
-> = {
-  show: notBuiltYet,
-  start: notBuiltYet,
-  stop: notBuiltYet,
-  restart: notBuiltYet,
-  create: notBuiltYet,
-  update: notBuiltYet,
-  destroy: notBuiltYet,
-  access: notBuiltYet,
-  usage: notBuiltYet,
+/**
+ * Answers a failure of the handler itself. The router would too, but these handlers also call Slack,
+ * and a Slack error must be logged through describeError (it carries the request with the bot token).
+ */
+function answeringFailures<N extends MachineCommand>(handler: CommandHandler<N>): CommandHandler<N> {
+  return async (command, context) => {
+    try {
+      await handler(command, context);
+    } catch (error) {
+      await context.replyPrivately(errorMessage(failureText(error, context.deps.logger)));
+    }
+  };
+}
+
+export const machineCommandHandlers: Pick<CommandHandlers, MachineCommand> = {
+  show: answeringFailures(showMachine),
+  start: answeringFailures(powerCommand('start')),
+  stop: answeringFailures(powerCommand('stop')),
+  restart: answeringFailures(powerCommand('restart')),
+  create: answeringFailures(createMachine),
+  update: answeringFailures(updateMachine),
+  destroy: answeringFailures(destroyMachine),
+  access: answeringFailures(machineAccess),
+  usage: answeringFailures(machineUsage),
 };

@@ -1,20 +1,20 @@
 // Scheduler commands: wait, share, shares, reminders.
 import type { CommandHandlers } from './command-context.js';
-
-// SCAFFOLD: replaced by the real handlers before this lands.
-const notBuiltYet = async (
-  _command: unknown,
-  context: { replyPrivately: (m: { blocks: []; text: string }) => Promise<void> },
-) => context.replyPrivately({ blocks: [], text: 'not built yet' });
+import { remindCommand } from './scheduler/remind.js';
+import { remindOffCommand } from './scheduler/remind-off.js';
+import { remindersCommand } from './scheduler/reminders.js';
+import { shareCommand } from './scheduler/share.js';
+import { sharesCommand } from './scheduler/shares.js';
+import { waitCommand } from './scheduler/wait.js';
 
 export const schedulerCommandHandlers: Pick<
   CommandHandlers,
   'wait' | 'share' | 'shares' | 'remind' | 'reminders' | 'remind off'
 > = {
-  wait: notBuiltYet,
-  share: notBuiltYet,
-  shares: notBuiltYet,
-  remind: notBuiltYet,
-  reminders: notBuiltYet,
-  'remind off': notBuiltYet,
+  wait: waitCommand,
+  share: shareCommand,
+  shares: sharesCommand,
+  remind: remindCommand,
+  reminders: remindersCommand,
+  'remind off': remindOffCommand,
 };

@@ -1,5 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { ListenerDeps } from '../deps.js';
+import { registerAppHomeOpened } from './app-home-opened.js';
 
-// SCAFFOLD: App Home (app_home_opened) is registered here.
-export function register(_app: App, _deps: ListenerDeps): void {}
+export function register(app: App, deps: ListenerDeps): void {
+  registerAppHomeOpened(app, deps);
+}

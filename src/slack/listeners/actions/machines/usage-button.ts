@@ -1,0 +1,29 @@
+// Usage on a machine card: this UTC month's hours and cost, to the clicker alone, read with their key.
+import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import { createMachineOperations } from '../../../../services/machine-operations.js';
+import { decodeMachineRef } from '../../../blocks/machine-ref.js';
+import { usageMessage } from '../../../blocks/usage.js';
+import { ActionId } from '../../../ids.js';
+import type { ListenerDeps } from '../../deps.js';
+import { answeringFailures, readClick } from './machine-click.js';
+
+export function registerUsageButton(app: App, deps: ListenerDeps): void {
+  app.action<BlockAction<ButtonAction>>(
+    ActionId.machineUsage,
+    async ({ ack, body, action, respond, client }) => {
+      await ack();
+      const click = readClick(deps, { body, respond, client });
+      await answeringFailures(click, async () => {
+        const ref = decodeMachineRef(action.value ?? '');
+        const paperspace = await click.userClient();
+        if (!paperspace) return;
+        const utilization = await createMachineOperations(deps).usage(
+          { user: click.user, client: paperspace },
+          ref.id,
+          null,
+        );
+        await click.reply(usageMessage(ref.name, utilization, deps.now()));
+      });
+    },
+  );
+}

@@ -1,0 +1,18 @@
+// /ps usage <machine> [YYYY-MM]: hours and cost for a billing month (this UTC month by default).
+import { findMachine } from '../../../../services/machine-lookup.js';
+import { createMachineOperations } from '../../../../services/machine-operations.js';
+import { usageMessage } from '../../../blocks/usage.js';
+import type { CommandHandler } from '../command-context.js';
+
+export const machineUsage: CommandHandler<'usage'> = async (command, context) => {
+  const client = await context.userClient();
+  if (!client) return;
+  const { deps } = context;
+  const machine = await findMachine(client, command.machine);
+  const utilization = await createMachineOperations(deps).usage(
+    { user: context.user, client },
+    machine.id,
+    command.month,
+  );
+  await context.replyPrivately(usageMessage(machine.name, utilization, deps.now()));
+};

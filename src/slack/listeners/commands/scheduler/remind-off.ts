@@ -1,0 +1,43 @@
+// `/ps remind off [id]`: one reminder (by its id, or the short id the lists show), or all of them.
+// A reminder deleted here stops firing at once on every replica: its next occurrence cannot be claimed.
+import { UserFacingError } from '../../../../services/user-facing-error.js';
+import { escapeMrkdwn, mrkdwn, plural } from '../../../blocks/text.js';
+import { SLASH_COMMAND } from '../../../ids.js';
+import type { CommandHandler } from '../command-context.js';
+import { shortId } from './reminder-text.js';
+
+/** Shorter prefixes would match by accident. */
+const MIN_PREFIX_LENGTH = 4;
+
+export const remindOffCommand: CommandHandler<'remind off'> = async (command, context) => {
+  const { deps, user } = context;
+  let text: string;
+  if (command.reminderId === null) {
+    const removed = await deps.audit.run({ user, action: 'reminder.delete_all' }, () =>
+      deps.store.reminders.deleteByUser(user),
+    );
+    text = removed === 0 ? 'You had no reminders.' : `Turned off ${plural(removed, 'reminder')}.`;
+  } else {
+    const typed = command.reminderId.toLowerCase();
+    const matches = (await deps.store.reminders.listByUser(user)).filter(
+      (reminder) =>
+        reminder.id === typed || (typed.length >= MIN_PREFIX_LENGTH && reminder.id.startsWith(typed)),
+    );
+    const [match] = matches;
+    if (match === undefined) {
+      throw new UserFacingError(
+        `You have no reminder with id "${command.reminderId}". \`${SLASH_COMMAND} reminders\` lists yours.`,
+      );
+    }
+    if (matches.length > 1) {
+      throw new UserFacingError(
+        `"${command.reminderId}" matches ${matches.length} of your reminders; give more of the id.`,
+      );
+    }
+    await deps.audit.run({ user, action: 'reminder.delete', resourceId: match.id }, () =>
+      deps.store.reminders.delete(user, match.id),
+    );
+    text = `Turned off reminder \`${shortId(match)}\` (${escapeMrkdwn(match.label ?? match.cron)}).`;
+  }
+  await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+};

@@ -1,0 +1,41 @@
+// `/ps reminders`: the person's reminders with their next time, and machines they snoozed.
+import type { KnownBlock } from '@slack/types';
+import { contextLine } from '../../../blocks/elements.js';
+import { escapeMrkdwn, LIMITS, mrkdwn, plainText, slackDate } from '../../../blocks/text.js';
+import { SLASH_COMMAND } from '../../../ids.js';
+import type { CommandHandler } from '../command-context.js';
+import { reminderLine } from './reminder-text.js';
+
+export const remindersCommand: CommandHandler<'reminders'> = async (_command, context) => {
+  const { deps, user } = context;
+  const [reminders, snoozes] = await Promise.all([
+    deps.store.reminders.listByUser(user),
+    deps.store.snoozes.listByUser(user),
+  ]);
+  if (reminders.length === 0 && snoozes.length === 0) {
+    const text = `You have no reminders. \`${SLASH_COMMAND} remind 19:00\` shows you your running machines every weekday at 19:00.`;
+    await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+    return;
+  }
+  const now = deps.now();
+  const title = `Your reminders (${reminders.length})`;
+  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(title, LIMITS.headerText) }];
+  if (reminders.length > 0) {
+    blocks.push({
+      type: 'section',
+      text: mrkdwn(reminders.map((reminder) => reminderLine(reminder, now)).join('\n')),
+    });
+  }
+  if (snoozes.length > 0) {
+    const lines = snoozes.map(
+      (snooze) => `💤 \`${escapeMrkdwn(snooze.machineId)}\` again at ${slackDate(snooze.fireAt, '{time}')}`,
+    );
+    blocks.push({ type: 'section', text: mrkdwn(lines.join('\n')) });
+  }
+  blocks.push(
+    contextLine(
+      `\`${SLASH_COMMAND} remind off &lt;id&gt;\` turns one off, \`${SLASH_COMMAND} remind off\` all of them.`,
+    ),
+  );
+  await context.replyPrivately({ blocks, text: title });
+};

@@ -1,0 +1,66 @@
+// The startup script form: checked with the client's schema (the 16 KB UTF-8 limit included) in the
+// ack, so a problem shows under its field with everything typed kept; then created (see
+// create-submission.ts for why the create itself is answered after the ack).
+import type { App, ViewSubmitAction } from '@slack/bolt';
+import { createScript, readScriptForm } from '../../../../services/script-changes.js';
+import {
+  CreateScriptFields,
+  createScriptFieldBlockIds,
+  readCreateScriptSubmission,
+} from '../../../blocks/modals/create-script-modal.js';
+import { escapeMrkdwn } from '../../../blocks/text.js';
+import { CallbackId } from '../../../ids.js';
+import type { ListenerDeps } from '../../deps.js';
+import { creatingView, finishCreateInModal } from './create-submission.js';
+import { fieldErrors, submitterOf } from './submission.js';
+
+const TITLE = 'New startup script';
+
+export function registerScriptCreateSubmission(app: App, deps: ListenerDeps): void {
+  app.view<ViewSubmitAction>(CallbackId.createScript, async ({ ack, body, view, client }) => {
+    const user = submitterOf(body);
+    const form = readScriptForm(readCreateScriptSubmission(view.state.values));
+    if (!form.ok) {
+      await ack({
+        response_action: 'errors',
+        errors: fieldErrors(
+          form.problems,
+          createScriptFieldBlockIds,
+          view.state.values,
+          CreateScriptFields.text.blockId,
+        ),
+      });
+      return;
+    }
+    const { params } = form;
+    await ack({
+      response_action: 'update',
+      view: creatingView(CallbackId.createScript, TITLE, 'the script'),
+    });
+    await finishCreateInModal({
+      deps,
+      client,
+      viewId: view.id,
+      user,
+      callbackId: CallbackId.createScript,
+      title: TITLE,
+      logger: deps.logger.child({ callbackId: CallbackId.createScript, user: user.userId }),
+      async create(paperspace) {
+        const script = await createScript(deps.audit, paperspace, user, params);
+        return {
+          done: `✅ Created startup script *${escapeMrkdwn(script.name)}* (\`${escapeMrkdwn(script.id)}\`).`,
+          details: [
+            [
+              script.isEnabled ? 'Enabled' : 'Disabled',
+              script.runOnce ? 'runs on first boot only' : 'runs on every boot',
+              params.machineId
+                ? `assigned to \`${escapeMrkdwn(params.machineId)}\``
+                : 'not assigned to a machine',
+            ].join(' · '),
+            `\`/ps script show ${escapeMrkdwn(script.id)}\` shows it.`,
+          ],
+        };
+      },
+    });
+  });
+}
