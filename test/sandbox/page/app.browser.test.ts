@@ -164,8 +164,10 @@ describeInChromium('the sandbox page', () => {
     await modal.getByLabel('Name').fill('gpu-1');
     await modal.getByRole('button', { name: 'Create' }).click();
     await page.locator('#modal[open]').waitFor({ state: 'detached' });
-    const values = (received('view_submission').at(-1)?.body.view as { state: { values: unknown } }).state
-      .values;
+    const submitted = received('view_submission').at(-1)?.body.view as
+      | { state: { values: unknown } }
+      | undefined;
+    const values = submitted?.state.values;
     expect(values).toMatchObject({
       name: { name_input: { value: 'gpu-1' } },
       region: { region_input: { selected_option: { value: 'Europe (AMS1)' } } },

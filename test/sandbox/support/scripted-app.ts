@@ -36,7 +36,7 @@ const card = (state: 'off' | 'starting' | 'ready') => [
       text: `*${state === 'off' ? '⚫ Off' : state === 'ready' ? '🟢 Ready' : '🟡 Starting'}* · P4000`,
     },
     fields: [
-      { type: 'mrkdwn', text: '*Name*\n' + escapeMrkdwn(HOSTILE_NAME) },
+      { type: 'mrkdwn', text: `*Name*\n${escapeMrkdwn(HOSTILE_NAME)}` },
       { type: 'mrkdwn', text: '*Region*\nEurope (AMS1)' },
     ],
     accessory: {
