@@ -125,12 +125,17 @@ function describeAccount(user: EmulatorUser): string {
     : `team ${user.accountName}, ${user.role === 'admin' ? 'administrator' : 'member'}`;
 }
 
+/** What to type in the login form: the key, and for a team key the e-mail that says which member. */
+function loginDetails(user: EmulatorUser): string {
+  return user.accountKind === 'team' ? `${user.apiKey} and e-mail ${user.email}` : `${user.apiKey}`;
+}
+
 /** The line beside each person in the page's user switcher: their demo account and the key to link. */
 function personNotes(emulator: RunningEmulator): Record<string, string> {
   const notes: Record<string, string> = {};
   for (const person of SANDBOX_PEOPLE) {
     const user = emulator.state.user(person.emulatorUserId);
-    if (user?.apiKey) notes[person.id] = `${describeAccount(user)} · link with ${user.apiKey}`;
+    if (user?.apiKey) notes[person.id] = `${describeAccount(user)} · /ps login with ${loginDetails(user)}`;
   }
   return notes;
 }
@@ -146,7 +151,8 @@ function announce(logger: Logger, url: string, emulator: RunningEmulator): void 
     const user = emulator.state.user(person.emulatorUserId);
     if (user?.apiKey) {
       logger.info(
-        `sandbox demo user: ${person.realName} (@${person.handle}, ${describeAccount(user)}): /ps login with ${user.apiKey}`,
+        `sandbox demo user: ${person.realName} (@${person.handle}, ${describeAccount(user)}): /ps login with ${loginDetails(user)}` +
+          (user.accessToken ? ` (shared drives also need the access token ${user.accessToken})` : ''),
       );
     }
   }
