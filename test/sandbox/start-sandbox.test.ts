@@ -47,7 +47,7 @@ async function pageSnapshot(user: string): Promise<{ ephemerals: { text: string 
 }
 
 describe('startSandbox', () => {
-  it('says plainly that it is the sandbox, with the page’s URL and the demo users’ keys', async () => {
+  it('says plainly that it is the sandbox, with the page’s URL and how each demo user logs in', async () => {
     running = await startSandbox({ logger: logs.logger, port: 0, dataDir });
     expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     const messages = logs.lines().map((line) => line.msg);
@@ -58,7 +58,7 @@ describe('startSandbox', () => {
           /Ada Park \(@ada, individual account, administrator\).*demo-key-ada-individual/,
         ),
         expect.stringMatching(
-          /Maya Chen \(@maya, team Orbital Labs, administrator\).*demo-key-maya-team-admin/,
+          /Maya Chen \(@maya, team Orbital Labs, administrator\).*demo-key-maya-team-admin and e-mail maya\.chen@orbital\.example/,
         ),
         expect.stringMatching(/Sam Rivera \(@sam, team Orbital Labs, member\).*demo-key-sam-team-member/),
       ]),
