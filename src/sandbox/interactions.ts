@@ -2,22 +2,22 @@
 // /slack/events (slash commands as a form, interactions as a `payload` form field, events as JSON),
 // with a trigger_id and a response_url that lead back to the stand-in. The bot's acknowledgement is
 // then applied as Slack applies it: a message in the ack, or a view_submission's response_action.
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { viewProblems } from './block-kit-rules.js';
+import { blockAction, findElement } from './block-action.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { Grants } from './grants.js';
 import { isRecord } from './http-util.js';
 import { SANDBOX_APP, SANDBOX_TEAM } from './sandbox-identity.js';
-import { buildStateValues, type EnteredValues, findOption } from './state-values.js';
+import { ackFailure, createSignedSender } from './signed-sender.js';
+import { buildStateValues, type EnteredValues } from './state-values.js';
+import { applySubmissionAck } from './submission-ack.js';
 import { slackEncodeTyped } from './typed-text.js';
 import { toSlackView, type ViewStacks } from './view-stacks.js';
 import { type Author, type PageMessage, toSlackMessage, type Workspace } from './workspace.js';
 
 type Json = Record<string, unknown>;
 
-/** How long Slack waits for an acknowledgement before giving up on the app. */
-export const ACK_TIMEOUT_MS = 3_000;
 /** The slash command the app registers (manifest.yml); any other is unknown to this workspace. */
 const KNOWN_COMMANDS = new Set(['/ps']);
 const VERIFICATION_TOKEN = 'sandbox-verification-token';
@@ -68,11 +68,8 @@ export interface InteractionsOptions {
   ackTimeoutMs?: number;
 }
 
-type Ack = { status: number; body: unknown } | { failure: 'operation_timeout' | 'dispatch_failed' };
-
 export function createInteractions(options: InteractionsOptions): Interactions {
   const { workspace, views, grants, logger, now } = options;
-  const ackTimeoutMs = options.ackTimeoutMs ?? ACK_TIMEOUT_MS;
 
   const userOf = (userId: string) => {
     const person = workspace.person(userId);
@@ -82,46 +79,13 @@ export function createInteractions(options: InteractionsOptions): Interactions {
   };
   const team = { id: SANDBOX_TEAM.id, domain: SANDBOX_TEAM.domain };
 
-  const send = async (contentType: string, body: string): Promise<Ack> => {
-    const timestamp = Math.floor(now() / 1000);
-    const signature = createHmac('sha256', options.signingSecret)
-      .update(`v0:${timestamp}:${body}`)
-      .digest('hex');
-    try {
-      const response = await fetch(options.requestUrl(), {
-        method: 'POST',
-        headers: {
-          'content-type': contentType,
-          'x-slack-request-timestamp': String(timestamp),
-          'x-slack-signature': `v0=${signature}`,
-          'user-agent': 'Slackbot 1.0 (+https://api.slack.com/robots)',
-        },
-        body,
-        signal: AbortSignal.timeout(ackTimeoutMs),
-      });
-      const text = await response.text();
-      let parsed: unknown = text;
-      if (response.headers.get('content-type')?.startsWith('application/json') && text !== '') {
-        parsed = JSON.parse(text);
-      }
-      return { status: response.status, body: parsed };
-    } catch (error) {
-      const timedOut =
-        error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      logger.warn(
-        { error: error instanceof Error ? error.message : String(error) },
-        'the bot did not acknowledge',
-      );
-      return { failure: timedOut ? 'operation_timeout' : 'dispatch_failed' };
-    }
-  };
-  const sendInteraction = (payload: Json) =>
-    send(
-      'application/x-www-form-urlencoded',
-      new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
-    );
-  const failed = (ack: Ack): string | undefined =>
-    'failure' in ack ? ack.failure : ack.status >= 200 && ack.status < 300 ? undefined : `http_${ack.status}`;
+  const { send, sendInteraction } = createSignedSender({
+    signingSecret: options.signingSecret,
+    requestUrl: options.requestUrl,
+    logger,
+    now,
+    ...(options.ackTimeoutMs === undefined ? {} : { ackTimeoutMs: options.ackTimeoutMs }),
+  });
 
   const directory = () => ({ people: workspace.people, channels: workspace.channels() });
 
@@ -140,55 +104,6 @@ export function createInteractions(options: InteractionsOptions): Interactions {
     if (isRecord(body) && body.response_type === 'in_channel')
       workspace.post(channel, { kind: 'bot' }, message);
     else workspace.postEphemeral(channel, userId, { kind: 'bot' }, message);
-  };
-
-  const clickedElement = (input: ActionInput, blocks: unknown[]): Json | undefined => {
-    const block = blocks.filter(isRecord).find((candidate) => candidate.block_id === input.blockId);
-    if (block === undefined) return undefined;
-    const elements = [block.accessory, ...(Array.isArray(block.elements) ? block.elements : [])];
-    return elements.filter(isRecord).find((element) => element.action_id === input.actionId);
-  };
-
-  const actionOf = (element: Json, input: ActionInput): Json | string => {
-    const base = {
-      type: element.type,
-      action_id: element.action_id,
-      block_id: input.blockId,
-      action_ts: `${(now() / 1000).toFixed(6)}`,
-    };
-    const chosen = Array.isArray(input.selected)
-      ? input.selected
-      : input.selected == null
-        ? []
-        : [input.selected];
-    switch (element.type) {
-      case 'button':
-        return {
-          ...base,
-          text: element.text,
-          ...(element.value === undefined ? {} : { value: element.value }),
-          ...(element.style === undefined ? {} : { style: element.style }),
-        };
-      case 'overflow':
-      case 'static_select':
-      case 'radio_buttons': {
-        const option = chosen[0] === undefined ? undefined : findOption(element, chosen[0]);
-        if (option === undefined) return 'that option is not offered by this element';
-        return { ...base, selected_option: option };
-      }
-      case 'checkboxes':
-        return {
-          ...base,
-          selected_options: chosen
-            .map((value) => findOption(element, value))
-            .filter((option) => option !== undefined),
-        };
-      case 'users_select':
-        if (chosen[0] === undefined || workspace.person(chosen[0]) === undefined) return 'choose a person';
-        return { ...base, selected_user: chosen[0] };
-      default:
-        return `elements of type ${String(element.type)} send no actions`;
-    }
   };
 
   const isKnownUser = (userId: string) => workspace.person(userId) !== undefined;
@@ -233,7 +148,7 @@ export function createInteractions(options: InteractionsOptions): Interactions {
         trigger_id: grants.issueTrigger(userId),
       };
       const ack = await send('application/x-www-form-urlencoded', new URLSearchParams(form).toString());
-      const failure = failed(ack);
+      const failure = ackFailure(ack);
       if (failure !== undefined) {
         post(`${command} failed with the error "${failure}"`);
         return { ok: false, error: failure };
@@ -272,9 +187,9 @@ export function createInteractions(options: InteractionsOptions): Interactions {
         if (record === undefined || record.userId !== input.userId)
           return { ok: false, error: 'that view is closed' };
         const blocks = Array.isArray(record.view.blocks) ? record.view.blocks : [];
-        const element = clickedElement(input, blocks);
+        const element = findElement(blocks, input.blockId, input.actionId);
         if (element === undefined) return { ok: false, error: 'no such element in the view' };
-        const action = actionOf(element, input);
+        const action = blockAction(element, input, { now, isKnownUser });
         if (typeof action === 'string') return { ok: false, error: action };
         const { values } = buildStateValues(blocks, input.values ?? {}, isKnownUser);
         payload = {
@@ -292,9 +207,9 @@ export function createInteractions(options: InteractionsOptions): Interactions {
         if (message === undefined) return { ok: false, error: 'that message is gone' };
         if (!workspace.isMember(message.channel, input.userId))
           return { ok: false, error: 'not in that conversation' };
-        const element = clickedElement(input, message.blocks);
+        const element = findElement(message.blocks, input.blockId, input.actionId);
         if (element === undefined) return { ok: false, error: 'no such element in the message' };
-        const action = actionOf(element, input);
+        const action = blockAction(element, input, { now, isKnownUser });
         if (typeof action === 'string') return { ok: false, error: action };
         const conversation = workspace.conversation(message.channel);
         const responseUrl = options.responseUrl(
@@ -323,7 +238,7 @@ export function createInteractions(options: InteractionsOptions): Interactions {
           actions: [action],
         };
       }
-      const failure = failed(await sendInteraction(payload));
+      const failure = ackFailure(await sendInteraction(payload));
       if (failure !== undefined) {
         options.feed.emit({
           type: 'notice',
@@ -358,7 +273,7 @@ export function createInteractions(options: InteractionsOptions): Interactions {
         enterprise: null,
         is_enterprise_install: false,
       });
-      const failure = failed(ack);
+      const failure = ackFailure(ack);
       if (failure !== undefined || !('body' in ack)) {
         views.setProblem(viewId, TROUBLE);
         return { ok: false, error: failure ?? 'dispatch_failed' };
@@ -381,7 +296,7 @@ export function createInteractions(options: InteractionsOptions): Interactions {
       if (all) views.clear(userId);
       else views.closeTop(userId);
       if (top.view.notify_on_close !== true) return { ok: true };
-      const failure = failed(
+      const failure = ackFailure(
         await sendInteraction({
           type: 'view_closed',
           team,
@@ -427,63 +342,8 @@ export function createInteractions(options: InteractionsOptions): Interactions {
         ],
         is_ext_shared_channel: false,
       };
-      const failure = failed(await send('application/json', JSON.stringify(body)));
+      const failure = ackFailure(await send('application/json', JSON.stringify(body)));
       return failure === undefined ? { ok: true } : { ok: false, error: failure };
     },
   };
-}
-
-/**
- * Applies the app's answer to a view_submission as Slack does; returns why Slack would refuse it.
- * An empty ack closes the submitted view (the one below shows again); `errors` marks input blocks;
- * `update` replaces the view; `push` stacks a new one; `clear` closes them all.
- */
-export function applySubmissionAck(
-  views: ViewStacks,
-  userId: string,
-  viewId: string,
-  blocks: unknown[],
-  body: unknown,
-): string | undefined {
-  if (body === '' || body === undefined || (isRecord(body) && body.response_action === undefined)) {
-    views.closeTop(userId);
-    return undefined;
-  }
-  if (!isRecord(body)) return 'the acknowledgement is neither empty nor JSON';
-  switch (body.response_action) {
-    case 'errors': {
-      const errors = isRecord(body.errors) ? body.errors : {};
-      if (Object.keys(errors).length === 0) return 'response_action "errors" needs a non-empty errors object';
-      const inputs = new Set(
-        blocks
-          .filter(isRecord)
-          .filter((block) => block.type === 'input')
-          .map((b) => b.block_id),
-      );
-      const unknown = Object.keys(errors).filter((blockId) => !inputs.has(blockId));
-      if (unknown.length > 0)
-        return `errors name ${unknown.join(', ')}, which is no input block_id of this view`;
-      views.setErrors(
-        viewId,
-        Object.fromEntries(Object.entries(errors).map(([id, text]) => [id, String(text)])),
-      );
-      return undefined;
-    }
-    case 'update':
-    case 'push': {
-      const problems = viewProblems(body.view);
-      if (problems.length > 0 || !isRecord(body.view)) return `the view is invalid: ${problems.join('; ')}`;
-      if (body.view.type !== 'modal') return 'the view must be a modal';
-      const result =
-        body.response_action === 'update'
-          ? views.update({ viewId }, body.view)
-          : views.push(userId, body.view);
-      return typeof result === 'string' ? result : undefined;
-    }
-    case 'clear':
-      views.clear(userId);
-      return undefined;
-    default:
-      return `unknown response_action ${JSON.stringify(body.response_action)}`;
-  }
 }
