@@ -21,6 +21,7 @@ const PAGE_FILES: Record<string, { file: string; type: string }> = {
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   '/blockkit.js': { file: 'blockkit.js', type: 'text/javascript; charset=utf-8' },
   '/mrkdwn.js': { file: 'mrkdwn.js', type: 'text/javascript; charset=utf-8' },
+  '/dialogs.js': { file: 'dialogs.js', type: 'text/javascript; charset=utf-8' },
   '/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
 };
 // Everything the page needs is its own files and its own endpoints; nothing else may load or run.

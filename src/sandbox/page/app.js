@@ -1,7 +1,8 @@
 // The sandbox page: a small Slack client for one workspace. It shows channels, the app's Home and
 // Messages tabs, threads and modals, sends what the person does to the sandbox server (which signs
 // it and passes it to the bot as Slack would), and redraws from the server's event stream.
-import { h, renderBlocks, renderMrkdwn, renderText } from './blockkit.js';
+import { h, renderBlocks, renderMrkdwn } from './blockkit.js';
+import { createModalDialog, showConfirm } from './dialogs.js';
 
 const query = new URLSearchParams(location.search);
 const state = {
@@ -18,8 +19,6 @@ const state = {
   home: null,
   view: { kind: 'channel', id: 'C0GENERAL' },
   thread: null,
-  /** viewId -> { hash, values: { blockId: { actionId: value } } }: what is typed in views */
-  viewValues: new Map(),
   dismissed: new Set(),
   connected: false,
 };
@@ -127,7 +126,7 @@ function baseContext(prefix) {
     people: peopleMap(),
     channels: channelMap(),
     now: () => Date.now(),
-    confirm: showConfirm,
+    confirm: (confirm) => showConfirm($('#confirm'), confirm, baseContext('c')),
     idPrefix: prefix,
   };
 }
@@ -403,152 +402,14 @@ function openThread(message) {
 
 // ---------------------------------------------------------------- modals
 
-let modalKey = '';
-
-function initialValue(element) {
-  if (typeof element.initial_value === 'string') return element.initial_value;
-  if (element.initial_option) return element.initial_option.value;
-  if (Array.isArray(element.initial_options)) return element.initial_options.map((option) => option.value);
-  return element.initial_user ?? element.initial_date ?? null;
-}
-
-function inputElements(view) {
-  return (view.blocks ?? [])
-    .filter((block) => block.type === 'input' && block.element)
-    .map((block) => [block.block_id, block.element.action_id]);
-}
-
-/** What is typed in a view; after views.update, Slack keeps what was typed in inputs whose ids stayed. */
-function valuesOf(pageView) {
-  let entry = state.viewValues.get(pageView.id);
-  if (entry === undefined) {
-    entry = { hash: pageView.hash, values: {} };
-    state.viewValues.set(pageView.id, entry);
-  }
-  if (entry.hash !== pageView.hash) {
-    const kept = {};
-    for (const [blockId, actionId] of inputElements(pageView.view)) {
-      const value = entry.values[blockId]?.[actionId];
-      if (value !== undefined) kept[blockId] = { ...kept[blockId], [actionId]: value };
-    }
-    entry.values = kept;
-    entry.hash = pageView.hash;
-  }
-  return entry.values;
-}
+const modal = createModalDialog({
+  dialog: $('#modal'),
+  context: (prefix) => baseContext(prefix),
+  send,
+});
 
 function renderModal() {
-  const dialog = $('#modal');
-  const top = state.modals.at(-1);
-  if (top === undefined) {
-    modalKey = '';
-    if (dialog.open) dialog.close();
-    return;
-  }
-  const nextKey = JSON.stringify([top.id, top.hash, top.errors, top.problem]);
-  if (nextKey === modalKey && dialog.open) return;
-  modalKey = nextKey;
-  const view = top.view;
-  const values = valuesOf(top);
-  const context = {
-    ...baseContext(`v${top.id}`),
-    errors: top.errors,
-    input: {
-      value: (blockId, element) => {
-        const typed = values[blockId];
-        return typed && element.action_id in typed ? typed[element.action_id] : initialValue(element);
-      },
-      set: (blockId, actionId, value) => {
-        values[blockId] = { ...values[blockId], [actionId]: value };
-      },
-    },
-    act: (element, blockId, selected) =>
-      send('/sandbox/action', {
-        container: { kind: 'view', viewId: top.id },
-        blockId,
-        actionId: element.action_id,
-        selected,
-        values,
-      }),
-  };
-  const submit = view.submit
-    ? h('button', { type: 'submit', className: 'bk-button bk-primary submit', textContent: view.submit.text })
-    : null;
-  const form = h('form', { className: 'modal-form', noValidate: true }, [
-    h('header', { className: 'modal-header' }, [
-      h('h2', { textContent: view.title?.text ?? '' }),
-      h('button', {
-        type: 'button',
-        className: 'close-x',
-        'aria-label': 'Close',
-        textContent: '×',
-        onclick: () => closeModal(top, true),
-      }),
-    ]),
-    top.problem ? h('div', { className: 'modal-problem', role: 'alert', textContent: top.problem }) : null,
-    h('div', { className: 'modal-body blocks' }, [renderBlocks(view.blocks ?? [], context)]),
-    h('footer', { className: 'modal-footer' }, [
-      h('button', {
-        type: 'button',
-        className: 'bk-button cancel',
-        textContent: view.close?.text ?? 'Cancel',
-        onclick: () => closeModal(top, false),
-      }),
-      submit,
-    ]),
-  ]);
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    if (submit === null) return;
-    submit.disabled = true;
-    submit.classList.add('busy');
-    await send('/sandbox/submit', { viewId: top.id, values });
-    submit.disabled = false;
-    submit.classList.remove('busy');
-  });
-  dialog.replaceChildren(form);
-  if (!dialog.open) dialog.showModal();
-  dialog.querySelector('input, textarea, select')?.focus();
-}
-
-function closeModal(top, all) {
-  void send('/sandbox/close', { viewId: top.id, all });
-}
-
-function showConfirm(confirm) {
-  const dialog = $('#confirm');
-  return new Promise((resolve) => {
-    const finish = (answer) => {
-      dialog.close();
-      resolve(answer);
-    };
-    const style = confirm.style === 'danger' ? ' bk-danger' : ' bk-primary';
-    dialog.replaceChildren(
-      h('form', { className: 'confirm-form', method: 'dialog' }, [
-        h('h2', { textContent: confirm.title?.text ?? 'Are you sure?' }),
-        renderText(confirm.text, baseContext('c'), 'div'),
-        h('footer', { className: 'modal-footer' }, [
-          h('button', {
-            type: 'button',
-            className: 'bk-button deny',
-            textContent: confirm.deny?.text ?? 'Cancel',
-            onclick: () => finish(false),
-          }),
-          h('button', {
-            type: 'button',
-            className: `bk-button confirm${style}`,
-            textContent: confirm.confirm?.text ?? 'Yes',
-            onclick: () => finish(true),
-          }),
-        ]),
-      ]),
-    );
-    dialog.oncancel = (event) => {
-      event.preventDefault();
-      finish(false);
-    };
-    dialog.showModal();
-  });
+  modal.render(state.modals.at(-1));
 }
 
 // ---------------------------------------------------------------- toasts and composers
@@ -594,7 +455,7 @@ function start() {
   $('#user-switcher').addEventListener('change', (event) => {
     state.me = event.target.value;
     state.thread = null;
-    state.viewValues.clear();
+    modal.forget();
     state.dismissed.clear();
     timelineCache.clear();
     threadCache.clear();
@@ -603,11 +464,6 @@ function start() {
     history.replaceState(null, '', url);
     if (state.view.kind === 'app' && state.view.tab === 'home') void send('/sandbox/home', {});
     connect();
-  });
-  $('#modal').addEventListener('cancel', (event) => {
-    event.preventDefault();
-    const top = state.modals.at(-1);
-    if (top) closeModal(top, true);
   });
   connect();
 }
