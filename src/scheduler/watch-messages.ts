@@ -6,9 +6,9 @@ import { escapeMrkdwn, LIMITS, mrkdwn, type SlackMessage, truncateMrkdwn } from 
 import { SLASH_COMMAND } from '../slack/ids.js';
 import type { Watch } from '../store/watch-types.js';
 
-/** How a watch ended; `done` carries how long the machine took. */
+/** How a watch ended; `done` carries the state reached (ready satisfies serviceready) and how long it took. */
 export type WatchOutcome =
-  | { status: 'done'; elapsedMs: number }
+  | { status: 'done'; state: string; elapsedMs: number }
   /** Paperspace's event log says the operation (`start`, `stop`...) failed; `state` is the machine's now. */
   | { status: 'failed'; operation: string; message: string; state: string }
   /** Polling cannot go on (the key was unlinked); stored as failed. */
@@ -62,7 +62,7 @@ export function waitingNotice(watch: Pick<WatchSubject, 'userId' | 'targetState'
 export function finishedNotice(watch: WatchSubject, outcome: WatchOutcome): string {
   switch (outcome.status) {
     case 'done':
-      return `✅ ${stateMrkdwn(watch.targetState)} after ${formatElapsed(outcome.elapsedMs)}, requested by ${mention(watch.userId)}`;
+      return `✅ ${stateMrkdwn(outcome.state)} after ${formatElapsed(outcome.elapsedMs)}, requested by ${mention(watch.userId)}`;
     case 'failed':
       return `❌ The ${escapeMrkdwn(outcome.operation)} failed: ${escapeMrkdwn(outcome.message)}`;
     case 'stopped':
@@ -99,7 +99,7 @@ function replyText(watch: WatchSubject, outcome: WatchOutcome): string {
   const target = stateMrkdwn(watch.targetState);
   switch (outcome.status) {
     case 'done':
-      return `${machine(watch)} is ${target} (took ${formatElapsed(outcome.elapsedMs)}).`;
+      return `${machine(watch)} is ${stateMrkdwn(outcome.state)} (took ${formatElapsed(outcome.elapsedMs)}).`;
     case 'failed': {
       const now =
         outcome.state === watch.targetState ? '' : ` It is ${stateMrkdwn(outcome.state)}, not ${target}.`;

@@ -36,6 +36,14 @@ export interface WatchPoller {
 
 /** States a machine rests in. Settling in one that is not the target is when an operation may have failed. */
 const RESTING_STATES = new Set(['off', 'serviceready', 'ready']);
+
+/**
+ * `ready` is `serviceready` plus a running agent (contract, States), so a wait for serviceready is
+ * over once the machine is ready too: a desktop passes through serviceready faster than one tick.
+ */
+function satisfies(state: string, target: string): boolean {
+  return state === target || (target === 'serviceready' && state === 'ready');
+}
 /** A 429 without Retry-After pauses the user for the poll interval, doubled per repeat, up to this. */
 const MAX_RATE_LIMIT_PAUSE_MS = 5 * 60_000;
 /** Watches claimed per tick; far above what one replica polls, and a log line says if it is reached. */
@@ -121,7 +129,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
 
     const now = deps.now();
     const changed = machine.state !== watch.lastState;
-    const reached = machine.state === watch.targetState;
+    const reached = satisfies(machine.state, watch.targetState);
     const timeline = changed ? [...watch.timeline, { state: machine.state, at: now }] : watch.timeline;
 
     if (reached || (changed && RESTING_STATES.has(machine.state))) {
@@ -159,7 +167,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
         const finalTimeline = changed ? [...watch.timeline, { state: machine.state, at }] : timeline;
         return finish(
           watch,
-          { status: 'done', elapsedMs: Math.max(0, at - watch.createdAt) },
+          { status: 'done', state: machine.state, elapsedMs: Math.max(0, at - watch.createdAt) },
           machine,
           finalTimeline,
         );

@@ -23,7 +23,7 @@ describe('formatElapsed', () => {
 
 describe('completionReply', () => {
   it('mentions who asked and keeps a hostile machine name inert', () => {
-    const reply = completionReply(watch, { status: 'done', elapsedMs: 134_000 });
+    const reply = completionReply(watch, { status: 'done', state: 'ready', elapsedMs: 134_000 });
     expect(reply.text).toBe('<@U0ADA> *gpu &lt;!channel&gt; &amp; co* is 🟢 Ready (took 2m14s).');
   });
 
@@ -49,7 +49,7 @@ describe('completionReply', () => {
 
 describe('finishedNotice', () => {
   it('summarises the outcome in one line for the card', () => {
-    expect(finishedNotice(watch, { status: 'done', elapsedMs: 5000 })).toBe(
+    expect(finishedNotice(watch, { status: 'done', state: 'ready', elapsedMs: 5000 })).toBe(
       '✅ 🟢 Ready after 5s, requested by <@U0ADA>',
     );
     expect(finishedNotice(watch, { status: 'stopped', reason: 'your key was unlinked' })).toContain(

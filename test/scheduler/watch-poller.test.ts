@@ -28,13 +28,15 @@ const cardUpdates = () =>
   h.slack.calls('chat.update').filter((call) => call.args.channel === CHANNEL && call.args.ts === CARD_TS);
 const listCalls = () => h.emulator.state.requests().filter((entry) => entry.path === '/machines/getMachines');
 
-async function startAndWatch(options: { timeoutMs?: number; messageTs?: string } = {}) {
+async function startAndWatch(
+  options: { timeoutMs?: number; messageTs?: string; targetState?: 'ready' | 'serviceready' } = {},
+) {
   await h.client('ada').machines.start(RENDER.id);
   return h.scheduler.watch({
     user: h.user('ada'),
     machineId: RENDER.id,
     machineName: RENDER.name,
-    targetState: 'ready',
+    targetState: options.targetState ?? 'ready',
     channel: CHANNEL,
     messageTs: options.messageTs ?? CARD_TS,
     initialState: 'off',
@@ -76,6 +78,15 @@ describe('watch poller', () => {
     await h.advanceAndTick(POLL_INTERVAL_MS);
     await h.advanceAndTick(POLL_INTERVAL_MS);
     expect(replies()).toHaveLength(1);
+    expect(await h.store.watches.get(watch.id)).toMatchObject({ status: 'done', lastState: 'ready' });
+  });
+
+  it('counts a machine that went straight on to ready as done when waiting for serviceready', async () => {
+    const watch = await startAndWatch({ targetState: 'serviceready' });
+    // No tick until the machine is past serviceready: the poller only ever sees ready.
+    await h.advanceAndTick(10 * TRANSITION_MS);
+    expect(h.emulator.state.machine(RENDER.id)?.state).toBe('ready');
+    expect(messageText(onlyReply().args)).toContain('Ready');
     expect(await h.store.watches.get(watch.id)).toMatchObject({ status: 'done', lastState: 'ready' });
   });
 
