@@ -3,11 +3,16 @@
 import { startBot } from './bot.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { createRequestScope, type RequestScope } from './observability/request-scope.js';
 import { openStore, type Store } from './store/store.js';
 import { createKeyVault } from './vault/key-vault.js';
 
-/** How long in-flight work may take to finish after SIGTERM/SIGINT before the process exits anyway. */
+/**
+ * After SIGTERM/SIGINT: the bot waits this long for requests under way, then gives up its watch leases
+ * and the store closes. The process exits anyway a little after that, should anything hang.
+ */
 const SHUTDOWN_GRACE_MS = 10_000;
+const FORCED_EXIT_AFTER_MS = SHUTDOWN_GRACE_MS + 5_000;
 
 async function main(): Promise<void> {
   let config: Config;
@@ -19,7 +24,9 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
-  const logger = createLogger({ level: config.logLevel });
+  // One scope for the logger and the bot, so every log line of a Slack request carries its id.
+  const requestScope = createRequestScope();
+  const logger = createLogger({ level: config.logLevel, requestScope });
 
   if (config.mode === 'sandbox') {
     const { startSandbox } = await import('./sandbox/start-sandbox.js');
@@ -34,10 +41,12 @@ async function main(): Promise<void> {
   }
 
   const store = await openStore(config.database);
-  const stopped = await startConnectedBot(config, logger, store).catch(async (error: unknown) => {
-    await store.close();
-    throw error;
-  });
+  const stopped = await startConnectedBot(config, logger, requestScope, store).catch(
+    async (error: unknown) => {
+      await store.close();
+      throw error;
+    },
+  );
   stopOnSignal(logger, async () => {
     await stopped();
     await store.close();
@@ -47,6 +56,7 @@ async function main(): Promise<void> {
 async function startConnectedBot(
   config: Exclude<Config, { mode: 'sandbox' }>,
   logger: Logger,
+  requestScope: RequestScope,
   store: Store,
 ): Promise<() => Promise<void>> {
   const vault = createKeyVault({ keys: config.vaultKeys, store, now: Date.now });
@@ -70,6 +80,8 @@ async function startConnectedBot(
     store,
     vault,
     logger,
+    requestScope,
+    shutdownGraceMs: SHUTDOWN_GRACE_MS,
     scheduler: { pollIntervalMs: config.pollIntervalMs },
   });
   logger.info({ mode: config.mode, port: bot.port }, 'Paperspace bot is running');
@@ -85,7 +97,7 @@ function stopOnSignal(logger: Logger, stop: () => Promise<void>): void {
     const forced = setTimeout(() => {
       logger.error('in-flight work did not finish in time; exiting anyway');
       process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
+    }, FORCED_EXIT_AFTER_MS);
     forced.unref();
     stop().then(
       () => process.exit(0),
