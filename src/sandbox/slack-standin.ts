@@ -84,6 +84,20 @@ export function createSlackStandin(options: SlackStandinOptions): SlackStandin {
   };
   const isViewAnswer = (value: Json | Answer): value is Answer => value.ok === false;
 
+  /** views.open and views.push: both spend a trigger_id and take only a modal. */
+  const withTriggeredModal = (
+    args: Json,
+    place: (userId: string, view: Json) => ReturnType<ViewStacks['open']> | ReturnType<ViewStacks['push']>,
+  ): Answer => {
+    const trigger = grants.useTrigger(stringArg(args, 'trigger_id') ?? '');
+    if ('error' in trigger) return fail(trigger.error);
+    const view = checkedView(args);
+    if (isViewAnswer(view)) return view;
+    if (view.type !== 'modal')
+      return fail('invalid_arguments', ['[ERROR] must be modal [json-pointer:/view/type]']);
+    return viewAnswer(place(trigger.userId, view));
+  };
+
   const methods: Record<string, (args: Json) => Answer> = {
     'auth.test': () => ({
       ok: true,
@@ -134,25 +148,9 @@ export function createSlackStandin(options: SlackStandinOptions): SlackStandin {
       return { ok: true, message_ts: posted.ts };
     },
 
-    'views.open': (args) => {
-      const trigger = grants.useTrigger(stringArg(args, 'trigger_id') ?? '');
-      if ('error' in trigger) return fail(trigger.error);
-      const view = checkedView(args);
-      if (isViewAnswer(view)) return view;
-      if (view.type !== 'modal')
-        return fail('invalid_arguments', ['[ERROR] must be modal [json-pointer:/view/type]']);
-      return viewAnswer(views.open(trigger.userId, view));
-    },
+    'views.open': (args) => withTriggeredModal(args, (userId, view) => views.open(userId, view)),
 
-    'views.push': (args) => {
-      const trigger = grants.useTrigger(stringArg(args, 'trigger_id') ?? '');
-      if ('error' in trigger) return fail(trigger.error);
-      const view = checkedView(args);
-      if (isViewAnswer(view)) return view;
-      if (view.type !== 'modal')
-        return fail('invalid_arguments', ['[ERROR] must be modal [json-pointer:/view/type]']);
-      return viewAnswer(views.push(trigger.userId, view));
-    },
+    'views.push': (args) => withTriggeredModal(args, (userId, view) => views.push(userId, view)),
 
     'views.update': (args) => {
       const viewId = stringArg(args, 'view_id');
