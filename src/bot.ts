@@ -4,12 +4,17 @@
 import type { CustomRoute } from '@slack/bolt';
 import { Agent } from 'undici';
 import type { Logger } from './logger.js';
+import { type BotMetrics, createBotMetrics } from './observability/metrics.js';
+import { createRequestScope, type RequestScope } from './observability/request-scope.js';
+import { createObservabilityRoutes } from './observability/routes.js';
+import { instrumentSlackRequests } from './observability/slack-requests.js';
 import type { CronEngine } from './scheduler/cron-engine.js';
 import { createScheduler, type Scheduler, type SchedulerTimers } from './scheduler/scheduler.js';
 import { createAuditTrail } from './services/audit-trail.js';
 import type { MachineWatcher } from './services/machine-watches.js';
 import { createPaperspaceClientFactory } from './services/paperspace-clients.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
+import { describeError } from './slack/error-handler.js';
 import type { ListenerDeps } from './slack/listeners/deps.js';
 import { registerListeners } from './slack/listeners/index.js';
 import type { Store } from './store/store.js';
@@ -39,18 +44,54 @@ export interface BotOptions {
   /** Wraps the scheduler as the listeners' watcher (tests record the requests). */
   wrapWatcher?: (scheduler: MachineWatcher) => MachineWatcher;
   now?: () => number;
+  /** Routes served beside the bot's own GET /healthz and GET /metrics. */
   customRoutes?: CustomRoute[];
+  /**
+   * The scope Slack requests are served in. Pass the one given to createLogger, so that every line
+   * logged while serving a request carries its id; without it the bot makes its own, and the ids still
+   * reach the listeners (`context.requestId`) and Paperspace (X-Request-Id), but not every log line.
+   */
+  requestScope?: RequestScope;
+  /** Observability settings; the defaults suit production. */
+  observability?: {
+    /** How long GET /healthz waits for `store.ping()`; default 2000. */
+    pingTimeoutMs?: number;
+    /** Process and Node.js metrics (memory, CPU, event loop, GC) in /metrics; default true. */
+    processMetrics?: boolean;
+  };
+  /** How long stop() lets Slack requests under way finish before giving up on them; default 10000. */
+  shutdownGraceMs?: number;
 }
 
 export interface RunningBot {
   port: number;
   slackApp: SlackApp;
   scheduler: Scheduler;
+  /** This bot's metrics (its own Prometheus registry), as GET /metrics serves them. */
+  metrics: BotMetrics;
+  /**
+   * Shuts down in order: stops taking Slack requests (closes the HTTP server or the socket), lets the
+   * requests under way finish (at most shutdownGraceMs) while the scheduler stops (its tick under way
+   * ends and its watch leases are given up), then closes the Paperspace connection pool. The store is
+   * the caller's to close, afterwards. Calling it again returns the same promise.
+   */
   stop(): Promise<void>;
 }
 
+const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
 export async function startBot(options: BotOptions): Promise<RunningBot> {
   const now = options.now ?? Date.now;
+  const { logger } = options;
+  const requestScope = options.requestScope ?? createRequestScope();
+  const metrics = createBotMetrics({
+    // Every replica sees the same count: the gauge says how many watches the deployment is following.
+    countActiveWatches: async () => (await options.store.watches.listActive()).length,
+    logger,
+    ...(options.observability?.processMetrics === undefined
+      ? {}
+      : { processMetrics: options.observability.processMetrics }),
+  });
   // One connection pool for every user's client: keys differ per request, sockets need not.
   const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
   const clients = createPaperspaceClientFactory({
@@ -59,6 +100,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     graphqlUrl: options.paperspace.graphqlUrl,
     dispatcher,
     now,
+    onResponse: (event) => metrics.paperspaceResponse(event),
+    currentRequestId: () => requestScope.currentId(),
   });
   // Listeners are registered while the Slack app is built, and the scheduler needs that app's Web API
   // client: watch requests reach the scheduler through this forwarder, bound once both exist (before
@@ -80,39 +123,73 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     now,
   };
   const { slack } = options;
+  const observabilityRoutes = createObservabilityRoutes({
+    store: options.store,
+    metrics,
+    logger,
+    ...(options.observability?.pingTimeoutMs === undefined
+      ? {}
+      : { pingTimeoutMs: options.observability.pingTimeoutMs }),
+  });
   const common = {
     botToken: slack.botToken,
     slackApiUrl: slack.apiUrl,
-    logger: options.logger,
+    logger,
     port: options.port,
     register: (app: Parameters<typeof registerListeners>[0]) => registerListeners(app, deps),
-    ...(options.customRoutes ? { customRoutes: options.customRoutes } : {}),
+    customRoutes: [...observabilityRoutes, ...(options.customRoutes ?? [])],
   };
   const slackApp =
     slack.mode === 'http'
       ? createSlackApp({ ...common, mode: 'http', signingSecret: slack.signingSecret })
       : createSlackApp({ ...common, mode: 'socket', appToken: slack.appToken });
+  const slackRequests = instrumentSlackRequests(slackApp.app, { metrics, scope: requestScope, logger });
   const running = createScheduler({
     store: options.store,
     vault: options.vault,
     clients,
     slack: slackApp.app.client,
-    logger: options.logger.child({ component: 'scheduler' }),
+    logger: logger.child({ component: 'scheduler' }),
     now,
+    observer: {
+      reminderFired: (kind) => metrics.reminderFired(kind),
+      failed: (source) => metrics.errorOccurred(source),
+    },
     ...options.scheduler,
   });
   scheduler = running;
   const { port } = await slackApp.start();
   await running.start();
+
+  const shutdownGraceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+  const shutdown = async () => {
+    logger.info({ inFlight: slackRequests.inFlight() }, 'bot stopping');
+    // Whatever happens to the server or the socket, the rest of the shutdown still runs.
+    await slackApp.stop().catch((error: unknown) => {
+      logger.warn({ error: describeError(error) }, 'stopping the Slack app failed');
+    });
+    // Listeners and the scheduler are independent (a watch a listener asks for after the scheduler has
+    // stopped is stored and taken up by the next run), so both wind down at once.
+    const [drained] = await Promise.all([slackRequests.drain(shutdownGraceMs), running.stop()]);
+    if (drained.unfinished > 0) {
+      // Their Paperspace calls are cut off rather than waited for: the grace period is over.
+      await dispatcher.destroy().catch((error: unknown) => {
+        logger.warn({ error: describeError(error) }, 'closing the Paperspace connections failed');
+      });
+    } else {
+      await dispatcher.close();
+    }
+    logger.info({ abandonedRequests: drained.unfinished }, 'bot stopped');
+  };
+  let stopping: Promise<void> | undefined;
   return {
     port,
     slackApp,
     scheduler: running,
-    async stop() {
-      // The scheduler first: a tick under way may still post to Slack and call Paperspace.
-      await running.stop();
-      await slackApp.stop();
-      await dispatcher.close();
+    metrics,
+    stop() {
+      stopping ??= shutdown();
+      return stopping;
     },
   };
 }

@@ -3,6 +3,7 @@
 // field name that can hold a secret is censored at any depth up to REDACT_DEPTH.
 import { type DestinationStream, type Logger, pino } from 'pino';
 import type { LogLevel } from './config.js';
+import type { RequestScope } from './observability/request-scope.js';
 
 export type { Logger } from 'pino';
 
@@ -35,6 +36,11 @@ const SECRET_FIELDS = [
   // A PostgreSQL URL carries its password (DatabaseConfig's postgres variant).
   'connectionString',
   'DATABASE_URL',
+  // Slack's OAuth credentials, should the app ever be distributed.
+  'clientSecret',
+  'client_secret',
+  'refreshToken',
+  'refresh_token',
 ];
 
 // pino's wildcards match exactly one level, so each depth needs its own path. Four levels covers
@@ -54,9 +60,26 @@ export interface LoggerOptions {
   level: LogLevel;
   /** Where lines go; stdout when omitted. Tests pass a stream that captures them. */
   destination?: DestinationStream;
+  /**
+   * The scope startBot serves Slack requests in: every line logged while serving one carries its
+   * `requestId`, including lines from code that knows nothing about requests (services, Bolt's error
+   * handler). Pass the same scope to startBot.
+   */
+  requestScope?: Pick<RequestScope, 'currentId'>;
 }
 
-export function createLogger({ level, destination }: LoggerOptions): Logger {
-  const options = { level, redact: { paths: REDACT_PATHS, censor: REDACTED } };
+export function createLogger({ level, destination, requestScope }: LoggerOptions): Logger {
+  const options = {
+    level,
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    ...(requestScope === undefined
+      ? {}
+      : {
+          mixin: () => {
+            const requestId = requestScope.currentId();
+            return requestId === undefined ? {} : { requestId };
+          },
+        }),
+  };
   return destination === undefined ? pino(options) : pino(options, destination);
 }

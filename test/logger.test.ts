@@ -1,13 +1,17 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger, REDACTED } from '../src/logger.js';
+import { createRequestScope } from '../src/observability/request-scope.js';
 
 const API_KEY = 'c0ffee00c0ffee00c0ffee00c0ffee00';
 const ACCESS_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.access.token';
 const VAULT_KEY = 'q3JvdGF0aW9uLWtleS1mb3ItdGVzdHMtb25seS0zMmI=';
 
 /** A logger whose lines land in an array, parsed. */
-function capturingLogger(level: 'info' | 'warn' = 'info') {
+function capturingLogger(
+  level: 'info' | 'warn' = 'info',
+  requestScope?: ReturnType<typeof createRequestScope>,
+) {
   const raw: string[] = [];
   const destination = new Writable({
     write(chunk, _encoding, done) {
@@ -15,7 +19,7 @@ function capturingLogger(level: 'info' | 'warn' = 'info') {
       done();
     },
   });
-  const logger = createLogger({ level, destination });
+  const logger = createLogger({ level, destination, ...(requestScope ? { requestScope } : {}) });
   const lines = () => raw.join('').trim().split('\n').filter(Boolean);
   return { logger, raw, records: () => lines().map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
@@ -89,5 +93,27 @@ describe('createLogger', () => {
     const credentials = { apiKey: API_KEY };
     logger.info({ credentials }, 'checked');
     expect(credentials.apiKey).toBe(API_KEY);
+  });
+
+  it("stamps every line logged while serving a request with the request's id, child loggers too", async () => {
+    const scope = createRequestScope();
+    const { logger, records } = capturingLogger('info', scope);
+    const child = logger.child({ component: 'listener' });
+    logger.info('before any request');
+    await scope.run('req-42', async () => {
+      await Promise.resolve();
+      child.info('serving');
+    });
+    expect(records()).toEqual([
+      expect.not.objectContaining({ requestId: expect.anything() }),
+      expect.objectContaining({ msg: 'serving', component: 'listener', requestId: 'req-42' }),
+    ]);
+  });
+
+  it('censors OAuth client secrets and refresh tokens', () => {
+    const { logger, raw } = capturingLogger();
+    logger.info({ oauth: { clientSecret: 'cs-123', refresh_token: 'xoxe-1-abc' } }, 'installed');
+    expect(raw.join('')).not.toContain('cs-123');
+    expect(raw.join('')).not.toContain('xoxe-1-abc');
   });
 });

@@ -53,7 +53,19 @@ export interface SchedulerDeps {
   cron?: CronEngine;
   /** Names this replica in leases and reminder claims; unique per process by default. */
   replicaId?: string;
+  /** Told what happened, for metrics; nothing by default. */
+  observer?: SchedulerObserver;
 }
+
+/** What the scheduler reports as it runs (the bot counts it in /metrics). */
+export interface SchedulerObserver {
+  /** A reminder was delivered by this replica: a cron fire, or a snoozed one asked again. */
+  reminderFired(kind: 'scheduled' | 'snoozed'): void;
+  /** A tick step failed (`scheduler`), or a reminder could not be delivered (`reminder`). */
+  failed(source: 'scheduler' | 'reminder'): void;
+}
+
+const NO_OBSERVER: SchedulerObserver = { reminderFired: () => undefined, failed: () => undefined };
 
 export interface Scheduler extends MachineWatcher {
   /** Schedules the stored reminders and starts polling. */
@@ -77,6 +89,19 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const { store, logger, now } = deps;
   const owner = deps.replicaId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const timers = deps.timers ?? realTimers;
+  const observer = deps.observer ?? NO_OBSERVER;
+  // Counted here, where every delivery passes: reminders.ts and snoozes.ts log the failure they rethrow.
+  const observed =
+    <T>(kind: 'scheduled' | 'snoozed', deliver: (item: T) => Promise<void>) =>
+    async (item: T) => {
+      try {
+        await deliver(item);
+      } catch (error) {
+        observer.failed('reminder');
+        throw error;
+      }
+      observer.reminderFired(kind);
+    };
   const poller = createWatchPoller({
     store,
     clients: deps.clients,
@@ -96,14 +121,14 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const reminders = createReminderScheduler({
     store,
     cron: deps.cron ?? createNodeCronEngine(logger),
-    deliver: (reminder) => delivery.remind(reminder),
+    deliver: observed('scheduled', (reminder) => delivery.remind(reminder)),
     now,
     owner,
     logger,
   });
   const snoozes = createSnoozeRunner({
     store,
-    deliver: (snooze) => delivery.remindAgain(snooze),
+    deliver: observed('snoozed', (snooze) => delivery.remindAgain(snooze)),
     now,
     logger,
   });
@@ -121,6 +146,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     try {
       await run();
     } catch (error) {
+      observer.failed('scheduler');
       logger.error(
         { step: name, error: describeError(error) },
         'a scheduler step failed; retrying next tick',

@@ -18,6 +18,11 @@ export interface PaperspaceClientFactoryDeps {
   /** Injected into every client, so tests can run wait loops and backoff without real time. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   now?: () => number;
+  /**
+   * The id of the Slack request being served (the bot's request scope), used when a caller passes
+   * none: every Paperspace call made while serving a request carries its X-Request-Id.
+   */
+  currentRequestId?: () => string | undefined;
 }
 
 export interface ClientRequestOptions {
@@ -33,8 +38,9 @@ export interface PaperspaceClientFactory {
 }
 
 export function createPaperspaceClientFactory(deps: PaperspaceClientFactoryDeps): PaperspaceClientFactory {
-  const forCredentials = (credentials: Credentials, options: ClientRequestOptions = {}) =>
-    createPaperspaceClient({
+  const forCredentials = (credentials: Credentials, options: ClientRequestOptions = {}) => {
+    const requestId = options.requestId ?? deps.currentRequestId?.();
+    return createPaperspaceClient({
       apiKey: credentials.apiKey,
       ...(credentials.accessToken === undefined ? {} : { accessToken: credentials.accessToken }),
       baseUrl: deps.baseUrl,
@@ -44,8 +50,9 @@ export function createPaperspaceClientFactory(deps: PaperspaceClientFactoryDeps)
       ...(deps.onResponse === undefined ? {} : { onResponse: deps.onResponse }),
       ...(deps.sleep === undefined ? {} : { sleep: deps.sleep }),
       ...(deps.now === undefined ? {} : { now: deps.now }),
-      ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
+      ...(requestId === undefined ? {} : { requestId }),
     });
+  };
 
   return {
     forCredentials,

@@ -9,12 +9,14 @@ import { Writable } from 'node:stream';
 import { type RunningBot, startBot } from '../../src/bot.js';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { createLogger } from '../../src/logger.js';
+import { createRequestScope } from '../../src/observability/request-scope.js';
 import { manualTimers, realTimers, type Scheduler } from '../../src/scheduler/scheduler.js';
 import type { MachineWatcher, WatchRequest } from '../../src/services/machine-watches.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
 import { createManualCron, type ManualCron } from './manual-cron.js';
+import { type RecordedRequest, type RecordingProxy, startRecordingProxy } from './recording-proxy.js';
 import {
   createSlackRequests,
   type SlackRequest,
@@ -61,10 +63,19 @@ export interface TestBotOptions {
    * `bot.scheduler.tick()`, so a background tick never races a test's assertions.
    */
   pollIntervalMs?: number;
+  /**
+   * Sends the bot's Paperspace REST calls through a recording proxy, so `paperspaceRequests` shows their
+   * headers (the emulator's request log keeps no headers).
+   */
+  recordPaperspaceHeaders?: boolean;
+  /** stop()'s bound on Slack requests under way (the bot's default is 10 s). */
+  shutdownGraceMs?: number;
 }
 
 export interface TestBot {
   url: string;
+  /** The port the bot serves Slack, /healthz and /metrics on. */
+  port: number;
   emulator: RunningEmulator;
   slack: FakeSlack;
   requests: SlackRequests;
@@ -80,7 +91,13 @@ export interface TestBot {
   scheduler: Scheduler;
   /** Reminders fire from here: move the clock, then `cron.runDue()`. */
   cron: ManualCron;
+  /** Paperspace REST calls as the proxy saw them (with headers); empty unless recordPaperspaceHeaders. */
+  paperspaceRequests: RecordedRequest[];
   send(request: SlackRequest): Promise<SlackResponse>;
+  /** GET a path of the bot's HTTP server (/healthz, /metrics). */
+  get(path: string): Promise<{ status: number; contentType: string | null; text: string }>;
+  /** The bot's own stop() (the running bot's graceful shutdown); close() afterwards still cleans up. */
+  stop(): Promise<void>;
   /** Links a demo user's key straight into the vault (the login modal has its own tests). */
   link(name: TestUserName, options?: { withAccessToken?: boolean }): Promise<void>;
   close(): Promise<void>;
@@ -90,8 +107,11 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
   const directory = await mkdtemp(join(tmpdir(), 'ps-bot-e2e-'));
   const databasePath = join(directory, 'bot.db');
   let logs = '';
+  // Wired as main.ts does: the logger and the bot share the request scope, so lines carry request ids.
+  const requestScope = createRequestScope();
   const logger = createLogger({
     level: 'debug',
+    requestScope,
     destination: new Writable({
       write(chunk: Buffer, _encoding, callback) {
         logs += chunk.toString('utf8');
@@ -105,6 +125,8 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     teamId: TEAM_ID,
     users: Object.values(USERS).map((user) => ({ id: user.slackId, tz: 'Europe/Amsterdam' })),
   });
+  let proxy: RecordingProxy | undefined;
+  if (options.recordPaperspaceHeaders) proxy = await startRecordingProxy(emulator.url);
   const store = await openStore(`sqlite:${databasePath}`, { now });
   const vault = createKeyVault({ keys: [randomBytes(32)], store, now });
   const watchRequests: WatchRequest[] = [];
@@ -119,7 +141,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
   try {
     bot = await startBot({
       slack: { mode: 'http', botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: slack.apiUrl },
-      paperspace: { apiUrl: emulator.url, graphqlUrl: emulator.graphqlUrl },
+      paperspace: { apiUrl: proxy?.url ?? emulator.url, graphqlUrl: emulator.graphqlUrl },
       port: 0,
       store,
       vault,
@@ -132,9 +154,13 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
       },
       wrapWatcher: (scheduler) => recording(options.watcher ?? scheduler),
       now,
+      requestScope,
+      // Process metrics watch the event loop and GC for the process's lifetime; tests start many bots.
+      observability: { processMetrics: false },
+      ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
     });
   } catch (error) {
-    await Promise.allSettled([emulator.close(), slack.close(), store.close()]);
+    await Promise.allSettled([emulator.close(), slack.close(), store.close(), proxy?.close()]);
     throw error;
   }
   const url = `http://127.0.0.1:${bot.port}`;
@@ -146,8 +172,10 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     botUserId: slack.botUserId,
   });
 
+  const runningBot = bot;
   return {
     url,
+    port: bot.port,
     emulator,
     slack,
     requests,
@@ -158,7 +186,17 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     watchRequests,
     scheduler: bot.scheduler,
     cron,
+    paperspaceRequests: proxy?.requests ?? [],
     send: (request) => send(url, request),
+    async get(path) {
+      const response = await fetch(`${url}${path}`);
+      return {
+        status: response.status,
+        contentType: response.headers.get('content-type'),
+        text: await response.text(),
+      };
+    },
+    stop: () => runningBot.stop(),
     async link(name, linkOptions = {}) {
       const user = USERS[name];
       const account = emulator.state.user(user.emulatorUserId);
@@ -177,8 +215,8 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
       );
     },
     async close() {
-      await bot.stop();
-      await Promise.allSettled([emulator.close(), slack.close()]);
+      await runningBot.stop();
+      await Promise.allSettled([emulator.close(), slack.close(), proxy?.close()]);
       await store.close();
       await rm(directory, { recursive: true, force: true });
     },

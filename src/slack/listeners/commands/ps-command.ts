@@ -3,6 +3,7 @@
 // make Slack time out, and the handler answers later through respond or the Web API.
 import { randomUUID } from 'node:crypto';
 import type { App } from '@slack/bolt';
+import { requestIdOf } from '../../../observability/request-scope.js';
 import { errorMessage, loginPrompt, usageErrorMessage } from '../../blocks/messages.js';
 import type { CommandName } from '../../command-grammar.js';
 import { parseCommand } from '../../command-parser.js';
@@ -12,7 +13,7 @@ import type { ListenerDeps } from '../deps.js';
 import type { CommandContext, CommandHandler, CommandHandlers, CommandOf } from './command-context.js';
 
 export function registerPsCommand(app: App, deps: ListenerDeps, handlers: CommandHandlers): void {
-  app.command(SLASH_COMMAND, async ({ command, ack, respond, client }) => {
+  app.command(SLASH_COMMAND, async ({ command, ack, respond, client, context: boltContext }) => {
     const parsed = parseCommand(command.text);
     if (!parsed.ok) {
       if (parsed.secretDetected) {
@@ -25,8 +26,15 @@ export function registerPsCommand(app: App, deps: ListenerDeps, handlers: Comman
     await ack();
 
     const user = { teamId: command.team_id, userId: command.user_id };
-    const requestId = randomUUID();
-    const logger = deps.logger.child({ requestId, command: parsed.command.name, user: user.userId });
+    // The bot's request scope gave this request its id; it already stamps the log lines and the
+    // Paperspace calls. An app without that scope (a bare Bolt app in a test) gets an id of its own here.
+    const scopedId = requestIdOf(boltContext);
+    const requestId = scopedId ?? randomUUID();
+    const logger = deps.logger.child({
+      ...(scopedId === undefined ? { requestId } : {}),
+      command: parsed.command.name,
+      user: user.userId,
+    });
     const replyPrivately: CommandContext['replyPrivately'] = async (message) => {
       await respond({ response_type: 'ephemeral', replace_original: false, ...message });
     };

@@ -1,7 +1,6 @@
 // What every machine card button needs to know about a click: who clicked (they act with their own
 // key, never the card poster's), where the card is (a channel message to update in place, an ephemeral
 // reply with nothing to update, or App Home), and how to answer the clicker alone.
-import { randomUUID } from 'node:crypto';
 import type { BlockAction, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
@@ -67,12 +66,9 @@ export interface ClickArgs {
 
 export function readClick(deps: ListenerDeps, { body, respond, client }: ClickArgs): MachineClick {
   const user = { teamId: body.user.team_id ?? body.team?.id ?? '', userId: body.user.id };
-  const requestId = randomUUID();
-  const logger: Logger = deps.logger.child({
-    requestId,
-    action: body.actions[0]?.action_id,
-    user: user.userId,
-  });
+  // The request's id is on every line this logger writes and on every Paperspace call made while serving
+  // the click: the bot's request scope adds it (src/observability/request-scope.ts).
+  const logger: Logger = deps.logger.child({ action: body.actions[0]?.action_id, user: user.userId });
   const card = locate(body);
   // Bolt offers respond() only when Slack sent a response_url (not from App Home).
   const hasResponseUrl = typeof body.response_url === 'string' && body.response_url !== '';
@@ -91,7 +87,7 @@ export function readClick(deps: ListenerDeps, { body, respond, client }: ClickAr
       if (card.kind === 'ephemeral' && hasResponseUrl) await respond({ replace_original: true, ...message });
     },
     async userClient() {
-      const userClient = await deps.clients.forUser(user, { requestId });
+      const userClient = await deps.clients.forUser(user);
       if (userClient === undefined) await reply(loginPrompt());
       return userClient;
     },

@@ -1,7 +1,6 @@
 // What every machine modal submission needs: who submitted (they act with their own key), where the
 // modal came from (private_metadata), field errors keyed by the builder's block ids, and a private way
 // to answer after the modal has closed (a view submission has no response_url).
-import { randomUUID } from 'node:crypto';
 import type { ViewOutput, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { PaperspaceClient } from '../../../../paperspace/client.js';
@@ -35,8 +34,8 @@ export function readSubmission(
   web: WebClient,
 ): MachineSubmission {
   const user = { teamId: body.user.team_id ?? body.team?.id ?? '', userId: body.user.id };
-  const requestId = randomUUID();
-  const logger = deps.logger.child({ requestId, view: view.callback_id, user: user.userId });
+  // The request scope puts the request's id on these log lines and on the Paperspace calls.
+  const logger = deps.logger.child({ view: view.callback_id, user: user.userId });
   const metadata = decodeModalMetadata(view.private_metadata);
   const tell = (message: SlackMessage) =>
     tellPrivately(web, { channel: metadata.channelId, userId: user.userId }, message);
@@ -49,7 +48,7 @@ export function readSubmission(
     tell,
     tellFailure: (error) => tell(errorMessage(failureText(error, logger))),
     async userClient() {
-      const client = await deps.clients.forUser(user, { requestId });
+      const client = await deps.clients.forUser(user);
       if (client === undefined) await tell(loginPrompt());
       return client;
     },

@@ -1,0 +1,119 @@
+// Entry point: only wiring. config -> logger -> store -> vault -> bot (client factory, Slack app,
+// scheduler). Without Slack credentials it runs the local sandbox instead.
+import { startBot } from './bot.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { createRequestScope, type RequestScope } from './observability/request-scope.js';
+import { openStore, type Store } from './store/store.js';
+import { createKeyVault } from './vault/key-vault.js';
+
+/**
+ * After SIGTERM/SIGINT: the bot waits this long for requests under way, then gives up its watch leases
+ * and the store closes. The process exits anyway a little after that, should anything hang.
+ */
+const SHUTDOWN_GRACE_MS = 10_000;
+const FORCED_EXIT_AFTER_MS = SHUTDOWN_GRACE_MS + 5_000;
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // Before a logger exists: one plain message naming every bad variable, and a non-zero exit.
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  // One scope for the logger and the bot, so every log line of a Slack request carries its id.
+  const requestScope = createRequestScope();
+  const logger = createLogger({ level: config.logLevel, requestScope });
+
+  if (config.mode === 'sandbox') {
+    const { startSandbox } = await import('./sandbox/start-sandbox.js');
+    const sandbox = await startSandbox({
+      logger,
+      port: config.port,
+      dataDir: 'data',
+      ...(config.vaultKeys.length > 0 ? { vaultKeys: config.vaultKeys } : {}),
+    });
+    stopOnSignal(logger, () => sandbox.close());
+    return;
+  }
+
+  const store = await openStore(config.database);
+  const stopped = await startConnectedBot(config, logger, requestScope, store).catch(
+    async (error: unknown) => {
+      await store.close();
+      throw error;
+    },
+  );
+  stopOnSignal(logger, async () => {
+    await stopped();
+    await store.close();
+  });
+}
+
+async function startConnectedBot(
+  config: Exclude<Config, { mode: 'sandbox' }>,
+  logger: Logger,
+  requestScope: RequestScope,
+  store: Store,
+): Promise<() => Promise<void>> {
+  const vault = createKeyVault({ keys: config.vaultKeys, store, now: Date.now });
+  // A wrong VAULT_KEY stops the bot here, before anyone's stored key is touched.
+  const status = await vault.verify();
+  logger.info({ linkedUsers: status.records, staleRecords: status.staleRecords }, 'key vault verified');
+
+  const slack =
+    config.mode === 'http'
+      ? ({ mode: 'http', ...config.slack } as const)
+      : ({
+          mode: 'socket',
+          botToken: config.slack.botToken,
+          appToken: config.slack.appToken,
+          apiUrl: config.slack.apiUrl,
+        } as const);
+  const bot = await startBot({
+    slack,
+    paperspace: config.paperspace,
+    port: config.port,
+    store,
+    vault,
+    logger,
+    requestScope,
+    shutdownGraceMs: SHUTDOWN_GRACE_MS,
+    scheduler: { pollIntervalMs: config.pollIntervalMs },
+  });
+  logger.info({ mode: config.mode, port: bot.port }, 'Paperspace bot is running');
+  return () => bot.stop();
+}
+
+function stopOnSignal(logger: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const forced = setTimeout(() => {
+      logger.error('in-flight work did not finish in time; exiting anyway');
+      process.exit(1);
+    }, FORCED_EXIT_AFTER_MS);
+    forced.unref();
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}
+
+main().catch((error: unknown) => {
+  // Start-up failures (unreachable database, wrong VAULT_KEY, refused Slack token) are written for the
+  // operator and carry no secret; print the message, not a stack of framework frames.
+  process.stderr.write(`Cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,100 @@
+// GET /healthz and GET /metrics, served through the Slack app's customRoutes (on the Slack port in HTTP
+// mode, on their own server in Socket Mode). Both may be probed every few seconds by anyone who can
+// reach the port, so neither says anything secret: /healthz names what failed without echoing an error
+// message (a database error can quote its connection), and /metrics carries counts only.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CustomRoute } from '@slack/bolt';
+import type { Logger } from 'pino';
+import { describeError } from '../slack/error-handler.js';
+import type { Store } from '../store/store.js';
+import { DeadlineExceededError, withinDeadline } from './deadline.js';
+import type { BotMetrics } from './metrics.js';
+
+export const HEALTH_PATH = '/healthz';
+export const METRICS_PATH = '/metrics';
+const DEFAULT_PING_TIMEOUT_MS = 2_000;
+
+export interface ObservabilityRoutesDeps {
+  store: Pick<Store, 'ping'>;
+  metrics: Pick<BotMetrics, 'exposition' | 'contentType'>;
+  logger: Logger;
+  /** How long /healthz waits for the store; default 2 s (load balancers probe with short timeouts). */
+  pingTimeoutMs?: number;
+}
+
+export type HealthReport = { status: 'ok' } | { status: 'unavailable'; reason: string };
+
+/** A code such as ECONNREFUSED, SQLITE_BUSY or 57P01 says what failed and cannot hold a secret. */
+const SAFE_CODE = /^[A-Z0-9_]{2,40}$/;
+
+export function createObservabilityRoutes(deps: ObservabilityRoutesDeps): CustomRoute[] {
+  const pingTimeoutMs = deps.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS;
+  const logger = deps.logger.child({ component: 'health' });
+  // While the store stays down a probe fails every few seconds: the change is logged, not every probe.
+  let lastFailure: string | undefined;
+
+  const check = async (): Promise<HealthReport> => {
+    try {
+      await withinDeadline('the store', pingTimeoutMs, () => deps.store.ping());
+    } catch (error) {
+      const reason = healthReason(error, pingTimeoutMs);
+      if (reason !== lastFailure) {
+        logger.warn({ error: describeError(error), reason }, 'health check failed');
+        lastFailure = reason;
+      }
+      return { status: 'unavailable', reason };
+    }
+    if (lastFailure !== undefined) {
+      logger.info('health check passes again');
+      lastFailure = undefined;
+    }
+    return { status: 'ok' };
+  };
+
+  return [
+    {
+      path: HEALTH_PATH,
+      method: 'GET',
+      handler: answering(logger, async (response) => {
+        const report = await check();
+        sendJson(response, report.status === 'ok' ? 200 : 503, report);
+      }),
+    },
+    {
+      path: METRICS_PATH,
+      method: 'GET',
+      handler: answering(logger, async (response) => {
+        const text = await deps.metrics.exposition();
+        response.writeHead(200, { 'content-type': deps.metrics.contentType, 'cache-control': 'no-store' });
+        response.end(text);
+      }),
+    },
+  ];
+}
+
+function healthReason(error: unknown, pingTimeoutMs: number): string {
+  if (error instanceof DeadlineExceededError) return `the store did not answer within ${pingTimeoutMs} ms`;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && SAFE_CODE.test(code)
+    ? `the store cannot be reached (${code})`
+    : 'the store cannot be reached';
+}
+
+/** Bolt calls route handlers without awaiting them: a failure is answered and logged here. */
+function answering(
+  logger: Logger,
+  serve: (response: ServerResponse) => Promise<void>,
+): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    serve(response).catch((error: unknown) => {
+      logger.error({ error: describeError(error), path: request.url }, 'observability route failed');
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    });
+  };
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  response.end(JSON.stringify(body));
+}

@@ -1,0 +1,88 @@
+// Slack's half of the sandbox, apart from any bot: the workspace, the Web API stand-in, the page and
+// the signed requests to whatever app listens at the request URL. startSandbox puts the real bot
+// behind it; tests can put a scripted Bolt app there instead.
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { createChangeFeed } from './change-feed.js';
+import { createEventStream } from './events.js';
+import { createGrants } from './grants.js';
+import { createInteractions } from './interactions.js';
+import { type SandboxServer, startSandboxServer } from './sandbox-server.js';
+import { API_PATH_PREFIX, createSlackStandin, RESPONSE_URL_PATH_PREFIX } from './slack-standin.js';
+import { createViewStacks, type ViewStacks } from './view-stacks.js';
+import { createWorkspace, type Workspace } from './workspace.js';
+
+export interface SlackSandboxOptions {
+  logger: Logger;
+  /** Port of the page and the stand-in; 0 picks a free one. */
+  port: number;
+  host?: string;
+  /** A line per person for the user switcher (which demo key fits them). */
+  notes?: Record<string, string>;
+  now?: () => number;
+  /** How long the app has to acknowledge (Slack: 3 s). */
+  ackTimeoutMs?: number;
+}
+
+export interface SlackSandbox {
+  /** `http://127.0.0.1:<port>`; the page is at `${url}/`. */
+  url: string;
+  /** SLACK_API_URL for the app: `${url}/api/`. */
+  apiUrl: string;
+  /** The bot token the stand-in accepts; fresh per start and never shown. */
+  botToken: string;
+  /** The secret requests to the app are signed with; fresh per start and never shown. */
+  signingSecret: string;
+  /** Where Slack's requests go: the app's `/slack/events` URL, once it listens. */
+  setRequestUrl(url: string): void;
+  workspace: Workspace;
+  views: ViewStacks;
+  close(): Promise<void>;
+}
+
+export async function startSlackSandbox(options: SlackSandboxOptions): Promise<SlackSandbox> {
+  const { logger } = options;
+  const now = options.now ?? Date.now;
+  const botToken = `xoxb-sandbox-${randomBytes(16).toString('hex')}`;
+  const signingSecret = randomBytes(32).toString('hex');
+  const feed = createChangeFeed();
+  const workspace = createWorkspace({ feed, now });
+  const views = createViewStacks({ feed, now });
+  const grants = createGrants({ now });
+  let requestUrl = '';
+  let server: SandboxServer | undefined;
+  const interactions = createInteractions({
+    workspace,
+    views,
+    grants,
+    feed,
+    signingSecret,
+    requestUrl: () => requestUrl,
+    responseUrl: (id) => `${server?.url ?? ''}${RESPONSE_URL_PATH_PREFIX}${encodeURIComponent(id)}`,
+    logger,
+    now,
+    ...(options.ackTimeoutMs === undefined ? {} : { ackTimeoutMs: options.ackTimeoutMs }),
+  });
+  server = await startSandboxServer({
+    standin: createSlackStandin({ workspace, views, grants, botToken, logger, now }),
+    interactions,
+    events: createEventStream({ feed, workspace, views, notes: options.notes ?? {} }),
+    workspace,
+    logger,
+    port: options.port,
+    host: options.host ?? '127.0.0.1',
+  });
+  const started = server;
+  return {
+    url: started.url,
+    apiUrl: `${started.url}${API_PATH_PREFIX}`,
+    botToken,
+    signingSecret,
+    setRequestUrl(url) {
+      requestUrl = url;
+    },
+    workspace,
+    views,
+    close: () => started.close(),
+  };
+}

@@ -1,0 +1,123 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createBotMetrics } from '../../src/observability/metrics.js';
+import { createObservabilityRoutes } from '../../src/observability/routes.js';
+import { captureLogs } from '../support/log-capture.js';
+import { startTestBot } from '../support/test-bot.js';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+/** The routes on a plain node:http server on port 0, with a store whose ping the test decides. */
+async function serveRoutes(ping: () => Promise<void>) {
+  const logs = captureLogs();
+  const metrics = createBotMetrics({
+    countActiveWatches: async () => 0,
+    logger: logs.logger,
+    processMetrics: false,
+  });
+  const routes = createObservabilityRoutes({
+    store: { ping },
+    metrics,
+    logger: logs.logger,
+    pingTimeoutMs: 50,
+  });
+  const server = createServer((request, response) => {
+    const route = routes.find((candidate) => candidate.path === request.url);
+    if (route === undefined) response.writeHead(404).end();
+    else route.handler(Object.assign(request, { params: {} }), response);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const get = async (path: string) => {
+    const response = await fetch(`${base}${path}`);
+    return { status: response.status, text: await response.text() };
+  };
+  return { get, logs };
+}
+
+describe('GET /healthz', () => {
+  it('answers 503 when the store does not answer in time, without waiting for it', async () => {
+    const { get } = await serveRoutes(() => new Promise(() => undefined));
+    const started = Date.now();
+    const answer = await get('/healthz');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(answer.status).toBe(503);
+    expect(JSON.parse(answer.text)).toEqual({
+      status: 'unavailable',
+      reason: 'the store did not answer within 50 ms',
+    });
+  });
+
+  it('names the failure by its code and never echoes the error message, which can quote a password', async () => {
+    const failure = Object.assign(new Error('connect to postgres://bot:hunter2@db:5432/bot failed'), {
+      code: 'ECONNREFUSED',
+    });
+    const { get, logs } = await serveRoutes(() => Promise.reject(failure));
+    const answer = await get('/healthz');
+    expect(answer.status).toBe(503);
+    expect(JSON.parse(answer.text)).toEqual({
+      status: 'unavailable',
+      reason: 'the store cannot be reached (ECONNREFUSED)',
+    });
+    expect(answer.text).not.toContain('hunter2');
+    expect(logs.text()).toContain('health check failed');
+  });
+
+  it('logs a failing store once while it stays down, and again when it is back', async () => {
+    let healthy = false;
+    const { get, logs } = await serveRoutes(async () => {
+      if (!healthy) throw new Error('database is locked');
+    });
+    await get('/healthz');
+    await get('/healthz');
+    healthy = true;
+    expect((await get('/healthz')).status).toBe(200);
+    const messages = logs.lines().map((line) => line.msg);
+    expect(messages).toEqual(['health check failed', 'health check passes again']);
+  });
+});
+
+describe('GET /healthz and GET /metrics on the running bot', () => {
+  it('answers ok while the store answers, and 503 once it is closed', async () => {
+    const bot = await startTestBot();
+    try {
+      const healthy = await bot.get('/healthz');
+      expect(healthy.status).toBe(200);
+      expect(healthy.contentType).toContain('application/json');
+      expect(JSON.parse(healthy.text)).toEqual({ status: 'ok' });
+
+      await bot.store.close();
+      const unhealthy = await bot.get('/healthz');
+      expect(unhealthy.status).toBe(503);
+      expect(JSON.parse(unhealthy.text)).toMatchObject({ status: 'unavailable' });
+      expect(unhealthy.text).not.toContain(bot.databasePath);
+
+      // /metrics still answers: the store-backed gauge says it does not know (prom-client spells NaN
+      // "Nan"; Prometheus reads either).
+      const metrics = await bot.get('/metrics');
+      expect(metrics.status).toBe(200);
+      expect(metrics.text).toMatch(/^psbot_watches_active nan$/im);
+    } finally {
+      await bot.close();
+    }
+  });
+
+  it('serves the metrics in the Prometheus text format', async () => {
+    const bot = await startTestBot();
+    try {
+      const metrics = await bot.get('/metrics');
+      expect(metrics.status).toBe(200);
+      expect(metrics.contentType).toContain('text/plain; version=0.0.4');
+      expect(metrics.text).toContain('# TYPE psbot_slack_requests_total counter');
+      expect(metrics.text).toContain('# TYPE psbot_slack_ack_duration_seconds histogram');
+      expect(metrics.text).toMatch(/^psbot_watches_active 0$/m);
+    } finally {
+      await bot.close();
+    }
+  });
+});
