@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeClock } from '../../../../src/emulator/index.js';
 import { encodeMachineRef } from '../../../../src/slack/blocks/machine-ref.js';
 import { ActionId } from '../../../../src/slack/ids.js';
@@ -53,8 +53,13 @@ describe('/ps share', () => {
       'ok',
     ]);
 
-    const [stored] = await bot.store.delegations.listActive(clock.now(), ada());
-    expect(stored).toMatchObject({ channel: 'C0CHANNEL', machineIds: ['psada001', 'psada003'] });
+    // The post's ts is stored just after Slack answers the post: wait for it rather than race it.
+    const stored = await vi.waitFor(async () => {
+      const [found] = await bot.store.delegations.listActive(clock.now(), ada());
+      expect(found).toMatchObject({ channel: 'C0CHANNEL', machineIds: ['psada001', 'psada003'] });
+      expect(found?.messageTs).toEqual(expect.any(String));
+      return found;
+    });
 
     clock.advance(4 * HOUR_MS);
     await bot.scheduler.tick();
