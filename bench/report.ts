@@ -83,6 +83,16 @@ export function formatTable(result: BenchmarkResult): string {
 
 const escapeCell = (text: string) => text.replace(/\|/g, '\\|');
 
+/** Columns padded to their widest cell, as the repository's formatter (biome) lays tables out. */
+function markdownTable([header = [], ...body]: string[][]): string[] {
+  const widths = header.map((_, column) =>
+    Math.max(...[header, ...body].map((line) => (line[column] ?? '').length)),
+  );
+  const render = (line: string[]) =>
+    `| ${widths.map((width, column) => (line[column] ?? '').padEnd(width)).join(' | ')} |`;
+  return [render(header), render(widths.map((width) => '-'.repeat(width))), ...body.map(render)];
+}
+
 function markdownSection(result: BenchmarkResult, environment: RunEnvironment): string {
   return [
     `## ${result.title}: ${passed(result) ? 'PASS' : 'FAIL'}`,
@@ -92,9 +102,7 @@ function markdownSection(result: BenchmarkResult, environment: RunEnvironment): 
     '',
     result.setup,
     '',
-    `| ${HEADERS.join(' | ')} |`,
-    `| ${HEADERS.map(() => '---').join(' | ')} |`,
-    ...result.rows.map((row) => `| ${cells(row).map(escapeCell).join(' | ')} |`),
+    ...markdownTable([HEADERS, ...result.rows.map((row) => cells(row).map(escapeCell))]),
     ...(result.notes.length > 0 ? ['', ...result.notes.map((note) => `- ${note}`)] : []),
   ].join('\n');
 }
