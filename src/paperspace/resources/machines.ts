@@ -67,12 +67,15 @@ export interface MachinesResource {
 }
 
 const START_STOP_HINT = "Only the machine's owner can start, stop or restart it.";
+// Built once: zod compiles a schema on its first parse, which costs far more than the parse itself.
+const machineIdParamsSchema = z.object({ machineId: machineIdSchema });
+const listAllFiltersSchema = machineListFiltersSchema.omit({ limit: true, skip: true });
 
 export function createMachinesResource(context: ResourceContext): MachinesResource {
   const { core, restUrl } = context;
   const machineSubject = (id: string) => ({ kind: 'machine', id });
   const validId = (machineId: string, operation: string, action: string) =>
-    parseRequest(z.object({ machineId: machineIdSchema }), { machineId }, operation, action).machineId;
+    parseRequest(machineIdParamsSchema, { machineId }, operation, action).machineId;
 
   /** start, stop and restart differ only in path and in whether repeating them is harmless. */
   async function powerAction(
@@ -203,12 +206,7 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
 
     listAll(filters = {}, options) {
       // Validated now, so a bad filter fails at the call rather than at the first iteration.
-      parseRequest(
-        machineListFiltersSchema.omit({ limit: true, skip: true }),
-        filters,
-        'machines.list',
-        'list machines',
-      );
+      parseRequest(listAllFiltersSchema, filters, 'machines.list', 'list machines');
       return pages(filters, options);
     },
 

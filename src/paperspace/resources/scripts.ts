@@ -35,10 +35,13 @@ export interface ScriptsResource {
   text(scriptId: string, options?: RequestOptions): Promise<string>;
 }
 
+// Built once: zod compiles a schema on its first parse, which costs far more than the parse itself.
+const scriptIdParamsSchema = z.object({ scriptId: scriptIdSchema });
+
 export function createScriptsResource({ core, restUrl }: ResourceContext): ScriptsResource {
   const scriptSubject = (id: string) => ({ kind: 'script', id });
   const validId = (scriptId: string, operation: string, action: string) =>
-    parseRequest(z.object({ scriptId: scriptIdSchema }), { scriptId }, operation, action).scriptId;
+    parseRequest(scriptIdParamsSchema, { scriptId }, operation, action).scriptId;
 
   /**
    * The contract's `scriptFile` is "a path to a file with the script data": a path on the caller's

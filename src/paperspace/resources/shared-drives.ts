@@ -36,6 +36,8 @@ const DELETE_SHARED_DRIVE_MUTATION =
   'mutation DeleteSharedDrive($input: DeleteSharedDriveInput!) { deleteSharedDrive(input: $input) { sharedDrive { id } } }';
 
 const ADMIN_HINT = 'Only team administrators can list, create or delete shared drives.';
+// Built once: zod compiles a schema on its first parse, which costs far more than the parse itself.
+const deleteParamsSchema = z.object({ id: sharedDriveIdSchema });
 
 export function createSharedDrivesResource({ graphql }: ResourceContext): SharedDrivesResource {
   return {
@@ -85,12 +87,7 @@ export function createSharedDrivesResource({ graphql }: ResourceContext): Shared
 
     async delete(sharedDriveId, options) {
       const action = `delete shared drive ${sharedDriveId}`;
-      const { id } = parseRequest(
-        z.object({ id: sharedDriveIdSchema }),
-        { id: sharedDriveId },
-        'sharedDrives.delete',
-        action,
-      );
+      const { id } = parseRequest(deleteParamsSchema, { id: sharedDriveId }, 'sharedDrives.delete', action);
       const data = await graphql({
         ...options,
         operation: 'sharedDrives.delete',

@@ -1,0 +1,42 @@
+// Messages between the ack benchmark and the processes it starts (ack-server-process.ts,
+// slack-world-process.ts). Kept apart from those scripts: importing a script would run it.
+import type { BenchAccount } from '../support/bench-world.js';
+
+export interface AckServerConfig {
+  kind: 'bot' | 'bare';
+  paperspace: { apiUrl: string; graphqlUrl: string };
+  slackApiUrl: string;
+  /** People whose keys the bot's vault holds (the bare app ignores them). */
+  accounts: BenchAccount[];
+}
+
+export interface AckServerReady {
+  url: string;
+}
+
+/** Asks a server process for the CPU time it has used so far. */
+export const CPU_QUERY = { type: 'cpu' } as const;
+/** process.cpuUsage(): user and system CPU time, in microseconds. */
+export type CpuUsed = NodeJS.CpuUsage;
+
+export interface SlackWorldConfig {
+  latencyMs: number;
+}
+
+export interface SlackWorldReady {
+  paperspace: { apiUrl: string; graphqlUrl: string };
+  slackApiUrl: string;
+  /** A response_url is this followed by the URI-encoded id. */
+  responseUrlPrefix: string;
+  botUserId: string;
+}
+
+/** Waits for a reply through each response_url id, then forgets everything recorded (the next round starts clean). */
+export interface AwaitReplies {
+  type: 'replies';
+  ids: string[];
+  timeoutMs: number;
+}
+
+/** When each reply arrived, as performance.timeOrigin + performance.now() (comparable across processes). */
+export type RepliesArrived = { arrivedAt: Record<string, number> } | { missing: number };

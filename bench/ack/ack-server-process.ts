@@ -1,0 +1,26 @@
+// Child process of the ack benchmark: serves Slack requests as the bot or as the bare Bolt app until
+// the benchmark says stop. Started by ack-latency.ts, never on its own.
+import { startBareBolt } from '../support/bare-bolt.js';
+import { startBenchBot } from '../support/bench-bot.js';
+import { linkAccounts } from '../support/bench-world.js';
+import { parentChannel, type STOP } from '../support/child-process.js';
+import type { AckServerConfig, AckServerReady, CPU_QUERY, CpuUsed } from './ack-protocol.js';
+
+const channel = parentChannel();
+const config = await channel.next<AckServerConfig>();
+let server: { url: string; close(): Promise<void> };
+if (config.kind === 'bot') {
+  const bench = await startBenchBot({ paperspace: config.paperspace, slackApiUrl: config.slackApiUrl });
+  await linkAccounts(bench.vault, config.accounts);
+  server = bench;
+} else {
+  server = await startBareBolt({ slackApiUrl: config.slackApiUrl });
+}
+channel.send({ url: server.url } satisfies AckServerReady);
+for (;;) {
+  const message = await channel.next<typeof CPU_QUERY | typeof STOP>();
+  if (message.type === 'stop') break;
+  channel.send(process.cpuUsage() satisfies CpuUsed);
+}
+await server.close();
+channel.disconnect();

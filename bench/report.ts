@@ -1,0 +1,141 @@
+// What a benchmark reports, how it is printed, and how bench/RESULTS.md keeps the latest run of each
+// benchmark: every benchmark owns one marked section, so running one benchmark rewrites only its own.
+import { readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+
+/** One line of a benchmark's table: a figure, the same figure for the reference, and the goal. */
+export interface ResultRow {
+  metric: string;
+  measured: string;
+  reference: string;
+  /** measured / reference; undefined where there is no reference. */
+  ratio?: number;
+  goal: string;
+  /** undefined for figures shown for information only. */
+  pass?: boolean;
+}
+
+export interface BenchmarkResult {
+  name: string;
+  title: string;
+  /** What ran and against what, in a sentence or two. */
+  setup: string;
+  rows: ResultRow[];
+  notes: string[];
+}
+
+export interface RunEnvironment {
+  date: string;
+  cpu: string;
+  cores: number;
+  memory: string;
+  node: string;
+  os: string;
+}
+
+export function describeEnvironment(at: Date = new Date()): RunEnvironment {
+  const cpus = os.cpus();
+  return {
+    date: at.toISOString().replace(/\.\d+Z$/, 'Z'),
+    cpu: cpus[0]?.model.trim() ?? 'unknown CPU',
+    cores: cpus.length,
+    memory: `${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB`,
+    node: process.version,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+  };
+}
+
+export const passed = (result: BenchmarkResult): boolean => result.rows.every((row) => row.pass !== false);
+
+const verdict = (row: ResultRow): string => (row.pass === undefined ? '' : row.pass ? 'PASS' : 'FAIL');
+const ratioText = (row: ResultRow): string => (row.ratio === undefined ? '' : `${row.ratio.toFixed(2)}x`);
+
+const HEADERS = ['metric', 'measured', 'reference', 'ratio', 'goal', 'result'];
+const cells = (row: ResultRow): string[] => [
+  row.metric,
+  row.measured,
+  row.reference,
+  ratioText(row),
+  row.goal,
+  verdict(row),
+];
+
+/** The result as a plain-text table for the terminal. */
+export function formatTable(result: BenchmarkResult): string {
+  const lines = [HEADERS, ...result.rows.map(cells)];
+  const widths = HEADERS.map((_, column) => Math.max(...lines.map((line) => (line[column] ?? '').length)));
+  const render = (line: string[]) =>
+    line
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
+  const rule = widths.map((width) => '-'.repeat(width)).join('  ');
+  return [
+    `== ${result.title}: ${passed(result) ? 'PASS' : 'FAIL'}`,
+    result.setup,
+    '',
+    render(HEADERS),
+    rule,
+    ...result.rows.map((row) => render(cells(row))),
+    ...(result.notes.length > 0 ? ['', ...result.notes.map((note) => `* ${note}`)] : []),
+  ].join('\n');
+}
+
+const escapeCell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** Columns padded to their widest cell, as the repository's formatter (biome) lays tables out. */
+function markdownTable([header = [], ...body]: string[][]): string[] {
+  const widths = header.map((_, column) =>
+    Math.max(...[header, ...body].map((line) => (line[column] ?? '').length)),
+  );
+  const render = (line: string[]) =>
+    `| ${widths.map((width, column) => (line[column] ?? '').padEnd(width)).join(' | ')} |`;
+  return [render(header), render(widths.map((width) => '-'.repeat(width))), ...body.map(render)];
+}
+
+function markdownSection(result: BenchmarkResult, environment: RunEnvironment): string {
+  return [
+    `## ${result.title}: ${passed(result) ? 'PASS' : 'FAIL'}`,
+    '',
+    `Run ${environment.date} on ${environment.cpu} (${environment.cores} cores, ${environment.memory}), ` +
+      `Node ${environment.node}, ${environment.os}.`,
+    '',
+    result.setup,
+    '',
+    ...markdownTable([HEADERS, ...result.rows.map((row) => cells(row).map(escapeCell))]),
+    ...(result.notes.length > 0 ? ['', ...result.notes.map((note) => `- ${note}`)] : []),
+  ].join('\n');
+}
+
+const INTRO = `# Benchmark results
+
+Written by \`npm run bench\` (all benchmarks) or \`npm run bench -- ack|polling|memory\` (one; the
+others keep their last results). Each benchmark measures the bot and its reference in the same run
+and reports the ratio: the machines these run on are shared and noisy, so ratios are the figures to
+compare across runs, absolute times are context.`;
+
+const sectionPattern = (name: string) =>
+  new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->`);
+
+/** Writes or replaces each result's section in the results file, keeping the other sections, in `order`. */
+export async function updateResultsFile(
+  path: string,
+  results: readonly BenchmarkResult[],
+  environment: RunEnvironment,
+  order: readonly string[],
+): Promise<void> {
+  let existing = '';
+  try {
+    existing = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const sections = order.flatMap((name) => {
+    const fresh = results.find((result) => result.name === name);
+    if (fresh)
+      return [`<!-- bench:${name} -->\n${markdownSection(fresh, environment)}\n<!-- /bench:${name} -->`];
+    const kept = sectionPattern(name).exec(existing)?.[0];
+    return kept ? [kept] : [];
+  });
+  await writeFile(path, `${[INTRO, ...sections].join('\n\n')}\n`);
+}

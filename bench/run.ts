@@ -1,0 +1,48 @@
+// `npm run bench` runs every benchmark; `npm run bench -- ack|polling|memory` runs the ones named.
+// Each prints its table (figures, reference, ratio, PASS/FAIL) and bench/RESULTS.md is updated with
+// the date and the machine. The exit code is 1 when a goal was missed.
+import { fileURLToPath } from 'node:url';
+import { runAckLatency } from './ack/ack-latency.js';
+import { runMemory } from './memory/memory.js';
+import { runPollingCost } from './polling/polling-cost.js';
+import {
+  type BenchmarkResult,
+  describeEnvironment,
+  formatTable,
+  passed,
+  updateResultsFile,
+} from './report.js';
+
+const BENCHMARKS: Record<string, () => Promise<BenchmarkResult>> = {
+  ack: runAckLatency,
+  polling: runPollingCost,
+  memory: runMemory,
+};
+const ORDER = Object.keys(BENCHMARKS);
+const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+
+const asked = process.argv.slice(2);
+const unknown = asked.filter((name) => !(name in BENCHMARKS));
+if (unknown.length > 0) {
+  console.error(`Unknown benchmark ${unknown.join(', ')}. Usage: npm run bench [-- ${ORDER.join('|')} ...]`);
+  process.exit(2);
+}
+const names = asked.length > 0 ? ORDER.filter((name) => asked.includes(name)) : ORDER;
+
+const environment = describeEnvironment();
+console.log(
+  `${environment.date} · ${environment.cpu} · ${environment.cores} cores · ${environment.memory} · ` +
+    `Node ${environment.node}\n`,
+);
+const results: BenchmarkResult[] = [];
+for (const name of names) {
+  const run = BENCHMARKS[name];
+  if (run === undefined) continue;
+  console.log(`running ${name} ...`);
+  const result = await run();
+  results.push(result);
+  console.log(`${formatTable(result)}\n`);
+}
+await updateResultsFile(RESULTS_FILE, results, environment, ORDER);
+console.log(`wrote ${RESULTS_FILE}`);
+if (!results.every(passed)) process.exitCode = 1;

@@ -1,0 +1,86 @@
+// The bot as production wires it (src/bot.ts: startBot) for the benchmarks: HTTP mode on port 0, a real
+// SQLite file in a temporary directory, a real key vault, logging at the production default level (info)
+// into a stream that drops the lines, and a scheduler that only ticks when the benchmark says so.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { type RunningBot, startBot } from '../../src/bot.js';
+import { createLogger, type Logger } from '../../src/logger.js';
+import { manualTimers } from '../../src/scheduler/scheduler.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
+
+export const BENCH_SIGNING_SECRET = 'bench-signing-secret';
+export const BENCH_BOT_TOKEN = 'xoxb-bench-bot-token';
+const POLL_INTERVAL_MS = 5000;
+
+export interface BenchBotOptions {
+  paperspace: { apiUrl: string; graphqlUrl: string };
+  /** The fake Slack Web API (`FakeSlack.apiUrl`). */
+  slackApiUrl: string;
+  /** The bot's clock; pass the emulator's fake clock to move both together. */
+  now?: () => number;
+}
+
+export interface BenchBot {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  bot: RunningBot;
+  store: Store;
+  vault: KeyVault;
+  close(): Promise<void>;
+}
+
+/** A logger that formats every line as production does and then drops it, so logging costs what it costs. */
+export function discardingLogger(): Logger {
+  return createLogger({
+    level: 'info',
+    destination: new Writable({
+      write(_chunk, _encoding, callback) {
+        callback();
+      },
+    }),
+  });
+}
+
+export async function startBenchBot(options: BenchBotOptions): Promise<BenchBot> {
+  const directory = await mkdtemp(join(tmpdir(), 'ps-bot-bench-'));
+  const now = options.now ?? Date.now;
+  const store = await openStore(`sqlite:${join(directory, 'bot.db')}`, { now });
+  const vault = createKeyVault({ keys: [randomBytes(32)], store, now });
+  let bot: RunningBot;
+  try {
+    bot = await startBot({
+      slack: {
+        mode: 'http',
+        botToken: BENCH_BOT_TOKEN,
+        signingSecret: BENCH_SIGNING_SECRET,
+        apiUrl: options.slackApiUrl,
+      },
+      paperspace: options.paperspace,
+      port: 0,
+      store,
+      vault,
+      logger: discardingLogger(),
+      scheduler: { pollIntervalMs: POLL_INTERVAL_MS, timers: manualTimers, replicaId: 'bench' },
+      now,
+    });
+  } catch (error) {
+    await store.close();
+    await rm(directory, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url: `http://127.0.0.1:${bot.port}`,
+    bot,
+    store,
+    vault,
+    async close() {
+      await bot.stop();
+      await store.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
