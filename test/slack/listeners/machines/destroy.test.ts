@@ -7,7 +7,7 @@ import {
 } from '../../../../src/slack/blocks/modals/destroy-machine-modal.js';
 import { ActionId, CallbackId, MachineOverflowOption } from '../../../../src/slack/ids.js';
 import { startTestBot, type TestBot, USERS } from '../../../support/test-bot.js';
-import { auditOf, cardBlockId, settle, textOf } from './machine-kit.js';
+import { addSpareMachine, auditOf, cardBlockId, settle, textOf } from './machine-kit.js';
 
 const clock = createFakeClock();
 let bot: TestBot;
@@ -25,18 +25,7 @@ beforeEach(() => {
   bot.slack.reset();
 });
 
-let spares = 0;
-function spareMachine(): { id: string; name: string } {
-  spares += 1;
-  const [id] = bot.emulator.state.addMachines(1, {
-    owner: USERS.ada.emulatorUserId,
-    state: 'ready',
-    namePrefix: `doomed${spares}`,
-  });
-  const machine = id === undefined ? undefined : bot.emulator.state.machine(id);
-  if (!machine) throw new Error('the emulator did not add the machine');
-  return { id: machine.id, name: machine.name };
-}
+const spareMachine = () => addSpareMachine(bot, { prefix: 'doomed', state: 'ready' });
 
 type ModalView = { callback_id: string; private_metadata: string; blocks: unknown[] };
 

@@ -1,7 +1,9 @@
 // Helpers shared by the machine listener tests: card button values as the card builder writes them,
 // and polling for what the bot does after its ack.
+
+import type { MachineState } from '../../../../src/paperspace/constants.js';
 import { encodeMachineRef, machineActionsBlockId } from '../../../../src/slack/blocks/machine-ref.js';
-import type { TestBot } from '../../../support/test-bot.js';
+import { type TestBot, USERS } from '../../../support/test-bot.js';
 
 /** Everything a message or view says, as one string to search. */
 export function textOf(value: unknown): string {
@@ -40,4 +42,22 @@ export function auditOf(bot: TestBot, resourceId: string, afterId = 0) {
 /** A short pause to show that something did NOT happen after an answer that came before it. */
 export function settle(ms = 150): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+let spares = 0;
+
+/** A fresh machine of Ada's (unless another owner is named), so each test acts on one of its own. */
+export function addSpareMachine(
+  bot: TestBot,
+  options: { prefix: string; state?: MachineState; owner?: string },
+): { id: string; name: string } {
+  spares += 1;
+  const [id] = bot.emulator.state.addMachines(1, {
+    owner: options.owner ?? USERS.ada.emulatorUserId,
+    ...(options.state === undefined ? {} : { state: options.state }),
+    namePrefix: `${options.prefix}${spares}`,
+  });
+  const machine = id === undefined ? undefined : bot.emulator.state.machine(id);
+  if (!machine) throw new Error('the emulator did not add the machine');
+  return { id: machine.id, name: machine.name };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../../../src/emulator/index.js';
 import { ActionId } from '../../../../src/slack/ids.js';
 import { startTestBot, type TestBot, USERS } from '../../../support/test-bot.js';
-import { auditOf, cardValue, eventually, settle, textOf } from './machine-kit.js';
+import { addSpareMachine, auditOf, cardValue, eventually, settle, textOf } from './machine-kit.js';
 
 // The emulator's clock stands still, so a machine asked to start stays "starting" while we look.
 const clock = createFakeClock();
@@ -21,19 +21,8 @@ beforeEach(() => {
   bot.slack.reset();
 });
 
-function spareMachine(
-  state: 'off' | 'ready' = 'off',
-  owner = USERS.ada.emulatorUserId,
-): { id: string; name: string } {
-  const [id] = bot.emulator.state.addMachines(1, {
-    owner,
-    state,
-    namePrefix: `spare-${Math.random().toString(36).slice(2, 8)}`,
-  });
-  const machine = id === undefined ? undefined : bot.emulator.state.machine(id);
-  if (!machine) throw new Error('the emulator did not add the machine');
-  return { id: machine.id, name: machine.name };
-}
+const spareMachine = (state: 'off' | 'ready' = 'off', owner = USERS.ada.emulatorUserId) =>
+  addSpareMachine(bot, { prefix: 'spare-', state, owner });
 
 function watchesOf(machineId: string) {
   return bot.watchRequests.filter((request) => request.machineId === machineId);

@@ -4,7 +4,7 @@ import { createFakeClock } from '../../../../src/emulator/index.js';
 import { UpdateMachineFields as F } from '../../../../src/slack/blocks/modals/update-machine-modal.js';
 import { ActionId, CallbackId, MachineOverflowOption } from '../../../../src/slack/ids.js';
 import { startTestBot, type TestBot, USERS } from '../../../support/test-bot.js';
-import { auditOf, cardBlockId, textOf } from './machine-kit.js';
+import { addSpareMachine, auditOf, cardBlockId, textOf } from './machine-kit.js';
 
 const clock = createFakeClock();
 let bot: TestBot;
@@ -22,17 +22,7 @@ beforeEach(() => {
   bot.slack.reset();
 });
 
-let spares = 0;
-function spareMachine(): { id: string; name: string } {
-  spares += 1;
-  const [id] = bot.emulator.state.addMachines(1, {
-    owner: USERS.ada.emulatorUserId,
-    namePrefix: `settings${spares}`,
-  });
-  const machine = id === undefined ? undefined : bot.emulator.state.machine(id);
-  if (!machine) throw new Error('the emulator did not add the machine');
-  return { id: machine.id, name: machine.name };
-}
+const spareMachine = () => addSpareMachine(bot, { prefix: 'settings' });
 
 describe('/ps update', () => {
   it('changes the settings typed as key=value, audits it and answers with the refreshed card', async () => {
