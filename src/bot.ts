@@ -16,7 +16,7 @@ import { createPaperspaceClientFactory } from './services/paperspace-clients.js'
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import { describeError } from './slack/error-handler.js';
 import type { ListenerDeps } from './slack/listeners/deps.js';
-import { registerListeners } from './slack/listeners/index.js';
+import { attachListeners } from './slack/listeners/index.js';
 import type { Store } from './store/store.js';
 import type { KeyVault } from './vault/key-vault.js';
 
@@ -136,7 +136,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     slackApiUrl: slack.apiUrl,
     logger,
     port: options.port,
-    register: (app: Parameters<typeof registerListeners>[0]) => registerListeners(app, deps),
+    register: (app: Parameters<typeof attachListeners>[0]) => attachListeners(app, deps),
     customRoutes: [...observabilityRoutes, ...(options.customRoutes ?? [])],
   };
   const slackApp =

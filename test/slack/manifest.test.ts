@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { App } from '@slack/bolt';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { z } from 'zod';
 import { ActionId, CallbackId, SLASH_COMMAND } from '../../src/slack/ids.js';
 import type { ListenerDeps } from '../../src/slack/listeners/deps.js';
 import { registerListeners } from '../../src/slack/listeners/index.js';
+import type { ListenerRouter } from '../../src/slack/listeners/router.js';
 import { BOT_SCOPES } from '../../src/slack/scopes.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -46,28 +46,22 @@ const manifestShape = z.object({
 const rawManifest: unknown = parseYaml(readFileSync(join(repoRoot, 'manifest.yml'), 'utf8'));
 const manifest = manifestShape.parse(rawManifest);
 
-/** What registerListeners asks Bolt to listen for, captured without starting an app. */
+/** What registerListeners registers with the router, captured without an app. */
 function registeredListeners() {
   const registered = {
-    commands: [] as unknown[],
-    actions: [] as unknown[],
-    views: [] as unknown[],
-    events: [] as unknown[],
+    commands: [] as string[],
+    actions: [] as string[],
+    views: [] as string[],
+    events: [] as string[],
   };
-  const idOf = (constraint: unknown) =>
-    typeof constraint === 'object' && constraint !== null
-      ? ((constraint as { action_id?: unknown; callback_id?: unknown }).action_id ??
-        (constraint as { callback_id?: unknown }).callback_id)
-      : constraint;
-  const recorder = {
-    command: (name: unknown) => registered.commands.push(name),
-    action: (constraint: unknown) => registered.actions.push(idOf(constraint)),
-    view: (constraint: unknown) => registered.views.push(idOf(constraint)),
-    event: (name: unknown) => registered.events.push(name),
+  const recorder: ListenerRouter = {
+    command: (name) => registered.commands.push(name),
+    action: (actionId) => registered.actions.push(actionId),
+    view: (callbackId) => registered.views.push(callbackId),
+    event: (name) => registered.events.push(name),
   };
-  // registerListeners only calls these four registration methods while it runs; the dependencies are
-  // used by handlers, which never run here.
-  registerListeners(recorder as unknown as App, {} as ListenerDeps);
+  // The dependencies are used by handlers, which never run here.
+  registerListeners(recorder, {} as ListenerDeps);
   return registered;
 }
 

@@ -1,15 +1,21 @@
-// Every Slack surface the bot listens on. Each folder's register() adds its listeners; the manifest
-// test checks the ids registered here against manifest.yml and src/slack/ids.ts.
+// Every Slack surface the bot listens on. Each folder's register() adds its listeners to the router;
+// the manifest test checks the ids registered here against manifest.yml and src/slack/ids.ts.
 import type { App } from '@slack/bolt';
 import * as actions from './actions/index.js';
 import * as commands from './commands/index.js';
 import type { ListenerDeps } from './deps.js';
 import * as events from './events/index.js';
+import { createListenerRouter, type ListenerRouter } from './router.js';
 import * as views from './views/index.js';
 
-export function registerListeners(app: App, deps: ListenerDeps): void {
-  commands.register(app, deps);
-  actions.register(app, deps);
-  views.register(app, deps);
-  events.register(app, deps);
+export function registerListeners(router: ListenerRouter, deps: ListenerDeps): void {
+  commands.register(router, deps);
+  actions.register(router, deps);
+  views.register(router, deps);
+  events.register(router, deps);
+}
+
+/** Gives `app` the bot's listeners, behind one dispatching listener per surface (router.ts). */
+export function attachListeners(app: App, deps: ListenerDeps): void {
+  registerListeners(createListenerRouter(app, deps.logger), deps);
 }

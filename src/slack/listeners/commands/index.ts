@@ -1,5 +1,5 @@
-import type { App } from '@slack/bolt';
 import type { ListenerDeps } from '../deps.js';
+import type { ListenerRouter } from '../router.js';
 import { accountCommandHandlers } from './account-commands.js';
 import type { CommandHandlers } from './command-context.js';
 import { machineCommandHandlers } from './machine-commands.js';
@@ -13,6 +13,6 @@ const handlers = {
   ...schedulerCommandHandlers,
 } satisfies CommandHandlers;
 
-export function register(app: App, deps: ListenerDeps): void {
-  registerPsCommand(app, deps, handlers);
+export function register(router: ListenerRouter, deps: ListenerDeps): void {
+  registerPsCommand(router, deps, handlers);
 }

@@ -2,7 +2,6 @@
 // message only the typist sees); a good one is acked empty first, so a slow Paperspace call can never
 // make Slack time out, and the handler answers later through respond or the Web API.
 import { randomUUID } from 'node:crypto';
-import type { App } from '@slack/bolt';
 import { requestIdOf } from '../../../observability/request-scope.js';
 import { errorMessage, loginPrompt, usageErrorMessage } from '../../blocks/messages.js';
 import type { CommandName } from '../../command-grammar.js';
@@ -10,10 +9,15 @@ import { parseCommand } from '../../command-parser.js';
 import { SLASH_COMMAND } from '../../ids.js';
 import { messageForUser } from '../../user-message.js';
 import type { ListenerDeps } from '../deps.js';
+import type { ListenerRouter } from '../router.js';
 import type { CommandContext, CommandHandler, CommandHandlers, CommandOf } from './command-context.js';
 
-export function registerPsCommand(app: App, deps: ListenerDeps, handlers: CommandHandlers): void {
-  app.command(SLASH_COMMAND, async ({ command, ack, respond, client, context: boltContext }) => {
+export function registerPsCommand(
+  router: ListenerRouter,
+  deps: ListenerDeps,
+  handlers: CommandHandlers,
+): void {
+  router.command(SLASH_COMMAND, async ({ command, ack, respond, client, context: boltContext }) => {
     const parsed = parseCommand(command.text);
     if (!parsed.ok) {
       if (parsed.secretDetected) {

@@ -1,7 +1,6 @@
 // App Home: whether the viewer's key is linked and, if it is, their machines as compact cards (whose
 // buttons the machine actions answer). Published when the Home tab is opened and again after a login
 // or logout, so it never shows a stale link. A failure is shown in the view; the tab never stays blank.
-import type { App } from '@slack/bolt';
 import type { HomeView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Machine } from '../../../paperspace/schemas.js';
@@ -9,9 +8,10 @@ import type { SlackUser } from '../../../store/slack-user.js';
 import { homeView } from '../../blocks/home.js';
 import { messageForUser } from '../../user-message.js';
 import type { ListenerDeps } from '../deps.js';
+import type { ListenerRouter } from '../router.js';
 
-export function registerAppHomeOpened(app: App, deps: ListenerDeps): void {
-  app.event('app_home_opened', async ({ event, body, client }) => {
+export function registerAppHomeOpened(router: ListenerRouter, deps: ListenerDeps): void {
+  router.event('app_home_opened', async ({ event, body, client }) => {
     // The same event fires for the Messages tab, which the bot does not draw.
     if (event.tab !== 'home') return;
     await publishHome(client, deps, { teamId: body.team_id, userId: event.user });

@@ -1,7 +1,7 @@
-import type { App } from '@slack/bolt';
 import type { ListenerDeps } from '../deps.js';
+import type { ListenerRouter } from '../router.js';
 import { registerAppHomeOpened } from './app-home-opened.js';
 
-export function register(app: App, deps: ListenerDeps): void {
-  registerAppHomeOpened(app, deps);
+export function register(router: ListenerRouter, deps: ListenerDeps): void {
+  registerAppHomeOpened(router, deps);
 }

@@ -1,9 +1,9 @@
-import type { App } from '@slack/bolt';
 import type { ListenerDeps } from '../deps.js';
+import type { ListenerRouter } from '../router.js';
 import { registerAccountViews } from './account-views.js';
 import { registerMachineViews } from './machine-views.js';
 
-export function register(app: App, deps: ListenerDeps): void {
-  registerMachineViews(app, deps);
-  registerAccountViews(app, deps);
+export function register(router: ListenerRouter, deps: ListenerDeps): void {
+  registerMachineViews(router, deps);
+  registerAccountViews(router, deps);
 }

@@ -1,7 +1,7 @@
 // Delete on the confirmation of `/ps script delete` and `/ps drive delete`. Slack has already shown
 // its confirm dialog; the deletion runs with the clicker's key (and token), is audited, and replaces
 // the confirmation with what happened.
-import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { BlockAction, ButtonAction } from '@slack/bolt';
 import type { PaperspaceClient } from '../../../../paperspace/client.js';
 import type { AuditTrail } from '../../../../services/audit-trail.js';
 import { deleteDrive } from '../../../../services/drive-changes.js';
@@ -12,6 +12,7 @@ import { loginPrompt } from '../../../blocks/messages.js';
 import { ActionId } from '../../../ids.js';
 import { messageForUser } from '../../../user-message.js';
 import type { ListenerDeps } from '../../deps.js';
+import type { ListenerRouter } from '../../router.js';
 import { clickerOf, replaceClicked, replyBeside, replyError } from './clicker.js';
 
 type Deletion = (audit: AuditTrail, client: PaperspaceClient, user: SlackUser, id: string) => Promise<void>;
@@ -24,9 +25,9 @@ const DELETIONS: { actionId: string; what: 'startup script' | 'shared drive'; re
 /** Ids are short tokens; anything else in a button value was not put there by the bot. */
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,255}$/;
 
-export function registerDeleteConfirmed(app: App, deps: ListenerDeps): void {
+export function registerDeleteConfirmed(router: ListenerRouter, deps: ListenerDeps): void {
   for (const { actionId, what, remove } of DELETIONS) {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, respond }) => {
+    router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, respond }) => {
       await ack();
       const user = clickerOf(body);
       const logger = deps.logger.child({ action: actionId, user: user.userId });

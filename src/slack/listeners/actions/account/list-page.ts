@@ -2,20 +2,21 @@
 // comes back from Slack, so it is decoded with a schema and its filters are checked again by the
 // client's request schemas; a tampered value gets a sentence, not a crash. The page is fetched with
 // the clicker's key and replaces the list in place.
-import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { loginPrompt } from '../../../blocks/messages.js';
 import { decodePageValue, type PageValue } from '../../../blocks/paging.js';
 import { ActionId } from '../../../ids.js';
 import { messageForUser } from '../../../user-message.js';
 import { listMessage } from '../../commands/account/list-message.js';
 import type { ListenerDeps } from '../../deps.js';
+import type { ListenerRouter } from '../../router.js';
 import { clickerOf, replaceClicked, replyBeside, replyError } from './clicker.js';
 
 const DAMAGED_VALUE =
   'This page button is damaged or out of date, so the page was not loaded. Run the list command again.';
 
-export function registerListPage(app: App, deps: ListenerDeps): void {
-  app.action<BlockAction<ButtonAction>>(ActionId.listPage, async ({ ack, body, action, respond }) => {
+export function registerListPage(router: ListenerRouter, deps: ListenerDeps): void {
+  router.action<BlockAction<ButtonAction>>(ActionId.listPage, async ({ ack, body, action, respond }) => {
     await ack();
     const user = clickerOf(body);
     const logger = deps.logger.child({ action: ActionId.listPage, user: user.userId });

@@ -1,7 +1,7 @@
 // The card's overflow menu: Settings, Access and Destroy each open their modal. The option carries no
 // machine, so the actions block's block_id names it; the machine is read with the clicker's key while
 // a "Loading…" modal holds the trigger (valid 3 s), then the form replaces it.
-import type { App, BlockAction, OverflowAction } from '@slack/bolt';
+import type { BlockAction, OverflowAction } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { Machine } from '../../../../paperspace/schemas.js';
 import { machineIdFromBlockId } from '../../../blocks/machine-ref.js';
@@ -12,6 +12,7 @@ import { updateMachineModal } from '../../../blocks/modals/update-machine-modal.
 import { ActionId, MachineOverflowOption } from '../../../ids.js';
 import { openModalWhileLoading } from '../../commands/machines/modal-loading.js';
 import type { ListenerDeps } from '../../deps.js';
+import type { ListenerRouter } from '../../router.js';
 import { answeringFailures, modalContextOf, readClick } from './machine-click.js';
 
 const MODALS: Record<
@@ -27,8 +28,8 @@ function isOverflowOption(value: string): value is MachineOverflowOption {
   return Object.hasOwn(MODALS, value);
 }
 
-export function registerMachineOverflow(app: App, deps: ListenerDeps): void {
-  app.action<BlockAction<OverflowAction>>(
+export function registerMachineOverflow(router: ListenerRouter, deps: ListenerDeps): void {
+  router.action<BlockAction<OverflowAction>>(
     ActionId.machineOverflow,
     async ({ ack, body, action, respond, client }) => {
       await ack();

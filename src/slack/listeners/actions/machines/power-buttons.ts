@@ -2,13 +2,14 @@
 // with it first (so a card for a machine they cannot see fails for them alone), then the shared power
 // flow updates the clicked card in place, or posts a new one when the card was ephemeral or in App
 // Home, and watches it.
-import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { BlockAction, ButtonAction } from '@slack/bolt';
 import type { PowerVerb } from '../../../../services/machine-operations.js';
 import { decodeMachineRef } from '../../../blocks/machine-ref.js';
 import { cardMovedNotice } from '../../../blocks/machine-replies.js';
 import { ActionId } from '../../../ids.js';
 import { type CardTarget, requestPower } from '../../commands/machines/power-request.js';
 import type { ListenerDeps } from '../../deps.js';
+import type { ListenerRouter } from '../../router.js';
 import { answeringFailures, type CardLocation, readClick } from './machine-click.js';
 
 const BUTTONS: Record<PowerVerb, string> = {
@@ -30,9 +31,9 @@ function cardTarget(card: CardLocation, userId: string): CardTarget {
   return { kind: 'post', channel: card.kind === 'ephemeral' ? card.channel : userId };
 }
 
-export function registerPowerButtons(app: App, deps: ListenerDeps): void {
+export function registerPowerButtons(router: ListenerRouter, deps: ListenerDeps): void {
   for (const [verb, actionId] of Object.entries(BUTTONS) as [PowerVerb, string][]) {
-    app.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, respond, client }) => {
+    router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, respond, client }) => {
       await ack();
       const click = readClick(deps, { body, respond, client });
       await answeringFailures(click, async () => {

@@ -1,14 +1,15 @@
 // Usage on a machine card: this UTC month's hours and cost, to the clicker alone, read with their key.
-import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { createMachineOperations } from '../../../../services/machine-operations.js';
 import { decodeMachineRef } from '../../../blocks/machine-ref.js';
 import { usageMessage } from '../../../blocks/usage.js';
 import { ActionId } from '../../../ids.js';
 import type { ListenerDeps } from '../../deps.js';
+import type { ListenerRouter } from '../../router.js';
 import { answeringFailures, readClick } from './machine-click.js';
 
-export function registerUsageButton(app: App, deps: ListenerDeps): void {
-  app.action<BlockAction<ButtonAction>>(
+export function registerUsageButton(router: ListenerRouter, deps: ListenerDeps): void {
+  router.action<BlockAction<ButtonAction>>(
     ActionId.machineUsage,
     async ({ ack, body, action, respond, client }) => {
       await ack();

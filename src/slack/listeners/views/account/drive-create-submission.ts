@@ -1,7 +1,6 @@
 // The shared drive form: name, size, region and network checked with the client's schema in the ack;
 // then created with the submitter's access token (see create-submission.ts). Paperspace's own
 // refusals (not a team administrator, a network outside the region) are shown as it words them.
-import type { App, ViewSubmitAction } from '@slack/bolt';
 import { createDrive, readDriveForm } from '../../../../services/drive-changes.js';
 import {
   CreateDriveFields,
@@ -11,13 +10,14 @@ import {
 import { escapeMrkdwn } from '../../../blocks/text.js';
 import { CallbackId } from '../../../ids.js';
 import type { ListenerDeps } from '../../deps.js';
+import type { ListenerRouter } from '../../router.js';
 import { creatingView, finishCreateInModal } from './create-submission.js';
 import { fieldErrors, submitterOf } from './submission.js';
 
 const TITLE = 'New shared drive';
 
-export function registerDriveCreateSubmission(app: App, deps: ListenerDeps): void {
-  app.view<ViewSubmitAction>(CallbackId.createDrive, async ({ ack, body, view, client }) => {
+export function registerDriveCreateSubmission(router: ListenerRouter, deps: ListenerDeps): void {
+  router.view(CallbackId.createDrive, async ({ ack, body, view, client }) => {
     const user = submitterOf(body);
     const form = readDriveForm(readCreateDriveSubmission(view.state.values));
     if (!form.ok) {

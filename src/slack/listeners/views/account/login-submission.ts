@@ -7,7 +7,6 @@
 // (errors can only be sent in the ack, and a form put back with views.update starts empty). So the
 // check gets ACK_BUDGET_MS, which leaves room for the round trip to Slack; a check that outlives it
 // (a slow Paperspace) falls back to "Checking your key…" and then updates the modal with the outcome.
-import type { App, ViewSubmitAction } from '@slack/bolt';
 import {
   createAccountLinking,
   type LinkedResult,
@@ -27,6 +26,7 @@ import { CallbackId } from '../../../ids.js';
 import { messageForUser } from '../../../user-message.js';
 import type { ListenerDeps } from '../../deps.js';
 import { publishHome } from '../../events/app-home-opened.js';
+import type { ListenerRouter } from '../../router.js';
 import { fieldErrors, showOutcome, submitterOf, within } from './submission.js';
 
 export const ACK_BUDGET_MS = 2500;
@@ -43,10 +43,10 @@ type Linked = { outcome: LinkedResult };
 
 const isLinked = (attempt: Attempt): attempt is Linked => 'outcome' in attempt && attempt.outcome.ok;
 
-export function registerLoginSubmission(app: App, deps: ListenerDeps): void {
+export function registerLoginSubmission(router: ListenerRouter, deps: ListenerDeps): void {
   const linking = createAccountLinking(deps);
 
-  app.view<ViewSubmitAction>(CallbackId.login, async ({ ack, body, view, client }) => {
+  router.view(CallbackId.login, async ({ ack, body, view, client }) => {
     const user = submitterOf(body);
     const logger = deps.logger.child({ callbackId: CallbackId.login, user: user.userId });
     const request = readLoginSubmission(view.state.values);

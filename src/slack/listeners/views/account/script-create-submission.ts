@@ -1,7 +1,6 @@
 // The startup script form: checked with the client's schema (the 16 KB UTF-8 limit included) in the
 // ack, so a problem shows under its field with everything typed kept; then created (see
 // create-submission.ts for why the create itself is answered after the ack).
-import type { App, ViewSubmitAction } from '@slack/bolt';
 import { createScript, readScriptForm } from '../../../../services/script-changes.js';
 import {
   CreateScriptFields,
@@ -11,13 +10,14 @@ import {
 import { escapeMrkdwn } from '../../../blocks/text.js';
 import { CallbackId } from '../../../ids.js';
 import type { ListenerDeps } from '../../deps.js';
+import type { ListenerRouter } from '../../router.js';
 import { creatingView, finishCreateInModal } from './create-submission.js';
 import { fieldErrors, submitterOf } from './submission.js';
 
 const TITLE = 'New startup script';
 
-export function registerScriptCreateSubmission(app: App, deps: ListenerDeps): void {
-  app.view<ViewSubmitAction>(CallbackId.createScript, async ({ ack, body, view, client }) => {
+export function registerScriptCreateSubmission(router: ListenerRouter, deps: ListenerDeps): void {
+  router.view(CallbackId.createScript, async ({ ack, body, view, client }) => {
     const user = submitterOf(body);
     const form = readScriptForm(readCreateScriptSubmission(view.state.values));
     if (!form.ok) {

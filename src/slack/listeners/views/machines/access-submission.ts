@@ -1,7 +1,6 @@
 // The Access form's submission: exactly one person (a Slack user, mapped to their Paperspace user
 // through their linked key, or a Paperspace user id) and grant or revoke. Everything is checked before
 // the ack, without Paperspace (the vault is local); the change then goes through the audit trail.
-import type { App, ViewSubmitAction } from '@slack/bolt';
 import { createMachineOperations } from '../../../../services/machine-operations.js';
 import type { KeyVault } from '../../../../vault/key-vault.js';
 import { accessChangedMessage } from '../../../blocks/machine-replies.js';
@@ -13,6 +12,7 @@ import {
 import { CallbackId } from '../../../ids.js';
 import { type AccessTarget, resolveAccessTarget } from '../../commands/machines/access-target.js';
 import type { ListenerDeps } from '../../deps.js';
+import type { ListenerRouter } from '../../router.js';
 import { machineOf, readSubmission } from './machine-submission.js';
 
 type CheckedAccessForm =
@@ -46,8 +46,8 @@ async function checkForm(
   return { ok: true, target, enableAccess };
 }
 
-export function registerAccessSubmission(app: App, deps: ListenerDeps): void {
-  app.view<ViewSubmitAction>(CallbackId.machineAccess, async ({ ack, body, view, client }) => {
+export function registerAccessSubmission(router: ListenerRouter, deps: ListenerDeps): void {
+  router.view(CallbackId.machineAccess, async ({ ack, body, view, client }) => {
     const submission = readSubmission(deps, body, view, client);
     const machine = machineOf(submission.metadata);
     const form = readMachineAccessSubmission(submission.values);

@@ -5,7 +5,6 @@
 // TEMPLATE_LOOKUP_MS, the form is accepted and Paperspace, which checks the same rules, refuses it
 // after the modal has closed (the person is told privately). The ack thus always goes out well inside
 // Slack's 3 s. Then the machine is created through the audit trail and announced in the channel.
-import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { PaperspaceClient } from '../../../../paperspace/client.js';
 import type { Template } from '../../../../paperspace/schemas.js';
 import { createMachineOperations } from '../../../../services/machine-operations.js';
@@ -22,13 +21,14 @@ import {
   withAccountTeam,
 } from '../../commands/machines/create-flow.js';
 import type { ListenerDeps } from '../../deps.js';
+import type { ListenerRouter } from '../../router.js';
 import { fieldErrors, type MachineSubmission, readSubmission } from './machine-submission.js';
 
 /** Budget of the template lookup before the ack; the vault read and Slack's round trip need the rest. */
 export const TEMPLATE_LOOKUP_MS = 1500;
 
-export function registerCreateSubmission(app: App, deps: ListenerDeps): void {
-  app.view<ViewSubmitAction>(CallbackId.createMachine, async ({ ack, body, view, client }) => {
+export function registerCreateSubmission(router: ListenerRouter, deps: ListenerDeps): void {
+  router.view(CallbackId.createMachine, async ({ ack, body, view, client }) => {
     const submission = readSubmission(deps, body, view, client);
     const { values, user } = submission;
     const account = await deps.vault.account(user);

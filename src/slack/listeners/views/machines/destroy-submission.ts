@@ -1,7 +1,6 @@
 // The destroy confirmation's submission. The typed name must be the machine's name; otherwise the
 // field says so and nothing is destroyed. Then the destroy goes through the audit trail, the
 // conversation the modal came from hears who destroyed what, and the card (if any) loses its buttons.
-import type { App, ViewSubmitAction } from '@slack/bolt';
 import { createMachineOperations } from '../../../../services/machine-operations.js';
 import { destroyedCard, destroyedMessage, movedToDmMessage } from '../../../blocks/machine-replies.js';
 import {
@@ -12,10 +11,11 @@ import {
 import { CallbackId } from '../../../ids.js';
 import { postPublicly } from '../../commands/machines/slack-replies.js';
 import type { ListenerDeps } from '../../deps.js';
+import type { ListenerRouter } from '../../router.js';
 import { machineOf, readSubmission } from './machine-submission.js';
 
-export function registerDestroySubmission(app: App, deps: ListenerDeps): void {
-  app.view<ViewSubmitAction>(CallbackId.destroyMachine, async ({ ack, body, view, client }) => {
+export function registerDestroySubmission(router: ListenerRouter, deps: ListenerDeps): void {
+  router.view(CallbackId.destroyMachine, async ({ ack, body, view, client }) => {
     const submission = readSubmission(deps, body, view, client);
     const machine = machineOf(submission.metadata);
     const { typedName, releasePublicIp } = readDestroyMachineSubmission(submission.values);

@@ -1,7 +1,6 @@
 // The Settings form's submission: checked with the client's update schema (errors on their fields in
 // the ack), then applied through the audit trail. The submitter gets the refreshed card privately, and
 // the card the form was opened from is refreshed in place.
-import type { App, ViewSubmitAction } from '@slack/bolt';
 import { toRequestIssues, updateMachineParamsSchema } from '../../../../paperspace/requests.js';
 import { createMachineOperations } from '../../../../services/machine-operations.js';
 import { machineCardMessage } from '../../../blocks/machine-card.js';
@@ -12,10 +11,11 @@ import {
 } from '../../../blocks/modals/update-machine-modal.js';
 import { CallbackId } from '../../../ids.js';
 import type { ListenerDeps } from '../../deps.js';
+import type { ListenerRouter } from '../../router.js';
 import { fieldErrors, machineOf, readSubmission } from './machine-submission.js';
 
-export function registerUpdateSubmission(app: App, deps: ListenerDeps): void {
-  app.view<ViewSubmitAction>(CallbackId.updateMachine, async ({ ack, body, view, client }) => {
+export function registerUpdateSubmission(router: ListenerRouter, deps: ListenerDeps): void {
+  router.view(CallbackId.updateMachine, async ({ ack, body, view, client }) => {
     const submission = readSubmission(deps, body, view, client);
     const machine = machineOf(submission.metadata);
     const parsed = updateMachineParamsSchema.safeParse(readUpdateMachineSubmission(submission.values));
