@@ -9,6 +9,7 @@ import {
   SocketModeReceiver,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { ackFirst } from './acks-first.js';
 import { createBoltLogger } from './bolt-logger.js';
 import {
   acknowledgeFailedSocketModeEvent,
@@ -79,7 +80,8 @@ function requireValue(value: string, name: string, mode: string): void {
  *   verification, customRoutes, and a start() that resolves with the server so port 0 can be reported.
  * - The app is created with `deferInitialization`, so no Web API call happens in the constructor; start() runs
  *   auth.test once (against slackApiUrl) and Bolt caches the bot ids, so no request triggers another call.
- * - `processBeforeResponse` stays false: ack() answers Slack immediately and the listener keeps working.
+ * - `processBeforeResponse` stays false: ack() answers Slack immediately and the listener keeps working,
+ *   once the requests that arrived meanwhile have been acked too (acks-first.ts).
  */
 export function createSlackApp(options: SlackAppOptions): SlackApp {
   requireValue(options.botToken, 'botToken', options.mode);
@@ -129,6 +131,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     convoStore: false,
   });
   app.error(createSlackErrorHandler(options.logger));
+  // Under a burst, acks go before the follow-up work of requests already acked (acks-first.ts).
+  ackFirst(app);
   options.register(app);
 
   let state: 'idle' | 'starting' | 'started' | 'stopped' = 'idle';

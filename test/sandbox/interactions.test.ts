@@ -207,13 +207,15 @@ describe('block actions', () => {
 });
 
 describe('modals', () => {
+  /** Opens a new modal; one a previous test left open does not count (the app's views.open replaces it). */
   async function openModal(): Promise<string> {
+    const before = new Set(scripted.sandbox.views.modals(ADA).map((view) => view.id));
     await type('/ps modal');
-    const [view] = await waitFor(() => {
-      const modals = scripted.sandbox.views.modals(ADA);
-      return modals.length > 0 ? modals : undefined;
-    }, 'the modal');
-    return view?.id ?? '';
+    const view = await waitFor(
+      () => scripted.sandbox.views.modals(ADA).find((candidate) => !before.has(candidate.id)),
+      'the modal',
+    );
+    return view.id;
   }
 
   const values = (name: string) => ({
@@ -294,7 +296,11 @@ describe('modals', () => {
 describe('App Home', () => {
   it('sends app_home_opened for the person, who alone sees the Home view the app publishes', async () => {
     await page('/sandbox/home', {});
-    const [event] = received('event');
+    // Slack's events are acked before their listener runs, so the app records it a moment later.
+    const [event] = await waitFor(
+      () => (received('event').length > 0 ? received('event') : undefined),
+      'the event',
+    );
     expect(event?.body).toMatchObject({
       type: 'event_callback',
       event: { type: 'app_home_opened', user: ADA, channel: 'D0ADA', tab: 'home' },
@@ -305,8 +311,13 @@ describe('App Home', () => {
   });
 
   it('sends a click in the Home tab with the view and no response_url', async () => {
+    // The previous test left a Home view: wait for the one the app publishes for this opening.
+    const before = scripted.sandbox.views.home(ADA)?.hash;
     await page('/sandbox/home', {});
-    const home = await waitFor(() => scripted.sandbox.views.home(ADA), 'the Home view');
+    const home = await waitFor(() => {
+      const published = scripted.sandbox.views.home(ADA);
+      return published?.hash === before ? undefined : published;
+    }, 'the Home view');
     const actionsId = (home.view.blocks as { type: string; block_id: string }[]).find(
       (b) => b.type === 'actions',
     )?.block_id;

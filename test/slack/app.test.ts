@@ -155,9 +155,9 @@ describe('createSlackApp in HTTP mode', () => {
     const response = await send(baseUrl, request);
 
     expect(response.status).toBe(200);
-    expect(seen).toEqual([{ value: 'ps123abc', userId: 'U0CLICKER', messageTs: '1700000000.000200' }]);
     const posted = await slack.waitForResponse(request.responseUrlId ?? '');
     expect(posted).toMatchObject({ replace_original: true, text: 'Starting gpu-1' });
+    expect(seen).toEqual([{ value: 'ps123abc', userId: 'U0CLICKER', messageTs: '1700000000.000200' }]);
   });
 
   it("returns the view submission's ack body, so response_action errors reach Slack", async () => {

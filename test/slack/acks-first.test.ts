@@ -1,0 +1,125 @@
+import { App, type BlockAction, type Logger as BoltLogger, type ButtonAction, LogLevel } from '@slack/bolt';
+import { describe, expect, it } from 'vitest';
+import { ackFirst, createFollowUpQueue } from '../../src/slack/acks-first.js';
+
+/** One turn of the event loop: resolves in the next check phase, as a request's I/O callbacks would. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('createFollowUpQueue', () => {
+  it('holds follow-ups while requests keep being acked and lets them go on, oldest first, once none is', async () => {
+    const queue = createFollowUpQueue();
+    const order: string[] = [];
+    const followUps = ['first', 'second'].map((name) => queue.turn().then(() => order.push(name)));
+    for (let turn = 0; turn < 5; turn += 1) {
+      queue.acked();
+      order.push(`ack ${turn}`);
+      await nextTurn();
+    }
+    await Promise.all(followUps);
+    expect(order).toEqual(['ack 0', 'ack 1', 'ack 2', 'ack 3', 'ack 4', 'first', 'second']);
+    expect(queue.waiting()).toBe(0);
+  });
+
+  it('lets a follow-up go on after maxWaitMs even while acks keep coming', async () => {
+    let clock = 0;
+    const queue = createFollowUpQueue({ maxWaitMs: 250, now: () => clock });
+    const order: string[] = [];
+    const followUp = queue.turn().then(() => order.push('follow-up'));
+    for (let turn = 0; turn < 6; turn += 1) {
+      queue.acked();
+      order.push(`ack at ${clock}`);
+      await nextTurn();
+      clock += 100;
+    }
+    await followUp;
+    // Waiting since 0, it is overdue on the first turn that starts at 300 ms or later.
+    expect(order).toEqual([
+      'ack at 0',
+      'ack at 100',
+      'ack at 200',
+      'ack at 300',
+      'follow-up',
+      'ack at 400',
+      'ack at 500',
+    ]);
+  });
+
+  it('lets a lone request go on at once: a turn later', async () => {
+    const queue = createFollowUpQueue();
+    queue.acked();
+    let done = false;
+    const followUp = queue.turn().then(() => {
+      done = true;
+    });
+    await nextTurn();
+    await nextTurn();
+    expect(done).toBe(true);
+    await followUp;
+  });
+});
+
+/** A Bolt app with no transport: the test hands it requests through processEvent, as a receiver would. */
+function appWithoutTransport(): App {
+  const quiet: BoltLogger = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: () => undefined,
+    error: () => undefined,
+    setLevel: () => undefined,
+    getLevel: () => LogLevel.ERROR,
+    setName: () => undefined,
+  };
+  return new App({
+    receiver: { init: () => undefined, start: async () => undefined, stop: async () => undefined },
+    authorize: async () => ({ botToken: 'xoxb-unit', botId: 'B0UNIT', botUserId: 'U0BOT' }),
+    logger: quiet,
+  });
+}
+
+function click(app: App, id: number, order: string[]): Promise<void> {
+  return app.processEvent({
+    body: {
+      type: 'block_actions',
+      team: { id: 'T0UNIT' },
+      user: { id: 'U0ADA' },
+      actions: [{ type: 'button', action_id: 'go', block_id: 'b', action_ts: '1', value: String(id) }],
+    },
+    ack: async () => {
+      order.push(`ack ${id}`);
+    },
+  });
+}
+
+describe('ackFirst', () => {
+  it('acks the clicks that arrive while others are under way before any of them goes on', async () => {
+    const app = appWithoutTransport();
+    ackFirst(app);
+    const order: string[] = [];
+    app.action<BlockAction<ButtonAction>>('go', async ({ ack, action }) => {
+      await ack();
+      order.push(`follow-up ${action.value}`);
+    });
+    // Three clicks on three turns of the loop, as a burst reaches the server.
+    const done = [click(app, 1, order)];
+    await nextTurn();
+    done.push(click(app, 2, order));
+    await nextTurn();
+    done.push(click(app, 3, order));
+    await Promise.all(done);
+    expect(order).toEqual(['ack 1', 'ack 2', 'ack 3', 'follow-up 1', 'follow-up 2', 'follow-up 3']);
+  });
+
+  it('without it, the first click goes on before the later ones are acked (what the queue prevents)', async () => {
+    const app = appWithoutTransport();
+    const order: string[] = [];
+    app.action<BlockAction<ButtonAction>>('go', async ({ ack, action }) => {
+      await ack();
+      order.push(`follow-up ${action.value}`);
+    });
+    const done = [click(app, 1, order)];
+    await nextTurn();
+    done.push(click(app, 2, order));
+    await Promise.all(done);
+    expect(order).toEqual(['ack 1', 'follow-up 1', 'ack 2', 'follow-up 2']);
+  });
+});
