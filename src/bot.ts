@@ -79,6 +79,12 @@ export interface RunningBot {
 }
 
 const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * Sockets to Paperspace at once. Every request past the cap waits for a free socket, a whole API round
+ * trip: at 64, a burst of 200 commands against a 1 s API got its last reply after 4 s; at 256 after
+ * 1.4 s (bench/RESULTS.md, ack latency). Idle sockets close after keepAliveTimeout.
+ */
+const PAPERSPACE_CONNECTIONS = 256;
 
 export async function startBot(options: BotOptions): Promise<RunningBot> {
   const now = options.now ?? Date.now;
@@ -93,7 +99,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       : { processMetrics: options.observability.processMetrics }),
   });
   // One connection pool for every user's client: keys differ per request, sockets need not.
-  const dispatcher = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
+  const dispatcher = new Agent({ connections: PAPERSPACE_CONNECTIONS, keepAliveTimeout: 10_000 });
   const clients = createPaperspaceClientFactory({
     vault: options.vault,
     baseUrl: options.paperspace.apiUrl,
