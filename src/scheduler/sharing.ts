@@ -42,7 +42,12 @@ export async function shareMachines(
 ): Promise<Share> {
   const machineIds = [...new Set(request.machines.map((machine) => machine.id))];
   const created = await deps.audit.run(
-    { user: request.user, action: 'delegation.create', resourceId: machineIds.join(',') },
+    {
+      user: request.user,
+      action: 'delegation.create',
+      resourceId: machineIds.join(','),
+      note: `shared in ${request.channel}`,
+    },
     () => client.delegations.create({ machineIds }),
   );
   // Paperspace counts the four hours from its own creation time; our clock is the fallback.

@@ -11,6 +11,11 @@ export interface AuditedAction {
   action: string;
   /** The machine, script, drive... it was done to, when known up front. */
   resourceId?: string;
+  /**
+   * What else an auditor needs to tell one such action from another: whom access was granted to,
+   * where a share was posted. Kept with the outcome; never a secret.
+   */
+  note?: string;
 }
 
 export interface AuditTrail {
@@ -36,7 +41,7 @@ export function createAuditTrail(deps: {
         outcome: failure === undefined ? 'ok' : 'error',
         // Error messages of the client and of services never carry secrets (both redact), so the
         // message is safe to keep; anything else is reduced to its class name.
-        message: failure === undefined ? null : failureSummary(failure),
+        message: messageOf(entry.note, failure),
         at: deps.now(),
       });
     } catch (error) {
@@ -57,6 +62,11 @@ export function createAuditTrail(deps: {
       return result;
     },
   };
+}
+
+function messageOf(note: string | undefined, failure: unknown): string | null {
+  if (failure === undefined) return note ?? null;
+  return note === undefined ? failureSummary(failure) : `${note}; ${failureSummary(failure)}`;
 }
 
 function failureSummary(failure: unknown): string {

@@ -116,8 +116,9 @@ export function createMachineOperations(deps: { audit: AuditTrail; now: () => nu
 
     async setAccess({ user, client }, machineId, { paperspaceUserId, enableAccess }) {
       const action = enableAccess ? 'machine.access.grant' : 'machine.access.revoke';
-      await audit.run({ user, action, resourceId: machineId }, () =>
-        client.machines.setAccess(machineId, { userId: paperspaceUserId, enableAccess }),
+      await audit.run(
+        { user, action, resourceId: machineId, note: `Paperspace user ${paperspaceUserId}` },
+        () => client.machines.setAccess(machineId, { userId: paperspaceUserId, enableAccess }),
       );
     },
 

@@ -112,6 +112,20 @@ describe('machine operations', () => {
     expect(machine('psorb001').state).toBe('serviceready');
   });
 
+  it('records whom access was granted to, with the refusal when Paperspace refuses', async () => {
+    const sam = actor('demo-key-sam-team-member', 'U0SAM');
+    await expect(
+      operations.setAccess(sam, 'psorb001', { paperspaceUserId: 'u1ada', enableAccess: true }),
+    ).rejects.toBeInstanceOf(PaperspacePermissionError);
+    const record = records.at(-1);
+    expect(record).toMatchObject({
+      action: 'machine.access.grant',
+      resourceId: 'psorb001',
+      outcome: 'error',
+    });
+    expect(record?.message).toMatch(/^Paperspace user u1ada; PaperspacePermissionError: /);
+  });
+
   it('creates a machine, recording its new id, with no watch target when it is not started', async () => {
     const outcome = await operations.create(ada(), {
       machineName: 'svc-created',

@@ -58,6 +58,7 @@ describe('/ps access', () => {
       action: 'machine.access.grant',
       outcome: 'ok',
       userId: ada,
+      message: 'Paperspace user u1maya',
     });
   });
 
@@ -70,6 +71,11 @@ describe('/ps access', () => {
     const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
     expect(reply.text).toBe('✅ Paperspace user `u1maya` no longer has access to *ada-render*.');
     expect(await canSee('maya', 'psada003')).toBe(false);
+    expect(await auditOf(bot, 'psada003')).toMatchObject({
+      action: 'machine.access.revoke',
+      outcome: 'ok',
+      message: 'Paperspace user u1maya',
+    });
   });
 
   it('says that a mentioned person who linked no key cannot be named, without calling Paperspace', async () => {
@@ -141,7 +147,11 @@ describe('the Access modal', () => {
       `<@${SAM}> (Paperspace user \`u1sam\`) can now use *team-build*`,
     );
     expect(setAccessCalls('psorb002').length).toBe(before + 1);
-    expect(await auditOf(bot, 'psorb002')).toMatchObject({ action: 'machine.access.grant', outcome: 'ok' });
+    expect(await auditOf(bot, 'psorb002')).toMatchObject({
+      action: 'machine.access.grant',
+      outcome: 'ok',
+      message: 'Paperspace user u1sam',
+    });
   });
 
   it('keeps the modal open with a field error for a person who linked no key', async () => {

@@ -47,11 +47,9 @@ describe('/ps share', () => {
     expect(text).toContain(`<!date^${Math.floor((sharedAt + 4 * HOUR_MS) / 1000)}^`);
 
     const audit = await bot.store.audit.list({ ...ada(), limit: 50 });
-    expect(audit.map((record) => [record.action, record.resourceId, record.outcome])).toContainEqual([
-      'delegation.create',
-      'psada001,psada003',
-      'ok',
-    ]);
+    expect(
+      audit.map((record) => [record.action, record.resourceId, record.outcome, record.message]),
+    ).toContainEqual(['delegation.create', 'psada001,psada003', 'ok', 'shared in C0CHANNEL']);
 
     // The post's ts is stored just after Slack answers the post: wait for it rather than race it.
     const stored = await vi.waitFor(async () => {
