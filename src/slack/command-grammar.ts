@@ -155,7 +155,10 @@ const GRAMMAR = {
       'Show you your running machines at HH:MM in your time zone: weekdays (default), daily, or cron day fields ("* * 1-5", "mon,wed").',
   },
   reminders: { usage: `${ps} reminders`, summary: 'List your reminders.' },
-  'remind off': { usage: `${ps} remind off [id]`, summary: 'Turn off one reminder, or all of them.' },
+  'remind off': {
+    usage: `${ps} remind off [id]`,
+    summary: 'Turn off one reminder, or all of them and any snoozes.',
+  },
 } as const satisfies Record<CommandName, { usage: string; summary: string }>;
 
 /** Every command with its usage line and summary, in help order. */

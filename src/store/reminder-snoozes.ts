@@ -20,6 +20,11 @@ export interface SnoozeRepository {
   snooze(snooze: Snooze): Promise<void>;
   /** "Keep running" or a stop: the machine needs no further reminder. True if one was pending. */
   cancel(user: SlackUser, machineId: string): Promise<boolean>;
+  /**
+   * `/ps remind off`: every pending snooze of the user, those whose reminder was deleted before the
+   * click too. Answers how many there were.
+   */
+  cancelAllOf(user: SlackUser): Promise<number>;
   /** Snoozes whose time has come, earliest first. */
   due(now: number, limit: number): Promise<Snooze[]>;
   /**
@@ -78,6 +83,14 @@ export function createSnoozeRepository(db: SqlClient): SnoozeRepository {
         [user.teamId, user.userId, machineId],
       );
       return changes === 1;
+    },
+
+    async cancelAllOf(user) {
+      const { changes } = await db.run(
+        'DELETE FROM reminder_snoozes WHERE slack_team_id = ? AND slack_user_id = ?',
+        [user.teamId, user.userId],
+      );
+      return changes;
     },
 
     async due(now, limit) {

@@ -70,6 +70,23 @@ describe.each(storeFactories)('reminder snoozes on $name', (factory) => {
     expect(await db.store.snoozes.due(T0 + 10 * HOUR, 10)).toEqual([]);
   });
 
+  it("cancels all of one person's snoozes, linked to a reminder or not, and nobody else's", async () => {
+    const reminder = await db.store.reminders.create({
+      ...ADA,
+      cron: '0 19 * * *',
+      timezone: 'UTC',
+      channel: 'D_ADA',
+      createdAt: T0,
+    });
+    await db.store.snoozes.snooze(snoozeOf({ reminderId: reminder.id }));
+    await db.store.snoozes.snooze(snoozeOf({ machineId: 'pscpu' }));
+    await db.store.snoozes.snooze(snoozeOf({ ...BOB }));
+    expect(await db.store.snoozes.cancelAllOf(ADA)).toBe(2);
+    expect(await db.store.snoozes.listByUser(ADA)).toEqual([]);
+    expect(await db.store.snoozes.listByUser(BOB)).toEqual([snoozeOf({ ...BOB })]);
+    expect(await db.store.snoozes.cancelAllOf(ADA)).toBe(0);
+  });
+
   it('hands a due snooze to exactly one replica', async () => {
     await db.store.snoozes.snooze(snoozeOf());
     const replica = await db.connect();

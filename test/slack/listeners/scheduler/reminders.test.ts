@@ -178,6 +178,32 @@ describe('shutdown reminders, end to end', () => {
     await command('remind off');
   });
 
+  it('are all turned off by `remind off`, snoozes included, also one whose reminder was deleted since', async () => {
+    await command('remind 19:00 daily');
+    await bot.scheduler.tick();
+    const message = (await fireAt('2024-05-21T17:00:00Z')) as ApiCall;
+    expect(messageText(message.args)).toContain('ada-render');
+    await click(message, ActionId.reminderSnooze, RENDER);
+    await expect.poll(async () => (await bot.store.snoozes.listByUser(ada())).length).toBe(1);
+    // Snoozed from the message of a reminder turned off before the click: the snooze has no reminder.
+    await bot.store.snoozes.snooze({
+      ...ada(),
+      machineId: WORKSTATION.id,
+      reminderId: null,
+      channel: 'D0ADA',
+      fireAt: clock.now() + HOUR_MS,
+      createdAt: clock.now(),
+    });
+
+    const reply = await command('remind off');
+    expect(reply.text).toBe('Turned off 1 reminder and 2 snoozed reminders.');
+    expect(await bot.store.snoozes.listByUser(ada())).toEqual([]);
+    bot.slack.reset();
+    clock.advance(HOUR_MS);
+    await bot.scheduler.tick();
+    expect(bot.slack.calls('chat.postMessage')).toHaveLength(0);
+  });
+
   it('need a linked key, and show the login prompt without one', async () => {
     const reply = await command('remind 19:00', USERS.maya.slackId);
     expect(JSON.stringify(reply.blocks)).toContain(ActionId.login);

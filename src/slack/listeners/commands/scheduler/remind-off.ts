@@ -1,4 +1,5 @@
-// `/ps remind off [id]`: one reminder (by its id, or the short id the lists show), or all of them.
+// `/ps remind off [id]`: one reminder (by its id, or the short id the lists show), or all of them and
+// every pending snooze.
 // A reminder deleted here stops firing at once on every replica: its next occurrence cannot be claimed.
 import { UserFacingError } from '../../../../services/user-facing-error.js';
 import { escapeMrkdwn, mrkdwn, plural } from '../../../blocks/text.js';
@@ -13,10 +14,12 @@ export const remindOffCommand: CommandHandler<'remind off'> = async (command, co
   const { deps, user } = context;
   let text: string;
   if (command.reminderId === null) {
-    const removed = await deps.audit.run({ user, action: 'reminder.delete_all' }, () =>
-      deps.store.reminders.deleteByUser(user),
-    );
-    text = removed === 0 ? 'You had no reminders.' : `Turned off ${plural(removed, 'reminder')}.`;
+    // Snoozes first: deleting a reminder also drops its snoozes, and then they would not be counted.
+    const { reminders, snoozes } = await deps.audit.run({ user, action: 'reminder.delete_all' }, async () => {
+      const cancelled = await deps.store.snoozes.cancelAllOf(user);
+      return { snoozes: cancelled, reminders: await deps.store.reminders.deleteByUser(user) };
+    });
+    text = turnedOffText(reminders, snoozes);
   } else {
     const typed = command.reminderId.toLowerCase();
     const matches = (await deps.store.reminders.listByUser(user)).filter(
@@ -41,3 +44,12 @@ export const remindOffCommand: CommandHandler<'remind off'> = async (command, co
   }
   await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
 };
+
+function turnedOffText(reminders: number, snoozes: number): string {
+  if (reminders === 0 && snoozes === 0) return 'You had no reminders.';
+  const parts = [
+    ...(reminders > 0 ? [plural(reminders, 'reminder')] : []),
+    ...(snoozes > 0 ? [plural(snoozes, 'snoozed reminder')] : []),
+  ];
+  return `Turned off ${parts.join(' and ')}.`;
+}

@@ -34,7 +34,7 @@ export const remindersCommand: CommandHandler<'reminders'> = async (_command, co
   }
   blocks.push(
     contextLine(
-      `\`${SLASH_COMMAND} remind off &lt;id&gt;\` turns one off, \`${SLASH_COMMAND} remind off\` all of them.`,
+      `\`${SLASH_COMMAND} remind off &lt;id&gt;\` turns one off, \`${SLASH_COMMAND} remind off\` all of them and the snoozes.`,
     ),
   );
   await context.replyPrivately({ blocks, text: title });
