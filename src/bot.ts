@@ -58,6 +58,8 @@ export interface BotOptions {
     pingTimeoutMs?: number;
     /** Process and Node.js metrics (memory, CPU, event loop, GC) in /metrics; default true. */
     processMetrics?: boolean;
+    /** Bearer token GET /metrics asks for (METRICS_TOKEN); without it /metrics is open. */
+    metricsToken?: string;
   };
   /** How long stop() lets Slack requests under way finish before giving up on them; default 10000. */
   shutdownGraceMs?: number;
@@ -136,6 +138,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     ...(options.observability?.pingTimeoutMs === undefined
       ? {}
       : { pingTimeoutMs: options.observability.pingTimeoutMs }),
+    ...(options.observability?.metricsToken === undefined
+      ? {}
+      : { metricsToken: options.observability.metricsToken }),
   });
   const common = {
     botToken: slack.botToken,

@@ -19,6 +19,8 @@ interface CommonConfig {
   database: DatabaseConfig;
   pollIntervalMs: number;
   logLevel: LogLevel;
+  /** Bearer token GET /metrics asks for; undefined leaves /metrics open (restrict it at the ingress). */
+  metricsToken: string | undefined;
 }
 
 /** Slack settings by mode: without a bot token the local sandbox stands in for Slack. */
@@ -64,10 +66,13 @@ export const CONFIG_VARIABLES = [
   'DATABASE_URL',
   'POLL_INTERVAL_MS',
   'LOG_LEVEL',
+  'METRICS_TOKEN',
 ] as const;
 type Variable = (typeof CONFIG_VARIABLES)[number];
 
 const VAULT_KEY_BYTES = 32;
+// A guessable token would be worse than none: it looks like protection.
+const MIN_METRICS_TOKEN_LENGTH = 16;
 const MIN_POLL_INTERVAL_MS = 500;
 // setTimeout fires at once for delays beyond 2^31-1 ms; an hour is already far past any useful poll.
 const MAX_POLL_INTERVAL_MS = 3_600_000;
@@ -167,6 +172,13 @@ const envSchema = z.object({
     )
     .default(5000),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  METRICS_TOKEN: z
+    .string()
+    .min(
+      MIN_METRICS_TOKEN_LENGTH,
+      `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters; generate one with \`openssl rand -hex 32\``,
+    )
+    .optional(),
 });
 
 /** Rules that involve several variables; judged on presence only, so they hold even beside bad values. */
@@ -229,6 +241,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     database: values.DATABASE_URL,
     pollIntervalMs: values.POLL_INTERVAL_MS,
     logLevel: values.LOG_LEVEL,
+    metricsToken: values.METRICS_TOKEN,
   };
   const apiUrl = values.SLACK_API_URL;
   const botToken = values.SLACK_BOT_TOKEN;

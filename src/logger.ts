@@ -36,6 +36,9 @@ const SECRET_FIELDS = [
   // A PostgreSQL URL carries its password (DatabaseConfig's postgres variant).
   'connectionString',
   'DATABASE_URL',
+  // GET /metrics' bearer token (config.metricsToken).
+  'metricsToken',
+  'METRICS_TOKEN',
   // Slack's OAuth credentials, should the app ever be distributed.
   'clientSecret',
   'client_secret',

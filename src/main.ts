@@ -83,6 +83,7 @@ async function startConnectedBot(
     requestScope,
     shutdownGraceMs: SHUTDOWN_GRACE_MS,
     scheduler: { pollIntervalMs: config.pollIntervalMs },
+    ...(config.metricsToken === undefined ? {} : { observability: { metricsToken: config.metricsToken } }),
   });
   logger.info({ mode: config.mode, port: bot.port }, 'Paperspace bot is running');
   return () => bot.stop();

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       database: { kind: 'sqlite', path: 'data/bot.db' },
       pollIntervalMs: 5000,
       logLevel: 'info',
+      metricsToken: undefined,
     });
   });
 
@@ -162,6 +163,16 @@ describe('loadConfig', () => {
     }
     expect(error.message).toContain('VAULT_KEY: the key decodes to 22 bytes, expected 32');
     expect(error.message).toContain('DATABASE_URL: is not a valid PostgreSQL URL');
+  });
+
+  it('takes a METRICS_TOKEN long enough not to be guessed, and never repeats a short one', () => {
+    const token = 'a3f1c9d27b6e4f0a8c5d1e2f3a4b5c6d';
+    expect(loadConfig({ METRICS_TOKEN: token }).metricsToken).toBe(token);
+    const error = configError({ METRICS_TOKEN: 'hunter2hunter2' });
+    expect(error.problems).toEqual([
+      'METRICS_TOKEN: must be at least 16 characters; generate one with `openssl rand -hex 32`',
+    ]);
+    expect(error.message).not.toContain('hunter2');
   });
 
   it('names each bad VAULT_KEY entry by position', () => {

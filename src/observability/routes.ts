@@ -1,7 +1,9 @@
 // GET /healthz and GET /metrics, served through the Slack app's customRoutes (on the Slack port in HTTP
 // mode, on their own server in Socket Mode). Both may be probed every few seconds by anyone who can
 // reach the port, so neither says anything secret: /healthz names what failed without echoing an error
-// message (a database error can quote its connection), and /metrics carries counts only.
+// message (a database error can quote its connection), and /metrics carries counts only. Counts can
+// still tell an outsider how busy the team is, so /metrics can ask for a bearer token (METRICS_TOKEN).
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
 import type { Logger } from 'pino';
@@ -20,6 +22,8 @@ export interface ObservabilityRoutesDeps {
   logger: Logger;
   /** How long /healthz waits for the store; default 2 s (load balancers probe with short timeouts). */
   pingTimeoutMs?: number;
+  /** When set, GET /metrics answers only `Authorization: Bearer <metricsToken>`; 401 otherwise. */
+  metricsToken?: string;
 }
 
 export type HealthReport = { status: 'ok' } | { status: 'unavailable'; reason: string };
@@ -29,6 +33,7 @@ const SAFE_CODE = /^[A-Z0-9_]{2,40}$/;
 
 export function createObservabilityRoutes(deps: ObservabilityRoutesDeps): CustomRoute[] {
   const pingTimeoutMs = deps.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS;
+  const mayReadMetrics = bearerCheck(deps.metricsToken);
   const logger = deps.logger.child({ component: 'health' });
   // While the store stays down a probe fails every few seconds: the change is logged, not every probe.
   let lastFailure: string | undefined;
@@ -63,7 +68,15 @@ export function createObservabilityRoutes(deps: ObservabilityRoutesDeps): Custom
     {
       path: METRICS_PATH,
       method: 'GET',
-      handler: answering(logger, async (response) => {
+      handler: answering(logger, async (response, request) => {
+        if (!mayReadMetrics(request)) {
+          response.writeHead(401, {
+            'www-authenticate': 'Bearer realm="metrics"',
+            'cache-control': 'no-store',
+          });
+          response.end();
+          return;
+        }
         const text = await deps.metrics.exposition();
         response.writeHead(200, { 'content-type': deps.metrics.contentType, 'cache-control': 'no-store' });
         response.end(text);
@@ -80,13 +93,27 @@ function healthReason(error: unknown, pingTimeoutMs: number): string {
     : 'the store cannot be reached';
 }
 
+/**
+ * Whether a request carries the bearer token; every request does when there is no token. Both sides are
+ * hashed first, so the comparison takes the same time whatever the guess, its length included.
+ */
+function bearerCheck(token: string | undefined): (request: IncomingMessage) => boolean {
+  if (token === undefined) return () => true;
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  const expected = digest(token);
+  return (request) => {
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.authorization ?? '');
+    return match?.[1] !== undefined && timingSafeEqual(digest(match[1]), expected);
+  };
+}
+
 /** Bolt calls route handlers without awaiting them: a failure is answered and logged here. */
 function answering(
   logger: Logger,
-  serve: (response: ServerResponse) => Promise<void>,
+  serve: (response: ServerResponse, request: IncomingMessage) => Promise<void>,
 ): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
-    serve(response).catch((error: unknown) => {
+    serve(response, request).catch((error: unknown) => {
       logger.error({ error: describeError(error), path: request.url }, 'observability route failed');
       if (!response.headersSent) response.writeHead(500);
       response.end();

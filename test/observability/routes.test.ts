@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 /** The routes on a plain node:http server on port 0, with a store whose ping the test decides. */
-async function serveRoutes(ping: () => Promise<void>) {
+async function serveRoutes(ping: () => Promise<void>, options: { metricsToken?: string } = {}) {
   const logs = captureLogs();
   const metrics = createBotMetrics({
     countActiveWatches: async () => 0,
@@ -24,6 +24,7 @@ async function serveRoutes(ping: () => Promise<void>) {
     metrics,
     logger: logs.logger,
     pingTimeoutMs: 50,
+    ...options,
   });
   const server = createServer((request, response) => {
     const route = routes.find((candidate) => candidate.path === request.url);
@@ -33,9 +34,9 @@ async function serveRoutes(ping: () => Promise<void>) {
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const get = async (path: string) => {
-    const response = await fetch(`${base}${path}`);
-    return { status: response.status, text: await response.text() };
+  const get = async (path: string, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${base}${path}`, { headers });
+    return { status: response.status, text: await response.text(), headers: response.headers };
   };
   return { get, logs };
 }
@@ -79,6 +80,36 @@ describe('GET /healthz', () => {
     expect((await get('/healthz')).status).toBe(200);
     const messages = logs.lines().map((line) => line.msg);
     expect(messages).toEqual(['health check failed', 'health check passes again']);
+  });
+});
+
+describe('GET /metrics with METRICS_TOKEN set', () => {
+  const TOKEN = 'a3f1c9d27b6e4f0a8c5d1e2f3a4b5c6d';
+  const up = () => Promise.resolve();
+
+  it('answers 401 with a Bearer challenge without the token, or with a wrong one', async () => {
+    const { get } = await serveRoutes(up, { metricsToken: TOKEN });
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: `Bearer ${TOKEN.slice(0, -1)}` },
+      { authorization: `Bearer ${TOKEN}x` },
+      { authorization: `Basic ${Buffer.from(`metrics:${TOKEN}`).toString('base64')}` },
+      { authorization: TOKEN },
+    ]) {
+      const answer = await get('/metrics', headers);
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+      expect(answer.text).toBe('');
+    }
+  });
+
+  it('serves the metrics to a scrape that sends the token, and /healthz to anyone', async () => {
+    const { get } = await serveRoutes(up, { metricsToken: TOKEN });
+    const metrics = await get('/metrics', { authorization: `Bearer ${TOKEN}` });
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toContain('# TYPE psbot_slack_requests_total counter');
+    expect((await get('/metrics', { authorization: `bearer  ${TOKEN}` })).status).toBe(200);
+    expect((await get('/healthz')).status).toBe(200);
   });
 });
 
