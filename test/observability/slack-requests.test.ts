@@ -1,4 +1,4 @@
-import { App, type Logger as BoltLogger, LogLevel, type ViewStateValue } from '@slack/bolt';
+import type { ViewStateValue } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBotMetrics } from '../../src/observability/metrics.js';
 import { createRequestScope } from '../../src/observability/request-scope.js';
@@ -7,6 +7,7 @@ import { encodeMachineModalMetadata } from '../../src/slack/blocks/modals/metada
 import { UpdateMachineFields as F } from '../../src/slack/blocks/modals/update-machine-modal.js';
 import { ActionId, CallbackId } from '../../src/slack/ids.js';
 import { cardValue, eventually } from '../slack/listeners/machines/machine-kit.js';
+import { appWithoutTransport, deliverClick } from '../support/app-without-transport.js';
 import { captureLogs } from '../support/log-capture.js';
 import { BOT_TOKEN, SIGNING_SECRET, startTestBot, type TestBot, USERS } from '../support/test-bot.js';
 
@@ -232,25 +233,9 @@ describe('slackRequestKind', () => {
   });
 });
 
-/** A Bolt app with no transport: the test hands it requests through processEvent, as a receiver would. */
+/** The app instrumented as startBot does, with its metrics and logs to read. */
 function bareApp() {
-  const quiet: BoltLogger = {
-    debug: () => undefined,
-    info: () => undefined,
-    warn: () => undefined,
-    error: () => undefined,
-    setLevel: () => undefined,
-    getLevel: () => LogLevel.ERROR,
-    setName: () => undefined,
-  };
-  const app = new App({
-    receiver: { init: () => undefined, start: async () => undefined, stop: async () => undefined },
-    authorize: async () => ({ botToken: 'xoxb-unit', botId: 'B0UNIT', botUserId: 'U0BOT' }),
-    logger: quiet,
-  });
-  app.error(async (error) => {
-    throw error;
-  });
+  const app = appWithoutTransport();
   const logs = captureLogs();
   const metrics = createBotMetrics({
     countActiveWatches: async () => 0,
@@ -266,16 +251,8 @@ function bareApp() {
   });
   const click = (actionId: string) => {
     const acks: unknown[] = [];
-    const done = app.processEvent({
-      body: {
-        type: 'block_actions',
-        team: { id: 'T0UNIT' },
-        user: { id: 'U0ADA' },
-        actions: [{ type: 'button', action_id: actionId, block_id: 'b', action_ts: '1' }],
-      },
-      ack: async (response?: unknown) => {
-        acks.push(response);
-      },
+    const done = deliverClick(app, { actionId }, async (response) => {
+      acks.push(response);
     });
     return { done, acks };
   };

@@ -1,6 +1,7 @@
-import { App, type BlockAction, type Logger as BoltLogger, type ButtonAction, LogLevel } from '@slack/bolt';
+import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { ackFirst, createFollowUpQueue } from '../../src/slack/acks-first.js';
+import { appWithoutTransport, deliverClick } from '../support/app-without-transport.js';
 
 /** One turn of the event loop: resolves in the next check phase, as a request's I/O callbacks would. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -58,67 +59,40 @@ describe('createFollowUpQueue', () => {
   });
 });
 
-/** A Bolt app with no transport: the test hands it requests through processEvent, as a receiver would. */
-function appWithoutTransport(): App {
-  const quiet: BoltLogger = {
-    debug: () => undefined,
-    info: () => undefined,
-    warn: () => undefined,
-    error: () => undefined,
-    setLevel: () => undefined,
-    getLevel: () => LogLevel.ERROR,
-    setName: () => undefined,
-  };
-  return new App({
-    receiver: { init: () => undefined, start: async () => undefined, stop: async () => undefined },
-    authorize: async () => ({ botToken: 'xoxb-unit', botId: 'B0UNIT', botUserId: 'U0BOT' }),
-    logger: quiet,
+/** Registers a listener that acks, then records its follow-up; `click(n)` delivers click n. */
+function recordingApp(withAckFirst: boolean) {
+  const app = appWithoutTransport();
+  if (withAckFirst) ackFirst(app);
+  const order: string[] = [];
+  app.action<BlockAction<ButtonAction>>('go', async ({ ack, action }) => {
+    await ack();
+    order.push(`follow-up ${action.value}`);
   });
-}
-
-function click(app: App, id: number, order: string[]): Promise<void> {
-  return app.processEvent({
-    body: {
-      type: 'block_actions',
-      team: { id: 'T0UNIT' },
-      user: { id: 'U0ADA' },
-      actions: [{ type: 'button', action_id: 'go', block_id: 'b', action_ts: '1', value: String(id) }],
-    },
-    ack: async () => {
+  const click = (id: number) =>
+    deliverClick(app, { actionId: 'go', value: String(id) }, async () => {
       order.push(`ack ${id}`);
-    },
-  });
+    });
+  return { order, click };
 }
 
 describe('ackFirst', () => {
   it('acks the clicks that arrive while others are under way before any of them goes on', async () => {
-    const app = appWithoutTransport();
-    ackFirst(app);
-    const order: string[] = [];
-    app.action<BlockAction<ButtonAction>>('go', async ({ ack, action }) => {
-      await ack();
-      order.push(`follow-up ${action.value}`);
-    });
+    const { order, click } = recordingApp(true);
     // Three clicks on three turns of the loop, as a burst reaches the server.
-    const done = [click(app, 1, order)];
+    const done = [click(1)];
     await nextTurn();
-    done.push(click(app, 2, order));
+    done.push(click(2));
     await nextTurn();
-    done.push(click(app, 3, order));
+    done.push(click(3));
     await Promise.all(done);
     expect(order).toEqual(['ack 1', 'ack 2', 'ack 3', 'follow-up 1', 'follow-up 2', 'follow-up 3']);
   });
 
   it('without it, the first click goes on before the later ones are acked (what the queue prevents)', async () => {
-    const app = appWithoutTransport();
-    const order: string[] = [];
-    app.action<BlockAction<ButtonAction>>('go', async ({ ack, action }) => {
-      await ack();
-      order.push(`follow-up ${action.value}`);
-    });
-    const done = [click(app, 1, order)];
+    const { order, click } = recordingApp(false);
+    const done = [click(1)];
     await nextTurn();
-    done.push(click(app, 2, order));
+    done.push(click(2));
     await Promise.all(done);
     expect(order).toEqual(['ack 1', 'follow-up 1', 'ack 2', 'follow-up 2']);
   });

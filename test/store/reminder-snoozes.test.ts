@@ -19,6 +19,14 @@ const snoozeOf = (overrides: Partial<Snooze> = {}): Snooze => ({
 
 describe.each(storeFactories)('reminder snoozes on $name', (factory) => {
   const db = useFreshStore(factory);
+  const adasReminder = () =>
+    db.store.reminders.create({
+      ...ADA,
+      cron: '0 19 * * *',
+      timezone: 'UTC',
+      channel: 'D_ADA',
+      createdAt: T0,
+    });
 
   it('keeps a snooze until it is due', async () => {
     await db.store.snoozes.snooze(snoozeOf());
@@ -28,13 +36,7 @@ describe.each(storeFactories)('reminder snoozes on $name', (factory) => {
   });
 
   it('links a snooze to the reminder it came from', async () => {
-    const reminder = await db.store.reminders.create({
-      ...ADA,
-      cron: '0 19 * * *',
-      timezone: 'UTC',
-      channel: 'D_ADA',
-      createdAt: T0,
-    });
+    const reminder = await adasReminder();
     await db.store.snoozes.snooze(snoozeOf({ reminderId: reminder.id }));
     expect((await db.store.snoozes.listByUser(ADA))[0]?.reminderId).toBe(reminder.id);
   });
@@ -71,13 +73,7 @@ describe.each(storeFactories)('reminder snoozes on $name', (factory) => {
   });
 
   it("cancels all of one person's snoozes, linked to a reminder or not, and nobody else's", async () => {
-    const reminder = await db.store.reminders.create({
-      ...ADA,
-      cron: '0 19 * * *',
-      timezone: 'UTC',
-      channel: 'D_ADA',
-      createdAt: T0,
-    });
+    const reminder = await adasReminder();
     await db.store.snoozes.snooze(snoozeOf({ reminderId: reminder.id }));
     await db.store.snoozes.snooze(snoozeOf({ machineId: 'pscpu' }));
     await db.store.snoozes.snooze(snoozeOf({ ...BOB }));
