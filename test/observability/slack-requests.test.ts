@@ -1,5 +1,5 @@
 import type { ViewStateValue } from '@slack/bolt';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBotMetrics } from '../../src/observability/metrics.js';
 import { createRequestScope } from '../../src/observability/request-scope.js';
 import { instrumentSlackRequests, slackRequestKind } from '../../src/observability/slack-requests.js';
@@ -9,23 +9,14 @@ import { ActionId, CallbackId } from '../../src/slack/ids.js';
 import { cardValue, eventually } from '../slack/listeners/machines/machine-kit.js';
 import { appWithoutTransport, deliverClick } from '../support/app-without-transport.js';
 import { captureLogs } from '../support/log-capture.js';
-import { BOT_TOKEN, SIGNING_SECRET, startTestBot, type TestBot, USERS } from '../support/test-bot.js';
+import { BOT_TOKEN, SIGNING_SECRET, type TestBot, USERS } from '../support/test-bot.js';
+import { useTestBot } from '../support/use-test-bot.js';
 
 // The listeners ask for watches through this watcher; it refuses, so that a command fails after its
 // Paperspace calls in a way that is logged (an unexpected failure) and the log lines can be checked.
 const refusingWatcher = { watch: () => Promise.reject(new Error('the watch store is down')) };
 
-let bot: TestBot;
-beforeAll(async () => {
-  bot = await startTestBot({ recordPaperspaceHeaders: true, watcher: refusingWatcher });
-  await bot.link('ada');
-});
-afterAll(async () => {
-  await bot.close();
-});
-beforeEach(() => {
-  bot.slack.reset();
-});
+const bot = useTestBot({ recordPaperspaceHeaders: true, watcher: refusingWatcher, linked: ['ada'] });
 
 /** Every series of /metrics with its value, e.g. `psbot_errors_total{source="slack"}` -> 0. */
 async function scrape(): Promise<Map<string, number>> {

@@ -1,19 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ActionId } from '../../../src/slack/ids.js';
-import { startTestBot, type TestBot, USERS } from '../../support/test-bot.js';
+import { USERS } from '../../support/test-bot.js';
+import { useTestBot } from '../../support/use-test-bot.js';
 
-let bot: TestBot;
-
-beforeAll(async () => {
-  bot = await startTestBot();
-});
-afterAll(async () => {
-  await bot.close();
-});
-beforeEach(() => {
-  bot.slack.reset();
-});
+const bot = useTestBot();
 
 function blockText(blocks: unknown): string {
   return JSON.stringify(blocks ?? []);

@@ -1,22 +1,14 @@
 import type { App } from '@slack/bolt';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createListenerRouter, STALE_BUTTON_TEXT } from '../../../src/slack/listeners/router.js';
 import { captureLogs, LEVEL } from '../../support/log-capture.js';
-import { startTestBot, type TestBot, USERS } from '../../support/test-bot.js';
+import { USERS } from '../../support/test-bot.js';
+import { useTestBot } from '../../support/use-test-bot.js';
 import { eventually } from './machines/machine-kit.js';
 
-let bot: TestBot;
 const ADA = USERS.ada.slackId;
 
-beforeAll(async () => {
-  bot = await startTestBot();
-});
-afterAll(async () => {
-  await bot.close();
-});
-beforeEach(() => {
-  bot.slack.reset();
-});
+const bot = useTestBot();
 
 describe('the listener router', () => {
   it('acks a click on a button no listener owns and tells the clicker it is out of date', async () => {

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ActionId, CallbackId } from '../../../../src/slack/ids.js';
-import { startTestBot, type TestBot, USERS } from '../../../support/test-bot.js';
+import { USERS } from '../../../support/test-bot.js';
+import { useTestBot } from '../../../support/use-test-bot.js';
 import { command, textOf } from './helpers.js';
 
-let bot: TestBot;
-
-beforeAll(async () => {
-  bot = await startTestBot();
-  await bot.link('maya', { withAccessToken: true });
-  await bot.link('sam', { withAccessToken: true });
-  await bot.link('ada');
-});
-afterAll(async () => {
-  await bot.close();
-});
-beforeEach(() => {
-  bot.slack.reset();
+const bot = useTestBot({
+  linked: ['ada'],
+  prepare: async (bot) => {
+    await bot.link('maya', { withAccessToken: true });
+    await bot.link('sam', { withAccessToken: true });
+  },
 });
 
 const selected = (value: string) => ({

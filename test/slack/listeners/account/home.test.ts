@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ActionId } from '../../../../src/slack/ids.js';
-import { startTestBot, type TestBot, USERS } from '../../../support/test-bot.js';
+import { USERS } from '../../../support/test-bot.js';
+import { useTestBot } from '../../../support/use-test-bot.js';
 import { textOf } from './helpers.js';
 
-let bot: TestBot;
-
-beforeAll(async () => {
-  bot = await startTestBot();
-  await bot.link('ada');
-});
-afterAll(async () => {
-  await bot.close();
-});
-beforeEach(() => {
-  bot.slack.reset();
-});
+const bot = useTestBot({ linked: ['ada'] });
 
 async function openHome(user: string, tab: 'home' | 'messages' = 'home') {
   const response = await bot.send(bot.requests.event({ type: 'app_home_opened', user, tab }));

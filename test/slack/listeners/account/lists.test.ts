@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ActionId } from '../../../../src/slack/ids.js';
-import { startTestBot, type TestBot, USERS } from '../../../support/test-bot.js';
+import { USERS } from '../../../support/test-bot.js';
+import { useTestBot } from '../../../support/use-test-bot.js';
 import { command, textOf } from './helpers.js';
 
-let bot: TestBot;
-
-beforeAll(async () => {
-  bot = await startTestBot();
-  bot.emulator.state.addMachines(25, { owner: 'u1ada', namePrefix: 'bulk' });
-  await bot.link('ada');
-  await bot.link('maya');
-});
-afterAll(async () => {
-  await bot.close();
-});
-beforeEach(() => {
-  bot.slack.reset();
+const bot = useTestBot({
+  linked: ['ada', 'maya'],
+  prepare: async (bot) => {
+    bot.emulator.state.addMachines(25, { owner: 'u1ada', namePrefix: 'bulk' });
+  },
 });
 
 /** The value of the Prev or Next button of a list message. */

@@ -1,23 +1,17 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ActionId, CallbackId } from '../../../../src/slack/ids.js';
 import type { ApiCall, ResponseUrlPost } from '../../../support/fake-slack.js';
-import { startTestBot, type TestBot, USERS } from '../../../support/test-bot.js';
+import { USERS } from '../../../support/test-bot.js';
+import { useTestBot } from '../../../support/use-test-bot.js';
 import { databaseBytes, slackUser, submitLogin, textOf } from './helpers.js';
 
-let bot: TestBot;
 /** Every Slack call and response_url post of this file, for the final check that no secret reached Slack. */
 const seenCalls: ApiCall[] = [];
 const seenResponses: ResponseUrlPost[] = [];
 const responseIds: string[] = [];
 
-beforeAll(async () => {
-  bot = await startTestBot();
-});
-afterAll(async () => {
-  await bot.close();
-});
+const bot = useTestBot();
 beforeEach(() => {
-  bot.slack.reset();
   responseIds.length = 0;
 });
 afterEach(() => {

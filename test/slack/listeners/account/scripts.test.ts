@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ActionId, CallbackId } from '../../../../src/slack/ids.js';
-import { startTestBot, type TestBot, USERS } from '../../../support/test-bot.js';
+import { USERS } from '../../../support/test-bot.js';
+import { useTestBot } from '../../../support/use-test-bot.js';
 import { command, textOf } from './helpers.js';
 
-let bot: TestBot;
 const maya = USERS.maya;
 
-beforeAll(async () => {
-  bot = await startTestBot();
-  await bot.link('maya');
-});
-afterAll(async () => {
-  await bot.close();
-});
-beforeEach(() => {
-  bot.slack.reset();
-});
+const bot = useTestBot({ linked: ['maya'] });
 
 function submitScript(values: { name: string; text: string; machineId?: string; runOnce?: boolean }) {
   return bot.send(

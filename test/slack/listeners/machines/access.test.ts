@@ -1,28 +1,19 @@
 import type { ViewStateValue } from '@slack/bolt';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../../../src/emulator/index.js';
 import { createPaperspaceClient } from '../../../../src/paperspace/client.js';
 import { MachineAccessFields as F } from '../../../../src/slack/blocks/modals/machine-access-modal.js';
 import { ActionId, CallbackId, MachineOverflowOption } from '../../../../src/slack/ids.js';
-import { startTestBot, type TestBot, USERS } from '../../../support/test-bot.js';
+import { USERS } from '../../../support/test-bot.js';
+import { useTestBot } from '../../../support/use-test-bot.js';
 import { auditOf, cardBlockId, textOf } from './machine-kit.js';
 
 const clock = createFakeClock();
-let bot: TestBot;
 const MAYA = USERS.maya.slackId;
 const SAM = USERS.sam.slackId;
 const CHANNEL = 'C0OPS';
 
-beforeAll(async () => {
-  bot = await startTestBot({ emulator: { now: clock.now } });
-  await Promise.all([bot.link('ada'), bot.link('maya'), bot.link('sam')]);
-});
-afterAll(async () => {
-  await bot.close();
-});
-beforeEach(() => {
-  bot.slack.reset();
-});
+const bot = useTestBot({ emulator: { now: clock.now }, linked: ['ada', 'maya', 'sam'] });
 
 /** Whether a user's own key can open the machine now (access makes it visible to someone outside). */
 async function canSee(user: keyof typeof USERS, machineId: string): Promise<boolean> {

@@ -1,28 +1,19 @@
 import type { ViewStateValue } from '@slack/bolt';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../../../src/emulator/index.js';
 import { CreateMachineFields as F } from '../../../../src/slack/blocks/modals/create-machine-fields.js';
 import { CallbackId } from '../../../../src/slack/ids.js';
 import type { ApiCall } from '../../../support/fake-slack.js';
-import { startTestBot, type TestBot, USERS } from '../../../support/test-bot.js';
+import { USERS } from '../../../support/test-bot.js';
+import { useTestBot } from '../../../support/use-test-bot.js';
 import { auditOf, eventually, settle, textOf } from './machine-kit.js';
 
 const clock = createFakeClock();
-let bot: TestBot;
 const ADA = USERS.ada.slackId;
 const MAYA = USERS.maya.slackId;
 const CHANNEL = 'C0BUILD';
 
-beforeAll(async () => {
-  bot = await startTestBot({ emulator: { now: clock.now } });
-  await Promise.all([bot.link('ada'), bot.link('maya')]);
-});
-afterAll(async () => {
-  await bot.close();
-});
-beforeEach(() => {
-  bot.slack.reset();
-});
+const bot = useTestBot({ emulator: { now: clock.now }, linked: ['ada', 'maya'] });
 
 const option = (value: string) => ({ text: { type: 'plain_text' as const, text: value }, value });
 const select = (value: string): ViewStateValue => ({ type: 'static_select', selected_option: option(value) });

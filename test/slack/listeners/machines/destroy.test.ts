@@ -1,29 +1,20 @@
 import type { ViewStateValue } from '@slack/bolt';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../../../src/emulator/index.js';
 import {
   DestroyMachineOptions,
   DestroyMachineFields as F,
 } from '../../../../src/slack/blocks/modals/destroy-machine-modal.js';
 import { ActionId, CallbackId, MachineOverflowOption } from '../../../../src/slack/ids.js';
-import { startTestBot, type TestBot, USERS } from '../../../support/test-bot.js';
+import { USERS } from '../../../support/test-bot.js';
+import { useTestBot } from '../../../support/use-test-bot.js';
 import { addSpareMachine, auditOf, cardBlockId, settle, textOf } from './machine-kit.js';
 
 const clock = createFakeClock();
-let bot: TestBot;
 const ADA = USERS.ada.slackId;
 const CHANNEL = 'C0OPS';
 
-beforeAll(async () => {
-  bot = await startTestBot({ emulator: { now: clock.now } });
-  await bot.link('ada');
-});
-afterAll(async () => {
-  await bot.close();
-});
-beforeEach(() => {
-  bot.slack.reset();
-});
+const bot = useTestBot({ emulator: { now: clock.now }, linked: ['ada'] });
 
 const spareMachine = () => addSpareMachine(bot, { prefix: 'doomed', state: 'ready' });
 

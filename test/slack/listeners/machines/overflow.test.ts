@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../../../src/emulator/index.js';
 import { decodeModalMetadata } from '../../../../src/slack/blocks/modals/metadata.js';
 import { ActionId, CallbackId, MachineOverflowOption } from '../../../../src/slack/ids.js';
-import { startTestBot, type TestBot, USERS } from '../../../support/test-bot.js';
+import { USERS } from '../../../support/test-bot.js';
+import { useTestBot } from '../../../support/use-test-bot.js';
 import { cardBlockId, textOf } from './machine-kit.js';
 
 const clock = createFakeClock();
-let bot: TestBot;
 const ADA = USERS.ada.slackId;
 const CHANNEL = 'C0OPS';
 
-beforeAll(async () => {
-  bot = await startTestBot({ emulator: { now: clock.now } });
-  await bot.link('ada');
-});
-afterAll(async () => {
-  await bot.close();
-});
-beforeEach(() => {
-  bot.slack.reset();
-});
+const bot = useTestBot({ emulator: { now: clock.now }, linked: ['ada'] });
 
 function chooseFromOverflow(option: string, machineId: string, extra: { userId?: string; ts?: string } = {}) {
   return bot.requests.blockAction({

@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../../../src/emulator/index.js';
 import { ActionId } from '../../../../src/slack/ids.js';
-import { startTestBot, type TestBot, USERS } from '../../../support/test-bot.js';
+import { USERS } from '../../../support/test-bot.js';
+import { useTestBot } from '../../../support/use-test-bot.js';
 import { addSpareMachine, auditOf, cardValue, eventually, settle, textOf } from './machine-kit.js';
 
 // The emulator's clock stands still, so a machine asked to start stays "starting" while we look.
 const clock = createFakeClock();
-let bot: TestBot;
 const ADA = USERS.ada.slackId;
 const CHANNEL = 'C0OPS';
 
-beforeAll(async () => {
-  bot = await startTestBot({ emulator: { now: clock.now } });
-  await Promise.all([bot.link('ada'), bot.link('maya'), bot.link('sam')]);
-});
-afterAll(async () => {
-  await bot.close();
-});
-beforeEach(() => {
-  bot.slack.reset();
-});
+const bot = useTestBot({ emulator: { now: clock.now }, linked: ['ada', 'maya', 'sam'] });
 
 const spareMachine = (state: 'off' | 'ready' = 'off', owner = USERS.ada.emulatorUserId) =>
   addSpareMachine(bot, { prefix: 'spare-', state, owner });

@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../../../src/emulator/index.js';
 import { ActionId } from '../../../../src/slack/ids.js';
-import { startTestBot, type TestBot, USERS } from '../../../support/test-bot.js';
+import { USERS } from '../../../support/test-bot.js';
+import { useTestBot } from '../../../support/use-test-bot.js';
 import { cardValue, textOf } from './machine-kit.js';
 
 // The bot and the emulator share one clock (15 May 2024), so "this month" is May 2024 for both.
 const clock = createFakeClock();
-let bot: TestBot;
 const ADA = USERS.ada.slackId;
 
-beforeAll(async () => {
-  bot = await startTestBot({ emulator: { now: clock.now }, now: clock.now });
-  await bot.link('ada');
-  clock.advance(3 * 60 * 60 * 1000);
-});
-afterAll(async () => {
-  await bot.close();
-});
-beforeEach(() => {
-  bot.slack.reset();
+const bot = useTestBot({
+  emulator: { now: clock.now },
+  now: clock.now,
+  linked: ['ada'],
+  prepare: () => {
+    clock.advance(3 * 60 * 60 * 1000);
+  },
 });
 
 describe('/ps show', () => {

@@ -1,30 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../../../src/emulator/index.js';
 import { encodeMachineRef } from '../../../../src/slack/blocks/machine-ref.js';
 import { reminderBlockId } from '../../../../src/slack/blocks/reminder.js';
 import { ActionId } from '../../../../src/slack/ids.js';
 import { messageText } from '../../../scheduler/harness.js';
 import type { ApiCall } from '../../../support/fake-slack.js';
-import { startTestBot, type TestBot, USERS } from '../../../support/test-bot.js';
+import { USERS } from '../../../support/test-bot.js';
+import { useTestBot } from '../../../support/use-test-bot.js';
 
 const HOUR_MS = 60 * 60_000;
 // Wednesday 2024-05-15, 09:00 UTC. The test users' Slack time zone is Europe/Amsterdam (UTC+2 in May).
 const clock = createFakeClock(Date.parse('2024-05-15T09:00:00Z'));
-let bot: TestBot;
 const ada = () => ({ teamId: bot.slack.teamId, userId: USERS.ada.slackId });
 const WORKSTATION = { id: 'psada001', name: 'ada-workstation' };
 const RENDER = { id: 'psada003', name: 'ada-render' };
 
-beforeAll(async () => {
-  bot = await startTestBot({ now: clock.now, emulator: { now: clock.now, transitionMs: 2000 } });
-  await bot.link('ada');
-});
-afterAll(async () => {
-  await bot.close();
-});
-beforeEach(() => {
-  bot.slack.reset();
-});
+const bot = useTestBot({ now: clock.now, emulator: { now: clock.now, transitionMs: 2000 }, linked: ['ada'] });
 
 async function command(text: string, userId: string = USERS.ada.slackId) {
   const request = bot.requests.slashCommand({ text, userId });

@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createFakeClock } from '../../../../src/emulator/index.js';
 import { encodeMachineRef } from '../../../../src/slack/blocks/machine-ref.js';
 import { ActionId } from '../../../../src/slack/ids.js';
 import { messageText } from '../../../scheduler/harness.js';
-import { startTestBot, type TestBot, USERS } from '../../../support/test-bot.js';
+import { USERS } from '../../../support/test-bot.js';
+import { useTestBot } from '../../../support/use-test-bot.js';
 
 const HOUR_MS = 60 * 60_000;
 const clock = createFakeClock();
-let bot: TestBot;
 const ada = () => ({ teamId: bot.slack.teamId, userId: USERS.ada.slackId });
 
-beforeAll(async () => {
-  bot = await startTestBot({ now: clock.now, emulator: { now: clock.now } });
-  await bot.link('ada');
-  await bot.link('sam');
-});
-afterAll(async () => {
-  await bot.close();
-});
-beforeEach(() => {
-  bot.slack.reset();
-});
+const bot = useTestBot({ now: clock.now, emulator: { now: clock.now }, linked: ['ada', 'sam'] });
 
 async function command(text: string, userId: string = USERS.ada.slackId) {
   const request = bot.requests.slashCommand({ text, userId });

@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../../../src/emulator/index.js';
 import { messageText } from '../../../scheduler/harness.js';
-import { startTestBot, type TestBot, USERS } from '../../../support/test-bot.js';
+import { USERS } from '../../../support/test-bot.js';
+import { useTestBot } from '../../../support/use-test-bot.js';
 
 const clock = createFakeClock();
-let bot: TestBot;
 
-beforeAll(async () => {
-  bot = await startTestBot({ now: clock.now, emulator: { now: clock.now, transitionMs: 2000 } });
-  await bot.link('ada');
-});
-afterAll(async () => {
-  await bot.close();
-});
-beforeEach(() => {
-  bot.slack.reset();
-});
+const bot = useTestBot({ now: clock.now, emulator: { now: clock.now, transitionMs: 2000 }, linked: ['ada'] });
 
 async function command(text: string) {
   const request = bot.requests.slashCommand({ text });
