@@ -165,6 +165,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX watches_active_card ON watches (slack_team_id, channel, message_ts)
         WHERE status = 'active' AND message_ts IS NOT NULL;`,
   },
+  {
+    // `/ps reminders` lists pending snoozes; a machine id there means nothing to the person who
+    // clicked Snooze on a row that showed its name. Rows from before stay without one.
+    version: 7,
+    name: 'snooze_machine_name',
+    sql: () => 'ALTER TABLE reminder_snoozes ADD COLUMN machine_name TEXT;',
+  },
 ];
 
 /**

@@ -5,6 +5,8 @@ import type { SqlClient } from './sql-client.js';
 
 export interface Snooze extends SlackUser {
   machineId: string;
+  /** The name the reminder showed, for `/ps reminders`; null on snoozes stored before names were kept. */
+  machineName: string | null;
   /**
    * The reminder it came from; deleting that reminder drops the snooze too. A snooze clicked on the
    * message of a reminder deleted since is kept, without the link.
@@ -40,6 +42,7 @@ type SnoozeRow = {
   slack_team_id: string;
   slack_user_id: string;
   machine_id: string;
+  machine_name: string | null;
   reminder_id: string | null;
   channel: string;
   fire_at: number;
@@ -50,6 +53,7 @@ const fromRow = (row: SnoozeRow): Snooze => ({
   teamId: row.slack_team_id,
   userId: row.slack_user_id,
   machineId: row.machine_id,
+  machineName: row.machine_name,
   reminderId: row.reminder_id,
   channel: row.channel,
   fireAt: row.fire_at,
@@ -60,15 +64,16 @@ export function createSnoozeRepository(db: SqlClient): SnoozeRepository {
   return {
     async snooze(snooze) {
       await db.run(
-        `INSERT INTO reminder_snoozes (slack_team_id, slack_user_id, machine_id, reminder_id, channel, fire_at, created_at)
-         VALUES (?, ?, ?, (SELECT id FROM reminders WHERE id = ?), ?, ?, ?)
+        `INSERT INTO reminder_snoozes (slack_team_id, slack_user_id, machine_id, machine_name, reminder_id, channel, fire_at, created_at)
+         VALUES (?, ?, ?, ?, (SELECT id FROM reminders WHERE id = ?), ?, ?, ?)
          ON CONFLICT (slack_team_id, slack_user_id, machine_id) DO UPDATE SET
-           reminder_id = excluded.reminder_id, channel = excluded.channel, fire_at = excluded.fire_at,
-           created_at = excluded.created_at`,
+           machine_name = excluded.machine_name, reminder_id = excluded.reminder_id, channel = excluded.channel,
+           fire_at = excluded.fire_at, created_at = excluded.created_at`,
         [
           snooze.teamId,
           snooze.userId,
           snooze.machineId,
+          snooze.machineName,
           snooze.reminderId,
           snooze.channel,
           snooze.fireAt,

@@ -134,6 +134,7 @@ describe('snoozed reminders', () => {
     h.store.snoozes.snooze({
       ...h.user('ada'),
       machineId,
+      machineName: null,
       reminderId: null,
       channel: 'D0ADA',
       fireAt: h.clock.now() + HOUR_MS,

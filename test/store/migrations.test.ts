@@ -77,6 +77,19 @@ async function expectOneActiveWatchPerCard(db: SqlClient): Promise<void> {
   ).rejects.toThrow(/unique/i);
 }
 
+/** A snooze stored before migration 7, which adds its machine's name: old rows keep none. */
+async function expectSnoozesKeptWithoutName(db: SqlClient): Promise<void> {
+  await migrate(db, () => 1, MIGRATIONS.slice(0, 6));
+  await db.run(
+    `INSERT INTO reminder_snoozes (slack_team_id, slack_user_id, machine_id, reminder_id, channel, fire_at, created_at)
+     VALUES ('T1', 'U1', 'ps1', NULL, 'D1', 100, 50)`,
+  );
+  expect(await migrate(db, () => 2)).toEqual([7]);
+  expect(await db.all('SELECT machine_id, machine_name, fire_at FROM reminder_snoozes')).toEqual([
+    { machine_id: 'ps1', machine_name: null, fire_at: 100 },
+  ]);
+}
+
 describe('migrations', () => {
   let directory: string;
   let client: SqlClient | undefined;
@@ -167,8 +180,12 @@ describe('migrations', () => {
     const db = open();
     await migrate(db, () => 1, MIGRATIONS.slice(0, 5));
     await seedCardDuplicates(db);
-    expect(await migrate(db, () => 2)).toEqual([6]);
+    expect(await migrate(db, () => 2, MIGRATIONS.slice(0, 6))).toEqual([6]);
     await expectOneActiveWatchPerCard(db);
+  });
+
+  it('keep the snoozes stored before machine names were, without a name', async () => {
+    await expectSnoozesKeptWithoutName(open());
   });
 
   it('run when the store opens, creating the directory of a new database file', async () => {
@@ -219,8 +236,12 @@ describe('migrations on PostgreSQL', () => {
     const db = open();
     await migrate(db, () => 1, MIGRATIONS.slice(0, 5));
     await seedCardDuplicates(db);
-    expect(await migrate(db, () => 2)).toEqual([6]);
+    expect(await migrate(db, () => 2, MIGRATIONS.slice(0, 6))).toEqual([6]);
     await expectOneActiveWatchPerCard(db);
+  });
+
+  it('keep the snoozes stored before machine names were, without a name', async () => {
+    await expectSnoozesKeptWithoutName(open());
   });
 
   it('roll a failing migration back entirely, its tables included', async () => {

@@ -10,6 +10,7 @@ const HOUR = 3_600_000;
 const snoozeOf = (overrides: Partial<Snooze> = {}): Snooze => ({
   ...ADA,
   machineId: 'psgpu1',
+  machineName: 'gpu-1',
   reminderId: null,
   channel: 'D_ADA',
   fireAt: T0 + HOUR,
@@ -48,10 +49,9 @@ describe.each(storeFactories)('reminder snoozes on $name', (factory) => {
 
   it('moves a pending snooze when the same machine is snoozed again', async () => {
     await db.store.snoozes.snooze(snoozeOf());
-    await db.store.snoozes.snooze(snoozeOf({ fireAt: T0 + 2 * HOUR, createdAt: T0 + 10 }));
-    expect(await db.store.snoozes.listByUser(ADA)).toEqual([
-      snoozeOf({ fireAt: T0 + 2 * HOUR, createdAt: T0 + 10 }),
-    ]);
+    const moved = snoozeOf({ machineName: 'gpu-1-renamed', fireAt: T0 + 2 * HOUR, createdAt: T0 + 10 });
+    await db.store.snoozes.snooze(moved);
+    expect(await db.store.snoozes.listByUser(ADA)).toEqual([moved]);
   });
 
   it('keeps separate snoozes per person and per machine, due ones earliest first', async () => {

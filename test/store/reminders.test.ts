@@ -43,6 +43,7 @@ describe.each(storeFactories)('reminders on $name', (factory) => {
     await db.store.snoozes.snooze({
       ...ADA,
       machineId: 'm1',
+      machineName: 'gpu-1',
       reminderId: reminder.id,
       channel: 'D_ADA',
       fireAt: T0 + 3_600_000,

@@ -180,11 +180,17 @@ describe('shutdown reminders, end to end', () => {
     await bot.store.snoozes.snooze({
       ...ada(),
       machineId: WORKSTATION.id,
+      // As a snooze stored before names were kept.
+      machineName: null,
       reminderId: null,
       channel: 'D0ADA',
       fireAt: clock.now() + HOUR_MS,
       createdAt: clock.now(),
     });
+
+    const list = JSON.stringify((await command('reminders')).blocks);
+    expect(list).toContain('💤 *ada-render* again at');
+    expect(list).toContain(`💤 \`${WORKSTATION.id}\` again at`);
 
     const reply = await command('remind off');
     expect(reply.text).toBe('Turned off 1 reminder and 2 snoozed reminders.');

@@ -14,6 +14,7 @@ export function reminderSnoozeHandler(deps: ListenerDeps) {
     await deps.store.snoozes.snooze({
       ...click.user,
       machineId: click.machine.id,
+      machineName: click.machine.name,
       // The message does not say which reminder it came from; the snooze stands on its own.
       reminderId: null,
       channel: click.channelId ?? click.user.userId,

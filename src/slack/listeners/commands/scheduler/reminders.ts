@@ -28,7 +28,8 @@ export const remindersCommand: CommandHandler<'reminders'> = async (_command, co
   }
   if (snoozes.length > 0) {
     const lines = snoozes.map(
-      (snooze) => `💤 \`${escapeMrkdwn(snooze.machineId)}\` again at ${slackDate(snooze.fireAt, '{time}')}`,
+      (snooze) =>
+        `💤 ${snooze.machineName === null ? `\`${escapeMrkdwn(snooze.machineId)}\`` : `*${escapeMrkdwn(snooze.machineName)}*`} again at ${slackDate(snooze.fireAt, '{time}')}`,
     );
     blocks.push({ type: 'section', text: mrkdwn(lines.join('\n')) });
   }
