@@ -1,8 +1,10 @@
-// A stand-in for the Slack Web API and for response_urls: a real node:http server on port 0 that records
-// every call and answers the way Slack does, so the bot under test talks HTTP exactly as in production.
+// A stand-in for the Slack Web API, for response_urls and for Socket Mode: a real node:http server on
+// port 0 that records every call and answers the way Slack does, so the bot under test talks HTTP (and
+// WebSocket) exactly as in production.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createFakeSocketMode, type FakeSocketMode } from './fake-socket-mode.js';
 
 /** One Web API call as the bot made it. */
 export interface ApiCall {
@@ -69,6 +71,8 @@ export interface FakeSlack {
   responses(id: string): ResponseUrlPost[];
   /** Resolves with the `count`-th POST to responseUrl(id) (default the first), polling until then. */
   waitForResponse(id: string, options?: WaitOptions & { count?: number }): Promise<ResponseUrlPost>;
+  /** Socket Mode: apps.connections.open points the app here; deliver envelopes and read its acks. */
+  socketMode: FakeSocketMode;
   /** Sets what users.info answers for one user (others get defaults: UTC, not a bot). */
   setUser(user: Partial<FakeUser> & { id: string }): void;
   /** The next `times` calls to `method` answer `{ ok: false, error }`, as Slack does for that failure. */
@@ -217,7 +221,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     };
   };
 
+  const socketMode = createFakeSocketMode('A0FAKE');
+  // Known once the server listens, before any call can arrive.
+  let socketModeUrl = '';
+
   const handlers: Record<string, MethodHandler> = {
+    'apps.connections.open': () => ({ ok: true, url: socketModeUrl }),
     'auth.test': () => ({
       ok: true,
       url: 'https://fake-team.slack.com/',
@@ -377,12 +386,21 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     });
   });
 
+  server.on('upgrade', (request, socket, head) => {
+    if (new URL(request.url ?? '/', 'http://localhost').pathname === socketMode.path) {
+      socketMode.upgrade(request, socket, head);
+    } else {
+      socket.destroy();
+    }
+  });
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
+  socketModeUrl = `ws://127.0.0.1:${port}${socketMode.path}`;
 
   const calls = (method?: string): ApiCall[] =>
     method === undefined ? [...recorded] : recorded.filter((call) => call.method === method);
@@ -415,6 +433,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           describeRecorded(recorded, responsePosts),
       );
     },
+    socketMode,
     setUser,
     fail(method, error, { times = 1 } = {}) {
       failures.set(method, { error, times });
@@ -427,6 +446,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       for (const user of options.users ?? []) setUser(user);
     },
     close() {
+      socketMode.close();
       return new Promise((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();

@@ -27,6 +27,7 @@ import {
 
 export const SIGNING_SECRET = 'e2e-signing-secret';
 export const BOT_TOKEN = 'xoxb-e2e-bot-token';
+export const APP_TOKEN = 'xapp-1-A0FAKE-e2e-app-token';
 export const TEAM_ID = 'T0FAKE';
 
 /** Slack users of the tests, each paired with a demo account of the emulator's built-in seed. */
@@ -70,6 +71,11 @@ export interface TestBotOptions {
   recordPaperspaceHeaders?: boolean;
   /** stop()'s bound on Slack requests under way (the bot's default is 10 s). */
   shutdownGraceMs?: number;
+  /**
+   * How Slack's requests reach the bot: signed HTTP POSTs (`send`), or envelopes over Socket Mode
+   * (`slack.socketMode.deliver`), with the port serving only /healthz and /metrics. Default http.
+   */
+  transport?: 'http' | 'socket';
 }
 
 export interface TestBot {
@@ -140,7 +146,10 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
   let bot: RunningBot;
   try {
     bot = await startBot({
-      slack: { mode: 'http', botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: slack.apiUrl },
+      slack:
+        options.transport === 'socket'
+          ? { mode: 'socket', botToken: BOT_TOKEN, appToken: APP_TOKEN, apiUrl: slack.apiUrl }
+          : { mode: 'http', botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: slack.apiUrl },
       paperspace: { apiUrl: proxy?.url ?? emulator.url, graphqlUrl: emulator.graphqlUrl },
       port: 0,
       store,
