@@ -51,14 +51,12 @@ export function createListenerRouter(app: App, logger: Logger): ListenerRouter {
     const listener = actions.get(actionId);
     if (listener !== undefined) return listener(args);
     await args.ack();
-    logger.warn({ actionId, user: args.body.user.id }, 'a click on a button no listener owns');
-    if (args.body.response_url) {
-      await args.respond({
-        response_type: 'ephemeral',
-        replace_original: false,
-        ...errorMessage(STALE_BUTTON_TEXT),
-      });
-    }
+    const { user, response_url: responseUrl } = args.body;
+    logger.warn({ actionId, user: user.id }, 'a click on a button no listener owns');
+    const answer = errorMessage(STALE_BUTTON_TEXT);
+    // Only the clicker is told: ephemeral where the message is, in their DM from the Home tab or a modal.
+    if (responseUrl) await args.respond({ response_type: 'ephemeral', replace_original: false, ...answer });
+    else await args.client.chat.postMessage({ channel: user.id, ...answer });
   });
   app.view<ViewSubmitAction>({ type: 'view_submission' }, async (args) => {
     const callbackId = args.view.callback_id;

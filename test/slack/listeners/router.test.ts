@@ -29,6 +29,18 @@ describe('the listener router', () => {
     ]);
   });
 
+  it('tells a clicker in the Home tab, which has no response_url, in their DM', async () => {
+    const request = bot.requests.blockAction({
+      actionId: 'home_refresh_v0',
+      userId: ADA,
+      view: { type: 'home', id: 'V0HOME' },
+    });
+    expect((await bot.send(request)).status).toBe(200);
+    const dm = await bot.slack.waitFor('chat.postMessage');
+    expect(dm.args.channel).toBe(ADA);
+    expect(dm.args.text).toContain(STALE_BUTTON_TEXT);
+  });
+
   it('closes a submitted modal no listener owns', async () => {
     const response = await bot.send(
       bot.requests.viewSubmission({ callbackId: 'retired_modal', userId: ADA }),
