@@ -172,6 +172,17 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'snooze_machine_name',
     sql: () => 'ALTER TABLE reminder_snoozes ADD COLUMN machine_name TEXT;',
   },
+  {
+    // The outcome of a finished watch waits here until it is posted: a replica that dies (or a Slack
+    // that fails) between recording the outcome and posting it no longer loses the reply, since any
+    // replica posts what is still due. Watches finished before this migration have nothing due.
+    version: 8,
+    name: 'watch_outcome_outbox',
+    sql: () => `
+      ALTER TABLE watches ADD COLUMN report TEXT;
+      ALTER TABLE watches ADD COLUMN report_due_at BIGINT;
+      CREATE INDEX watches_report_due ON watches (report_due_at) WHERE report_due_at IS NOT NULL;`,
+  },
 ];
 
 /**

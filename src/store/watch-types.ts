@@ -55,6 +55,20 @@ export interface WatchCompletion {
   detail?: string | null;
   lastState?: string;
   timeline?: TimelineEntry[];
+  /**
+   * What is to be posted about it, kept until `reported()`; any replica may post it from `retryAt` on
+   * (the one that finished the watch is expected to have done so by then).
+   */
+  report?: { body: string; retryAt: number };
+}
+
+/** A finished watch whose outcome has not been posted yet. */
+export interface DueReport {
+  watch: Watch;
+  /** As given to `complete()`. */
+  body: string;
+  /** When it became due; `claimReport()` takes it for exactly one caller by this value. */
+  dueAt: number;
 }
 
 /** A replica's hold on watches: `owner` names the replica, the lease ends at now + leaseMs. */

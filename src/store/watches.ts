@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { equalityFilters, type SqlClient, StoreError } from './sql-client.js';
 import {
+  type DueReport,
   type NewWatch,
   type TimelineEntry,
   timelineSchema,
@@ -36,7 +37,16 @@ export interface WatchRepository {
   claimActive(lease: WatchLease & { limit: number }): Promise<Watch[]>;
   /** Gives up every lease `owner` holds (a replica shutting down), so others take over at once. */
   release(owner: string): Promise<number>;
-  /** Deletes watches that finished before `before`; returns how many. */
+  /** Finished watches whose report is due (`report.retryAt` passed), longest due first. */
+  dueReports(now: number, limit: number): Promise<DueReport[]>;
+  /**
+   * Takes a due report for posting, moving its next try to `retryAt`. True for exactly one caller: false
+   * if another replica took it, or it was reported, since `dueAt` was read.
+   */
+  claimReport(id: string, dueAt: number, retryAt: number): Promise<boolean>;
+  /** The report was posted (or given up on): nothing is due for this watch any more. */
+  reported(id: string): Promise<void>;
+  /** Deletes watches that finished before `before`, except those whose report is still due; returns how many. */
   purgeFinished(before: number): Promise<number>;
 }
 
@@ -59,6 +69,8 @@ type WatchRow = {
   completed_at: number | null;
   claimed_by: string | null;
   lease_until: number | null;
+  report: string | null;
+  report_due_at: number | null;
 };
 
 const fromRow = (row: WatchRow): Watch => ({
@@ -188,14 +200,48 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
       return changes === 1;
     },
 
-    async complete(id, { status, at, detail, lastState, timeline }) {
+    async complete(id, { status, at, detail, lastState, timeline, report }) {
       const { changes } = await db.run(
         `UPDATE watches SET status = ?, completed_at = ?, detail = ?, last_state = COALESCE(?, last_state),
-           timeline = COALESCE(?, timeline)
+           timeline = COALESCE(?, timeline), report = ?, report_due_at = ?
          WHERE id = ? AND status = 'active'`,
-        [status, at, detail ?? null, lastState ?? null, json(timeline), id],
+        [
+          status,
+          at,
+          detail ?? null,
+          lastState ?? null,
+          json(timeline),
+          report?.body ?? null,
+          report?.retryAt ?? null,
+          id,
+        ],
       );
       return changes === 1;
+    },
+
+    async dueReports(now, limit) {
+      const rows = await db.all<WatchRow>(
+        `SELECT * FROM watches WHERE report_due_at IS NOT NULL AND report_due_at <= ?
+         ORDER BY report_due_at, id LIMIT ?`,
+        [now, limit],
+      );
+      return rows.flatMap((row) =>
+        row.report === null || row.report_due_at === null
+          ? []
+          : [{ watch: fromRow(row), body: row.report, dueAt: row.report_due_at }],
+      );
+    },
+
+    async claimReport(id, dueAt, retryAt) {
+      const { changes } = await db.run(
+        'UPDATE watches SET report_due_at = ? WHERE id = ? AND report_due_at = ?',
+        [retryAt, id, dueAt],
+      );
+      return changes === 1;
+    },
+
+    async reported(id) {
+      await db.run('UPDATE watches SET report = NULL, report_due_at = NULL WHERE id = ?', [id]);
     },
 
     async claim(id, { owner, now, leaseMs }) {
@@ -241,9 +287,10 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
     },
 
     async purgeFinished(before) {
-      const { changes } = await db.run("DELETE FROM watches WHERE status <> 'active' AND completed_at < ?", [
-        before,
-      ]);
+      const { changes } = await db.run(
+        "DELETE FROM watches WHERE status <> 'active' AND completed_at < ? AND report_due_at IS NULL",
+        [before],
+      );
       return changes;
     },
   };

@@ -84,7 +84,7 @@ async function expectSnoozesKeptWithoutName(db: SqlClient): Promise<void> {
     `INSERT INTO reminder_snoozes (slack_team_id, slack_user_id, machine_id, reminder_id, channel, fire_at, created_at)
      VALUES ('T1', 'U1', 'ps1', NULL, 'D1', 100, 50)`,
   );
-  expect(await migrate(db, () => 2)).toEqual([7]);
+  expect(await migrate(db, () => 2, MIGRATIONS.slice(0, 7))).toEqual([7]);
   expect(await db.all('SELECT machine_id, machine_name, fire_at FROM reminder_snoozes')).toEqual([
     { machine_id: 'ps1', machine_name: null, fire_at: 100 },
   ]);

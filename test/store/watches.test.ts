@@ -127,6 +127,45 @@ describe.each(storeFactories)('watches on $name', (factory) => {
     });
   });
 
+  it('keeps the report of a completion due from its retry time until it is reported', async () => {
+    const watch = await db.store.watches.create(newWatch());
+    const report = { body: '{"outcome":{"status":"gone"}}', retryAt: T0 + 2 * MINUTE };
+    expect(await db.store.watches.complete(watch.id, { status: 'gone', at: T0, report })).toBe(true);
+    expect(await db.store.watches.dueReports(T0 + 2 * MINUTE - 1, 10)).toEqual([]);
+    const [due] = await db.store.watches.dueReports(T0 + 2 * MINUTE, 10);
+    expect(due).toMatchObject({
+      body: report.body,
+      dueAt: report.retryAt,
+      watch: { id: watch.id, status: 'gone' },
+    });
+
+    // Not deleted with the finished watches while its report is still due.
+    expect(await db.store.watches.purgeFinished(T0 + 60 * MINUTE)).toBe(0);
+    await db.store.watches.reported(watch.id);
+    expect(await db.store.watches.dueReports(T0 + 60 * MINUTE, 10)).toEqual([]);
+    expect(await db.store.watches.purgeFinished(T0 + 60 * MINUTE)).toBe(1);
+  });
+
+  it('hands a due report to exactly one of two replicas, and moves its next try', async () => {
+    const watch = await db.store.watches.create(newWatch());
+    await db.store.watches.complete(watch.id, {
+      status: 'done',
+      at: T0,
+      report: { body: '{}', retryAt: T0 },
+    });
+    const replica = await db.connect();
+    const claims = await Promise.all([
+      db.store.watches.claimReport(watch.id, T0, T0 + 2 * MINUTE),
+      replica.watches.claimReport(watch.id, T0, T0 + 2 * MINUTE),
+    ]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await db.store.watches.dueReports(T0 + 2 * MINUTE - 1, 10)).toEqual([]);
+    expect(await db.store.watches.dueReports(T0 + 2 * MINUTE, 10)).toHaveLength(1);
+    // Reported meanwhile: a claim made with what was read before fails.
+    await db.store.watches.reported(watch.id);
+    expect(await replica.watches.claimReport(watch.id, T0 + 2 * MINUTE, T0 + 4 * MINUTE)).toBe(false);
+  });
+
   it('lets exactly one of two replicas complete a watch they both saw finish', async () => {
     const watch = await db.store.watches.create(newWatch());
     const replica = await db.connect();
