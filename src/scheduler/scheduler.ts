@@ -16,6 +16,7 @@ import { createDelegationExpiry } from './delegation-expiry.js';
 import { createReminderDelivery } from './reminder-delivery.js';
 import { createReminderScheduler } from './reminders.js';
 import { createSnoozeRunner } from './snoozes.js';
+import { createWatchOutcomes } from './watch-outcomes.js';
 import { createWatchPoller } from './watch-poller.js';
 import { createWatchReporter } from './watch-reporter.js';
 
@@ -102,10 +103,13 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       }
       observer.reminderFired(kind);
     };
+  const reporter = createWatchReporter({ slack: deps.slack, logger });
+  const outcomes = createWatchOutcomes({ store, reporter, logger, now });
   const poller = createWatchPoller({
     store,
     clients: deps.clients,
-    reporter: createWatchReporter({ slack: deps.slack, logger }),
+    reporter,
+    outcomes,
     logger,
     now,
     owner,
@@ -160,6 +164,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     if (stopped) return;
     await step('reminders', () => reminders.sync());
     await step('watches', () => poller.tick());
+    await step('watch outcomes', () => outcomes.retryDue());
     await step('snoozes', () => snoozes.tick());
     await step('shares', () => expiry.tick());
     await step('housekeeping', housekeeping);

@@ -15,12 +15,16 @@ import type { FinishedWatchStatus, TimelineEntry, Watch } from '../store/watch-t
 import { forEachConcurrently } from './concurrency.js';
 import { failedEventSince, finishedAt } from './event-log.js';
 import { outcomeDetail, type WatchOutcome } from './watch-messages.js';
+import type { WatchOutcomes } from './watch-outcomes.js';
 import type { WatchReporter } from './watch-reporter.js';
 
 export interface WatchPollerDeps {
   store: Pick<Store, 'watches'>;
   clients: PaperspaceClientFactory;
+  /** Updates the cards of watches under way. */
   reporter: WatchReporter;
+  /** Posts the outcome of a watch that ends. */
+  outcomes: WatchOutcomes;
   logger: Logger;
   now: () => number;
   /** This replica, as named in the watches' leases. */
@@ -71,17 +75,21 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
     machine: Machine | undefined,
     timeline: TimelineEntry[] = watch.timeline,
   ): Promise<void> {
+    const now = deps.now();
+    const report = { outcome, machine: machine ?? null, timeline };
     const won = await store.watches.complete(watch.id, {
       status: statusOf(outcome),
-      at: deps.now(),
+      at: now,
       detail: outcomeDetail(outcome),
       ...(machine ? { lastState: machine.state } : {}),
       timeline,
+      report: deps.outcomes.stored(report, now),
     });
-    // Another replica (or an earlier tick that crashed after completing) already finished it.
+    // Another replica (or an earlier tick that crashed after completing) already finished it; if its
+    // post never happened, the report is still due and outcomes.retryDue() posts it.
     if (!won) return;
     logger.info({ watchId: watch.id, machineId: watch.machineId, status: outcome.status }, 'watch finished');
-    await deps.reporter.finished(watch, outcome, machine, timeline);
+    await deps.outcomes.post(watch, report);
   }
 
   async function timeOutIfDue(watch: Watch, userKey: string, machine?: Machine): Promise<void> {

@@ -20,7 +20,10 @@ import {
 export interface WatchReporter {
   /** The machine changed state: the card shows the new state and the timeline. */
   progress(watch: Watch, machine: Machine, timeline: TimelineEntry[]): Promise<void>;
-  /** The watch ended: final card (when there is a machine to show) and the thread reply. */
+  /**
+   * The watch ended: final card (when there is a machine to show) and the thread reply. Rejects when
+   * the reply could not be posted; a card that could not be updated is only logged.
+   */
   finished(
     watch: Watch,
     outcome: WatchOutcome,
@@ -84,16 +87,9 @@ export function createWatchReporter(deps: { slack: WebClient; logger: Logger }):
           machineCardMessage(machine, { timeline, notice: finishedNotice(watch, outcome) }),
         );
       }
-      try {
-        await reply(watch, completionReply(watch, outcome));
-      } catch (error) {
-        // The watch is already finished in the store (that is what makes it post once); a reply Slack
-        // refused is logged rather than retried, so a flaky Slack cannot turn one reply into several.
-        logger.error(
-          { watchId: watch.id, channel: watch.channel, error: describeError(error) },
-          'could not post the completion of a watch',
-        );
-      }
+      // A reply Slack refuses is thrown: the outcome stays due and is posted again later
+      // (watch-outcomes.ts). The card update above is safe to repeat then.
+      await reply(watch, completionReply(watch, outcome));
     },
   };
 }

@@ -52,6 +52,11 @@ export interface Replica {
    */
   holdCompletions(): CompletionHold;
   /**
+   * Stalls this replica just after each watch completion is written, before the outcome is posted.
+   * Crashing while stalled is dying between the two: the completions are in the database, unposted.
+   */
+  holdAfterCompletions(): CompletionHold;
+  /**
    * Dies as a killed process does: its database connections drop first, so it gives back none of the
    * leases it holds, and it never ticks or fires again. The graceful stop that follows finds no
    * database to release the leases in (it logs that) and takes the Slack app and HTTP pool down.
@@ -114,27 +119,53 @@ function capturingLogger() {
   return { logger, lines };
 }
 
-/** The store as the bot sees it, with a switch that stalls `watches.complete` (see holdCompletions). */
-function withCompletionHold(store: Store): { store: Store; hold(): CompletionHold; releaseAll(): void } {
-  let held: { waiting: number; released: Promise<void>; letThrough: () => void } | undefined;
+interface Hold {
+  when: 'before' | 'after';
+  waiting: number;
+  released: Promise<void>;
+  letThrough: () => void;
+  /** What a crash does to completions stalled after their write: they never get to post. */
+  cutOff: (reason: Error) => void;
+}
+
+/**
+ * The store as the bot sees it, with a switch that stalls `watches.complete` just before or just after
+ * its write (see holdCompletions and holdAfterCompletions).
+ */
+function withCompletionHold(store: Store): {
+  store: Store;
+  hold(when: Hold['when']): CompletionHold;
+  releaseAll(cause: 'stop' | 'crash'): void;
+} {
+  let held: Hold | undefined;
   const watches: Store['watches'] = {
     ...store.watches,
     async complete(id, completion) {
-      if (held !== undefined) {
-        held.waiting += 1;
-        await held.released;
+      const current = held;
+      if (current?.when === 'before') {
+        current.waiting += 1;
+        await current.released;
       }
-      return store.watches.complete(id, completion);
+      const won = await store.watches.complete(id, completion);
+      if (current?.when === 'after') {
+        current.waiting += 1;
+        await current.released;
+      }
+      return won;
     },
   };
   return {
     store: { ...store, watches },
-    hold() {
+    hold(when) {
       let letThrough: () => void = () => undefined;
-      const released = new Promise<void>((resolve) => {
+      let cutOff: (reason: Error) => void = () => undefined;
+      const released = new Promise<void>((resolve, reject) => {
         letThrough = resolve;
+        cutOff = reject;
       });
-      const current = { waiting: 0, released, letThrough };
+      // Only waited on after a cut-off; keeps an unwaited rejection from failing the test run.
+      released.catch(() => undefined);
+      const current: Hold = { when, waiting: 0, released, letThrough, cutOff };
       held = current;
       return {
         waiting: () => current.waiting,
@@ -144,9 +175,11 @@ function withCompletionHold(store: Store): { store: Store; hold(): CompletionHol
         },
       };
     },
-    // A stop waits for the tick under way, which a forgotten hold would keep waiting forever.
-    releaseAll() {
-      held?.letThrough();
+    // A stop waits for the tick under way, which a forgotten hold would keep waiting forever. A crash
+    // ends completions stalled after their write with an error, so the dead replica posts nothing.
+    releaseAll(cause) {
+      if (held?.when === 'after' && cause === 'crash') held.cutOff(new Error('the replica crashed'));
+      else held?.letThrough();
       held = undefined;
     },
   };
@@ -194,18 +227,19 @@ export async function startReplicaCluster(options: ReplicaClusterOptions): Promi
         return alive;
       },
       logLines: lines,
-      holdCompletions: completions.hold,
+      holdCompletions: () => completions.hold('before'),
+      holdAfterCompletions: () => completions.hold('after'),
       async crash() {
         if (!alive) return;
         alive = false;
-        completions.releaseAll();
         await store.close();
+        completions.releaseAll('crash');
         await bot.stop();
       },
       async stop() {
         if (!alive) return;
         alive = false;
-        completions.releaseAll();
+        completions.releaseAll('stop');
         await bot.stop();
         await store.close();
       },

@@ -1,8 +1,9 @@
 // Scale-out: two whole bots on one PostgreSQL database, one Paperspace emulator and one fake Slack. Their
 // ticks, reminder fires and watch requests run at the same moment, so the store's claims are what keep
 // every completion and every reminder to one post. Then one replica is killed holding watches, one
-// stops gracefully, and one stalls past its lease.
+// stops gracefully, one stalls past its lease, and one dies between recording completions and posting.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RETRY_AFTER_MS } from '../../src/scheduler/watch-outcomes.js';
 import type { Watch } from '../../src/store/watch-types.js';
 import { messageText } from '../scheduler/harness.js';
 import { useTestSchema } from '../store/postgres-test-database.js';
@@ -320,6 +321,35 @@ describe('two replicas on one PostgreSQL database', () => {
     expect(problemsLogged(b)).toEqual([]);
     const finished = await Promise.all(fleet.map((m) => b.store.watches.listActive({ machineId: m.id })));
     expect(finished.flat()).toEqual([]);
+  });
+
+  it('post every completion once when a replica dies between recording completions and posting them', async () => {
+    const fleet = addFleet(12);
+    await startAndWatchAll(fleet);
+    await a.scheduler.tick();
+    c.clock.advance(TICK_MS * 3);
+
+    // A records every completion, then dies before it posts any of them.
+    const hold = a.holdAfterCompletions();
+    const dyingTick = a.scheduler.tick();
+    await vi.waitFor(() => expect(hold.waiting()).toBe(fleet.length));
+    await a.crash();
+    await dyingTick;
+    expect(completionReplies()).toEqual([]);
+    expect(await b.store.watches.listActive()).toEqual([]);
+
+    // The outcomes wait in the database for A a while (it might only be slow), then B posts them.
+    c.clock.advance(RETRY_AFTER_MS - TICK_MS);
+    await b.scheduler.tick();
+    expect(completionReplies()).toEqual([]);
+    c.clock.advance(TICK_MS);
+    await b.scheduler.tick();
+    expect(repliesPerMachine(fleet)).toEqual(once(fleet));
+    for (const machine of fleet) expect(String(replyTo(machine)?.args.text)).toContain(machine.name);
+    c.clock.advance(RETRY_AFTER_MS);
+    await b.scheduler.tick();
+    expect(repliesPerMachine(fleet)).toEqual(once(fleet));
+    expect(problemsLogged(b)).toEqual([]);
   });
 
   it('post one completion per card when a request about it reaches both replicas at the same moment', async () => {

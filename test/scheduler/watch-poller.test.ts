@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GIVE_UP_AFTER_MS, RETRY_AFTER_MS } from '../../src/scheduler/watch-outcomes.js';
 import type { ApiCall } from '../support/fake-slack.js';
 import { USERS } from '../support/test-bot.js';
 import {
@@ -261,6 +262,60 @@ describe('watch poller', () => {
     expect(posted).toHaveLength(2);
     expect(posted[1]?.args.thread_ts).toBeUndefined();
     expect(messageText(posted[1]?.args ?? {})).toContain('Ready');
+  });
+
+  it('posts a completion Slack refused on a later tick, once it is due, and only once', async () => {
+    const watch = await startAndWatch();
+    await h.scheduler.tick();
+    // The reply and its fallback outside the thread are both refused.
+    h.slack.fail('chat.postMessage', 'internal_error', { times: 2 });
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+    expect(replies()).toHaveLength(2);
+    expect(h.logText()).toContain('could not post the outcome of a watch; it stays due');
+    expect(await h.store.watches.get(watch.id)).toMatchObject({ status: 'done' });
+
+    await h.advanceAndTick(RETRY_AFTER_MS - 2 * POLL_INTERVAL_MS);
+    expect(replies()).toHaveLength(2);
+    await h.advanceAndTick(2 * POLL_INTERVAL_MS);
+    expect(replies()).toHaveLength(3);
+    const reply = replies()[2];
+    expect(reply?.args.thread_ts).toBe(CARD_TS);
+    expect(messageText(reply?.args ?? {})).toContain('Ready');
+
+    await h.advanceAndTick(RETRY_AFTER_MS);
+    await h.advanceAndTick(RETRY_AFTER_MS);
+    expect(replies()).toHaveLength(3);
+  });
+
+  it('lets another replica post a completion the finishing one could not, once between them', async () => {
+    await startAndWatch();
+    await h.scheduler.tick();
+    h.slack.fail('chat.postMessage', 'internal_error', { times: 2 });
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+    const second = h.createScheduler('replica-2');
+    await second.start();
+
+    h.clock.advance(RETRY_AFTER_MS);
+    await Promise.all([h.scheduler.tick(), second.tick()]);
+    await Promise.all([h.scheduler.tick(), second.tick()]);
+    expect(replies()).toHaveLength(3);
+    expect(messageText(replies()[2]?.args ?? {})).toContain('Ready');
+  });
+
+  it('gives up on a completion Slack keeps refusing after an hour, and says so in the log', async () => {
+    await startAndWatch();
+    await h.scheduler.tick();
+    h.slack.fail('chat.postMessage', 'channel_not_found', { times: 1000 });
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+    const finishedAt = h.clock.now();
+    while (!h.logText().includes('gave up posting the outcome of a watch')) {
+      expect(h.clock.now() - finishedAt).toBeLessThanOrEqual(GIVE_UP_AFTER_MS + RETRY_AFTER_MS);
+      await h.advanceAndTick(RETRY_AFTER_MS);
+    }
+    const attempts = replies().length;
+    expect(attempts).toBeLessThanOrEqual(2 * (1 + GIVE_UP_AFTER_MS / RETRY_AFTER_MS));
+    await h.advanceAndTick(RETRY_AFTER_MS);
+    expect(replies()).toHaveLength(attempts);
   });
 
   it('answers a second request about the same card once, for the newer request', async () => {
