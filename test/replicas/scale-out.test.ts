@@ -10,6 +10,7 @@ import { useTestSchema } from '../store/postgres-test-database.js';
 import type { ApiCall } from '../support/fake-slack.js';
 import { type TestUserName, USERS } from '../support/test-bot.js';
 import {
+  type CompletionHold,
   LEASE_MS,
   POLL_INTERVAL_MS,
   type Replica,
@@ -104,6 +105,22 @@ const replyTo = (machine: FleetMachine) =>
   completionReplies().find((call) => call.args.thread_ts === machine.cardTs);
 
 const problemsLogged = (replica: Replica) => replica.logLines().filter((line) => line.level >= WARN);
+
+/**
+ * Twelve machines started and watched, A holding the watches; by A's next tick all are ready, and
+ * `stall` holds that tick at every completion (four per person reach the database at the same moment).
+ * Answers once all twelve are held.
+ */
+async function tickHeldAtCompletions(stall: (replica: Replica) => CompletionHold) {
+  const fleet = addFleet(12);
+  await startAndWatchAll(fleet);
+  await a.scheduler.tick();
+  c.clock.advance(TICK_MS * 3);
+  const hold = stall(a);
+  const tick = a.scheduler.tick();
+  await vi.waitFor(() => expect(hold.waiting()).toBe(fleet.length));
+  return { fleet, hold, tick };
+}
 
 describe('two replicas on one PostgreSQL database', () => {
   // Both replicas start on the test's fresh schema (made by useTestSchema's hook, which runs first and
@@ -292,16 +309,12 @@ describe('two replicas on one PostgreSQL database', () => {
   });
 
   it('post a completion once when a stalled replica finishes watches the other took over after its lease ran out', async () => {
-    // Four watches per person: all of them reach the database at the same moment in one tick.
-    const fleet = addFleet(12);
-    await startAndWatchAll(fleet);
-    await a.scheduler.tick();
-    c.clock.advance(TICK_MS * 3);
-
     // A sees every machine ready and stalls just before recording the completions.
-    const hold = a.holdCompletions();
-    const stalledTick = a.scheduler.tick();
-    await vi.waitFor(() => expect(hold.waiting()).toBe(fleet.length));
+    const {
+      fleet,
+      hold,
+      tick: stalledTick,
+    } = await tickHeldAtCompletions((replica) => replica.holdCompletions());
 
     // Meanwhile its leases run out, B takes the watches and posts every completion.
     c.clock.advance(LEASE_MS + TICK_MS);
@@ -324,15 +337,10 @@ describe('two replicas on one PostgreSQL database', () => {
   });
 
   it('post every completion once when a replica dies between recording completions and posting them', async () => {
-    const fleet = addFleet(12);
-    await startAndWatchAll(fleet);
-    await a.scheduler.tick();
-    c.clock.advance(TICK_MS * 3);
-
     // A records every completion, then dies before it posts any of them.
-    const hold = a.holdAfterCompletions();
-    const dyingTick = a.scheduler.tick();
-    await vi.waitFor(() => expect(hold.waiting()).toBe(fleet.length));
+    const { fleet, tick: dyingTick } = await tickHeldAtCompletions((replica) =>
+      replica.holdAfterCompletions(),
+    );
     await a.crash();
     await dyingTick;
     expect(completionReplies()).toEqual([]);
