@@ -20,10 +20,11 @@ export type SlackRequestOutcome = 'acked' | 'error' | 'unacked';
 /**
  * Where an error counted in `psbot_errors_total` happened: `slack` a failure that escaped the listeners
  * (Bolt's error handler saw it), `scheduler` a failed step of a tick, `reminder` a reminder or snoozed
- * reminder that could not be delivered.
+ * reminder that could not be delivered, `completion` the outcome of a watch that could not be posted
+ * (it is posted again later).
  */
-export type ErrorSource = 'slack' | 'scheduler' | 'reminder';
-const ERROR_SOURCES: readonly ErrorSource[] = ['slack', 'scheduler', 'reminder'];
+export type ErrorSource = 'slack' | 'scheduler' | 'reminder' | 'completion';
+const ERROR_SOURCES: readonly ErrorSource[] = ['slack', 'scheduler', 'reminder', 'completion'];
 
 /** `scheduled` fires of a reminder's cron, and `snoozed` reminders asked again after Snooze 1h. */
 export type ReminderKind = 'scheduled' | 'snoozed';
@@ -118,7 +119,7 @@ export function createBotMetrics(deps: BotMetricsDeps): BotMetrics {
   });
   const errors = new Counter({
     name: `${METRIC_PREFIX}errors_total`,
-    help: 'Failures by source: slack (a request failed in a listener or middleware), scheduler (a tick step failed), reminder (delivery failed).',
+    help: 'Failures by source: slack (a request failed in a listener or middleware), scheduler (a tick step failed), reminder (delivery failed), completion (a watch outcome could not be posted yet).',
     labelNames: ['source'] as const,
     registers,
   });

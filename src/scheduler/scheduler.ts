@@ -62,8 +62,11 @@ export interface SchedulerDeps {
 export interface SchedulerObserver {
   /** A reminder was delivered by this replica: a cron fire, or a snoozed one asked again. */
   reminderFired(kind: 'scheduled' | 'snoozed'): void;
-  /** A tick step failed (`scheduler`), or a reminder could not be delivered (`reminder`). */
-  failed(source: 'scheduler' | 'reminder'): void;
+  /**
+   * A tick step failed (`scheduler`), a reminder could not be delivered (`reminder`), or the outcome of
+   * a watch could not be posted this time (`completion`).
+   */
+  failed(source: 'scheduler' | 'reminder' | 'completion'): void;
 }
 
 const NO_OBSERVER: SchedulerObserver = { reminderFired: () => undefined, failed: () => undefined };
@@ -104,7 +107,13 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       observer.reminderFired(kind);
     };
   const reporter = createWatchReporter({ slack: deps.slack, logger });
-  const outcomes = createWatchOutcomes({ store, reporter, logger, now });
+  const outcomes = createWatchOutcomes({
+    store,
+    reporter,
+    logger,
+    now,
+    postFailed: () => observer.failed('completion'),
+  });
   const poller = createWatchPoller({
     store,
     clients: deps.clients,

@@ -64,6 +64,8 @@ export function createWatchOutcomes(deps: {
   reporter: WatchReporter;
   logger: Logger;
   now: () => number;
+  /** Told each time a post fails (counted in /metrics). */
+  postFailed?: () => void;
 }): WatchOutcomes {
   const { store, reporter, logger } = deps;
 
@@ -71,6 +73,7 @@ export function createWatchOutcomes(deps: {
     try {
       await reporter.finished(watch, report.outcome, report.machine ?? undefined, report.timeline);
     } catch (error) {
+      deps.postFailed?.();
       logger.warn(
         { watchId: watch.id, error: describeError(error), retryInMs: RETRY_AFTER_MS },
         'could not post the outcome of a watch; it stays due',

@@ -32,7 +32,7 @@ describe('createBotMetrics', () => {
 
   it('shows every error source and reminder kind at zero before anything happened', async () => {
     const text = await metricsWith(async () => 0).metrics.exposition();
-    for (const source of ['slack', 'scheduler', 'reminder']) {
+    for (const source of ['slack', 'scheduler', 'reminder', 'completion']) {
       expect(sample(text, `psbot_errors_total{source="${source}"}`)).toBe(0);
     }
     expect(sample(text, 'psbot_reminders_fired_total{kind="scheduled"}')).toBe(0);

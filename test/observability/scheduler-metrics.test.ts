@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../src/emulator/index.js';
+import { RETRY_AFTER_MS } from '../../src/scheduler/watch-outcomes.js';
 import { eventually } from '../slack/listeners/machines/machine-kit.js';
 import { startTestBot, type TestBot, USERS } from '../support/test-bot.js';
 
@@ -54,6 +55,20 @@ describe('scheduler metrics', () => {
     await bot.cron.runDue();
     expect(await series('psbot_reminders_fired_total{kind="scheduled"}')).toBe(1);
     expect(await series('psbot_errors_total{source="reminder"}')).toBe(1);
+  });
+
+  it('count a completion Slack refused, which a later tick posts', async () => {
+    expect(await series('psbot_errors_total{source="completion"}')).toBe(0);
+    // The machine started by the first test is ready by now; its reply and the fallback are refused.
+    bot.slack.fail('chat.postMessage', 'internal_error', { times: 2 });
+    await bot.scheduler.tick();
+    expect(await series('psbot_watches_active')).toBe(0);
+    expect(await series('psbot_errors_total{source="completion"}')).toBe(1);
+
+    clock.advance(RETRY_AFTER_MS);
+    await bot.scheduler.tick();
+    expect(String(bot.slack.calls('chat.postMessage').at(-1)?.args.text)).toContain('ada-cpu-box');
+    expect(await series('psbot_errors_total{source="completion"}')).toBe(1);
   });
 
   it('count a scheduler step that failed', async () => {
