@@ -12,6 +12,7 @@ import { type Machine, machineSchema } from '../paperspace/schemas.js';
 import { describeError } from '../slack/error-handler.js';
 import type { Store } from '../store/store.js';
 import { type TimelineEntry, timelineSchema, type Watch } from '../store/watch-types.js';
+import { slackErrorCode } from './slack-post.js';
 import type { WatchOutcome } from './watch-messages.js';
 import type { WatchReporter } from './watch-reporter.js';
 
@@ -30,6 +31,11 @@ export interface WatchReport {
 export const RETRY_AFTER_MS = 2 * 60_000;
 /** A report Slack keeps refusing (a channel the bot was removed from) is given up after this long. */
 export const GIVE_UP_AFTER_MS = 60 * 60_000;
+/**
+ * Slack errors no retry can cure: the channel was deleted or archived. The outcome is given up at once
+ * instead of being tried for an hour.
+ */
+const HOPELESS_SLACK_ERRORS = new Set(['channel_not_found', 'is_archived']);
 /** Due reports taken per tick; the rest come next tick. */
 const REPORTS_PER_TICK = 100;
 
@@ -74,6 +80,15 @@ export function createWatchOutcomes(deps: {
       await reporter.finished(watch, report.outcome, report.machine ?? undefined, report.timeline);
     } catch (error) {
       deps.postFailed?.();
+      const slackError = slackErrorCode(error);
+      if (slackError !== undefined && HOPELESS_SLACK_ERRORS.has(slackError)) {
+        await store.watches.reported(watch.id);
+        logger.error(
+          { watchId: watch.id, channel: watch.channel, slackError },
+          'gave up posting the outcome of a watch: its channel is gone',
+        );
+        return;
+      }
       logger.warn(
         { watchId: watch.id, error: describeError(error), retryInMs: RETRY_AFTER_MS },
         'could not post the outcome of a watch; it stays due',

@@ -305,7 +305,7 @@ describe('watch poller', () => {
   it('gives up on a completion Slack keeps refusing after an hour, and says so in the log', async () => {
     await startAndWatch();
     await h.scheduler.tick();
-    h.slack.fail('chat.postMessage', 'channel_not_found', { times: 1000 });
+    h.slack.fail('chat.postMessage', 'internal_error', { times: 1000 });
     await h.advanceAndTick(POLL_INTERVAL_MS);
     const finishedAt = h.clock.now();
     while (!h.logText().includes('gave up posting the outcome of a watch')) {
@@ -316,6 +316,18 @@ describe('watch poller', () => {
     expect(attempts).toBeLessThanOrEqual(2 * (1 + GIVE_UP_AFTER_MS / RETRY_AFTER_MS));
     await h.advanceAndTick(RETRY_AFTER_MS);
     expect(replies()).toHaveLength(attempts);
+  });
+
+  it('gives up at once on a completion for a channel that was deleted or archived', async () => {
+    await startAndWatch();
+    await h.scheduler.tick();
+    h.slack.fail('chat.postMessage', 'is_archived', { times: 2 });
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+    expect(h.logText()).toContain('gave up posting the outcome of a watch: its channel is gone');
+    const attempts = replies().length;
+    await h.advanceAndTick(RETRY_AFTER_MS);
+    expect(replies()).toHaveLength(attempts);
+    expect(await h.store.watches.dueReports(h.clock.now(), 10)).toEqual([]);
   });
 
   it('answers a second request about the same card once, for the newer request', async () => {
