@@ -1,5 +1,6 @@
 // `/ps reminders`: the person's reminders with their next time, and machines they snoozed.
 import type { KnownBlock } from '@slack/types';
+import type { Snooze } from '../../../../store/reminder-snoozes.js';
 import { contextLine } from '../../../blocks/elements.js';
 import { escapeMrkdwn, LIMITS, mrkdwn, plainText, slackDate } from '../../../blocks/text.js';
 import { SLASH_COMMAND } from '../../../ids.js';
@@ -28,8 +29,7 @@ export const remindersCommand: CommandHandler<'reminders'> = async (_command, co
   }
   if (snoozes.length > 0) {
     const lines = snoozes.map(
-      (snooze) =>
-        `💤 ${snooze.machineName === null ? `\`${escapeMrkdwn(snooze.machineId)}\`` : `*${escapeMrkdwn(snooze.machineName)}*`} again at ${slackDate(snooze.fireAt, '{time}')}`,
+      (snooze) => `💤 ${snoozedMachine(snooze)} again at ${slackDate(snooze.fireAt, '{time}')}`,
     );
     blocks.push({ type: 'section', text: mrkdwn(lines.join('\n')) });
   }
@@ -40,3 +40,10 @@ export const remindersCommand: CommandHandler<'reminders'> = async (_command, co
   );
   await context.replyPrivately({ blocks, text: title });
 };
+
+/** The machine by the name the reminder showed; by its id for snoozes stored before names were kept. */
+function snoozedMachine(snooze: Snooze): string {
+  return snooze.machineName === null
+    ? `\`${escapeMrkdwn(snooze.machineId)}\``
+    : `*${escapeMrkdwn(snooze.machineName)}*`;
+}
