@@ -3,6 +3,8 @@
 // tests run the same wiring.
 import type { CustomRoute } from '@slack/bolt';
 import { Agent } from 'undici';
+import { attachListeners } from './features/index.js';
+import type { MachineWatcher } from './features/watches/machine-watcher.js';
 import type { Logger } from './logger.js';
 import { type BotMetrics, createBotMetrics } from './observability/metrics.js';
 import { createRequestScope, type RequestScope } from './observability/request-scope.js';
@@ -10,15 +12,13 @@ import { createObservabilityRoutes } from './observability/routes.js';
 import { instrumentSlackRequests } from './observability/slack-requests.js';
 import type { CronEngine } from './scheduler/cron-engine.js';
 import { createScheduler, type Scheduler, type SchedulerTimers } from './scheduler/scheduler.js';
-import { createAuditTrail } from './services/audit-trail.js';
-import type { MachineWatcher } from './services/machine-watches.js';
-import { createPaperspaceClientFactory } from './services/paperspace-clients.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import { describeError } from './slack/error-handler.js';
-import type { ListenerDeps } from './slack/listeners/deps.js';
-import { attachListeners } from './slack/listeners/index.js';
+import type { ListenerDeps } from './slack/listener-deps.js';
+import { createAuditTrail } from './store/audit-trail.js';
 import type { Store } from './store/store.js';
 import type { KeyVault } from './vault/key-vault.js';
+import { createPaperspaceClientFactory } from './vault/paperspace-clients.js';
 
 export type SlackConnection =
   | { mode: 'http'; botToken: string; signingSecret: string; apiUrl: string }

@@ -1,5 +1,5 @@
 // Entry point: only wiring. config -> logger -> store -> vault -> bot (client factory, Slack app,
-// scheduler). Without Slack credentials it runs the local sandbox instead.
+// scheduler). Without Slack credentials it says what to set: the sandbox is `npm start` (tools/start.ts).
 import { startBot } from './bot.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
@@ -29,15 +29,12 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel, requestScope });
 
   if (config.mode === 'sandbox') {
-    const { startSandbox } = await import('./sandbox/start-sandbox.js');
-    const sandbox = await startSandbox({
-      logger,
-      port: config.port,
-      dataDir: 'data',
-      ...(config.vaultKeys.length > 0 ? { vaultKeys: config.vaultKeys } : {}),
-    });
-    stopOnSignal(logger, () => sandbox.close());
-    return;
+    // The compiled bot carries no sandbox: `npm start` (tools/start.ts) runs it from the source tree.
+    process.stderr.write(
+      'No Slack credentials: set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode), ' +
+        'or run `npm start` from the source tree for the local sandbox.\n',
+    );
+    process.exit(1);
   }
 
   const store = await openStore(config.database);

@@ -7,14 +7,14 @@
 import { setPriority } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { DEMO_SEED } from '../../src/emulator/index.js';
-import { encodeMachineRef } from '../../src/slack/blocks/machine-ref.js';
+import { encodeMachineRef } from '../../src/features/machines/blocks/machine-ref.js';
 import { ActionId } from '../../src/slack/ids.js';
 import {
   createSlackRequests,
   type SlackRequest,
   type SlackRequests,
 } from '../../test/support/slack-requests.js';
+import { DEMO_SEED } from '../../tools/emulator/index.js';
 import type { BenchmarkResult, ResultRow } from '../report.js';
 import { BENCH_SIGNING_SECRET } from '../support/bench-bot.js';
 import { BENCH_TEAM_ID, type BenchAccount } from '../support/bench-world.js';

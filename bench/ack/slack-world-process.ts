@@ -4,8 +4,8 @@
 // Started by ack-latency.ts, never on its own.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import { startEmulator } from '../../src/emulator/index.js';
 import { startFakeSlack } from '../../test/support/fake-slack.js';
+import { startEmulator } from '../../tools/emulator/index.js';
 import { BENCH_TEAM_ID } from '../support/bench-world.js';
 import { parentChannel, type STOP } from '../support/child-process.js';
 import type { AwaitReplies, RepliesArrived, SlackWorldConfig, SlackWorldReady } from './ack-protocol.js';

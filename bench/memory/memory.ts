@@ -1,8 +1,9 @@
 // Memory with 10,000 active watches: the bot in a child process (so its RSS is clean) holds 10,000
 // watches of 50 people over 10,000 starting machines and ticks a few times; its RSS after garbage
 // collection is compared with the same process's RSS before the watches were made.
-import { startEmulator } from '../../src/emulator/index.js';
+
 import { startFakeSlack } from '../../test/support/fake-slack.js';
+import { startEmulator } from '../../tools/emulator/index.js';
 import type { BenchmarkResult } from '../report.js';
 import { addStartingMachines, BENCH_TEAM_ID, benchAccounts, benchSeed } from '../support/bench-world.js';
 import { startChild } from '../support/child-process.js';

@@ -1,8 +1,8 @@
 // The reference of the polling benchmark: how the existing Paperspace chat clients follow a machine,
 // one getMachinePublic call per watch per tick, each with the watcher's own key.
 import { forEachConcurrently } from '../../src/scheduler/concurrency.js';
-import type { PaperspaceClientFactory } from '../../src/services/paperspace-clients.js';
 import type { SlackUser } from '../../src/store/slack-user.js';
+import type { PaperspaceClientFactory } from '../../src/vault/paperspace-clients.js';
 
 export interface PolledWatch {
   user: SlackUser;

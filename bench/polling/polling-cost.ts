@@ -2,9 +2,10 @@
 // real scheduler for 10 ticks on a fake clock, against the reference of one show per watch per tick.
 // Both poll the same emulator in the same run; its request log counts the Paperspace calls of each tick.
 // One more tick, after the machines finished starting, shows what ending every watch at once costs.
-import { createFakeClock, type RequestLogEntry, startEmulator } from '../../src/emulator/index.js';
-import { createPaperspaceClientFactory } from '../../src/services/paperspace-clients.js';
+
+import { createPaperspaceClientFactory } from '../../src/vault/paperspace-clients.js';
 import { startFakeSlack } from '../../test/support/fake-slack.js';
+import { createFakeClock, type RequestLogEntry, startEmulator } from '../../tools/emulator/index.js';
 import type { BenchmarkResult } from '../report.js';
 import { type BenchBot, startBenchBot } from '../support/bench-bot.js';
 import {

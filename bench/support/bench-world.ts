@@ -1,9 +1,10 @@
 // The benchmarks' Paperspace world: many individual accounts, each with its own API key, and the Slack
 // users linked to them. Built here because the emulator's demo seed has only three people.
-import type { RunningEmulator, SeedInput } from '../../src/emulator/index.js';
+
 import type { SlackUser } from '../../src/store/slack-user.js';
 import type { PaperspaceAccount } from '../../src/store/vault-entries.js';
 import type { KeyVault } from '../../src/vault/key-vault.js';
+import type { RunningEmulator, SeedInput } from '../../tools/emulator/index.js';
 
 export const BENCH_TEAM_ID = 'T0BENCH';
 

@@ -1,4 +1,4 @@
-import type { RequestLogEntry, RunningEmulator } from '../../src/emulator/index.js';
+import type { RequestLogEntry, RunningEmulator } from '../../tools/emulator/index.js';
 
 /**
  * The emulator's requests answered while `run` ran. The emulator keeps its most recent 10,000 requests,

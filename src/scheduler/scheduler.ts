@@ -6,19 +6,19 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import type { MachineWatcher } from '../services/machine-watches.js';
-import type { PaperspaceClientFactory } from '../services/paperspace-clients.js';
+import { createReminderDelivery } from '../features/reminders/reminder-delivery.js';
+import { createReminderScheduler } from '../features/reminders/reminder-scheduler.js';
+import { createSnoozeRunner } from '../features/reminders/snoozes.js';
+import { createDelegationExpiry } from '../features/shares/delegation-expiry.js';
+import type { MachineWatcher } from '../features/watches/machine-watcher.js';
+import { createWatchOutcomes } from '../features/watches/watch-outcomes.js';
+import { createWatchPoller } from '../features/watches/watch-poller.js';
+import { createWatchReporter } from '../features/watches/watch-reporter.js';
 import { describeError } from '../slack/error-handler.js';
 import type { Store } from '../store/store.js';
 import type { KeyVault } from '../vault/key-vault.js';
+import type { PaperspaceClientFactory } from '../vault/paperspace-clients.js';
 import { type CronEngine, createNodeCronEngine } from './cron-engine.js';
-import { createDelegationExpiry } from './delegation-expiry.js';
-import { createReminderDelivery } from './reminder-delivery.js';
-import { createReminderScheduler } from './reminders.js';
-import { createSnoozeRunner } from './snoozes.js';
-import { createWatchOutcomes } from './watch-outcomes.js';
-import { createWatchPoller } from './watch-poller.js';
-import { createWatchReporter } from './watch-reporter.js';
 
 /** How the poll tick is driven. Tests use manualTimers and call tick() themselves. */
 export interface SchedulerTimers {

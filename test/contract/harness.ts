@@ -5,15 +5,6 @@
 import { request } from 'undici';
 import { afterEach } from 'vitest';
 import {
-  createFakeClock,
-  type EmulatorControl,
-  type EmulatorOptions,
-  type FakeClock,
-  type RequestLogEntry,
-  type RunningEmulator,
-  startEmulator,
-} from '../../src/emulator/index.js';
-import {
   createPaperspaceClient,
   type PaperspaceClient,
   type PaperspaceClientOptions,
@@ -21,6 +12,15 @@ import {
 import { createHttpCore, type HttpCore } from '../../src/paperspace/http.js';
 import { createRedactor } from '../../src/paperspace/response-body.js';
 import type { Sleep } from '../../src/paperspace/sleep.js';
+import {
+  createFakeClock,
+  type EmulatorControl,
+  type EmulatorOptions,
+  type FakeClock,
+  type RequestLogEntry,
+  type RunningEmulator,
+  startEmulator,
+} from '../../tools/emulator/index.js';
 
 /** Every timed state (provisioning, starting, stopping, restarting) lasts this long. */
 export const TRANSITION_MS = 1000;

@@ -1,10 +1,10 @@
 // Lists through the real client against the real emulator: paging past 1000 machines and every
 // equality filter of the contract, strings, numbers and booleans alike.
 import { describe, expect, it } from 'vitest';
-import { DEMO_SEED } from '../../src/emulator/index.js';
 import type { PaperspaceClient } from '../../src/paperspace/client.js';
 import type { MachineListFilters } from '../../src/paperspace/requests.js';
 import type { Machine } from '../../src/paperspace/schemas.js';
+import { DEMO_SEED } from '../../tools/emulator/index.js';
 import { startContractWorld, TRANSITION_MS } from './harness.js';
 
 describe('listing every machine', () => {

@@ -2,9 +2,9 @@
 // queries) is retried with backoff or Retry-After; what is not (create, restart, destroy and every
 // other change) is sent exactly once and the failure surfaces.
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../src/emulator/index.js';
 import type { PaperspaceClient } from '../../src/paperspace/client.js';
 import { PaperspaceRateLimitError, PaperspaceServerError } from '../../src/paperspace/errors.js';
+import { seededRandom } from '../../tools/emulator/index.js';
 import { type ContractWorld, rejectionOf, startContractWorld } from './harness.js';
 
 /** The emulator's answers to requests for `path`, in order. */

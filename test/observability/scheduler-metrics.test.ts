@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFakeClock } from '../../src/emulator/index.js';
-import { RETRY_AFTER_MS } from '../../src/scheduler/watch-outcomes.js';
-import { eventually } from '../slack/listeners/machines/machine-kit.js';
+import { RETRY_AFTER_MS } from '../../src/features/watches/watch-outcomes.js';
+import { createFakeClock } from '../../tools/emulator/index.js';
+import { eventually } from '../features/machines/machine-kit.js';
 import { startTestBot, type TestBot, USERS } from '../support/test-bot.js';
 
 // Wednesday 2024-05-15, 09:00 UTC; the test users' Slack time zone is Europe/Amsterdam (UTC+2 in May).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createFakeClock } from '../../src/emulator/index.js';
-import { eventually } from '../slack/listeners/machines/machine-kit.js';
+import { createFakeClock } from '../../tools/emulator/index.js';
+import { eventually } from '../features/machines/machine-kit.js';
 import { startTestBot } from '../support/test-bot.js';
 
 async function refused(url: string): Promise<boolean> {

@@ -1,12 +1,12 @@
 import type { ViewStateValue } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
+import { UpdateMachineFields as F } from '../../src/features/machines/blocks/update-machine-modal.js';
 import { createBotMetrics } from '../../src/observability/metrics.js';
 import { createRequestScope } from '../../src/observability/request-scope.js';
 import { instrumentSlackRequests, slackRequestKind } from '../../src/observability/slack-requests.js';
-import { encodeMachineModalMetadata } from '../../src/slack/blocks/modals/metadata.js';
-import { UpdateMachineFields as F } from '../../src/slack/blocks/modals/update-machine-modal.js';
+import { encodeMachineModalMetadata } from '../../src/slack/block-kit/modal-metadata.js';
 import { ActionId, CallbackId } from '../../src/slack/ids.js';
-import { cardValue, eventually } from '../slack/listeners/machines/machine-kit.js';
+import { cardValue, eventually } from '../features/machines/machine-kit.js';
 import { appWithoutTransport, deliverClick } from '../support/app-without-transport.js';
 import { captureLogs } from '../support/log-capture.js';
 import { BOT_TOKEN, SIGNING_SECRET, type TestBot, USERS } from '../support/test-bot.js';

@@ -6,19 +6,19 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { startBot } from '../../src/bot.js';
+import { createLogger } from '../../src/logger.js';
+import type { PaperspaceClient } from '../../src/paperspace/client.js';
+import { manualTimers, type Scheduler } from '../../src/scheduler/scheduler.js';
+import type { SlackUser } from '../../src/store/slack-user.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
+import { createPaperspaceClientFactory } from '../../src/vault/paperspace-clients.js';
 import {
   createFakeClock,
   type FakeClock,
   type RunningEmulator,
   startEmulator,
-} from '../../src/emulator/index.js';
-import { createLogger } from '../../src/logger.js';
-import type { PaperspaceClient } from '../../src/paperspace/client.js';
-import { manualTimers, type Scheduler } from '../../src/scheduler/scheduler.js';
-import { createPaperspaceClientFactory } from '../../src/services/paperspace-clients.js';
-import type { SlackUser } from '../../src/store/slack-user.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
+} from '../../tools/emulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 import { createManualCron, type ManualCron } from '../support/manual-cron.js';
 import { BOT_TOKEN, SIGNING_SECRET, TEAM_ID, type TestUserName, USERS } from '../support/test-bot.js';

@@ -3,7 +3,7 @@
 // every completion and every reminder to one post. Then one replica is killed holding watches, one
 // stops gracefully, one stalls past its lease, and one dies between recording completions and posting.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RETRY_AFTER_MS } from '../../src/scheduler/watch-outcomes.js';
+import { RETRY_AFTER_MS } from '../../src/features/watches/watch-outcomes.js';
 import type { Watch } from '../../src/store/watch-types.js';
 import { messageText } from '../scheduler/harness.js';
 import { useTestSchema } from '../store/postgres-test-database.js';

@@ -7,23 +7,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { WebClient } from '@slack/web-api';
+import { createLogger, type Logger } from '../../src/logger.js';
+import type { PaperspaceClient } from '../../src/paperspace/client.js';
+import { createScheduler, manualTimers, type Scheduler } from '../../src/scheduler/scheduler.js';
+import type { SlackUser } from '../../src/store/slack-user.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
+import {
+  createPaperspaceClientFactory,
+  type PaperspaceClientFactory,
+} from '../../src/vault/paperspace-clients.js';
 import {
   createFakeClock,
   type EmulatorOptions,
   type FakeClock,
   type RunningEmulator,
   startEmulator,
-} from '../../src/emulator/index.js';
-import { createLogger, type Logger } from '../../src/logger.js';
-import type { PaperspaceClient } from '../../src/paperspace/client.js';
-import { createScheduler, manualTimers, type Scheduler } from '../../src/scheduler/scheduler.js';
-import {
-  createPaperspaceClientFactory,
-  type PaperspaceClientFactory,
-} from '../../src/services/paperspace-clients.js';
-import type { SlackUser } from '../../src/store/slack-user.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
+} from '../../tools/emulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 import { createManualCron, type ManualCron } from '../support/manual-cron.js';
 import { TEAM_ID, type TestUserName, USERS } from '../support/test-bot.js';

@@ -6,10 +6,10 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { registerListeners } from '../../src/features/index.js';
 import { ActionId, CallbackId, SLASH_COMMAND } from '../../src/slack/ids.js';
-import type { ListenerDeps } from '../../src/slack/listeners/deps.js';
-import { registerListeners } from '../../src/slack/listeners/index.js';
-import type { ListenerRouter } from '../../src/slack/listeners/router.js';
+import type { ListenerDeps } from '../../src/slack/listener-deps.js';
+import type { ListenerRouter } from '../../src/slack/router.js';
 import { BOT_SCOPES } from '../../src/slack/scopes.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));

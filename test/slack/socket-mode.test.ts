@@ -2,11 +2,11 @@
 // apps.connections.open, Slack's requests arrive as envelopes over the WebSocket, and the acks go back
 // over it, with the same listeners, replies and health routes as in HTTP mode.
 import { describe, expect, it } from 'vitest';
-import { encodeMachineRef } from '../../src/slack/blocks/machine-ref.js';
+import { encodeMachineRef } from '../../src/features/machines/blocks/machine-ref.js';
 import { ActionId } from '../../src/slack/ids.js';
+import { textOf } from '../features/machines/machine-kit.js';
 import { APP_TOKEN, USERS } from '../support/test-bot.js';
 import { useTestBot } from '../support/use-test-bot.js';
-import { textOf } from './listeners/machines/machine-kit.js';
 
 const bot = useTestBot({ transport: 'socket', linked: ['ada'] });
 

@@ -1,0 +1,26 @@
+// Turns any failure into one sentence for the person who asked. Failures we expect (the API said no,
+// the machine name was ambiguous) already carry such a sentence; anything else is a bug, which is
+// logged with a short reference the person can quote, and never shown raw.
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { PaperspaceError } from '../paperspace/errors.js';
+import { describeError } from '../slack/error-handler.js';
+import { VaultError } from '../vault/vault-error.js';
+import { UserFacingError } from './user-facing-error.js';
+
+export function messageForUser(error: unknown, logger: Logger): string {
+  if (error instanceof UserFacingError || error instanceof PaperspaceError) return error.message;
+  const reference = randomBytes(4).toString('hex');
+  if (error instanceof VaultError) {
+    // Vault messages are written for the operator (key ids, counts); the person only needs a way out.
+    logger.error({ error: describeError(error), reference }, 'key vault failure while serving a request');
+    return (
+      `Your linked Paperspace key could not be read (reference ${reference}). ` +
+      'Link it again with `/ps login`; if that fails, tell whoever runs this bot.'
+    );
+  }
+  // describeError keeps type, message and causes only: a Slack Web API error carries the request it
+  // failed on, bot token included, which must not reach the log.
+  logger.error({ error: describeError(error), reference }, 'unexpected failure while serving a request');
+  return `Something went wrong on our side (reference ${reference}). It has been logged; please try again.`;
+}

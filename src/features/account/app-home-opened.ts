@@ -1,0 +1,50 @@
+// App Home: whether the viewer's key is linked and, if it is, their machines as compact cards (whose
+// buttons the machine actions answer). Published when the Home tab is opened and again after a login
+// or logout, so it never shows a stale link. A failure is shown in the view; the tab never stays blank.
+import type { HomeView } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import { messageForUser } from '../../errors/user-message.js';
+import type { Machine } from '../../paperspace/schemas.js';
+import type { ListenerDeps } from '../../slack/listener-deps.js';
+import type { ListenerRouter } from '../../slack/router.js';
+import type { SlackUser } from '../../store/slack-user.js';
+import { homeView } from './blocks/home.js';
+
+export function registerAppHomeOpened(router: ListenerRouter, deps: ListenerDeps): void {
+  router.event('app_home_opened', async ({ event, body, client }) => {
+    // The same event fires for the Messages tab, which the bot does not draw.
+    if (event.tab !== 'home') return;
+    await publishHome(client, deps, { teamId: body.team_id, userId: event.user });
+  });
+}
+
+/** Renders and publishes the Home tab of one person; Slack errors are logged, not thrown. */
+export async function publishHome(client: WebClient, deps: ListenerDeps, user: SlackUser): Promise<void> {
+  const view = await homeOf(deps, user);
+  try {
+    await client.views.publish({ user_id: user.userId, view });
+  } catch (error) {
+    deps.logger.warn({ err: error, user: user.userId }, 'could not publish the App Home');
+  }
+}
+
+async function homeOf(deps: ListenerDeps, user: SlackUser): Promise<HomeView> {
+  let account: Awaited<ReturnType<ListenerDeps['vault']['account']>>;
+  try {
+    account = await deps.vault.account(user);
+  } catch (error) {
+    return homeView({ linked: undefined, machines: [], error: messageForUser(error, deps.logger) });
+  }
+  if (account === undefined) return homeView({ linked: undefined, machines: [] });
+  const linked = { maskedKey: '••••', account: account.email };
+  try {
+    linked.maskedKey = (await deps.vault.maskedKey(user)) ?? linked.maskedKey;
+    const client = await deps.clients.forUser(user);
+    if (client === undefined) return homeView({ linked: undefined, machines: [] });
+    const machines: Machine[] = [];
+    for await (const machine of client.machines.listAll()) machines.push(machine);
+    return homeView({ linked, machines });
+  } catch (error) {
+    return homeView({ linked, machines: [], error: messageForUser(error, deps.logger) });
+  }
+}

@@ -1,0 +1,72 @@
+// Replies about the person's own link: /ps whoami, /ps logout, and the message sent when a key is
+// linked. They show the masked key and the Paperspace account it belongs to, never a secret.
+
+import { contextLine } from '../../../slack/block-kit/elements.js';
+import { escapeMrkdwn, mrkdwn, type SlackMessage, slackDate } from '../../../slack/block-kit/text.js';
+import { SLASH_COMMAND } from '../../../slack/ids.js';
+
+export interface LinkedAccountView {
+  maskedKey: string;
+  email: string;
+  userId: string;
+  teamId: string | null;
+  /** Epoch milliseconds. */
+  linkedAt: number;
+  hasAccessToken: boolean;
+}
+
+const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
+
+export function whoamiMessage(view: LinkedAccountView): SlackMessage {
+  const lines = [
+    `🔑 Your key ${code(view.maskedKey)} belongs to *${escapeMrkdwn(view.email)}*`,
+    `Paperspace user ${code(view.userId)}${view.teamId ? ` · team ${code(view.teamId)}` : ''}`,
+    `Linked ${slackDate(view.linkedAt, '{date_short_pretty} at {time}')}`,
+    view.hasAccessToken
+      ? 'Access token: linked (shared drives work)'
+      : `Access token: none (shared drives need one: add it with \`${SLASH_COMMAND} login\`)`,
+  ];
+  return {
+    blocks: [
+      { type: 'section', text: mrkdwn(lines.join('\n')) },
+      contextLine(`\`${SLASH_COMMAND} login\` replaces the key · \`${SLASH_COMMAND} logout\` forgets it`),
+    ],
+    text: `Your key ${escapeMrkdwn(view.maskedKey)} belongs to ${escapeMrkdwn(view.email)}`,
+  };
+}
+
+/** Sent to the person's DM once a key is linked: a record, and an alarm if it was not them. */
+export function linkedNotice(
+  view: Pick<LinkedAccountView, 'maskedKey' | 'email' | 'hasAccessToken'>,
+): SlackMessage {
+  const text =
+    `✅ Your Paperspace key ${code(view.maskedKey)} is now linked to *${escapeMrkdwn(view.email)}*` +
+    (view.hasAccessToken ? ', with an access token for shared drives.' : '.');
+  return {
+    blocks: [
+      { type: 'section', text: mrkdwn(text) },
+      contextLine(
+        `Not you? Run \`${SLASH_COMMAND} logout\` and rotate the key in Paperspace. ` +
+          `\`${SLASH_COMMAND} whoami\` shows the link at any time.`,
+      ),
+    ],
+    text,
+  };
+}
+
+/**
+ * The answer to /ps logout: that the key was forgotten (named by its mask when it could still be
+ * read), or that there was none.
+ */
+export function unlinkedMessage(forgotten: { maskedKey: string | undefined } | undefined): SlackMessage {
+  const key =
+    forgotten?.maskedKey === undefined
+      ? 'your Paperspace key'
+      : `your Paperspace key ${code(forgotten.maskedKey)}`;
+  const text =
+    forgotten === undefined
+      ? `No Paperspace key is linked, so there was nothing to forget. \`${SLASH_COMMAND} login\` links one.`
+      : `👋 Forgot ${key}. The bot can no longer act for you until you \`${SLASH_COMMAND} login\` again. ` +
+        'The key itself still works in Paperspace: rotate it there if it leaked.';
+  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+}

@@ -1,0 +1,125 @@
+// /ps login: where a person pastes their own API key (never into the slash command, where it would
+// be visible and logged). Errors come back as response_action 'errors' keyed by LoginFields block ids.
+// The same callback also shows "Checking your key…" and the linked result, when the check outlives
+// Slack's 3 seconds and the modal has to be updated afterwards.
+import type { KnownBlock, ModalView } from '@slack/types';
+import { field, input, modal, note, textElement } from '../../../slack/block-kit/modal-kit.js';
+import { encodeModalMetadata, type ModalContext } from '../../../slack/block-kit/modal-metadata.js';
+import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
+import { readString, type ViewStateValues } from '../../../slack/block-kit/view-state.js';
+import { CallbackId } from '../../../slack/ids.js';
+
+export const LoginFields = {
+  apiKey: field('api_key'),
+  accessToken: field('access_token'),
+  email: field('paperspace_email'),
+} as const;
+
+const TITLE = 'Link Paperspace';
+
+export interface LoginModalOptions extends ModalContext {
+  /** Why the last attempt failed, shown above the fields (plain text; it is escaped here). */
+  problem?: string;
+  /** The e-mail of the account linked already: a new key replaces it. */
+  linkedAs?: string;
+}
+
+export function loginModal(options: LoginModalOptions = {}): ModalView {
+  const { problem, linkedAs, ...context } = options;
+  const blocks: KnownBlock[] = [];
+  if (problem) blocks.push(note(`⚠️ ${escapeMrkdwn(problem)}`));
+  if (linkedAs) {
+    blocks.push(note(`You are linked as *${escapeMrkdwn(linkedAs)}*. A key linked here replaces that one.`));
+  }
+  blocks.push(
+    note(
+      'Paste an API key from your Paperspace console. ' +
+        'It is stored encrypted and used only for the actions you take.',
+    ),
+    // Never prefilled: a key is not sent back to Slack once stored.
+    input(
+      LoginFields.apiKey,
+      'API key',
+      textElement({ placeholder: 'Your Paperspace API key', maxLength: 200 }),
+    ),
+    input(
+      LoginFields.accessToken,
+      'GraphQL access token',
+      textElement({ placeholder: 'Only needed for shared drives', maxLength: 500 }),
+      { optional: true, hint: 'Shared drives use the GraphQL API, which needs its own access token.' },
+    ),
+    input(
+      LoginFields.email,
+      'Your Paperspace e-mail',
+      textElement({ placeholder: 'Only needed for a team key', maxLength: 320 }),
+      {
+        optional: true,
+        hint: 'A team key can list every member of the team, so it does not say which one you are: your e-mail does.',
+      },
+    ),
+  );
+  return modal({
+    callbackId: CallbackId.login,
+    title: TITLE,
+    submit: 'Link',
+    privateMetadata: encodeModalMetadata(context),
+    blocks,
+  });
+}
+
+/** Shown while the key is still being checked after Slack's time to answer has run out. */
+export function loginCheckingView(): ModalView {
+  return modal({
+    callbackId: CallbackId.login,
+    title: TITLE,
+    close: 'Close',
+    blocks: [
+      note(
+        '⏳ Checking your key with Paperspace… It is slow to answer right now; this view changes ' +
+          'as soon as it does, and you also get a message when the key is linked.',
+      ),
+    ],
+  });
+}
+
+export interface LinkedAccountSummary {
+  maskedKey: string;
+  email: string;
+  userId: string;
+  teamId: string | null;
+  hasAccessToken: boolean;
+}
+
+/** The result of a successful link: which account the key belongs to, never the key itself. */
+export function loginLinkedView(summary: LinkedAccountSummary): ModalView {
+  const team = summary.teamId ? ` · team \`${escapeMrkdwn(summary.teamId)}\`` : '';
+  const token = summary.hasAccessToken
+    ? 'Your access token is linked too, for shared drives.'
+    : 'No access token is linked: shared drives will ask for one.';
+  return modal({
+    callbackId: CallbackId.login,
+    title: TITLE,
+    close: 'Done',
+    blocks: [
+      note(
+        `✅ Linked key \`${escapeMrkdwn(summary.maskedKey)}\` to *${escapeMrkdwn(summary.email)}* ` +
+          `(user \`${escapeMrkdwn(summary.userId)}\`${team}).`,
+      ),
+      note(token),
+    ],
+  });
+}
+
+export interface LoginSubmission {
+  apiKey: string | undefined;
+  accessToken: string | undefined;
+  email: string | undefined;
+}
+
+export function readLoginSubmission(values: ViewStateValues): LoginSubmission {
+  return {
+    apiKey: readString(values, LoginFields.apiKey),
+    accessToken: readString(values, LoginFields.accessToken),
+    email: readString(values, LoginFields.email),
+  };
+}

@@ -1,0 +1,125 @@
+// /ps templates | users | networks | scripts | drives: one section per item with its key fields,
+// paged like the machine list (the list kind travels in the Prev/Next value).
+import type { KnownBlock } from '@slack/types';
+import type { Network, Script, SharedDrive, Template, User } from '../../../paperspace/schemas.js';
+import { contextLine } from '../../../slack/block-kit/elements.js';
+import { formatGiB } from '../../../slack/block-kit/format.js';
+import {
+  clampPageSize,
+  countHeadline,
+  filtersMrkdwn,
+  PAGER_BLOCKS,
+  type PageRequest,
+  pageNavigation,
+  pageSlice,
+} from '../../../slack/block-kit/paging.js';
+import {
+  escapeMrkdwn,
+  LIMITS,
+  message,
+  mrkdwn,
+  plainText,
+  type SlackMessage,
+  slackDate,
+  truncate,
+} from '../../../slack/block-kit/text.js';
+
+export interface ResourceItems {
+  templates: Template;
+  users: User;
+  networks: Network;
+  scripts: Script;
+  drives: SharedDrive;
+}
+export type ResourceKind = keyof ResourceItems;
+
+export const RESOURCE_PAGE_SIZE = 20;
+/** Header, filters line and pager around one section per item. */
+export const MAX_RESOURCE_PAGE_SIZE = LIMITS.messageBlocks - 2 - PAGER_BLOCKS;
+
+const NOUNS: Record<ResourceKind, string> = {
+  templates: 'template',
+  users: 'user',
+  networks: 'network',
+  scripts: 'script',
+  drives: 'shared drive',
+};
+
+/** A description is context, not the point of a list: long ones are cut so the id line stays visible. */
+const DESCRIPTION_CHARS = 300;
+
+/** `code` for ids and addresses, so they copy cleanly. */
+const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
+const bold = (text: string) => `*${escapeMrkdwn(text)}*`;
+
+function created(dtCreated: string): string | undefined {
+  const at = Date.parse(dtCreated);
+  return Number.isFinite(at) ? `created ${slackDate(at, '{date_short}')}` : undefined;
+}
+
+/** Each item as lines of escaped mrkdwn: a bold title first, then its key fields. */
+const DESCRIBE: { [K in ResourceKind]: (item: ResourceItems[K]) => (string | undefined)[] } = {
+  templates: (template) => [
+    bold(template.label ?? template.name),
+    [escapeMrkdwn(template.os), code(template.name)].join(' · '),
+    [`id ${code(template.id)}`, created(template.dtCreated)].filter(Boolean).join(' · '),
+  ],
+  users: (user) => [
+    bold(`${user.firstname} ${user.lastname}`.trim() || user.email),
+    escapeMrkdwn(user.email),
+    [`id ${code(user.id)}`, `team ${code(user.teamId)}`].join(' · '),
+  ],
+  networks: (network) => [
+    bold(network.name),
+    [escapeMrkdwn(network.region), `${code(network.network)} netmask ${code(network.netmask)}`].join(' · '),
+    [`id ${code(network.id)}`, created(network.dtCreated)].filter(Boolean).join(' · '),
+  ],
+  scripts: (script) => [
+    bold(script.name),
+    [
+      script.isEnabled ? '✅ enabled' : '⏸️ disabled',
+      script.runOnce ? 'runs on first boot only' : 'runs on every boot',
+      `owner: ${escapeMrkdwn(script.ownerType)}`,
+    ].join(' · '),
+    script.description ? escapeMrkdwn(truncate(script.description, DESCRIPTION_CHARS)) : undefined,
+    [`id ${code(script.id)}`, created(script.dtCreated)].filter(Boolean).join(' · '),
+  ],
+  // Drive credentials arrive masked; they are left out rather than shown as asterisks.
+  drives: (drive) => [
+    bold(drive.name),
+    [
+      drive.size === undefined ? undefined : formatGiB(drive.size),
+      drive.region ? escapeMrkdwn(drive.region.name) : undefined,
+      drive.mountPoint ? code(drive.mountPoint) : undefined,
+    ]
+      .filter(Boolean)
+      .join(' · ') || undefined,
+    `id ${code(drive.id)}`,
+  ],
+};
+
+export function resourceList<K extends ResourceKind>(
+  kind: K,
+  items: ResourceItems[K][],
+  request: PageRequest,
+): SlackMessage {
+  const noun = NOUNS[kind];
+  const filters = filtersMrkdwn(request.filters);
+  if (items.length === 0) {
+    const text = filters ? `No ${noun}s match ${filters}.` : `No ${noun}s on this account.`;
+    return message([{ type: 'section', text: mrkdwn(text) }], text);
+  }
+  const pageSize = clampPageSize(request.pageSize, RESOURCE_PAGE_SIZE, MAX_RESOURCE_PAGE_SIZE);
+  const slice = pageSlice(items.length, request.page, pageSize);
+  const headline = countHeadline(items.length, noun, slice);
+  const describe = DESCRIBE[kind];
+
+  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(headline, LIMITS.headerText) }];
+  if (filters) blocks.push(contextLine(`Filters: ${filters}`));
+  for (const item of items.slice(slice.start, slice.end)) {
+    const lines = describe(item).filter((line): line is string => Boolean(line));
+    blocks.push({ type: 'section', text: mrkdwn(lines.join('\n')) });
+  }
+  blocks.push(...pageNavigation(kind, request.filters, slice));
+  return message(blocks, headline);
+}

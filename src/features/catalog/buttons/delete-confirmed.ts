@@ -1,0 +1,55 @@
+// Delete on the confirmation of `/ps script delete` and `/ps drive delete`. Slack has already shown
+// its confirm dialog; the deletion runs with the clicker's key (and token), is audited, and replaces
+// the confirmation with what happened.
+import type { BlockAction, ButtonAction } from '@slack/bolt';
+import { messageForUser } from '../../../errors/user-message.js';
+import type { PaperspaceClient } from '../../../paperspace/client.js';
+import { loginPrompt } from '../../../slack/block-kit/messages.js';
+import { clickerOf, replaceClicked, replyBeside, replyError } from '../../../slack/clicker.js';
+import { ActionId } from '../../../slack/ids.js';
+import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import type { ListenerRouter } from '../../../slack/router.js';
+import type { AuditTrail } from '../../../store/audit-trail.js';
+import type { SlackUser } from '../../../store/slack-user.js';
+import { deletedNotice } from '../blocks/catalog.js';
+import { deleteDrive } from '../drive-changes.js';
+import { deleteScript } from '../script-changes.js';
+
+type Deletion = (audit: AuditTrail, client: PaperspaceClient, user: SlackUser, id: string) => Promise<void>;
+
+const DELETIONS: { actionId: string; what: 'startup script' | 'shared drive'; remove: Deletion }[] = [
+  { actionId: ActionId.scriptDelete, what: 'startup script', remove: deleteScript },
+  { actionId: ActionId.driveDelete, what: 'shared drive', remove: deleteDrive },
+];
+
+/** Ids are short tokens; anything else in a button value was not put there by the bot. */
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,255}$/;
+
+export function registerDeleteConfirmed(router: ListenerRouter, deps: ListenerDeps): void {
+  for (const { actionId, what, remove } of DELETIONS) {
+    router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, respond }) => {
+      await ack();
+      const user = clickerOf(body);
+      const logger = deps.logger.child({ action: actionId, user: user.userId });
+      const id = action.value ?? '';
+      if (!ID_PATTERN.test(id)) {
+        await replyError(
+          respond,
+          `This Delete button is damaged, so nothing was deleted. Run the delete command again.`,
+        );
+        return;
+      }
+      try {
+        const client = await deps.clients.forUser(user);
+        if (client === undefined) {
+          await replyBeside(respond, loginPrompt());
+          return;
+        }
+        await remove(deps.audit, client, user, id);
+        await replaceClicked(respond, deletedNotice(what, id));
+      } catch (error) {
+        await replyError(respond, messageForUser(error, logger));
+      }
+    });
+  }
+}

@@ -1,0 +1,56 @@
+// Account and catalogue commands: help, login, whoami, lists (machines, scripts, templates, users,
+// networks, drives) with paging, availability, script and drive changes.
+
+import type { CommandHandlers } from '../../../slack/command-context.js';
+import { loginCommand, logoutCommand, whoamiCommand } from '../../account/commands/account-link.js';
+import { helpCommand } from '../../account/commands/help.js';
+import { availabilityCommand } from './availability.js';
+import { driveCreateCommand, driveDeleteCommand } from './drives.js';
+import {
+  drivesCommand,
+  listCommand,
+  networksCommand,
+  scriptsCommand,
+  templatesCommand,
+  usersCommand,
+} from './lists.js';
+import { scriptCreateCommand, scriptDeleteCommand, scriptShowCommand, scriptTextCommand } from './scripts.js';
+
+export const accountCommandHandlers: Pick<
+  CommandHandlers,
+  | 'help'
+  | 'list'
+  | 'availability'
+  | 'login'
+  | 'logout'
+  | 'whoami'
+  | 'scripts'
+  | 'script show'
+  | 'script text'
+  | 'script delete'
+  | 'script create'
+  | 'templates'
+  | 'users'
+  | 'networks'
+  | 'drives'
+  | 'drive create'
+  | 'drive delete'
+> = {
+  help: helpCommand,
+  login: loginCommand,
+  logout: logoutCommand,
+  whoami: whoamiCommand,
+  scripts: scriptsCommand,
+  'script show': scriptShowCommand,
+  'script text': scriptTextCommand,
+  'script delete': scriptDeleteCommand,
+  'script create': scriptCreateCommand,
+  templates: templatesCommand,
+  users: usersCommand,
+  networks: networksCommand,
+  drives: drivesCommand,
+  'drive create': driveCreateCommand,
+  'drive delete': driveDeleteCommand,
+  list: listCommand,
+  availability: availabilityCommand,
+};

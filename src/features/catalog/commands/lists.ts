@@ -1,0 +1,30 @@
+// /ps list, templates, users, networks, scripts and drives: page 1 of everything that matches, only
+// for the asker. Prev/Next are answered by actions/account/list-page.ts.
+
+import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
+import { listMessage } from '../list-message.js';
+import type { ListingKind, RawFilters } from '../listings.js';
+
+async function replyWithFirstPage(context: CommandContext, kind: ListingKind, filters: RawFilters) {
+  const client = await context.userClient();
+  if (client === undefined) return;
+  await context.replyPrivately(await listMessage(client, kind, filters, 1));
+}
+
+export const listCommand: CommandHandler<'list'> = (command, context) =>
+  replyWithFirstPage(context, 'machines', command.filters);
+
+export const templatesCommand: CommandHandler<'templates'> = (command, context) =>
+  replyWithFirstPage(context, 'templates', command.filters);
+
+export const usersCommand: CommandHandler<'users'> = (command, context) =>
+  replyWithFirstPage(context, 'users', command.filters);
+
+export const networksCommand: CommandHandler<'networks'> = (command, context) =>
+  replyWithFirstPage(context, 'networks', command.filters);
+
+export const scriptsCommand: CommandHandler<'scripts'> = (_command, context) =>
+  replyWithFirstPage(context, 'scripts', {});
+
+export const drivesCommand: CommandHandler<'drives'> = (_command, context) =>
+  replyWithFirstPage(context, 'drives', {});

@@ -1,0 +1,38 @@
+// One page of a list as a message: fetched with the asker's (or clicker's) key, rendered by the list
+// builders, whose Prev/Next buttons carry the kind, the filters and the page to come back here.
+import type { PaperspaceClient } from '../../paperspace/client.js';
+import type { RequestOptions } from '../../paperspace/http.js';
+import type { ListKind } from '../../slack/block-kit/paging.js';
+import type { SlackMessage } from '../../slack/block-kit/text.js';
+import { machineList } from '../machines/blocks/machine-list.js';
+import { resourceList } from './blocks/resource-list.js';
+import { fetchListing, type ListingKind, type RawFilters } from './listings.js';
+
+// The service and the page buttons must name the same lists; this fails to compile if they drift.
+const sameKinds: [ListingKind, ListKind] extends [ListKind, ListingKind] ? true : never = true;
+void sameKinds;
+
+export async function listMessage(
+  client: PaperspaceClient,
+  kind: ListingKind,
+  filters: RawFilters,
+  page: number,
+  options?: RequestOptions,
+): Promise<SlackMessage> {
+  const listing = await fetchListing(client, kind, filters, options);
+  const request = { page, filters: { ...filters } };
+  switch (listing.kind) {
+    case 'machines':
+      return machineList(listing.items, request);
+    case 'templates':
+      return resourceList('templates', listing.items, request);
+    case 'users':
+      return resourceList('users', listing.items, request);
+    case 'networks':
+      return resourceList('networks', listing.items, request);
+    case 'scripts':
+      return resourceList('scripts', listing.items, request);
+    case 'drives':
+      return resourceList('drives', listing.items, request);
+  }
+}

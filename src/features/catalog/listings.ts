@@ -1,0 +1,107 @@
+// The lists behind /ps list, templates, users, networks, scripts and drives. Every page, the first
+// and each Prev/Next, is fetched again with the key of whoever asked or clicked: a list is never
+// cached between people. Filters arrive as the text people typed (`cpus=4`, `state=off`) or from a
+// button value that came back from Slack; they are typed here by the client's own request schemas,
+// which then refuse anything wrong with a sentence naming the filter, before anything is sent.
+import { z } from 'zod';
+import { UserFacingError } from '../../errors/user-facing-error.js';
+import type { PaperspaceClient } from '../../paperspace/client.js';
+import type { RequestOptions } from '../../paperspace/http.js';
+import {
+  machineListFiltersSchema,
+  networkListFiltersSchema,
+  parseRequest,
+  scriptListFiltersSchema,
+  templateListFiltersSchema,
+  userListFiltersSchema,
+} from '../../paperspace/requests.js';
+import type { Machine, Network, Script, SharedDrive, Template, User } from '../../paperspace/schemas.js';
+
+export const LISTING_KINDS = ['machines', 'templates', 'users', 'networks', 'scripts', 'drives'] as const;
+export type ListingKind = (typeof LISTING_KINDS)[number];
+
+export type Listing =
+  | { kind: 'machines'; items: Machine[] }
+  | { kind: 'templates'; items: Template[] }
+  | { kind: 'users'; items: User[] }
+  | { kind: 'networks'; items: Network[] }
+  | { kind: 'scripts'; items: Script[] }
+  | { kind: 'drives'; items: SharedDrive[] };
+
+/** Raw `key=value` filters, as typed or as carried by a page button. */
+export type RawFilters = Readonly<Record<string, string>>;
+
+/**
+ * Everything of one kind that matches the filters, all pages of it (machines come 1000 a request).
+ * Throws RequestValidationError for a filter the API does not take or a value of the wrong type.
+ */
+export async function fetchListing(
+  client: PaperspaceClient,
+  kind: ListingKind,
+  filters: RawFilters,
+  options?: RequestOptions,
+): Promise<Listing> {
+  switch (kind) {
+    case 'machines': {
+      const typed = parseRequest(
+        machineListFiltersSchema,
+        typedFilters(machineListFiltersSchema, filters),
+        'machines.list',
+        'list machines',
+      );
+      // Paging is listAll's business: a limit or skip smuggled into a page value must not steer it.
+      const { limit: _limit, skip: _skip, ...machineFilters } = typed;
+      const items: Machine[] = [];
+      for await (const machine of client.machines.listAll(machineFilters, options)) items.push(machine);
+      return { kind, items };
+    }
+    case 'templates':
+      return {
+        kind,
+        items: await client.templates.list(typedFilters(templateListFiltersSchema, filters), options),
+      };
+    case 'users':
+      return { kind, items: await client.users.list(typedFilters(userListFiltersSchema, filters), options) };
+    case 'networks':
+      return {
+        kind,
+        items: await client.networks.list(typedFilters(networkListFiltersSchema, filters), options),
+      };
+    case 'scripts':
+      return {
+        kind,
+        items: await client.scripts.list(typedFilters(scriptListFiltersSchema, filters), options),
+      };
+    case 'drives':
+      if (Object.keys(filters).length > 0) {
+        throw new UserFacingError('Shared drives cannot be filtered: `/ps drives` lists them all.');
+      }
+      return { kind, items: await client.sharedDrives.list({}, options) };
+  }
+}
+
+/**
+ * Turns typed text into the types a filter schema expects: `4` for a number filter, `true` for a
+ * boolean one. A value that is not of that type is left as text, so the schema's own message
+ * ("cpus must be a number") names the filter. Keys the schema does not know stay too, and the strict
+ * schema refuses them by name.
+ */
+export function typedFilters<Shape extends z.ZodRawShape>(
+  schema: z.ZodObject<Shape>,
+  filters: RawFilters,
+): Record<string, string | number | boolean> {
+  const typed: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(filters)) {
+    const field = Object.hasOwn(schema.shape, key) ? unwrapOptional(schema.shape[key]) : undefined;
+    const text = value.trim();
+    if (field instanceof z.ZodNumber && /^-?\d+(\.\d+)?$/.test(text)) typed[key] = Number(text);
+    else if (field instanceof z.ZodBoolean && /^(true|false)$/i.test(text))
+      typed[key] = text.toLowerCase() === 'true';
+    else typed[key] = value;
+  }
+  return typed;
+}
+
+function unwrapOptional(field: unknown): unknown {
+  return field instanceof z.ZodOptional ? field.unwrap() : field;
+}

@@ -1,0 +1,202 @@
+// /ps create: every create parameter of the contract as a form. Lists longer than a select may hold
+// (100 options) show their first 100 and say how to reach the others.
+import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
+import {
+  BILLING_TYPES,
+  CPU_MACHINE_TYPES,
+  DEDICATED_GPU_MACHINE_TYPES,
+  GRID_MACHINE_TYPES,
+  REGIONS,
+} from '../../../paperspace/constants.js';
+import type { Network, Script, Template, User } from '../../../paperspace/schemas.js';
+import {
+  checkboxesElement,
+  input,
+  modal,
+  note,
+  numberElement,
+  placeholder,
+  radioElement,
+  selectElement,
+  shownOfHint,
+  textElement,
+} from '../../../slack/block-kit/modal-kit.js';
+import { encodeModalMetadata, type ModalContext } from '../../../slack/block-kit/modal-metadata.js';
+import { LIMITS, option, plainText } from '../../../slack/block-kit/text.js';
+import { CallbackId, SLASH_COMMAND } from '../../../slack/ids.js';
+import { CreateMachineFields, CreateMachineOptions } from './create-machine-fields.js';
+
+export interface CreateMachineModalInput {
+  templates: Template[];
+  networks: Network[];
+  scripts: Script[];
+  /** Team users a team administrator may assign the machine to. */
+  users?: User[];
+  isTeam: boolean;
+  context?: ModalContext;
+}
+
+const INLINE_HINT = `For another, use ${SLASH_COMMAND} create with key=value pairs.`;
+
+/** Ids longer than an option value may be cannot be offered; they stay reachable inline. */
+const selectable = <T extends { id: string }>(items: T[]) =>
+  items.filter((item) => item.id.length <= LIMITS.optionValue);
+
+export function createMachineModal(input_: CreateMachineModalInput): ModalView {
+  const F = CreateMachineFields;
+  const O = CreateMachineOptions;
+  const templates = selectable(input_.templates);
+  const networks = selectable(input_.networks);
+  const scripts = selectable(input_.scripts);
+  const blocks: KnownBlock[] = [
+    input(F.region, 'Region', selectElement(REGIONS.map((region) => option(region, region)))),
+    input(F.machineType, 'Machine type', {
+      type: 'static_select',
+      placeholder: placeholder('Choose…'),
+      option_groups: [
+        group('GRID GPU · not with Ubuntu templates', GRID_MACHINE_TYPES),
+        group('Dedicated GPU', DEDICATED_GPU_MACHINE_TYPES),
+        group('CPU · not with Windows templates', CPU_MACHINE_TYPES),
+      ],
+    }),
+    templates.length > 0
+      ? input(
+          F.template,
+          'Template',
+          selectElement(templates.map((t) => option(t.label ?? t.name, t.id, t.os))),
+          { hint: shownOfHint(templates.length, 'templates', INLINE_HINT) },
+        )
+      : input(F.template, 'Template id', textElement({ placeholder: 'e.g. tkni3aa4' }), {
+          hint: 'No templates were listed for this account; paste a template id.',
+        }),
+    input(F.size, 'Storage size (GB)', numberElement({ initial: 50, min: 1 }), {
+      hint: 'Common sizes: 50, 100, 250, 500, 1000 or 2000 GB.',
+    }),
+    input(F.machineName, 'Name', textElement({ placeholder: 'gpu-1', maxLength: 255 })),
+    input(
+      F.billingType,
+      'Billing',
+      selectElement(
+        BILLING_TYPES.map((type) => option(type, type)),
+        'hourly',
+      ),
+    ),
+  ];
+  if (networks.length > 0) {
+    const options = networks.map((n) =>
+      option(`${n.name} · ${n.region}`, n.id, `${n.network} / ${n.netmask}`),
+    );
+    blocks.push(
+      input(F.network, 'Network', selectElement(options), {
+        optional: true,
+        hint: shownOfHint(networks.length, 'networks', INLINE_HINT),
+      }),
+    );
+  }
+  if (scripts.length > 0) {
+    const options = scripts.map((s) => option(s.name, s.id, s.description ?? undefined));
+    blocks.push(
+      input(F.script, 'Startup script', selectElement(options), {
+        optional: true,
+        hint: shownOfHint(scripts.length, 'scripts', INLINE_HINT),
+      }),
+    );
+  }
+  blocks.push(
+    input(
+      F.publicIp,
+      'Public IP',
+      radioElement(
+        [
+          option('None', O.publicIpNone),
+          option('Static', O.publicIpStatic, 'Assigned now and kept'),
+          option('Dynamic', O.publicIpDynamic, 'Assigned on start, released on stop'),
+        ],
+        O.publicIpNone,
+      ),
+    ),
+    // Checkbox inputs are optional: a required one could not be submitted unticked.
+    input(
+      F.startOnCreate,
+      'Start',
+      checkboxesElement([option('Start the machine once it is created', O.startOnCreate)], [O.startOnCreate]),
+      { optional: true },
+    ),
+  );
+  if (input_.isTeam) blocks.push(...userAssignment(input_.users ?? []));
+  blocks.push(
+    input(
+      F.snapshot,
+      'Snapshots',
+      checkboxesElement([
+        option('Take an initial snapshot', O.takeInitialSnapshot, 'At first boot'),
+        option(
+          'Mark it as restore point',
+          O.markAsRestorePoint,
+          'Restores at every shutdown; needs the snapshot',
+        ),
+      ]),
+      { optional: true },
+    ),
+    input(
+      F.nvlink,
+      'NVLink',
+      checkboxesElement([option('Enable NVLink', O.enableNvlink, 'On compatible multi-GPU types')]),
+      { optional: true },
+    ),
+    input(
+      F.notificationEmail,
+      'Notify by e-mail',
+      { type: 'email_text_input', placeholder: placeholder('you@example.com') },
+      {
+        optional: true,
+        hint: 'Paperspace writes to this address when the machine is created.',
+      },
+    ),
+  );
+  return modal({
+    callbackId: CallbackId.createMachine,
+    title: 'Create machine',
+    submit: 'Create',
+    privateMetadata: encodeModalMetadata(input_.context ?? {}),
+    blocks,
+  });
+}
+
+function group(
+  label: string,
+  types: readonly string[],
+): { label: ReturnType<typeof plainText>; options: PlainTextOption[] } {
+  return { label: plainText(label, LIMITS.optionText), options: types.map((type) => option(type, type)) };
+}
+
+/** A team administrator assigns the machine to an existing user or creates a new one. */
+function userAssignment(users: User[]): KnownBlock[] {
+  const F = CreateMachineFields;
+  const existing = selectable(users);
+  const blocks: KnownBlock[] = [
+    { type: 'divider' },
+    note('*Assign to a user* (team accounts): pick an existing user, *or* fill in all four new-user fields.'),
+    existing.length > 0
+      ? input(
+          F.existingUser,
+          'Existing user',
+          selectElement(
+            existing.map((u) => option(`${u.firstname} ${u.lastname}`.trim() || u.email, u.id, u.email)),
+          ),
+          { optional: true, hint: shownOfHint(existing.length, 'users', INLINE_HINT) },
+        )
+      : input(F.existingUser, 'Existing user id', textElement({ placeholder: 'e.g. u1a2b3c4' }), {
+          optional: true,
+        }),
+    input(F.newUserEmail, 'New user e-mail', { type: 'email_text_input' }, { optional: true }),
+    input(F.newUserPassword, 'New user password', textElement({ maxLength: 200 }), {
+      optional: true,
+      hint: 'Visible while you type; share it with the user privately.',
+    }),
+    input(F.newUserFirstName, 'New user first name', textElement({ maxLength: 200 }), { optional: true }),
+    input(F.newUserLastName, 'New user last name', textElement({ maxLength: 200 }), { optional: true }),
+    { type: 'divider' },
+  ];
+  return blocks;
+}

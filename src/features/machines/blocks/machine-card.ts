@@ -1,0 +1,189 @@
+// The machine card: what a machine is and what can be done with it, as Block Kit. Used by /ps show,
+// lifecycle replies (updated in place as the state changes), lists and App Home (compact).
+import type { ActionsBlock, Button, KnownBlock, Overflow } from '@slack/types';
+import type { Machine } from '../../../paperspace/schemas.js';
+import { button, contextLine } from '../../../slack/block-kit/elements.js';
+import { formatGiB, MISSING, storageBar } from '../../../slack/block-kit/format.js';
+import {
+  escapeMrkdwn,
+  isoMinutes,
+  LIMITS,
+  message,
+  mrkdwn,
+  option,
+  plainText,
+  plural,
+  type SlackMessage,
+  slackDate,
+} from '../../../slack/block-kit/text.js';
+import { ActionId, MachineOverflowOption } from '../../../slack/ids.js';
+import { encodeMachineRef, machineActionsBlockId } from './machine-ref.js';
+import { isRunningState, stateLabel, stateMrkdwn } from './machine-state.js';
+
+export interface MachineCardOptions {
+  /** One line of details instead of fields: for lists and App Home. */
+  compact?: boolean;
+  /** State changes to show, oldest first; `at` is epoch milliseconds. */
+  timeline?: { state: string; at: number }[];
+  /** A mrkdwn line such as "Restarting… requested by <@U1>"; escape user-controlled parts yourself. */
+  notice?: string;
+}
+
+/** Timelines longer than this show their most recent entries: the line is for "what just happened". */
+const TIMELINE_ENTRIES = 6;
+
+export function machineCard(machine: Machine, opts: MachineCardOptions = {}): KnownBlock[] {
+  const blocks: KnownBlock[] = opts.compact ? [compactSummary(machine)] : detailedSummary(machine);
+  if (opts.notice) blocks.push(contextLine(opts.notice));
+  if (opts.timeline && opts.timeline.length > 0) blocks.push(contextLine(timelineText(opts.timeline)));
+  blocks.push(machineActions(machine));
+  if (!opts.compact) blocks.push(contextLine(footerText(machine)));
+  return blocks;
+}
+
+/** A machine card as a whole message, with the notification fallback. */
+export function machineCardMessage(machine: Machine, opts: MachineCardOptions = {}): SlackMessage {
+  return message(machineCard(machine, opts), machineSummaryText(machine));
+}
+
+/** `gpu-1: 🟢 Ready` (escaped): the fallback text of a message about one machine. */
+export function machineSummaryText(machine: Pick<Machine, 'name' | 'state'>): string {
+  return `${escapeMrkdwn(machine.name)}: ${stateMrkdwn(machine.state)}`;
+}
+
+function detailedSummary(machine: Machine): KnownBlock[] {
+  const headline = [stateMrkdwn(machine.state), machine.machineType, machine.region]
+    .filter((part): part is string => Boolean(part))
+    .map((part, index) => (index === 0 ? `*${part}*` : escapeMrkdwn(part)))
+    .join(' · ');
+  const fields: [string, string][] = [
+    ['OS', machine.os ?? MISSING],
+    ['CPUs', String(machine.cpus)],
+    ['RAM', formatGiB(machine.ram)],
+    ['GPU', machine.gpu ?? MISSING],
+    ['Storage', storageBar(machine.storageUsed, machine.storageTotal)],
+    ['Billing', machine.usageRate],
+    ['Public IP', machine.publicIpAddress ?? MISSING],
+    ['Private IP', machine.privateIpAddress ?? MISSING],
+  ];
+  return [
+    { type: 'header', text: plainText(machine.name, LIMITS.headerText) },
+    {
+      type: 'section',
+      text: mrkdwn(headline),
+      fields: fields.map(([label, value]) =>
+        mrkdwn(`*${label}*\n${escapeMrkdwn(value)}`, LIMITS.sectionField),
+      ),
+    },
+  ];
+}
+
+function compactSummary(machine: Machine): KnownBlock {
+  const { emoji, words } = stateLabel(machine.state);
+  const details = [
+    machine.machineType,
+    machine.region,
+    machine.os,
+    plural(machine.cpus, 'CPU'),
+    machine.ram === null ? null : `${formatGiB(machine.ram)} RAM`,
+    machine.gpu,
+    machine.storageTotal === null ? null : `disk ${storageBar(machine.storageUsed, machine.storageTotal)}`,
+    machine.publicIpAddress,
+  ].filter((part): part is string => Boolean(part));
+  const line1 = `${emoji} *${escapeMrkdwn(machine.name)}* · ${escapeMrkdwn(words)}`;
+  const line2 = `${details.map(escapeMrkdwn).join(' · ')} · \`${escapeMrkdwn(machine.id)}\``;
+  return { type: 'section', text: mrkdwn(`${line1}\n${line2}`) };
+}
+
+function timelineText(timeline: { state: string; at: number }[]): string {
+  const recent = timeline.slice(-TIMELINE_ENTRIES);
+  const steps = recent.map(
+    ({ state, at }) => `${stateMrkdwn(state)} ${slackDate(at, '{time}', timeOnly(at))}`,
+  );
+  const skipped = timeline.length - recent.length;
+  return (skipped > 0 ? '… → ' : '') + steps.join(' → ');
+}
+
+/** `18:30 UTC`, the fallback of a time-of-day date token. */
+function timeOnly(at: number): string {
+  return isoMinutes(at).slice(11);
+}
+
+function footerText(machine: Machine): string {
+  const parts = [`ID \`${escapeMrkdwn(machine.id)}\``];
+  const created = Date.parse(machine.dtCreated);
+  if (Number.isFinite(created)) parts.push(`created ${slackDate(created, '{date_short_pretty}')}`);
+  if (machine.updatesPending) parts.push('⚠️ OS updates pending: the next start or stop may take longer');
+  return parts.join(' · ');
+}
+
+/** Buttons that fit the state, then Share, Usage and the overflow (Settings, Access, Destroy). */
+function machineActions(machine: Machine): ActionsBlock {
+  const value = encodeMachineRef(machine);
+  const name = machine.name;
+  const elements: (Button | Overflow)[] = [];
+  if (machine.state === 'off') {
+    elements.push(
+      button({
+        actionId: ActionId.machineStart,
+        text: 'Start',
+        value,
+        style: 'primary',
+        accessibilityLabel: `Start ${name}`,
+      }),
+    );
+  }
+  if (isRunningState(machine.state)) {
+    elements.push(stopButton(machine, ActionId.machineStop));
+    elements.push({
+      ...button({
+        actionId: ActionId.machineRestart,
+        text: 'Restart',
+        value,
+        accessibilityLabel: `Restart ${name}`,
+      }),
+      confirm: {
+        title: plainText(`Restart ${name}?`, LIMITS.confirmTitle),
+        text: plainText('The machine stops and starts again; anyone logged in is disconnected.'),
+        confirm: plainText('Restart', LIMITS.confirmButton),
+        deny: plainText('Cancel', LIMITS.confirmButton),
+      },
+    });
+  }
+  elements.push(
+    button({ actionId: ActionId.machineShare, text: 'Share', value, accessibilityLabel: `Share ${name}` }),
+  );
+  elements.push(
+    button({ actionId: ActionId.machineUsage, text: 'Usage', value, accessibilityLabel: `Usage of ${name}` }),
+  );
+  elements.push({
+    type: 'overflow',
+    action_id: ActionId.machineOverflow,
+    options: [
+      option('⚙️ Settings', MachineOverflowOption.settings),
+      option('👥 Access', MachineOverflowOption.access),
+      option('🗑️ Destroy', MachineOverflowOption.destroy),
+    ],
+  });
+  return { type: 'actions', block_id: machineActionsBlockId(machine.id), elements };
+}
+
+/** A Stop button that asks first: stopping disconnects whoever is logged in. Cards and reminders share it. */
+export function stopButton(machine: Pick<Machine, 'id' | 'name'>, actionId: string): Button {
+  return {
+    ...button({
+      actionId,
+      text: 'Stop',
+      value: encodeMachineRef(machine),
+      style: 'danger',
+      accessibilityLabel: `Stop ${machine.name}`,
+    }),
+    confirm: {
+      title: plainText(`Stop ${machine.name}?`, LIMITS.confirmTitle),
+      text: plainText('Anyone logged in is disconnected at once. Disks are kept.', LIMITS.confirmText),
+      confirm: plainText('Stop', LIMITS.confirmButton),
+      deny: plainText('Cancel', LIMITS.confirmButton),
+      style: 'danger',
+    },
+  };
+}

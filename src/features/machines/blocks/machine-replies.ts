@@ -1,0 +1,116 @@
+// Short messages about one machine that the machine commands, buttons and modals answer with: the
+// "requested by" line of a lifecycle card, why nothing was done, confirmations, the destroyed post.
+// Names come from users and the API and are escaped; mentions are built from Slack user ids.
+import type { Machine } from '../../../paperspace/schemas.js';
+import { contextLine } from '../../../slack/block-kit/elements.js';
+import {
+  escapeMrkdwn,
+  LIMITS,
+  mrkdwn,
+  type SlackMessage,
+  truncateMrkdwn,
+} from '../../../slack/block-kit/text.js';
+import { SLASH_COMMAND } from '../../../slack/ids.js';
+import type { PowerVerb, UnchangedReason } from '../machine-operations.js';
+import { type MachineCardOptions, machineCard } from './machine-card.js';
+import { stateLabel } from './machine-state.js';
+
+/** The state each power request moves a machine into first. */
+const STATE_AFTER: Record<PowerVerb, string> = { start: 'starting', stop: 'stopping', restart: 'restarting' };
+
+export function mention(slackUserId: string): string {
+  return `<@${escapeMrkdwn(slackUserId)}>`;
+}
+
+/** `🟡 Starting… requested by <@U1>`: the notice of the card posted for a power request. */
+export function powerRequestedNotice(verb: PowerVerb, slackUserId: string): string {
+  const { emoji, words } = stateLabel(STATE_AFTER[verb]);
+  return `${emoji} ${escapeMrkdwn(words)}… requested by ${mention(slackUserId)}`;
+}
+
+/** Replaces an ephemeral card whose button was used: its buttons are stale, the live card is public. */
+export function cardMovedNotice(verb: PowerVerb, machineName: string): SlackMessage {
+  const { emoji, words } = stateLabel(STATE_AFTER[verb]);
+  const text = `${emoji} ${escapeMrkdwn(words)} *${escapeMrkdwn(machineName)}*: the live card is posted in the conversation.`;
+  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+}
+
+/** `🟡 Provisioning… created by <@U1>`: the notice of the card of a machine just created. */
+export function createdNotice(slackUserId: string): string {
+  const { emoji, words } = stateLabel('provisioning');
+  return `${emoji} ${escapeMrkdwn(words)}… created by ${mention(slackUserId)}`;
+}
+
+/** A line of mrkdwn (already escaped) above a machine card. */
+export function cardWithLine(line: string, machine: Machine, card: MachineCardOptions = {}): SlackMessage {
+  return {
+    blocks: [{ type: 'section', text: mrkdwn(line) }, ...machineCard(machine, card)],
+    text: truncateMrkdwn(line, LIMITS.sectionText),
+  };
+}
+
+/** Why a power request was not sent, above the current card (which offers what can be done instead). */
+export function powerUnchangedMessage(machine: Machine, reason: UnchangedReason): SlackMessage {
+  const name = `*${escapeMrkdwn(machine.name)}*`;
+  const lines: Record<UnchangedReason, string> = {
+    already_off: `ℹ️ ${name} is already off: there is nothing to stop.`,
+    already_running: `ℹ️ ${name} is already running (${escapeMrkdwn(stateLabel(machine.state).words)}): there is nothing to start.`,
+    off_cannot_restart: `ℹ️ ${name} is off, so there is nothing to restart. Start it with \`${SLASH_COMMAND} start ${escapeMrkdwn(machine.name)}\` or the Start button.`,
+  };
+  return cardWithLine(lines[reason], machine);
+}
+
+/** Said privately when the card went to the person's DM because the channel refused it. */
+export function movedToDmMessage(what: string): SlackMessage {
+  const text =
+    `📬 I cannot post in this conversation (I am not a member, or it is private), so ${escapeMrkdwn(what)} ` +
+    'is in our direct messages. Invite me to the channel (`/invite`) to post here next time.';
+  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+}
+
+/** `🗑️ gpu-1 destroyed by <@U1>`: posted where the machine was shown, and replacing its card. */
+export function destroyedMessage(machineName: string, slackUserId: string): SlackMessage {
+  const text = `🗑️ *${escapeMrkdwn(machineName)}* destroyed by ${mention(slackUserId)}`;
+  return {
+    blocks: [{ type: 'section', text: mrkdwn(text) }],
+    text: truncateMrkdwn(text, LIMITS.sectionText),
+  };
+}
+
+/** Who gained or lost access: a Slack person (mentioned) or a Paperspace user id. */
+export type AccessSubject = { slackUserId: string; paperspaceUserId: string } | { paperspaceUserId: string };
+
+export function accessChangedMessage(
+  machineName: string,
+  subject: AccessSubject,
+  granted: boolean,
+): SlackMessage {
+  const who =
+    'slackUserId' in subject
+      ? `${mention(subject.slackUserId)} (Paperspace user \`${escapeMrkdwn(subject.paperspaceUserId)}\`)`
+      : `Paperspace user \`${escapeMrkdwn(subject.paperspaceUserId)}\``;
+  const name = `*${escapeMrkdwn(machineName)}*`;
+  const text = granted ? `✅ ${who} can now use ${name}.` : `✅ ${who} no longer has access to ${name}.`;
+  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+}
+
+/** A mentioned person has no linked key, so their Paperspace user is unknown. */
+export function accessUserNotLinkedMessage(slackUserId: string): SlackMessage {
+  const text =
+    `⚠️ ${mention(slackUserId)} has not linked a Paperspace key, so I don't know their Paperspace user; ` +
+    `ask them to \`${SLASH_COMMAND} login\`, or use their Paperspace user id.`;
+  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+}
+
+/** `✅ Updated gpu-1: machineName, shutdownTimeoutInHours.` above the refreshed card. */
+export function updatedMessage(machine: Machine, changed: readonly string[]): SlackMessage {
+  const fields = changed.map((field) => `\`${escapeMrkdwn(field)}\``).join(', ');
+  const line = `✅ Updated *${escapeMrkdwn(machine.name)}*${fields ? `: ${fields}` : ''}.`;
+  return cardWithLine(line, machine);
+}
+
+/** A card whose machine is gone: its buttons would only fail. */
+export function destroyedCard(machineName: string, slackUserId: string): SlackMessage {
+  const message = destroyedMessage(machineName, slackUserId);
+  return { ...message, blocks: [...message.blocks, contextLine('This machine no longer exists.')] };
+}

@@ -1,0 +1,80 @@
+// /ps usage and the card's Usage button: time used in the billing month and what it costs so far.
+import type { MachineUtilization } from '../../../paperspace/schemas.js';
+import { contextLine } from '../../../slack/block-kit/elements.js';
+import { formatHoursMinutes, formatMoney, MISSING, parseAmount } from '../../../slack/block-kit/format.js';
+import {
+  escapeMrkdwn,
+  LIMITS,
+  message,
+  mrkdwn,
+  plainText,
+  type SlackMessage,
+  slackDate,
+} from '../../../slack/block-kit/text.js';
+
+/**
+ * `now` (epoch milliseconds) tells whether the billing month is still running, in which case the
+ * figures are "to date".
+ */
+export function usageMessage(
+  machineName: string,
+  utilization: MachineUtilization,
+  now: number,
+): SlackMessage {
+  const { secondsUsed, billingMonth, hourlyRate } = utilization.utilization;
+  const monthlyRate = utilization.storageUtilization.monthlyRate;
+  const hourly = parseAmount(hourlyRate);
+  const monthly = parseAmount(monthlyRate);
+  const hours = secondsUsed / 3600;
+  // Rounded to cents only when shown, so the total is the exact sum rounded, not a sum of rounded parts.
+  const estimate = hourly === undefined || monthly === undefined ? undefined : hours * hourly + monthly;
+  const month = monthLabel(billingMonth);
+  const current = billingMonth === new Date(now).toISOString().slice(0, 7);
+
+  const fields: [string, string][] = [
+    ['Time used', formatHoursMinutes(secondsUsed)],
+    ['Hourly rate', hourly === undefined ? escapeMrkdwn(hourlyRate) || MISSING : `${formatRate(hourly)} / h`],
+    ['Compute', hourly === undefined ? MISSING : formatMoney(hours * hourly)],
+    [
+      'Storage',
+      monthly === undefined ? escapeMrkdwn(monthlyRate) || MISSING : `${formatRate(monthly)} / month`,
+    ],
+    [
+      current ? 'Estimated cost so far' : 'Estimated cost',
+      estimate === undefined ? MISSING : formatMoney(estimate),
+    ],
+  ];
+  const formula =
+    estimate === undefined
+      ? 'Estimate = hours used × hourly rate + monthly storage rate (a rate could not be read, so no estimate).'
+      : `Estimate = hours used × hourly rate + monthly storage rate = ${hours.toFixed(2)} h × ${formatRate(hourly ?? 0)} + ${formatRate(monthly ?? 0)}.`;
+  const status = current
+    ? `Billing month ${escapeMrkdwn(billingMonth)}, to date as of ${slackDate(now, '{date_short_pretty} at {time}')}.`
+    : `Billing month ${escapeMrkdwn(billingMonth)}.`;
+  const title = `Usage of ${machineName} · ${month}`;
+  const text = `${escapeMrkdwn(machineName)} in ${escapeMrkdwn(month)}: ${formatHoursMinutes(secondsUsed)}, estimated ${estimate === undefined ? 'cost unknown' : formatMoney(estimate)}`;
+  return message(
+    [
+      { type: 'header', text: plainText(title, LIMITS.headerText) },
+      {
+        type: 'section',
+        fields: fields.map(([label, value]) => mrkdwn(`*${label}*\n${value}`, LIMITS.sectionField)),
+      },
+      contextLine(`${formula} Machine upgrades are not included. ${status}`),
+    ],
+    text,
+  );
+}
+
+/** `May 2024` for `2024-05`; anything else is shown as sent. */
+function monthLabel(billingMonth: string): string {
+  const match = /^(\d{4})-(\d{2})$/.exec(billingMonth);
+  if (!match) return billingMonth;
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1));
+  return date.toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
+
+/** Rates keep their precision (`$0.0045`) where money totals round to cents. */
+function formatRate(rate: number): string {
+  return Number.isInteger(Math.round(rate * 1e6) / 1e4) ? formatMoney(rate) : `$${rate}`;
+}

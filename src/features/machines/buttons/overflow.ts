@@ -1,0 +1,58 @@
+// The card's overflow menu: Settings, Access and Destroy each open their modal. The option carries no
+// machine, so the actions block's block_id names it; the machine is read with the clicker's key while
+// a "Loading…" modal holds the trigger (valid 3 s), then the form replaces it.
+import type { BlockAction, OverflowAction } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
+import type { Machine } from '../../../paperspace/schemas.js';
+import type { ModalContext } from '../../../slack/block-kit/modal-metadata.js';
+import { ActionId, MachineOverflowOption } from '../../../slack/ids.js';
+import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import { openModalWhileLoading } from '../../../slack/modal-loading.js';
+import type { ListenerRouter } from '../../../slack/router.js';
+import { destroyMachineModal } from '../blocks/destroy-machine-modal.js';
+import { machineAccessModal } from '../blocks/machine-access-modal.js';
+import { machineIdFromBlockId } from '../blocks/machine-ref.js';
+import { updateMachineModal } from '../blocks/update-machine-modal.js';
+import { answeringFailures, modalContextOf, readClick } from './machine-click.js';
+
+const MODALS: Record<
+  MachineOverflowOption,
+  { title: string; build: (m: Machine, c: ModalContext) => ModalView }
+> = {
+  [MachineOverflowOption.settings]: { title: 'Machine settings', build: updateMachineModal },
+  [MachineOverflowOption.access]: { title: 'Machine access', build: machineAccessModal },
+  [MachineOverflowOption.destroy]: { title: 'Destroy machine', build: destroyMachineModal },
+};
+
+function isOverflowOption(value: string): value is MachineOverflowOption {
+  return Object.hasOwn(MODALS, value);
+}
+
+export function registerMachineOverflow(router: ListenerRouter, deps: ListenerDeps): void {
+  router.action<BlockAction<OverflowAction>>(
+    ActionId.machineOverflow,
+    async ({ ack, body, action, respond, client }) => {
+      await ack();
+      const click = readClick(deps, { body, respond, client });
+      await answeringFailures(click, async () => {
+        const machineId = machineIdFromBlockId(action.block_id);
+        const option = action.selected_option.value;
+        if (machineId === undefined || !isOverflowOption(option)) {
+          throw new Error(`Unexpected machine overflow: block ${action.block_id}, option ${option}`);
+        }
+        const paperspace = await click.userClient();
+        if (!paperspace) return;
+        const modal = MODALS[option];
+        await openModalWhileLoading({
+          web: click.web,
+          triggerId: click.triggerId,
+          logger: click.deps.logger,
+          title: modal.title,
+          loading: 'Loading the machine…',
+          build: async () =>
+            modal.build(await paperspace.machines.show(machineId), modalContextOf(click.card)),
+        });
+      });
+    },
+  );
+}

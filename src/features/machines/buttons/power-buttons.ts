@@ -1,0 +1,59 @@
+// Start, Stop and Restart on a machine card. The clicker acts with their own key: the machine is read
+// with it first (so a card for a machine they cannot see fails for them alone), then the shared power
+// flow updates the clicked card in place, or posts a new one when the card was ephemeral or in App
+// Home, and watches it.
+import type { BlockAction, ButtonAction } from '@slack/bolt';
+import { ActionId } from '../../../slack/ids.js';
+import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import type { ListenerRouter } from '../../../slack/router.js';
+import { decodeMachineRef } from '../blocks/machine-ref.js';
+import { cardMovedNotice } from '../blocks/machine-replies.js';
+import type { PowerVerb } from '../machine-operations.js';
+import { type CardTarget, requestPower } from '../power-request.js';
+import { answeringFailures, type CardLocation, readClick } from './machine-click.js';
+
+const BUTTONS: Record<PowerVerb, string> = {
+  start: ActionId.machineStart,
+  stop: ActionId.machineStop,
+  restart: ActionId.machineRestart,
+};
+
+function cardTarget(card: CardLocation, userId: string): CardTarget {
+  if (card.kind === 'message') {
+    return {
+      kind: 'update',
+      channel: card.channel,
+      ts: card.ts,
+      ...(card.threadTs ? { threadTs: card.threadTs } : {}),
+    };
+  }
+  // App Home has no channel: the card goes to the clicker's DM with the app.
+  return { kind: 'post', channel: card.kind === 'ephemeral' ? card.channel : userId };
+}
+
+export function registerPowerButtons(router: ListenerRouter, deps: ListenerDeps): void {
+  for (const [verb, actionId] of Object.entries(BUTTONS) as [PowerVerb, string][]) {
+    router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, respond, client }) => {
+      await ack();
+      const click = readClick(deps, { body, respond, client });
+      await answeringFailures(click, async () => {
+        const ref = decodeMachineRef(action.value ?? '');
+        const paperspace = await click.userClient();
+        if (!paperspace) return;
+        const machine = await paperspace.machines.show(ref.id);
+        const requested = await requestPower({
+          deps: click.deps,
+          web: click.web,
+          actor: { user: click.user, client: paperspace },
+          machine,
+          verb,
+          noWait: false,
+          card: cardTarget(click.card, click.user.userId),
+          tell: click.reply,
+        });
+        // The ephemeral card would keep offering the old buttons: say where the live card is now.
+        if (requested) await click.replaceEphemeral(cardMovedNotice(verb, machine.name));
+      });
+    });
+  }
+}

@@ -1,0 +1,30 @@
+// Usage on a machine card: this UTC month's hours and cost, to the clicker alone, read with their key.
+import type { BlockAction, ButtonAction } from '@slack/bolt';
+import { ActionId } from '../../../slack/ids.js';
+import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import type { ListenerRouter } from '../../../slack/router.js';
+import { decodeMachineRef } from '../blocks/machine-ref.js';
+import { usageMessage } from '../blocks/usage.js';
+import { createMachineOperations } from '../machine-operations.js';
+import { answeringFailures, readClick } from './machine-click.js';
+
+export function registerUsageButton(router: ListenerRouter, deps: ListenerDeps): void {
+  router.action<BlockAction<ButtonAction>>(
+    ActionId.machineUsage,
+    async ({ ack, body, action, respond, client }) => {
+      await ack();
+      const click = readClick(deps, { body, respond, client });
+      await answeringFailures(click, async () => {
+        const ref = decodeMachineRef(action.value ?? '');
+        const paperspace = await click.userClient();
+        if (!paperspace) return;
+        const utilization = await createMachineOperations(deps).usage(
+          { user: click.user, client: paperspace },
+          ref.id,
+          null,
+        );
+        await click.reply(usageMessage(ref.name, utilization, deps.now()));
+      });
+    },
+  );
+}

@@ -1,0 +1,16 @@
+// /ps show <machine>: the machine card, to the asker alone, with its recent events.
+
+import type { CommandHandler } from '../../../slack/command-context.js';
+import { machineCardMessage } from '../blocks/machine-card.js';
+import { machineEventsLine } from '../blocks/machine-events.js';
+import { findMachine } from '../machine-lookup.js';
+
+export const showMachine: CommandHandler<'show'> = async (command, context) => {
+  const client = await context.userClient();
+  if (!client) return;
+  const found = await findMachine(client, command.machine);
+  // The list result has no events; show has them.
+  const machine = await client.machines.show(found.id);
+  const notice = machineEventsLine(machine.events);
+  await context.replyPrivately(machineCardMessage(machine, notice ? { notice } : {}));
+};

@@ -1,0 +1,28 @@
+// /ps update <machine> key=value ...: typed and checked against the client's update schema before any
+// call, so a bad value is named with its key; the confirmation carries the refreshed card.
+import { updateMachineParamsSchema } from '../../../paperspace/requests.js';
+import { usageErrorMessage } from '../../../slack/block-kit/messages.js';
+import type { CommandHandler } from '../../../slack/command-context.js';
+import { usageOf } from '../../../slack/command-language/command-grammar.js';
+import { updatedMessage } from '../blocks/machine-replies.js';
+import { findMachine } from '../machine-lookup.js';
+import { createMachineOperations } from '../machine-operations.js';
+import { typedKeyValues, validateKeyValues } from '../typed-key-values.js';
+
+export const updateMachine: CommandHandler<'update'> = async (command, context) => {
+  const typed = typedKeyValues(command.params, updateMachineParamsSchema, 'update');
+  const params = typed.ok ? validateKeyValues(updateMachineParamsSchema, typed.value) : typed;
+  if (!params.ok) {
+    await context.replyPrivately(usageErrorMessage(params.error, usageOf('update')));
+    return;
+  }
+  const client = await context.userClient();
+  if (!client) return;
+  const machine = await findMachine(client, command.machine);
+  const updated = await createMachineOperations(context.deps).update(
+    { user: context.user, client },
+    machine.id,
+    params.value,
+  );
+  await context.replyPrivately(updatedMessage(updated, Object.keys(params.value)));
+};

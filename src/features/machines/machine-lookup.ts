@@ -1,0 +1,42 @@
+// `<machine>` in a command is an id or a name. Names are what people type, but they are not unique,
+// so a name must match exactly one machine the user's key can see; otherwise the answer names the
+// candidates instead of guessing.
+
+import { UserFacingError } from '../../errors/user-facing-error.js';
+import type { PaperspaceClient } from '../../paperspace/client.js';
+import type { Machine } from '../../paperspace/schemas.js';
+
+const MAX_LISTED_CANDIDATES = 5;
+
+export async function findMachine(client: PaperspaceClient, reference: string): Promise<Machine> {
+  const byId = await client.machines.list({ machineId: reference });
+  if (byId.length === 1 && byId[0]) return byId[0];
+
+  const byName = await client.machines.list({ name: reference });
+  const exact = pickOne(byName, reference);
+  if (exact) return exact;
+
+  // People type "gpu-1" for "GPU-1": fall back to a case-insensitive match over everything visible.
+  const wanted = reference.toLocaleLowerCase();
+  const loose: Machine[] = [];
+  for await (const machine of client.machines.listAll()) {
+    if (machine.name.toLocaleLowerCase() === wanted) loose.push(machine);
+  }
+  const match = pickOne(loose, reference);
+  if (match) return match;
+  throw new UserFacingError(
+    `No machine called "${reference}" is visible to your Paperspace key. \`/ps list\` shows the ones it can see.`,
+  );
+}
+
+function pickOne(candidates: Machine[], reference: string): Machine | undefined {
+  if (candidates.length === 0) return undefined;
+  if (candidates.length === 1) return candidates[0];
+  const listed = candidates
+    .slice(0, MAX_LISTED_CANDIDATES)
+    .map((machine) => `${machine.name} (${machine.id})`)
+    .join(', ');
+  throw new UserFacingError(
+    `"${reference}" matches ${candidates.length} machines: ${listed}. Use the machine id instead.`,
+  );
+}

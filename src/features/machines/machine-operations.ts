@@ -1,0 +1,140 @@
+// What the bot does to a machine, apart from Slack: every change runs with the acting person's own
+// client and through the audit trail, and answers what the caller needs to show next (the machine as
+// it is after the call, and which state a watch should wait for).
+import type { PaperspaceClient } from '../../paperspace/client.js';
+import type { WaitableState } from '../../paperspace/constants.js';
+import type { CreateMachineParams, TemplateInfo, UpdateMachineParams } from '../../paperspace/requests.js';
+import type { Machine, MachineUtilization, MachineWithEvents } from '../../paperspace/schemas.js';
+import type { AuditTrail } from '../../store/audit-trail.js';
+import type { SlackUser } from '../../store/slack-user.js';
+
+/** Who acts: the person, and a client carrying their own key. */
+export interface Actor {
+  user: SlackUser;
+  client: PaperspaceClient;
+}
+
+export type PowerVerb = 'start' | 'stop' | 'restart';
+
+/** Why a power request was not sent: the machine is already where it was asked to go. */
+export type UnchangedReason = 'already_off' | 'already_running' | 'off_cannot_restart';
+
+export type PowerOutcome =
+  /** The request was accepted; `machine` is re-read after it, `targetState` is where it is heading. */
+  | { kind: 'requested'; machine: Machine; targetState: WaitableState }
+  | { kind: 'unchanged'; machine: Machine; reason: UnchangedReason };
+
+export interface CreateOutcome {
+  machine: Machine;
+  /** The state to watch for; undefined when the machine is not started on creation. */
+  targetState: WaitableState | undefined;
+}
+
+export interface MachineOperations {
+  power(actor: Actor, machine: Machine, verb: PowerVerb): Promise<PowerOutcome>;
+  create(actor: Actor, params: CreateMachineParams, template?: TemplateInfo): Promise<CreateOutcome>;
+  /** Applies the change and answers the machine re-read afterwards. */
+  update(actor: Actor, machineId: string, params: UpdateMachineParams): Promise<MachineWithEvents>;
+  destroy(actor: Actor, machineId: string, options: { releasePublicIp: boolean }): Promise<void>;
+  setAccess(
+    actor: Actor,
+    machineId: string,
+    change: { paperspaceUserId: string; enableAccess: boolean },
+  ): Promise<void>;
+  /** Usage in a billing month (`YYYY-MM`); the current UTC month when null. */
+  usage(actor: Actor, machineId: string, month: string | null): Promise<MachineUtilization>;
+}
+
+const RUNNING_STATES: readonly string[] = ['ready', 'serviceready'];
+
+/**
+ * The state a boot ends in. The contract does not say what selects ready or serviceready; a machine
+ * without the remote-access agent (LinuxHeadless) never gets past serviceready, while desktops
+ * (LinuxDesktop, WindowsDesktop and agent types we do not know) reach ready. Waiting for ready on a
+ * headless machine would time out; waiting for serviceready on a desktop would announce it before
+ * anyone can log in.
+ */
+export function bootedStateOf(machine: Pick<Machine, 'agentType'>): WaitableState {
+  return machine.agentType === 'LinuxHeadless' ? 'serviceready' : 'ready';
+}
+
+/** `YYYY-MM` of the UTC month containing `now`: Paperspace bills by UTC month. */
+export function billingMonthAt(now: number): string {
+  return new Date(now).toISOString().slice(0, 7);
+}
+
+export function createMachineOperations(deps: { audit: AuditTrail; now: () => number }): MachineOperations {
+  const { audit } = deps;
+
+  /** A re-read for the card; if it fails after the change succeeded, the change still stands. */
+  const reread = async (client: PaperspaceClient, fallback: Machine): Promise<Machine> => {
+    try {
+      return await client.machines.show(fallback.id);
+    } catch {
+      return fallback;
+    }
+  };
+
+  return {
+    async power({ user, client }, machine, verb) {
+      const unchanged = unchangedReason(machine.state, verb);
+      if (unchanged) return { kind: 'unchanged', machine, reason: unchanged };
+      await audit.run({ user, action: `machine.${verb}`, resourceId: machine.id }, () =>
+        client.machines[verb](machine.id),
+      );
+      const after = await reread(client, machine);
+      return {
+        kind: 'requested',
+        machine: after,
+        targetState: verb === 'stop' ? 'off' : bootedStateOf(after),
+      };
+    },
+
+    async create({ user, client }, params, template) {
+      const machine = await audit.run(
+        { user, action: 'machine.create' },
+        () => client.machines.create(params, template ? { template } : {}),
+        (created) => created.id,
+      );
+      // The contract makes startOnCreate default to true.
+      const targetState = params.startOnCreate === false ? undefined : bootedStateOf(machine);
+      return { machine, targetState };
+    },
+
+    async update({ user, client }, machineId, params) {
+      await audit.run({ user, action: 'machine.update', resourceId: machineId }, () =>
+        client.machines.update(machineId, params),
+      );
+      return client.machines.show(machineId);
+    },
+
+    async destroy({ user, client }, machineId, { releasePublicIp }) {
+      await audit.run({ user, action: 'machine.destroy', resourceId: machineId }, () =>
+        client.machines.destroy(machineId, releasePublicIp ? { releasePublicIp } : {}),
+      );
+    },
+
+    async setAccess({ user, client }, machineId, { paperspaceUserId, enableAccess }) {
+      const action = enableAccess ? 'machine.access.grant' : 'machine.access.revoke';
+      await audit.run(
+        { user, action, resourceId: machineId, note: `Paperspace user ${paperspaceUserId}` },
+        () => client.machines.setAccess(machineId, { userId: paperspaceUserId, enableAccess }),
+      );
+    },
+
+    usage({ client }, machineId, month) {
+      return client.machines.utilization(machineId, month ?? billingMonthAt(deps.now()));
+    },
+  };
+}
+
+/**
+ * Requests that would change nothing. The contract makes stop on an off machine a no-op, and start on
+ * a running one; restart on an off machine would start it, which is not what "restart" promises.
+ */
+function unchangedReason(state: string, verb: PowerVerb): UnchangedReason | undefined {
+  if (verb === 'stop' && state === 'off') return 'already_off';
+  if (verb === 'restart' && state === 'off') return 'off_cannot_restart';
+  if (verb === 'start' && RUNNING_STATES.includes(state)) return 'already_running';
+  return undefined;
+}

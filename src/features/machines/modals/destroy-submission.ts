@@ -1,0 +1,61 @@
+// The destroy confirmation's submission. The typed name must be the machine's name; otherwise the
+// field says so and nothing is destroyed. Then the destroy goes through the audit trail, the
+// conversation the modal came from hears who destroyed what, and the card (if any) loses its buttons.
+
+import { CallbackId } from '../../../slack/ids.js';
+import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import { postPublicly } from '../../../slack/posting.js';
+import type { ListenerRouter } from '../../../slack/router.js';
+import {
+  DestroyMachineFields,
+  destroyConfirmationError,
+  readDestroyMachineSubmission,
+} from '../blocks/destroy-machine-modal.js';
+import { destroyedCard, destroyedMessage, movedToDmMessage } from '../blocks/machine-replies.js';
+import { createMachineOperations } from '../machine-operations.js';
+import { machineOf, readSubmission } from './machine-submission.js';
+
+export function registerDestroySubmission(router: ListenerRouter, deps: ListenerDeps): void {
+  router.view(CallbackId.destroyMachine, async ({ ack, body, view, client }) => {
+    const submission = readSubmission(deps, body, view, client);
+    const machine = machineOf(submission.metadata);
+    const { typedName, releasePublicIp } = readDestroyMachineSubmission(submission.values);
+    const problem = destroyConfirmationError(typedName, machine.name);
+    if (problem !== undefined) {
+      await ack({
+        response_action: 'errors',
+        errors: { [DestroyMachineFields.confirmName.blockId]: problem },
+      });
+      return;
+    }
+    await ack();
+
+    const { user, metadata } = submission;
+    const paperspace = await submission.userClient();
+    if (!paperspace) return;
+    try {
+      await createMachineOperations(deps).destroy({ user, client: paperspace }, machine.id, {
+        releasePublicIp,
+      });
+      const posted = await postPublicly(
+        client,
+        {
+          channel: metadata.channelId ?? user.userId,
+          userId: user.userId,
+          ...(metadata.threadTs ? { threadTs: metadata.threadTs } : {}),
+        },
+        destroyedMessage(machine.name, user.userId),
+      );
+      if (posted.movedToDm) await submission.tell(movedToDmMessage('the notice'));
+      if (metadata.channelId && metadata.messageTs) {
+        await client.chat.update({
+          channel: metadata.channelId,
+          ts: metadata.messageTs,
+          ...destroyedCard(machine.name, user.userId),
+        });
+      }
+    } catch (error) {
+      await submission.tellFailure(error);
+    }
+  });
+}

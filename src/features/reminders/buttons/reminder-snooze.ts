@@ -1,0 +1,30 @@
+// Snooze 1h on a reminder: ask about this one machine again in an hour (the scheduler's tick delivers
+// it). Snoozing again moves the time; nothing is asked of Paperspace now.
+import { escapeMrkdwn, slackDate } from '../../../slack/block-kit/text.js';
+import { buttonHandler } from '../../../slack/button-click.js';
+import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import { markReminderRow } from './reminder-row.js';
+
+export const SNOOZE_MS = 60 * 60_000;
+
+export function reminderSnoozeHandler(deps: ListenerDeps) {
+  return buttonHandler(deps, async (click, { client }) => {
+    const now = deps.now();
+    const fireAt = now + SNOOZE_MS;
+    await deps.store.snoozes.snooze({
+      ...click.user,
+      machineId: click.machine.id,
+      machineName: click.machine.name,
+      // The message does not say which reminder it came from; the snooze stands on its own.
+      reminderId: null,
+      channel: click.channelId ?? click.user.userId,
+      fireAt,
+      createdAt: now,
+    });
+    await markReminderRow(
+      client,
+      click,
+      `💤 *${escapeMrkdwn(click.machine.name)}*: snoozed, I will ask again at ${slackDate(fireAt, '{time}')}`,
+    );
+  });
+}

@@ -1,0 +1,76 @@
+// `/ps remind <HH:MM> [weekdays|daily|<cron days>]`: a shutdown reminder at that time in the person's
+// own Slack time zone. It is stored; the scheduler picks it up on its next tick (on every replica).
+
+import { UserFacingError } from '../../../errors/user-facing-error.js';
+import { isKnownTimeZone, nextFireTime } from '../../../scheduler/cron-engine.js';
+import { escapeMrkdwn, isoMinutes, mrkdwn, slackDate } from '../../../slack/block-kit/text.js';
+import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
+import { describeError } from '../../../slack/error-handler.js';
+import { SLASH_COMMAND } from '../../../slack/ids.js';
+import { scheduleLabel, shortId } from '../reminder-text.js';
+
+/** A person's reminders are for "what is still running"; more than a handful is a mistake. */
+export const MAX_REMINDERS_PER_USER = 10;
+
+export const remindCommand: CommandHandler<'remind'> = async (command, context) => {
+  // A reminder lists machines with the person's key: without one it could only ever complain.
+  if ((await context.userClient()) === undefined) return;
+  const { deps, user } = context;
+  const existing = await deps.store.reminders.listByUser(user);
+  const zone = await userTimeZone(context);
+  const duplicate = existing.find(
+    (reminder) => reminder.cron === command.cron && reminder.timezone === zone.timezone,
+  );
+  if (duplicate) {
+    throw new UserFacingError(
+      `You already have this reminder (${shortId(duplicate)}). \`${SLASH_COMMAND} reminders\` lists yours.`,
+    );
+  }
+  if (existing.length >= MAX_REMINDERS_PER_USER) {
+    throw new UserFacingError(
+      `You have ${existing.length} reminders, the most there can be. Turn one off first with \`${SLASH_COMMAND} remind off <id>\`.`,
+    );
+  }
+  const now = deps.now();
+  const label = scheduleLabel(command);
+  // Not a Paperspace change, but it makes the bot act for the person later: it goes in the trail too.
+  const reminder = await deps.audit.run(
+    { user, action: 'reminder.create' },
+    () =>
+      deps.store.reminders.create({
+        ...user,
+        cron: command.cron,
+        timezone: zone.timezone,
+        label,
+        // Posting to the user id lands in their DM with the app.
+        channel: user.userId,
+        createdAt: now,
+      }),
+    (created) => created.id,
+  );
+  const next = nextFireTime(reminder.cron, reminder.timezone, now);
+  const lines = [
+    `⏰ Reminder set: ${escapeMrkdwn(label)} (${escapeMrkdwn(zone.timezone)}), id \`${shortId(reminder)}\`.`,
+    next === undefined
+      ? ''
+      : `The first one is ${slackDate(next, '{date_short_pretty} at {time}', isoMinutes(next))}.`,
+    'I will message you the machines you left running, each with Stop, Snooze 1h and Keep running.',
+    zone.fellBack
+      ? '⚠️ Slack did not tell me your time zone, so this reminder uses UTC. Set your time zone in your Slack profile and make the reminder again.'
+      : '',
+  ].filter((line) => line !== '');
+  const text = lines.join('\n');
+  await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+};
+
+/** The time zone set in the person's Slack profile; UTC (and a note) when Slack does not say. */
+async function userTimeZone(context: CommandContext): Promise<{ timezone: string; fellBack: boolean }> {
+  try {
+    const answer = await context.client.users.info({ user: context.user.userId });
+    const tz = answer.user?.tz;
+    if (typeof tz === 'string' && isKnownTimeZone(tz)) return { timezone: tz, fellBack: false };
+  } catch (error) {
+    context.deps.logger.warn({ error: describeError(error) }, 'users.info failed; the reminder uses UTC');
+  }
+  return { timezone: 'UTC', fellBack: true };
+}

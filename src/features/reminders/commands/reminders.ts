@@ -1,0 +1,49 @@
+// `/ps reminders`: the person's reminders with their next time, and machines they snoozed.
+import type { KnownBlock } from '@slack/types';
+import { contextLine } from '../../../slack/block-kit/elements.js';
+import { escapeMrkdwn, LIMITS, mrkdwn, plainText, slackDate } from '../../../slack/block-kit/text.js';
+import type { CommandHandler } from '../../../slack/command-context.js';
+import { SLASH_COMMAND } from '../../../slack/ids.js';
+import type { Snooze } from '../../../store/reminder-snoozes.js';
+import { reminderLine } from '../reminder-text.js';
+
+export const remindersCommand: CommandHandler<'reminders'> = async (_command, context) => {
+  const { deps, user } = context;
+  const [reminders, snoozes] = await Promise.all([
+    deps.store.reminders.listByUser(user),
+    deps.store.snoozes.listByUser(user),
+  ]);
+  if (reminders.length === 0 && snoozes.length === 0) {
+    const text = `You have no reminders. \`${SLASH_COMMAND} remind 19:00\` shows you your running machines every weekday at 19:00.`;
+    await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+    return;
+  }
+  const now = deps.now();
+  const title = `Your reminders (${reminders.length})`;
+  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(title, LIMITS.headerText) }];
+  if (reminders.length > 0) {
+    blocks.push({
+      type: 'section',
+      text: mrkdwn(reminders.map((reminder) => reminderLine(reminder, now)).join('\n')),
+    });
+  }
+  if (snoozes.length > 0) {
+    const lines = snoozes.map(
+      (snooze) => `💤 ${snoozedMachine(snooze)} again at ${slackDate(snooze.fireAt, '{time}')}`,
+    );
+    blocks.push({ type: 'section', text: mrkdwn(lines.join('\n')) });
+  }
+  blocks.push(
+    contextLine(
+      `\`${SLASH_COMMAND} remind off &lt;id&gt;\` turns one off, \`${SLASH_COMMAND} remind off\` all of them and the snoozes.`,
+    ),
+  );
+  await context.replyPrivately({ blocks, text: title });
+};
+
+/** The machine by the name the reminder showed; by its id for snoozes stored before names were kept. */
+function snoozedMachine(snooze: Snooze): string {
+  return snooze.machineName === null
+    ? `\`${escapeMrkdwn(snooze.machineId)}\``
+    : `*${escapeMrkdwn(snooze.machineName)}*`;
+}

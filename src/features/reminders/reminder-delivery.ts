@@ -1,0 +1,102 @@
+// What a shutdown reminder sends: the person's own machines that still run, each with Stop, Snooze 1h
+// and Keep running, in one message to their DM with the app. Nothing running: no message at all.
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from 'pino';
+import type { PaperspaceClient } from '../../paperspace/client.js';
+import { PaperspaceError } from '../../paperspace/errors.js';
+import type { Machine } from '../../paperspace/schemas.js';
+import { errorMessage } from '../../slack/block-kit/messages.js';
+import { mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
+import { SLASH_COMMAND } from '../../slack/ids.js';
+import type { Snooze } from '../../store/reminder-snoozes.js';
+import type { Reminder } from '../../store/reminders.js';
+import type { SlackUser } from '../../store/slack-user.js';
+import type { KeyVault } from '../../vault/key-vault.js';
+import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
+import { reminderMessage } from './blocks/reminder.js';
+
+export interface ReminderDelivery {
+  /** A reminder fired: the person's running machines, or nothing when none run. */
+  remind(reminder: Reminder): Promise<void>;
+  /** A snooze came due: that one machine again, if it still runs. */
+  remindAgain(snooze: Snooze): Promise<void>;
+}
+
+export interface ReminderDeliveryDeps {
+  clients: PaperspaceClientFactory;
+  vault: Pick<KeyVault, 'account'>;
+  slack: WebClient;
+  logger: Logger;
+}
+
+/** Off, or on its way there: nothing to remind about. */
+const NOT_RUNNING = new Set(['off', 'stopping']);
+
+export function createReminderDelivery(deps: ReminderDeliveryDeps): ReminderDelivery {
+  const post = async (channel: string, message: SlackMessage) => {
+    await deps.slack.chat.postMessage({ channel, blocks: message.blocks, text: message.text });
+  };
+
+  /**
+   * A team key lists the whole team's machines; a reminder is about the person's own (only the owner
+   * can stop a machine anyway). Machines that do not say who owns them are kept.
+   */
+  const isOwnedBy = (ownerId: string | undefined) => (machine: Machine) =>
+    ownerId === undefined || typeof machine.userId !== 'string' || machine.userId === ownerId;
+
+  const runningMachines = async (client: PaperspaceClient, user: SlackUser): Promise<Machine[]> => {
+    const ownerId = (await deps.vault.account(user))?.userId;
+    const owned = isOwnedBy(ownerId);
+    const running: Machine[] = [];
+    for await (const machine of client.machines.listAll()) {
+      if (!NOT_RUNNING.has(machine.state) && owned(machine)) running.push(machine);
+    }
+    return running;
+  };
+
+  /** Failing silently would be the worst outcome: the person trusts the reminder to tell them. */
+  const couldNotCheck = async (channel: string, error: unknown) => {
+    const reason = error instanceof PaperspaceError ? error.message : 'an unexpected error (it was logged)';
+    if (!(error instanceof PaperspaceError))
+      deps.logger.error({ err: error }, 'a reminder could not list machines');
+    await post(channel, errorMessage(`Your shutdown reminder could not check your machines: ${reason}`));
+  };
+
+  const noKey = async (channel: string) => {
+    const text =
+      `⏰ Your shutdown reminder could not check your machines: no Paperspace key is linked. ` +
+      `Link one with \`${SLASH_COMMAND} login\`, or turn the reminder off with \`${SLASH_COMMAND} remind off\`.`;
+    await post(channel, { blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+  };
+
+  return {
+    async remind(reminder) {
+      const client = await deps.clients.forUser(reminder);
+      if (client === undefined) return noKey(reminder.channel);
+      let machines: Machine[];
+      try {
+        machines = await runningMachines(client, reminder);
+      } catch (error) {
+        return couldNotCheck(reminder.channel, error);
+      }
+      if (machines.length === 0) {
+        deps.logger.debug({ reminderId: reminder.id }, 'reminder fired with nothing running; no message');
+        return;
+      }
+      await post(reminder.channel, reminderMessage(machines));
+    },
+
+    async remindAgain(snooze) {
+      const client = await deps.clients.forUser(snooze);
+      if (client === undefined) return noKey(snooze.channel);
+      let machine: Machine | undefined;
+      try {
+        [machine] = await client.machines.list({ machineId: snooze.machineId });
+      } catch (error) {
+        return couldNotCheck(snooze.channel, error);
+      }
+      if (machine === undefined || NOT_RUNNING.has(machine.state)) return;
+      await post(snooze.channel, reminderMessage([machine]));
+    },
+  };
+}

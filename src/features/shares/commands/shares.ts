@@ -1,0 +1,67 @@
+// `/ps shares`: the person's shares that have not expired, with where they were posted and until when.
+import type { KnownBlock } from '@slack/types';
+import { contextLine } from '../../../slack/block-kit/elements.js';
+import {
+  escapeMrkdwn,
+  isoMinutes,
+  LIMITS,
+  mrkdwn,
+  plainText,
+  plural,
+  type SlackMessage,
+  slackDate,
+} from '../../../slack/block-kit/text.js';
+import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
+import { SLASH_COMMAND } from '../../../slack/ids.js';
+import type { Delegation } from '../../../store/delegations.js';
+
+/** Header and footer around one section per share. */
+const MAX_SHARES_SHOWN = LIMITS.messageBlocks - 2;
+
+export const sharesCommand: CommandHandler<'shares'> = async (_command, context) => {
+  const { deps, user } = context;
+  const active = await deps.store.delegations.listActive(deps.now(), {
+    teamId: user.teamId,
+    userId: user.userId,
+  });
+  if (active.length === 0) {
+    const text = `You have no active shares. \`${SLASH_COMMAND} share <machine>\` shares machines in a channel for 4 hours.`;
+    await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(escapeMrkdwn(text)) }], text });
+    return;
+  }
+  await context.replyPrivately(sharesMessage(active, await machineNames(context)));
+};
+
+/** Names for the stored machine ids, read with the person's key; ids stand in when that fails. */
+async function machineNames(context: CommandContext): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  try {
+    const client = await context.deps.clients.forUser(context.user, { requestId: context.requestId });
+    for (const machine of client ? await client.machines.list() : []) names.set(machine.id, machine.name);
+  } catch (error) {
+    context.deps.logger.warn({ err: error }, 'could not name shared machines; showing ids');
+  }
+  return names;
+}
+
+function sharesMessage(shares: Delegation[], names: Map<string, string>): SlackMessage {
+  const title = `Your active shares (${shares.length})`;
+  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(title, LIMITS.headerText) }];
+  for (const share of shares.slice(0, MAX_SHARES_SHOWN)) {
+    const machines = share.machineIds
+      .map((id) => `*${escapeMrkdwn(names.get(id) ?? id)}* \`${escapeMrkdwn(id)}\``)
+      .join(', ');
+    const where = share.channel.startsWith('D') ? 'in our DM' : `in <#${escapeMrkdwn(share.channel)}>`;
+    const details = [
+      `${where}, until ${slackDate(share.expiresAt, '{date_short_pretty} at {time}', isoMinutes(share.expiresAt))}`,
+      `resource delegation ${escapeMrkdwn(share.delegationId)} · access token id \`${escapeMrkdwn(share.accessTokenId)}\``,
+    ];
+    blocks.push({ type: 'section', text: mrkdwn([machines, ...details].join('\n')) });
+  }
+  if (shares.length > MAX_SHARES_SHOWN) {
+    blocks.push(contextLine(`… and ${plural(shares.length - MAX_SHARES_SHOWN, 'more share')}`));
+  } else {
+    blocks.push(contextLine('Each share ends by itself 4 hours after it was made.'));
+  }
+  return { blocks, text: title };
+}

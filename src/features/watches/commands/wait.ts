@@ -1,0 +1,42 @@
+// `/ps wait <machine> <state> [--timeout D]`: a public card for the machine, updated as it changes,
+// and a reply in its thread when it reaches the state (or fails, disappears, or runs out of time).
+
+import { escapeMrkdwn, mrkdwn } from '../../../slack/block-kit/text.js';
+import type { CommandHandler } from '../../../slack/command-context.js';
+import { postedInDmNotice, postWithDmFallback } from '../../../slack/scheduler-posting.js';
+import { machineCardMessage } from '../../machines/blocks/machine-card.js';
+import { stateMrkdwn } from '../../machines/blocks/machine-state.js';
+import { findMachine } from '../../machines/machine-lookup.js';
+import { waitingNotice } from '../watch-messages.js';
+
+export const waitCommand: CommandHandler<'wait'> = async (command, context) => {
+  const client = await context.userClient();
+  if (client === undefined) return;
+  const { deps, user } = context;
+  const machine = await findMachine(client, command.machine);
+  if (machine.state === command.state) {
+    const text = `*${escapeMrkdwn(machine.name)}* is already ${stateMrkdwn(machine.state)}.`;
+    await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+    return;
+  }
+  const card = machineCardMessage(machine, {
+    notice: waitingNotice({ userId: user.userId, targetState: command.state }),
+    timeline: [{ state: machine.state, at: deps.now() }],
+  });
+  const posted = await postWithDmFallback(
+    context.client,
+    { channel: context.channelId, userId: user.userId },
+    card,
+  );
+  if (posted.inDm) await context.replyPrivately(postedInDmNotice('the card'));
+  await deps.watcher.watch({
+    user,
+    machineId: machine.id,
+    machineName: machine.name,
+    targetState: command.state,
+    channel: posted.channel,
+    messageTs: posted.ts,
+    timeoutMs: command.timeoutMs,
+    initialState: machine.state,
+  });
+};

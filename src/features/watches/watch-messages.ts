@@ -1,0 +1,132 @@
+// What people read about a watch: the line on the machine card while it runs and when it ends, and
+// the one reply in the card's thread that says how it ended. Pure functions, escaped mrkdwn.
+import { contextLine } from '../../slack/block-kit/elements.js';
+import {
+  escapeMrkdwn,
+  LIMITS,
+  mrkdwn,
+  type SlackMessage,
+  truncateMrkdwn,
+} from '../../slack/block-kit/text.js';
+import { SLASH_COMMAND } from '../../slack/ids.js';
+import type { Watch } from '../../store/watch-types.js';
+import { stateMrkdwn } from '../machines/blocks/machine-state.js';
+
+/** How a watch ended; `done` carries the state reached (ready satisfies serviceready) and how long it took. */
+export type WatchOutcome =
+  | { status: 'done'; state: string; elapsedMs: number }
+  /** Paperspace's event log says the operation (`start`, `stop`...) failed; `state` is the machine's now. */
+  | { status: 'failed'; operation: string; message: string; state: string }
+  /** Polling cannot go on (the key was unlinked); stored as failed. */
+  | { status: 'stopped'; reason: string }
+  | { status: 'timed_out'; lastState: string | null; lastError?: string }
+  | { status: 'gone' };
+
+type WatchSubject = Pick<Watch, 'userId' | 'machineName' | 'machineId' | 'targetState' | 'createdAt'> & {
+  deadlineAt: number;
+};
+
+/** `45s`, `2m14s`, `1h05m`: short and exact enough for "how long did it take". */
+export function formatElapsed(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) {
+    const rest = seconds % 60;
+    return rest === 0 ? `${minutes}m` : `${minutes}m${String(rest).padStart(2, '0')}s`;
+  }
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `${hours}h` : `${hours}h${String(rest).padStart(2, '0')}m`;
+}
+
+const mention = (userId: string) => `<@${escapeMrkdwn(userId)}>`;
+const machine = (watch: WatchSubject) => `*${escapeMrkdwn(watch.machineName)}*`;
+
+/** The stored detail of a finished watch: why it ended as it did, for people reading the database. */
+export function outcomeDetail(outcome: WatchOutcome): string | null {
+  switch (outcome.status) {
+    case 'done':
+      return null;
+    case 'failed':
+      return `${outcome.operation} failed: ${outcome.message}`;
+    case 'stopped':
+      return outcome.reason;
+    case 'timed_out':
+      return outcome.lastState === null ? 'deadline passed' : `deadline passed while ${outcome.lastState}`;
+    case 'gone':
+      return 'machine no longer exists or is no longer visible to the key';
+  }
+}
+
+/** The card's notice line while the watch runs. */
+export function waitingNotice(watch: Pick<WatchSubject, 'userId' | 'targetState'>): string {
+  return `⏳ Waiting for ${stateMrkdwn(watch.targetState)}, requested by ${mention(watch.userId)}`;
+}
+
+/** The card's notice line once the watch has ended. */
+export function finishedNotice(watch: WatchSubject, outcome: WatchOutcome): string {
+  switch (outcome.status) {
+    case 'done':
+      return `✅ ${stateMrkdwn(outcome.state)} after ${formatElapsed(outcome.elapsedMs)}, requested by ${mention(watch.userId)}`;
+    case 'failed':
+      return `❌ The ${escapeMrkdwn(outcome.operation)} failed: ${escapeMrkdwn(outcome.message)}`;
+    case 'stopped':
+      return `⏹️ Stopped watching: ${escapeMrkdwn(outcome.reason)}`;
+    case 'timed_out':
+      return `⌛ Stopped waiting for ${stateMrkdwn(watch.targetState)} after ${formatElapsed(watch.deadlineAt - watch.createdAt)}`;
+    case 'gone':
+      return `🗑️ ${machine(watch)} no longer exists`;
+  }
+}
+
+/**
+ * What replaces the card when the machine is gone: there is nothing left to show or to click, so the
+ * buttons go too.
+ */
+export function goneCard(watch: WatchSubject): SlackMessage {
+  const text = `🗑️ ${machine(watch)} no longer exists, or your Paperspace key can no longer see it.`;
+  return {
+    blocks: [{ type: 'section', text: mrkdwn(text) }, contextLine(`ID \`${escapeMrkdwn(watch.machineId)}\``)],
+    text,
+  };
+}
+
+/** The one reply in the card's thread that says how the watch ended; it mentions who asked. */
+export function completionReply(watch: WatchSubject, outcome: WatchOutcome): SlackMessage {
+  const line = `${mention(watch.userId)} ${replyText(watch, outcome)}`;
+  return {
+    blocks: [{ type: 'section', text: mrkdwn(line) }],
+    text: truncateMrkdwn(line, LIMITS.sectionText),
+  };
+}
+
+function replyText(watch: WatchSubject, outcome: WatchOutcome): string {
+  const target = stateMrkdwn(watch.targetState);
+  switch (outcome.status) {
+    case 'done':
+      return `${machine(watch)} is ${stateMrkdwn(outcome.state)} (took ${formatElapsed(outcome.elapsedMs)}).`;
+    case 'failed': {
+      const now =
+        outcome.state === watch.targetState ? '' : ` It is ${stateMrkdwn(outcome.state)}, not ${target}.`;
+      return `❌ The ${escapeMrkdwn(outcome.operation)} of ${machine(watch)} failed: ${escapeMrkdwn(outcome.message)}.${now}`;
+    }
+    case 'stopped':
+      return `⏹️ Stopped watching ${machine(watch)}: ${escapeMrkdwn(outcome.reason)}`;
+    case 'timed_out': {
+      const now = outcome.lastState === null ? '' : ` It is ${stateMrkdwn(outcome.lastState)}.`;
+      const error = outcome.lastError ? ` Last problem: ${escapeMrkdwn(outcome.lastError)}` : '';
+      const again = `\`${SLASH_COMMAND} wait ${escapeMrkdwn(watch.machineId)} ${escapeMrkdwn(watch.targetState)}\``;
+      return (
+        `⌛ ${machine(watch)} did not become ${target} within ` +
+        `${formatElapsed(watch.deadlineAt - watch.createdAt)}, so I stopped watching.${now}${error} ` +
+        `${again} watches it again.`
+      );
+    }
+    case 'gone':
+      return (
+        `🗑️ ${machine(watch)} no longer exists, or your Paperspace key can no longer see it ` +
+        `(destroyed?). Stopped waiting for ${target}.`
+      );
+  }
+}

@@ -1,0 +1,141 @@
+// Posting the outcome of a finished watch, at least once. The replica that finishes a watch stores
+// what it is about to post in the same conditional update that finishes it (store.watches.complete),
+// posts it, and marks it reported. If that replica dies in between, or Slack fails the post, the
+// report stays due and any replica's next tick posts it once it is RETRY_AFTER_MS old.
+//
+// The price is a rare duplicate instead of a lost reply: a replica that stalls longer than
+// RETRY_AFTER_MS between finishing a watch and posting it posts after another replica has. Slack
+// offers no idempotency key to close that gap; losing "your machine is ready" is the worse failure.
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { type Machine, machineSchema } from '../../paperspace/schemas.js';
+import { describeError } from '../../slack/error-handler.js';
+import { slackErrorCode } from '../../slack/scheduler-posting.js';
+import type { Store } from '../../store/store.js';
+import { type TimelineEntry, timelineSchema, type Watch } from '../../store/watch-types.js';
+import type { WatchOutcome } from './watch-messages.js';
+import type { WatchReporter } from './watch-reporter.js';
+
+/** What is posted about a finished watch: its outcome, the machine as last seen, its timeline. */
+export interface WatchReport {
+  outcome: WatchOutcome;
+  machine: Machine | null;
+  timeline: TimelineEntry[];
+}
+
+/**
+ * How long a report waits for the replica that finished the watch before any replica may post it. Longer
+ * than a post can take: the Web API client gives each call 10 s and two retries, and a report is a
+ * card update, a reply, and at worst the reply again outside its thread.
+ */
+export const RETRY_AFTER_MS = 2 * 60_000;
+/** A report Slack keeps refusing (a channel the bot was removed from) is given up after this long. */
+export const GIVE_UP_AFTER_MS = 60 * 60_000;
+/**
+ * Slack errors no retry can cure: the channel was deleted or archived. The outcome is given up at once
+ * instead of being tried for an hour.
+ */
+const HOPELESS_SLACK_ERRORS = new Set(['channel_not_found', 'is_archived']);
+/** Due reports taken per tick; the rest come next tick. */
+const REPORTS_PER_TICK = 100;
+
+const outcomeSchema: z.ZodType<WatchOutcome> = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('done'), state: z.string(), elapsedMs: z.number() }),
+  z.object({ status: z.literal('failed'), operation: z.string(), message: z.string(), state: z.string() }),
+  z.object({ status: z.literal('stopped'), reason: z.string() }),
+  z.object({
+    status: z.literal('timed_out'),
+    lastState: z.string().nullable(),
+    lastError: z.string().optional(),
+  }),
+  z.object({ status: z.literal('gone') }),
+]);
+const reportSchema = z.object({
+  outcome: outcomeSchema,
+  machine: machineSchema.nullable(),
+  timeline: timelineSchema,
+});
+
+export interface WatchOutcomes {
+  /** The stored form of `report`, for `store.watches.complete()`, due for any replica from `now` + RETRY_AFTER_MS. */
+  stored(report: WatchReport, now: number): { body: string; retryAt: number };
+  /** Posts the report of a watch this replica just finished, and marks it reported once posted. */
+  post(watch: Watch, report: WatchReport): Promise<void>;
+  /** Posts the reports that are due: left by a replica that died, or refused by Slack before. */
+  retryDue(): Promise<void>;
+}
+
+export function createWatchOutcomes(deps: {
+  store: Pick<Store, 'watches'>;
+  reporter: WatchReporter;
+  logger: Logger;
+  now: () => number;
+  /** Told each time a post fails (counted in /metrics). */
+  postFailed?: () => void;
+}): WatchOutcomes {
+  const { store, reporter, logger } = deps;
+
+  const post = async (watch: Watch, report: WatchReport) => {
+    try {
+      await reporter.finished(watch, report.outcome, report.machine ?? undefined, report.timeline);
+    } catch (error) {
+      deps.postFailed?.();
+      const slackError = slackErrorCode(error);
+      if (slackError !== undefined && HOPELESS_SLACK_ERRORS.has(slackError)) {
+        await store.watches.reported(watch.id);
+        logger.error(
+          { watchId: watch.id, channel: watch.channel, slackError },
+          'gave up posting the outcome of a watch: its channel is gone',
+        );
+        return;
+      }
+      logger.warn(
+        { watchId: watch.id, error: describeError(error), retryInMs: RETRY_AFTER_MS },
+        'could not post the outcome of a watch; it stays due',
+      );
+      return;
+    }
+    await store.watches.reported(watch.id);
+  };
+
+  return {
+    stored: (report, now) => ({ body: JSON.stringify(report), retryAt: now + RETRY_AFTER_MS }),
+
+    post,
+
+    async retryDue() {
+      const now = deps.now();
+      for (const due of await store.watches.dueReports(now, REPORTS_PER_TICK)) {
+        const { watch } = due;
+        if (now - (watch.completedAt ?? now) >= GIVE_UP_AFTER_MS) {
+          await store.watches.reported(watch.id);
+          logger.error(
+            { watchId: watch.id, channel: watch.channel, finishedAt: watch.completedAt },
+            'gave up posting the outcome of a watch',
+          );
+          continue;
+        }
+        if (!(await store.watches.claimReport(watch.id, due.dueAt, now + RETRY_AFTER_MS))) continue;
+        const report = readReport(due.body);
+        if (report === undefined) {
+          // Written by this code, so unreadable means a bug or a hand-edited row: never retried forever.
+          await store.watches.reported(watch.id);
+          logger.error({ watchId: watch.id }, 'the stored outcome of a watch is unreadable; not posted');
+          continue;
+        }
+        await post(watch, report);
+      }
+    },
+  };
+}
+
+function readReport(body: string): WatchReport | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const parsed = reportSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -1,0 +1,324 @@
+// One poll of every active watch this replica holds. Watches are grouped by the person whose key
+// polls: one getMachines call answers all of that person's watches (more only when their account
+// spans several pages), and a machine is shown (one more call, for its event log) only when the
+// watch may be ending: target reached, machine settled elsewhere, or machine missing from the list.
+import type { Logger } from 'pino';
+import type { PaperspaceClient } from '../../paperspace/client.js';
+import { MACHINE_LIST_PAGE_SIZE } from '../../paperspace/constants.js';
+import {
+  PaperspaceError,
+  PaperspaceNotFoundError,
+  PaperspaceRateLimitError,
+} from '../../paperspace/errors.js';
+import type { Machine, MachineEvent } from '../../paperspace/schemas.js';
+import { forEachConcurrently } from '../../scheduler/concurrency.js';
+import { describeError } from '../../slack/error-handler.js';
+import type { SlackUser } from '../../store/slack-user.js';
+import type { Store } from '../../store/store.js';
+import type { FinishedWatchStatus, TimelineEntry, Watch } from '../../store/watch-types.js';
+import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
+import { failedEventSince, finishedAt } from './event-log.js';
+import { outcomeDetail, type WatchOutcome } from './watch-messages.js';
+import type { WatchOutcomes } from './watch-outcomes.js';
+import type { WatchReporter } from './watch-reporter.js';
+
+export interface WatchPollerDeps {
+  store: Pick<Store, 'watches'>;
+  clients: PaperspaceClientFactory;
+  /** Updates the cards of watches under way. */
+  reporter: WatchReporter;
+  /** Posts the outcome of a watch that ends. */
+  outcomes: WatchOutcomes;
+  logger: Logger;
+  now: () => number;
+  /** This replica, as named in the watches' leases. */
+  owner: string;
+  /** How long a claim on a watch lasts; renewed every tick. */
+  leaseMs: number;
+  pollIntervalMs: number;
+}
+
+export interface WatchPoller {
+  tick(): Promise<void>;
+}
+
+/** States a machine rests in. Settling in one that is not the target is when an operation may have failed. */
+const RESTING_STATES = new Set(['off', 'serviceready', 'ready']);
+
+/**
+ * `ready` is `serviceready` plus a running agent (contract, States), so a wait for serviceready is
+ * over once the machine is ready too: a desktop passes through serviceready faster than one tick.
+ */
+function satisfies(state: string, target: string): boolean {
+  return state === target || (target === 'serviceready' && state === 'ready');
+}
+/** A 429 without Retry-After pauses the user for the poll interval, doubled per repeat, up to this. */
+const MAX_RATE_LIMIT_PAUSE_MS = 5 * 60_000;
+/** Watches claimed per tick; far above what one replica polls, and a log line says if it is reached. */
+const MAX_WATCHES_PER_TICK = 5000;
+const USERS_AT_ONCE = 8;
+const WATCHES_AT_ONCE = 4;
+
+const UNLINKED = 'your Paperspace key was unlinked, so there is no key left to check it with.';
+
+type Shown =
+  | { kind: 'machine'; machine: Machine & { events: MachineEvent[] } }
+  | { kind: 'gone' }
+  | { kind: 'error' };
+
+export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
+  const { store, logger } = deps;
+  /** Users answered with 429, paused until `until`. */
+  const pauses = new Map<string, { until: number; strikes: number }>();
+  /** The last failed poll per user, quoted if their watch then times out. */
+  const lastErrors = new Map<string, string>();
+
+  async function finish(
+    watch: Watch,
+    outcome: WatchOutcome,
+    machine: Machine | undefined,
+    timeline: TimelineEntry[] = watch.timeline,
+  ): Promise<void> {
+    const now = deps.now();
+    const report = { outcome, machine: machine ?? null, timeline };
+    const won = await store.watches.complete(watch.id, {
+      status: statusOf(outcome),
+      at: now,
+      detail: outcomeDetail(outcome),
+      ...(machine ? { lastState: machine.state } : {}),
+      timeline,
+      report: deps.outcomes.stored(report, now),
+    });
+    // Another replica (or an earlier tick that crashed after completing) already finished it; if its
+    // post never happened, the report is still due and outcomes.retryDue() posts it.
+    if (!won) return;
+    logger.info({ watchId: watch.id, machineId: watch.machineId, status: outcome.status }, 'watch finished');
+    await deps.outcomes.post(watch, report);
+  }
+
+  async function timeOutIfDue(watch: Watch, userKey: string, machine?: Machine): Promise<void> {
+    if (deps.now() < watch.deadlineAt) return;
+    const lastError = lastErrors.get(userKey);
+    await finish(
+      watch,
+      {
+        status: 'timed_out',
+        lastState: machine?.state ?? watch.lastState,
+        ...(lastError === undefined ? {} : { lastError }),
+      },
+      machine,
+    );
+  }
+
+  async function show(client: PaperspaceClient, watch: Watch, userKey: string): Promise<Shown> {
+    try {
+      const machine = await client.machines.show(watch.machineId, { maxRetries: 0 });
+      return { kind: 'machine', machine };
+    } catch (error) {
+      if (error instanceof PaperspaceNotFoundError) return { kind: 'gone' };
+      lastErrors.set(userKey, messageOf(error));
+      logger.warn({ watchId: watch.id, error: describeError(error) }, 'could not show a watched machine');
+      return { kind: 'error' };
+    }
+  }
+
+  async function advance(
+    watch: Watch,
+    listed: Machine | undefined,
+    client: PaperspaceClient,
+    userKey: string,
+  ): Promise<void> {
+    let machine = listed;
+    let events: MachineEvent[] | undefined;
+    if (machine === undefined) {
+      // Missing from the list: destroyed, access taken away, or (rarely) a list that lagged.
+      const shown = await show(client, watch, userKey);
+      if (shown.kind === 'gone') return finish(watch, { status: 'gone' }, undefined);
+      if (shown.kind === 'error') return timeOutIfDue(watch, userKey);
+      machine = shown.machine;
+      events = shown.machine.events;
+    }
+
+    const now = deps.now();
+    const changed = machine.state !== watch.lastState;
+    const reached = satisfies(machine.state, watch.targetState);
+    const timeline = changed ? [...watch.timeline, { state: machine.state, at: now }] : watch.timeline;
+
+    if (reached || (changed && RESTING_STATES.has(machine.state))) {
+      if (events === undefined) {
+        const shown = await show(client, watch, userKey);
+        if (shown.kind === 'gone') return finish(watch, { status: 'gone' }, undefined);
+        // Only the event log is taken from it: decisions stay with the state the list showed, so the
+        // timeline and the outcome agree.
+        if (shown.kind === 'machine') events = shown.machine.events;
+        else if (now < watch.deadlineAt) {
+          // Without the event log a failed operation cannot be told from a finished one: look again
+          // next tick (the change is not recorded, so it is still a change then).
+          return;
+        }
+      }
+      const failed = events && failedEventSince(events, watch.createdAt);
+      if (failed) {
+        return finish(
+          watch,
+          {
+            status: 'failed',
+            operation: failed.name,
+            message: (failed.errorMsg?.trim() || `it ended in state "${failed.state}"`).replace(
+              /[.\s]+$/,
+              '',
+            ),
+            state: machine.state,
+          },
+          machine,
+          timeline,
+        );
+      }
+      if (reached) {
+        const at = events ? finishedAt(events, watch.createdAt, now) : now;
+        const finalTimeline = changed ? [...watch.timeline, { state: machine.state, at }] : timeline;
+        return finish(
+          watch,
+          { status: 'done', state: machine.state, elapsedMs: Math.max(0, at - watch.createdAt) },
+          machine,
+          finalTimeline,
+        );
+      }
+    }
+
+    if (now >= watch.deadlineAt) return timeOutIfDue(watch, userKey, machine);
+    if (!changed) return;
+    const recorded = await store.watches.updateProgress(watch.id, { lastState: machine.state, timeline });
+    if (recorded) await deps.reporter.progress(watch, machine, timeline);
+  }
+
+  async function pollUser(user: SlackUser, watches: Watch[]): Promise<void> {
+    const userKey = `${user.teamId}/${user.userId}`;
+    const timeOutAll = () =>
+      forEachConcurrently(watches, WATCHES_AT_ONCE, (watch) =>
+        guarded(watch, () => timeOutIfDue(watch, userKey)),
+      );
+
+    let client: PaperspaceClient | undefined;
+    try {
+      client = await deps.clients.forUser(user);
+    } catch (error) {
+      // The vault could not open the key (e.g. VAULT_KEY lost the key that sealed it): the operator
+      // can fix that, so the watches wait for it until their deadline.
+      lastErrors.set(userKey, 'the linked Paperspace key could not be read');
+      logger.error(
+        { user: userKey, error: describeError(error) },
+        'could not open the key of a watching user',
+      );
+      return timeOutAll();
+    }
+    if (client === undefined) {
+      return forEachConcurrently(watches, WATCHES_AT_ONCE, (watch) =>
+        guarded(watch, () => finish(watch, { status: 'stopped', reason: UNLINKED }, undefined)),
+      );
+    }
+
+    const pause = pauses.get(userKey);
+    if (pause !== undefined && pause.until > deps.now()) return timeOutAll();
+
+    let listed: Map<string, Machine>;
+    try {
+      listed = await listWatched(client, new Set(watches.map((watch) => watch.machineId)));
+      pauses.delete(userKey);
+      lastErrors.delete(userKey);
+    } catch (error) {
+      if (error instanceof PaperspaceRateLimitError) {
+        const strikes = (pause?.strikes ?? 0) + 1;
+        const wait =
+          error.retryAfterMs ?? Math.min(deps.pollIntervalMs * 2 ** strikes, MAX_RATE_LIMIT_PAUSE_MS);
+        pauses.set(userKey, { until: deps.now() + wait, strikes });
+      }
+      lastErrors.set(userKey, messageOf(error));
+      logger.warn(
+        { user: userKey, error: describeError(error) },
+        'could not list the machines of a watching user',
+      );
+      return timeOutAll();
+    }
+
+    const ready = client;
+    await forEachConcurrently(watches, WATCHES_AT_ONCE, (watch) =>
+      guarded(watch, () => advance(watch, listed.get(watch.machineId), ready, userKey)),
+    );
+  }
+
+  async function guarded(watch: Watch, step: () => Promise<void>): Promise<void> {
+    try {
+      await step();
+    } catch (error) {
+      logger.error(
+        { watchId: watch.id, error: describeError(error) },
+        'a watch step failed; retrying next tick',
+      );
+    }
+  }
+
+  return {
+    async tick() {
+      const now = deps.now();
+      const watches = await store.watches.claimActive({
+        owner: deps.owner,
+        now,
+        leaseMs: deps.leaseMs,
+        limit: MAX_WATCHES_PER_TICK,
+      });
+      if (watches.length === MAX_WATCHES_PER_TICK) {
+        logger.warn(
+          { limit: MAX_WATCHES_PER_TICK },
+          'more active watches than one tick polls; the rest wait',
+        );
+      }
+      const byUser = new Map<string, { user: SlackUser; watches: Watch[] }>();
+      for (const watch of watches) {
+        const key = `${watch.teamId}/${watch.userId}`;
+        const group = byUser.get(key) ?? {
+          user: { teamId: watch.teamId, userId: watch.userId },
+          watches: [],
+        };
+        group.watches.push(watch);
+        byUser.set(key, group);
+      }
+      await forEachConcurrently([...byUser.values()], USERS_AT_ONCE, (group) =>
+        pollUser(group.user, group.watches),
+      );
+    },
+  };
+}
+
+/**
+ * The watched machines among the user's, one page at a time: the first page is usually all there is,
+ * and later pages are read only while a watched machine is still missing.
+ */
+async function listWatched(
+  client: PaperspaceClient,
+  wanted: ReadonlySet<string>,
+): Promise<Map<string, Machine>> {
+  const found = new Map<string, Machine>();
+  const seen = new Set<string>();
+  for (let skip = 0; ; skip += MACHINE_LIST_PAGE_SIZE) {
+    // Polls retry at the next tick, so the client's own quick retries (and Retry-After waits) are off.
+    const page = await client.machines.list({ limit: MACHINE_LIST_PAGE_SIZE, skip }, { maxRetries: 0 });
+    let fresh = 0;
+    for (const machine of page) {
+      if (seen.has(machine.id)) continue;
+      seen.add(machine.id);
+      fresh += 1;
+      if (wanted.has(machine.id)) found.set(machine.id, machine);
+    }
+    // A short page is the last one; a page of machines already seen means the API ignores skip.
+    if (page.length < MACHINE_LIST_PAGE_SIZE || fresh === 0 || found.size === wanted.size) return found;
+  }
+}
+
+function statusOf(outcome: WatchOutcome): FinishedWatchStatus {
+  return outcome.status === 'stopped' ? 'failed' : outcome.status;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof PaperspaceError ? error.message : 'an unexpected error (logged)';
+}

@@ -1,0 +1,251 @@
+// The `/ps` command grammar in one place: what each command carries once parsed (`Command`), and the
+// usage line and summary of each (`COMMANDS`). `/ps help` and the parser's error messages both read
+// the table, so the help a person sees and the usage shown with an error cannot disagree.
+import type { DedicatedGpuMachineType, Region, WaitableState } from '../../paperspace/constants.js';
+import { SLASH_COMMAND } from '../ids.js';
+
+/** Raw `key=value` arguments; the service validates the values with the API client's schemas. */
+export type KeyValues = Record<string, string>;
+
+/** Who `access` grants to or revokes from: a Slack mention (resolved later) or a Paperspace user id. */
+export type AccessUser = { kind: 'slack'; slackUserId: string } | { kind: 'paperspace'; userId: string };
+
+/** How a reminder repeats; `cron` means the user gave the day fields of a cron expression. */
+export type ReminderSchedule = 'weekdays' | 'daily' | 'cron';
+
+export type Command =
+  | { name: 'help'; topic: string | null }
+  | { name: 'login' }
+  | { name: 'logout' }
+  | { name: 'whoami' }
+  | { name: 'list'; filters: KeyValues }
+  | { name: 'show'; machine: string }
+  | { name: 'start'; machine: string; noWait: boolean }
+  | { name: 'stop'; machine: string; noWait: boolean }
+  | { name: 'restart'; machine: string; noWait: boolean }
+  | { name: 'wait'; machine: string; state: WaitableState; timeoutMs: number }
+  /** `params` null: no arguments were given, so open the create modal. */
+  | { name: 'create'; params: KeyValues | null }
+  | { name: 'update'; machine: string; params: KeyValues }
+  | { name: 'destroy'; machine: string; releasePublicIp: boolean }
+  | { name: 'access'; machine: string; action: 'grant' | 'revoke'; user: AccessUser }
+  /** `month` null: the current billing month (the service knows the clock and the user's time zone). */
+  | { name: 'usage'; machine: string; month: string | null }
+  /** A null field means "every": every region, every dedicated GPU type. */
+  | { name: 'availability'; region: Region | null; machineType: DedicatedGpuMachineType | null }
+  | { name: 'scripts' }
+  | { name: 'script show'; scriptId: string }
+  | { name: 'script text'; scriptId: string }
+  | { name: 'script delete'; scriptId: string }
+  | { name: 'script create' }
+  | { name: 'templates'; filters: KeyValues }
+  | { name: 'users'; filters: KeyValues }
+  | { name: 'networks'; filters: KeyValues }
+  | { name: 'drives' }
+  | { name: 'drive create' }
+  | { name: 'drive delete'; driveId: string }
+  | { name: 'share'; machines: string[] }
+  | { name: 'shares' }
+  /**
+   * `time` is `HH:MM` in the user's time zone; `cron` is the full five-field expression built from the
+   * time and the days (`0 19 * * 1-5`), already checked by node-cron.
+   */
+  | { name: 'remind'; time: string; schedule: ReminderSchedule; cron: string }
+  | { name: 'reminders' }
+  /** `reminderId` null: turn off every reminder of the user. */
+  | { name: 'remind off'; reminderId: string | null };
+
+export type CommandName = Command['name'];
+
+export interface CommandSpec {
+  readonly name: CommandName;
+  readonly usage: string;
+  readonly summary: string;
+}
+
+const ps = SLASH_COMMAND;
+
+// A record keyed by every CommandName: the compiler rejects a command without an entry (and an entry
+// without a command). The order here is the order of `/ps help`.
+const GRAMMAR = {
+  help: { usage: `${ps} help [command]`, summary: 'List the commands, or explain one.' },
+  login: { usage: `${ps} login`, summary: 'Link your Paperspace API key in a private form.' },
+  logout: { usage: `${ps} logout`, summary: 'Forget your API key.' },
+  whoami: { usage: `${ps} whoami`, summary: 'Show which Paperspace account your key belongs to.' },
+  list: {
+    usage: `${ps} list [key=value ...]`,
+    summary: 'List your machines, filtered by machine fields (state=ready, region=CA1, ...).',
+  },
+  show: {
+    usage: `${ps} show <machine>`,
+    summary: 'Show a machine card. <machine> is an id or a unique name.',
+  },
+  start: {
+    usage: `${ps} start <machine> [--no-wait]`,
+    summary: 'Start a machine and post here when it is ready (--no-wait: do not watch it).',
+  },
+  stop: {
+    usage: `${ps} stop <machine> [--no-wait]`,
+    summary: 'Stop a machine and post here when it is off (--no-wait: do not watch it).',
+  },
+  restart: {
+    usage: `${ps} restart <machine> [--no-wait]`,
+    summary: 'Restart a machine and post here when it is ready (--no-wait: do not watch it).',
+  },
+  wait: {
+    usage: `${ps} wait <machine> <off|serviceready|ready> [--timeout 30m]`,
+    summary: 'Post here when a machine reaches a state (timeout 90s, 10m, 2h or 1h30m; at most 24h).',
+  },
+  create: {
+    usage: `${ps} create [key=value ...]`,
+    summary:
+      'Create a machine: a form, or inline parameters (machineName=... region=CA1 machineType=C4 ...).',
+  },
+  update: {
+    usage: `${ps} update <machine> key=value ...`,
+    summary: 'Change machine settings (machineName, shutdownTimeoutInHours, dynamicPublicIp, ...).',
+  },
+  destroy: {
+    usage: `${ps} destroy <machine> [--release-ip]`,
+    summary: 'Destroy a machine after you confirm (--release-ip: also release its public IP).',
+  },
+  access: {
+    usage: `${ps} access <machine> grant|revoke <@user|userId>`,
+    summary: 'Give a person access to a machine, or take it away.',
+  },
+  usage: {
+    usage: `${ps} usage <machine> [YYYY-MM]`,
+    summary: 'Show hours used and cost of a machine for a month (default: this month).',
+  },
+  availability: {
+    usage: `${ps} availability [region] [machineType]`,
+    summary: 'Show where dedicated GPU types (GPU+, P4000, P5000, P6000, V100) can be created now.',
+  },
+  scripts: { usage: `${ps} scripts`, summary: 'List your startup scripts.' },
+  'script show': { usage: `${ps} script show <id>`, summary: 'Show a startup script and its machines.' },
+  'script text': { usage: `${ps} script text <id>`, summary: 'Show the text of a startup script.' },
+  'script delete': {
+    usage: `${ps} script delete <id>`,
+    summary: 'Delete a startup script (it is removed from every machine).',
+  },
+  'script create': { usage: `${ps} script create`, summary: 'Upload a startup script in a form.' },
+  templates: {
+    usage: `${ps} templates [key=value ...]`,
+    summary: 'List templates (filters: os, region, ...).',
+  },
+  users: { usage: `${ps} users [key=value ...]`, summary: 'List the users of your team.' },
+  networks: { usage: `${ps} networks [key=value ...]`, summary: 'List your private networks.' },
+  drives: { usage: `${ps} drives`, summary: 'List shared drives (team administrators).' },
+  'drive create': {
+    usage: `${ps} drive create`,
+    summary: 'Create a shared drive in a form (team administrators).',
+  },
+  'drive delete': {
+    usage: `${ps} drive delete <id>`,
+    summary: 'Delete a shared drive (team administrators).',
+  },
+  share: {
+    usage: `${ps} share <machine> [<machine> ...]`,
+    summary: 'Share machines in this channel for 4 hours.',
+  },
+  shares: { usage: `${ps} shares`, summary: 'List the shares you made that have not expired.' },
+  remind: {
+    usage: `${ps} remind <HH:MM> [weekdays|daily|<cron days>]`,
+    summary:
+      'Show you your running machines at HH:MM in your time zone: weekdays (default), daily, or cron day fields ("* * 1-5", "mon,wed").',
+  },
+  reminders: { usage: `${ps} reminders`, summary: 'List your reminders.' },
+  'remind off': {
+    usage: `${ps} remind off [id]`,
+    summary: 'Turn off one reminder, or all of them and any snoozes.',
+  },
+} as const satisfies Record<CommandName, { usage: string; summary: string }>;
+
+/** Every command with its usage line and summary, in help order. */
+export const COMMANDS: readonly CommandSpec[] = Object.entries(GRAMMAR).map(([name, spec]) => ({
+  name: name as CommandName,
+  usage: spec.usage,
+  summary: spec.summary,
+}));
+
+export function usageOf(name: CommandName): string {
+  return GRAMMAR[name].usage;
+}
+
+/** The usage shown when the command itself is unknown: where to find the list. */
+export const GENERAL_USAGE = GRAMMAR.help.usage;
+
+/** The first words of the commands: what may follow `/ps` (`script` stands for its subcommands). */
+export const COMMAND_WORDS: readonly string[] = [...new Set(COMMANDS.map((spec) => firstWord(spec.name)))];
+
+function firstWord(name: string): string {
+  return name.split(' ')[0] ?? name;
+}
+
+/**
+ * The commands a help topic covers: one command (`start`, `script show`) or a word shared by several
+ * (`script`, `drive`, `remind`). Null when the topic names no command.
+ */
+export function commandsForTopic(topic: string): readonly CommandSpec[] | null {
+  const normalized = topic.trim().toLowerCase().split(/\s+/).join(' ');
+  const exact = COMMANDS.filter((spec) => spec.name === normalized);
+  if (exact.length > 0) return exact;
+  const group = COMMANDS.filter((spec) => firstWord(spec.name) === normalized);
+  return group.length > 0 ? group : null;
+}
+
+/** Usage lines of the commands that start with `word`, one per line (for errors about a group). */
+export function groupUsage(word: string): string {
+  return (commandsForTopic(word) ?? []).map((spec) => spec.usage).join('\n');
+}
+
+/** Slack reads `<...>` as markup even inside code, so usage lines like `<machine>` must be escaped. */
+function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Help as mrkdwn lines: every command, or the ones a topic covers (see commandsForTopic). */
+export function helpLines(topic: string | null): string[] {
+  const specs = topic === null ? COMMANDS : (commandsForTopic(topic) ?? []);
+  return specs.map((spec) => `\`${escapeMrkdwn(spec.usage)}\`  ${escapeMrkdwn(spec.summary)}`);
+}
+
+/**
+ * Filters each list command accepts, as the contract names them (paperspace-api-contract.md, "List
+ * machines" and the Templates, Users and Networks sections). getMachines takes `machineId`, never
+ * `id`; `limit` and `skip` are pagination, which the bot drives itself.
+ */
+export const FILTER_KEYS = {
+  list: [
+    'machineId',
+    'name',
+    'os',
+    'ram',
+    'cpus',
+    'gpu',
+    'storageTotal',
+    'storageUsed',
+    'usageRate',
+    'shutdownTimeoutInHours',
+    'performAutoSnapshot',
+    'autoSnapshotFrequency',
+    'autoSnapshotSaveCount',
+    'agentType',
+    'dtCreated',
+    'state',
+    'updatesPending',
+    'networkId',
+    'privateIpAddress',
+    'publicIpAddress',
+    'region',
+    'userId',
+    'teamId',
+    'scriptId',
+    'dtLastRun',
+  ],
+  templates: ['id', 'name', 'label', 'os', 'dtCreated', 'teamId', 'userId', 'region'],
+  users: ['id', 'email', 'firstname', 'lastname', 'dtCreated', 'teamId'],
+  networks: ['id', 'name', 'region', 'dtCreated', 'network', 'netmask', 'teamId'],
+} as const satisfies Record<'list' | 'templates' | 'users' | 'networks', readonly string[]>;
+
+export type FilteredListName = keyof typeof FILTER_KEYS;

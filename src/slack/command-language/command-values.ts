@@ -1,0 +1,132 @@
+// Readers for the typed values inside commands: times, months, regions, machine types, wait states
+// and reminder days. Each answers a value or an error sentence that says what a good value looks like;
+// the parser adds which argument it was.
+import { validateDetailed } from 'node-cron';
+import {
+  DEDICATED_GPU_MACHINE_TYPES,
+  type DedicatedGpuMachineType,
+  isDedicatedGpuMachineType,
+  MACHINE_TYPES,
+  REGIONS,
+  type Region,
+  WAITABLE_STATES,
+  type WaitableState,
+} from '../../paperspace/constants.js';
+import { echo } from './echo.js';
+
+export type ValueResult<T> = { ok: true; value: T } | { ok: false; error: string };
+
+const ok = <T>(value: T): ValueResult<T> => ({ ok: true, value });
+const fail = <T>(error: string): ValueResult<T> => ({ ok: false, error });
+
+/** `HH:MM` in 24-hour time; one-digit hours are accepted and padded (`9:30` -> `09:30`). */
+export function parseTimeOfDay(text: string): ValueResult<{ time: string; hour: number; minute: number }> {
+  const match = /^(\d{1,2}):(\d{2})$/.exec(text);
+  const hour = Number(match?.[1]);
+  const minute = Number(match?.[2]);
+  if (match === null || hour > 23 || minute > 59) {
+    return fail('use HH:MM in 24-hour time, from 00:00 to 23:59 (for example 19:00)');
+  }
+  return ok({ time: `${String(hour).padStart(2, '0')}:${match[2]}`, hour, minute });
+}
+
+/** A billing month `YYYY-MM`, month 01 to 12. */
+export function parseBillingMonth(text: string): ValueResult<string> {
+  const match = /^(\d{4})-(\d{2})$/.exec(text);
+  const month = Number(match?.[2]);
+  if (match === null || month < 1 || month > 12) {
+    return fail('use YYYY-MM with a month from 01 to 12 (for example 2025-03)');
+  }
+  return ok(text);
+}
+
+/** Short code of each region, read from the contract strings: `West Coast (CA1)` -> `CA1`. */
+const REGION_CODES: ReadonlyMap<string, Region> = new Map(
+  REGIONS.map((region) => [/\(([^)]+)\)$/.exec(region)?.[1]?.toLowerCase() ?? region.toLowerCase(), region]),
+);
+
+/** The region codes people type, for messages. */
+export const REGION_CODE_LIST: readonly string[] = [...REGION_CODES.keys()].map((code) => code.toUpperCase());
+
+/**
+ * The contract's region string for a short code (`ca1`, `NY2`, `AMS1`) or the full string in any case
+ * (`west coast (ca1)`); null when it names no region.
+ */
+export function resolveRegion(text: string): Region | null {
+  const typed = text.trim().toLowerCase();
+  return REGION_CODES.get(typed) ?? REGIONS.find((region) => region.toLowerCase() === typed) ?? null;
+}
+
+export type MachineTypeRead =
+  | { kind: 'dedicated'; machineType: DedicatedGpuMachineType }
+  | { kind: 'other'; machineType: string }
+  | { kind: 'unknown' };
+
+/** A machine type in any case (`p4000`, `gpu+`), telling dedicated GPU types from the others. */
+export function readMachineType(text: string): MachineTypeRead {
+  const typed = text.trim().toLowerCase();
+  const machineType = MACHINE_TYPES.find((type) => type.toLowerCase() === typed);
+  if (machineType === undefined) return { kind: 'unknown' };
+  return isDedicatedGpuMachineType(machineType)
+    ? { kind: 'dedicated', machineType }
+    : { kind: 'other', machineType };
+}
+
+export const DEDICATED_GPU_TYPE_LIST = DEDICATED_GPU_MACHINE_TYPES.join(', ');
+
+export function parseWaitState(text: string): ValueResult<WaitableState> {
+  const typed = text.toLowerCase();
+  const state = WAITABLE_STATES.find((candidate) => candidate === typed);
+  return state === undefined ? fail(`use one of ${WAITABLE_STATES.join(', ')}`) : ok(state);
+}
+
+const NAMED_DAYS = { weekdays: '* * 1-5', daily: '* * *' } as const;
+const CRON_FIELD_NAMES: Record<string, string> = {
+  dayOfMonth: 'day of month',
+  month: 'month',
+  dayOfWeek: 'day of week',
+};
+
+export interface ReminderDays {
+  schedule: 'weekdays' | 'daily' | 'cron';
+  /** The full five-field cron expression: minute hour day-of-month month day-of-week. */
+  cron: string;
+}
+
+/**
+ * The days a reminder fires, joined with its time into one cron expression that node-cron accepts.
+ * `words` are what follows the time: nothing (weekdays), `weekdays`, `daily`, the three cron day
+ * fields (`* * 1-5`, also as one quoted token) or only the day-of-week field (`mon,wed,fri`). A full
+ * cron expression is refused, because the time already comes from HH:MM.
+ */
+export function parseReminderDays(
+  words: readonly string[],
+  hour: number,
+  minute: number,
+): ValueResult<ReminderDays> {
+  const fields = words.flatMap((word) => word.split(/\s+/)).filter((field) => field !== '');
+  const atTime = (days: string) => `${minute} ${hour} ${days}`;
+  if (fields.length === 0) return ok({ schedule: 'weekdays', cron: atTime(NAMED_DAYS.weekdays) });
+  const named = fields.length === 1 ? fields[0]?.toLowerCase() : undefined;
+  if (named === 'weekdays' || named === 'daily')
+    return ok({ schedule: named, cron: atTime(NAMED_DAYS[named]) });
+  if (fields.length !== 1 && fields.length !== 3) {
+    return fail(
+      `give weekdays, daily, or the cron day fields "day-of-month month day-of-week" (for example * * 1-5); the time comes from HH:MM, so leave minute and hour out (got ${fields.length} fields)`,
+    );
+  }
+  const days = fields.length === 1 ? `* * ${fields[0]}` : fields.join(' ');
+  const cron = atTime(days);
+  const validation = validateDetailed(cron);
+  if (!validation.valid) {
+    const problem = validation.errors[0];
+    const where =
+      problem === undefined
+        ? ''
+        : ` (${CRON_FIELD_NAMES[problem.field] ?? problem.field}: ${problem.value ?? ''})`;
+    return fail(
+      `${echo(days)} is not valid cron day fields${where}; use day-of-month month day-of-week, for example * * 1-5 or * * mon,wed,fri`,
+    );
+  }
+  return ok({ schedule: 'cron', cron });
+}

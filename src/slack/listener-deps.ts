@@ -1,0 +1,18 @@
+// Everything a listener may use, passed in once by main.ts (tests pass their own). Listeners stay
+// thin: ack, parse, call a service or the user's client, render blocks.
+import type { Logger } from 'pino';
+import type { MachineWatcher } from '../features/watches/machine-watcher.js';
+import type { AuditTrail } from '../store/audit-trail.js';
+import type { Store } from '../store/store.js';
+import type { KeyVault } from '../vault/key-vault.js';
+import type { PaperspaceClientFactory } from '../vault/paperspace-clients.js';
+
+export interface ListenerDeps {
+  clients: PaperspaceClientFactory;
+  vault: KeyVault;
+  store: Store;
+  audit: AuditTrail;
+  watcher: MachineWatcher;
+  logger: Logger;
+  now: () => number;
+}

@@ -1,0 +1,64 @@
+// One Paperspace client per person: every call made for a click or a command carries the API key of
+// the Slack user who clicked or typed, read from the vault at that moment. Clients share one undici
+// connection pool, so building one per request costs an object, not a connection.
+import type { Dispatcher } from 'undici';
+import { createPaperspaceClient, type PaperspaceClient } from '../paperspace/client.js';
+import type { ResponseEvent } from '../paperspace/http.js';
+import type { SlackUser } from '../store/slack-user.js';
+import type { Credentials, KeyVault } from './key-vault.js';
+
+export interface PaperspaceClientFactoryDeps {
+  vault: KeyVault;
+  baseUrl: string;
+  graphqlUrl: string;
+  dispatcher?: Dispatcher;
+  timeoutMs?: number;
+  /** Metrics and logging hook; the events carry no secret. */
+  onResponse?: (event: ResponseEvent) => void;
+  /** Injected into every client, so tests can run wait loops and backoff without real time. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  now?: () => number;
+  /**
+   * The id of the Slack request being served (the bot's request scope), used when a caller passes
+   * none: every Paperspace call made while serving a request carries its X-Request-Id.
+   */
+  currentRequestId?: () => string | undefined;
+}
+
+export interface ClientRequestOptions {
+  /** Correlates the Slack request with the API calls it causes (sent as X-Request-Id). */
+  requestId?: string;
+}
+
+export interface PaperspaceClientFactory {
+  /** A client acting with the user's own linked key; undefined when the user has linked none. */
+  forUser(user: SlackUser, options?: ClientRequestOptions): Promise<PaperspaceClient | undefined>;
+  /** A client for credentials that are not stored yet, e.g. to check a key before linking it. */
+  forCredentials(credentials: Credentials, options?: ClientRequestOptions): PaperspaceClient;
+}
+
+export function createPaperspaceClientFactory(deps: PaperspaceClientFactoryDeps): PaperspaceClientFactory {
+  const forCredentials = (credentials: Credentials, options: ClientRequestOptions = {}) => {
+    const requestId = options.requestId ?? deps.currentRequestId?.();
+    return createPaperspaceClient({
+      apiKey: credentials.apiKey,
+      ...(credentials.accessToken === undefined ? {} : { accessToken: credentials.accessToken }),
+      baseUrl: deps.baseUrl,
+      graphqlUrl: deps.graphqlUrl,
+      ...(deps.dispatcher === undefined ? {} : { dispatcher: deps.dispatcher }),
+      ...(deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs }),
+      ...(deps.onResponse === undefined ? {} : { onResponse: deps.onResponse }),
+      ...(deps.sleep === undefined ? {} : { sleep: deps.sleep }),
+      ...(deps.now === undefined ? {} : { now: deps.now }),
+      ...(requestId === undefined ? {} : { requestId }),
+    });
+  };
+
+  return {
+    forCredentials,
+    async forUser(user, options) {
+      const credentials = await deps.vault.credentials(user);
+      return credentials === undefined ? undefined : forCredentials(credentials, options);
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { ActionId } from '../../../src/slack/ids.js';
+import { USERS } from '../../support/test-bot.js';
+import { useTestBot } from '../../support/use-test-bot.js';
+import { textOf } from './helpers.js';
+
+const bot = useTestBot({ linked: ['ada'] });
+
+async function openHome(user: string, tab: 'home' | 'messages' = 'home') {
+  const response = await bot.send(bot.requests.event({ type: 'app_home_opened', user, tab }));
+  expect(response.status).toBe(200);
+}
+
+describe('App Home', () => {
+  it('shows the linked key and account with the machines as compact cards', async () => {
+    await openHome(USERS.ada.slackId);
+    const publish = await bot.slack.waitFor('views.publish');
+    expect(publish.args.user_id).toBe(USERS.ada.slackId);
+    const view = textOf(publish.args.view);
+    expect(view).toContain('"type":"home"');
+    expect(view).toContain('Linked to *ada.park@example.com* with key `••••dual`');
+    expect(view).toContain('Your machines (3)');
+    expect(view).toContain('ada-workstation');
+    expect(view).toContain(ActionId.machineStart);
+    expect(view).not.toContain(USERS.ada.apiKey);
+  });
+
+  it('offers Log in to someone who linked no key', async () => {
+    await openHome(USERS.sam.slackId);
+    const publish = await bot.slack.waitFor('views.publish');
+    expect(publish.args.user_id).toBe(USERS.sam.slackId);
+    const view = textOf(publish.args.view);
+    expect(view).toContain(ActionId.login);
+    expect(view).not.toContain('Your machines');
+  });
+
+  it('shows a Paperspace failure in the view instead of leaving it blank', async () => {
+    bot.emulator.state.failNextRequests({
+      count: 1,
+      status: 403,
+      path: '/machines/getMachines',
+      message: 'Account suspended',
+    });
+    await openHome(USERS.ada.slackId);
+    const publish = await bot.slack.waitFor('views.publish');
+    const view = textOf(publish.args.view);
+    expect(view).toContain('Linked to *ada.park@example.com*');
+    expect(view).toContain('Account suspended');
+  });
+
+  it('draws nothing for the Messages tab', async () => {
+    await openHome(USERS.ada.slackId, 'messages');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(bot.slack.calls('views.publish')).toHaveLength(0);
+  });
+});

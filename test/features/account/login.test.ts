@@ -1,0 +1,237 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ActionId, CallbackId } from '../../../src/slack/ids.js';
+import type { ApiCall, ResponseUrlPost } from '../../support/fake-slack.js';
+import { USERS } from '../../support/test-bot.js';
+import { useTestBot } from '../../support/use-test-bot.js';
+import { databaseBytes, slackUser, submitLogin, textOf } from './helpers.js';
+
+/** Every Slack call and response_url post of this file, for the final check that no secret reached Slack. */
+const seenCalls: ApiCall[] = [];
+const seenResponses: ResponseUrlPost[] = [];
+const responseIds: string[] = [];
+
+const bot = useTestBot();
+beforeEach(() => {
+  responseIds.length = 0;
+});
+afterEach(() => {
+  seenCalls.push(...bot.slack.calls());
+  for (const id of responseIds) seenResponses.push(...bot.slack.responses(id));
+});
+
+async function ps(user: 'ada' | 'maya' | 'sam', text: string) {
+  const request = bot.requests.slashCommand({ text, userId: USERS[user].slackId });
+  responseIds.push(request.responseUrlId ?? '');
+  await bot.send(request);
+  return bot.slack.waitForResponse(request.responseUrlId ?? '');
+}
+
+const ada = USERS.ada;
+
+describe('/ps login', () => {
+  it('opens the login form with the trigger of the command', async () => {
+    const request = bot.requests.slashCommand({ text: 'login', userId: ada.slackId, triggerId: 'T-login-1' });
+    await bot.send(request);
+    const open = await bot.slack.waitFor('views.open');
+    expect(open.args.trigger_id).toBe('T-login-1');
+    expect(textOf(open.args.view)).toContain(CallbackId.login);
+    expect(textOf(open.args.view)).toContain('api_key_input');
+  });
+
+  it('refuses a wrong key under the API key field and stores nothing', async () => {
+    const wrongKey = 'not-a-real-key-0001';
+    const response = await submitLogin(bot, ada.slackId, { apiKey: wrongKey });
+    expect(response.body).toMatchObject({
+      response_action: 'errors',
+      errors: { api_key: expect.stringContaining('does not accept this API key (401)') },
+    });
+    expect(await bot.vault.credentials(slackUser('ada'))).toBeUndefined();
+    expect((await databaseBytes(bot)).includes(Buffer.from(wrongKey))).toBe(false);
+    const [audit] = await bot.store.audit.list({ userId: ada.slackId, limit: 1 });
+    expect(audit).toMatchObject({ action: 'account.link', outcome: 'error' });
+  });
+
+  it('links a good key pasted with spaces, encrypted, and confirms it with the masked key', async () => {
+    const response = await submitLogin(bot, ada.slackId, { apiKey: `  ${ada.apiKey}\n` });
+    expect(response.body).toMatchObject({ response_action: 'update' });
+    const shown = textOf(response.body);
+    expect(shown).toContain('••••dual');
+    expect(shown).toContain('ada.park@example.com');
+    expect(shown).not.toContain(ada.apiKey);
+
+    expect(await bot.vault.credentials(slackUser('ada'))).toEqual({ apiKey: ada.apiKey });
+    expect((await databaseBytes(bot)).includes(Buffer.from(ada.apiKey))).toBe(false);
+    const [audit] = await bot.store.audit.list({ userId: ada.slackId, limit: 1 });
+    expect(audit).toMatchObject({ action: 'account.link', outcome: 'ok' });
+
+    const dm = await bot.slack.waitFor(
+      (call) => call.method === 'chat.postMessage' && call.args.channel === ada.slackId,
+    );
+    expect(textOf(dm.args.blocks)).toContain('••••dual');
+    const home = await bot.slack.waitFor('views.publish');
+    expect(home.args.user_id).toBe(ada.slackId);
+    expect(textOf(home.args.view)).toContain('ada.park@example.com');
+  });
+
+  it('shows whose key it is in /ps whoami, never the key', async () => {
+    const reply = await ps('ada', 'whoami');
+    const text = textOf(reply.blocks);
+    expect(reply.response_type).toBe('ephemeral');
+    expect(text).toContain('••••dual');
+    expect(text).toContain('ada.park@example.com');
+    expect(text).toContain('u1ada');
+    expect(text).toMatch(/Linked <!date\^\d+\^/);
+    expect(text).toContain('Access token: none');
+    expect(text).not.toContain(ada.apiKey);
+  });
+
+  it('asks a team member which member they are, then links them by e-mail', async () => {
+    const sam = USERS.sam;
+    const withoutEmail = await submitLogin(bot, sam.slackId, { apiKey: sam.apiKey });
+    expect(withoutEmail.body).toMatchObject({
+      response_action: 'errors',
+      errors: { paperspace_email: expect.stringContaining('team key (2 users)') },
+    });
+    expect(await bot.vault.credentials(slackUser('sam'))).toBeUndefined();
+
+    const wrongEmail = await submitLogin(bot, sam.slackId, {
+      apiKey: sam.apiKey,
+      email: 'nobody@orbital.example',
+    });
+    expect(wrongEmail.body).toMatchObject({
+      errors: { paperspace_email: expect.stringContaining('No user') },
+    });
+
+    const linked = await submitLogin(bot, sam.slackId, {
+      apiKey: sam.apiKey,
+      email: 'SAM.rivera@orbital.example',
+    });
+    expect(linked.body).toMatchObject({ response_action: 'update' });
+    expect(await bot.vault.account(slackUser('sam'))).toMatchObject({
+      userId: 'u1sam',
+      email: 'sam.rivera@orbital.example',
+      teamId: 'te1orbit',
+    });
+  });
+
+  it("accepts a team member's access token that may not list drives, and refuses an unknown one", async () => {
+    const sam = USERS.sam;
+    const email = 'sam.rivera@orbital.example';
+    const badToken = await submitLogin(bot, sam.slackId, {
+      apiKey: sam.apiKey,
+      email,
+      accessToken: 'no-such-token-42',
+    });
+    expect(badToken.body).toMatchObject({
+      response_action: 'errors',
+      errors: { access_token: expect.stringContaining('does not accept this access token (401)') },
+    });
+    expect(await bot.vault.credentials(slackUser('sam'))).toEqual({ apiKey: sam.apiKey });
+
+    const memberToken = await submitLogin(bot, sam.slackId, {
+      apiKey: sam.apiKey,
+      email,
+      accessToken: sam.accessToken,
+    });
+    expect(memberToken.body).toMatchObject({ response_action: 'update' });
+    expect(await bot.vault.credentials(slackUser('sam'))).toEqual({
+      apiKey: sam.apiKey,
+      accessToken: sam.accessToken,
+    });
+    expect((await databaseBytes(bot)).includes(Buffer.from(sam.accessToken))).toBe(false);
+  });
+
+  it('says when Paperspace cannot be reached to check the key, and stores nothing', async () => {
+    const maya = USERS.maya;
+    bot.emulator.state.failNextRequests({ count: 2, status: 503, path: '/users/getUsers' });
+    const response = await submitLogin(bot, maya.slackId, {
+      apiKey: maya.apiKey,
+      email: 'maya.chen@orbital.example',
+    });
+    expect(response.body).toMatchObject({
+      response_action: 'errors',
+      errors: { api_key: expect.stringMatching(/could not be checked, so nothing was saved.*503/) },
+    });
+    expect(await bot.vault.credentials(slackUser('maya'))).toBeUndefined();
+  });
+
+  it('refuses a key with spaces inside without asking Paperspace', async () => {
+    const before = bot.emulator.state.requests().length;
+    const response = await submitLogin(bot, USERS.maya.slackId, { apiKey: 'two words' });
+    expect(response.body).toMatchObject({ errors: { api_key: expect.stringContaining('no spaces') } });
+    expect(bot.emulator.state.requests().length).toBe(before);
+  });
+});
+
+describe('the Log in button', () => {
+  it('opens the login form with the trigger of the click on the login prompt', async () => {
+    const prompt = await ps('maya', 'list');
+    expect(textOf(prompt.blocks)).toContain(ActionId.login);
+    await bot.send(
+      bot.requests.blockAction({
+        actionId: ActionId.login,
+        userId: USERS.maya.slackId,
+        ephemeral: true,
+        triggerId: 'T-button-1',
+      }),
+    );
+    const open = await bot.slack.waitFor('views.open');
+    expect(open.args.trigger_id).toBe('T-button-1');
+    expect(textOf(open.args.view)).toContain(CallbackId.login);
+  });
+
+  it('opens it from App Home too, saying which account a new key would replace', async () => {
+    await bot.send(
+      bot.requests.blockAction({
+        actionId: ActionId.login,
+        userId: ada.slackId,
+        view: { type: 'home' },
+        triggerId: 'T-home-1',
+      }),
+    );
+    const open = await bot.slack.waitFor('views.open');
+    expect(open.args.trigger_id).toBe('T-home-1');
+    expect(textOf(open.args.view)).toContain('You are linked as *ada.park@example.com*');
+  });
+});
+
+describe('/ps logout', () => {
+  it('forgets the key, says which, and records it', async () => {
+    const reply = await ps('ada', 'logout');
+    expect(textOf(reply.blocks)).toContain('Forgot your Paperspace key `••••dual`');
+    expect(await bot.vault.credentials(slackUser('ada'))).toBeUndefined();
+    const [audit] = await bot.store.audit.list({ userId: ada.slackId, limit: 1 });
+    expect(audit).toMatchObject({ action: 'account.unlink', outcome: 'ok' });
+    const home = await bot.slack.waitFor('views.publish');
+    expect(textOf(home.args.view)).toContain('Log in');
+  });
+
+  it('says so when nothing is linked', async () => {
+    const reply = await ps('ada', 'logout');
+    expect(textOf(reply.blocks)).toContain('nothing to forget');
+  });
+
+  it('makes /ps whoami offer the login prompt again', async () => {
+    const reply = await ps('ada', 'whoami');
+    expect(textOf(reply.blocks)).toContain(ActionId.login);
+  });
+});
+
+describe('secrets', () => {
+  it('never reach the log or any Slack call of these tests', () => {
+    const secrets = [
+      ada.apiKey,
+      USERS.sam.apiKey,
+      USERS.sam.accessToken,
+      USERS.maya.apiKey,
+      'not-a-real-key-0001',
+      'no-such-token-42',
+    ];
+    const slackTraffic = textOf(seenCalls) + textOf(seenResponses);
+    expect(seenCalls.length).toBeGreaterThan(0);
+    for (const secret of secrets) {
+      expect(bot.logText()).not.toContain(secret);
+      expect(slackTraffic).not.toContain(secret);
+    }
+  });
+});

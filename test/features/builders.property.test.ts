@@ -1,0 +1,86 @@
+// Whatever the API sends (names of any length and content, unknown states, nulls), every builder's
+// output stays within Block Kit limits and no machine name becomes a live mention or link.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { homeView } from '../../src/features/account/blocks/home.js';
+import { destroyMachineModal } from '../../src/features/machines/blocks/destroy-machine-modal.js';
+import { machineCard, machineCardMessage } from '../../src/features/machines/blocks/machine-card.js';
+import { machineList } from '../../src/features/machines/blocks/machine-list.js';
+import { updateMachineModal } from '../../src/features/machines/blocks/update-machine-modal.js';
+import { reminderMessage } from '../../src/features/reminders/blocks/reminder.js';
+import { shareMessage } from '../../src/features/shares/blocks/share.js';
+import type { Machine } from '../../src/paperspace/schemas.js';
+import { machineFixture } from '../slack/block-kit/fixtures.js';
+import { mrkdwnTexts } from '../slack/block-kit/inspect.js';
+import { assertBlockKitLimits } from '../slack/block-kit/limits.js';
+
+const hostileText = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 400 }),
+  fc.constantFrom('<!channel>', '<!here|here>', '<@U1>', '&amp;<>', '<https://evil.example|x>', '*_~`'),
+  fc.string({ unit: fc.constantFrom('<', '>', '&', '!', '@', 'a', '🟢'), minLength: 2000, maxLength: 6000 }),
+);
+
+const byteCount = fc.option(fc.oneof(fc.nat().map(String), fc.constant('garbage')), { nil: null });
+
+const machineArbitrary: fc.Arbitrary<Machine> = fc
+  .record({
+    id: fc.stringMatching(/^ps[a-z0-9]{1,12}$/),
+    name: hostileText.filter((name) => name.trim() !== ''),
+    state: fc.oneof(fc.constantFrom('off', 'ready', 'starting', 'stopping', 'serviceready'), hostileText),
+    os: fc.option(hostileText, { nil: null }),
+    gpu: fc.option(hostileText, { nil: null }),
+    region: fc.option(hostileText, { nil: null }),
+    machineType: hostileText,
+    ram: byteCount,
+    storageTotal: byteCount,
+    storageUsed: byteCount,
+    publicIpAddress: fc.option(hostileText, { nil: null }),
+  })
+  .map((fields) => machineFixture(fields));
+
+/** No mention, broadcast or link of the attacker's making survives into mrkdwn. */
+function assertInert(blocks: readonly unknown[]): void {
+  expect(mrkdwnTexts(blocks).join('\n')).not.toMatch(/<(!channel|!here|@U1|https:\/\/evil)/);
+}
+
+describe('builders under hostile API data', () => {
+  it('keep machine cards, lists, home, reminders and shares within limits and inert', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(machineArbitrary, { selector: (m) => m.id, maxLength: 30 }), (machines) => {
+        for (const machine of machines) {
+          for (const compact of [false, true]) {
+            const blocks = machineCard(machine, { compact, timeline: [{ state: machine.state, at: 0 }] });
+            assertBlockKitLimits(blocks);
+            assertInert(blocks);
+          }
+          assertBlockKitLimits(machineCardMessage(machine));
+          assertBlockKitLimits(updateMachineModal(machine));
+          const destroy = destroyMachineModal(machine);
+          assertBlockKitLimits(destroy);
+          assertInert(destroy.blocks);
+        }
+        const list = machineList(machines, { page: 2, filters: { state: 'ready' } });
+        assertBlockKitLimits(list);
+        assertInert(list.blocks);
+        assertBlockKitLimits(homeView({ linked: { maskedKey: '••••1234', account: 'a' }, machines }));
+        const reminder = reminderMessage(machines);
+        assertBlockKitLimits(reminder);
+        assertInert(reminder.blocks);
+        if (machines.length > 0) {
+          const share = shareMessage({
+            sharerUserId: 'U2',
+            machines,
+            delegationId: 1,
+            accessTokenId: 'tok',
+            expiresAt: 0,
+          });
+          assertBlockKitLimits(share);
+          assertInert(share.blocks);
+        }
+      }),
+      // Shrinking arrays of kilobyte-long strings takes minutes; the first counterexample is reported as found.
+      { numRuns: 60, endOnFailure: true },
+    );
+  });
+});

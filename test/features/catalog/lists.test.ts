@@ -1,0 +1,253 @@
+import { describe, expect, it } from 'vitest';
+import { ActionId } from '../../../src/slack/ids.js';
+import { USERS } from '../../support/test-bot.js';
+import { useTestBot } from '../../support/use-test-bot.js';
+import { command, textOf } from '../account/helpers.js';
+
+const bot = useTestBot({
+  linked: ['ada', 'maya'],
+  prepare: async (bot) => {
+    bot.emulator.state.addMachines(25, { owner: 'u1ada', namePrefix: 'bulk' });
+  },
+});
+
+/** The value of the Prev or Next button of a list message. */
+function pageButtonValue(blocks: unknown, label: 'Prev' | 'Next'): string {
+  const buttons = (
+    blocks as { type: string; elements?: { action_id: string; text: { text: string }; value: string }[] }[]
+  )
+    .flatMap((block) => block.elements ?? [])
+    .filter((element) => element.action_id === ActionId.listPage);
+  const found = buttons.find((button) => button.text.text.includes(label));
+  if (!found) throw new Error(`no ${label} button in ${textOf(blocks)}`);
+  return found.value;
+}
+
+/** Clicks a page button on an ephemeral list as `user`; answers the ack and the reply to the click. */
+async function clickPage(user: 'ada' | 'maya' | 'sam', value: string) {
+  const request = bot.requests.blockAction({
+    actionId: ActionId.listPage,
+    value,
+    userId: USERS[user].slackId,
+    ephemeral: true,
+  });
+  const started = Date.now();
+  const ack = await bot.send(request);
+  const ackMs = Date.now() - started;
+  const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+  return { ack, ackMs, reply };
+}
+
+const adaMachineCount = () =>
+  bot.emulator.state.machines().filter((machine) => machine.userId === 'u1ada').length;
+
+describe('/ps help', () => {
+  it('lists every command, only to the asker', async () => {
+    const reply = await command(bot, 'sam', 'help');
+    expect(reply.response_type).toBe('ephemeral');
+    const text = textOf(reply.blocks);
+    for (const usage of [
+      '/ps login',
+      '/ps list [key=value ...]',
+      '/ps drive delete &lt;id&gt;',
+      '/ps remind off [id]',
+    ]) {
+      expect(text).toContain(usage);
+    }
+  });
+
+  it("shows one command's usage and summary", async () => {
+    const reply = await command(bot, 'sam', 'help availability');
+    const text = textOf(reply.blocks);
+    expect(text).toContain('/ps availability [region] [machineType]');
+    expect(text).toContain('dedicated GPU types');
+    expect(text).not.toContain('/ps login');
+  });
+
+  it('answers an unknown topic with a usage error at once', async () => {
+    const response = await bot.send(
+      bot.requests.slashCommand({ text: 'help teleport', userId: USERS.sam.slackId }),
+    );
+    expect(response.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('teleport'),
+    });
+  });
+});
+
+describe('/ps list', () => {
+  it('shows page 1 of every machine and pages with Next and Prev, replacing the list in place', async () => {
+    const total = adaMachineCount();
+    expect(total).toBeGreaterThan(20);
+    const first = await command(bot, 'ada', 'list');
+    expect(first.response_type).toBe('ephemeral');
+    expect(textOf(first.blocks)).toContain(`${total} machines · page 1 of 3`);
+
+    const next = await clickPage('ada', pageButtonValue(first.blocks, 'Next'));
+    expect(next.ack.status).toBe(200);
+    expect(next.ackMs).toBeLessThan(1000);
+    expect(next.reply.replace_original).toBe(true);
+    expect(textOf(next.reply.blocks)).toContain(`${total} machines · page 2 of 3`);
+
+    const previous = await clickPage('ada', pageButtonValue(next.reply.blocks, 'Prev'));
+    expect(previous.reply.replace_original).toBe(true);
+    expect(textOf(previous.reply.blocks)).toContain(`${total} machines · page 1 of 3`);
+  });
+
+  it('filters by machine fields and keeps the filters on the next page', async () => {
+    const off = bot.emulator.state.machines().filter((m) => m.userId === 'u1ada' && m.state === 'off');
+    const first = await command(bot, 'ada', 'list state=off');
+    const text = textOf(first.blocks);
+    expect(text).toContain(`${off.length} machines · page 1 of 3`);
+    expect(text).toContain('state=off');
+    expect(text).not.toContain('ada-workstation');
+
+    const next = await clickPage('ada', pageButtonValue(first.blocks, 'Next'));
+    expect(textOf(next.reply.blocks)).toContain('state=off');
+    expect(textOf(next.reply.blocks)).not.toContain('ada-workstation');
+  });
+
+  it('turns typed numbers into number filters and names a filter whose value is not one', async () => {
+    const [bulk] = bot.emulator.state.machines().filter((m) => m.name === 'bulk-1');
+    const matching = await command(bot, 'ada', `list cpus=${bulk?.cpus} name=bulk-1`);
+    expect(textOf(matching.blocks)).toContain('bulk-1');
+
+    const wrong = await command(bot, 'ada', 'list cpus=many');
+    expect(textOf(wrong.blocks)).toContain('cpus must be a number');
+  });
+
+  it('pages with the key of whoever clicks, not of whoever asked', async () => {
+    const adaList = await command(bot, 'ada', 'list');
+    const next = await clickPage('maya', pageButtonValue(adaList.blocks, 'Next'));
+    // Maya's key sees the team's machines, so her "page 2" is of her list, not Ada's.
+    expect(textOf(next.reply.blocks)).not.toContain('bulk-');
+    expect(textOf(next.reply.blocks)).toContain('maya-trainer');
+  });
+
+  it('answers a tampered page value with a sentence and leaves the list alone', async () => {
+    const garbage = await clickPage('ada', '{"kind":"machines","filters":{},"page":"two"');
+    expect(garbage.ack.status).toBe(200);
+    expect(garbage.reply.replace_original).toBe(false);
+    expect(textOf(garbage.reply.blocks)).toContain('damaged or out of date');
+
+    const badFilter = await clickPage(
+      'ada',
+      JSON.stringify({ kind: 'machines', filters: { state: 'melting' }, page: 2 }),
+    );
+    expect(badFilter.reply.replace_original).toBe(false);
+    expect(textOf(badFilter.reply.blocks)).toContain('state must be one of');
+
+    const unknownFilter = await clickPage(
+      'ada',
+      JSON.stringify({ kind: 'users', filters: { password: 'x' }, page: 1 }),
+    );
+    expect(textOf(unknownFilter.reply.blocks)).toContain('password is not a parameter');
+  });
+
+  it('moves a page number past the end to the last page', async () => {
+    const far = await clickPage('ada', JSON.stringify({ kind: 'machines', filters: {}, page: 999 }));
+    expect(textOf(far.reply.blocks)).toContain('page 3 of 3');
+  });
+});
+
+describe('catalogue lists', () => {
+  it('lists templates matching a filter, stock and the team’s own', async () => {
+    const reply = await command(bot, 'maya', 'templates os="Ubuntu 22.04 (ML in a Box)"');
+    const text = textOf(reply.blocks);
+    expect(text).toContain('Orbital ML base image');
+    expect(text).not.toContain('Windows 10');
+  });
+
+  it("lists the team's users, filtered by a field", async () => {
+    const all = await command(bot, 'maya', 'users');
+    expect(textOf(all.blocks)).toContain('2 users');
+    const one = await command(bot, 'maya', 'users firstname=Sam');
+    expect(textOf(one.blocks)).toContain('sam.rivera@orbital.example');
+    expect(textOf(one.blocks)).not.toContain('maya.chen');
+  });
+
+  it('lists networks filtered by region code', async () => {
+    const reply = await command(bot, 'maya', 'networks region=AMS1');
+    const text = textOf(reply.blocks);
+    expect(text).toContain('Orbital Europe');
+    expect(text).not.toContain('Orbital West');
+    expect(text).toContain('region=Europe (AMS1)');
+  });
+
+  it("lists the account's startup scripts", async () => {
+    const reply = await command(bot, 'maya', 'scripts');
+    const text = textOf(reply.blocks);
+    expect(text).toContain('install-cuda-tools');
+    expect(text).not.toContain('mount-projects');
+  });
+
+  it('pages a catalogue list by its kind', async () => {
+    const page = await clickPage(
+      'maya',
+      JSON.stringify({ kind: 'networks', filters: { region: 'Europe (AMS1)' }, page: 1 }),
+    );
+    expect(page.reply.replace_original).toBe(true);
+    expect(textOf(page.reply.blocks)).toContain('Orbital Europe');
+  });
+});
+
+describe('/ps availability', () => {
+  it('checks every region and dedicated GPU type when none is given', async () => {
+    bot.emulator.state.setAvailability('Europe (AMS1)', 'V100', true);
+    const reply = await command(bot, 'ada', 'availability');
+    const text = textOf(reply.blocks);
+    expect(text).toContain('GPU availability');
+    for (const region of ['West Coast (CA1)', 'East Coast (NY2)', 'Europe (AMS1)'])
+      expect(text).toContain(region);
+    expect(cellsOf(reply.blocks, 'Europe (AMS1)')).toEqual([
+      '❌ GPU+',
+      '✅ P4000',
+      '✅ P5000',
+      '❌ P6000',
+      '✅ V100',
+    ]);
+    const asked = bot.emulator.state
+      .requests()
+      .filter((request) => request.path === '/machines/getAvailability');
+    expect(asked.length).toBeGreaterThanOrEqual(15);
+  });
+
+  it('checks only what is left open', async () => {
+    const before = bot.emulator.state.requests().length;
+    const reply = await command(bot, 'ada', 'availability AMS1');
+    const text = textOf(reply.blocks);
+    expect(text).toContain('Europe (AMS1)');
+    expect(text).not.toContain('West Coast');
+    expect(bot.emulator.state.requests().length - before).toBe(5);
+  });
+
+  it('shows failed checks as failed cells, not a failed message', async () => {
+    bot.emulator.state.failNextRequests({ count: 2, status: 400, path: '/machines/getAvailability' });
+    const reply = await command(bot, 'ada', 'availability CA1');
+    const cells = cellsOf(reply.blocks, 'West Coast (CA1)');
+    expect(cells).toHaveLength(5);
+    expect(cells.filter((cell) => cell.startsWith('⚠️'))).toHaveLength(2);
+    expect(cells.filter((cell) => cell.startsWith('✅'))).toHaveLength(3);
+  });
+
+  it('says once that the key is refused, instead of a grid of failures', async () => {
+    await bot.vault.link(
+      { teamId: bot.slack.teamId, userId: USERS.sam.slackId },
+      {
+        apiKey: 'revoked-key-of-sam-0',
+        account: { userId: 'u1sam', email: 'sam.rivera@orbital.example', teamId: 'te1orbit' },
+      },
+    );
+    const reply = await command(bot, 'sam', 'availability');
+    const text = textOf(reply.blocks);
+    expect(text).toContain('rejected the API key (401)');
+    expect(text).not.toContain('GPU availability');
+  });
+});
+
+/** The cells of one region's section in the availability grid. */
+function cellsOf(blocks: unknown, region: string): string[] {
+  const sections = blocks as { type: string; text?: { text: string }; fields?: { text: string }[] }[];
+  const section = sections.find((block) => block.type === 'section' && block.text?.text === `*${region}*`);
+  return (section?.fields ?? []).map((field) => field.text);
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { usageMessage } from '../../../../src/features/machines/blocks/usage.js';
+import type { MachineUtilization } from '../../../../src/paperspace/schemas.js';
+import { visibleText } from '../../../slack/block-kit/inspect.js';
+import { assertBlockKitLimits } from '../../../slack/block-kit/limits.js';
+
+function utilization(secondsUsed: number, hourlyRate: string, monthlyRate: string, billingMonth = '2024-05') {
+  return {
+    machineId: 'psz9xmdl1',
+    utilization: { machineId: 'psz9xmdl1', secondsUsed, hourlyRate, billingMonth },
+    storageUtilization: { machineId: 'psz9xmdl1', secondsUsed: 2_678_400, monthlyRate, billingMonth },
+  } satisfies MachineUtilization;
+}
+
+const MID_MAY = Date.UTC(2024, 4, 20, 12, 0);
+
+function usage(...args: Parameters<typeof usageMessage>) {
+  const message = usageMessage(...args);
+  assertBlockKitLimits(message);
+  return message;
+}
+
+describe('usageMessage', () => {
+  it('estimates the month as hours × hourly rate + monthly storage rate', () => {
+    // 12.5 h × $0.78 = $9.75; + $5.00 storage = $14.75
+    const { blocks, text } = usage('gpu-1', utilization(45_000, '0.78', '5.00'), MID_MAY);
+    const shown = visibleText(blocks);
+    expect(shown).toContain('Usage of gpu-1 · May 2024');
+    expect(shown).toContain('*Time used*\n12 h 30 min');
+    expect(shown).toContain('*Hourly rate*\n$0.78 / h');
+    expect(shown).toContain('*Compute*\n$9.75');
+    expect(shown).toContain('*Storage*\n$5.00 / month');
+    expect(shown).toContain('*Estimated cost so far*\n$14.75');
+    expect(shown).toContain('= 12.50 h × $0.78 + $5.00.');
+    expect(text).toBe('gpu-1 in May 2024: 12 h 30 min, estimated $14.75');
+  });
+
+  it('rounds the exact total once, with fractional seconds and a sub-cent rate', () => {
+    // 3600.9 s ≈ 1.00025 h × $0.0045 = $0.0045; + $0.10 = $0.1045 -> $0.10
+    const shown = visibleText(usage('cpu', utilization(3600.9, '0.0045', '0.10'), MID_MAY).blocks);
+    expect(shown).toContain('*Hourly rate*\n$0.0045 / h');
+    expect(shown).toContain('*Estimated cost so far*\n$0.10');
+    expect(shown).toContain('*Time used*\n1 h 00 min');
+  });
+
+  it('says "to date" with the time for the running month and not for a closed one', () => {
+    expect(visibleText(usage('gpu-1', utilization(0, '0.78', '5.00'), MID_MAY).blocks)).toContain(
+      'Billing month 2024-05, to date as of <!date^1716206400^{date_short_pretty} at {time}|2024-05-20 12:00 UTC>.',
+    );
+    const closed = visibleText(usage('gpu-1', utilization(0, '0.78', '5.00', '2024-04'), MID_MAY).blocks);
+    expect(closed).toContain('*Estimated cost*\n$5.00');
+    expect(closed).toContain('Billing month 2024-04.');
+    expect(closed).not.toContain('to date');
+  });
+
+  it('shows a dash instead of a made-up cost when a rate cannot be read', () => {
+    const shown = visibleText(usage('gpu-1', utilization(7200, 'n/a', '5.00'), MID_MAY).blocks);
+    expect(shown).toContain('*Estimated cost so far*\n—');
+    expect(shown).toContain('*Hourly rate*\nn/a');
+    expect(shown).toContain('no estimate');
+  });
+
+  it('escapes the machine name in the fallback text', () => {
+    expect(usage('<!here>', utilization(0, '1', '1'), MID_MAY).text).toMatch(/^&lt;!here&gt; in May 2024/);
+  });
+});

@@ -1,0 +1,260 @@
+import type { ViewStateValue } from '@slack/bolt';
+import { describe, expect, it } from 'vitest';
+import { CreateMachineFields as F } from '../../../src/features/machines/blocks/create-machine-fields.js';
+import { CallbackId } from '../../../src/slack/ids.js';
+import { createFakeClock } from '../../../tools/emulator/index.js';
+import type { ApiCall } from '../../support/fake-slack.js';
+import { USERS } from '../../support/test-bot.js';
+import { useTestBot } from '../../support/use-test-bot.js';
+import { auditOf, eventually, settle, textOf } from './machine-kit.js';
+
+const clock = createFakeClock();
+const ADA = USERS.ada.slackId;
+const MAYA = USERS.maya.slackId;
+const CHANNEL = 'C0BUILD';
+
+const bot = useTestBot({ emulator: { now: clock.now }, linked: ['ada', 'maya'] });
+
+const option = (value: string) => ({ text: { type: 'plain_text' as const, text: value }, value });
+const select = (value: string): ViewStateValue => ({ type: 'static_select', selected_option: option(value) });
+const typed = (type: string, value: string): ViewStateValue => ({ type, value });
+const checked = (...values: string[]): ViewStateValue => ({
+  type: 'checkboxes',
+  selected_options: values.map(option),
+});
+
+/** A filled-in create form, as Slack sends view.state.values. */
+function createForm(fields: {
+  name: string;
+  template: string;
+  machineType: string;
+  size?: string;
+  start?: boolean;
+  userId?: string;
+}) {
+  const form: Record<string, Record<string, ViewStateValue>> = {
+    [F.region.blockId]: { [F.region.actionId]: select('West Coast (CA1)') },
+    [F.machineType.blockId]: { [F.machineType.actionId]: select(fields.machineType) },
+    [F.template.blockId]: { [F.template.actionId]: select(fields.template) },
+    [F.size.blockId]: { [F.size.actionId]: typed('number_input', fields.size ?? '50') },
+    [F.machineName.blockId]: { [F.machineName.actionId]: typed('plain_text_input', fields.name) },
+    [F.billingType.blockId]: { [F.billingType.actionId]: select('hourly') },
+    [F.publicIp.blockId]: {
+      [F.publicIp.actionId]: { type: 'radio_buttons', selected_option: option('none') },
+    },
+    [F.startOnCreate.blockId]: {
+      [F.startOnCreate.actionId]: fields.start === false ? checked() : checked('start'),
+    },
+  };
+  if (fields.userId !== undefined) {
+    form[F.existingUser.blockId] = { [F.existingUser.actionId]: select(fields.userId) };
+  }
+  return form;
+}
+
+/** Runs `/ps create` and answers the create modal the bot put in place of the loading one. */
+async function openCreateModal(userId: string): Promise<{ opened: ApiCall; filled: ApiCall }> {
+  const request = bot.requests.slashCommand({ text: 'create', userId, channelId: CHANNEL });
+  await bot.send(request);
+  const opened = await bot.slack.waitFor('views.open');
+  const filled = await bot.slack.waitFor('views.update');
+  return { opened, filled };
+}
+
+function viewOf(call: ApiCall): { callback_id?: string; private_metadata?: string; blocks: unknown[] } {
+  return call.args.view as { callback_id?: string; private_metadata?: string; blocks: unknown[] };
+}
+
+describe('/ps create with the form', () => {
+  it('opens a loading modal at once with the trigger, then fills in the form in the same view', async () => {
+    const { opened, filled } = await openCreateModal(ADA);
+    expect(opened.args.trigger_id).toMatch(/trigger/);
+    expect(textOf(viewOf(opened).blocks)).toContain('Loading templates, networks, scripts…');
+    expect(filled.args.view_id).toMatch(/^V/);
+    const view = viewOf(filled);
+    expect(view.callback_id).toBe(CallbackId.createMachine);
+    expect(textOf(view.blocks)).toContain('t04azgph');
+    expect(textOf(view.blocks)).toContain('Ada West');
+    // An individual account assigns no user.
+    expect(textOf(view.blocks)).not.toContain(F.existingUser.blockId);
+  });
+
+  it("offers a team administrator the team's users to assign the machine to", async () => {
+    const { opened, filled } = await openCreateModal(MAYA);
+    expect(textOf(viewOf(opened).blocks)).toContain('team users');
+    expect(textOf(viewOf(filled).blocks)).toContain('u1sam');
+    expect(textOf(viewOf(filled).blocks)).toContain('Orbital ML base image');
+  });
+
+  it('shows field errors in the form and creates nothing when a value is wrong', async () => {
+    const { filled } = await openCreateModal(ADA);
+    const before = bot.emulator.state.machines().length;
+    const response = await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.createMachine,
+        userId: ADA,
+        privateMetadata: viewOf(filled).private_metadata ?? '',
+        values: createForm({ name: 'bad-size', template: 't04azgph', machineType: 'C4', size: '0' }),
+      }),
+    );
+    expect(response.body).toEqual({
+      response_action: 'errors',
+      errors: { [F.size.blockId]: 'size must be a positive whole number.' },
+    });
+    expect(bot.emulator.state.machines().length).toBe(before);
+  });
+
+  it("applies the template's rules in the form: a Windows template cannot create a CPU type", async () => {
+    const response = await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.createMachine,
+        userId: ADA,
+        values: createForm({ name: 'win-cpu', template: 'tkni3aa4', machineType: 'C4' }),
+      }),
+    );
+    const body = response.body as { response_action: string; errors: Record<string, string> };
+    expect(body.response_action).toBe('errors');
+    expect(body.errors[F.machineType.blockId]).toContain('Windows templates');
+    expect(bot.emulator.state.machineByName('win-cpu')).toBeUndefined();
+  });
+
+  it('creates the machine, posts its card in the channel, audits it and watches it boot', async () => {
+    const { filled } = await openCreateModal(ADA);
+    bot.slack.reset();
+    const response = await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.createMachine,
+        userId: ADA,
+        privateMetadata: viewOf(filled).private_metadata ?? '',
+        values: createForm({ name: 'ada-fresh', template: 't04azgph', machineType: 'C4' }),
+      }),
+    );
+    expect(response.body ?? {}).toEqual({});
+
+    const post = await bot.slack.waitFor('chat.postMessage');
+    expect(post.args.channel).toBe(CHANNEL);
+    expect(textOf(post.args.blocks)).toContain(`Provisioning… created by <@${ADA}>`);
+    const machine = bot.emulator.state.machineByName('ada-fresh');
+    expect(machine?.state).toBe('provisioning');
+    const audit = await auditOf(bot, machine?.id ?? '');
+    expect(audit).toMatchObject({ userId: ADA, action: 'machine.create', outcome: 'ok' });
+    const watch = await eventually(() =>
+      bot.watchRequests.find((request) => request.machineId === machine?.id),
+    );
+    expect(watch).toMatchObject({
+      targetState: 'serviceready',
+      channel: CHANNEL,
+      initialState: 'provisioning',
+    });
+  });
+
+  it("creates for a team administrator's team without asking for the team id", async () => {
+    const response = await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.createMachine,
+        userId: MAYA,
+        privateMetadata: JSON.stringify({ channelId: CHANNEL }),
+        values: createForm({
+          name: 'team-fresh',
+          template: 'tmun4o2g',
+          machineType: 'P4000',
+          userId: 'u1sam',
+        }),
+      }),
+    );
+    expect(response.body ?? {}).toEqual({});
+    await bot.slack.waitFor('chat.postMessage');
+    expect(bot.emulator.state.machineByName('team-fresh')).toBeDefined();
+  });
+
+  it('asks a team administrator, in the form, who a team machine is for', async () => {
+    const response = await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.createMachine,
+        userId: MAYA,
+        values: {
+          ...createForm({ name: 'nobodys', template: 'tmun4o2g', machineType: 'P4000' }),
+          [F.existingUser.blockId]: {
+            [F.existingUser.actionId]: { type: 'static_select', selected_option: null },
+          },
+        },
+      }),
+    );
+    const body = response.body as { response_action: string; errors: Record<string, string> };
+    expect(body.errors[F.existingUser.blockId]).toContain('userId is required for a team machine');
+    expect(bot.emulator.state.machineByName('nobodys')).toBeUndefined();
+  });
+
+  it('tells the submitter privately when Paperspace refuses what the form could not check', async () => {
+    await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.createMachine,
+        userId: ADA,
+        privateMetadata: JSON.stringify({ channelId: CHANNEL }),
+        values: createForm({ name: 'odd-size', template: 't04azgph', machineType: 'C4', size: '77' }),
+      }),
+    );
+    const note = await bot.slack.waitFor('chat.postEphemeral');
+    expect(note.args).toMatchObject({ channel: CHANNEL, user: ADA });
+    expect(String(note.args.text)).toContain('Paperspace rejected the request to create machine odd-size');
+    expect(bot.slack.calls('chat.postMessage')).toEqual([]);
+  });
+});
+
+describe('/ps create with key=value pairs', () => {
+  async function createInline(text: string) {
+    const request = bot.requests.slashCommand({ text: `create ${text}`, userId: ADA, channelId: CHANNEL });
+    await bot.send(request);
+    return request;
+  }
+
+  it('names an unknown key and suggests the right one', async () => {
+    const request = await createInline('machinNam=x');
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.text).toContain('Unknown key "machinNam" for create. Did you mean "machineName"?');
+  });
+
+  it('names every key whose value is wrong', async () => {
+    const request = await createInline(
+      'machineName=x region=CA1 machineType=C4 size=big billingType=hourly templateId=t04azgph startOnCreate=maybe',
+    );
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.text).toContain('size must be a positive whole number');
+    expect(reply.text).toContain('startOnCreate must be true or false');
+    expect(bot.emulator.state.machineByName('x')).toBeUndefined();
+  });
+
+  it("checks the template's rules before creating", async () => {
+    const request = await createInline(
+      'machineName=win-c4 region=CA1 machineType=c4 size=50 billingType=hourly templateId=tkni3aa4',
+    );
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.text).toContain('machineType cannot be C4: Windows templates');
+    expect(bot.emulator.state.machineByName('win-c4')).toBeUndefined();
+  });
+
+  it('asks a team administrator who the machine is for before calling Paperspace', async () => {
+    const before = bot.emulator.state.requests().length;
+    const request = bot.requests.slashCommand({
+      text: 'create machineName=t region=CA1 machineType=C4 size=50 billingType=hourly templateId=t04azgph',
+      userId: MAYA,
+    });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.text).toContain('userId is required for a team machine');
+    expect(bot.emulator.state.requests().length).toBe(before);
+  });
+
+  it('creates the machine from typed values and does not watch one that is not started', async () => {
+    await createInline(
+      'machineName="ada inline" region=CA1 machineType=C4 size=50 billingType=hourly templateId=t04azgph startOnCreate=no',
+    );
+    const post = await bot.slack.waitFor('chat.postMessage');
+    expect(textOf(post.args.blocks)).toContain('ada inline');
+    const machine = bot.emulator.state.machineByName('ada inline');
+    expect(machine).toBeDefined();
+    await auditOf(bot, machine?.id ?? '');
+    await settle();
+    expect(bot.watchRequests.filter((request) => request.machineId === machine?.id)).toEqual([]);
+  });
+});

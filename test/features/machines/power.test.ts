@@ -1,0 +1,242 @@
+import { describe, expect, it } from 'vitest';
+import { ActionId } from '../../../src/slack/ids.js';
+import { createFakeClock } from '../../../tools/emulator/index.js';
+import { USERS } from '../../support/test-bot.js';
+import { useTestBot } from '../../support/use-test-bot.js';
+import { addSpareMachine, auditOf, cardValue, eventually, settle, textOf } from './machine-kit.js';
+
+// The emulator's clock stands still, so a machine asked to start stays "starting" while we look.
+const clock = createFakeClock();
+const ADA = USERS.ada.slackId;
+const CHANNEL = 'C0OPS';
+
+const bot = useTestBot({ emulator: { now: clock.now }, linked: ['ada', 'maya', 'sam'] });
+
+const spareMachine = (state: 'off' | 'ready' = 'off', owner = USERS.ada.emulatorUserId) =>
+  addSpareMachine(bot, { prefix: 'spare-', state, owner });
+
+function watchesOf(machineId: string) {
+  return bot.watchRequests.filter((request) => request.machineId === machineId);
+}
+
+describe('/ps start, stop and restart', () => {
+  it('starts a machine, posts its card in the channel, audits it and watches it until it has booted', async () => {
+    const request = bot.requests.slashCommand({ text: 'start ada-cpu-box', userId: ADA, channelId: CHANNEL });
+    await bot.send(request);
+
+    const post = await bot.slack.waitFor('chat.postMessage');
+    expect(post.args.channel).toBe(CHANNEL);
+    expect(textOf(post.args.blocks)).toContain(`Starting… requested by <@${ADA}>`);
+    expect(bot.emulator.state.machine('psada002')?.state).toBe('starting');
+
+    const audit = await auditOf(bot, 'psada002');
+    expect(audit).toMatchObject({ userId: ADA, action: 'machine.start', outcome: 'ok' });
+
+    const [watch] = await eventually(() =>
+      watchesOf('psada002').length > 0 ? watchesOf('psada002') : undefined,
+    );
+    // ada-cpu-box is LinuxHeadless: it boots to serviceready, never to ready.
+    expect(watch).toMatchObject({
+      machineId: 'psada002',
+      machineName: 'ada-cpu-box',
+      targetState: 'serviceready',
+      channel: CHANNEL,
+      initialState: 'starting',
+      user: { teamId: bot.slack.teamId, userId: ADA },
+    });
+    expect(watch?.messageTs).toMatch(/^\d+\.\d+$/);
+  });
+
+  it('watches a desktop machine until it is ready', async () => {
+    await bot.send(bot.requests.slashCommand({ text: 'start ada-render', userId: ADA, channelId: CHANNEL }));
+    const [watch] = await eventually(() =>
+      watchesOf('psada003').length > 0 ? watchesOf('psada003') : undefined,
+    );
+    expect(watch?.targetState).toBe('ready');
+  });
+
+  it('starts without watching when asked --no-wait', async () => {
+    const machine = spareMachine();
+    await bot.send(
+      bot.requests.slashCommand({ text: `start ${machine.name} --no-wait`, userId: ADA, channelId: CHANNEL }),
+    );
+    await bot.slack.waitFor('chat.postMessage');
+    await auditOf(bot, machine.id);
+    await settle();
+    expect(bot.emulator.state.machine(machine.id)?.state).toBe('starting');
+    expect(watchesOf(machine.id)).toEqual([]);
+  });
+
+  it('says a machine that is already off is already off, without calling stop or watching', async () => {
+    const machine = spareMachine('off');
+    const request = bot.requests.slashCommand({
+      text: `stop ${machine.name}`,
+      userId: ADA,
+      channelId: CHANNEL,
+    });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.response_type).toBe('ephemeral');
+    expect(reply.text).toContain('already off');
+    await settle();
+    expect(bot.emulator.state.requests().some((entry) => entry.path.endsWith(`${machine.id}/stop`))).toBe(
+      false,
+    );
+    expect(bot.slack.calls('chat.postMessage')).toEqual([]);
+    expect(watchesOf(machine.id)).toEqual([]);
+  });
+
+  it('does not restart a machine that is off, and says to start it instead', async () => {
+    const machine = spareMachine('off');
+    const request = bot.requests.slashCommand({
+      text: `restart ${machine.name}`,
+      userId: ADA,
+      channelId: CHANNEL,
+    });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.text).toContain('nothing to restart');
+    expect(textOf(reply.blocks)).toContain(ActionId.machineStart);
+    expect(bot.emulator.state.machine(machine.id)?.state).toBe('off');
+  });
+
+  it('posts the card in the DM and says so when the channel refuses the bot', async () => {
+    const machine = spareMachine();
+    bot.slack.fail('chat.postMessage', 'not_in_channel');
+    const request = bot.requests.slashCommand({
+      text: `start ${machine.name}`,
+      userId: ADA,
+      channelId: 'C0PRIVATE',
+    });
+    await bot.send(request);
+
+    const dm = await bot.slack.waitFor(
+      (call) => call.method === 'chat.postMessage' && call.args.channel === ADA,
+    );
+    expect(textOf(dm.args.blocks)).toContain('requested by');
+    const notice = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(notice.response_type).toBe('ephemeral');
+    expect(notice.text).toContain('direct messages');
+    const [watch] = await eventually(() =>
+      watchesOf(machine.id).length > 0 ? watchesOf(machine.id) : undefined,
+    );
+    expect(watch?.channel).toBe(`D${ADA.slice(1)}`);
+  });
+});
+
+describe('power buttons on a machine card', () => {
+  it('restarts from the card, updating that same card in place and watching it', async () => {
+    const ts = '1600000000.000777';
+    await bot.send(
+      bot.requests.blockAction({
+        actionId: ActionId.machineRestart,
+        value: cardValue('psada001', 'ada-workstation'),
+        userId: ADA,
+        channelId: CHANNEL,
+        message: { ts },
+      }),
+    );
+    const update = await bot.slack.waitFor('chat.update');
+    expect(update.args).toMatchObject({ channel: CHANNEL, ts });
+    expect(textOf(update.args.blocks)).toContain(`Restarting… requested by <@${ADA}>`);
+    expect(bot.emulator.state.machine('psada001')?.state).toBe('restarting');
+    const watch = await eventually(() => watchesOf('psada001').find((request) => request.messageTs === ts));
+    expect(watch).toMatchObject({ channel: CHANNEL, targetState: 'ready' });
+    expect(bot.slack.calls('chat.postMessage')).toEqual([]);
+  });
+
+  it("acts with the clicker's own key: Sam stopping Maya's machine is refused to Sam alone", async () => {
+    const ts = '1600000000.000888';
+    const before = await bot.store.audit.list({ resourceId: 'psorb001', limit: 1 });
+    const action = bot.requests.blockAction({
+      actionId: ActionId.machineStop,
+      value: cardValue('psorb001', 'maya-trainer'),
+      userId: USERS.sam.slackId,
+      channelId: CHANNEL,
+      message: { ts },
+    });
+    await bot.send(action);
+
+    const reply = await bot.slack.waitForResponse(action.responseUrlId ?? '');
+    expect(reply.response_type).toBe('ephemeral');
+    expect(reply.replace_original).toBe(false);
+    expect(reply.text).toMatch(/does not allow your account to stop machine psorb001 \(403\)/);
+    expect(bot.emulator.state.machine('psorb001')?.state).toBe('serviceready');
+    const audit = await auditOf(bot, 'psorb001', before[0]?.id ?? 0);
+    expect(audit).toMatchObject({ userId: USERS.sam.slackId, action: 'machine.stop', outcome: 'error' });
+    await settle();
+    expect(bot.slack.calls('chat.update')).toEqual([]);
+    expect(watchesOf('psorb001')).toEqual([]);
+  });
+
+  it('shows the login prompt to a clicker who linked no key, without calling Paperspace', async () => {
+    const before = bot.emulator.state.requests().length;
+    const action = bot.requests.blockAction({
+      actionId: ActionId.machineStart,
+      value: cardValue('psada003', 'ada-render'),
+      userId: 'U0STRANGER',
+      channelId: CHANNEL,
+    });
+    await bot.send(action);
+    const reply = await bot.slack.waitForResponse(action.responseUrlId ?? '');
+    expect(reply.response_type).toBe('ephemeral');
+    expect(textOf(reply.blocks)).toContain(ActionId.login);
+    expect(bot.emulator.state.requests().length).toBe(before);
+  });
+
+  it('posts a new card from an ephemeral card and replaces the ephemeral one with a pointer to it', async () => {
+    const machine = spareMachine();
+    const action = bot.requests.blockAction({
+      actionId: ActionId.machineStart,
+      value: cardValue(machine.id, machine.name),
+      userId: ADA,
+      channelId: CHANNEL,
+      ephemeral: true,
+    });
+    await bot.send(action);
+    const post = await bot.slack.waitFor('chat.postMessage');
+    expect(post.args.channel).toBe(CHANNEL);
+    const replaced = await bot.slack.waitForResponse(action.responseUrlId ?? '');
+    expect(replaced.replace_original).toBe(true);
+    expect(replaced.text).toContain(machine.name);
+    expect(bot.slack.calls('chat.update')).toEqual([]);
+  });
+
+  it('posts a new card when Slack will not update the clicked one, and watches the new one', async () => {
+    const machine = spareMachine();
+    bot.slack.fail('chat.update', 'message_not_found');
+    await bot.send(
+      bot.requests.blockAction({
+        actionId: ActionId.machineStart,
+        value: cardValue(machine.id, machine.name),
+        userId: ADA,
+        channelId: CHANNEL,
+        message: { ts: '1600000000.000555' },
+      }),
+    );
+    const post = await bot.slack.waitFor('chat.postMessage');
+    expect(post.args.channel).toBe(CHANNEL);
+    const [watch] = await eventually(() =>
+      watchesOf(machine.id).length > 0 ? watchesOf(machine.id) : undefined,
+    );
+    expect(watch?.messageTs).not.toBe('1600000000.000555');
+  });
+
+  it('refreshes a stale card whose Stop is clicked on a machine that is already off', async () => {
+    const machine = spareMachine('off');
+    const ts = '1600000000.000999';
+    const action = bot.requests.blockAction({
+      actionId: ActionId.machineStop,
+      value: cardValue(machine.id, machine.name),
+      userId: ADA,
+      channelId: CHANNEL,
+      message: { ts },
+    });
+    await bot.send(action);
+    const reply = await bot.slack.waitForResponse(action.responseUrlId ?? '');
+    expect(reply.text).toContain('already off');
+    const update = await bot.slack.waitFor('chat.update');
+    expect(update.args.ts).toBe(ts);
+    expect(textOf(update.args.blocks)).toContain(ActionId.machineStart);
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { ActionId } from '../../../src/slack/ids.js';
+import { createFakeClock } from '../../../tools/emulator/index.js';
+import { USERS } from '../../support/test-bot.js';
+import { useTestBot } from '../../support/use-test-bot.js';
+import { cardValue, textOf } from './machine-kit.js';
+
+// The bot and the emulator share one clock (15 May 2024), so "this month" is May 2024 for both.
+const clock = createFakeClock();
+const ADA = USERS.ada.slackId;
+
+const bot = useTestBot({
+  emulator: { now: clock.now },
+  now: clock.now,
+  linked: ['ada'],
+  prepare: () => {
+    clock.advance(3 * 60 * 60 * 1000);
+  },
+});
+
+describe('/ps show', () => {
+  it('shows the machine card to the asker alone, with its recent events and its buttons', async () => {
+    const request = bot.requests.slashCommand({ text: 'show ada-workstation', userId: ADA });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.response_type).toBe('ephemeral');
+    const blocks = textOf(reply.blocks);
+    expect(blocks).toContain('ada-workstation');
+    expect(blocks).toContain('Ready');
+    expect(blocks).toMatch(/Recent: create ✅ <!date\^\d+\^[^>]+> → start ✅/);
+    expect(blocks).toContain(ActionId.machineStop);
+    expect(bot.slack.calls('chat.postMessage')).toEqual([]);
+  });
+
+  it('accepts the machine id, and a name typed in another case', async () => {
+    for (const text of ['show psada002', 'show ADA-CPU-BOX']) {
+      const request = bot.requests.slashCommand({ text, userId: ADA });
+      await bot.send(request);
+      const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+      expect(textOf(reply.blocks)).toContain('ada-cpu-box');
+    }
+  });
+
+  it('says which names the key can see when no machine matches', async () => {
+    const request = bot.requests.slashCommand({ text: 'show maya-trainer', userId: ADA });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.response_type).toBe('ephemeral');
+    expect(reply.text).toContain('No machine called "maya-trainer" is visible to your Paperspace key');
+  });
+});
+
+describe('/ps usage and the Usage button', () => {
+  it("shows this month's usage by default, to the asker alone", async () => {
+    const request = bot.requests.slashCommand({ text: 'usage ada-workstation', userId: ADA });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.response_type).toBe('ephemeral');
+    expect(textOf(reply.blocks)).toContain('Usage of ada-workstation · May 2024');
+    // Seeded at the start of the clock and running since: three hours.
+    expect(textOf(reply.blocks)).toContain('3 h 00 min');
+    const query = bot.emulator.state.requests().findLast((entry) => entry.path.endsWith('getUtilization'));
+    expect(query?.query).toContain('billingMonth=2024-05');
+  });
+
+  it('shows the month asked for', async () => {
+    const request = bot.requests.slashCommand({ text: 'usage ada-workstation 2024-04', userId: ADA });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(textOf(reply.blocks)).toContain('April 2024');
+  });
+
+  it("answers the card's Usage button ephemerally with this month's usage", async () => {
+    const action = bot.requests.blockAction({
+      actionId: ActionId.machineUsage,
+      value: cardValue('psada001', 'ada-workstation'),
+      userId: ADA,
+    });
+    await bot.send(action);
+    const reply = await bot.slack.waitForResponse(action.responseUrlId ?? '');
+    expect(reply.response_type).toBe('ephemeral');
+    expect(reply.replace_original).toBe(false);
+    expect(textOf(reply.blocks)).toContain('Usage of ada-workstation · May 2024');
+  });
+});

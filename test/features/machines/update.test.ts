@@ -1,0 +1,153 @@
+import type { ViewStateValue } from '@slack/bolt';
+import { describe, expect, it } from 'vitest';
+import { UpdateMachineFields as F } from '../../../src/features/machines/blocks/update-machine-modal.js';
+import { ActionId, CallbackId, MachineOverflowOption } from '../../../src/slack/ids.js';
+import { createFakeClock } from '../../../tools/emulator/index.js';
+import { USERS } from '../../support/test-bot.js';
+import { useTestBot } from '../../support/use-test-bot.js';
+import { addSpareMachine, auditOf, cardBlockId, textOf } from './machine-kit.js';
+
+const clock = createFakeClock();
+const ADA = USERS.ada.slackId;
+const CHANNEL = 'C0OPS';
+
+const bot = useTestBot({ emulator: { now: clock.now }, linked: ['ada'] });
+
+const spareMachine = () => addSpareMachine(bot, { prefix: 'settings' });
+
+describe('/ps update', () => {
+  it('changes the settings typed as key=value, audits it and answers with the refreshed card', async () => {
+    const machine = spareMachine();
+    const request = bot.requests.slashCommand({
+      text: `update ${machine.name} shutdownTimeoutInHours=3 shutdownTimeoutForces=yes autoSnapshotFrequency=day`,
+      userId: ADA,
+    });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.response_type).toBe('ephemeral');
+    expect(reply.text).toContain(`Updated *${machine.name}*`);
+    expect(reply.text).toContain('`shutdownTimeoutInHours`');
+    expect(textOf(reply.blocks)).toContain(ActionId.machineStart);
+    expect(bot.emulator.state.machine(machine.id)).toMatchObject({
+      shutdownTimeoutInHours: 3,
+      shutdownTimeoutForces: true,
+      autoSnapshotFrequency: 'day',
+    });
+    expect(await auditOf(bot, machine.id)).toMatchObject({
+      action: 'machine.update',
+      outcome: 'ok',
+      userId: ADA,
+    });
+  });
+
+  it('clears a setting given as none', async () => {
+    const machine = spareMachine();
+    const request = bot.requests.slashCommand({
+      text: `update ${machine.name} autoSnapshotFrequency=none`,
+      userId: ADA,
+    });
+    await bot.send(request);
+    await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(bot.emulator.state.machine(machine.id)?.autoSnapshotFrequency).toBeNull();
+  });
+
+  it('names the key whose value is wrong and changes nothing', async () => {
+    const machine = spareMachine();
+    const before = bot.emulator.state.requests().length;
+    const request = bot.requests.slashCommand({
+      text: `update ${machine.name} shutdownTimeoutForces=maybe`,
+      userId: ADA,
+    });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.text).toContain('shutdownTimeoutForces must be true or false');
+    expect(reply.text).toContain('/ps update &lt;machine&gt; key=value');
+    expect(bot.emulator.state.requests().length).toBe(before);
+  });
+
+  it('refuses a key that is not a setting, suggesting the closest one', async () => {
+    const request = bot.requests.slashCommand({
+      text: 'update ada-render shutdownTimeoutInHour=2',
+      userId: ADA,
+    });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.text).toContain(
+      'Unknown key "shutdownTimeoutInHour" for update. Did you mean "shutdownTimeoutInHours"?',
+    );
+  });
+});
+
+describe('the Settings modal', () => {
+  const values = (name: string, hours: string): Record<string, Record<string, ViewStateValue>> => ({
+    [F.machineName.blockId]: { [F.machineName.actionId]: { type: 'plain_text_input', value: name } },
+    [F.shutdownTimeout.blockId]: { [F.shutdownTimeout.actionId]: { type: 'number_input', value: hours } },
+    [F.shutdownOptions.blockId]: {
+      [F.shutdownOptions.actionId]: { type: 'checkboxes', selected_options: [] },
+    },
+  });
+
+  async function openSettings(machine: { id: string }, ts: string) {
+    await bot.send(
+      bot.requests.blockAction({
+        actionId: ActionId.machineOverflow,
+        elementType: 'overflow',
+        selectedOption: { value: MachineOverflowOption.settings },
+        blockId: cardBlockId(machine.id),
+        userId: ADA,
+        channelId: CHANNEL,
+        message: { ts },
+      }),
+    );
+    const filled = await bot.slack.waitFor('views.update');
+    return filled.args.view as { callback_id: string; private_metadata: string; blocks: unknown[] };
+  }
+
+  it('saves the form, audits it, tells the submitter and refreshes the card it was opened from', async () => {
+    const machine = spareMachine();
+    const ts = '1600000000.000123';
+    const view = await openSettings(machine, ts);
+    expect(view.callback_id).toBe(CallbackId.updateMachine);
+    expect(textOf(view.blocks)).toContain(machine.name);
+
+    bot.slack.reset();
+    const response = await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.updateMachine,
+        userId: ADA,
+        privateMetadata: view.private_metadata,
+        values: values(`${machine.name}-renamed`, '5'),
+      }),
+    );
+    expect(response.body ?? {}).toEqual({});
+    const card = await bot.slack.waitFor('chat.update');
+    expect(card.args).toMatchObject({ channel: CHANNEL, ts });
+    expect(textOf(card.args.blocks)).toContain(`${machine.name}-renamed`);
+    const note = await bot.slack.waitFor('chat.postEphemeral');
+    expect(note.args).toMatchObject({ channel: CHANNEL, user: ADA });
+    expect(bot.emulator.state.machine(machine.id)).toMatchObject({
+      name: `${machine.name}-renamed`,
+      shutdownTimeoutInHours: 5,
+      shutdownTimeoutForces: false,
+    });
+    expect(await auditOf(bot, machine.id)).toMatchObject({ action: 'machine.update', outcome: 'ok' });
+  });
+
+  it('shows a bad value on its field and saves nothing', async () => {
+    const machine = spareMachine();
+    const view = await openSettings(machine, '1600000000.000124');
+    const response = await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.updateMachine,
+        userId: ADA,
+        privateMetadata: view.private_metadata,
+        values: values('renamed-anyway', '-2'),
+      }),
+    );
+    expect(response.body).toEqual({
+      response_action: 'errors',
+      errors: { [F.shutdownTimeout.blockId]: 'shutdownTimeoutInHours must be a whole number, 0 or more.' },
+    });
+    expect(bot.emulator.state.machine(machine.id)?.name).toBe(machine.name);
+  });
+});

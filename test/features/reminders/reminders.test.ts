@@ -1,0 +1,211 @@
+import { describe, expect, it } from 'vitest';
+import { encodeMachineRef } from '../../../src/features/machines/blocks/machine-ref.js';
+import { reminderBlockId } from '../../../src/features/reminders/blocks/reminder.js';
+import { ActionId } from '../../../src/slack/ids.js';
+import { createFakeClock } from '../../../tools/emulator/index.js';
+import { messageText } from '../../scheduler/harness.js';
+import type { ApiCall } from '../../support/fake-slack.js';
+import { USERS } from '../../support/test-bot.js';
+import { useTestBot } from '../../support/use-test-bot.js';
+
+const HOUR_MS = 60 * 60_000;
+// Wednesday 2024-05-15, 09:00 UTC. The test users' Slack time zone is Europe/Amsterdam (UTC+2 in May).
+const clock = createFakeClock(Date.parse('2024-05-15T09:00:00Z'));
+const ada = () => ({ teamId: bot.slack.teamId, userId: USERS.ada.slackId });
+const WORKSTATION = { id: 'psada001', name: 'ada-workstation' };
+const RENDER = { id: 'psada003', name: 'ada-render' };
+
+const bot = useTestBot({ now: clock.now, emulator: { now: clock.now, transitionMs: 2000 }, linked: ['ada'] });
+
+async function command(text: string, userId: string = USERS.ada.slackId) {
+  const request = bot.requests.slashCommand({ text, userId });
+  await bot.send(request);
+  return bot.slack.waitForResponse(request.responseUrlId ?? '');
+}
+
+/** Fires what is due at `iso` and answers the reminder message it sent, if one. */
+async function fireAt(iso: string): Promise<ApiCall | undefined> {
+  clock.set(Date.parse(iso));
+  await bot.cron.runDue();
+  return bot.slack.calls('chat.postMessage').at(-1);
+}
+
+/** Clicks one of a reminder message's buttons, as Slack would send it from the DM. */
+async function click(reminder: ApiCall, actionId: string, machine: { id: string; name: string }) {
+  const request = bot.requests.blockAction({
+    actionId,
+    value: encodeMachineRef(machine),
+    blockId: reminderBlockId(machine.id),
+    channelId: 'D0ADA',
+    message: {
+      ts: '1700000999.000100',
+      text: String(reminder.args.text),
+      blocks: reminder.args.blocks as unknown[],
+    },
+  });
+  await bot.send(request);
+  return request;
+}
+
+describe('shutdown reminders, end to end', () => {
+  it('are set at a time in the user’s Slack time zone, listed, and fire then in their DM', async () => {
+    const reply = await command('remind 19:00 weekdays');
+    expect(reply.response_type).toBe('ephemeral');
+    expect(reply.text).toContain('Weekdays at 19:00 (Europe/Amsterdam)');
+    expect(bot.slack.calls('users.info')[0]?.args.user).toBe(USERS.ada.slackId);
+    const [reminder] = await bot.store.reminders.listByUser(ada());
+    expect(reminder).toMatchObject({
+      cron: '0 19 * * 1-5',
+      timezone: 'Europe/Amsterdam',
+      channel: USERS.ada.slackId,
+    });
+    const audit = await bot.store.audit.list({ ...ada(), limit: 50 });
+    expect(audit.map((record) => [record.action, record.resourceId])).toContainEqual([
+      'reminder.create',
+      reminder?.id,
+    ]);
+
+    const list = await command('reminders');
+    expect(JSON.stringify(list.blocks)).toContain(reminder?.id.slice(0, 8));
+    // The next time, 19:00 in Amsterdam, shown to each reader in their own zone.
+    expect(JSON.stringify(list.blocks)).toContain(`<!date^${Date.parse('2024-05-15T17:00:00Z') / 1000}^`);
+
+    await bot.scheduler.tick();
+    expect(await fireAt('2024-05-15T16:59:00Z')).toBeUndefined();
+    const message = await fireAt('2024-05-15T17:00:00Z');
+    expect(message?.args.channel).toBe(USERS.ada.slackId);
+    expect(messageText(message?.args ?? {})).toContain('ada-workstation');
+  });
+
+  it('Stop stops the machine with the clicker’s key, audits it, marks the row and reports the stop in the thread', async () => {
+    const message = await fireAt('2024-05-16T17:00:00Z');
+    expect(message).toBeDefined();
+    bot.slack.reset();
+    const request = await click(message as ApiCall, ActionId.reminderStop, WORKSTATION);
+
+    const update = await bot.slack.waitFor('chat.update');
+    expect(update.args).toMatchObject({ channel: 'D0ADA', ts: '1700000999.000100' });
+    expect(messageText(update.args)).toContain('stopping');
+    expect(bot.emulator.state.machine(WORKSTATION.id)?.state).toBe('stopping');
+    const audit = await bot.store.audit.list({ ...ada(), limit: 50 });
+    expect(audit.map((record) => [record.action, record.resourceId, record.outcome])).toContainEqual([
+      'machine.stop',
+      WORKSTATION.id,
+      'ok',
+    ]);
+    await expect
+      .poll(() => bot.watchRequests.at(-1))
+      .toMatchObject({
+        machineId: WORKSTATION.id,
+        targetState: 'off',
+        channel: 'D0ADA',
+        threadTs: '1700000999.000100',
+      });
+    expect(bot.slack.responses(request.responseUrlId ?? '')).toHaveLength(0);
+
+    clock.advance(5000);
+    await bot.scheduler.tick();
+    const reply = bot.slack.calls('chat.postMessage').at(-1);
+    expect(reply?.args.thread_ts).toBe('1700000999.000100');
+    expect(messageText(reply?.args ?? {})).toContain('*ada-workstation* is ⚫ Off');
+  });
+
+  it('Snooze asks about that machine alone an hour later; Keep running just marks the row', async () => {
+    await fetch(`${bot.emulator.url}/machines/${RENDER.id}/start`, {
+      method: 'POST',
+      headers: { 'x-api-key': USERS.ada.apiKey },
+    });
+    await fetch(`${bot.emulator.url}/machines/${WORKSTATION.id}/start`, {
+      method: 'POST',
+      headers: { 'x-api-key': USERS.ada.apiKey },
+    });
+    const message = (await fireAt('2024-05-17T17:00:00Z')) as ApiCall;
+    expect(messageText(message.args)).toContain('ada-render');
+    bot.slack.reset();
+
+    await click(message, ActionId.reminderSnooze, RENDER);
+    const snoozed = await bot.slack.waitFor('chat.update');
+    expect(messageText(snoozed.args)).toContain('snoozed');
+    await click(message, ActionId.reminderKeep, WORKSTATION);
+    await expect.poll(() => bot.slack.calls('chat.update').length).toBe(2);
+    expect(messageText(bot.slack.calls('chat.update')[1]?.args ?? {})).toContain('kept running');
+
+    clock.advance(HOUR_MS - 60_000);
+    await bot.scheduler.tick();
+    expect(bot.slack.calls('chat.postMessage')).toHaveLength(0);
+    clock.advance(60_000);
+    await bot.scheduler.tick();
+    const again = bot.slack.calls('chat.postMessage');
+    expect(again).toHaveLength(1);
+    expect(again[0]?.args.channel).toBe('D0ADA');
+    expect(messageText(again[0]?.args ?? {})).toContain('ada-render');
+    expect(messageText(again[0]?.args ?? {})).not.toContain('ada-workstation');
+  });
+
+  it('are turned off by their short id, and then no longer fire', async () => {
+    const [reminder] = await bot.store.reminders.listByUser(ada());
+    const reply = await command(`remind off ${reminder?.id.slice(0, 8)}`);
+    expect(reply.text).toContain('Turned off reminder');
+    expect(await bot.store.reminders.listByUser(ada())).toHaveLength(0);
+    expect((await command('reminders')).text).toContain('no reminders');
+
+    bot.slack.reset();
+    await fireAt('2024-05-20T17:00:00Z');
+    expect(bot.slack.calls('chat.postMessage')).toHaveLength(0);
+  });
+
+  it('fall back to UTC, and say so, when Slack does not give the time zone', async () => {
+    bot.slack.fail('users.info', 'missing_scope');
+    const reply = await command('remind 18:30 daily');
+    expect(reply.text).toContain('Every day at 18:30 (UTC)');
+    expect(reply.text).toContain('uses UTC');
+    await command('remind off');
+  });
+
+  it('refuse the same reminder twice and unknown ids, naming the problem', async () => {
+    await command('remind 08:00 mon,wed');
+    expect((await command('remind 08:00 mon,wed')).text).toContain('already have this reminder');
+    expect((await command('remind off abcdef12')).text).toContain('no reminder with id "abcdef12"');
+    await command('remind off');
+  });
+
+  it('are all turned off by `remind off`, snoozes included, also one whose reminder was deleted since', async () => {
+    await command('remind 19:00 daily');
+    await bot.scheduler.tick();
+    const message = (await fireAt('2024-05-21T17:00:00Z')) as ApiCall;
+    expect(messageText(message.args)).toContain('ada-render');
+    await click(message, ActionId.reminderSnooze, RENDER);
+    await expect.poll(async () => (await bot.store.snoozes.listByUser(ada())).length).toBe(1);
+    // Snoozed from the message of a reminder turned off before the click: the snooze has no reminder.
+    await bot.store.snoozes.snooze({
+      ...ada(),
+      machineId: WORKSTATION.id,
+      // As a snooze stored before names were kept.
+      machineName: null,
+      reminderId: null,
+      channel: 'D0ADA',
+      fireAt: clock.now() + HOUR_MS,
+      createdAt: clock.now(),
+    });
+
+    const list = JSON.stringify((await command('reminders')).blocks);
+    expect(list).toContain('💤 *ada-render* again at');
+    expect(list).toContain(`💤 \`${WORKSTATION.id}\` again at`);
+
+    const reply = await command('remind off');
+    expect(reply.text).toBe('Turned off 1 reminder and 2 snoozed reminders.');
+    expect(await bot.store.snoozes.listByUser(ada())).toEqual([]);
+    bot.slack.reset();
+    clock.advance(HOUR_MS);
+    await bot.scheduler.tick();
+    expect(bot.slack.calls('chat.postMessage')).toHaveLength(0);
+  });
+
+  it('need a linked key, and show the login prompt without one', async () => {
+    const reply = await command('remind 19:00', USERS.maya.slackId);
+    expect(JSON.stringify(reply.blocks)).toContain(ActionId.login);
+    expect(
+      await bot.store.reminders.listByUser({ teamId: bot.slack.teamId, userId: USERS.maya.slackId }),
+    ).toHaveLength(0);
+  });
+});

@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFakeClock } from '../../../tools/emulator/index.js';
+import { messageText } from '../../scheduler/harness.js';
+import { startTestBot, type TestBot, USERS } from '../../support/test-bot.js';
+
+const clock = createFakeClock();
+let bot: TestBot;
+
+beforeAll(async () => {
+  bot = await startTestBot({ now: clock.now, emulator: { now: clock.now, transitionMs: 2000 } });
+  await bot.link('ada');
+});
+afterAll(async () => {
+  await bot.close();
+});
+
+describe('a power command followed through by the scheduler', () => {
+  it('/ps start posts a card, the scheduler updates it and replies once in its thread when the machine is ready', async () => {
+    await bot.send(bot.requests.slashCommand({ text: 'start ada-render' }));
+    await expect.poll(() => bot.watchRequests.length).toBe(1);
+    const request = bot.watchRequests[0];
+    expect(request).toMatchObject({ machineId: 'psada003', targetState: 'ready', channel: 'C0CHANNEL' });
+    const posted = bot.slack.calls('chat.postMessage').length;
+
+    await bot.scheduler.tick();
+    clock.advance(5000);
+    await bot.scheduler.tick();
+    clock.advance(5000);
+    await bot.scheduler.tick();
+
+    const cardUpdates = bot.slack.calls('chat.update').filter((call) => call.args.ts === request?.messageTs);
+    expect(messageText(cardUpdates.at(-1)?.args ?? {})).toContain('✅');
+    const replies = bot.slack.calls('chat.postMessage').slice(posted);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]?.args.thread_ts).toBe(request?.threadTs ?? request?.messageTs);
+    expect(messageText(replies[0]?.args ?? {})).toContain(
+      `<@${USERS.ada.slackId}> *ada-render* is 🟢 Ready (took 2s)`,
+    );
+  });
+});

@@ -1,0 +1,342 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GIVE_UP_AFTER_MS, RETRY_AFTER_MS } from '../../../src/features/watches/watch-outcomes.js';
+import {
+  messageText,
+  POLL_INTERVAL_MS,
+  type SchedulerHarness,
+  startSchedulerHarness,
+  TRANSITION_MS,
+} from '../../scheduler/harness.js';
+import type { ApiCall } from '../../support/fake-slack.js';
+import { USERS } from '../../support/test-bot.js';
+
+let h: SchedulerHarness;
+
+beforeEach(async () => {
+  h = await startSchedulerHarness();
+  await h.link('ada');
+});
+afterEach(async () => {
+  await h.close();
+});
+
+const CHANNEL = 'C0OPS';
+const CARD_TS = '1700000000.000001';
+const RENDER = { id: 'psada003', name: 'ada-render' };
+
+const replies = () => h.slack.calls('chat.postMessage');
+const cardUpdates = () =>
+  h.slack.calls('chat.update').filter((call) => call.args.channel === CHANNEL && call.args.ts === CARD_TS);
+const listCalls = () => h.emulator.state.requests().filter((entry) => entry.path === '/machines/getMachines');
+
+async function startAndWatch(
+  options: { timeoutMs?: number; messageTs?: string; targetState?: 'ready' | 'serviceready' } = {},
+) {
+  await h.client('ada').machines.start(RENDER.id);
+  return h.scheduler.watch({
+    user: h.user('ada'),
+    machineId: RENDER.id,
+    machineName: RENDER.name,
+    targetState: options.targetState ?? 'ready',
+    channel: CHANNEL,
+    messageTs: options.messageTs ?? CARD_TS,
+    initialState: 'off',
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  });
+}
+
+function onlyReply(): ApiCall {
+  const posted = replies();
+  expect(posted).toHaveLength(1);
+  return posted[0] as ApiCall;
+}
+
+describe('watch poller', () => {
+  it('updates the card on each state change and posts one completion in its thread, with how long it took', async () => {
+    const watch = await startAndWatch();
+
+    await h.scheduler.tick();
+    expect(cardUpdates()).toHaveLength(1);
+    const starting = messageText(cardUpdates()[0]?.args ?? {});
+    expect(starting).toContain('Starting');
+    expect(starting).toContain('Waiting for');
+    expect(replies()).toHaveLength(0);
+
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+    const reply = onlyReply();
+    expect(reply.args.channel).toBe(CHANNEL);
+    expect(reply.args.thread_ts).toBe(CARD_TS);
+    const text = messageText(reply.args);
+    expect(text).toContain(`<@${USERS.ada.slackId}>`);
+    expect(text).toContain('ada-render');
+    expect(text).toContain('Ready');
+    // The emulator finished the start TRANSITION_MS after it began: the event log says so, not the tick.
+    expect(text).toContain(`took ${TRANSITION_MS / 1000}s`);
+    const finalCard = messageText(cardUpdates().at(-1)?.args ?? {});
+    expect(finalCard).toContain('✅');
+    expect(finalCard).toMatch(/Starting.*Ready/s);
+
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+    expect(replies()).toHaveLength(1);
+    expect(await h.store.watches.get(watch.id)).toMatchObject({ status: 'done', lastState: 'ready' });
+  });
+
+  it('counts a machine that went straight on to ready as done when waiting for serviceready', async () => {
+    const watch = await startAndWatch({ targetState: 'serviceready' });
+    // No tick until the machine is past serviceready: the poller only ever sees ready.
+    await h.advanceAndTick(10 * TRANSITION_MS);
+    expect(h.emulator.state.machine(RENDER.id)?.state).toBe('ready');
+    expect(messageText(onlyReply().args)).toContain('Ready');
+    expect(await h.store.watches.get(watch.id)).toMatchObject({ status: 'done', lastState: 'ready' });
+  });
+
+  it('gives up at the deadline, says so in the thread, and marks the card', async () => {
+    // Never started: the machine stays off.
+    const watch = await h.scheduler.watch({
+      user: h.user('ada'),
+      machineId: RENDER.id,
+      machineName: RENDER.name,
+      targetState: 'ready',
+      channel: CHANNEL,
+      messageTs: CARD_TS,
+      initialState: 'off',
+      timeoutMs: 60_000,
+    });
+    for (let elapsed = 0; elapsed < 60_000; elapsed += POLL_INTERVAL_MS)
+      await h.advanceAndTick(POLL_INTERVAL_MS);
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+
+    const text = messageText(onlyReply().args);
+    expect(text).toContain('did not become');
+    expect(text).toContain('within 1m');
+    expect(text).toContain('/ps wait psada003 ready');
+    expect(messageText(cardUpdates().at(-1)?.args ?? {})).toContain('⌛');
+    expect(await h.store.watches.get(watch.id)).toMatchObject({ status: 'timed_out' });
+  });
+
+  it("reports a failed operation from the machine's event log instead of waiting for the deadline", async () => {
+    h.emulator.state.failNextOperation(RENDER.id, 'The hypervisor did not answer');
+    const watch = await startAndWatch();
+    await h.scheduler.tick();
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+
+    const text = messageText(onlyReply().args);
+    expect(text).toContain('The start of *ada-render* failed: The hypervisor did not answer');
+    expect(text).toContain('Off');
+    expect(messageText(cardUpdates().at(-1)?.args ?? {})).toContain('❌');
+    expect(await h.store.watches.get(watch.id)).toMatchObject({ status: 'failed' });
+  });
+
+  it('notices a machine destroyed mid-watch and replaces its card', async () => {
+    const watch = await startAndWatch();
+    await h.scheduler.tick();
+    await h.client('ada').machines.destroy(RENDER.id);
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+
+    expect(messageText(onlyReply().args)).toContain('no longer exists');
+    const card = cardUpdates().at(-1)?.args ?? {};
+    expect(messageText(card)).toContain('no longer exists');
+    expect(messageText(card)).not.toContain('machine_start');
+    expect(await h.store.watches.get(watch.id)).toMatchObject({ status: 'gone' });
+  });
+
+  it('resumes after a restart mid-watch and still posts the completion once', async () => {
+    await startAndWatch();
+    await h.scheduler.tick();
+    await h.scheduler.stop();
+
+    const restarted = h.createScheduler('replica-after-restart');
+    await restarted.start();
+    await h.advanceAndTick(POLL_INTERVAL_MS, restarted);
+    await h.advanceAndTick(POLL_INTERVAL_MS, restarted);
+
+    expect(messageText(onlyReply().args)).toContain('Ready');
+  });
+
+  it('lets only the replica holding a watch poll it, so two replicas post one completion', async () => {
+    await startAndWatch();
+    const second = h.createScheduler('replica-2');
+    await second.start();
+    await h.scheduler.tick();
+    h.clock.advance(POLL_INTERVAL_MS);
+    await Promise.all([h.scheduler.tick(), second.tick()]);
+    await second.tick();
+
+    onlyReply();
+    expect(listCalls()).toHaveLength(2);
+  });
+
+  it("polls all of one user's watches with a single machine list per tick", async () => {
+    const ids = h.emulator.state.addMachines(100, { owner: USERS.ada.emulatorUserId, namePrefix: 'farm' });
+    for (const [index, id] of ids.entries()) {
+      await h.client('ada').machines.start(id);
+      await h.scheduler.watch({
+        user: h.user('ada'),
+        machineId: id,
+        machineName: `farm-${index + 1}`,
+        targetState: 'serviceready',
+        channel: CHANNEL,
+        messageTs: `1700000100.${String(index).padStart(6, '0')}`,
+        initialState: 'off',
+      });
+    }
+
+    const before = listCalls().length;
+    await h.scheduler.tick();
+    expect(listCalls().length - before).toBe(1);
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+    expect(listCalls().length - before).toBe(2);
+
+    expect(replies()).toHaveLength(100);
+    expect(await h.store.watches.listActive()).toHaveLength(0);
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+    expect(listCalls().length - before).toBe(2);
+  });
+
+  it('lists once per user per tick, each with their own key', async () => {
+    await h.link('sam');
+    await startAndWatch();
+    await h.scheduler.watch({
+      user: h.user('sam'),
+      machineId: 'psorb004',
+      machineName: 'sam-dev',
+      targetState: 'serviceready',
+      channel: CHANNEL,
+      initialState: 'off',
+    });
+    const before = listCalls().length;
+    await h.scheduler.tick();
+    expect(listCalls().length - before).toBe(2);
+  });
+
+  it('pauses a user answered with 429 and retries other failures at the next tick', async () => {
+    await startAndWatch();
+    h.emulator.state.failNextRequests({ count: 1, status: 429, path: '/machines/getMachines' });
+    await h.scheduler.tick();
+    expect(listCalls()).toHaveLength(1);
+
+    // Without Retry-After the pause is twice the poll interval.
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+    expect(listCalls()).toHaveLength(1);
+
+    h.emulator.state.failNextRequests({ count: 1, status: 500, path: '/machines/getMachines' });
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+    expect(listCalls()).toHaveLength(2);
+    expect(replies()).toHaveLength(0);
+
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+    expect(listCalls()).toHaveLength(3);
+    expect(messageText(onlyReply().args)).toContain('Ready');
+  });
+
+  it('stops watching with a clear reply when the user unlinks their key', async () => {
+    const watch = await startAndWatch();
+    await h.vault.unlink(h.user('ada'));
+    await h.scheduler.tick();
+
+    expect(messageText(onlyReply().args)).toContain(
+      'Stopped watching *ada-render*: your Paperspace key was unlinked',
+    );
+    expect(await h.store.watches.get(watch.id)).toMatchObject({ status: 'failed' });
+    expect(listCalls()).toHaveLength(0);
+  });
+
+  it('still posts the completion when the card cannot be updated any more', async () => {
+    await startAndWatch();
+    h.slack.fail('chat.update', 'message_not_found', { times: 10 });
+    await h.scheduler.tick();
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+
+    expect(messageText(onlyReply().args)).toContain('Ready');
+    expect(h.logText()).toContain('could not update the card of a watch');
+  });
+
+  it('replies in the channel when the thread of a deleted card refuses replies', async () => {
+    await startAndWatch();
+    await h.scheduler.tick();
+    h.slack.fail('chat.postMessage', 'thread_not_found');
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+
+    const posted = replies();
+    expect(posted).toHaveLength(2);
+    expect(posted[1]?.args.thread_ts).toBeUndefined();
+    expect(messageText(posted[1]?.args ?? {})).toContain('Ready');
+  });
+
+  it('posts a completion Slack refused on a later tick, once it is due, and only once', async () => {
+    const watch = await startAndWatch();
+    await h.scheduler.tick();
+    // The reply and its fallback outside the thread are both refused.
+    h.slack.fail('chat.postMessage', 'internal_error', { times: 2 });
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+    expect(replies()).toHaveLength(2);
+    expect(h.logText()).toContain('could not post the outcome of a watch; it stays due');
+    expect(await h.store.watches.get(watch.id)).toMatchObject({ status: 'done' });
+
+    await h.advanceAndTick(RETRY_AFTER_MS - 2 * POLL_INTERVAL_MS);
+    expect(replies()).toHaveLength(2);
+    await h.advanceAndTick(2 * POLL_INTERVAL_MS);
+    expect(replies()).toHaveLength(3);
+    const reply = replies()[2];
+    expect(reply?.args.thread_ts).toBe(CARD_TS);
+    expect(messageText(reply?.args ?? {})).toContain('Ready');
+
+    await h.advanceAndTick(RETRY_AFTER_MS);
+    await h.advanceAndTick(RETRY_AFTER_MS);
+    expect(replies()).toHaveLength(3);
+  });
+
+  it('lets another replica post a completion the finishing one could not, once between them', async () => {
+    await startAndWatch();
+    await h.scheduler.tick();
+    h.slack.fail('chat.postMessage', 'internal_error', { times: 2 });
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+    const second = h.createScheduler('replica-2');
+    await second.start();
+
+    h.clock.advance(RETRY_AFTER_MS);
+    await Promise.all([h.scheduler.tick(), second.tick()]);
+    await Promise.all([h.scheduler.tick(), second.tick()]);
+    expect(replies()).toHaveLength(3);
+    expect(messageText(replies()[2]?.args ?? {})).toContain('Ready');
+  });
+
+  it('gives up on a completion Slack keeps refusing after an hour, and says so in the log', async () => {
+    await startAndWatch();
+    await h.scheduler.tick();
+    h.slack.fail('chat.postMessage', 'internal_error', { times: 1000 });
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+    const finishedAt = h.clock.now();
+    while (!h.logText().includes('gave up posting the outcome of a watch')) {
+      expect(h.clock.now() - finishedAt).toBeLessThanOrEqual(GIVE_UP_AFTER_MS + RETRY_AFTER_MS);
+      await h.advanceAndTick(RETRY_AFTER_MS);
+    }
+    const attempts = replies().length;
+    expect(attempts).toBeLessThanOrEqual(2 * (1 + GIVE_UP_AFTER_MS / RETRY_AFTER_MS));
+    await h.advanceAndTick(RETRY_AFTER_MS);
+    expect(replies()).toHaveLength(attempts);
+  });
+
+  it('gives up at once on a completion for a channel that was deleted or archived', async () => {
+    await startAndWatch();
+    await h.scheduler.tick();
+    h.slack.fail('chat.postMessage', 'is_archived', { times: 2 });
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+    expect(h.logText()).toContain('gave up posting the outcome of a watch: its channel is gone');
+    const attempts = replies().length;
+    await h.advanceAndTick(RETRY_AFTER_MS);
+    expect(replies()).toHaveLength(attempts);
+    expect(await h.store.watches.dueReports(h.clock.now(), 10)).toEqual([]);
+  });
+
+  it('answers a second request about the same card once, for the newer request', async () => {
+    await startAndWatch();
+    await startAndWatch();
+    await h.scheduler.tick();
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+
+    onlyReply();
+    expect(await h.store.watches.listActive()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,113 @@
+// The sandbox as `npm start` runs it without Slack credentials — the real bot, the emulator and the
+// Slack stand-in — used the way a person would in real headless Chromium: log in with a demo key
+// through the modal, list machines, start one from its card, watch the card change and the
+// completion arrive in its thread.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../../tools/sandbox/start-sandbox.js';
+import { captureLogs, type LogCapture } from '../../support/log-capture.js';
+import { describeInChromium, launchChromium, screenshotPath } from './support/chromium.js';
+
+const ADA_KEY = 'demo-key-ada-individual';
+/** Ada's machine that is off in the demo seed; a desktop, so a start ends in "ready". */
+const MACHINE = 'ada-render';
+const STEP_TIMEOUT_MS = 15_000;
+
+let directory: string;
+let logs: LogCapture;
+let sandbox: RunningSandbox;
+let browser: Browser;
+let page: Page;
+
+/** What the page shows, for failure messages that say where the flow stopped. */
+async function visibleMessages(): Promise<string> {
+  const texts = await page.locator('#timeline .message').allTextContents();
+  return texts.slice(-4).join('\n---\n') || '(no messages)';
+}
+
+async function waitForVisible(locator: Locator, what: string): Promise<Locator> {
+  try {
+    await locator.waitFor({ timeout: STEP_TIMEOUT_MS });
+    return locator;
+  } catch {
+    throw new Error(`${what} did not appear. The last messages were:\n${await visibleMessages()}`);
+  }
+}
+
+async function type(text: string): Promise<void> {
+  await page.locator('#composer-input').fill(text);
+  await page.locator('#composer-input').press('Enter');
+}
+
+describeInChromium('the sandbox in a browser', () => {
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'sandbox-browser-'));
+    logs = captureLogs('info');
+    sandbox = await startSandbox({ logger: logs.logger, port: 0, dataDir: join(directory, 'data') });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await sandbox?.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('logs in with a demo key, lists machines, starts one and sees it through to ready', {
+    timeout: 90_000,
+  }, async () => {
+    await page.goto(sandbox.url);
+    await page.locator('.nav-item.current').waitFor();
+
+    await type('/ps login');
+    const modal = await waitForVisible(page.locator('#modal[open]'), 'The login modal');
+    await modal.getByLabel('API key').fill(ADA_KEY);
+    await modal.locator('button.submit').click();
+    // The bot may close the modal or replace it with its result; either way the key form goes away.
+    await expect
+      .poll(async () => (await modal.count()) === 0 || (await modal.getByLabel('API key').count()) === 0, {
+        timeout: STEP_TIMEOUT_MS,
+      })
+      .toBe(true);
+    expect(await page.locator('#modal .bk-error').allTextContents()).toEqual([]);
+    if ((await modal.count()) > 0) {
+      await expect
+        .poll(async () => (await modal.textContent()) ?? '', { timeout: STEP_TIMEOUT_MS })
+        .not.toMatch(/Checking/);
+      await modal.locator('.close-x').click();
+      await modal.waitFor({ state: 'detached' });
+    }
+
+    await type('/ps list');
+    const list = page.locator('.message.ephemeral').filter({ hasText: MACHINE }).last();
+    const start = await waitForVisible(
+      list.getByRole('button', { name: `Start ${MACHINE}` }),
+      `The Start button of ${MACHINE}`,
+    );
+    await start.click();
+
+    const card = await waitForVisible(
+      page.locator('#timeline .message:not(.ephemeral)').filter({ hasText: MACHINE }).last(),
+      `A public card for ${MACHINE}`,
+    );
+    const ts = await card.getAttribute('data-ts');
+    const cardByTs = page.locator(`#timeline .message[data-ts="${ts}"]`);
+    const before = (await cardByTs.textContent()) ?? '';
+    expect(before).not.toContain('🟢 Ready');
+
+    await expect
+      .poll(async () => (await cardByTs.textContent()) ?? '', { timeout: 30_000 })
+      .toContain('🟢 Ready');
+    expect(await cardByTs.locator('.edited').count()).toBe(1);
+
+    await (await waitForVisible(cardByTs.locator('button.replies'), 'The thread under the card')).click();
+    const completion = page.locator('#thread-pane .message').nth(1);
+    await waitForVisible(completion, 'The completion reply in the thread');
+    expect(await completion.textContent()).toContain(MACHINE);
+
+    await page.screenshot({ path: await screenshotPath('sandbox-start-machine'), fullPage: true });
+  });
+});

@@ -1,0 +1,98 @@
+// `npm start` without Slack credentials: the real bot, the emulator and the Slack stand-in in one
+// process, with the vault key kept under the data directory.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../../tools/sandbox/start-sandbox.js';
+import { captureLogs, type LogCapture } from '../../support/log-capture.js';
+
+let dataDir: string;
+let logs: LogCapture;
+let running: RunningSandbox | undefined;
+
+beforeEach(async () => {
+  dataDir = join(await mkdtemp(join(tmpdir(), 'sandbox-start-')), 'data');
+  logs = captureLogs('info');
+});
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+  await rm(join(dataDir, '..'), { recursive: true, force: true });
+});
+
+async function typeAsAda(text: string): Promise<void> {
+  const response = await fetch(`${running?.url}sandbox/command`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: 'U0ADA', channel: 'C0GENERAL', text }),
+  });
+  expect(await response.json()).toEqual({ ok: true });
+}
+
+async function pageSnapshot(user: string): Promise<{ ephemerals: { text: string }[] }> {
+  const controller = new AbortController();
+  const response = await fetch(`${running?.url}sandbox/events?user=${user}`, { signal: controller.signal });
+  const reader = response.body?.getReader();
+  let text = '';
+  while (!text.includes('\n\n')) {
+    const chunk = await reader?.read();
+    if (!chunk || chunk.done) break;
+    text += new TextDecoder().decode(chunk.value);
+  }
+  controller.abort();
+  const data = /^data: (.+)$/m.exec(text)?.[1] ?? '{}';
+  return JSON.parse(data) as { ephemerals: { text: string }[] };
+}
+
+describe('startSandbox', () => {
+  it('says plainly that it is the sandbox, with the page’s URL and how each demo user logs in', async () => {
+    running = await startSandbox({ logger: logs.logger, port: 0, dataDir });
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const messages = logs.lines().map((line) => line.msg);
+    expect(messages).toContain(`SANDBOX MODE — no Slack credentials set; open ${running.url}`);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /Ada Park \(@ada, individual account, administrator\).*demo-key-ada-individual/,
+        ),
+        expect.stringMatching(
+          /Maya Chen \(@maya, team Orbital Labs, administrator\).*demo-key-maya-team-admin and e-mail maya\.chen@orbital\.example/,
+        ),
+        expect.stringMatching(/Sam Rivera \(@sam, team Orbital Labs, member\).*demo-key-sam-team-member/),
+      ]),
+    );
+    expect(logs.text()).not.toContain('xoxb-');
+  });
+
+  it('keeps a generated vault key under the data directory, readable by its owner only', async () => {
+    running = await startSandbox({ logger: logs.logger, port: 0, dataDir });
+    expect(((await stat(join(dataDir, 'sandbox-vault.key'))).mode & 0o777).toString(8)).toBe('600');
+    expect(await readdir(dataDir)).toEqual(expect.arrayContaining(['sandbox-vault.key', 'sandbox.db']));
+  });
+
+  it('uses VAULT_KEY instead when it is set, and writes no key file', async () => {
+    running = await startSandbox({ logger: logs.logger, port: 0, dataDir, vaultKeys: [randomBytes(32)] });
+    expect(await readdir(dataDir)).not.toContain('sandbox-vault.key');
+  });
+
+  it('runs the real bot behind the page: a typed command comes back from the bot’s parser', async () => {
+    running = await startSandbox({ logger: logs.logger, port: 0, dataDir });
+    // A usage error comes back in the bot's acknowledgement, so it is there when the command returns.
+    await typeAsAda('/ps strat gpu-1');
+    const { ephemerals } = await pageSnapshot('U0ADA');
+    expect(ephemerals.at(-1)?.text).toMatch(/Did you mean "start"\?/);
+    expect((await pageSnapshot('U0MAYA')).ephemerals).toEqual([]);
+  });
+
+  it('stops everything it started on close', async () => {
+    running = await startSandbox({ logger: logs.logger, port: 0, dataDir });
+    const { url, botUrl, emulatorUrl } = running;
+    await running.close();
+    running = undefined;
+    for (const address of [url, botUrl, emulatorUrl]) {
+      await expect(fetch(address)).rejects.toThrow();
+    }
+  });
+});

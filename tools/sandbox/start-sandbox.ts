@@ -1,0 +1,159 @@
+// `npm start` without Slack credentials: the real bot in HTTP mode, in one process with the Paperspace
+// emulator (demo accounts, fast transitions) and a stand-in for Slack that serves a web page. A person
+// types /ps in the page and the bot receives exactly what Slack would send it.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CustomRoute } from '@slack/bolt';
+import { startBot } from '../../src/bot.js';
+import type { Logger } from '../../src/logger.js';
+import { SLACK_EVENTS_PATH } from '../../src/slack/app.js';
+import { openStore } from '../../src/store/store.js';
+import { createKeyVault } from '../../src/vault/key-vault.js';
+import { type EmulatorUser, type RunningEmulator, startEmulator } from '../emulator/index.js';
+import { SANDBOX_PEOPLE } from './sandbox-identity.js';
+import { startSlackSandbox } from './slack-sandbox.js';
+import { loadOrCreateVaultKey } from './vault-key-file.js';
+
+/** Fast enough to watch a machine start in a demo, slow enough to see each state on the card. */
+export const SANDBOX_TRANSITION_MS = 1500;
+/** Watches poll this often, so a card follows each of those states (POLL_INTERVAL_MS is for real APIs). */
+export const SANDBOX_POLL_INTERVAL_MS = 1000;
+export const VAULT_KEY_FILE = 'sandbox-vault.key';
+export const DATABASE_FILE = 'sandbox.db';
+
+export interface SandboxOptions {
+  logger: Logger;
+  /** Port of the page and the Slack stand-in (PORT); 0 picks a free one. */
+  port: number;
+  /** Holds the generated vault key and the SQLite database; created when missing. */
+  dataDir: string;
+  /** Address to listen on; loopback by default, since the sandbox has no authentication. */
+  host?: string;
+  /** VAULT_KEY when it is set; otherwise the sandbox keeps its own key under dataDir. */
+  vaultKeys?: readonly Buffer[];
+  /** Length of each timed machine state in the emulator. */
+  transitionMs?: number;
+  /** How often watched machines are polled; SANDBOX_POLL_INTERVAL_MS by default. */
+  pollIntervalMs?: number;
+  /** Extra routes for the bot's HTTP server, such as health checks. */
+  customRoutes?: CustomRoute[];
+  now?: () => number;
+}
+
+export interface RunningSandbox {
+  /** The page: `http://127.0.0.1:<port>/`. */
+  url: string;
+  /** The bot's own HTTP server (where the stand-in sends Slack's requests). */
+  botUrl: string;
+  emulatorUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const { logger, dataDir } = options;
+  const now = options.now ?? Date.now;
+  const cleanup: (() => Promise<void>)[] = [];
+  const closeAll = async () => {
+    for (const step of cleanup.reverse()) await step().catch(() => undefined);
+  };
+
+  try {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    const vaultKeys = options.vaultKeys?.length
+      ? [...options.vaultKeys]
+      : [await sandboxVaultKey(dataDir, logger)];
+    const emulator = await startEmulator({
+      transitionMs: options.transitionMs ?? SANDBOX_TRANSITION_MS,
+      now,
+    });
+    cleanup.push(() => emulator.close());
+    const store = await openStore({ kind: 'sqlite', path: join(dataDir, DATABASE_FILE) }, { now });
+    cleanup.push(() => store.close());
+    const vault = createKeyVault({ keys: vaultKeys, store, now });
+    await vault.verify();
+
+    const slack = await startSlackSandbox({
+      logger,
+      port: options.port,
+      host: options.host ?? '127.0.0.1',
+      notes: personNotes(emulator),
+      now,
+    });
+    cleanup.push(() => slack.close());
+
+    const bot = await startBot({
+      slack: {
+        mode: 'http',
+        botToken: slack.botToken,
+        signingSecret: slack.signingSecret,
+        apiUrl: slack.apiUrl,
+      },
+      paperspace: { apiUrl: emulator.url, graphqlUrl: emulator.graphqlUrl },
+      port: 0,
+      store,
+      vault,
+      logger,
+      scheduler: { pollIntervalMs: options.pollIntervalMs ?? SANDBOX_POLL_INTERVAL_MS },
+      now,
+      ...(options.customRoutes ? { customRoutes: options.customRoutes } : {}),
+    });
+    cleanup.push(() => bot.stop());
+    const botUrl = `http://127.0.0.1:${bot.port}`;
+    slack.setRequestUrl(`${botUrl}${SLACK_EVENTS_PATH}`);
+
+    announce(logger, `${slack.url}/`, emulator);
+    return { url: `${slack.url}/`, botUrl, emulatorUrl: emulator.url, close: closeAll };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+async function sandboxVaultKey(dataDir: string, logger: Logger): Promise<Buffer> {
+  const path = join(dataDir, VAULT_KEY_FILE);
+  const { key, created, tightened } = await loadOrCreateVaultKey(path);
+  if (created)
+    logger.info({ path }, 'sandbox: generated a vault key (owner-only file; the sandbox alone uses it)');
+  if (tightened)
+    logger.warn({ path }, 'sandbox: the vault key file was readable by others; narrowed it to 0600');
+  return key;
+}
+
+function describeAccount(user: EmulatorUser): string {
+  return user.accountKind === 'individual'
+    ? 'individual account, administrator'
+    : `team ${user.accountName}, ${user.role === 'admin' ? 'administrator' : 'member'}`;
+}
+
+/** What to type in the login form: the key, and for a team key the e-mail that says which member. */
+function loginDetails(user: EmulatorUser): string {
+  return user.accountKind === 'team' ? `${user.apiKey} and e-mail ${user.email}` : `${user.apiKey}`;
+}
+
+/** The line beside each person in the page's user switcher: their demo account and the key to link. */
+function personNotes(emulator: RunningEmulator): Record<string, string> {
+  const notes: Record<string, string> = {};
+  for (const person of SANDBOX_PEOPLE) {
+    const user = emulator.state.user(person.emulatorUserId);
+    if (user?.apiKey) notes[person.id] = `${describeAccount(user)} · /ps login with ${loginDetails(user)}`;
+  }
+  return notes;
+}
+
+function announce(logger: Logger, url: string, emulator: RunningEmulator): void {
+  logger.info({ url }, `SANDBOX MODE — no Slack credentials set; open ${url}`);
+  logger.info(
+    { paperspaceApiUrl: emulator.url },
+    'sandbox: Slack is simulated by that page and Paperspace by a local emulator; nothing leaves this machine',
+  );
+  // The demo keys are fake, valid only against this process's emulator, and printed so the demo is usable.
+  for (const person of SANDBOX_PEOPLE) {
+    const user = emulator.state.user(person.emulatorUserId);
+    if (user?.apiKey) {
+      logger.info(
+        `sandbox demo user: ${person.realName} (@${person.handle}, ${describeAccount(user)}): /ps login with ${loginDetails(user)}` +
+          (user.accessToken ? ` (shared drives also need the access token ${user.accessToken})` : ''),
+      );
+    }
+  }
+}
