@@ -3,17 +3,17 @@
 // tests run the same wiring.
 import type { CustomRoute } from '@slack/bolt';
 import { Agent } from 'undici';
-import { attachListeners } from './features/index.js';
-import type { MachineWatcher } from './features/watches/machine-watcher.js';
+import { describeError } from './errors/describe-error.js';
+import { attachListeners, createBotScheduler } from './features/index.js';
+import { createMachineWatcher, type MachineWatcher } from './features/watches/machine-watcher.js';
 import type { Logger } from './logger.js';
 import { type BotMetrics, createBotMetrics } from './observability/metrics.js';
 import { createRequestScope, type RequestScope } from './observability/request-scope.js';
 import { createObservabilityRoutes } from './observability/routes.js';
 import { instrumentSlackRequests } from './observability/slack-requests.js';
 import type { CronEngine } from './scheduler/cron-engine.js';
-import { createScheduler, type Scheduler, type SchedulerTimers } from './scheduler/scheduler.js';
+import type { Scheduler, SchedulerTimers } from './scheduler/scheduler.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
-import { describeError } from './slack/error-handler.js';
 import type { ListenerDeps } from './slack/listener-deps.js';
 import { createAuditTrail } from './store/audit-trail.js';
 import type { Store } from './store/store.js';
@@ -41,8 +41,8 @@ export interface BotOptions {
     cron?: CronEngine;
     replicaId?: string;
   };
-  /** Wraps the scheduler as the listeners' watcher (tests record the requests). */
-  wrapWatcher?: (scheduler: MachineWatcher) => MachineWatcher;
+  /** Wraps the listeners' watcher (tests record the requests). */
+  wrapWatcher?: (watcher: MachineWatcher) => MachineWatcher;
   now?: () => number;
   /** Routes served beside the bot's own GET /healthz and GET /metrics. */
   customRoutes?: CustomRoute[];
@@ -69,6 +69,8 @@ export interface RunningBot {
   port: number;
   slackApp: SlackApp;
   scheduler: Scheduler;
+  /** What listeners ask to follow a machine to a state (tests and benchmarks watch through it too). */
+  watcher: MachineWatcher;
   /** This bot's metrics (its own Prometheus registry), as GET /metrics serves them. */
   metrics: BotMetrics;
   /**
@@ -111,22 +113,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     onResponse: (event) => metrics.paperspaceResponse(event),
     currentRequestId: () => requestScope.currentId(),
   });
-  // Listeners are registered while the Slack app is built, and the scheduler needs that app's Web API
-  // client: watch requests reach the scheduler through this forwarder, bound once both exist (before
-  // the app starts taking requests).
-  let scheduler: Scheduler | undefined;
-  const forwarder: MachineWatcher = {
-    watch(request) {
-      if (scheduler === undefined) throw new Error('a watch was requested before the scheduler was built');
-      return scheduler.watch(request);
-    },
-  };
+  const watcher = createMachineWatcher({ store: options.store, now });
   const deps: ListenerDeps = {
     clients,
     vault: options.vault,
     store: options.store,
     audit: createAuditTrail({ audit: options.store.audit, now, logger: options.logger }),
-    watcher: options.wrapWatcher ? options.wrapWatcher(forwarder) : forwarder,
+    watcher: options.wrapWatcher ? options.wrapWatcher(watcher) : watcher,
     logger: options.logger,
     now,
   };
@@ -155,7 +148,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       ? createSlackApp({ ...common, mode: 'http', signingSecret: slack.signingSecret })
       : createSlackApp({ ...common, mode: 'socket', appToken: slack.appToken });
   const slackRequests = instrumentSlackRequests(slackApp.app, { metrics, scope: requestScope, logger });
-  const running = createScheduler({
+  const running = createBotScheduler({
     store: options.store,
     vault: options.vault,
     clients,
@@ -168,7 +161,6 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     },
     ...options.scheduler,
   });
-  scheduler = running;
   const { port } = await slackApp.start();
   await running.start();
 
@@ -197,6 +189,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     port,
     slackApp,
     scheduler: running,
+    watcher,
     metrics,
     stop() {
       stopping ??= shutdown();

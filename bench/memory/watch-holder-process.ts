@@ -50,7 +50,7 @@ async function settledMemory(): Promise<MemoryReading> {
 const channel = parentChannel();
 const config = await channel.next<WatchHolderConfig>();
 const bench = await startBenchBot({ paperspace: config.paperspace, slackApiUrl: config.slackApiUrl });
-const { scheduler } = bench.bot;
+const { scheduler, watcher } = bench.bot;
 await linkAccounts(bench.vault, config.accounts);
 const before = await settledMemory();
 
@@ -63,7 +63,7 @@ for (let index = 0; index < longest; index += 1) {
     const machineId = config.machineIds[person]?.[index];
     if (machineId === undefined) continue;
     made += 1;
-    await scheduler.watch({
+    await watcher.watch({
       user: slackUser,
       machineId,
       machineName: `${account.userId}-${index + 1}`,

@@ -64,15 +64,15 @@ export async function runPollingCost(): Promise<BenchmarkResult> {
       slackApiUrl: slack.apiUrl,
       now: clock.now,
     });
-    const { scheduler } = bench.bot;
+    const { scheduler, watcher } = bench.bot;
     await linkAccounts(bench.vault, accounts);
 
-    // Through the scheduler's watch API, as `/ps start` on a card makes them.
+    // Through the watcher the listeners use, as `/ps start` on a card makes them.
     const watched: PolledWatch[] = [];
     const watchIds: string[] = [];
     for (const [person, { slackUser, account }] of accounts.entries()) {
       for (const [index, machineId] of (machineIds[person] ?? []).entries()) {
-        const watch = await scheduler.watch({
+        const watch = await watcher.watch({
           user: slackUser,
           machineId,
           machineName: `${account.userId}-${index + 1}`,

@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { PaperspaceError } from '../paperspace/errors.js';
-import { describeError } from '../slack/error-handler.js';
 import { VaultError } from '../vault/vault-error.js';
+import { describeError, isSlackApiError } from './describe-error.js';
 import { UserFacingError } from './user-facing-error.js';
 
 export function messageForUser(error: unknown, logger: Logger): string {
@@ -23,4 +23,15 @@ export function messageForUser(error: unknown, logger: Logger): string {
   // failed on, bot token included, which must not reach the log.
   logger.error({ error: describeError(error), reference }, 'unexpected failure while serving a request');
   return `Something went wrong on our side (reference ${reference}). It has been logged; please try again.`;
+}
+
+/**
+ * One sentence for the person about any failure. Slack API errors are logged through describeError
+ * (never whole: they carry the request and its token) and reported with a reference to quote.
+ */
+export function failureText(error: unknown, logger: Logger): string {
+  if (!isSlackApiError(error)) return messageForUser(error, logger);
+  const reference = randomBytes(4).toString('hex');
+  logger.error({ error: describeError(error), reference }, 'a Slack API call failed while serving a request');
+  return `Slack refused one of my messages (reference ${reference}). It has been logged; please try again.`;
 }

@@ -1,21 +1,81 @@
-// Every Slack surface the bot listens on. Each folder's register() adds its listeners to the router;
-// the manifest test checks the ids registered here against manifest.yml and src/slack/ids.ts.
+// Every feature of the bot. Their commands make up `/ps` (a subcommand without a handler is a compile
+// error), their listeners sit behind the router, and their jobs run on the scheduler's tick in the order
+// listed here. The manifest test checks the ids registered here against manifest.yml and src/slack/ids.ts.
 import type { App } from '@slack/bolt';
+import { type CronEngine, createNodeCronEngine } from '../scheduler/cron-engine.js';
+import { type JobDeps, NO_OBSERVER, type SchedulerJob, type SchedulerObserver } from '../scheduler/job.js';
+import {
+  createScheduler,
+  newReplicaId,
+  type Scheduler,
+  type SchedulerTimers,
+} from '../scheduler/scheduler.js';
+import type { CommandHandlers } from '../slack/command-context.js';
 import type { ListenerDeps } from '../slack/listener-deps.js';
+import { registerPsCommand } from '../slack/ps-command.js';
 import { createListenerRouter, type ListenerRouter } from '../slack/router.js';
-import * as events from './account/events.js';
-import * as actions from './legacy-actions.js';
-import * as commands from './legacy-commands.js';
-import * as views from './legacy-views.js';
+import { accountFeature } from './account/index.js';
+import { catalogFeature } from './catalog/index.js';
+import type { Feature } from './feature.js';
+import { machinesFeature } from './machines/index.js';
+import { remindersFeature } from './reminders/index.js';
+import { sharesFeature } from './shares/index.js';
+import { watchesFeature } from './watches/index.js';
+
+const features: Feature<never>[] = [
+  accountFeature,
+  catalogFeature,
+  machinesFeature,
+  remindersFeature,
+  watchesFeature,
+  sharesFeature,
+];
+
+const commandHandlers = {
+  ...accountFeature.commands,
+  ...catalogFeature.commands,
+  ...machinesFeature.commands,
+  ...remindersFeature.commands,
+  ...watchesFeature.commands,
+  ...sharesFeature.commands,
+} satisfies CommandHandlers;
 
 export function registerListeners(router: ListenerRouter, deps: ListenerDeps): void {
-  commands.register(router, deps);
-  actions.register(router, deps);
-  views.register(router, deps);
-  events.register(router, deps);
+  registerPsCommand(router, deps, commandHandlers);
+  for (const feature of features) feature.listen?.(router, deps);
 }
 
-/** Gives `app` the bot's listeners, behind one dispatching listener per surface (router.ts). */
+/** Gives `app` the bot's listeners, behind one dispatching listener per surface (slack/router.ts). */
 export function attachListeners(app: App, deps: ListenerDeps): void {
   registerListeners(createListenerRouter(app, deps.logger), deps);
+}
+
+/** The scheduler's jobs, every feature's, in the order above. */
+export function featureJobs(deps: JobDeps): SchedulerJob[] {
+  return features.flatMap((feature) => feature.jobs?.(deps) ?? []);
+}
+
+export interface BotSchedulerOptions extends Omit<JobDeps, 'replicaId' | 'observer' | 'cron'> {
+  /** Real intervals by default; tests pass manualTimers and call tick(). */
+  timers?: SchedulerTimers;
+  /** node-cron by default. */
+  cron?: CronEngine;
+  /** Unique per process by default. */
+  replicaId?: string;
+  observer?: SchedulerObserver;
+}
+
+/** The scheduler engine running every feature's jobs, as the bot (and a test standing in for it) runs it. */
+export function createBotScheduler(options: BotSchedulerOptions): Scheduler {
+  const replicaId = options.replicaId ?? newReplicaId();
+  const observer = options.observer ?? NO_OBSERVER;
+  const cron = options.cron ?? createNodeCronEngine(options.logger);
+  return createScheduler({
+    jobs: featureJobs({ ...options, replicaId, observer, cron }),
+    logger: options.logger,
+    pollIntervalMs: options.pollIntervalMs,
+    replicaId,
+    observer,
+    ...(options.timers === undefined ? {} : { timers: options.timers }),
+  });
 }

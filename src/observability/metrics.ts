@@ -2,8 +2,8 @@
 // bots in one process (tests, a sandbox beside a real bot) count separately and never clash over names.
 import type { Logger } from 'pino';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { describeError } from '../errors/describe-error.js';
 import type { ResponseEvent } from '../paperspace/http.js';
-import { describeError } from '../slack/error-handler.js';
 import { withinDeadline } from './deadline.js';
 
 export const METRIC_PREFIX = 'psbot_';

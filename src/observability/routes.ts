@@ -7,7 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { describeError } from '../slack/error-handler.js';
+import { describeError } from '../errors/describe-error.js';
 import type { Store } from '../store/store.js';
 import { DeadlineExceededError, withinDeadline } from './deadline.js';
 import type { BotMetrics } from './metrics.js';

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { App } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { describeSlackRequest } from '../slack/error-handler.js';
+import { describeSlackRequest } from '../errors/describe-error.js';
 import { DeadlineExceededError, withinDeadline } from './deadline.js';
 import type { BotMetrics, SlackRequestKind, SlackRequestOutcome } from './metrics.js';
 import type { RequestScope } from './request-scope.js';

@@ -1,24 +1,13 @@
-// The scheduler: everything the bot does on its own, later. Watches (polled every POLL_INTERVAL_MS),
-// shutdown reminders (node-cron), snoozed reminders and expiring shares (on the same tick). All state
-// lives in the store, so a restart resumes where the last run stopped, and every result that is
-// posted is claimed in the store first, so it is posted once even with several replicas.
+// The scheduler engine: everything the bot does on its own, later, runs as jobs that the features
+// give it (watches, reminders, snoozes, expiring shares). The engine ticks every POLL_INTERVAL_MS, runs
+// the jobs in order, keeps ticks from overlapping, and logs a failed job without stopping the others.
+// All state lives in the store, so a restart resumes where the last run stopped, and every result
+// that is posted is claimed in the store first, so it is posted once even with several replicas.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import { createReminderDelivery } from '../features/reminders/reminder-delivery.js';
-import { createReminderScheduler } from '../features/reminders/reminder-scheduler.js';
-import { createSnoozeRunner } from '../features/reminders/snoozes.js';
-import { createDelegationExpiry } from '../features/shares/delegation-expiry.js';
-import type { MachineWatcher } from '../features/watches/machine-watcher.js';
-import { createWatchOutcomes } from '../features/watches/watch-outcomes.js';
-import { createWatchPoller } from '../features/watches/watch-poller.js';
-import { createWatchReporter } from '../features/watches/watch-reporter.js';
-import { describeError } from '../slack/error-handler.js';
-import type { Store } from '../store/store.js';
-import type { KeyVault } from '../vault/key-vault.js';
-import type { PaperspaceClientFactory } from '../vault/paperspace-clients.js';
-import { type CronEngine, createNodeCronEngine } from './cron-engine.js';
+import { describeError } from '../errors/describe-error.js';
+import { NO_OBSERVER, type SchedulerJob, type SchedulerObserver } from './job.js';
 
 /** How the poll tick is driven. Tests use manualTimers and call tick() themselves. */
 export interface SchedulerTimers {
@@ -41,119 +30,35 @@ export const manualTimers: SchedulerTimers = {
 };
 
 export interface SchedulerDeps {
-  store: Store;
-  vault: Pick<KeyVault, 'account'>;
-  clients: PaperspaceClientFactory;
-  /** The bot token's Web API client (the Slack app's `app.client`). */
-  slack: WebClient;
+  /** Run in this order on every tick. */
+  jobs: SchedulerJob[];
   logger: Logger;
-  now: () => number;
   pollIntervalMs: number;
   timers?: SchedulerTimers;
-  /** node-cron by default. */
-  cron?: CronEngine;
-  /** Names this replica in leases and reminder claims; unique per process by default. */
-  replicaId?: string;
-  /** Told what happened, for metrics; nothing by default. */
+  /** Told when a job's step fails, for metrics; nothing by default. */
   observer?: SchedulerObserver;
+  /** Names this replica in the log line at start. */
+  replicaId: string;
 }
 
-/** What the scheduler reports as it runs (the bot counts it in /metrics). */
-export interface SchedulerObserver {
-  /** A reminder was delivered by this replica: a cron fire, or a snoozed one asked again. */
-  reminderFired(kind: 'scheduled' | 'snoozed'): void;
-  /**
-   * A tick step failed (`scheduler`), a reminder could not be delivered (`reminder`), or the outcome of
-   * a watch could not be posted this time (`completion`).
-   */
-  failed(source: 'scheduler' | 'reminder' | 'completion'): void;
-}
-
-const NO_OBSERVER: SchedulerObserver = { reminderFired: () => undefined, failed: () => undefined };
-
-export interface Scheduler extends MachineWatcher {
-  /** Schedules the stored reminders and starts polling. */
+export interface Scheduler {
+  /** Starts every job, then ticks every pollIntervalMs. */
   start(): Promise<void>;
-  /** Stops polling and reminders, waits for a running tick, and gives up this replica's watch leases. */
+  /** Stops ticking, waits for a running tick, then stops every job. */
   stop(): Promise<void>;
-  /** One poll: reminders synced with the store, watches, due snoozes, expired shares, housekeeping. Nothing after stop(). */
+  /** One tick: every job in order. Nothing after stop(). */
   tick(): Promise<void>;
 }
 
-export const DEFAULT_WATCH_TIMEOUT_MS = 30 * 60_000;
-/** A replica that stops renewing its claims (it crashed) hands its watches over after this. */
-const MIN_LEASE_MS = 30_000;
-const HOUSEKEEPING_EVERY_MS = 60 * 60_000;
-/** Finished watches are kept this long for support questions ("did it ever finish?"). */
-const KEEP_FINISHED_WATCHES_MS = 30 * 24 * 60 * 60_000;
-/** Claimed reminder occurrences only matter while replicas may still fire them. */
-const KEEP_REMINDER_RUNS_MS = 2 * 24 * 60 * 60_000;
+/** A name for this process in leases and claims: unique per process, readable in the store. */
+export function newReplicaId(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
 
 export function createScheduler(deps: SchedulerDeps): Scheduler {
-  const { store, logger, now } = deps;
-  const owner = deps.replicaId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const { logger, jobs } = deps;
   const timers = deps.timers ?? realTimers;
   const observer = deps.observer ?? NO_OBSERVER;
-  // Counted here, where every delivery passes: reminders.ts and snoozes.ts log the failure they rethrow.
-  const observed =
-    <T>(kind: 'scheduled' | 'snoozed', deliver: (item: T) => Promise<void>) =>
-    async (item: T) => {
-      try {
-        await deliver(item);
-      } catch (error) {
-        observer.failed('reminder');
-        throw error;
-      }
-      observer.reminderFired(kind);
-    };
-  const reporter = createWatchReporter({ slack: deps.slack, logger });
-  const outcomes = createWatchOutcomes({
-    store,
-    reporter,
-    logger,
-    now,
-    postFailed: () => observer.failed('completion'),
-  });
-  const poller = createWatchPoller({
-    store,
-    clients: deps.clients,
-    reporter,
-    outcomes,
-    logger,
-    now,
-    owner,
-    leaseMs: Math.max(MIN_LEASE_MS, 3 * deps.pollIntervalMs),
-    pollIntervalMs: deps.pollIntervalMs,
-  });
-  const delivery = createReminderDelivery({
-    clients: deps.clients,
-    vault: deps.vault,
-    slack: deps.slack,
-    logger,
-  });
-  const reminders = createReminderScheduler({
-    store,
-    cron: deps.cron ?? createNodeCronEngine(logger),
-    deliver: observed('scheduled', (reminder) => delivery.remind(reminder)),
-    now,
-    owner,
-    logger,
-  });
-  const snoozes = createSnoozeRunner({
-    store,
-    deliver: observed('snoozed', (snooze) => delivery.remindAgain(snooze)),
-    now,
-    logger,
-  });
-  const expiry = createDelegationExpiry({ store, clients: deps.clients, slack: deps.slack, now, logger });
-
-  let lastHousekeeping = Number.NEGATIVE_INFINITY;
-  const housekeeping = async () => {
-    if (now() - lastHousekeeping < HOUSEKEEPING_EVERY_MS) return;
-    lastHousekeeping = now();
-    await store.watches.purgeFinished(now() - KEEP_FINISHED_WATCHES_MS);
-    await store.reminders.pruneRuns(now() - KEEP_REMINDER_RUNS_MS);
-  };
 
   const step = async (name: string, run: () => Promise<void>) => {
     try {
@@ -171,12 +76,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const runTick = async () => {
     // A tick asked for after stop() would schedule reminders again and take leases just given up.
     if (stopped) return;
-    await step('reminders', () => reminders.sync());
-    await step('watches', () => poller.tick());
-    await step('watch outcomes', () => outcomes.retryDue());
-    await step('snoozes', () => snoozes.tick());
-    await step('shares', () => expiry.tick());
-    await step('housekeeping', housekeeping);
+    for (const job of jobs) await step(job.name, () => job.tick());
   };
 
   // Ticks never overlap: an explicit tick() waits for one under way, and a timer tick that finds one
@@ -198,48 +98,25 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   let stopTimer: (() => void) | undefined;
 
   return {
-    async watch(request) {
-      const at = now();
-      // A newer request about the same card replaces the older watch of it, in the store and atomically
-      // (two clicks may reach two replicas at once): one card tells one story, and a Start clicked twice
-      // is answered once.
-      return store.watches.create({
-        teamId: request.user.teamId,
-        userId: request.user.userId,
-        machineId: request.machineId,
-        machineName: request.machineName,
-        targetState: request.targetState,
-        channel: request.channel,
-        messageTs: request.messageTs ?? null,
-        threadTs: request.threadTs ?? null,
-        lastState: request.initialState ?? null,
-        createdAt: at,
-        deadlineAt: at + (request.timeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS),
-      });
-    },
-
     tick,
 
     async start() {
       if (stopTimer !== undefined) return;
       stopped = false;
-      await step('reminders', () => reminders.sync());
+      for (const job of jobs) if (job.start) await step(job.name, () => job.start?.() ?? Promise.resolve());
       stopTimer = timers.every(deps.pollIntervalMs, () => {
         if (!busy) void tick();
       });
-      logger.info({ replica: owner, pollIntervalMs: deps.pollIntervalMs }, 'scheduler started');
+      logger.info({ replica: deps.replicaId, pollIntervalMs: deps.pollIntervalMs }, 'scheduler started');
     },
 
     async stop() {
       stopped = true;
       stopTimer?.();
       stopTimer = undefined;
-      // After the tick under way, so that it cannot schedule reminders again once they are stopped.
+      // After the tick under way, so that a job cannot start again what its stop() ends.
       await queue;
-      reminders.stop();
-      await step('release', async () => {
-        await store.watches.release(owner);
-      });
+      for (const job of jobs) if (job.stop) await step(job.name, () => job.stop?.() ?? Promise.resolve());
     },
   };
 }

@@ -9,13 +9,13 @@ import {
   SocketModeReceiver,
 } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { describeError } from '../errors/describe-error.js';
 import { ackFirst } from './acks-first.js';
 import { createBoltLogger } from './bolt-logger.js';
 import {
   acknowledgeFailedSocketModeEvent,
   answerFailedHttpRequest,
   createSlackErrorHandler,
-  describeError,
 } from './error-handler.js';
 
 /** The one endpoint Slack posts slash commands, interactions and events to (manifest.yml says the same). */

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { type Logger as BoltLogger, LogLevel } from '@slack/bolt';
 import type { Logger } from 'pino';
-import { describeError, redactSlackTokens } from './error-handler.js';
+import { describeError, redactSlackTokens } from '../errors/describe-error.js';
 
 type BoltMethod = 'debug' | 'info' | 'warn' | 'error';
 

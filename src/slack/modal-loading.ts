@@ -6,9 +6,9 @@
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import { describeError, slackErrorCode } from '../errors/describe-error.js';
+import { failureText } from '../errors/user-message.js';
 import { loadingModal, noticeModal } from './block-kit/status-modal.js';
-import { describeError } from './error-handler.js';
-import { failureText, slackErrorOf } from './posting.js';
 
 export interface LoadingModalRequest {
   web: WebClient;
@@ -46,7 +46,7 @@ export async function openModalWhileLoading(request: LoadingModalRequest): Promi
     });
   } catch (error) {
     // The person closed the loading modal before it was filled: nothing is waiting for it.
-    if (slackErrorOf(error) === 'not_found') return;
+    if (slackErrorCode(error) === 'not_found') return;
     logger.warn({ error: describeError(error) }, 'could not replace the loading modal');
     throw error;
   }

@@ -1,45 +1,36 @@
-// How machine handlers reach Slack beyond respond(): public posts that fall back to the person's DM
-// when the channel refuses the bot, private notes from places that have no response_url (modals, App
-// Home), and failures turned into one sentence without ever logging a Slack request (which carries the
-// bot token in its headers).
-import { randomBytes } from 'node:crypto';
-import { webApi } from '@slack/bolt';
+// The one place the bot posts to Slack on its own initiative (everything beyond a respond() to the
+// request being served): public posts that fall back to the person's DM when the conversation refuses
+// the bot, and private notes that fall back to the DM when there is no conversation or it refuses an
+// ephemeral message. Listeners and the scheduler's jobs use it alike, so every one of them treats
+// Slack's refusals the same way.
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from 'pino';
-import { messageForUser } from '../errors/user-message.js';
-import type { SlackMessage } from './block-kit/text.js';
-import { describeError } from './error-handler.js';
+import { slackErrorCode } from '../errors/describe-error.js';
+import { mrkdwn, type SlackMessage } from './block-kit/text.js';
 
 /** Where a message landed: enough to update it (chat.update) or to reply in its thread. */
 export interface PostedMessage {
+  /** The conversation it landed in (a D… id when it went to the DM). */
   channel: string;
   ts: string;
-  /** True when the channel refused the post and it went to the person's DM instead. */
+  /** True when the conversation refused the post and it went to the person's DM instead. */
   movedToDm: boolean;
 }
 
-/** Slack's answers for a conversation the bot cannot post in: private channels, DMs between others. */
-const REFUSED_CONVERSATION = new Set(['not_in_channel', 'channel_not_found']);
+/**
+ * Slack's answers when the bot may not post in a conversation: a private channel it was not invited
+ * to, a DM between other people, an archived channel, or a workspace rule against apps posting there.
+ */
+const CANNOT_POST_HERE = new Set(['not_in_channel', 'channel_not_found', 'is_archived', 'restricted_action']);
 
-/** The `error` of a Slack Web API platform error (`not_in_channel`), or undefined for anything else. */
-export function slackErrorOf(error: unknown): string | undefined {
-  if (!(error instanceof Error) || !('code' in error) || error.code !== webApi.ErrorCode.PlatformError) {
-    return undefined;
-  }
-  const data = 'data' in error ? error.data : undefined;
-  return typeof data === 'object' && data !== null && 'error' in data && typeof data.error === 'string'
-    ? data.error
-    : undefined;
-}
-
-function isSlackApiError(error: unknown): boolean {
-  const code = error instanceof Error && 'code' in error ? error.code : undefined;
-  return typeof code === 'string' && code.startsWith('slack_webapi_');
+/** True when Slack refused a post because of where it was going, so another conversation may take it. */
+export function isRefusedConversation(error: unknown): boolean {
+  return CANNOT_POST_HERE.has(slackErrorCode(error) ?? '');
 }
 
 /**
- * Posts in the channel; when the channel refuses the bot, posts in the person's DM instead (posting
- * to a user id lands in the app's DM with them) and says so in `movedToDm`.
+ * Posts in the channel (in a thread when `threadTs` is given); when the channel refuses the bot,
+ * posts in the person's DM instead (posting to a user id lands in the app's DM with them, no im:write
+ * scope needed) and says so in `movedToDm`.
  */
 export async function postPublicly(
   web: WebClient,
@@ -47,17 +38,20 @@ export async function postPublicly(
   message: SlackMessage,
 ): Promise<PostedMessage> {
   try {
-    const posted = await web.chat.postMessage({
-      channel: target.channel,
-      ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
-      ...message,
-    });
-    return { channel: posted.channel ?? target.channel, ts: posted.ts ?? '', movedToDm: false };
+    const thread = target.threadTs ? { thread_ts: target.threadTs } : {};
+    return { ...(await post(web, { channel: target.channel, ...thread }, message)), movedToDm: false };
   } catch (error) {
-    if (!REFUSED_CONVERSATION.has(slackErrorOf(error) ?? '') || target.channel === target.userId) throw error;
-    const posted = await web.chat.postMessage({ channel: target.userId, ...message });
-    return { channel: posted.channel ?? target.userId, ts: posted.ts ?? '', movedToDm: true };
+    if (!isRefusedConversation(error) || target.channel === target.userId) throw error;
   }
+  return { ...(await post(web, { channel: target.userId }, message)), movedToDm: true };
+}
+
+async function post(web: WebClient, where: { channel: string; thread_ts?: string }, message: SlackMessage) {
+  const answer = await web.chat.postMessage({ ...where, blocks: message.blocks, text: message.text });
+  if (answer.ts === undefined) {
+    throw new Error(`chat.postMessage to ${where.channel} answered without a message ts`);
+  }
+  return { channel: answer.channel ?? where.channel, ts: answer.ts };
 }
 
 /**
@@ -74,19 +68,16 @@ export async function tellPrivately(
       await web.chat.postEphemeral({ channel: target.channel, user: target.userId, ...message });
       return;
     } catch (error) {
-      if (!REFUSED_CONVERSATION.has(slackErrorOf(error) ?? '')) throw error;
+      if (!isRefusedConversation(error)) throw error;
     }
   }
   await web.chat.postMessage({ channel: target.userId, ...message });
 }
 
-/**
- * One sentence for the person about any failure. Slack API errors are logged through describeError
- * (never whole: they carry the request and its token) and reported with a reference to quote.
- */
-export function failureText(error: unknown, logger: Logger): string {
-  if (!isSlackApiError(error)) return messageForUser(error, logger);
-  const reference = randomBytes(4).toString('hex');
-  logger.error({ error: describeError(error), reference }, 'a Slack API call failed while serving a request');
-  return `Slack refused one of my messages (reference ${reference}). It has been logged; please try again.`;
+/** Told to the person (ephemerally) when their post went to the DM: `what` is "the card", "the share". */
+export function postedInDmNotice(what: string): SlackMessage {
+  const text =
+    `I cannot post in this conversation (invite me to the channel to change that), so I sent ${what} ` +
+    'to our direct messages instead.';
+  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
 }

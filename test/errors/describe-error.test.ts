@@ -1,6 +1,6 @@
 import { MultipleListenerError, webApi } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { describeError, describeSlackRequest } from '../../src/slack/error-handler.js';
+import { describeError, describeSlackRequest } from '../../src/errors/describe-error.js';
 
 describe('describeError', () => {
   it("names Slack's error string for Web API platform errors", () => {

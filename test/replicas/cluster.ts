@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { startBot } from '../../src/bot.js';
+import type { MachineWatcher } from '../../src/features/watches/machine-watcher.js';
 import { createLogger } from '../../src/logger.js';
 import type { PaperspaceClient } from '../../src/paperspace/client.js';
 import { manualTimers, type Scheduler } from '../../src/scheduler/scheduler.js';
@@ -38,6 +39,8 @@ export interface LogLine {
 export interface Replica {
   readonly id: string;
   readonly scheduler: Scheduler;
+  /** What this replica's listeners ask to follow a machine. */
+  readonly watcher: MachineWatcher;
   /** This replica's own connection pool to the shared schema. */
   readonly store: Store;
   /** Its reminders fire from here, when the cluster runs them. */
@@ -221,6 +224,7 @@ export async function startReplicaCluster(options: ReplicaClusterOptions): Promi
     return {
       id,
       scheduler: bot.scheduler,
+      watcher: bot.watcher,
       store,
       cron,
       get alive() {

@@ -57,7 +57,7 @@ function addFleet(count: number): FleetMachine[] {
 /** What a Start button does: the owner's key starts the machine, then a replica is asked to watch it. */
 async function startAndWatch(machine: FleetMachine, via: Replica): Promise<Watch> {
   await c.client(machine.owner).machines.start(machine.id);
-  return via.scheduler.watch({
+  return via.watcher.watch({
     user: c.user(machine.owner),
     machineId: machine.id,
     machineName: machine.name,
@@ -367,7 +367,7 @@ describe('two replicas on one PostgreSQL database', () => {
     await Promise.all(
       fleet.flatMap((machine) =>
         [a, b].map((replica) =>
-          replica.scheduler.watch({
+          replica.watcher.watch({
             user: c.user(machine.owner),
             machineId: machine.id,
             machineName: machine.name,

@@ -7,9 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { WebClient } from '@slack/web-api';
+import { createBotScheduler } from '../../src/features/index.js';
+import { createMachineWatcher, type MachineWatcher } from '../../src/features/watches/machine-watcher.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import type { PaperspaceClient } from '../../src/paperspace/client.js';
-import { createScheduler, manualTimers, type Scheduler } from '../../src/scheduler/scheduler.js';
+import { manualTimers, type Scheduler } from '../../src/scheduler/scheduler.js';
 import type { SlackUser } from '../../src/store/slack-user.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
@@ -43,6 +45,8 @@ export interface SchedulerHarness {
   logText(): string;
   /** The first scheduler, started. */
   scheduler: Scheduler;
+  /** What the listeners ask to follow a machine (a watch in the store, polled by any scheduler). */
+  watcher: MachineWatcher;
   /** Another scheduler on the same store (not started), as after a restart or on a second replica. */
   createScheduler(replicaId: string): Scheduler;
   user(name: TestUserName): SlackUser;
@@ -89,7 +93,7 @@ export async function startSchedulerHarness(
   const cron = createManualCron(clock.now);
   const built: Scheduler[] = [];
   const build = (replicaId: string) => {
-    const scheduler = createScheduler({
+    const scheduler = createBotScheduler({
       store,
       vault,
       clients,
@@ -118,6 +122,7 @@ export async function startSchedulerHarness(
     cron,
     logText: () => logs,
     scheduler,
+    watcher: createMachineWatcher({ store, now: clock.now }),
     createScheduler: build,
     user,
     async link(name) {

@@ -3,6 +3,7 @@
 // person), and the public announcement of the new machine (card in the channel, then a watch until it
 // has booted when it starts on creation).
 import type { WebClient } from '@slack/web-api';
+import { failureText } from '../../errors/user-message.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { RequestIssue } from '../../paperspace/errors.js';
 import type { RequestOptions } from '../../paperspace/http.js';
@@ -16,7 +17,7 @@ import type { Template } from '../../paperspace/schemas.js';
 import { errorMessage } from '../../slack/block-kit/messages.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
-import { failureText, postPublicly } from '../../slack/posting.js';
+import { postPublicly } from '../../slack/posting.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { LinkedAccount } from '../../vault/key-vault.js';
 import { machineCardMessage } from './blocks/machine-card.js';

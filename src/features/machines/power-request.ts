@@ -3,12 +3,13 @@
 // the card that was clicked, and a watch follows the machine to where it is heading unless the person
 // said --no-wait. Requests that would change nothing are explained to the person alone.
 import type { WebClient } from '@slack/web-api';
+import { describeError, slackErrorCode } from '../../errors/describe-error.js';
+import { failureText } from '../../errors/user-message.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import { errorMessage } from '../../slack/block-kit/messages.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
-import { describeError } from '../../slack/error-handler.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
-import { failureText, postPublicly, slackErrorOf } from '../../slack/posting.js';
+import { postPublicly } from '../../slack/posting.js';
 import type { WatchRequest } from '../watches/machine-watcher.js';
 import { machineCardMessage } from './blocks/machine-card.js';
 import { movedToDmMessage, powerRequestedNotice, powerUnchangedMessage } from './blocks/machine-replies.js';
@@ -48,7 +49,7 @@ async function placeCard(
       await web.chat.update({ channel: card.channel, ts: card.ts, ...message });
       return card;
     } catch (error) {
-      if (slackErrorOf(error) === undefined) throw error;
+      if (slackErrorCode(error) === undefined) throw error;
       deps.logger.warn(
         { error: describeError(error) },
         'could not update the clicked card; posting a new one',

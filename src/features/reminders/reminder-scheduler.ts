@@ -2,8 +2,8 @@
 // drops what was deleted, at start and on every tick, so a reminder made through another replica is
 // scheduled here too. Every replica fires every reminder; runOnce lets exactly one of them deliver it.
 import type { Logger } from 'pino';
+import { describeError } from '../../errors/describe-error.js';
 import type { CronEngine, CronJob } from '../../scheduler/cron-engine.js';
-import { describeError } from '../../slack/error-handler.js';
 import type { Reminder } from '../../store/reminders.js';
 import type { Store } from '../../store/store.js';
 

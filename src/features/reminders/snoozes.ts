@@ -1,7 +1,7 @@
 // "Snooze 1h" on a reminder: due snoozes are picked up on the poll tick. take() hands each one to
 // exactly one replica, which asks about that one machine again.
 import type { Logger } from 'pino';
-import { describeError } from '../../slack/error-handler.js';
+import { describeError } from '../../errors/describe-error.js';
 import type { Snooze } from '../../store/reminder-snoozes.js';
 import type { Store } from '../../store/store.js';
 

@@ -2,7 +2,7 @@
 // edited to say it expired. markExpired hands each expiry to exactly one replica.
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import { describeError } from '../../slack/error-handler.js';
+import { describeError } from '../../errors/describe-error.js';
 import type { Delegation } from '../../store/delegations.js';
 import type { Store } from '../../store/store.js';
 import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';

@@ -2,12 +2,13 @@
 // its post can be marked expired later, and posted where the share was asked for (or in the sharer's
 // DM when the bot may not post there).
 import type { WebClient } from '@slack/web-api';
+import { slackErrorCode } from '../../errors/describe-error.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { DELEGATION_LIFETIME_MS } from '../../paperspace/constants.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import { isoMinutes } from '../../slack/block-kit/text.js';
-import { type PostedMessage, postWithDmFallback, slackErrorCode } from '../../slack/scheduler-posting.js';
+import { type PostedMessage, postPublicly } from '../../slack/posting.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { Delegation } from '../../store/delegations.js';
 import type { SlackUser } from '../../store/slack-user.js';
@@ -79,7 +80,7 @@ export async function shareMachines(
     });
   let posted: PostedMessage;
   try {
-    posted = await postWithDmFallback(
+    posted = await postPublicly(
       deps.slack,
       { channel: request.channel, userId: request.user.userId },
       message,

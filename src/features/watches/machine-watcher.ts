@@ -1,8 +1,9 @@
-// What a listener asks of the scheduler after a start, stop, restart, create or `/ps wait`: keep
-// polling this machine until it reaches a state, then post the completion. The scheduler
-// (src/scheduler/) implements it; listeners only see this interface.
+// What a listener asks after a start, stop, restart, create or `/ps wait`: keep polling this machine
+// until it reaches a state, then post the completion. A watch is a row in the store; the watches job
+// (jobs.ts) polls it on the scheduler's tick, on whichever replica holds its lease.
 import type { WaitableState } from '../../paperspace/constants.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import type { Store } from '../../store/store.js';
 import type { Watch } from '../../store/watch-types.js';
 
 export interface WatchRequest {
@@ -24,4 +25,33 @@ export interface WatchRequest {
 
 export interface MachineWatcher {
   watch(request: WatchRequest): Promise<Watch>;
+}
+
+export const DEFAULT_WATCH_TIMEOUT_MS = 30 * 60_000;
+
+export function createMachineWatcher(deps: {
+  store: Pick<Store, 'watches'>;
+  now: () => number;
+}): MachineWatcher {
+  return {
+    async watch(request) {
+      const at = deps.now();
+      // A newer request about the same card replaces the older watch of it, in the store and atomically
+      // (two clicks may reach two replicas at once): one card tells one story, and a Start clicked twice
+      // is answered once.
+      return deps.store.watches.create({
+        teamId: request.user.teamId,
+        userId: request.user.userId,
+        machineId: request.machineId,
+        machineName: request.machineName,
+        targetState: request.targetState,
+        channel: request.channel,
+        messageTs: request.messageTs ?? null,
+        threadTs: request.threadTs ?? null,
+        lastState: request.initialState ?? null,
+        createdAt: at,
+        deadlineAt: at + (request.timeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS),
+      });
+    },
+  };
 }

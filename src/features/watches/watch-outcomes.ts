@@ -8,9 +8,8 @@
 // offers no idempotency key to close that gap; losing "your machine is ready" is the worse failure.
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { describeError, slackErrorCode } from '../../errors/describe-error.js';
 import { type Machine, machineSchema } from '../../paperspace/schemas.js';
-import { describeError } from '../../slack/error-handler.js';
-import { slackErrorCode } from '../../slack/scheduler-posting.js';
 import type { Store } from '../../store/store.js';
 import { type TimelineEntry, timelineSchema, type Watch } from '../../store/watch-types.js';
 import type { WatchOutcome } from './watch-messages.js';

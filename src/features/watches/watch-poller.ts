@@ -3,6 +3,7 @@
 // spans several pages), and a machine is shown (one more call, for its event log) only when the
 // watch may be ending: target reached, machine settled elsewhere, or machine missing from the list.
 import type { Logger } from 'pino';
+import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { MACHINE_LIST_PAGE_SIZE } from '../../paperspace/constants.js';
 import {
@@ -12,7 +13,6 @@ import {
 } from '../../paperspace/errors.js';
 import type { Machine, MachineEvent } from '../../paperspace/schemas.js';
 import { forEachConcurrently } from '../../scheduler/concurrency.js';
-import { describeError } from '../../slack/error-handler.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 import type { FinishedWatchStatus, TimelineEntry, Watch } from '../../store/watch-types.js';

@@ -3,10 +3,9 @@
 // never costs the completion: the failure is logged and the reply still goes out.
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import { describeError, slackErrorCode } from '../../errors/describe-error.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
-import { describeError } from '../../slack/error-handler.js';
-import { slackErrorCode } from '../../slack/scheduler-posting.js';
 import type { TimelineEntry, Watch } from '../../store/watch-types.js';
 import { machineCardMessage } from '../machines/blocks/machine-card.js';
 import {

@@ -33,7 +33,7 @@ async function startAndWatch(
   options: { timeoutMs?: number; messageTs?: string; targetState?: 'ready' | 'serviceready' } = {},
 ) {
   await h.client('ada').machines.start(RENDER.id);
-  return h.scheduler.watch({
+  return h.watcher.watch({
     user: h.user('ada'),
     machineId: RENDER.id,
     machineName: RENDER.name,
@@ -93,7 +93,7 @@ describe('watch poller', () => {
 
   it('gives up at the deadline, says so in the thread, and marks the card', async () => {
     // Never started: the machine stays off.
-    const watch = await h.scheduler.watch({
+    const watch = await h.watcher.watch({
       user: h.user('ada'),
       machineId: RENDER.id,
       machineName: RENDER.name,
@@ -171,7 +171,7 @@ describe('watch poller', () => {
     const ids = h.emulator.state.addMachines(100, { owner: USERS.ada.emulatorUserId, namePrefix: 'farm' });
     for (const [index, id] of ids.entries()) {
       await h.client('ada').machines.start(id);
-      await h.scheduler.watch({
+      await h.watcher.watch({
         user: h.user('ada'),
         machineId: id,
         machineName: `farm-${index + 1}`,
@@ -197,7 +197,7 @@ describe('watch poller', () => {
   it('lists once per user per tick, each with their own key', async () => {
     await h.link('sam');
     await startAndWatch();
-    await h.scheduler.watch({
+    await h.watcher.watch({
       user: h.user('sam'),
       machineId: 'psorb004',
       machineName: 'sam-dev',

@@ -1,9 +1,7 @@
-// Account and catalogue commands: help, login, whoami, lists (machines, scripts, templates, users,
-// networks, drives) with paging, availability, script and drive changes.
+// Catalogue commands: lists (machines, scripts, templates, users, networks, drives) with paging,
+// availability, script and drive changes.
 
 import type { CommandHandlers } from '../../../slack/command-context.js';
-import { loginCommand, logoutCommand, whoamiCommand } from '../../account/commands/account-link.js';
-import { helpCommand } from '../../account/commands/help.js';
 import { availabilityCommand } from './availability.js';
 import { driveCreateCommand, driveDeleteCommand } from './drives.js';
 import {
@@ -16,14 +14,10 @@ import {
 } from './lists.js';
 import { scriptCreateCommand, scriptDeleteCommand, scriptShowCommand, scriptTextCommand } from './scripts.js';
 
-export const accountCommandHandlers: Pick<
+export const catalogCommandHandlers: Pick<
   CommandHandlers,
-  | 'help'
   | 'list'
   | 'availability'
-  | 'login'
-  | 'logout'
-  | 'whoami'
   | 'scripts'
   | 'script show'
   | 'script text'
@@ -36,10 +30,6 @@ export const accountCommandHandlers: Pick<
   | 'drive create'
   | 'drive delete'
 > = {
-  help: helpCommand,
-  login: loginCommand,
-  logout: logoutCommand,
-  whoami: whoamiCommand,
   scripts: scriptsCommand,
   'script show': scriptShowCommand,
   'script text': scriptTextCommand,

@@ -4,12 +4,12 @@
 import type { BlockAction, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import { failureText } from '../../../errors/user-message.js';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
 import { errorMessage, loginPrompt } from '../../../slack/block-kit/messages.js';
 import type { ModalContext } from '../../../slack/block-kit/modal-metadata.js';
 import type { SlackMessage } from '../../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
-import { failureText } from '../../../slack/posting.js';
 import type { SlackUser } from '../../../store/slack-user.js';
 
 export type CardLocation =

@@ -1,8 +1,9 @@
 // Machine commands: show, power (start/stop/restart), create, update, destroy, access, usage. One
 // handler per file under machines/; this table only pairs them with their subcommands.
+
+import { failureText } from '../../../errors/user-message.js';
 import { errorMessage } from '../../../slack/block-kit/messages.js';
 import type { CommandHandler, CommandHandlers } from '../../../slack/command-context.js';
-import { failureText } from '../../../slack/posting.js';
 import { machineAccess } from './access.js';
 import { createMachine } from './create.js';
 import { destroyMachine } from './destroy.js';

@@ -5,9 +5,10 @@
 // TEMPLATE_LOOKUP_MS, the form is accepted and Paperspace, which checks the same rules, refuses it
 // after the modal has closed (the person is told privately). The ack thus always goes out well inside
 // Slack's 3 s. Then the machine is created through the audit trail and announced in the channel.
+
+import { describeError } from '../../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
 import type { Template } from '../../../paperspace/schemas.js';
-import { describeError } from '../../../slack/error-handler.js';
 import { CallbackId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';

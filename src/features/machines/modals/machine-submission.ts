@@ -3,6 +3,7 @@
 // to answer after the modal has closed (a view submission has no response_url).
 import type { ViewOutput, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { failureText } from '../../../errors/user-message.js';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
 import type { RequestIssue } from '../../../paperspace/errors.js';
 import { errorMessage, loginPrompt } from '../../../slack/block-kit/messages.js';
@@ -10,7 +11,7 @@ import { decodeModalMetadata, type ModalMetadata } from '../../../slack/block-ki
 import type { SlackMessage } from '../../../slack/block-kit/text.js';
 import { errorsByBlock, type ViewStateValues } from '../../../slack/block-kit/view-state.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
-import { failureText, tellPrivately } from '../../../slack/posting.js';
+import { tellPrivately } from '../../../slack/posting.js';
 import type { SlackUser } from '../../../store/slack-user.js';
 
 export interface MachineSubmission {

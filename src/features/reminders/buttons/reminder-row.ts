@@ -3,9 +3,9 @@
 
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
+import { describeError } from '../../../errors/describe-error.js';
 import { contextLine } from '../../../slack/block-kit/elements.js';
 import type { Click } from '../../../slack/button-click.js';
-import { describeError } from '../../../slack/error-handler.js';
 import { reminderBlockId } from '../blocks/reminder.js';
 
 export function withRowDone(blocks: KnownBlock[], machineId: string, line: string): KnownBlock[] | undefined {

@@ -1,11 +1,11 @@
 // `/ps remind <HH:MM> [weekdays|daily|<cron days>]`: a shutdown reminder at that time in the person's
 // own Slack time zone. It is stored; the scheduler picks it up on its next tick (on every replica).
 
+import { describeError } from '../../../errors/describe-error.js';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { isKnownTimeZone, nextFireTime } from '../../../scheduler/cron-engine.js';
 import { escapeMrkdwn, isoMinutes, mrkdwn, slackDate } from '../../../slack/block-kit/text.js';
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
-import { describeError } from '../../../slack/error-handler.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
 import { scheduleLabel, shortId } from '../reminder-text.js';
 

@@ -3,7 +3,7 @@
 
 import { buttonHandler } from '../../../slack/button-click.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
-import { postedInDmNotice } from '../../../slack/scheduler-posting.js';
+import { postedInDmNotice } from '../../../slack/posting.js';
 import { findMachine } from '../../machines/machine-lookup.js';
 import { shareMachines } from '../sharing.js';
 
@@ -18,7 +18,7 @@ export function shareButtonHandler(deps: ListenerDeps) {
       paperspace,
       { user: click.user, channel, machines: [machine] },
     );
-    if (share.posted.inDm && click.channelId !== undefined)
+    if (share.posted.movedToDm && click.channelId !== undefined)
       await click.replyPrivately(postedInDmNotice('the share'));
   });
 }

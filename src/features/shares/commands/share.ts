@@ -3,7 +3,7 @@
 
 import type { Machine } from '../../../paperspace/schemas.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
-import { postedInDmNotice } from '../../../slack/scheduler-posting.js';
+import { postedInDmNotice } from '../../../slack/posting.js';
 import { findMachine } from '../../machines/machine-lookup.js';
 import { shareMachines } from '../sharing.js';
 
@@ -21,5 +21,5 @@ export const shareCommand: CommandHandler<'share'> = async (command, context) =>
     client,
     { user: context.user, channel: context.channelId, machines: [...machines.values()] },
   );
-  if (share.posted.inDm) await context.replyPrivately(postedInDmNotice('the share'));
+  if (share.posted.movedToDm) await context.replyPrivately(postedInDmNotice('the share'));
 };

@@ -3,7 +3,7 @@
 
 import { escapeMrkdwn, mrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
-import { postedInDmNotice, postWithDmFallback } from '../../../slack/scheduler-posting.js';
+import { postedInDmNotice, postPublicly } from '../../../slack/posting.js';
 import { machineCardMessage } from '../../machines/blocks/machine-card.js';
 import { stateMrkdwn } from '../../machines/blocks/machine-state.js';
 import { findMachine } from '../../machines/machine-lookup.js';
@@ -23,12 +23,12 @@ export const waitCommand: CommandHandler<'wait'> = async (command, context) => {
     notice: waitingNotice({ userId: user.userId, targetState: command.state }),
     timeline: [{ state: machine.state, at: deps.now() }],
   });
-  const posted = await postWithDmFallback(
+  const posted = await postPublicly(
     context.client,
     { channel: context.channelId, userId: user.userId },
     card,
   );
-  if (posted.inDm) await context.replyPrivately(postedInDmNotice('the card'));
+  if (posted.movedToDm) await context.replyPrivately(postedInDmNotice('the card'));
   await deps.watcher.watch({
     user,
     machineId: machine.id,

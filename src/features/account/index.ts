@@ -1,0 +1,17 @@
+// The person's link to Paperspace: `/ps login`, `logout`, `whoami` and `help`, the Log in button and
+// form, and the App Home that shows the link and the person's machines.
+import type { Feature } from '../feature.js';
+import { registerAppHomeOpened } from './app-home-opened.js';
+import { registerLoginButton } from './buttons/login-button.js';
+import { loginCommand, logoutCommand, whoamiCommand } from './commands/account-link.js';
+import { helpCommand } from './commands/help.js';
+import { registerLoginSubmission } from './modals/login-submission.js';
+
+export const accountFeature: Feature<'help' | 'login' | 'logout' | 'whoami'> = {
+  commands: { help: helpCommand, login: loginCommand, logout: logoutCommand, whoami: whoamiCommand },
+  listen(router, deps) {
+    registerLoginButton(router, deps);
+    registerLoginSubmission(router, deps);
+    registerAppHomeOpened(router, deps);
+  },
+};

@@ -1,0 +1,16 @@
+// The one interface through which a feature plugs into the bot: the `/ps` subcommands it answers, the
+// buttons, modals and events it listens to, and the jobs it gives the scheduler. features/index.ts
+// lists the features; nothing else needs to know what a feature contains.
+import type { JobDeps, SchedulerJob } from '../scheduler/job.js';
+import type { CommandHandlers } from '../slack/command-context.js';
+import type { ListenerDeps } from '../slack/listener-deps.js';
+import type { ListenerRouter } from '../slack/router.js';
+
+export interface Feature<C extends keyof CommandHandlers = keyof CommandHandlers> {
+  /** The `/ps` subcommands this feature answers, each with its handler. */
+  commands: Pick<CommandHandlers, C>;
+  /** Registers its buttons, modals and events (by action_id, callback_id or event name). */
+  listen?(router: ListenerRouter, deps: ListenerDeps): void;
+  /** What the scheduler runs for it, in order, on every tick. */
+  jobs?(deps: JobDeps): SchedulerJob[];
+}

@@ -1,0 +1,22 @@
+// Shutdown reminders: `/ps remind`, `/ps reminders`, `/ps remind off`, the reminder's Stop, Snooze 1h
+// and Keep running buttons, and the cron and snooze jobs that send them.
+import type { BlockAction, ButtonAction } from '@slack/bolt';
+import { ActionId } from '../../slack/ids.js';
+import type { Feature } from '../feature.js';
+import { reminderKeepHandler } from './buttons/reminder-keep.js';
+import { reminderSnoozeHandler } from './buttons/reminder-snooze.js';
+import { reminderStopHandler } from './buttons/reminder-stop.js';
+import { remindCommand } from './commands/remind.js';
+import { remindOffCommand } from './commands/remind-off.js';
+import { remindersCommand } from './commands/reminders.js';
+import { reminderJobs } from './jobs.js';
+
+export const remindersFeature: Feature<'remind' | 'reminders' | 'remind off'> = {
+  commands: { remind: remindCommand, reminders: remindersCommand, 'remind off': remindOffCommand },
+  listen(router, deps) {
+    router.action<BlockAction<ButtonAction>>(ActionId.reminderStop, reminderStopHandler(deps));
+    router.action<BlockAction<ButtonAction>>(ActionId.reminderSnooze, reminderSnoozeHandler(deps));
+    router.action<BlockAction<ButtonAction>>(ActionId.reminderKeep, reminderKeepHandler(deps));
+  },
+  jobs: reminderJobs,
+};

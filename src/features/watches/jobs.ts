@@ -1,0 +1,55 @@
+// The watches' work on the scheduler's tick: poll the machines this replica holds leases for, post
+// outcomes whose first post failed, and drop long-finished watches now and then.
+import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
+import { createWatchOutcomes } from './watch-outcomes.js';
+import { createWatchPoller } from './watch-poller.js';
+import { createWatchReporter } from './watch-reporter.js';
+
+/** A replica that stops renewing its claims (it crashed) hands its watches over after this. */
+const MIN_LEASE_MS = 30_000;
+const HOUSEKEEPING_EVERY_MS = 60 * 60_000;
+/** Finished watches are kept this long for support questions ("did it ever finish?"). */
+const KEEP_FINISHED_WATCHES_MS = 30 * 24 * 60 * 60_000;
+
+export function watchJobs(deps: JobDeps): SchedulerJob[] {
+  const { store, logger, now } = deps;
+  const reporter = createWatchReporter({ slack: deps.slack, logger });
+  const outcomes = createWatchOutcomes({
+    store,
+    reporter,
+    logger,
+    now,
+    postFailed: () => deps.observer.failed('completion'),
+  });
+  const poller = createWatchPoller({
+    store,
+    clients: deps.clients,
+    reporter,
+    outcomes,
+    logger,
+    now,
+    owner: deps.replicaId,
+    leaseMs: Math.max(MIN_LEASE_MS, 3 * deps.pollIntervalMs),
+    pollIntervalMs: deps.pollIntervalMs,
+  });
+  let lastHousekeeping = Number.NEGATIVE_INFINITY;
+  return [
+    {
+      name: 'watches',
+      tick: () => poller.tick(),
+      // Given up at once, so another replica takes these watches on its next tick, not after the lease.
+      stop: async () => {
+        await store.watches.release(deps.replicaId);
+      },
+    },
+    { name: 'watch outcomes', tick: () => outcomes.retryDue() },
+    {
+      name: 'watch housekeeping',
+      async tick() {
+        if (now() - lastHousekeeping < HOUSEKEEPING_EVERY_MS) return;
+        lastHousekeeping = now();
+        await store.watches.purgeFinished(now() - KEEP_FINISHED_WATCHES_MS);
+      },
+    },
+  ];
+}

@@ -1,0 +1,49 @@
+// What a feature gives the scheduler: work to run on every tick, and optionally when the scheduler
+// starts and stops. The engine (scheduler.ts) owns the timing, the order and the failure handling; a
+// job owns what it does and the state it keeps in the store.
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from 'pino';
+import type { Store } from '../store/store.js';
+import type { KeyVault } from '../vault/key-vault.js';
+import type { PaperspaceClientFactory } from '../vault/paperspace-clients.js';
+import type { CronEngine } from './cron-engine.js';
+
+export interface SchedulerJob {
+  /** Names the job in logs when a step fails. */
+  name: string;
+  /** Before the first tick (e.g. scheduling cron entries from the store). */
+  start?(): Promise<void>;
+  /** Every POLL_INTERVAL_MS. Ticks never overlap; a failure is logged and the next tick tries again. */
+  tick(): Promise<void>;
+  /** After the last tick (e.g. giving up this replica's leases). */
+  stop?(): Promise<void>;
+}
+
+/** What the scheduler reports as it runs (the bot counts it in /metrics). */
+export interface SchedulerObserver {
+  /** A reminder was delivered by this replica: a cron fire, or a snoozed one asked again. */
+  reminderFired(kind: 'scheduled' | 'snoozed'): void;
+  /**
+   * A tick step failed (`scheduler`), a reminder could not be delivered (`reminder`), or the outcome of
+   * a watch could not be posted this time (`completion`).
+   */
+  failed(source: 'scheduler' | 'reminder' | 'completion'): void;
+}
+
+export const NO_OBSERVER: SchedulerObserver = { reminderFired: () => undefined, failed: () => undefined };
+
+/** Everything a feature may build its jobs from. */
+export interface JobDeps {
+  store: Store;
+  vault: Pick<KeyVault, 'account'>;
+  clients: PaperspaceClientFactory;
+  /** The bot token's Web API client (the Slack app's `app.client`). */
+  slack: WebClient;
+  logger: Logger;
+  now: () => number;
+  pollIntervalMs: number;
+  cron: CronEngine;
+  /** Names this replica in leases and claims. */
+  replicaId: string;
+  observer: SchedulerObserver;
+}
