@@ -1,9 +1,9 @@
 // Everything a listener may use, passed in once by main.ts (tests pass their own). Listeners stay
 // thin: ack, parse, call a service or the user's client, render blocks.
 import type { Logger } from 'pino';
-import type { MachineWatcher } from '../features/watches/machine-watcher.js';
 import type { AuditTrail } from '../store/audit-trail.js';
 import type { Store } from '../store/store.js';
+import type { MachineWatcher } from '../store/watch-types.js';
 import type { KeyVault } from '../vault/key-vault.js';
 import type { PaperspaceClientFactory } from '../vault/paperspace-clients.js';
 

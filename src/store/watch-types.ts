@@ -77,3 +77,28 @@ export interface WatchLease {
   now: number;
   leaseMs: number;
 }
+
+/**
+ * What a listener asks after a start, stop, restart, create or `/ps wait`: a watch of this machine until
+ * it reaches a state (the watches feature implements it; the listeners' deps carry it).
+ */
+export interface WatchRequest {
+  /** Whose key polls; the completion mentions them. */
+  user: SlackUser;
+  machineId: string;
+  machineName: string;
+  targetState: Watch['targetState'];
+  /** Where the card is; the completion goes into its thread. */
+  channel: string;
+  /** The card message to update in place (absent when the card could not be posted as a message). */
+  messageTs?: string;
+  threadTs?: string;
+  /** Default 30 minutes. */
+  timeoutMs?: number;
+  /** The state the machine was in when the watch began, so the first change is shown. */
+  initialState?: string;
+}
+
+export interface MachineWatcher {
+  watch(request: WatchRequest): Promise<Watch>;
+}

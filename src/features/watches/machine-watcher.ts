@@ -1,31 +1,10 @@
 // What a listener asks after a start, stop, restart, create or `/ps wait`: keep polling this machine
 // until it reaches a state, then post the completion. A watch is a row in the store; the watches job
 // (jobs.ts) polls it on the scheduler's tick, on whichever replica holds its lease.
-import type { WaitableState } from '../../paperspace/constants.js';
-import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
-import type { Watch } from '../../store/watch-types.js';
+import type { MachineWatcher } from '../../store/watch-types.js';
 
-export interface WatchRequest {
-  /** Whose key polls; the completion mentions them. */
-  user: SlackUser;
-  machineId: string;
-  machineName: string;
-  targetState: WaitableState;
-  /** Where the card is; the completion goes into its thread. */
-  channel: string;
-  /** The card message to update in place (absent when the card could not be posted as a message). */
-  messageTs?: string;
-  threadTs?: string;
-  /** Default 30 minutes. */
-  timeoutMs?: number;
-  /** The state the machine was in when the watch began, so the first change is shown. */
-  initialState?: string;
-}
-
-export interface MachineWatcher {
-  watch(request: WatchRequest): Promise<Watch>;
-}
+export type { MachineWatcher, WatchRequest } from '../../store/watch-types.js';
 
 export const DEFAULT_WATCH_TIMEOUT_MS = 30 * 60_000;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeMachineRef } from '../../../src/features/machines/blocks/machine-ref.js';
-import { reminderBlockId } from '../../../src/features/reminders/blocks/reminder.js';
+import { reminderBlockId, reminderMessage } from '../../../src/features/reminders/blocks/reminder.js';
+import type { Machine } from '../../../src/paperspace/schemas.js';
 import { ActionId } from '../../../src/slack/ids.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
 import { messageText } from '../../scheduler/harness.js';
@@ -108,6 +109,32 @@ describe('shutdown reminders, end to end', () => {
     const reply = bot.slack.calls('chat.postMessage').at(-1);
     expect(reply?.args.thread_ts).toBe('1700000999.000100');
     expect(messageText(reply?.args ?? {})).toContain('*ada-workstation* is ⚫ Off');
+  });
+
+  it('Stop on a machine that is already off says so in the row, and neither stops nor watches it', async () => {
+    // The reminder was sent while the machine ran; someone stopped it before the click.
+    const shownMachine = await fetch(
+      `${bot.emulator.url}/machines/getMachinePublic?machineId=${WORKSTATION.id}`,
+      { headers: { 'x-api-key': USERS.ada.apiKey } },
+    );
+    const machine = (await shownMachine.json()) as Machine;
+    expect(machine.state).toBe('off');
+    const shown = reminderMessage([{ ...machine, state: 'ready' }]);
+    bot.slack.reset();
+    const watchesBefore = bot.watchRequests.length;
+    const stopsBefore = (await bot.store.audit.list({ ...ada(), limit: 50 })).filter(
+      (record) => record.action === 'machine.stop',
+    ).length;
+
+    await click({ method: 'chat.postMessage', args: { ...shown } }, ActionId.reminderStop, WORKSTATION);
+
+    const update = await bot.slack.waitFor('chat.update');
+    expect(messageText(update.args)).toContain('already off');
+    const stopsAfter = (await bot.store.audit.list({ ...ada(), limit: 50 })).filter(
+      (record) => record.action === 'machine.stop',
+    ).length;
+    expect(stopsAfter).toBe(stopsBefore);
+    expect(bot.watchRequests).toHaveLength(watchesBefore);
   });
 
   it('Snooze asks about that machine alone an hour later; Keep running just marks the row', async () => {

@@ -1,14 +1,15 @@
 // The Log in button (on the login prompt and in App Home): opens the same form as `/ps login`.
 import type { BlockAction, ButtonAction } from '@slack/bolt';
-import { clickerOf } from '../../../slack/clicker.js';
 import { ActionId } from '../../../slack/ids.js';
+import { actionInteraction } from '../../../slack/interaction.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { openLoginModal } from '../open-login-modal.js';
 
 export function registerLoginButton(router: ListenerRouter, deps: ListenerDeps): void {
-  router.action<BlockAction<ButtonAction>>(ActionId.login, async ({ ack, body, client }) => {
-    await ack();
-    await openLoginModal(client, body.trigger_id, deps.vault, clickerOf(body));
+  router.action<BlockAction<ButtonAction>>(ActionId.login, async (args) => {
+    await args.ack();
+    const { user } = actionInteraction(deps, args);
+    await openLoginModal(args.client, args.body.trigger_id, deps.vault, user);
   });
 }

@@ -8,13 +8,13 @@ import { unlinkedMessage, whoamiMessage } from '../blocks/account.js';
 import { openLoginModal } from '../open-login-modal.js';
 
 export const loginCommand: CommandHandler<'login'> = (_command, context) =>
-  openLoginModal(context.client, context.triggerId, context.deps.vault, context.user);
+  openLoginModal(context.web, context.triggerId, context.deps.vault, context.user);
 
 export const logoutCommand: CommandHandler<'logout'> = async (_command, context) => {
   const { deps, user } = context;
   const unlinked = await createAccountLinking(deps).unlink(user);
   await context.replyPrivately(unlinkedMessage(unlinked));
-  if (unlinked !== undefined) await publishHome(context.client, deps, user);
+  if (unlinked !== undefined) await publishHome(context.web, deps, user);
 };
 
 export const whoamiCommand: CommandHandler<'whoami'> = async (_command, context) => {

@@ -2,11 +2,10 @@
 // its confirm dialog; the deletion runs with the clicker's key (and token), is audited, and replaces
 // the confirmation with what happened.
 import type { BlockAction, ButtonAction } from '@slack/bolt';
-import { messageForUser } from '../../../errors/user-message.js';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
-import { loginPrompt } from '../../../slack/block-kit/messages.js';
-import { clickerOf, replaceClicked, replyBeside, replyError } from '../../../slack/clicker.js';
+import { errorMessage } from '../../../slack/block-kit/messages.js';
 import { ActionId } from '../../../slack/ids.js';
+import { actionInteraction } from '../../../slack/interaction.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import type { AuditTrail } from '../../../store/audit-trail.js';
@@ -27,28 +26,26 @@ const ID_PATTERN = /^[A-Za-z0-9_-]{1,255}$/;
 
 export function registerDeleteConfirmed(router: ListenerRouter, deps: ListenerDeps): void {
   for (const { actionId, what, remove } of DELETIONS) {
-    router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, respond }) => {
+    router.action<BlockAction<ButtonAction>>(actionId, async (args) => {
+      const { ack, action, respond } = args;
       await ack();
-      const user = clickerOf(body);
-      const logger = deps.logger.child({ action: actionId, user: user.userId });
+      const clicker = actionInteraction(deps, args);
       const id = action.value ?? '';
       if (!ID_PATTERN.test(id)) {
-        await replyError(
-          respond,
-          `This Delete button is damaged, so nothing was deleted. Run the delete command again.`,
+        await clicker.replyPrivately(
+          errorMessage(
+            'This Delete button is damaged, so nothing was deleted. Run the delete command again.',
+          ),
         );
         return;
       }
       try {
-        const client = await deps.clients.forUser(user);
-        if (client === undefined) {
-          await replyBeside(respond, loginPrompt());
-          return;
-        }
-        await remove(deps.audit, client, user, id);
-        await replaceClicked(respond, deletedNotice(what, id));
+        const client = await clicker.userClient();
+        if (client === undefined) return;
+        await remove(deps.audit, client, clicker.user, id);
+        await respond({ replace_original: true, ...deletedNotice(what, id) });
       } catch (error) {
-        await replyError(respond, messageForUser(error, logger));
+        await clicker.replyFailure(error);
       }
     });
   }

@@ -32,7 +32,7 @@ export const driveCreateCommand: CommandHandler<'drive create'> = async (_comman
   const client = await driveClient(context);
   if (client === undefined) return;
   await openLoadingModal({
-    client: context.client,
+    client: context.web,
     triggerId: context.triggerId,
     callbackId: CallbackId.createDrive,
     title: 'New shared drive',

@@ -33,7 +33,7 @@ export const scriptCreateCommand: CommandHandler<'script create'> = async (_comm
   const client = await context.userClient();
   if (client === undefined) return;
   await openLoadingModal({
-    client: context.client,
+    client: context.web,
     triggerId: context.triggerId,
     callbackId: CallbackId.createScript,
     title: 'New startup script',

@@ -1,16 +1,11 @@
 // What every machine card button needs to know about a click: who clicked (they act with their own
 // key, never the card poster's), where the card is (a channel message to update in place, an ephemeral
 // reply with nothing to update, or App Home), and how to answer the clicker alone.
-import type { BlockAction, RespondFn } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
-import type { Logger } from 'pino';
-import { failureText } from '../../../errors/user-message.js';
-import type { PaperspaceClient } from '../../../paperspace/client.js';
-import { errorMessage, loginPrompt } from '../../../slack/block-kit/messages.js';
+import type { BlockAction } from '@slack/bolt';
 import type { ModalContext } from '../../../slack/block-kit/modal-metadata.js';
 import type { SlackMessage } from '../../../slack/block-kit/text.js';
+import { type ActionRequest, actionInteraction, type Interaction } from '../../../slack/interaction.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
-import type { SlackUser } from '../../../store/slack-user.js';
 
 export type CardLocation =
   | { kind: 'message'; channel: string; ts: string; threadTs?: string }
@@ -19,18 +14,11 @@ export type CardLocation =
   /** App Home (or a modal): no channel at all. */
   | { kind: 'home' };
 
-export interface MachineClick {
-  deps: ListenerDeps;
-  user: SlackUser;
+export interface MachineClick extends Interaction {
   card: CardLocation;
-  web: WebClient;
   triggerId: string;
-  /** Answers only the clicker: ephemeral in the conversation, or in their DM from App Home. */
-  reply(message: SlackMessage): Promise<void>;
   /** Replaces the ephemeral card that was clicked; a no-op elsewhere. */
   replaceEphemeral(message: SlackMessage): Promise<void>;
-  /** The clicker's own client; when they linked no key, shows them the login prompt and answers undefined. */
-  userClient(): Promise<PaperspaceClient | undefined>;
 }
 
 function locate(body: BlockAction): CardLocation {
@@ -58,38 +46,16 @@ export function modalContextOf(card: CardLocation): ModalContext {
   };
 }
 
-export interface ClickArgs {
-  body: BlockAction;
-  respond: RespondFn;
-  client: WebClient;
-}
-
-export function readClick(deps: ListenerDeps, { body, respond, client }: ClickArgs): MachineClick {
-  const user = { teamId: body.user.team_id ?? body.team?.id ?? '', userId: body.user.id };
-  // The request's id is on every line this logger writes and on every Paperspace call made while serving
-  // the click: the bot's request scope adds it (src/observability/request-scope.ts).
-  const logger: Logger = deps.logger.child({ action: body.actions[0]?.action_id, user: user.userId });
+export function readClick(deps: ListenerDeps, request: ActionRequest): MachineClick {
+  const { body, respond } = request;
   const card = locate(body);
-  // Bolt offers respond() only when Slack sent a response_url (not from App Home).
   const hasResponseUrl = typeof body.response_url === 'string' && body.response_url !== '';
-  const reply = async (message: SlackMessage) => {
-    if (hasResponseUrl) await respond({ response_type: 'ephemeral', replace_original: false, ...message });
-    else await client.chat.postMessage({ channel: user.userId, ...message });
-  };
   return {
-    deps: { ...deps, logger },
-    user,
+    ...actionInteraction(deps, request),
     card,
-    web: client,
     triggerId: body.trigger_id,
-    reply,
     async replaceEphemeral(message) {
       if (card.kind === 'ephemeral' && hasResponseUrl) await respond({ replace_original: true, ...message });
-    },
-    async userClient() {
-      const userClient = await deps.clients.forUser(user);
-      if (userClient === undefined) await reply(loginPrompt());
-      return userClient;
     },
   };
 }
@@ -102,6 +68,6 @@ export async function answeringFailures(click: MachineClick, handle: () => Promi
   try {
     await handle();
   } catch (error) {
-    await click.reply(errorMessage(failureText(error, click.deps.logger)));
+    await click.replyFailure(error);
   }
 }

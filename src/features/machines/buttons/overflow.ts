@@ -31,9 +31,9 @@ function isOverflowOption(value: string): value is MachineOverflowOption {
 export function registerMachineOverflow(router: ListenerRouter, deps: ListenerDeps): void {
   router.action<BlockAction<OverflowAction>>(
     ActionId.machineOverflow,
-    async ({ ack, body, action, respond, client }) => {
+    async ({ ack, body, action, respond, client, context }) => {
       await ack();
-      const click = readClick(deps, { body, respond, client });
+      const click = readClick(deps, { body, respond, client, context });
       await answeringFailures(click, async () => {
         const machineId = machineIdFromBlockId(action.block_id);
         const option = action.selected_option.value;

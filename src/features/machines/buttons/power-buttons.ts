@@ -33,27 +33,30 @@ function cardTarget(card: CardLocation, userId: string): CardTarget {
 
 export function registerPowerButtons(router: ListenerRouter, deps: ListenerDeps): void {
   for (const [verb, actionId] of Object.entries(BUTTONS) as [PowerVerb, string][]) {
-    router.action<BlockAction<ButtonAction>>(actionId, async ({ ack, body, action, respond, client }) => {
-      await ack();
-      const click = readClick(deps, { body, respond, client });
-      await answeringFailures(click, async () => {
-        const ref = decodeMachineRef(action.value ?? '');
-        const paperspace = await click.userClient();
-        if (!paperspace) return;
-        const machine = await paperspace.machines.show(ref.id);
-        const requested = await requestPower({
-          deps: click.deps,
-          web: click.web,
-          actor: { user: click.user, client: paperspace },
-          machine,
-          verb,
-          noWait: false,
-          card: cardTarget(click.card, click.user.userId),
-          tell: click.reply,
+    router.action<BlockAction<ButtonAction>>(
+      actionId,
+      async ({ ack, body, action, respond, client, context }) => {
+        await ack();
+        const click = readClick(deps, { body, respond, client, context });
+        await answeringFailures(click, async () => {
+          const ref = decodeMachineRef(action.value ?? '');
+          const paperspace = await click.userClient();
+          if (!paperspace) return;
+          const machine = await paperspace.machines.show(ref.id);
+          const requested = await requestPower({
+            deps: click.deps,
+            web: click.web,
+            actor: { user: click.user, client: paperspace },
+            machine,
+            verb,
+            noWait: false,
+            card: cardTarget(click.card, click.user.userId),
+            tell: click.replyPrivately,
+          });
+          // The ephemeral card would keep offering the old buttons: say where the live card is now.
+          if (requested) await click.replaceEphemeral(cardMovedNotice(verb, machine.name));
         });
-        // The ephemeral card would keep offering the old buttons: say where the live card is now.
-        if (requested) await click.replaceEphemeral(cardMovedNotice(verb, machine.name));
-      });
-    });
+      },
+    );
   }
 }

@@ -11,9 +11,9 @@ import { answeringFailures, readClick } from './machine-click.js';
 export function registerUsageButton(router: ListenerRouter, deps: ListenerDeps): void {
   router.action<BlockAction<ButtonAction>>(
     ActionId.machineUsage,
-    async ({ ack, body, action, respond, client }) => {
+    async ({ ack, body, action, respond, client, context }) => {
       await ack();
-      const click = readClick(deps, { body, respond, client });
+      const click = readClick(deps, { body, respond, client, context });
       await answeringFailures(click, async () => {
         const ref = decodeMachineRef(action.value ?? '');
         const paperspace = await click.userClient();
@@ -23,7 +23,7 @@ export function registerUsageButton(router: ListenerRouter, deps: ListenerDeps):
           ref.id,
           null,
         );
-        await click.reply(usageMessage(ref.name, utilization, deps.now()));
+        await click.replyPrivately(usageMessage(ref.name, utilization, deps.now()));
       });
     },
   );

@@ -22,7 +22,7 @@ async function openCreateModal(context: CommandContext): Promise<void> {
   const account = await context.deps.vault.account(context.user);
   const isTeam = Boolean(account?.teamId);
   await openModalWhileLoading({
-    web: context.client,
+    web: context.web,
     triggerId: context.triggerId,
     logger: context.deps.logger,
     title: 'Create machine',
@@ -68,7 +68,7 @@ async function createInline(values: KeyValues, context: CommandContext): Promise
   );
   await announceCreated({
     deps: context.deps,
-    web: context.client,
+    web: context.web,
     user: context.user,
     outcome,
     channel: context.channelId,

@@ -10,7 +10,7 @@ export const destroyMachine: CommandHandler<'destroy'> = async (command, context
   const client = await context.userClient();
   if (!client) return;
   await openModalWhileLoading({
-    web: context.client,
+    web: context.web,
     triggerId: context.triggerId,
     logger: context.deps.logger,
     title: 'Destroy machine',

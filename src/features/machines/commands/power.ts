@@ -14,7 +14,7 @@ export function powerCommand<N extends PowerCommand>(verb: N): CommandHandler<N>
     const machine = await findMachine(client, command.machine);
     await requestPower({
       deps: context.deps,
-      web: context.client,
+      web: context.web,
       actor: { user: context.user, client },
       machine,
       verb,

@@ -48,8 +48,8 @@ async function checkForm(
 }
 
 export function registerAccessSubmission(router: ListenerRouter, deps: ListenerDeps): void {
-  router.view(CallbackId.machineAccess, async ({ ack, body, view, client }) => {
-    const submission = readSubmission(deps, body, view, client);
+  router.view(CallbackId.machineAccess, async ({ ack, body, client, context }) => {
+    const submission = readSubmission(deps, { body, client, context });
     const machine = machineOf(submission.metadata);
     const form = readMachineAccessSubmission(submission.values);
     const checked = await checkForm(deps.vault, submission.user.teamId, form);

@@ -24,8 +24,8 @@ import { fieldErrors, type MachineSubmission, readSubmission } from './machine-s
 export const TEMPLATE_LOOKUP_MS = 1500;
 
 export function registerCreateSubmission(router: ListenerRouter, deps: ListenerDeps): void {
-  router.view(CallbackId.createMachine, async ({ ack, body, view, client }) => {
-    const submission = readSubmission(deps, body, view, client);
+  router.view(CallbackId.createMachine, async ({ ack, body, client, context }) => {
+    const submission = readSubmission(deps, { body, client, context });
     const { values, user } = submission;
     const account = await deps.vault.account(user);
     const params = withAccountTeam(readCreateMachineSubmission(values), account);

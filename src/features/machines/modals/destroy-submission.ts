@@ -16,8 +16,8 @@ import { createMachineOperations } from '../machine-operations.js';
 import { machineOf, readSubmission } from './machine-submission.js';
 
 export function registerDestroySubmission(router: ListenerRouter, deps: ListenerDeps): void {
-  router.view(CallbackId.destroyMachine, async ({ ack, body, view, client }) => {
-    const submission = readSubmission(deps, body, view, client);
+  router.view(CallbackId.destroyMachine, async ({ ack, body, client, context }) => {
+    const submission = readSubmission(deps, { body, client, context });
     const machine = machineOf(submission.metadata);
     const { typedName, releasePublicIp } = readDestroyMachineSubmission(submission.values);
     const problem = destroyConfirmationError(typedName, machine.name);

@@ -1,58 +1,31 @@
 // What every machine modal submission needs: who submitted (they act with their own key), where the
 // modal came from (private_metadata), field errors keyed by the builder's block ids, and a private way
 // to answer after the modal has closed (a view submission has no response_url).
-import type { ViewOutput, ViewSubmitAction } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
-import { failureText } from '../../../errors/user-message.js';
-import type { PaperspaceClient } from '../../../paperspace/client.js';
 import type { RequestIssue } from '../../../paperspace/errors.js';
-import { errorMessage, loginPrompt } from '../../../slack/block-kit/messages.js';
 import { decodeModalMetadata, type ModalMetadata } from '../../../slack/block-kit/modal-metadata.js';
 import type { SlackMessage } from '../../../slack/block-kit/text.js';
 import { errorsByBlock, type ViewStateValues } from '../../../slack/block-kit/view-state.js';
+import { type Interaction, type ViewRequest, viewInteraction } from '../../../slack/interaction.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
-import { tellPrivately } from '../../../slack/posting.js';
-import type { SlackUser } from '../../../store/slack-user.js';
 
-export interface MachineSubmission {
-  deps: ListenerDeps;
-  user: SlackUser;
-  web: WebClient;
+export interface MachineSubmission extends Interaction {
   metadata: ModalMetadata;
   values: ViewStateValues;
   /** Answers the submitter alone: ephemeral where the modal was opened, or in their DM. */
   tell(message: SlackMessage): Promise<void>;
   /** Tells the submitter why the work after the ack failed. */
   tellFailure(error: unknown): Promise<void>;
-  /** The submitter's own client; when they linked no key (meanwhile), tells them to log in. */
-  userClient(): Promise<PaperspaceClient | undefined>;
 }
 
-export function readSubmission(
-  deps: ListenerDeps,
-  body: ViewSubmitAction,
-  view: ViewOutput,
-  web: WebClient,
-): MachineSubmission {
-  const user = { teamId: body.user.team_id ?? body.team?.id ?? '', userId: body.user.id };
-  // The request scope puts the request's id on these log lines and on the Paperspace calls.
-  const logger = deps.logger.child({ view: view.callback_id, user: user.userId });
-  const metadata = decodeModalMetadata(view.private_metadata);
-  const tell = (message: SlackMessage) =>
-    tellPrivately(web, { channel: metadata.channelId, userId: user.userId }, message);
+export function readSubmission(deps: ListenerDeps, request: ViewRequest): MachineSubmission {
+  const metadata = decodeModalMetadata(request.body.view.private_metadata);
+  const interaction = viewInteraction(deps, request, metadata.channelId);
   return {
-    deps: { ...deps, logger },
-    user,
-    web,
+    ...interaction,
     metadata,
-    values: view.state.values,
-    tell,
-    tellFailure: (error) => tell(errorMessage(failureText(error, logger))),
-    async userClient() {
-      const client = await deps.clients.forUser(user);
-      if (client === undefined) await tell(loginPrompt());
-      return client;
-    },
+    values: request.body.view.state.values,
+    tell: interaction.replyPrivately,
+    tellFailure: interaction.replyFailure,
   };
 }
 

@@ -12,8 +12,8 @@ import { createMachineOperations } from '../machine-operations.js';
 import { fieldErrors, machineOf, readSubmission } from './machine-submission.js';
 
 export function registerUpdateSubmission(router: ListenerRouter, deps: ListenerDeps): void {
-  router.view(CallbackId.updateMachine, async ({ ack, body, view, client }) => {
-    const submission = readSubmission(deps, body, view, client);
+  router.view(CallbackId.updateMachine, async ({ ack, body, client, context }) => {
+    const submission = readSubmission(deps, { body, client, context });
     const machine = machineOf(submission.metadata);
     const parsed = updateMachineParamsSchema.safeParse(readUpdateMachineSubmission(submission.values));
     if (!parsed.success) {

@@ -1,11 +1,11 @@
 // Keep running on a reminder: no stop, no snooze; the row says so until the next reminder.
 import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
-import { buttonHandler } from '../../../slack/button-click.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import { machineButtonHandler } from '../../machines/machine-button.js';
 import { markReminderRow } from './reminder-row.js';
 
 export function reminderKeepHandler(deps: ListenerDeps) {
-  return buttonHandler(deps, async (click, { client }) => {
+  return machineButtonHandler(deps, async (click, { client }) => {
     await deps.store.snoozes.cancel(click.user, click.machine.id);
     await markReminderRow(client, click, `🟢 *${escapeMrkdwn(click.machine.name)}*: kept running`);
   });

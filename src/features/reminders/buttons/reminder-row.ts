@@ -5,7 +5,7 @@ import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { describeError } from '../../../errors/describe-error.js';
 import { contextLine } from '../../../slack/block-kit/elements.js';
-import type { Click } from '../../../slack/button-click.js';
+import type { MachineButtonClick } from '../../machines/machine-button.js';
 import { reminderBlockId } from '../blocks/reminder.js';
 
 export function withRowDone(blocks: KnownBlock[], machineId: string, line: string): KnownBlock[] | undefined {
@@ -17,7 +17,11 @@ export function withRowDone(blocks: KnownBlock[], machineId: string, line: strin
 }
 
 /** Updates the clicked row of the reminder; a message that cannot be edited is logged, not fatal. */
-export async function markReminderRow(slack: WebClient, click: Click, line: string): Promise<void> {
+export async function markReminderRow(
+  slack: WebClient,
+  click: MachineButtonClick,
+  line: string,
+): Promise<void> {
   if (click.message === undefined || click.channelId === undefined) return;
   const blocks = withRowDone(click.message.blocks, click.machine.id, line);
   if (blocks === undefined) return;

@@ -1,14 +1,14 @@
 // Snooze 1h on a reminder: ask about this one machine again in an hour (the scheduler's tick delivers
 // it). Snoozing again moves the time; nothing is asked of Paperspace now.
 import { escapeMrkdwn, slackDate } from '../../../slack/block-kit/text.js';
-import { buttonHandler } from '../../../slack/button-click.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import { machineButtonHandler } from '../../machines/machine-button.js';
 import { markReminderRow } from './reminder-row.js';
 
 export const SNOOZE_MS = 60 * 60_000;
 
 export function reminderSnoozeHandler(deps: ListenerDeps) {
-  return buttonHandler(deps, async (click, { client }) => {
+  return machineButtonHandler(deps, async (click, { client }) => {
     const now = deps.now();
     const fireAt = now + SNOOZE_MS;
     await deps.store.snoozes.snooze({

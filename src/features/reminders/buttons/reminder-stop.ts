@@ -1,32 +1,38 @@
-// Stop on a reminder: stops the machine with the clicker's key (audited like every stop), drops a
-// pending snooze of it, marks the row, and watches the machine to `off` with a reply in the
-// reminder's thread, as any stop would.
+// Stop on a reminder: the same Stop as a card's (the machines service checks it is not already off,
+// stops it with the clicker's key through the audit trail and re-reads it), then drops a pending
+// snooze of it, marks the row, and watches the machine to `off` with a reply in the reminder's thread.
 import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
-import { buttonHandler } from '../../../slack/button-click.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import { machineButtonHandler } from '../../machines/machine-button.js';
+import { createMachineOperations } from '../../machines/machine-operations.js';
 import { markReminderRow } from './reminder-row.js';
 
 export function reminderStopHandler(deps: ListenerDeps) {
-  return buttonHandler(deps, async (click, { client }) => {
+  const operations = createMachineOperations(deps);
+  return machineButtonHandler(deps, async (click, { client }) => {
     const paperspace = await click.userClient();
     if (paperspace === undefined) return;
-    const { user, machine } = click;
-    await deps.audit.run({ user, action: 'machine.stop', resourceId: machine.id }, () =>
-      paperspace.machines.stop(machine.id),
-    );
+    const { user } = click;
+    const machine = await paperspace.machines.show(click.machine.id);
+    const outcome = await operations.power({ user, client: paperspace }, machine, 'stop');
     await deps.store.snoozes.cancel(user, machine.id);
+    const name = `*${escapeMrkdwn(machine.name)}*`;
+    if (outcome.kind === 'unchanged') {
+      await markReminderRow(client, click, `⚫ ${name}: already off, nothing to stop`);
+      return;
+    }
     await markReminderRow(
       client,
       click,
-      `🟤 *${escapeMrkdwn(machine.name)}*: stopping, requested by <@${escapeMrkdwn(user.userId)}>`,
+      `🟤 ${name}: stopping, requested by <@${escapeMrkdwn(user.userId)}>`,
     );
-    const channel = click.channelId ?? user.userId;
     await deps.watcher.watch({
       user,
       machineId: machine.id,
       machineName: machine.name,
-      targetState: 'off',
-      channel,
+      targetState: outcome.targetState,
+      channel: click.channelId ?? user.userId,
+      initialState: outcome.machine.state,
       // The reminder lists other machines too, so it is not this machine's card: the completion goes
       // into its thread, and the message itself is left as the row update made it.
       ...(click.message === undefined ? {} : { threadTs: click.message.ts }),

@@ -66,7 +66,7 @@ export const remindCommand: CommandHandler<'remind'> = async (command, context) 
 /** The time zone set in the person's Slack profile; UTC (and a note) when Slack does not say. */
 async function userTimeZone(context: CommandContext): Promise<{ timezone: string; fellBack: boolean }> {
   try {
-    const answer = await context.client.users.info({ user: context.user.userId });
+    const answer = await context.web.users.info({ user: context.user.userId });
     const tz = answer.user?.tz;
     if (typeof tz === 'string' && isKnownTimeZone(tz)) return { timezone: tz, fellBack: false };
   } catch (error) {

@@ -1,14 +1,14 @@
 // Share on a machine card: a 4-hour resource delegation for that machine, made with the clicker's key
 // (they must see the machine) and posted in the card's channel, or in their DM from App Home.
 
-import { buttonHandler } from '../../../slack/button-click.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { postedInDmNotice } from '../../../slack/posting.js';
+import { machineButtonHandler } from '../../machines/machine-button.js';
 import { findMachine } from '../../machines/machine-lookup.js';
 import { shareMachines } from '../sharing.js';
 
 export function shareButtonHandler(deps: ListenerDeps) {
-  return buttonHandler(deps, async (click, { client }) => {
+  return machineButtonHandler(deps, async (click, { client }) => {
     const paperspace = await click.userClient();
     if (paperspace === undefined) return;
     const machine = await findMachine(paperspace, click.machine.id);

@@ -17,7 +17,7 @@ export const shareCommand: CommandHandler<'share'> = async (command, context) =>
   }
   const { deps } = context;
   const share = await shareMachines(
-    { store: deps.store, audit: deps.audit, slack: context.client, now: deps.now },
+    { store: deps.store, audit: deps.audit, slack: context.web, now: deps.now },
     client,
     { user: context.user, channel: context.channelId, machines: [...machines.values()] },
   );

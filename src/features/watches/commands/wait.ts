@@ -23,11 +23,7 @@ export const waitCommand: CommandHandler<'wait'> = async (command, context) => {
     notice: waitingNotice({ userId: user.userId, targetState: command.state }),
     timeline: [{ state: machine.state, at: deps.now() }],
   });
-  const posted = await postPublicly(
-    context.client,
-    { channel: context.channelId, userId: user.userId },
-    card,
-  );
+  const posted = await postPublicly(context.web, { channel: context.channelId, userId: user.userId }, card);
   if (posted.movedToDm) await context.replyPrivately(postedInDmNotice('the card'));
   await deps.watcher.watch({
     user,

@@ -1,0 +1,155 @@
+// Who asked, where, and how to answer them: the context every command, button and modal handler
+// receives, built once per request by one function here. Every action runs with the key of the person
+// who typed or clicked, never with the key of whoever posted the message a button sits in.
+import { randomUUID } from 'node:crypto';
+import type {
+  AllMiddlewareArgs,
+  BlockAction,
+  RespondFn,
+  SlackCommandMiddlewareArgs,
+  ViewSubmitAction,
+} from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { failureText } from '../errors/user-message.js';
+import { requestIdOf } from '../observability/request-scope.js';
+import type { PaperspaceClient } from '../paperspace/client.js';
+import type { SlackUser } from '../store/slack-user.js';
+import { errorMessage, loginPrompt } from './block-kit/messages.js';
+import type { SlackMessage } from './block-kit/text.js';
+import type { ListenerDeps } from './listener-deps.js';
+import { tellPrivately } from './posting.js';
+
+export interface Interaction {
+  /** The listener's dependencies, with a logger that names this request (who, which surface). */
+  deps: ListenerDeps;
+  user: SlackUser;
+  /** The conversation the request came from; undefined in App Home and in modals opened there. */
+  channelId: string | undefined;
+  /** Carried into Paperspace calls (X-Request-Id) and logs. */
+  requestId: string;
+  /** Bolt's Web API client for this request (the bot token). */
+  web: WebClient;
+  /**
+   * Answers only this person: through the request's response_url when Slack sent one, otherwise
+   * ephemerally in the conversation, otherwise (App Home, or a conversation that refuses the bot) in
+   * their DM with the app.
+   */
+  replyPrivately(message: SlackMessage): Promise<void>;
+  /** Tells this person, privately and in one sentence, why what they asked for failed. */
+  replyFailure(error: unknown): Promise<void>;
+  /** Their own Paperspace client; when they have linked no key, shows them the login prompt and answers undefined. */
+  userClient(): Promise<PaperspaceClient | undefined>;
+}
+
+interface InteractionSource {
+  user: SlackUser;
+  channelId: string | undefined;
+  /** What this request's log lines say it is (its command, action or view id). */
+  subject: Record<string, string | undefined>;
+  web: WebClient;
+  /** Bolt's respond(), when Slack sent a response_url with the request. */
+  respond: RespondFn | undefined;
+  boltContext: Record<string, unknown>;
+}
+
+function createInteraction(deps: ListenerDeps, source: InteractionSource): Interaction {
+  const { user, channelId, web, respond } = source;
+  // The bot's request scope gave this request its id; it already stamps the log lines and the
+  // Paperspace calls. An app without that scope (a bare Bolt app in a test) gets an id of its own here.
+  const scopedId = requestIdOf(source.boltContext);
+  const requestId = scopedId ?? randomUUID();
+  const logger = deps.logger.child({
+    ...(scopedId === undefined ? { requestId } : {}),
+    ...source.subject,
+    user: user.userId,
+  });
+  const replyPrivately = async (message: SlackMessage) => {
+    if (respond) await respond({ response_type: 'ephemeral', replace_original: false, ...message });
+    else await tellPrivately(web, { channel: channelId, userId: user.userId }, message);
+  };
+  return {
+    deps: { ...deps, logger },
+    user,
+    channelId,
+    requestId,
+    web,
+    replyPrivately,
+    replyFailure: (error) => replyPrivately(errorMessage(failureText(error, logger))),
+    async userClient() {
+      const client = await deps.clients.forUser(user, { requestId });
+      if (client === undefined) await replyPrivately(loginPrompt());
+      return client;
+    },
+  };
+}
+
+/** Slack names the person's workspace on the user (Enterprise Grid) or on the team; one of them is always there. */
+function userOf(body: { user: { id: string; team_id?: string }; team: { id: string } | null }): SlackUser {
+  return { teamId: body.user.team_id ?? body.team?.id ?? '', userId: body.user.id };
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+export function commandInteraction(
+  deps: ListenerDeps,
+  { command, respond, client, context }: SlackCommandMiddlewareArgs & AllMiddlewareArgs,
+  name: string,
+): Interaction {
+  return createInteraction(deps, {
+    user: { teamId: command.team_id, userId: command.user_id },
+    channelId: command.channel_id,
+    subject: { command: name },
+    web: client,
+    respond,
+    boltContext: context,
+  });
+}
+
+export interface ActionRequest {
+  body: BlockAction;
+  respond: RespondFn;
+  client: WebClient;
+  context: Record<string, unknown>;
+}
+
+export function actionInteraction(
+  deps: ListenerDeps,
+  { body, respond, client, context }: ActionRequest,
+): Interaction {
+  return createInteraction(deps, {
+    user: userOf(body),
+    channelId: body.channel?.id ?? nonEmpty(body.container.channel_id),
+    subject: { action: body.actions[0]?.action_id },
+    web: client,
+    // Bolt offers respond() only when Slack sent a response_url (not from App Home).
+    respond: nonEmpty(body.response_url) === undefined ? undefined : respond,
+    boltContext: context,
+  });
+}
+
+export interface ViewRequest {
+  body: ViewSubmitAction;
+  client: WebClient;
+  context: Record<string, unknown>;
+}
+
+/**
+ * A modal's submission has no conversation and no response_url of its own: `channelId` is where the
+ * modal was opened from (its private_metadata says), so answers go there ephemerally, or to the DM.
+ */
+export function viewInteraction(
+  deps: ListenerDeps,
+  { body, client, context }: ViewRequest,
+  channelId: string | undefined,
+): Interaction {
+  return createInteraction(deps, {
+    user: userOf(body),
+    channelId,
+    subject: { view: body.view.callback_id },
+    web: client,
+    respond: undefined,
+    boltContext: context,
+  });
+}
