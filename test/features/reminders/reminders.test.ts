@@ -126,7 +126,11 @@ describe('shutdown reminders, end to end', () => {
       (record) => record.action === 'machine.stop',
     ).length;
 
-    await click({ method: 'chat.postMessage', args: { ...shown } }, ActionId.reminderStop, WORKSTATION);
+    await click(
+      { method: 'chat.postMessage', args: { ...shown }, token: 'xoxb-test', contentType: 'application/json' },
+      ActionId.reminderStop,
+      WORKSTATION,
+    );
 
     const update = await bot.slack.waitFor('chat.update');
     expect(messageText(update.args)).toContain('already off');
