@@ -5,7 +5,7 @@ import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { type CreateSharedDriveParams, createSharedDriveParamsSchema } from '../../paperspace/requests.js';
 import type { SharedDrive } from '../../paperspace/schemas.js';
-import { type ParameterProblems, parameterProblems } from '../../slack/block-kit/form-problems.js';
+import { type FormReading, readForm } from '../../slack/block-kit/form-problems.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { SlackUser } from '../../store/slack-user.js';
 
@@ -29,21 +29,13 @@ const FORM_NAMES: Record<string, keyof DriveFormInput> = {
 };
 
 /** The create parameters, or what is wrong per form input (name, size, regionId, networkId). */
-export function readDriveForm(
-  input: DriveFormInput,
-): { ok: true; params: CreateSharedDriveParams } | { ok: false; problems: ParameterProblems } {
-  const parsed = createSharedDriveParamsSchema.safeParse({
-    name: input.name,
-    sizeGiB: input.size,
-    region: input.regionId,
-    networkId: input.networkId,
-  });
-  if (parsed.success) return { ok: true, params: parsed.data };
-  const problems: ParameterProblems = {};
-  for (const [parameter, problem] of Object.entries(parameterProblems(parsed.error, SUBJECTS))) {
-    problems[FORM_NAMES[parameter] ?? parameter] = problem;
-  }
-  return { ok: false, problems };
+export function readDriveForm(input: DriveFormInput): FormReading<CreateSharedDriveParams> {
+  return readForm(
+    createSharedDriveParamsSchema,
+    { name: input.name, sizeGiB: input.size, region: input.regionId, networkId: input.networkId },
+    SUBJECTS,
+    FORM_NAMES,
+  );
 }
 
 export function createDrive(

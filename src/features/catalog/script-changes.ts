@@ -4,7 +4,7 @@
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { type CreateScriptParams, createScriptParamsSchema } from '../../paperspace/requests.js';
 import type { Script } from '../../paperspace/schemas.js';
-import { type ParameterProblems, parameterProblems } from '../../slack/block-kit/form-problems.js';
+import { type FormReading, readForm } from '../../slack/block-kit/form-problems.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { SlackUser } from '../../store/slack-user.js';
 
@@ -18,14 +18,10 @@ const SUBJECTS = {
 };
 
 /** The create parameters from a submitted form, or what is wrong with them per parameter. */
-export function readScriptForm(
-  raw: Record<string, unknown>,
-): { ok: true; params: CreateScriptParams } | { ok: false; problems: ParameterProblems } {
+export function readScriptForm(raw: Record<string, unknown>): FormReading<CreateScriptParams> {
   // The form has no file upload, so "scriptText or scriptFile" means the text here.
   if (raw.scriptText === undefined) return { ok: false, problems: { scriptText: 'Paste the script text.' } };
-  const parsed = createScriptParamsSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, problems: parameterProblems(parsed.error, SUBJECTS) };
-  return { ok: true, params: parsed.data };
+  return readForm(createScriptParamsSchema, raw, SUBJECTS);
 }
 
 export function createScript(

@@ -1,29 +1,17 @@
 // Private networks machines and shared drives are created on.
-import type { RequestOptions } from '../http.js';
-import { type NetworkListFilters, networkListFiltersSchema, parseRequest } from '../requests.js';
+import { type NetworkListFilters, networkListFiltersSchema } from '../requests.js';
 import { type Network, networkListSchema } from '../schemas.js';
 import type { ResourceContext } from './context.js';
+import { createListResource, type ListResource } from './list-resource.js';
 
-export interface NetworksResource {
-  list(filters?: NetworkListFilters, options?: RequestOptions): Promise<Network[]>;
-}
+export type NetworksResource = ListResource<NetworkListFilters, Network>;
 
-export function createNetworksResource({ core, restUrl }: ResourceContext): NetworksResource {
-  return {
-    async list(filters = {}, options) {
-      const query = parseRequest(networkListFiltersSchema, filters, 'networks.list', 'list networks');
-      const response = await core.send({
-        ...options,
-        operation: 'networks.list',
-        action: 'list networks',
-        method: 'GET',
-        url: restUrl('/networks/getNetworks'),
-        query,
-        credential: 'apiKey',
-        schema: networkListSchema,
-        idempotent: true,
-      });
-      return response.data;
-    },
-  };
+export function createNetworksResource(context: ResourceContext): NetworksResource {
+  return createListResource(context, {
+    operation: 'networks.list',
+    action: 'list networks',
+    path: '/networks/getNetworks',
+    filtersSchema: networkListFiltersSchema,
+    schema: networkListSchema,
+  });
 }

@@ -19,3 +19,26 @@ export function parameterProblems(
   }
   return problems;
 }
+
+/** A form read with a request schema: its parameters, or what is wrong, keyed by form input. */
+export type FormReading<Params> = { ok: true; params: Params } | { ok: false; problems: ParameterProblems };
+
+/**
+ * Checks a form's values with the client's own request schema, so the form refuses exactly what the
+ * API call would. Problems are keyed by parameter, or by the form input `formNames` maps it to where
+ * the form names its inputs otherwise.
+ */
+export function readForm<Schema extends z.ZodType>(
+  schema: Schema,
+  input: unknown,
+  subjects: Readonly<Record<string, string>>,
+  formNames: Readonly<Record<string, string>> = {},
+): FormReading<z.output<Schema>> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return { ok: true, params: parsed.data };
+  const problems: ParameterProblems = {};
+  for (const [parameter, problem] of Object.entries(parameterProblems(parsed.error, subjects))) {
+    problems[formNames[parameter] ?? parameter] = problem;
+  }
+  return { ok: false, problems };
+}

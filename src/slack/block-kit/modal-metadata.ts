@@ -2,6 +2,7 @@
 // answer, and for machine modals which machine). It comes back from Slack, so it is validated.
 import { z } from 'zod';
 import type { Machine } from '../../paperspace/schemas.js';
+import { decodeEncodedValue } from './encoded-value.js';
 import { LIMITS } from './text.js';
 
 /** Names are user-chosen; capping the copy in metadata keeps it within Slack's 3000 characters. */
@@ -43,15 +44,7 @@ function encode(metadata: ModalMetadata): string {
 /** Reads private_metadata written by encodeModalMetadata ('' when a modal carried none). */
 export function decodeModalMetadata(raw: string | undefined): ModalMetadata {
   if (raw === undefined || raw === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new Error('Modal private_metadata is not JSON');
-  }
-  const result = modalMetadataSchema.safeParse(parsed);
-  if (!result.success) throw new Error(`Modal private_metadata is invalid: ${z.prettifyError(result.error)}`);
-  return result.data;
+  return decodeEncodedValue(modalMetadataSchema, raw, 'Modal private_metadata');
 }
 
 /** Metadata of a modal about one machine: where to answer, and which machine (id and name). */

@@ -5,6 +5,7 @@ import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import { ActionId } from '../ids.js';
 import { button, contextLine } from './elements.js';
+import { decodeEncodedValue } from './encoded-value.js';
 import { escapeMrkdwn, LIMITS, plural } from './text.js';
 
 export const LIST_KINDS = ['machines', 'templates', 'users', 'networks', 'scripts', 'drives'] as const;
@@ -37,15 +38,7 @@ export function encodePageValue(value: PageValue): string {
 
 /** Reads a Prev/Next button value; throws an error naming what is wrong with a tampered one. */
 export function decodePageValue(raw: string): PageValue {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new Error('Page button value is not JSON');
-  }
-  const result = pageValueSchema.safeParse(parsed);
-  if (!result.success) throw new Error(`Page button value is invalid: ${z.prettifyError(result.error)}`);
-  return result.data;
+  return decodeEncodedValue(pageValueSchema, raw, 'Page button value');
 }
 
 export interface PageSlice {

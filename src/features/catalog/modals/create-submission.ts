@@ -1,62 +1,107 @@
-// The shape both create forms (startup script, shared drive) follow once the form itself is valid:
-// the create is a change that must not run twice, so it is not raced against Slack's 3 seconds. The
-// ack turns the modal into "Creating…" at once, the audited create runs with the submitter's own
-// key, and the modal (or, if it was closed, the DM) then shows what happened.
+// The submission both create forms (startup script, shared drive) share; each form supplies only what
+// differs (how its fields are read and checked, the create call and what success says). A problem
+// with the form is shown under its field in the ack, with everything typed kept. The create itself is
+// a change that must not run twice, so it is not raced against Slack's 3 seconds: the ack turns the
+// modal into "Creating…" at once, the audited create runs with the submitter's own key, and the modal
+// (or, if it was closed, the DM) then shows what happened.
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from 'pino';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { messageForUser } from '../../../errors/user-message.js';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
+import type { FormReading } from '../../../slack/block-kit/form-problems.js';
 import { errorMessage } from '../../../slack/block-kit/messages.js';
 import { statusModal } from '../../../slack/block-kit/status-modal.js';
 import { escapeMrkdwn, mrkdwn, type SlackMessage } from '../../../slack/block-kit/text.js';
+import type { ViewStateValues } from '../../../slack/block-kit/view-state.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
-import { showOutcome } from '../../../slack/modal-submission.js';
+import { fieldErrors, showOutcome, submitterOf } from '../../../slack/modal-submission.js';
+import type { ListenerRouter } from '../../../slack/router.js';
 import type { SlackUser } from '../../../store/slack-user.js';
 
-export interface CreateInModal {
-  deps: ListenerDeps;
-  client: WebClient;
-  viewId: string;
-  user: SlackUser;
+/** What sets one create form apart from the other. */
+export interface CreateForm<Params> {
   callbackId: string;
+  /** The modal's title, kept on the "Creating…" and outcome views. */
   title: string;
+  /** What is being created, for "⏳ Creating the drive…". */
+  what: string;
+  /** The create parameters from the submitted values, or problems keyed by form input. */
+  read: (values: ViewStateValues) => FormReading<Params>;
+  /** Form input -> the block its problem is shown under. */
+  fieldBlockIds: Readonly<Record<string, string>>;
+  /** Where a problem goes whose input has no block in this submission. */
+  fallbackBlockId: string;
   /** Runs the audited create; answers the success line (mrkdwn, escaped) and detail lines. */
-  create: (paperspace: PaperspaceClient) => Promise<{ done: string; details?: string[] }>;
-  logger: Logger;
+  create: (
+    paperspace: PaperspaceClient,
+    user: SlackUser,
+    params: Params,
+  ) => Promise<{ done: string; details?: string[] }>;
 }
 
-/** The "Creating…" modal for the ack. */
-export function creatingView(callbackId: string, title: string, what: string) {
-  return statusModal({ callbackId, title, text: `⏳ Creating ${what}…`, close: 'Close' });
+export function registerCreateForm<Params>(
+  router: ListenerRouter,
+  deps: ListenerDeps,
+  form: CreateForm<Params>,
+): void {
+  router.view(form.callbackId, async ({ ack, body, view, client }) => {
+    const user = submitterOf(body);
+    const values = view.state.values;
+    const reading = form.read(values);
+    if (!reading.ok) {
+      await ack({
+        response_action: 'errors',
+        errors: fieldErrors(reading.problems, form.fieldBlockIds, values, form.fallbackBlockId),
+      });
+      return;
+    }
+    const { params } = reading;
+    await ack({
+      response_action: 'update',
+      view: statusModal({
+        callbackId: form.callbackId,
+        title: form.title,
+        text: `⏳ Creating ${form.what}…`,
+        close: 'Close',
+      }),
+    });
+    await finishInModal(deps, form, { client, viewId: view.id, user, params });
+  });
 }
 
-export async function finishCreateInModal(input: CreateInModal): Promise<void> {
+/** Runs the create with the submitter's key and puts what happened in the modal (or their DM). */
+async function finishInModal<Params>(
+  deps: ListenerDeps,
+  form: CreateForm<Params>,
+  submission: { client: WebClient; viewId: string; user: SlackUser; params: Params },
+): Promise<void> {
+  const { client, viewId, user, params } = submission;
+  const logger = deps.logger.child({ callbackId: form.callbackId, user: user.userId });
   let text: string;
   let details: string[] = [];
   let message: SlackMessage;
   try {
-    const paperspace = await input.deps.clients.forUser(input.user);
+    const paperspace = await deps.clients.forUser(user);
     if (paperspace === undefined) {
       throw new UserFacingError(
         'Your Paperspace key is no longer linked. Link it with /ps login, then try again.',
       );
     }
-    const created = await input.create(paperspace);
+    const created = await form.create(paperspace, user, params);
     text = created.done;
     details = created.details ?? [];
     message = { blocks: [{ type: 'section', text: mrkdwn([text, ...details].join('\n')) }], text };
   } catch (error) {
-    const reason = messageForUser(error, input.logger);
+    const reason = messageForUser(error, logger);
     text = `❌ ${escapeMrkdwn(reason)}`;
     message = errorMessage(reason);
   }
   await showOutcome({
-    client: input.client,
-    viewId: input.viewId,
-    view: statusModal({ callbackId: input.callbackId, title: input.title, text, details }),
-    user: input.user,
+    client,
+    viewId,
+    view: statusModal({ callbackId: form.callbackId, title: form.title, text, details }),
+    user,
     message,
-    logger: input.logger,
+    logger,
   });
 }

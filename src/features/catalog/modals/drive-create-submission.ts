@@ -5,7 +5,6 @@
 import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
 import { CallbackId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
-import { fieldErrors, submitterOf } from '../../../slack/modal-submission.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import {
   CreateDriveFields,
@@ -13,43 +12,22 @@ import {
   readCreateDriveSubmission,
 } from '../blocks/create-drive-modal.js';
 import { createDrive, readDriveForm } from '../drive-changes.js';
-import { creatingView, finishCreateInModal } from './create-submission.js';
-
-const TITLE = 'New shared drive';
+import { registerCreateForm } from './create-submission.js';
 
 export function registerDriveCreateSubmission(router: ListenerRouter, deps: ListenerDeps): void {
-  router.view(CallbackId.createDrive, async ({ ack, body, view, client }) => {
-    const user = submitterOf(body);
-    const form = readDriveForm(readCreateDriveSubmission(view.state.values));
-    if (!form.ok) {
-      await ack({
-        response_action: 'errors',
-        errors: fieldErrors(
-          form.problems,
-          createDriveFieldBlockIds,
-          view.state.values,
-          CreateDriveFields.name.blockId,
-        ),
-      });
-      return;
-    }
-    const { params } = form;
-    await ack({ response_action: 'update', view: creatingView(CallbackId.createDrive, TITLE, 'the drive') });
-    await finishCreateInModal({
-      deps,
-      client,
-      viewId: view.id,
-      user,
-      callbackId: CallbackId.createDrive,
-      title: TITLE,
-      logger: deps.logger.child({ callbackId: CallbackId.createDrive, user: user.userId }),
-      async create(paperspace) {
-        const drive = await createDrive(deps.audit, paperspace, user, params);
-        return {
-          done: `✅ Created shared drive *${escapeMrkdwn(drive.name)}* (\`${escapeMrkdwn(drive.id)}\`).`,
-          details: [`${params.sizeGiB} GiB in ${escapeMrkdwn(params.region)} · \`/ps drives\` lists it.`],
-        };
-      },
-    });
+  registerCreateForm(router, deps, {
+    callbackId: CallbackId.createDrive,
+    title: 'New shared drive',
+    what: 'the drive',
+    read: (values) => readDriveForm(readCreateDriveSubmission(values)),
+    fieldBlockIds: createDriveFieldBlockIds,
+    fallbackBlockId: CreateDriveFields.name.blockId,
+    async create(paperspace, user, params) {
+      const drive = await createDrive(deps.audit, paperspace, user, params);
+      return {
+        done: `✅ Created shared drive *${escapeMrkdwn(drive.name)}* (\`${escapeMrkdwn(drive.id)}\`).`,
+        details: [`${params.sizeGiB} GiB in ${escapeMrkdwn(params.region)} · \`/ps drives\` lists it.`],
+      };
+    },
   });
 }

@@ -5,7 +5,6 @@
 import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
 import { CallbackId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
-import { fieldErrors, submitterOf } from '../../../slack/modal-submission.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import {
   CreateScriptFields,
@@ -13,55 +12,31 @@ import {
   readCreateScriptSubmission,
 } from '../blocks/create-script-modal.js';
 import { createScript, readScriptForm } from '../script-changes.js';
-import { creatingView, finishCreateInModal } from './create-submission.js';
-
-const TITLE = 'New startup script';
+import { registerCreateForm } from './create-submission.js';
 
 export function registerScriptCreateSubmission(router: ListenerRouter, deps: ListenerDeps): void {
-  router.view(CallbackId.createScript, async ({ ack, body, view, client }) => {
-    const user = submitterOf(body);
-    const form = readScriptForm(readCreateScriptSubmission(view.state.values));
-    if (!form.ok) {
-      await ack({
-        response_action: 'errors',
-        errors: fieldErrors(
-          form.problems,
-          createScriptFieldBlockIds,
-          view.state.values,
-          CreateScriptFields.text.blockId,
-        ),
-      });
-      return;
-    }
-    const { params } = form;
-    await ack({
-      response_action: 'update',
-      view: creatingView(CallbackId.createScript, TITLE, 'the script'),
-    });
-    await finishCreateInModal({
-      deps,
-      client,
-      viewId: view.id,
-      user,
-      callbackId: CallbackId.createScript,
-      title: TITLE,
-      logger: deps.logger.child({ callbackId: CallbackId.createScript, user: user.userId }),
-      async create(paperspace) {
-        const script = await createScript(deps.audit, paperspace, user, params);
-        return {
-          done: `✅ Created startup script *${escapeMrkdwn(script.name)}* (\`${escapeMrkdwn(script.id)}\`).`,
-          details: [
-            [
-              script.isEnabled ? 'Enabled' : 'Disabled',
-              script.runOnce ? 'runs on first boot only' : 'runs on every boot',
-              params.machineId
-                ? `assigned to \`${escapeMrkdwn(params.machineId)}\``
-                : 'not assigned to a machine',
-            ].join(' · '),
-            `\`/ps script show ${escapeMrkdwn(script.id)}\` shows it.`,
-          ],
-        };
-      },
-    });
+  registerCreateForm(router, deps, {
+    callbackId: CallbackId.createScript,
+    title: 'New startup script',
+    what: 'the script',
+    read: (values) => readScriptForm(readCreateScriptSubmission(values)),
+    fieldBlockIds: createScriptFieldBlockIds,
+    fallbackBlockId: CreateScriptFields.text.blockId,
+    async create(paperspace, user, params) {
+      const script = await createScript(deps.audit, paperspace, user, params);
+      return {
+        done: `✅ Created startup script *${escapeMrkdwn(script.name)}* (\`${escapeMrkdwn(script.id)}\`).`,
+        details: [
+          [
+            script.isEnabled ? 'Enabled' : 'Disabled',
+            script.runOnce ? 'runs on first boot only' : 'runs on every boot',
+            params.machineId
+              ? `assigned to \`${escapeMrkdwn(params.machineId)}\``
+              : 'not assigned to a machine',
+          ].join(' · '),
+          `\`/ps script show ${escapeMrkdwn(script.id)}\` shows it.`,
+        ],
+      };
+    },
   });
 }

@@ -3,6 +3,7 @@
 // has no per-option room for that, so the actions block's block_id carries the machine id instead.
 import { z } from 'zod';
 import type { Machine } from '../../../paperspace/schemas.js';
+import { decodeEncodedValue } from '../../../slack/block-kit/encoded-value.js';
 
 /** Names are user-chosen and unbounded; capping them keeps every value far below Slack's 2000. */
 const MAX_NAME_IN_VALUE = 200;
@@ -19,15 +20,7 @@ export function encodeMachineRef(machine: Pick<Machine, 'id' | 'name'>): string 
 
 /** Reads a button value written by encodeMachineRef; throws a message naming the problem otherwise. */
 export function decodeMachineRef(value: string): MachineRef {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    throw new Error('Machine button value is not JSON');
-  }
-  const result = machineRefSchema.safeParse(parsed);
-  if (!result.success) throw new Error(`Machine button value is invalid: ${z.prettifyError(result.error)}`);
-  return result.data;
+  return decodeEncodedValue(machineRefSchema, value, 'Machine button value');
 }
 
 const MACHINE_ACTIONS_PREFIX = 'machine_actions:';
