@@ -1,0 +1,205 @@
+// Architecture rules for `npm run lint` (dependency-cruiser; run as `depcruise src tools`).
+//
+// The bot is layered. Each layer may import the ones listed before it, never one after it:
+//
+//   paperspace/      the Paperspace API client: imports nothing else from src/
+//   config.ts        read by every layer, store/ included
+//   logger.ts        store/ takes only its types (it imports observability/); never slack,
+//                    features or scheduler
+//   store/           persistence: config.ts, and logger.ts's types
+//   vault/           API keys at rest: store, paperspace
+//   errors/          describeError and user-facing error text: paperspace, vault, store
+//   observability/   metrics, request scopes, /metrics routes: never slack, features, scheduler
+//   scheduler/       the scheduling engine: never slack or features
+//   slack/           the thin Slack platform (app, router, Block Kit kit, command language):
+//                    never features or scheduler
+//   features/        one folder per feature: anything above; another feature's services and
+//                    blocks, never its listeners
+//   main.ts, bot.ts  composition roots: wire it all together; nothing in src/ imports them
+//
+// tools/ (emulator, sandbox, start.ts) runs the real bot, so it may import anything in src/; src/
+// never imports tools/ or test/.
+//
+// The order is strict, so the folders directly under src/ cannot form a cycle without breaking a
+// layering rule, and that rule names the upward import to remove. The cycle rules say the same
+// thing from the other side, and keep holding if a layering rule is loosened later.
+//
+// Every rule counts type-only imports too (tsPreCompilationDeps): a type import still couples
+// two folders, a change in one can still break the other, and `import type` is one edit away
+// from `import`.
+//
+// The paths below are relative to the repository root, where `npm run lint` runs.
+
+/** Any module under src/ outside the given paths (the folder's own and the layers it may use). */
+const elsewhereInSrc = (...allowed) => ({
+  path: '^src/',
+  pathNot: `^src/(${allowed.join('|')})`,
+});
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    // ---------------------------------------------------------------------------------------------
+    // Cycles
+    // ---------------------------------------------------------------------------------------------
+    {
+      name: 'no-folder-cycle',
+      comment:
+        'A cycle between the folders directly under src/ means neither side can be understood, tested ' +
+        'or changed without the other, and it is how the layering below erodes: one upward import ' +
+        'at a time. Break it by moving the shared piece down, or by passing a function in.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/[^/]+$' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-file-cycle',
+      comment:
+        'A cycle between files makes module initialisation order matter (an import can be undefined ' +
+        'while its module is still loading) and cannot be tested in parts. src/ has none; keep it so. ' +
+        '(tools/ is left out: tools/sandbox has a cycle today, change-feed.ts <-> workspace.ts.)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+
+    // ---------------------------------------------------------------------------------------------
+    // Layering, bottom up
+    // ---------------------------------------------------------------------------------------------
+    {
+      name: 'paperspace-imports-nothing-from-the-bot',
+      comment:
+        'paperspace/ is a plain API client (the emulator and the benchmarks use it on its own); ' +
+        'it must not know about storage, Slack or features.',
+      severity: 'error',
+      from: { path: '^src/paperspace/' },
+      to: elsewhereInSrc('paperspace/'),
+    },
+    {
+      name: 'store-imports-only-config-and-logger-types',
+      comment:
+        'store/ sits under everything that persists state. It may read config.ts (the database URL) ' +
+        'and use logger.ts for types; anything more would let a higher layer leak into the schema.',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: elsewhereInSrc('store/', 'config\\.ts$', 'logger\\.ts$'),
+    },
+    {
+      name: 'store-imports-logger-types-only',
+      comment:
+        'logger.ts imports observability/, which imports store/: a value import of the logger from ' +
+        'store/ would close that loop at run time. Take a Logger as a parameter; import only its type.',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: '^src/logger\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'vault-imports-only-store-and-paperspace',
+      comment:
+        'vault/ encrypts API keys into the store and builds Paperspace clients from them; nothing else.',
+      severity: 'error',
+      from: { path: '^src/vault/' },
+      to: elsewhereInSrc('vault/', 'store/', 'paperspace/'),
+    },
+    {
+      name: 'errors-imports-only-paperspace-vault-store',
+      comment:
+        'errors/ turns any failure into user-facing text, so every layer above, Slack included, uses it. ' +
+        'It may know the errors of the layers below it (paperspace, vault, store), never the layers ' +
+        'that call it (slack, features, scheduler, observability).',
+      severity: 'error',
+      from: { path: '^src/errors/' },
+      to: elsewhereInSrc('errors/', 'paperspace/', 'vault/', 'store/'),
+    },
+    {
+      name: 'observability-not-above-itself',
+      comment:
+        'slack/, the scheduler and the features all report into observability/; for it to import any ' +
+        'of them would make a cycle. Have the caller pass in what it needs.',
+      severity: 'error',
+      from: { path: '^src/observability/' },
+      to: { path: '^src/(slack|features|scheduler)/' },
+    },
+    {
+      name: 'scheduler-is-an-engine',
+      comment:
+        'scheduler/ is only the engine (timers, cron, concurrency). Features register their jobs with ' +
+        'it; it must not import them, nor Slack, or it can no longer be tested or reused on its own.',
+      severity: 'error',
+      from: { path: '^src/scheduler/' },
+      to: { path: '^src/(slack|features)/' },
+    },
+    {
+      name: 'slack-platform-knows-no-features',
+      comment:
+        'slack/ is the thin platform the features plug into (router, contexts, posting, Block Kit kit, ' +
+        'command language). Features register with it; it must not import them or the scheduler.',
+      severity: 'error',
+      from: { path: '^src/slack/' },
+      to: { path: '^src/(features|scheduler)/' },
+    },
+    {
+      name: 'no-other-features-listeners',
+      comment:
+        "A feature may use another feature's services and blocks, but not its listeners (commands/, " +
+        'buttons/, modals/, events.ts): those are entry points Slack calls, registered once by ' +
+        "features/index.ts. Move what you need into the other feature's services or blocks.",
+      severity: 'error',
+      from: { path: '^src/features/([^/]+)/' },
+      to: {
+        path: '^src/features/[^/]+/(commands/|buttons/|modals/|events\\.ts$)',
+        pathNot: '^src/features/$1/',
+      },
+    },
+    {
+      name: 'root-base-files-stay-at-the-bottom',
+      comment:
+        'store/ reads config.ts and logger.ts, so they are part of the bottom layer: importing the ' +
+        'scheduler, Slack or the features from them would close a cycle through store/.',
+      severity: 'error',
+      from: { path: '^src/(config|logger)\\.ts$' },
+      to: { path: '^src/(slack|features|scheduler)/' },
+    },
+    {
+      name: 'nothing-imports-the-composition-roots',
+      comment:
+        'main.ts and bot.ts wire everything together, so everything in src/ is below them. Only ' +
+        'main.ts may import bot.ts (and tools/ may import either, to run the real bot).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/main\\.ts$' },
+      to: { path: '^src/(main|bot)\\.ts$' },
+    },
+
+    // ---------------------------------------------------------------------------------------------
+    // src/ stands alone
+    // ---------------------------------------------------------------------------------------------
+    {
+      name: 'src-imports-no-tools-or-tests',
+      comment:
+        'The production build compiles src/ alone. tools/ (emulator, sandbox, start.ts) and test/ ' +
+        '(and bench/) may import src/, never the other way round.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(tools|test|bench)/' },
+    },
+    {
+      name: 'no-unresolvable-import',
+      comment:
+        'An import dependency-cruiser cannot resolve is invisible to every rule above, so a broken ' +
+        'resolution would silently turn the architecture check off.',
+      severity: 'error',
+      from: { path: '^(src|tools)/' },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    // Follow imports into src/, tools/ and test/ (to see a src -> test import), not into packages.
+    doNotFollow: { path: 'node_modules' },
+    // Count `import type` too: see the header.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Lets a second run skip unchanged files; keyed on file contents, so it is never stale.
+    cache: { folder: 'node_modules/.cache/dependency-cruiser', strategy: 'content' },
+  },
+};
