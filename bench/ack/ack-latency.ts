@@ -295,7 +295,7 @@ function report({ acks, ackCpuMs, replies, failures }: Figures): BenchmarkResult
       "Ack = the HTTP response to Slack's request. Both acks come before any Paperspace call. The bot's " +
         'listener then goes on with the command (vault, client, request to Paperspace) on the same event ' +
         'loop; src/slack/acks-first.ts holds that follow-up work back while requests are still being ' +
-        'acked, and one listener per surface finds the button by id (src/slack/listeners/router.ts), so ' +
+        'acked, and one listener per surface finds the button by id (src/slack/router.ts), so ' +
         'under a burst an ack waits on little more than the receiving of the requests ahead of it.',
       'Reply = from sending the request to its reply reaching the fake Slack through response_url: one ' +
         "Paperspace call of 1000 ms, plus the wait for one of the bot's 256 sockets to Paperspace.",

@@ -176,14 +176,18 @@ export class PaperspaceConflictError extends PaperspaceApiError {
   }
 }
 
+/** "in 30s" when Paperspace said when to come back (Retry-After), "in a minute" when it did not. */
+function whenToRetry(retryAfterMs: number | undefined): string {
+  return retryAfterMs === undefined ? 'in a minute' : `in ${formatDuration(retryAfterMs)}`;
+}
+
 /** 429: too many requests; `retryAfterMs` says when Paperspace will accept more, if it said. */
 export class PaperspaceRateLimitError extends PaperspaceApiError {
   override name = 'PaperspaceRateLimitError';
   readonly retryAfterMs: number | undefined;
 
   constructor(details: ApiErrorDetails) {
-    const when =
-      details.retryAfterMs === undefined ? 'in a minute' : `in ${formatDuration(details.retryAfterMs)}`;
+    const when = whenToRetry(details.retryAfterMs);
     super(
       `Paperspace is limiting requests (${details.status}) and did not ${details.action}. Try again ${when}.`,
       details,
@@ -198,8 +202,7 @@ export class PaperspaceServerError extends PaperspaceApiError {
   readonly retryAfterMs: number | undefined;
 
   constructor(details: ApiErrorDetails) {
-    const when =
-      details.retryAfterMs === undefined ? 'in a minute' : `in ${formatDuration(details.retryAfterMs)}`;
+    const when = whenToRetry(details.retryAfterMs);
     super(
       `Paperspace had an internal problem (${details.status}) while trying to ${details.action}${because(details)}. ` +
         // A change that is never retried automatically may still have been applied before the failure.

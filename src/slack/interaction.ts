@@ -84,7 +84,10 @@ function createInteraction(deps: ListenerDeps, source: InteractionSource): Inter
 }
 
 /** Slack names the person's workspace on the user (Enterprise Grid) or on the team; one of them is always there. */
-function userOf(body: { user: { id: string; team_id?: string }; team: { id: string } | null }): SlackUser {
+export function userOf(body: {
+  user: { id: string; team_id?: string };
+  team: { id: string } | null;
+}): SlackUser {
   return { teamId: body.user.team_id ?? body.team?.id ?? '', userId: body.user.id };
 }
 

@@ -1,16 +1,11 @@
 // What every account modal submission needs: who submitted, field errors in Slack's shape, and a way
 // to show an outcome that arrives after the ack.
-import type { ViewSubmitAction } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { SlackUser } from '../store/slack-user.js';
 import type { SlackMessage } from './block-kit/text.js';
 import { errorsByBlock, type ViewStateValues } from './block-kit/view-state.js';
-
-export function submitterOf(body: ViewSubmitAction): SlackUser {
-  return { teamId: body.user.team_id ?? body.team?.id ?? '', userId: body.user.id };
-}
 
 /**
  * Field errors keyed by block id, as `response_action: 'errors'` takes them, from problems keyed by

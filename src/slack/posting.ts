@@ -5,7 +5,7 @@
 // Slack's refusals the same way.
 import type { WebClient } from '@slack/web-api';
 import { slackErrorCode } from '../errors/describe-error.js';
-import { mrkdwn, type SlackMessage } from './block-kit/text.js';
+import { escapeMrkdwn, mrkdwn, type SlackMessage } from './block-kit/text.js';
 
 /** Where a message landed: enough to update it (chat.update) or to reply in its thread. */
 export interface PostedMessage {
@@ -74,10 +74,13 @@ export async function tellPrivately(
   await web.chat.postMessage({ channel: target.userId, ...message });
 }
 
-/** Told to the person (ephemerally) when their post went to the DM: `what` is "the card", "the share". */
+/**
+ * Told to the person privately when their post went to the DM: `what` is "the card of gpu-1", "the
+ * share" (escaped here: machine names come from users).
+ */
 export function postedInDmNotice(what: string): SlackMessage {
   const text =
-    `I cannot post in this conversation (invite me to the channel to change that), so I sent ${what} ` +
-    'to our direct messages instead.';
+    `📬 I cannot post in this conversation (I am not a member, or it is private), so ${escapeMrkdwn(what)} ` +
+    'is in our direct messages. Invite me to the channel (`/invite`) to post here next time.';
   return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
 }

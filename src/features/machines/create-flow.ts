@@ -2,6 +2,7 @@
 // the checks (the client's schema, the template's OS rules, and a team machine's assignment to a
 // person), and the public announcement of the new machine (card in the channel, then a watch until it
 // has booted when it starts on creation).
+
 import type { WebClient } from '@slack/web-api';
 import { failureText } from '../../errors/user-message.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
@@ -17,11 +18,12 @@ import type { Template } from '../../paperspace/schemas.js';
 import { errorMessage } from '../../slack/block-kit/messages.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
-import { postPublicly } from '../../slack/posting.js';
+import { postedInDmNotice, postPublicly } from '../../slack/posting.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { LinkedAccount } from '../../vault/key-vault.js';
+
 import { machineCardMessage } from './blocks/machine-card.js';
-import { createdNotice, movedToDmMessage } from './blocks/machine-replies.js';
+import { createdNotice } from './blocks/machine-replies.js';
 import type { CreateOutcome } from './machine-operations.js';
 
 /**
@@ -97,7 +99,7 @@ export async function announceCreated(announcement: CreatedAnnouncement): Promis
     { channel: announcement.channel ?? user.userId, userId: user.userId },
     machineCardMessage(machine, { notice: createdNotice(user.userId) }),
   );
-  if (posted.movedToDm) await announcement.tell(movedToDmMessage(`the card of ${machine.name}`));
+  if (posted.movedToDm) await announcement.tell(postedInDmNotice(`the card of ${machine.name}`));
   // With startOnCreate false the machine rests off after provisioning: nothing to wait for.
   if (targetState === undefined) return;
   try {

@@ -2,6 +2,7 @@
 // the channel ("🟡 Starting… requested by @ada", the state re-read right after the call), or replaces
 // the card that was clicked, and a watch follows the machine to where it is heading unless the person
 // said --no-wait. Requests that would change nothing are explained to the person alone.
+
 import type { WebClient } from '@slack/web-api';
 import { describeError, slackErrorCode } from '../../errors/describe-error.js';
 import { failureText } from '../../errors/user-message.js';
@@ -9,10 +10,11 @@ import type { Machine } from '../../paperspace/schemas.js';
 import { errorMessage } from '../../slack/block-kit/messages.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
-import { postPublicly } from '../../slack/posting.js';
+import { postedInDmNotice, postPublicly } from '../../slack/posting.js';
+
 import type { WatchRequest } from '../watches/machine-watcher.js';
 import { machineCardMessage } from './blocks/machine-card.js';
-import { movedToDmMessage, powerRequestedNotice, powerUnchangedMessage } from './blocks/machine-replies.js';
+import { powerRequestedNotice, powerUnchangedMessage } from './blocks/machine-replies.js';
 import { type Actor, createMachineOperations, type PowerVerb } from './machine-operations.js';
 
 /** Where the card of the request goes. */
@@ -65,7 +67,7 @@ async function placeCard(
     },
     message,
   );
-  if (posted.movedToDm) await request.tell(movedToDmMessage(`the card of ${machineName}`));
+  if (posted.movedToDm) await request.tell(postedInDmNotice(`the card of ${machineName}`));
   return posted;
 }
 

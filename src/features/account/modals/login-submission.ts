@@ -11,8 +11,9 @@
 import { messageForUser } from '../../../errors/user-message.js';
 import { errorMessage } from '../../../slack/block-kit/messages.js';
 import { CallbackId } from '../../../slack/ids.js';
+import { userOf } from '../../../slack/interaction.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
-import { fieldErrors, showOutcome, submitterOf, within } from '../../../slack/modal-submission.js';
+import { fieldErrors, showOutcome, within } from '../../../slack/modal-submission.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import {
   createAccountLinking,
@@ -48,7 +49,7 @@ export function registerLoginSubmission(router: ListenerRouter, deps: ListenerDe
   const linking = createAccountLinking(deps);
 
   router.view(CallbackId.login, async ({ ack, body, view, client }) => {
-    const user = submitterOf(body);
+    const user = userOf(body);
     const logger = deps.logger.child({ callbackId: CallbackId.login, user: user.userId });
     const request = readLoginSubmission(view.state.values);
     const errorsOf = (problems: LinkProblems) =>

@@ -1,5 +1,5 @@
 // /ps list, templates, users, networks, scripts and drives: page 1 of everything that matches, only
-// for the asker. Prev/Next are answered by actions/account/list-page.ts.
+// for the asker. Prev/Next are answered by buttons/list-page.ts.
 
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
 import { listMessage } from '../list-message.js';

@@ -1,5 +1,5 @@
 // /ps script show|text|delete <id> and /ps script create. Delete only asks: the deletion happens when
-// the person confirms on the Delete button (actions/account/delete-confirmed.ts).
+// the person confirms on the Delete button (buttons/delete-confirmed.ts).
 import type { Machine } from '../../../paperspace/schemas.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
 import { CallbackId } from '../../../slack/ids.js';

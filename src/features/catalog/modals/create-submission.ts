@@ -4,6 +4,7 @@
 // a change that must not run twice, so it is not raced against Slack's 3 seconds: the ack turns the
 // modal into "Creating…" at once, the audited create runs with the submitter's own key, and the modal
 // (or, if it was closed, the DM) then shows what happened.
+
 import type { WebClient } from '@slack/web-api';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { messageForUser } from '../../../errors/user-message.js';
@@ -13,8 +14,9 @@ import { errorMessage } from '../../../slack/block-kit/messages.js';
 import { statusModal } from '../../../slack/block-kit/status-modal.js';
 import { escapeMrkdwn, mrkdwn, type SlackMessage } from '../../../slack/block-kit/text.js';
 import type { ViewStateValues } from '../../../slack/block-kit/view-state.js';
+import { userOf } from '../../../slack/interaction.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
-import { fieldErrors, showOutcome, submitterOf } from '../../../slack/modal-submission.js';
+import { fieldErrors, showOutcome } from '../../../slack/modal-submission.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import type { SlackUser } from '../../../store/slack-user.js';
 
@@ -45,7 +47,7 @@ export function registerCreateForm<Params>(
   form: CreateForm<Params>,
 ): void {
   router.view(form.callbackId, async ({ ack, body, view, client }) => {
-    const user = submitterOf(body);
+    const user = userOf(body);
     const values = view.state.values;
     const reading = form.read(values);
     if (!reading.ok) {

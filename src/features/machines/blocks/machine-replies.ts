@@ -60,14 +60,6 @@ export function powerUnchangedMessage(machine: Machine, reason: UnchangedReason)
   return cardWithLine(lines[reason], machine);
 }
 
-/** Said privately when the card went to the person's DM because the channel refused it. */
-export function movedToDmMessage(what: string): SlackMessage {
-  const text =
-    `📬 I cannot post in this conversation (I am not a member, or it is private), so ${escapeMrkdwn(what)} ` +
-    'is in our direct messages. Invite me to the channel (`/invite`) to post here next time.';
-  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
-}
-
 /** `🗑️ gpu-1 destroyed by <@U1>`: posted where the machine was shown, and replacing its card. */
 export function destroyedMessage(machineName: string, slackUserId: string): SlackMessage {
   const text = `🗑️ *${escapeMrkdwn(machineName)}* destroyed by ${mention(slackUserId)}`;

@@ -1,7 +1,7 @@
 // What every machine card button needs to know about a click: who clicked (they act with their own
 // key, never the card poster's), where the card is (a channel message to update in place, an ephemeral
 // reply with nothing to update, or App Home), and how to answer the clicker alone.
-import type { BlockAction } from '@slack/bolt';
+import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { ModalContext } from '../../../slack/block-kit/modal-metadata.js';
 import type { SlackMessage } from '../../../slack/block-kit/text.js';
 import { type ActionRequest, actionInteraction, type Interaction } from '../../../slack/interaction.js';
@@ -61,13 +61,21 @@ export function readClick(deps: ListenerDeps, request: ActionRequest): MachineCl
 }
 
 /**
- * Runs a click handler after the ack; whatever it throws (Paperspace refusing the clicker's key, a
- * machine that is gone) is told to the clicker alone, and the card stays as it was.
+ * A card button's listener: acks at once, reads the click, then runs `handle`; whatever it throws
+ * (Paperspace refusing the clicker's key, a machine that is gone) is told to the clicker alone, and the
+ * card stays as it was.
  */
-export async function answeringFailures(click: MachineClick, handle: () => Promise<void>): Promise<void> {
-  try {
-    await handle();
-  } catch (error) {
-    await click.replyFailure(error);
-  }
+export function cardAction<A extends BlockAction>(
+  deps: ListenerDeps,
+  handle: (click: MachineClick, action: A['actions'][number]) => Promise<void>,
+): (args: SlackActionMiddlewareArgs<A> & AllMiddlewareArgs) => Promise<void> {
+  return async (args) => {
+    await args.ack();
+    const click = readClick(deps, args);
+    try {
+      await handle(click, args.action);
+    } catch (error) {
+      await click.replyFailure(error);
+    }
+  };
 }

@@ -13,7 +13,7 @@ import { destroyMachineModal } from '../blocks/destroy-machine-modal.js';
 import { machineAccessModal } from '../blocks/machine-access-modal.js';
 import { machineIdFromBlockId } from '../blocks/machine-ref.js';
 import { updateMachineModal } from '../blocks/update-machine-modal.js';
-import { answeringFailures, modalContextOf, readClick } from './machine-click.js';
+import { cardAction, modalContextOf } from './machine-click.js';
 
 const MODALS: Record<
   MachineOverflowOption,
@@ -31,28 +31,23 @@ function isOverflowOption(value: string): value is MachineOverflowOption {
 export function registerMachineOverflow(router: ListenerRouter, deps: ListenerDeps): void {
   router.action<BlockAction<OverflowAction>>(
     ActionId.machineOverflow,
-    async ({ ack, body, action, respond, client, context }) => {
-      await ack();
-      const click = readClick(deps, { body, respond, client, context });
-      await answeringFailures(click, async () => {
-        const machineId = machineIdFromBlockId(action.block_id);
-        const option = action.selected_option.value;
-        if (machineId === undefined || !isOverflowOption(option)) {
-          throw new Error(`Unexpected machine overflow: block ${action.block_id}, option ${option}`);
-        }
-        const paperspace = await click.userClient();
-        if (!paperspace) return;
-        const modal = MODALS[option];
-        await openModalWhileLoading({
-          web: click.web,
-          triggerId: click.triggerId,
-          logger: click.deps.logger,
-          title: modal.title,
-          loading: 'Loading the machine…',
-          build: async () =>
-            modal.build(await paperspace.machines.show(machineId), modalContextOf(click.card)),
-        });
+    cardAction<BlockAction<OverflowAction>>(deps, async (click, action) => {
+      const machineId = machineIdFromBlockId(action.block_id);
+      const option = action.selected_option.value;
+      if (machineId === undefined || !isOverflowOption(option)) {
+        throw new Error(`Unexpected machine overflow: block ${action.block_id}, option ${option}`);
+      }
+      const paperspace = await click.userClient();
+      if (!paperspace) return;
+      const modal = MODALS[option];
+      await openModalWhileLoading({
+        web: click.web,
+        triggerId: click.triggerId,
+        logger: click.deps.logger,
+        title: modal.title,
+        loading: 'Loading the machine…',
+        build: async () => modal.build(await paperspace.machines.show(machineId), modalContextOf(click.card)),
       });
-    },
+    }),
   );
 }

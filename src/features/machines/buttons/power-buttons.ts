@@ -10,7 +10,7 @@ import { decodeMachineRef } from '../blocks/machine-ref.js';
 import { cardMovedNotice } from '../blocks/machine-replies.js';
 import type { PowerVerb } from '../machine-operations.js';
 import { type CardTarget, requestPower } from '../power-request.js';
-import { answeringFailures, type CardLocation, readClick } from './machine-click.js';
+import { type CardLocation, cardAction } from './machine-click.js';
 
 const BUTTONS: Record<PowerVerb, string> = {
   start: ActionId.machineStart,
@@ -35,28 +35,24 @@ export function registerPowerButtons(router: ListenerRouter, deps: ListenerDeps)
   for (const [verb, actionId] of Object.entries(BUTTONS) as [PowerVerb, string][]) {
     router.action<BlockAction<ButtonAction>>(
       actionId,
-      async ({ ack, body, action, respond, client, context }) => {
-        await ack();
-        const click = readClick(deps, { body, respond, client, context });
-        await answeringFailures(click, async () => {
-          const ref = decodeMachineRef(action.value ?? '');
-          const paperspace = await click.userClient();
-          if (!paperspace) return;
-          const machine = await paperspace.machines.show(ref.id);
-          const requested = await requestPower({
-            deps: click.deps,
-            web: click.web,
-            actor: { user: click.user, client: paperspace },
-            machine,
-            verb,
-            noWait: false,
-            card: cardTarget(click.card, click.user.userId),
-            tell: click.replyPrivately,
-          });
-          // The ephemeral card would keep offering the old buttons: say where the live card is now.
-          if (requested) await click.replaceEphemeral(cardMovedNotice(verb, machine.name));
+      cardAction<BlockAction<ButtonAction>>(deps, async (click, action) => {
+        const ref = decodeMachineRef(action.value ?? '');
+        const paperspace = await click.userClient();
+        if (!paperspace) return;
+        const machine = await paperspace.machines.show(ref.id);
+        const requested = await requestPower({
+          deps: click.deps,
+          web: click.web,
+          actor: { user: click.user, client: paperspace },
+          machine,
+          verb,
+          noWait: false,
+          card: cardTarget(click.card, click.user.userId),
+          tell: click.replyPrivately,
         });
-      },
+        // The ephemeral card would keep offering the old buttons: say where the live card is now.
+        if (requested) await click.replaceEphemeral(cardMovedNotice(verb, machine.name));
+      }),
     );
   }
 }

@@ -6,25 +6,21 @@ import type { ListenerRouter } from '../../../slack/router.js';
 import { decodeMachineRef } from '../blocks/machine-ref.js';
 import { usageMessage } from '../blocks/usage.js';
 import { createMachineOperations } from '../machine-operations.js';
-import { answeringFailures, readClick } from './machine-click.js';
+import { cardAction } from './machine-click.js';
 
 export function registerUsageButton(router: ListenerRouter, deps: ListenerDeps): void {
   router.action<BlockAction<ButtonAction>>(
     ActionId.machineUsage,
-    async ({ ack, body, action, respond, client, context }) => {
-      await ack();
-      const click = readClick(deps, { body, respond, client, context });
-      await answeringFailures(click, async () => {
-        const ref = decodeMachineRef(action.value ?? '');
-        const paperspace = await click.userClient();
-        if (!paperspace) return;
-        const utilization = await createMachineOperations(deps).usage(
-          { user: click.user, client: paperspace },
-          ref.id,
-          null,
-        );
-        await click.replyPrivately(usageMessage(ref.name, utilization, deps.now()));
-      });
-    },
+    cardAction<BlockAction<ButtonAction>>(deps, async (click, action) => {
+      const ref = decodeMachineRef(action.value ?? '');
+      const paperspace = await click.userClient();
+      if (!paperspace) return;
+      const utilization = await createMachineOperations(deps).usage(
+        { user: click.user, client: paperspace },
+        ref.id,
+        null,
+      );
+      await click.replyPrivately(usageMessage(ref.name, utilization, deps.now()));
+    }),
   );
 }

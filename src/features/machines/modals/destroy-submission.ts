@@ -4,14 +4,15 @@
 
 import { CallbackId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
-import { postPublicly } from '../../../slack/posting.js';
+import { postedInDmNotice, postPublicly } from '../../../slack/posting.js';
 import type { ListenerRouter } from '../../../slack/router.js';
+
 import {
   DestroyMachineFields,
   destroyConfirmationError,
   readDestroyMachineSubmission,
 } from '../blocks/destroy-machine-modal.js';
-import { destroyedCard, destroyedMessage, movedToDmMessage } from '../blocks/machine-replies.js';
+import { destroyedCard, destroyedMessage } from '../blocks/machine-replies.js';
 import { createMachineOperations } from '../machine-operations.js';
 import { machineOf, readSubmission } from './machine-submission.js';
 
@@ -46,7 +47,7 @@ export function registerDestroySubmission(router: ListenerRouter, deps: Listener
         },
         destroyedMessage(machine.name, user.userId),
       );
-      if (posted.movedToDm) await submission.tell(movedToDmMessage('the notice'));
+      if (posted.movedToDm) await submission.tell(postedInDmNotice('the notice'));
       if (metadata.channelId && metadata.messageTs) {
         await client.chat.update({
           channel: metadata.channelId,
