@@ -44,7 +44,7 @@ export interface BotOptions {
   /** Wraps the listeners' watcher (tests record the requests). */
   wrapWatcher?: (watcher: MachineWatcher) => MachineWatcher;
   now?: () => number;
-  /** Routes served beside the bot's own GET /healthz and GET /metrics. */
+  /** Routes served beside the bot's own GET /livez, /readyz, /healthz and /metrics. */
   customRoutes?: CustomRoute[];
   /**
    * The scope Slack requests are served in. Pass the one given to createLogger, so that every line
@@ -74,12 +74,14 @@ export interface RunningBot {
   /** This bot's metrics (its own Prometheus registry), as GET /metrics serves them. */
   metrics: BotMetrics;
   /**
-   * Shuts down in order: stops taking Slack requests (closes the HTTP server or the socket), lets the
+   * Shuts down in order: GET /readyz answers 503 from the first moment; in HTTP mode the bot then keeps
+   * serving for `drainMs` (default 0), so a load balancer that probes readiness stops sending here before
+   * the port closes; then it stops taking Slack requests (closes the HTTP server or the socket), lets the
    * requests under way finish (at most shutdownGraceMs) while the scheduler stops (its tick under way
    * ends and its watch leases are given up), then closes the Paperspace connection pool. The store is
    * the caller's to close, afterwards. Calling it again returns the same promise.
    */
-  stop(): Promise<void>;
+  stop(options?: { drainMs?: number }): Promise<void>;
 }
 
 const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
@@ -124,10 +126,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     now,
   };
   const { slack } = options;
+  let stopping: Promise<void> | undefined;
   const observabilityRoutes = createObservabilityRoutes({
     store: options.store,
     metrics,
     logger,
+    shuttingDown: () => stopping !== undefined,
     ...(options.observability?.pingTimeoutMs === undefined
       ? {}
       : { pingTimeoutMs: options.observability.pingTimeoutMs }),
@@ -165,7 +169,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   await running.start();
 
   const shutdownGraceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
-  const shutdown = async () => {
+  const shutdown = async (drainMs: number) => {
+    // Socket Mode has no load balancer in front of it: Slack moves to another replica's socket itself.
+    if (slack.mode === 'http' && drainMs > 0) {
+      logger.info({ drainMs }, 'not ready: serving on while load balancers stop sending here');
+      await new Promise((resolve) => setTimeout(resolve, drainMs));
+    }
     logger.info({ inFlight: slackRequests.inFlight() }, 'bot stopping');
     // Whatever happens to the server or the socket, the rest of the shutdown still runs.
     await slackApp.stop().catch((error: unknown) => {
@@ -184,15 +193,14 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     }
     logger.info({ abandonedRequests: drained.unfinished }, 'bot stopped');
   };
-  let stopping: Promise<void> | undefined;
   return {
     port,
     slackApp,
     scheduler: running,
     watcher,
     metrics,
-    stop() {
-      stopping ??= shutdown();
+    stop(stopOptions) {
+      stopping ??= shutdown(stopOptions?.drainMs ?? 0);
       return stopping;
     },
   };

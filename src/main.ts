@@ -1,6 +1,6 @@
 // Entry point: only wiring. config -> logger -> store -> vault -> bot (client factory, Slack app,
 // scheduler). Without Slack credentials it says what to set: the sandbox is `npm start` (tools/start.ts).
-import { startBot } from './bot.js';
+import { type RunningBot, startBot } from './bot.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { createRequestScope, type RequestScope } from './observability/request-scope.js';
@@ -8,11 +8,18 @@ import { openStore, type Store } from './store/store.js';
 import { createKeyVault } from './vault/key-vault.js';
 
 /**
- * After SIGTERM/SIGINT: the bot waits this long for requests under way, then gives up its watch leases
- * and the store closes. The process exits anyway a little after that, should anything hang.
+ * After SIGTERM (what an orchestrator sends: Kubernetes, `docker stop`), GET /readyz answers 503 at once
+ * and an HTTP-mode bot keeps serving this long, so that load balancers probing readiness (every few
+ * seconds) stop sending here before the port closes. SIGINT is someone at a terminal: no wait.
+ */
+const LOAD_BALANCER_DRAIN_MS = 5_000;
+/**
+ * Then the bot waits this long for requests under way, gives up its watch leases and the store closes.
+ * The process exits anyway a little after that, should anything hang. Deployments must allow it this
+ * long before killing it (compose.yaml's stop_grace_period, Kubernetes' terminationGracePeriodSeconds).
  */
 const SHUTDOWN_GRACE_MS = 10_000;
-const FORCED_EXIT_AFTER_MS = SHUTDOWN_GRACE_MS + 5_000;
+const FORCED_EXIT_AFTER_MS = LOAD_BALANCER_DRAIN_MS + SHUTDOWN_GRACE_MS + 5_000;
 
 async function main(): Promise<void> {
   let config: Config;
@@ -44,8 +51,8 @@ async function main(): Promise<void> {
       throw error;
     },
   );
-  stopOnSignal(logger, async () => {
-    await stopped();
+  stopOnSignal(logger, async (signal) => {
+    await stopped({ drainMs: signal === 'SIGTERM' ? LOAD_BALANCER_DRAIN_MS : 0 });
     await store.close();
   });
 }
@@ -55,7 +62,7 @@ async function startConnectedBot(
   logger: Logger,
   requestScope: RequestScope,
   store: Store,
-): Promise<() => Promise<void>> {
+): Promise<RunningBot['stop']> {
   const vault = createKeyVault({ keys: config.vaultKeys, store, now: Date.now });
   // A wrong VAULT_KEY stops the bot here, before anyone's stored key is touched.
   const status = await vault.verify();
@@ -83,10 +90,10 @@ async function startConnectedBot(
     ...(config.metricsToken === undefined ? {} : { observability: { metricsToken: config.metricsToken } }),
   });
   logger.info({ mode: config.mode, port: bot.port }, 'Paperspace bot is running');
-  return () => bot.stop();
+  return (options) => bot.stop(options);
 }
 
-function stopOnSignal(logger: Logger, stop: () => Promise<void>): void {
+function stopOnSignal(logger: Logger, stop: (signal: NodeJS.Signals) => Promise<void>): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -97,7 +104,7 @@ function stopOnSignal(logger: Logger, stop: () => Promise<void>): void {
       process.exit(1);
     }, FORCED_EXIT_AFTER_MS);
     forced.unref();
-    stop().then(
+    stop(signal).then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');

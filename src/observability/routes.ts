@@ -1,8 +1,13 @@
-// GET /healthz and GET /metrics, served through the Slack app's customRoutes (on the Slack port in HTTP
-// mode, on their own server in Socket Mode). Both may be probed every few seconds by anyone who can
-// reach the port, so neither says anything secret: /healthz names what failed without echoing an error
-// message (a database error can quote its connection), and /metrics carries counts only. Counts can
-// still tell an outsider how busy the team is, so /metrics can ask for a bearer token (METRICS_TOKEN).
+// GET /livez, /readyz, /healthz and /metrics, served through the Slack app's customRoutes (on the Slack
+// port in HTTP mode, on their own server in Socket Mode). Liveness and readiness are separate questions:
+// an orchestrator restarts a process that fails liveness, so /livez asks nothing of the database (an
+// outage would otherwise restart every replica at once, helping nobody); a load balancer stops sending
+// to a replica that fails readiness, so /readyz fails while the database does not answer and from the
+// moment shutdown begins. /healthz is the older single check (the database only), kept for probes that
+// already use it. All may be probed every few seconds by anyone who can reach the port, so none says
+// anything secret: they name what failed without echoing an error message (a database error can quote
+// its connection), and /metrics carries counts only. Counts can still tell an outsider how busy the team
+// is, so /metrics can ask for a bearer token (METRICS_TOKEN).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
@@ -13,6 +18,8 @@ import { DeadlineExceededError, withinDeadline } from './deadline.js';
 import type { BotMetrics } from './metrics.js';
 
 export const HEALTH_PATH = '/healthz';
+export const LIVENESS_PATH = '/livez';
+export const READINESS_PATH = '/readyz';
 export const METRICS_PATH = '/metrics';
 const DEFAULT_PING_TIMEOUT_MS = 2_000;
 
@@ -24,6 +31,8 @@ export interface ObservabilityRoutesDeps {
   pingTimeoutMs?: number;
   /** When set, GET /metrics answers only `Authorization: Bearer <metricsToken>`; 401 otherwise. */
   metricsToken?: string;
+  /** True once shutdown has begun: /readyz then answers 503 without asking the store. Default never. */
+  shuttingDown?: () => boolean;
 }
 
 export type HealthReport = { status: 'ok' } | { status: 'unavailable'; reason: string };
@@ -56,14 +65,31 @@ export function createObservabilityRoutes(deps: ObservabilityRoutesDeps): Custom
     return { status: 'ok' };
   };
 
+  const shuttingDown = deps.shuttingDown ?? (() => false);
+  const answerWith = (response: ServerResponse, report: HealthReport) =>
+    sendJson(response, report.status === 'ok' ? 200 : 503, report);
+
   return [
+    {
+      path: LIVENESS_PATH,
+      method: 'GET',
+      // Answering at all is the proof: the event loop runs and the server accepts connections.
+      handler: answering(logger, async (response) => answerWith(response, { status: 'ok' })),
+    },
+    {
+      path: READINESS_PATH,
+      method: 'GET',
+      handler: answering(logger, async (response) => {
+        answerWith(
+          response,
+          shuttingDown() ? { status: 'unavailable', reason: 'shutting down' } : await check(),
+        );
+      }),
+    },
     {
       path: HEALTH_PATH,
       method: 'GET',
-      handler: answering(logger, async (response) => {
-        const report = await check();
-        sendJson(response, report.status === 'ok' ? 200 : 503, report);
-      }),
+      handler: answering(logger, async (response) => answerWith(response, await check())),
     },
     {
       path: METRICS_PATH,

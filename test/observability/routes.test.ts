@@ -12,7 +12,10 @@ afterEach(async () => {
 });
 
 /** The routes on a plain node:http server on port 0, with a store whose ping the test decides. */
-async function serveRoutes(ping: () => Promise<void>, options: { metricsToken?: string } = {}) {
+async function serveRoutes(
+  ping: () => Promise<void>,
+  options: { metricsToken?: string; shuttingDown?: () => boolean } = {},
+) {
   const logs = captureLogs();
   const metrics = createBotMetrics({
     countActiveWatches: async () => 0,
@@ -80,6 +83,45 @@ describe('GET /healthz', () => {
     expect((await get('/healthz')).status).toBe(200);
     const messages = logs.lines().map((line) => line.msg);
     expect(messages).toEqual(['health check failed', 'health check passes again']);
+  });
+});
+
+describe('GET /livez and GET /readyz', () => {
+  const down = () => Promise.reject(Object.assign(new Error('connection refused'), { code: 'ECONNREFUSED' }));
+
+  it('keeps /livez at 200 while the store is down, so a database outage restarts no replica', async () => {
+    const { get } = await serveRoutes(down);
+    const live = await get('/livez');
+    expect(live.status).toBe(200);
+    expect(JSON.parse(live.text)).toEqual({ status: 'ok' });
+    const ready = await get('/readyz');
+    expect(ready.status).toBe(503);
+    expect(JSON.parse(ready.text)).toEqual({
+      status: 'unavailable',
+      reason: 'the store cannot be reached (ECONNREFUSED)',
+    });
+  });
+
+  it('answers /readyz 200 while the store answers, and 503 from the moment shutdown begins', async () => {
+    let shuttingDown = false;
+    let pings = 0;
+    const { get } = await serveRoutes(
+      async () => {
+        pings += 1;
+      },
+      { shuttingDown: () => shuttingDown },
+    );
+    expect((await get('/readyz')).status).toBe(200);
+    expect(pings).toBe(1);
+
+    shuttingDown = true;
+    const draining = await get('/readyz');
+    expect(draining.status).toBe(503);
+    expect(JSON.parse(draining.text)).toEqual({ status: 'unavailable', reason: 'shutting down' });
+    expect(pings).toBe(1);
+    // The process still serves: liveness holds, and /healthz keeps its old meaning (the store only).
+    expect((await get('/livez')).status).toBe(200);
+    expect((await get('/healthz')).status).toBe(200);
   });
 });
 

@@ -38,6 +38,33 @@ describe("the running bot's stop()", () => {
     }
   });
 
+  it('answers /readyz 503 at once, and keeps serving Slack for drainMs before the port closes', async () => {
+    const bot = await startTestBot();
+    try {
+      await bot.link('ada');
+      expect((await bot.get('/readyz')).status).toBe(200);
+
+      const started = Date.now();
+      const stopping = bot.stop({ drainMs: 600 });
+      const ready = await bot.get('/readyz');
+      expect(ready.status).toBe(503);
+      expect(JSON.parse(ready.text)).toEqual({ status: 'unavailable', reason: 'shutting down' });
+      expect((await bot.get('/livez')).status).toBe(200);
+      // A command a load balancer sent before it noticed is still answered.
+      const request = bot.requests.slashCommand({ text: 'help' });
+      expect((await bot.send(request)).status).toBe(200);
+      await eventually(async () =>
+        bot.slack.responses(request.responseUrlId ?? '').length > 0 ? true : undefined,
+      );
+
+      await stopping;
+      expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+      expect(await refused(`${bot.url}/readyz`)).toBe(true);
+    } finally {
+      await bot.close();
+    }
+  });
+
   it('gives up on a handler that outlasts the grace period, and says so', async () => {
     const bot = await startTestBot({ emulator: { latencyMs: 3000 }, shutdownGraceMs: 100 });
     try {

@@ -103,7 +103,7 @@ export interface TestBot {
   /** GET a path of the bot's HTTP server (/healthz, /metrics). */
   get(path: string): Promise<{ status: number; contentType: string | null; text: string }>;
   /** The bot's own stop() (the running bot's graceful shutdown); close() afterwards still cleans up. */
-  stop(): Promise<void>;
+  stop(options?: { drainMs?: number }): Promise<void>;
   /** Links a demo user's key straight into the vault (the login modal has its own tests). */
   link(name: TestUserName, options?: { withAccessToken?: boolean }): Promise<void>;
   close(): Promise<void>;
@@ -205,7 +205,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
         text: await response.text(),
       };
     },
-    stop: () => runningBot.stop(),
+    stop: (stopOptions) => runningBot.stop(stopOptions),
     async link(name, linkOptions = {}) {
       const user = USERS[name];
       const account = emulator.state.user(user.emulatorUserId);
