@@ -1,0 +1,41 @@
+# syntax=docker/dockerfile:1
+# The bot as a service: `node dist/main.js` on a slim Node 20 image, production dependencies only, as
+# the unprivileged `node` user. docs/deploy.md explains how to run it (compose.yaml, Kubernetes).
+# No secret is baked in: Slack tokens, VAULT_KEY and DATABASE_URL come from the environment at run time.
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# Compiles src/ and installs the production dependencies. better-sqlite3 is a native module: its
+# install script downloads a prebuilt binary, and builds one with these tools when none fits.
+FROM ${NODE_IMAGE} AS build
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build \
+  && npm prune --omit=dev --no-audit --no-fund
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+  PORT=3000
+WORKDIR /app
+# Root owns the code, so the process cannot rewrite it; it may write only data/ (the SQLite default,
+# DATABASE_URL=sqlite:data/bot.db, for a single replica with a volume mounted there).
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+RUN mkdir data && chown node:node data
+USER node
+EXPOSE 3000
+# Liveness, not readiness: Docker (and Swarm, which restarts unhealthy containers) should not act on
+# a database outage, which a restart cannot cure. Load balancers probe GET /readyz themselves.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/livez').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Exec form: node is PID 1 and receives SIGTERM itself, drains (GET /readyz answers 503 at once) and
+# exits 0. It installs its own SIGTERM/SIGINT handlers and starts no children, so it needs no init.
+STOPSIGNAL SIGTERM
+CMD ["node", "--enable-source-maps", "dist/main.js"]
