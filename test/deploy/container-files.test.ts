@@ -168,7 +168,8 @@ describe('compose.yaml', () => {
     expect(bot?.deploy?.replicas).toBe(2);
     expect(bot?.depends_on?.postgres?.condition).toBe('service_healthy');
     expect([bot?.env_file].flat()).toContain('.env');
-    const url = new URL(bot?.environment?.DATABASE_URL?.replace('${POSTGRES_PASSWORD}', 'x') ?? '');
+    // The password is interpolated from .env; any stand-in makes the URL parseable.
+    const url = new URL(bot?.environment?.DATABASE_URL?.replace(/\$\{POSTGRES_PASSWORD\}/, 'x') ?? '');
     expect(url.protocol).toBe('postgres:');
     expect(url.hostname).toBe('postgres');
     expect(url.pathname).toBe(`/${postgres?.environment?.POSTGRES_DB}`);
