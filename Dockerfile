@@ -1,8 +1,9 @@
-# syntax=docker/dockerfile:1
 # The bot as a service: `node dist/main.js` on a slim Node 20 image, production dependencies only, as
 # the unprivileged `node` user. docs/deploy.md explains how to run it (compose.yaml, Kubernetes).
 # No secret is baked in: Slack tokens, VAULT_KEY and DATABASE_URL come from the environment at run time.
 
+# Any Debian-based Node 20 image with npm and a `node` user (uid 1000) will do; the official one by default.
+# No `# syntax=` line: the builder's own Dockerfile frontend suffices, so building pulls nothing beyond it.
 ARG NODE_IMAGE=node:20-bookworm-slim
 
 # Compiles src/ and installs the production dependencies. better-sqlite3 is a native module: its
