@@ -1,6 +1,6 @@
-// The Dockerfile, .dockerignore and compose.yaml, checked for what a deployment relies on. This machine
-// has no container runtime that can pull base images, so the image is not built here (docs/deploy.md
-// says how to build and run it); these checks read the files, and run the image's health command.
+// The Dockerfile, .dockerignore and compose.yaml, checked for what a deployment relies on, on any machine:
+// these checks read the files and run the image's health command. container-image.test.ts builds and
+// runs the image itself where a Docker daemon and the base image are at hand.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
