@@ -175,7 +175,11 @@ export function removeMachine(core: EmulatorCore, machine: MachineRecord): void 
   const network = machine.networkId === null ? undefined : core.world.networks.get(machine.networkId);
   if (network && machine.privateIpAddress !== null) releaseAddress(network, machine.privateIpAddress);
   for (const event of machine.events) {
-    core.world.retiredEvents.set(event.handle, { machineId: machine.id, event });
+    core.world.retiredEvents.set(event.handle, {
+      machineId: machine.id,
+      accountId: machine.accountId,
+      event,
+    });
   }
   core.world.machines.delete(machine.id);
 }

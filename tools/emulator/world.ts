@@ -30,7 +30,10 @@ export interface World {
   /** Failure messages for the next machines created through the API (fault injection), oldest first. */
   readonly createFailures: string[];
   /** Events of deleted machines by id (handle): a v1 client may still follow the delete's event. */
-  readonly retiredEvents: Map<string, { readonly machineId: string; readonly event: EventRecord }>;
+  readonly retiredEvents: Map<
+    string,
+    { readonly machineId: string; readonly accountId: string; readonly event: EventRecord }
+  >;
 }
 
 export function createWorld(): World {
