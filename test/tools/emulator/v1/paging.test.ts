@@ -64,13 +64,14 @@ describe('v1 cursor pages', () => {
 
   it('refuses a limit outside 1-120, a forged cursor, an unknown orderBy and the state filter', async () => {
     const api = await startV1();
-    for (const query of [
+    const queries: Array<Record<string, string | number>> = [
       { limit: 0 },
       { limit: 121 },
       { after: 'garbage' },
       { orderBy: 'ram' },
       { state: 'off' },
-    ]) {
+    ];
+    for (const query of queries) {
       const response = await api.call('GET', '/machines', { key: KEY.alma, query });
       expect(response.status, JSON.stringify(query)).toBe(400);
       expect(response.body.code).toBe('BAD_REQUEST');
