@@ -85,7 +85,7 @@ function refuseUnmodelled(machine: MachineRecord, update: MachineUpdate): void {
   }
 }
 
-export function applyPublicIpType(
+function applyPublicIpType(
   core: EmulatorCore,
   machine: MachineRecord,
   type: 'static' | 'dynamic' | 'none',
