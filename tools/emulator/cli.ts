@@ -1,5 +1,5 @@
 // `npm run emulator -- --port 4010 [--seed FILE] [--transition-ms N] [--latency-ms N] [--fail-rate F]
-// [--rate-limit N] [--host H]`: runs the emulator until interrupted. Without --seed it serves the
+// [--rate-limit N] [--host H] [--full-pages]`: runs the emulator until interrupted. Without --seed it serves the
 // built-in demo world and prints its fake keys so a person can point the bot (or curl) at it.
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -8,7 +8,7 @@ import { SeedError } from './seed-schema.js';
 import { type EmulatorOptions, startEmulator } from './server.js';
 
 const USAGE =
-  'usage: npm run emulator -- [--port N] [--host H] [--seed FILE] [--transition-ms N] [--latency-ms N] [--fail-rate F] [--rate-limit N]';
+  'usage: npm run emulator -- [--port N] [--host H] [--seed FILE] [--transition-ms N] [--latency-ms N] [--fail-rate F] [--rate-limit N] [--full-pages]';
 
 class UsageError extends Error {}
 
@@ -21,26 +21,27 @@ function numberFlag(name: string, raw: string | undefined, valid: (value: number
   return value;
 }
 
-async function optionsFrom(argv: string[]): Promise<{ options: EmulatorOptions; customSeed: boolean }> {
-  let values: Record<string, string | undefined>;
+const FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  seed: { type: 'string' },
+  'transition-ms': { type: 'string' },
+  'latency-ms': { type: 'string' },
+  'fail-rate': { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'full-pages': { type: 'boolean' },
+} as const;
+
+function parseFlags(argv: string[]) {
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        seed: { type: 'string' },
-        'transition-ms': { type: 'string' },
-        'latency-ms': { type: 'string' },
-        'fail-rate': { type: 'string' },
-        'rate-limit': { type: 'string' },
-      },
-    }));
+    return parseArgs({ args: argv, strict: true, allowPositionals: false, options: FLAGS }).values;
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+}
+
+async function optionsFrom(argv: string[]): Promise<{ options: EmulatorOptions; customSeed: boolean }> {
+  const values = parseFlags(argv);
   const isInteger = Number.isInteger;
   const options: EmulatorOptions = {
     port:
@@ -60,6 +61,7 @@ async function optionsFrom(argv: string[]): Promise<{ options: EmulatorOptions; 
       (v) => isInteger(v) && v >= 1,
       'a positive integer',
     ),
+    shortPages: !values['full-pages'],
   };
   if (values.seed === undefined) return { options, customSeed: false };
   let text: string;
@@ -85,7 +87,7 @@ function describeUser(user: EmulatorUser, showKeys: boolean): string {
       ? 'individual account, administrator'
       : `team ${user.accountName}, ${user.role === 'admin' ? 'administrator' : 'member'}`;
   const keys = showKeys
-    ? `  X-Api-Key: ${user.apiKey ?? '(none)'}  Bearer: ${user.accessToken ?? '(none)'}`
+    ? `  API key: ${user.apiKey ?? '(none)'}  GraphQL access token: ${user.accessToken ?? '(none)'}`
     : '';
   return `  ${user.name} <${user.email}> (${role})${keys}`;
 }
@@ -96,6 +98,7 @@ async function main(): Promise<void> {
   const lines = [
     `Paperspace API emulator listening on ${emulator.url}`,
     `GraphQL: ${emulator.graphqlUrl}`,
+    `v1 API: ${emulator.v1Url} (Authorization: Bearer <API key>; the contract's API is ${emulator.url} with X-Api-Key)`,
     // A custom seed's keys stay in its file; the demo keys are fake and printed so the demo is usable.
     customSeed ? 'Users from the seed:' : 'Demo users (fake keys, valid only against this emulator):',
     ...emulator.state.users().map((user) => describeUser(user, !customSeed)),
