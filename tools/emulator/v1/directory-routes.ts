@@ -9,7 +9,7 @@ import { requireRegion } from './regions.js';
 import type { V1Context, V1Route } from './router.js';
 import { customTemplateV1View, templateV1View, userV1View } from './views.js';
 
-/** A personal account's namespace is its user's; a team's is derived from its name. */
+/** The world has no namespaces: one is derived from the account's name ("Acme" -> "acme"). */
 function namespaceOf(name: string): string {
   return name
     .toLowerCase()
