@@ -31,6 +31,14 @@ export interface NewApprovalRequest {
 export interface PostedRequest {
   channel: string;
   ts: string;
+  /** The approvers' copy (Approve / Deny) or the requester's receipt (Withdraw). */
+  to: 'approver' | 'requester';
+}
+
+export interface ApprovalSettings {
+  channel: string | null;
+  /** How long a request stays open; null: the default. */
+  lifetimeMs: number | null;
 }
 
 export interface ApprovalRequest extends NewApprovalRequest {
@@ -82,18 +90,20 @@ export interface ApprovalRequestRepository {
   /** The owner who granted `requesterId` power over `machineId` and whose grant still runs at `now`. */
   grantedBy(teamId: string, requesterId: string, machineId: string, now: number): Promise<string | undefined>;
 
-  setChannel(input: {
+  setSettings(input: {
     teamId: string;
     paperspaceTeamId: string;
-    channel: string;
+    settings: ApprovalSettings;
     setBy: string;
     at: number;
   }): Promise<void>;
-  channelOf(teamId: string, paperspaceTeamId: string): Promise<string | undefined>;
+  settingsOf(teamId: string, paperspaceTeamId: string): Promise<ApprovalSettings | undefined>;
 }
 
 const detailsSchema = z.record(z.string(), z.unknown());
-const messagesSchema = z.array(z.object({ channel: z.string(), ts: z.string() }));
+const messagesSchema = z.array(
+  z.object({ channel: z.string(), ts: z.string(), to: z.enum(['approver', 'requester']) }),
+);
 
 type RequestRow = {
   id: string;
@@ -258,22 +268,23 @@ export function createApprovalRequestRepository(db: SqlClient): ApprovalRequestR
       return row?.owner_id;
     },
 
-    async setChannel({ teamId, paperspaceTeamId, channel, setBy, at }) {
+    async setSettings({ teamId, paperspaceTeamId, settings, setBy, at }) {
       await db.run(
-        `INSERT INTO approval_channels (slack_team_id, paperspace_team_id, channel, set_by, set_at)
-         VALUES (?, ?, ?, ?, ?)
+        `INSERT INTO approval_settings (slack_team_id, paperspace_team_id, channel, lifetime_ms, set_by, set_at)
+         VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (slack_team_id, paperspace_team_id)
-         DO UPDATE SET channel = excluded.channel, set_by = excluded.set_by, set_at = excluded.set_at`,
-        [teamId, paperspaceTeamId, channel, setBy, at],
+         DO UPDATE SET channel = excluded.channel, lifetime_ms = excluded.lifetime_ms,
+           set_by = excluded.set_by, set_at = excluded.set_at`,
+        [teamId, paperspaceTeamId, settings.channel, settings.lifetimeMs, setBy, at],
       );
     },
 
-    async channelOf(teamId, paperspaceTeamId) {
-      const row = await db.get<{ channel: string }>(
-        'SELECT channel FROM approval_channels WHERE slack_team_id = ? AND paperspace_team_id = ?',
+    async settingsOf(teamId, paperspaceTeamId) {
+      const row = await db.get<{ channel: string | null; lifetime_ms: number | null }>(
+        'SELECT channel, lifetime_ms FROM approval_settings WHERE slack_team_id = ? AND paperspace_team_id = ?',
         [teamId, paperspaceTeamId],
       );
-      return row?.channel;
+      return row && { channel: row.channel, lifetimeMs: row.lifetime_ms };
     },
   };
 }

@@ -220,10 +220,11 @@ export const MIGRATIONS: readonly Migration[] = [
         expires_at BIGINT NOT NULL,
         PRIMARY KEY (slack_team_id, owner_id, requester_id, machine_id)
       );
-      CREATE TABLE approval_channels (
+      CREATE TABLE approval_settings (
         slack_team_id TEXT NOT NULL,
         paperspace_team_id TEXT NOT NULL,
-        channel TEXT NOT NULL,
+        channel TEXT,
+        lifetime_ms BIGINT,
         set_by TEXT NOT NULL,
         set_at BIGINT NOT NULL,
         PRIMARY KEY (slack_team_id, paperspace_team_id)

@@ -25,8 +25,8 @@ describe.each(storeFactories)('approval requests on $name', (factory) => {
 
   it('keeps a request with its details and the messages it was posted as', async () => {
     const request = await db.store.approvals.create(createRequest());
-    await db.store.approvals.addMessage(request.id, { channel: 'D_MAYA', ts: '1.1' });
-    await db.store.approvals.addMessage(request.id, { channel: 'C_APPROVALS', ts: '2.2' });
+    await db.store.approvals.addMessage(request.id, { channel: 'D_MAYA', ts: '1.1', to: 'approver' });
+    await db.store.approvals.addMessage(request.id, { channel: 'D_SAM', ts: '2.2', to: 'requester' });
     expect(await db.store.approvals.get(request.id)).toEqual({
       ...createRequest(),
       id: request.id,
@@ -35,8 +35,8 @@ describe.each(storeFactories)('approval requests on $name', (factory) => {
       decidedAt: null,
       reason: null,
       messages: [
-        { channel: 'D_MAYA', ts: '1.1' },
-        { channel: 'C_APPROVALS', ts: '2.2' },
+        { channel: 'D_MAYA', ts: '1.1', to: 'approver' },
+        { channel: 'D_SAM', ts: '2.2', to: 'requester' },
       ],
     });
   });
@@ -104,22 +104,18 @@ describe.each(storeFactories)('approval requests on $name', (factory) => {
     expect(await db.store.approvals.grantedBy('T1', 'U_SAM', 'ps1', T0 + 3_600_000)).toBe('U_MAYA');
   });
 
-  it("remembers each Paperspace team's approvals channel", async () => {
-    await db.store.approvals.setChannel({
-      teamId: 'T1',
-      paperspaceTeamId: 'te1',
-      channel: 'C1',
-      setBy: 'U',
-      at: T0,
-    });
-    await db.store.approvals.setChannel({
-      teamId: 'T1',
-      paperspaceTeamId: 'te1',
-      channel: 'C2',
-      setBy: 'U',
-      at: T0,
-    });
-    expect(await db.store.approvals.channelOf('T1', 'te1')).toBe('C2');
-    expect(await db.store.approvals.channelOf('T1', 'te2')).toBeUndefined();
+  it("remembers each Paperspace team's approvals channel and request lifetime", async () => {
+    const set = (channel: string | null, lifetimeMs: number | null) =>
+      db.store.approvals.setSettings({
+        teamId: 'T1',
+        paperspaceTeamId: 'te1',
+        settings: { channel, lifetimeMs },
+        setBy: 'U_MAYA',
+        at: T0,
+      });
+    await set('C1', null);
+    await set('C2', 2 * DAY);
+    expect(await db.store.approvals.settingsOf('T1', 'te1')).toEqual({ channel: 'C2', lifetimeMs: 2 * DAY });
+    expect(await db.store.approvals.settingsOf('T1', 'te2')).toBeUndefined();
   });
 });
