@@ -23,17 +23,19 @@ export async function linkedTeammates(
     .map((entry) => ({ teamId: entry.teamId, userId: entry.userId }));
 }
 
-/** The Slack person in this workspace whose linked key belongs to `paperspaceUserId`. */
-export async function linkedPersonOf(
+/**
+ * The Slack people in this workspace whose linked key belongs to `paperspaceUserId` (usually one; a
+ * person may have linked the same account from two Slack users), oldest link first.
+ */
+export async function linkedPeopleOf(
   store: Pick<Store, 'vaultEntries'>,
   teamId: string,
   paperspaceUserId: string,
-): Promise<SlackUser | undefined> {
+): Promise<SlackUser[]> {
   const entries = await store.vaultEntries.list();
-  const entry = entries.find(
-    (candidate) => candidate.teamId === teamId && candidate.account.userId === paperspaceUserId,
-  );
-  return entry && { teamId: entry.teamId, userId: entry.userId };
+  return entries
+    .filter((entry) => entry.teamId === teamId && entry.account.userId === paperspaceUserId)
+    .map((entry) => ({ teamId: entry.teamId, userId: entry.userId }));
 }
 
 /**

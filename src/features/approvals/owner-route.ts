@@ -6,7 +6,7 @@ import type { Interaction } from '../../slack/interaction.js';
 import { mention } from '../machines/blocks/machine-replies.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
 import { type PowerRequest, requestPower } from '../machines/power-request.js';
-import { linkedPersonOf, ownerIdOf } from './approvers.js';
+import { linkedPeopleOf, ownerIdOf } from './approvers.js';
 import { powerOfferMessage } from './blocks/request-messages.js';
 
 export type OwnerRoute = 'own' | 'handled';
@@ -25,11 +25,13 @@ export async function routePowerToOwner(
   const ownerPaperspaceId = ownerIdOf(machine);
   const account = await deps.vault.account(user);
   if (!ownerPaperspaceId || !account || ownerPaperspaceId === account.userId) return 'own';
-  const owner = await linkedPersonOf(deps.store, user.teamId, ownerPaperspaceId);
+  const owners = await linkedPeopleOf(deps.store, user.teamId, ownerPaperspaceId);
   const grantedBy = await deps.store.approvals.grantedBy(user.teamId, user.userId, machine.id, deps.now());
-  const ownerClient = owner && grantedBy === owner.userId ? await deps.clients.forUser(owner) : undefined;
-  if (!owner || !ownerClient) {
-    await interaction.replyPrivately(powerOfferMessage(machine, verb, owner?.userId));
+  // A grant counts only while its giver still holds the owner's account (they may have relinked).
+  const grantor = owners.find((person) => person.userId === grantedBy);
+  const ownerClient = grantor ? await deps.clients.forUser(grantor) : undefined;
+  if (!grantor || !ownerClient) {
+    await interaction.replyPrivately(powerOfferMessage(machine, verb, owners[0]?.userId));
     return 'handled';
   }
   // The person is named as who asked (card, audit of the call); the owner's key makes the call, and
@@ -39,7 +41,7 @@ export async function routePowerToOwner(
       user,
       action: `approval.grant.${verb}`,
       resourceId: machine.id,
-      note: `with the key of ${mention(owner.userId)} under their standing grant`,
+      note: `with the key of ${mention(grantor.userId)} under their standing grant`,
     },
     () => requestPower({ ...request, actor: { user, client: ownerClient }, machine, verb }),
   );

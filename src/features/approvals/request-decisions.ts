@@ -33,13 +33,14 @@ const plain = (text: string): SlackMessage => ({ blocks: [{ type: 'section', tex
 /** Why this person may not decide the request; undefined when they may. */
 async function refusalOf(decider: Decider, request: ApprovalRequest): Promise<string | undefined> {
   if (request.requesterId === decider.user.userId) return 'You cannot approve or deny your own request.';
+  const account = await decider.deps.vault.account(decider.user);
+  if (!account) return 'Link your Paperspace key with `/ps login` first: an approval acts with your key.';
   if (request.kind !== 'create') {
-    return request.ownerId === decider.user.userId
+    // Whoever holds the owner's Paperspace account decides, whichever Slack user they linked it from.
+    return account.userId === request.details.ownerPaperspaceId
       ? undefined
       : `Only the owner of ${request.machineName ?? 'the machine'}, ${mention(request.ownerId ?? '')}, can decide this request.`;
   }
-  const account = await decider.deps.vault.account(decider.user);
-  if (!account) return 'Link your Paperspace key with `/ps login` first: an approval acts with your key.';
   return account.teamId === request.paperspaceTeamId
     ? undefined
     : 'Only an administrator of the requester’s Paperspace team can decide this request.';

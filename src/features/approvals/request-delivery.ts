@@ -11,7 +11,7 @@ import type { SlackUser } from '../../store/slack-user.js';
 import type { LinkedAccount } from '../../vault/key-vault.js';
 import { mention } from '../machines/blocks/machine-replies.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
-import { linkedPersonOf, linkedTeammates, ownerIdOf } from './approvers.js';
+import { linkedPeopleOf, linkedTeammates, ownerIdOf } from './approvers.js';
 import { approverMessage, receiptMessage } from './blocks/request-messages.js';
 import { estimatedHourlyRate } from './hourly-rate.js';
 
@@ -88,7 +88,8 @@ export async function openPowerRequest(
   const { deps, user } = requester;
   const machine = await requester.client.machines.show(machineId);
   const ownerPaperspaceId = ownerIdOf(machine);
-  const owner = ownerPaperspaceId && (await linkedPersonOf(deps.store, user.teamId, ownerPaperspaceId));
+  const owners = ownerPaperspaceId ? await linkedPeopleOf(deps.store, user.teamId, ownerPaperspaceId) : [];
+  const [owner] = owners;
   if (!owner) {
     await requester.tell(
       plain(`The owner of ${machine.name} has not linked a key here, so I cannot ask them.`),
@@ -96,13 +97,14 @@ export async function openPowerRequest(
     return;
   }
   const account = await deps.vault.account(user);
-  await open(requester, [owner.userId], mention(owner.userId), null, {
+  const targets = owners.map((person) => person.userId);
+  await open(requester, targets, targets.map(mention).join(', '), null, {
     kind: verb,
     paperspaceTeamId: account?.teamId ?? null,
     machineId: machine.id,
     machineName: machine.name,
     ownerId: owner.userId,
-    details: {},
+    details: { ownerPaperspaceId },
   });
 }
 

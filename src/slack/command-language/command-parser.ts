@@ -221,6 +221,8 @@ function readWait(args: Token[]): ParseResult {
 }
 
 const EXPIRES: OptionSpec = { name: '--expires', takesValue: true };
+/** A request left open longer than a week is forgotten rather than decided. */
+const MAX_REQUEST_LIFETIME_MS = 7 * 24 * 3_600_000;
 
 function readApprovals(args: Token[]): ParseResult {
   const split = splitWithoutKeyValues('approvals', args, [EXPIRES]);
@@ -243,7 +245,7 @@ function readApprovals(args: Token[]): ParseResult {
   let lifetimeMs: number | null = null;
   const typedExpiry = split.args.options.get(EXPIRES.name);
   if (typeof typedExpiry === 'string') {
-    const duration = parseDuration(typedExpiry);
+    const duration = parseDuration(typedExpiry, MAX_REQUEST_LIFETIME_MS);
     if (!duration.ok) return fail('approvals', `Invalid --expires ${echo(typedExpiry)}: ${duration.error}.`);
     lifetimeMs = duration.ms;
   }
