@@ -31,7 +31,13 @@ export async function routePowerToOwner(
   const grantor = owners.find((person) => person.userId === grantedBy);
   const ownerClient = grantor ? await deps.clients.forUser(grantor) : undefined;
   if (!grantor || !ownerClient) {
-    await interaction.replyPrivately(powerOfferMessage(machine, verb, owners[0]?.userId));
+    await interaction.replyPrivately(
+      powerOfferMessage(
+        machine,
+        verb,
+        owners.map((person) => person.userId),
+      ),
+    );
     return 'handled';
   }
   // The person is named as who asked (card, audit of the call); the owner's key makes the call, and

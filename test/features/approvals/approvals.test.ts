@@ -273,6 +273,21 @@ describe("a member clicks Start on the owner's machine", () => {
   });
 });
 
+describe("a member types /ps stop for the owner's machine", () => {
+  it("is offered to ask the owner, and no call is made with the member's key", async () => {
+    const command = bot.requests.slashCommand({ text: 'stop maya-trainer', userId: SAM, channelId: CHANNEL });
+    await bot.send(command);
+    const offer = await bot.slack.waitForResponse(command.responseUrlId ?? '');
+    // Lee linked Maya's key too: both are named, either may approve.
+    expect(offer.text).toMatch(
+      /Only the owner of \*maya-trainer\*, <@U0(MAYA|LEE)> \/ <@U0(MAYA|LEE)>, can stop it\./,
+    );
+    expect(textOf(offer.blocks)).toContain(ActionId.requestPower);
+    await settle();
+    expect(bot.paperspaceRequests.some((r) => r.path.includes('psorb001/stop'))).toBe(false);
+  });
+});
+
 describe('/ps requests and /ps approvals', () => {
   it("lists the member's open requests and those waiting for the administrator", async () => {
     await samAsksToCreate('sam-listed');

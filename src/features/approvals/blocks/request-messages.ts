@@ -58,16 +58,17 @@ export function createOfferMessage(params: Record<string, unknown>): SlackMessag
 export function powerOfferMessage(
   machine: { id: string; name: string },
   verb: PowerVerb,
-  ownerSlackId: string | undefined,
+  /** The Slack people who linked the owner's account (usually one); empty when no one did. */
+  ownerSlackIds: string[],
 ): SlackMessage {
   const name = escapeMrkdwn(machine.name);
-  if (ownerSlackId === undefined) {
+  if (ownerSlackIds.length === 0) {
     const text =
       `🔒 Only the owner of *${name}* can ${verb} it, and they have not linked a Paperspace key here, ` +
       'so I cannot ask them for you.';
     return message([section(text)], text);
   }
-  const text = `🔒 Only the owner of *${name}*, ${mention(ownerSlackId)}, can ${verb} it. Ask them to approve?`;
+  const text = `🔒 Only the owner of *${name}*, ${ownerSlackIds.map(mention).join(' / ')}, can ${verb} it. Ask them to approve?`;
   return message(
     [
       section(text),
