@@ -107,11 +107,7 @@ export async function approve(decider: Decider, requestId: string, grantHours?: 
       requester,
       `⚠️ ${mention(user.userId)} approved your request to ${requestSubject(request)}, but it failed: ${failureText(error, deps.logger)}`,
     );
-    await decider.tell(
-      plain(
-        `The approval went through, but Paperspace refused the action: ${failureText(error, deps.logger)}`,
-      ),
-    );
+    await decider.tell(plain(`You approved, but the action failed: ${failureText(error, deps.logger)}`));
     return;
   }
   if (grantHours !== undefined && request.machineId) {

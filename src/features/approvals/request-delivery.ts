@@ -13,12 +13,10 @@ import { mention } from '../machines/blocks/machine-replies.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
 import { linkedPeopleOf, linkedTeammates, ownerIdOf } from './approvers.js';
 import { approverMessage, receiptMessage } from './blocks/request-messages.js';
+import { withoutNewUserFields } from './blocks/request-values.js';
 import { estimatedHourlyRate } from './hourly-rate.js';
 
 export const DEFAULT_REQUEST_LIFETIME_MS = 24 * 3_600_000;
-
-/** Fields that would create a new team user; a request always assigns the machine to the requester. */
-const NEW_USER_FIELDS = ['email', 'password', 'firstName', 'lastName'];
 
 export interface Requester {
   deps: ListenerDeps;
@@ -56,11 +54,8 @@ export async function openCreateRequest(
     );
     return;
   }
-  const assigned = Object.fromEntries(
-    Object.entries(params).filter(([key]) => !NEW_USER_FIELDS.includes(key)),
-  );
   const request = {
-    ...assigned,
+    ...withoutNewUserFields(params),
     teamId,
     // The contract's userId: the machine is created for the requester, not for whoever approves.
     userId: account.userId,

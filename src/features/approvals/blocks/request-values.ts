@@ -13,7 +13,16 @@ const approveForSchema = z.object({ id: z.string().min(1), hours: z.number().int
 
 export type PowerOffer = z.infer<typeof powerOfferSchema>;
 
-export const encodeCreateOffer = (params: Record<string, unknown>) => JSON.stringify({ p: params });
+/** Fields that would create a new team user; a request always assigns the machine to the requester. */
+const NEW_USER_FIELDS = ['email', 'password', 'firstName', 'lastName'];
+
+/** The parameters without new-user fields, so a password never rides in a button or a request. */
+export function withoutNewUserFields(params: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).filter(([key]) => !NEW_USER_FIELDS.includes(key)));
+}
+
+export const encodeCreateOffer = (params: Record<string, unknown>) =>
+  JSON.stringify({ p: withoutNewUserFields(params) });
 export const decodeCreateOffer = (raw: string) =>
   decodeEncodedValue(createOfferSchema, raw, 'Send request button value').p;
 
