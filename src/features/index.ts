@@ -15,6 +15,7 @@ import type { ListenerDeps } from '../slack/listener-deps.js';
 import { registerPsCommand } from '../slack/ps-command.js';
 import { createListenerRouter, type ListenerRouter } from '../slack/router.js';
 import { accountFeature } from './account/index.js';
+import { approvalsFeature } from './approvals/index.js';
 import { catalogFeature } from './catalog/index.js';
 import type { Feature } from './feature.js';
 import { machinesFeature } from './machines/index.js';
@@ -29,6 +30,7 @@ const features: Feature<never>[] = [
   remindersFeature,
   watchesFeature,
   sharesFeature,
+  approvalsFeature,
 ];
 
 const commandHandlers = {
@@ -38,6 +40,7 @@ const commandHandlers = {
   ...remindersFeature.commands,
   ...watchesFeature.commands,
   ...sharesFeature.commands,
+  ...approvalsFeature.commands,
 } satisfies CommandHandlers;
 
 export function registerListeners(router: ListenerRouter, deps: ListenerDeps): void {

@@ -23,6 +23,15 @@ export const ActionId = {
   reminderStop: 'reminder_stop',
   reminderSnooze: 'reminder_snooze',
   reminderKeep: 'reminder_keep',
+  /** "Send request" under a create Paperspace refused; the value carries the create parameters. */
+  requestCreate: 'request_create',
+  /** "Ask the owner" under a power click on someone else's machine; the value names machine and verb. */
+  requestPower: 'request_power',
+  /** Approve, Approve for N hours, Deny and Withdraw on a request; the value is the request id. */
+  requestApprove: 'request_approve',
+  requestApproveFor: 'request_approve_for',
+  requestDeny: 'request_deny',
+  requestWithdraw: 'request_withdraw',
 } as const;
 export type ActionId = (typeof ActionId)[keyof typeof ActionId];
 
@@ -43,5 +52,7 @@ export const CallbackId = {
   machineAccess: 'machine_access_modal',
   createScript: 'create_script_modal',
   createDrive: 'create_drive_modal',
+  /** Deny on a request: the optional reason told to the requester. */
+  denyRequest: 'deny_request_modal',
 } as const;
 export type CallbackId = (typeof CallbackId)[keyof typeof CallbackId];

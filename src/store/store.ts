@@ -1,6 +1,7 @@
 // The bot's persistence: one async interface whatever the database. openStore picks the adapter
 // from DATABASE_URL, applies pending migrations and hands back the repositories.
 import { type DatabaseConfig, parseDatabaseUrl } from '../config.js';
+import { type ApprovalRequestRepository, createApprovalRequestRepository } from './approval-requests.js';
 import { type AuditRepository, createAuditRepository } from './audit-records.js';
 import { createDelegationRepository, type DelegationRepository } from './delegations.js';
 import { migrate } from './migrations.js';
@@ -20,6 +21,7 @@ export interface Store {
   readonly reminders: ReminderRepository;
   readonly snoozes: SnoozeRepository;
   readonly delegations: DelegationRepository;
+  readonly approvals: ApprovalRequestRepository;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -47,6 +49,7 @@ export async function createStore(client: SqlClient, { now = Date.now }: StoreOp
     reminders: createReminderRepository(client),
     snoozes: createSnoozeRepository(client),
     delegations: createDelegationRepository(client),
+    approvals: createApprovalRequestRepository(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },

@@ -13,6 +13,9 @@ import { useTestSchema } from './postgres-test-database.js';
 const VERSIONS = MIGRATIONS.map((migration) => migration.version);
 
 const SCHEMA_TABLES = [
+  'approval_grants',
+  'approval_requests',
+  'approval_settings',
   'audit_records',
   'delegations',
   'reminder_runs',

@@ -53,7 +53,10 @@ export type Command =
   | { name: 'remind'; time: string; schedule: ReminderSchedule; cron: string }
   | { name: 'reminders' }
   /** `reminderId` null: turn off every reminder of the user. */
-  | { name: 'remind off'; reminderId: string | null };
+  | { name: 'remind off'; reminderId: string | null }
+  /** `channel` null: requests go to each administrator's DM again; `lifetimeMs` null: the default. */
+  | { name: 'approvals'; channel: string | null; lifetimeMs: number | null }
+  | { name: 'requests' };
 
 export type CommandName = Command['name'];
 
@@ -159,6 +162,12 @@ const GRAMMAR = {
     usage: `${ps} remind off [id]`,
     summary: 'Turn off one reminder, or all of them and any snoozes.',
   },
+  approvals: {
+    usage: `${ps} approvals <#channel|off> [--expires 24h]`,
+    summary:
+      "Post your team's create requests in a channel (off: to each administrator's DM), and how long requests stay open.",
+  },
+  requests: { usage: `${ps} requests`, summary: 'List your open requests and those waiting for you.' },
 } as const satisfies Record<CommandName, { usage: string; summary: string }>;
 
 /** Every command with its usage line and summary, in help order. */

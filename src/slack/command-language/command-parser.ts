@@ -140,6 +140,8 @@ const READERS: Record<string, Reader> = {
   shares: (args) => withoutArguments('shares', args),
   remind: readRemind,
   reminders: (args) => withoutArguments('reminders', args),
+  approvals: readApprovals,
+  requests: (args) => withoutArguments('requests', args),
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -216,6 +218,38 @@ function readWait(args: Token[]): ParseResult {
     timeoutMs = duration.ms;
   }
   return success({ name: 'wait', machine: machine.value, state: state.value, timeoutMs });
+}
+
+const EXPIRES: OptionSpec = { name: '--expires', takesValue: true };
+/** A request left open longer than a week is forgotten rather than decided. */
+const MAX_REQUEST_LIFETIME_MS = 7 * 24 * 3_600_000;
+
+function readApprovals(args: Token[]): ParseResult {
+  const split = splitWithoutKeyValues('approvals', args, [EXPIRES]);
+  if (!split.ok) return split;
+  const [where] = split.args.positionals;
+  if (where === undefined)
+    return fail('approvals', "Missing <#channel>: pick the channel from Slack's # list, or say off.");
+  const extra = tooMany('approvals', split.args.positionals, 1, 'one channel');
+  if (extra !== null) return extra;
+  let channel: string | null = null;
+  if (where.text.toLowerCase() !== 'off') {
+    if (where.slackChannelId === undefined) {
+      return fail(
+        'approvals',
+        `Cannot tell which channel ${echo(where.text)} is: pick it from Slack's # list so it is sent as a link.`,
+      );
+    }
+    channel = where.slackChannelId;
+  }
+  let lifetimeMs: number | null = null;
+  const typedExpiry = split.args.options.get(EXPIRES.name);
+  if (typeof typedExpiry === 'string') {
+    const duration = parseDuration(typedExpiry, MAX_REQUEST_LIFETIME_MS);
+    if (!duration.ok) return fail('approvals', `Invalid --expires ${echo(typedExpiry)}: ${duration.error}.`);
+    lifetimeMs = duration.ms;
+  }
+  return success({ name: 'approvals', channel, lifetimeMs });
 }
 
 function readCreate(args: Token[]): ParseResult {

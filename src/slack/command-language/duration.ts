@@ -8,8 +8,8 @@ export type DurationResult = { ok: true; ms: number } | { ok: false; error: stri
 const UNIT_MS = { h: 3_600_000, m: 60_000, s: 1000 } as const;
 const DURATION_PATTERN = /^(?:(\d{1,6})h)?(?:(\d{1,6})m)?(?:(\d{1,6})s)?$/;
 
-/** Reads a duration such as `90s`, `10m`, `2h` or `1h30m` into milliseconds (more than 0, at most 24h). */
-export function parseDuration(text: string): DurationResult {
+/** Reads a duration such as `90s`, `10m`, `2h` or `1h30m` into milliseconds (more than 0, at most `maxMs`). */
+export function parseDuration(text: string, maxMs: number = MAX_DURATION_MS): DurationResult {
   const normalized = text.trim().toLowerCase();
   if (/^\d+$/.test(normalized)) {
     return { ok: false, error: `add a unit to ${normalized}: s, m or h (for example ${normalized}m)` };
@@ -25,6 +25,6 @@ export function parseDuration(text: string): DurationResult {
   const ms =
     Number(hours ?? 0) * UNIT_MS.h + Number(minutes ?? 0) * UNIT_MS.m + Number(seconds ?? 0) * UNIT_MS.s;
   if (ms <= 0) return { ok: false, error: 'the duration must be longer than 0' };
-  if (ms > MAX_DURATION_MS) return { ok: false, error: 'the duration can be at most 24h' };
+  if (ms > maxMs) return { ok: false, error: `the duration can be at most ${maxMs / UNIT_MS.h}h` };
   return { ok: true, ms };
 }

@@ -20,6 +20,8 @@ export interface Token {
   equalsAt: number;
   /** The Slack user id when the whole token is one user mention (`<@U123|name>` or `<@U123>`). */
   slackUserId: string | null;
+  /** The channel id when the whole token is one channel mention (`<#C123|name>`); absent otherwise. */
+  slackChannelId?: string;
 }
 
 export type TokenizeResult = { ok: true; tokens: Token[] } | { ok: false; error: string };
@@ -36,6 +38,7 @@ const MAX_MARKUP_LENGTH = 3000;
 interface Markup {
   text: string;
   slackUserId: string | null;
+  slackChannelId?: string;
 }
 
 /** Reads Slack markup (the text between `<` and `>`) into what the user typed. */
@@ -48,7 +51,9 @@ function readMarkup(inner: string): Markup {
     const isUser = SLACK_USER_ID.test(userId);
     return { text: `@${label ?? userId}`, slackUserId: isUser ? userId : null };
   }
-  if (target.startsWith('#')) return { text: `#${label ?? target.slice(1)}`, slackUserId: null };
+  if (target.startsWith('#')) {
+    return { text: `#${label ?? target.slice(1)}`, slackUserId: null, slackChannelId: target.slice(1) };
+  }
   if (target.startsWith('!')) return { text: label ?? `@${target.slice(1)}`, slackUserId: null };
   if (label !== null) return { text: label, slackUserId: null };
   return { text: target.startsWith('mailto:') ? target.slice('mailto:'.length) : target, slackUserId: null };
@@ -69,12 +74,15 @@ export function tokenize(input: string): TokenizeResult {
   const text = input.replace(ZERO_WIDTH, '');
   const tokens: Token[] = [];
   let current: Token | null = null;
-  // A token that is exactly one mention and nothing else keeps the mention's user id.
+  // A token that is exactly one mention and nothing else keeps the mention's user or channel id.
   let mentionOnly = false;
 
   const finish = () => {
     if (current !== null) {
-      if (!mentionOnly) current.slackUserId = null;
+      if (!mentionOnly) {
+        current.slackUserId = null;
+        delete current.slackChannelId;
+      }
       tokens.push(current);
     }
     current = null;
@@ -116,8 +124,10 @@ export function tokenize(input: string): TokenizeResult {
       const close = text.indexOf('>', i + 1);
       if (close !== -1 && close - i <= MAX_MARKUP_LENGTH) {
         const markup = readMarkup(text.slice(i + 1, close));
-        mentionOnly = token.text === '' && markup.slackUserId !== null;
+        mentionOnly =
+          token.text === '' && (markup.slackUserId !== null || markup.slackChannelId !== undefined);
         token.slackUserId = markup.slackUserId;
+        if (markup.slackChannelId !== undefined) token.slackChannelId = markup.slackChannelId;
         token.text += markup.text;
         i = close + 1;
         continue;

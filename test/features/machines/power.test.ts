@@ -145,9 +145,12 @@ describe('power buttons on a machine card', () => {
     expect(bot.slack.calls('chat.postMessage')).toEqual([]);
   });
 
-  it("acts with the clicker's own key: Sam stopping Maya's machine is refused to Sam alone", async () => {
+  it("never sends a call Paperspace would refuse: Sam stopping Maya's machine is offered to ask her, alone", async () => {
     const ts = '1600000000.000888';
     const before = await bot.store.audit.list({ resourceId: 'psorb001', limit: 1 });
+    const stopsBefore = bot.emulator.state
+      .requests()
+      .filter((entry) => entry.path.includes('psorb001/stop')).length;
     const action = bot.requests.blockAction({
       actionId: ActionId.machineStop,
       value: cardValue('psorb001', 'maya-trainer'),
@@ -160,11 +163,15 @@ describe('power buttons on a machine card', () => {
     const reply = await bot.slack.waitForResponse(action.responseUrlId ?? '');
     expect(reply.response_type).toBe('ephemeral');
     expect(reply.replace_original).toBe(false);
-    expect(reply.text).toMatch(/does not allow your account to stop machine psorb001 \(403\)/);
+    expect(reply.text).toContain(`Only the owner of *maya-trainer*, <@${USERS.maya.slackId}>, can stop it.`);
+    expect(textOf(reply.blocks)).toContain(ActionId.requestPower);
     expect(bot.emulator.state.machine('psorb001')?.state).toBe('serviceready');
-    const audit = await auditOf(bot, 'psorb001', before[0]?.id ?? 0);
-    expect(audit).toMatchObject({ userId: USERS.sam.slackId, action: 'machine.stop', outcome: 'error' });
     await settle();
+    expect(
+      bot.emulator.state.requests().filter((entry) => entry.path.includes('psorb001/stop')),
+    ).toHaveLength(stopsBefore);
+    const [newest] = await bot.store.audit.list({ resourceId: 'psorb001', limit: 1 });
+    expect(newest?.id).toBe(before[0]?.id);
     expect(bot.slack.calls('chat.update')).toEqual([]);
     expect(watchesOf('psorb001')).toEqual([]);
   });

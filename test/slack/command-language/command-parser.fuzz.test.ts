@@ -117,6 +117,12 @@ const commandSchema = z.discriminatedUnion('name', [
     }, 'the cron expression fires at the time'),
   z.strictObject({ name: z.literal('reminders') }),
   z.strictObject({ name: z.literal('remind off'), reminderId: id.nullable() }),
+  z.strictObject({
+    name: z.literal('approvals'),
+    channel: z.string().min(1).nullable(),
+    lifetimeMs: z.number().int().positive().nullable(),
+  }),
+  z.strictObject({ name: z.literal('requests') }),
 ]);
 
 // Keeps the oracle honest: it must describe exactly the Command type.

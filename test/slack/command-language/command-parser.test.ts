@@ -83,6 +83,11 @@ const EXAMPLES: Record<CommandName, { text: string; command: Command }> = {
   },
   reminders: { text: 'reminders', command: { name: 'reminders' } },
   'remind off': { text: 'remind off', command: { name: 'remind off', reminderId: null } },
+  approvals: {
+    text: 'approvals <#C0APPROVE|approvals> --expires 48h',
+    command: { name: 'approvals', channel: 'C0APPROVE', lifetimeMs: 48 * 3_600_000 },
+  },
+  requests: { text: 'requests', command: { name: 'requests' } },
 };
 
 describe('the grammar table', () => {

@@ -6,6 +6,7 @@ import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { ActionId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
+import { routePowerToOwner } from '../../approvals/owner-route.js';
 import { decodeMachineRef } from '../blocks/machine-ref.js';
 import { cardMovedNotice } from '../blocks/machine-replies.js';
 import type { PowerVerb } from '../machine-operations.js';
@@ -40,15 +41,20 @@ export function registerPowerButtons(router: ListenerRouter, deps: ListenerDeps)
         const paperspace = await click.userClient();
         if (!paperspace) return;
         const machine = await paperspace.machines.show(ref.id);
-        const requested = await requestPower({
+        const flow = {
           deps: click.deps,
           web: click.web,
-          actor: { user: click.user, client: paperspace },
-          machine,
-          verb,
           noWait: false,
           card: cardTarget(click.card, click.user.userId),
           tell: click.replyPrivately,
+        };
+        // Someone else's machine: Paperspace lets only its owner power it (approvals feature).
+        if ((await routePowerToOwner(click, machine, verb, flow)) === 'handled') return;
+        const requested = await requestPower({
+          ...flow,
+          actor: { user: click.user, client: paperspace },
+          machine,
+          verb,
         });
         // The ephemeral card would keep offering the old buttons: say where the live card is now.
         if (requested) await click.replaceEphemeral(cardMovedNotice(verb, machine.name));

@@ -6,9 +6,10 @@ import { usageErrorMessage } from '../../../slack/block-kit/messages.js';
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
 import { type KeyValues, usageOf } from '../../../slack/command-language/command-grammar.js';
 import { openModalWhileLoading } from '../../../slack/modal-loading.js';
+import { offerCreateRequest } from '../../approvals/create-route.js';
 import { createMachineModal } from '../blocks/create-machine-modal.js';
 import { announceCreated, checkCreateParams, findTemplate, withAccountTeam } from '../create-flow.js';
-import { createMachineOperations } from '../machine-operations.js';
+import { type CreateOutcome, createMachineOperations } from '../machine-operations.js';
 import { describeIssues, typedKeyValues } from '../typed-key-values.js';
 
 export const createMachine: CommandHandler<'create'> = async (command, context) => {
@@ -61,11 +62,18 @@ async function createInline(values: KeyValues, context: CommandContext): Promise
   const checked = checkCreateParams(params, account, template);
   if (!checked.ok) return refuse(describeIssues(checked.issues));
 
-  const outcome = await createMachineOperations(context.deps).create(
-    { user: context.user, client },
-    checked.value,
-    template,
-  );
+  let outcome: CreateOutcome;
+  try {
+    outcome = await createMachineOperations(context.deps).create(
+      { user: context.user, client },
+      checked.value,
+      template,
+    );
+  } catch (error) {
+    // A team member: Paperspace refuses, and the approvals feature offers to ask an administrator.
+    if (await offerCreateRequest(error, account, checked.value, context.replyPrivately)) return;
+    throw error;
+  }
   await announceCreated({
     deps: context.deps,
     web: context.web,

@@ -1,7 +1,8 @@
 // /ps start|stop|restart <machine> [--no-wait]: find the machine with the typist's key, then the shared
-// power flow posts the card in this channel and watches it.
+// power flow posts the card in this channel and watches it; someone else's machine goes to its owner.
 
 import type { CommandHandler, CommandOf } from '../../../slack/command-context.js';
+import { routePowerToOwner } from '../../approvals/owner-route.js';
 import { findMachine } from '../machine-lookup.js';
 import { requestPower } from '../power-request.js';
 
@@ -12,15 +13,15 @@ export function powerCommand<N extends PowerCommand>(verb: N): CommandHandler<N>
     const client = await context.userClient();
     if (!client) return;
     const machine = await findMachine(client, command.machine);
-    await requestPower({
+    const flow = {
       deps: context.deps,
       web: context.web,
-      actor: { user: context.user, client },
-      machine,
-      verb,
       noWait: command.noWait,
-      card: { kind: 'post', channel: context.channelId },
+      card: { kind: 'post', channel: context.channelId } as const,
       tell: context.replyPrivately,
-    });
+    };
+    // Someone else's machine: Paperspace lets only its owner power it (approvals feature).
+    if ((await routePowerToOwner(context, machine, verb, flow)) === 'handled') return;
+    await requestPower({ ...flow, actor: { user: context.user, client }, machine, verb });
   };
 }

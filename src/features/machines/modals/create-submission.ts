@@ -12,6 +12,7 @@ import type { Template } from '../../../paperspace/schemas.js';
 import { CallbackId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
+import { offerCreateRequest } from '../../approvals/create-route.js';
 import {
   createMachineFieldBlockIds,
   readCreateMachineSubmission,
@@ -67,6 +68,8 @@ export function registerCreateSubmission(router: ListenerRouter, deps: ListenerD
         tell: submission.tell,
       });
     } catch (error) {
+      // A team member: Paperspace refuses, and the approvals feature offers to ask an administrator.
+      if (await offerCreateRequest(error, account, checked.value, submission.tell)) return;
       await submission.tellFailure(error);
     }
   });

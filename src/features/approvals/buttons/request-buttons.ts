@@ -1,0 +1,84 @@
+// The buttons of a request's life: Send request (a create Paperspace refused), Ask the owner (a power
+// click on someone else's machine), Approve, Approve for N hours, Deny (opens the reason form) and
+// Withdraw. Each acks first and answers the clicker alone when something is in the way.
+import type { BlockAction, ButtonAction } from '@slack/bolt';
+import { mrkdwn, type SlackMessage } from '../../../slack/block-kit/text.js';
+import { type ButtonArgs, type ButtonClick, buttonHandler } from '../../../slack/button-click.js';
+import { ActionId } from '../../../slack/ids.js';
+import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import type { ListenerRouter } from '../../../slack/router.js';
+import { denyModal } from '../blocks/deny-modal.js';
+import { decodeApproveFor, decodeCreateOffer, decodePowerOffer } from '../blocks/request-values.js';
+import { approve, type Decider, withdraw } from '../request-decisions.js';
+import { openCreateRequest, openPowerRequest, type Requester } from '../request-delivery.js';
+
+const sent = (text: string): SlackMessage => ({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+
+/** Replaces the offer that was clicked, so it cannot be sent twice. */
+async function replaceOffer(args: ButtonArgs, text: string): Promise<void> {
+  if (args.body.response_url) await args.respond({ replace_original: true, ...sent(text) });
+}
+
+function deciderOf(click: ButtonClick): Decider {
+  return { deps: click.deps, web: click.web, user: click.user, tell: click.replyPrivately };
+}
+
+async function requesterOf(click: ButtonClick): Promise<Requester | undefined> {
+  const client = await click.userClient();
+  if (!client) return undefined;
+  return {
+    deps: click.deps,
+    web: click.web,
+    user: click.user,
+    client,
+    channel: click.channelId,
+    tell: click.replyPrivately,
+  };
+}
+
+export function registerRequestButtons(router: ListenerRouter, deps: ListenerDeps): void {
+  router.action<BlockAction<ButtonAction>>(
+    ActionId.requestCreate,
+    buttonHandler(deps, async (click, args) => {
+      const params = decodeCreateOffer(click.value);
+      const requester = await requesterOf(click);
+      const account = await click.deps.vault.account(click.user);
+      if (!requester || !account) return;
+      await replaceOffer(args, '📨 Sending your request…');
+      await openCreateRequest(requester, account, params);
+    }),
+  );
+  router.action<BlockAction<ButtonAction>>(
+    ActionId.requestPower,
+    buttonHandler(deps, async (click, args) => {
+      const offer = decodePowerOffer(click.value);
+      const requester = await requesterOf(click);
+      if (!requester) return;
+      await replaceOffer(args, `📨 Asking the owner of ${offer.name}…`);
+      await openPowerRequest(requester, offer.id, offer.verb);
+    }),
+  );
+  router.action<BlockAction<ButtonAction>>(
+    ActionId.requestApprove,
+    buttonHandler(deps, (click) => approve(deciderOf(click), click.value)),
+  );
+  router.action<BlockAction<ButtonAction>>(
+    ActionId.requestApproveFor,
+    buttonHandler(deps, (click) => {
+      const { id, hours } = decodeApproveFor(click.value);
+      return approve(deciderOf(click), id, hours);
+    }),
+  );
+  router.action<BlockAction<ButtonAction>>(
+    ActionId.requestWithdraw,
+    buttonHandler(deps, (click) => withdraw(deciderOf(click), click.value)),
+  );
+  router.action<BlockAction<ButtonAction>>(
+    ActionId.requestDeny,
+    buttonHandler(deps, async (click, args) => {
+      const request = await click.deps.store.approvals.get(click.value);
+      if (!request) return click.replyPrivately(sent('This request no longer exists.'));
+      await click.web.views.open({ trigger_id: args.body.trigger_id, view: denyModal(request) });
+    }),
+  );
+}

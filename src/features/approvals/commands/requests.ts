@@ -1,0 +1,44 @@
+// /ps requests: the person's own open requests, and the open requests waiting for their decision.
+import type { KnownBlock } from '@slack/types';
+import { message, mrkdwn } from '../../../slack/block-kit/text.js';
+import type { CommandHandler } from '../../../slack/command-context.js';
+import { requestLine } from '../blocks/request-messages.js';
+
+const MAX_LISTED = 20;
+
+export const requestsCommand: CommandHandler<'requests'> = async (_command, context) => {
+  const { deps, user } = context;
+  const now = deps.now();
+  const account = await deps.vault.account(user);
+  const [mine, waiting] = await Promise.all([
+    deps.store.approvals.openBy(user.teamId, user.userId, now),
+    deps.store.approvals.openFor(
+      user.teamId,
+      { userId: user.userId, paperspaceTeamId: account?.teamId ?? null },
+      now,
+    ),
+  ]);
+  const section = (title: string, lines: string[]): KnownBlock => ({
+    type: 'section',
+    text: mrkdwn(
+      `*${title}*\n${lines.length === 0 ? '_none_' : lines.slice(0, MAX_LISTED).join('\n')}${
+        lines.length > MAX_LISTED ? `\n…and ${lines.length - MAX_LISTED} more` : ''
+      }`,
+    ),
+  });
+  await context.replyPrivately(
+    message(
+      [
+        section(
+          'Your open requests',
+          mine.map((request) => requestLine(request, 'mine')),
+        ),
+        section(
+          'Waiting for you',
+          waiting.map((request) => requestLine(request, 'waiting')),
+        ),
+      ],
+      `${mine.length} open requests of yours, ${waiting.length} waiting for you`,
+    ),
+  );
+};

@@ -1,0 +1,40 @@
+// The approvals' work for the scheduler: open requests whose time is up are closed as expired (once,
+// across replicas: the same conditional UPDATE as a decision), their copies updated, and the
+// requester told.
+import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
+import { requestSubject } from './blocks/request-messages.js';
+import { refreshMessages, tellRequester } from './request-decisions.js';
+
+const BATCH = 50;
+
+export function approvalJobs(deps: JobDeps): SchedulerJob[] {
+  return [{ name: 'approvals', tick: () => expireDue(deps) }];
+}
+
+async function expireDue(deps: JobDeps): Promise<void> {
+  const now = deps.now();
+  for (const request of await deps.store.approvals.dueToExpire(now, BATCH)) {
+    const expired = await deps.store.approvals.decide(request.id, {
+      status: 'expired',
+      by: 'expiry',
+      at: now,
+    });
+    if (!expired) continue;
+    await deps.store.audit.record({
+      teamId: request.teamId,
+      userId: request.requesterId,
+      action: 'approval.expire',
+      resourceId: request.id,
+      outcome: 'ok',
+      message: `${request.kind} ${request.machineName ?? ''}`.trim(),
+      at: now,
+    });
+    const web = deps.slack;
+    await refreshMessages({ deps, web }, request.id);
+    await tellRequester(
+      { web },
+      { teamId: request.teamId, userId: request.requesterId },
+      `⌛ Your request to ${requestSubject(request)} expired before anyone decided it.`,
+    );
+  }
+}

@@ -1,0 +1,27 @@
+// The Deny form's submission: the modal closes at once, then the request is denied (if no one decided
+// it meanwhile) and the requester is told, with the reason when one was given.
+import { readString } from '../../../slack/block-kit/view-state.js';
+import { CallbackId } from '../../../slack/ids.js';
+import { viewInteraction } from '../../../slack/interaction.js';
+import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import type { ListenerRouter } from '../../../slack/router.js';
+import { denyModalRequestId, denyReasonField } from '../blocks/deny-modal.js';
+import { deny } from '../request-decisions.js';
+
+export function registerDenySubmission(router: ListenerRouter, deps: ListenerDeps): void {
+  router.view(CallbackId.denyRequest, async ({ ack, body, client, context }) => {
+    await ack();
+    const interaction = viewInteraction(deps, { body, client, context }, undefined);
+    try {
+      const requestId = denyModalRequestId(body.view.private_metadata);
+      const reason = readString(body.view.state.values, denyReasonField) ?? null;
+      await deny(
+        { deps: interaction.deps, web: client, user: interaction.user, tell: interaction.replyPrivately },
+        requestId,
+        reason,
+      );
+    } catch (error) {
+      await interaction.replyFailure(error);
+    }
+  });
+}

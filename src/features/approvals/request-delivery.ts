@@ -1,0 +1,187 @@
+// Opening a request: it is stored, posted to whoever may decide it (a create to the team's approvals
+// channel or, without one, to each linked teammate's DM; a power request to the owner's DM), and the
+// requester gets a receipt with Withdraw in their DM. Every request is audited with its requester.
+import type { WebClient } from '@slack/web-api';
+import { describeError } from '../../errors/describe-error.js';
+import type { PaperspaceClient } from '../../paperspace/client.js';
+import { mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
+import type { ListenerDeps } from '../../slack/listener-deps.js';
+import type { ApprovalRequest, NewApprovalRequest } from '../../store/approval-requests.js';
+import type { SlackUser } from '../../store/slack-user.js';
+import type { LinkedAccount } from '../../vault/key-vault.js';
+import { mention } from '../machines/blocks/machine-replies.js';
+import type { PowerVerb } from '../machines/machine-operations.js';
+import { linkedPeopleOf, linkedTeammates, ownerIdOf } from './approvers.js';
+import { approverMessage, receiptMessage } from './blocks/request-messages.js';
+import { withoutNewUserFields } from './blocks/request-values.js';
+import { estimatedHourlyRate } from './hourly-rate.js';
+
+export const DEFAULT_REQUEST_LIFETIME_MS = 24 * 3_600_000;
+
+export interface Requester {
+  deps: ListenerDeps;
+  web: WebClient;
+  user: SlackUser;
+  client: PaperspaceClient;
+  /** Where they asked; their answers go there. */
+  channel: string | undefined;
+  tell: (message: SlackMessage) => Promise<void>;
+}
+
+const plain = (text: string): SlackMessage => ({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+
+export async function openCreateRequest(
+  requester: Requester,
+  account: LinkedAccount,
+  params: Record<string, unknown>,
+): Promise<void> {
+  const { deps, user } = requester;
+  const teamId = account.teamId;
+  if (!teamId) {
+    await requester.tell(
+      plain('Your Paperspace account is not a team account: there is no administrator to ask.'),
+    );
+    return;
+  }
+  const settings = await deps.store.approvals.settingsOf(user.teamId, teamId);
+  const approvers = settings?.channel ? [] : await linkedTeammates(deps.store, user, teamId);
+  if (!settings?.channel && approvers.length === 0) {
+    await requester.tell(
+      plain(
+        'No administrator of your Paperspace team has linked a key here yet, so there is no one I can ask. ' +
+          'Ask one of them to run `/ps login`, or to set an approvals channel with `/ps approvals #channel`.',
+      ),
+    );
+    return;
+  }
+  const request = {
+    ...withoutNewUserFields(params),
+    teamId,
+    // The contract's userId: the machine is created for the requester, not for whoever approves.
+    userId: account.userId,
+  };
+  const hourlyRate = await rateOrNull(requester, String(params.machineType ?? ''));
+  const targets = settings?.channel ? [settings.channel] : approvers.map((approver) => approver.userId);
+  const asked = settings?.channel
+    ? `<#${settings.channel}>`
+    : approvers.map((a) => mention(a.userId)).join(', ');
+  await open(requester, targets, asked, settings?.lifetimeMs ?? null, {
+    kind: 'create',
+    paperspaceTeamId: teamId,
+    machineId: null,
+    machineName: typeof params.machineName === 'string' ? params.machineName : null,
+    ownerId: null,
+    details: { params: request, hourlyRate },
+  });
+}
+
+export async function openPowerRequest(
+  requester: Requester,
+  machineId: string,
+  verb: PowerVerb,
+): Promise<void> {
+  const { deps, user } = requester;
+  const machine = await requester.client.machines.show(machineId);
+  const ownerPaperspaceId = ownerIdOf(machine);
+  const owners = ownerPaperspaceId ? await linkedPeopleOf(deps.store, user.teamId, ownerPaperspaceId) : [];
+  const [owner] = owners;
+  if (!owner) {
+    await requester.tell(
+      plain(`The owner of ${machine.name} has not linked a key here, so I cannot ask them.`),
+    );
+    return;
+  }
+  const account = await deps.vault.account(user);
+  const targets = owners.map((person) => person.userId);
+  await open(requester, targets, targets.map(mention).join(', '), null, {
+    kind: verb,
+    paperspaceTeamId: account?.teamId ?? null,
+    machineId: machine.id,
+    machineName: machine.name,
+    ownerId: owner.userId,
+    details: { ownerPaperspaceId },
+  });
+}
+
+async function open(
+  requester: Requester,
+  targets: string[],
+  asked: string,
+  lifetimeMs: number | null,
+  what: Omit<NewApprovalRequest, 'teamId' | 'requesterId' | 'channel' | 'createdAt' | 'expiresAt'>,
+): Promise<ApprovalRequest> {
+  const { deps, web, user } = requester;
+  const now = deps.now();
+  const request = await deps.audit.run(
+    {
+      user,
+      action: 'approval.request',
+      note: `${what.kind} ${what.machineName ?? ''} asked of ${asked}`.trim(),
+    },
+    () =>
+      deps.store.approvals.create({
+        ...what,
+        teamId: user.teamId,
+        requesterId: user.userId,
+        channel: requester.channel ?? null,
+        details: { ...what.details, asked },
+        createdAt: now,
+        expiresAt: now + (lifetimeMs ?? DEFAULT_REQUEST_LIFETIME_MS),
+      }),
+    (created) => created.id,
+  );
+  let delivered = 0;
+  for (const target of targets) {
+    try {
+      const posted = await web.chat.postMessage({ channel: target, ...approverMessage(request) });
+      if (posted.ts) {
+        await deps.store.approvals.addMessage(request.id, {
+          channel: posted.channel ?? target,
+          ts: posted.ts,
+          to: 'approver',
+        });
+        delivered += 1;
+      }
+    } catch (error) {
+      deps.logger.warn({ error: describeError(error), target }, 'could not post a request to an approver');
+    }
+  }
+  if (delivered === 0) {
+    await deps.store.approvals.decide(request.id, {
+      status: 'failed',
+      by: user.userId,
+      at: now,
+      reason: 'undeliverable',
+    });
+    await requester.tell(
+      plain(`I could not deliver your request to ${asked}; nothing was sent. Try again later.`),
+    );
+    return request;
+  }
+  const receipt = await web.chat.postMessage({ channel: user.userId, ...receiptMessage(request, asked) });
+  if (receipt.ts) {
+    await deps.store.approvals.addMessage(request.id, {
+      channel: receipt.channel ?? user.userId,
+      ts: receipt.ts,
+      to: 'requester',
+    });
+  }
+  if (requester.channel !== undefined && requester.channel !== user.userId) {
+    await requester.tell(
+      plain(`📨 Request sent to ${asked}. I will tell you in our direct messages when it is decided.`),
+    );
+  }
+  return request;
+}
+
+async function rateOrNull(requester: Requester, machineType: string): Promise<string | null> {
+  try {
+    return await estimatedHourlyRate(requester.client, machineType, requester.deps.now());
+  } catch (error) {
+    requester.deps.logger.info(
+      { error: describeError(error) },
+      'could not estimate the hourly rate of a request',
+    );
+    return null;
+  }
+}

@@ -1,0 +1,290 @@
+// Requests for what Paperspace lets only someone else do, the owner's standing grants, and each
+// Paperspace team's approvals channel. A request leaves 'open' through one conditional UPDATE
+// (`... WHERE status = 'open'`): when two approvers, or two replicas handling one click, decide at
+// once, exactly one of them gets `true` and acts; the other is told it was already handled.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { SqlClient } from './sql-client.js';
+import { StoreError } from './sql-client.js';
+
+export type RequestKind = 'create' | 'start' | 'stop' | 'restart';
+export type RequestStatus = 'open' | 'approved' | 'denied' | 'withdrawn' | 'expired' | 'failed';
+
+export interface NewApprovalRequest {
+  teamId: string;
+  requesterId: string;
+  /** The requester's Paperspace team: its administrators approve a create. */
+  paperspaceTeamId: string | null;
+  kind: RequestKind;
+  machineId: string | null;
+  machineName: string | null;
+  /** The owner asked (a power request); null for a create, which any administrator may approve. */
+  ownerId: string | null;
+  /** What the approver needs to act: the create parameters, the hourly rate. JSON, never a secret. */
+  details: Record<string, unknown>;
+  /** Where the requester asked, to tell them there. */
+  channel: string | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface PostedRequest {
+  channel: string;
+  ts: string;
+  /** The approvers' copy (Approve / Deny) or the requester's receipt (Withdraw). */
+  to: 'approver' | 'requester';
+}
+
+export interface ApprovalSettings {
+  channel: string | null;
+  /** How long a request stays open; null: the default. */
+  lifetimeMs: number | null;
+}
+
+export interface ApprovalRequest extends NewApprovalRequest {
+  id: string;
+  status: RequestStatus;
+  decidedBy: string | null;
+  decidedAt: number | null;
+  reason: string | null;
+  /** The messages the request was posted as to approvers, updated once it is decided. */
+  messages: PostedRequest[];
+}
+
+export interface Decision {
+  status: Exclude<RequestStatus, 'open'>;
+  by: string;
+  at: number;
+  reason?: string | null;
+}
+
+export interface ApprovalRequestRepository {
+  create(input: NewApprovalRequest): Promise<ApprovalRequest>;
+  get(id: string): Promise<ApprovalRequest | undefined>;
+  addMessage(id: string, message: PostedRequest): Promise<void>;
+  /** Moves an open, unexpired request to the decision. True only for the one caller that moved it. */
+  decide(id: string, decision: Decision): Promise<boolean>;
+  /** After an approval: what came of it ('approved' stays, or 'failed' with the reason). */
+  settle(id: string, status: 'approved' | 'failed', reason: string | null): Promise<void>;
+  /** Gives an approved request back to 'open' (the approver turned out not to be allowed either). */
+  reopen(id: string, decidedBy: string): Promise<boolean>;
+  /** Open requests past their expiry, oldest first. */
+  dueToExpire(now: number, limit: number): Promise<ApprovalRequest[]>;
+  /** A person's own open requests, newest first. */
+  openBy(teamId: string, requesterId: string, now: number): Promise<ApprovalRequest[]>;
+  /** Open requests this person may decide: power requests to them, creates of their Paperspace team. */
+  openFor(
+    teamId: string,
+    approver: { userId: string; paperspaceTeamId: string | null },
+    now: number,
+  ): Promise<ApprovalRequest[]>;
+
+  /** Lets `requesterId` power `machineId` with the owner's key until `expiresAt`. */
+  grant(input: {
+    teamId: string;
+    ownerId: string;
+    requesterId: string;
+    machineId: string;
+    expiresAt: number;
+  }): Promise<void>;
+  /** The owner who granted `requesterId` power over `machineId` and whose grant still runs at `now`. */
+  grantedBy(teamId: string, requesterId: string, machineId: string, now: number): Promise<string | undefined>;
+
+  setSettings(input: {
+    teamId: string;
+    paperspaceTeamId: string;
+    settings: ApprovalSettings;
+    setBy: string;
+    at: number;
+  }): Promise<void>;
+  settingsOf(teamId: string, paperspaceTeamId: string): Promise<ApprovalSettings | undefined>;
+}
+
+const detailsSchema = z.record(z.string(), z.unknown());
+const messagesSchema = z.array(
+  z.object({ channel: z.string(), ts: z.string(), to: z.enum(['approver', 'requester']) }),
+);
+
+type RequestRow = {
+  id: string;
+  slack_team_id: string;
+  requester_id: string;
+  paperspace_team_id: string | null;
+  kind: RequestKind;
+  machine_id: string | null;
+  machine_name: string | null;
+  owner_id: string | null;
+  details: string;
+  channel: string | null;
+  status: RequestStatus;
+  created_at: number;
+  expires_at: number;
+  decided_by: string | null;
+  decided_at: number | null;
+  reason: string | null;
+  messages: string;
+};
+
+const fromRow = (row: RequestRow): ApprovalRequest => ({
+  id: row.id,
+  teamId: row.slack_team_id,
+  requesterId: row.requester_id,
+  paperspaceTeamId: row.paperspace_team_id,
+  kind: row.kind,
+  machineId: row.machine_id,
+  machineName: row.machine_name,
+  ownerId: row.owner_id,
+  details: detailsSchema.parse(JSON.parse(row.details)),
+  channel: row.channel,
+  status: row.status,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+  decidedBy: row.decided_by,
+  decidedAt: row.decided_at,
+  reason: row.reason,
+  messages: messagesSchema.parse(JSON.parse(row.messages)),
+});
+
+export function createApprovalRequestRepository(db: SqlClient): ApprovalRequestRepository {
+  return {
+    async create(input) {
+      const row = await db.get<RequestRow>(
+        `INSERT INTO approval_requests (id, slack_team_id, requester_id, paperspace_team_id, kind, machine_id,
+           machine_name, owner_id, details, channel, status, created_at, expires_at, messages)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, '[]') RETURNING *`,
+        [
+          randomUUID(),
+          input.teamId,
+          input.requesterId,
+          input.paperspaceTeamId,
+          input.kind,
+          input.machineId,
+          input.machineName,
+          input.ownerId,
+          JSON.stringify(input.details),
+          input.channel,
+          input.createdAt,
+          input.expiresAt,
+        ],
+      );
+      if (row === undefined) throw new StoreError('Inserting an approval request returned no row.');
+      return fromRow(row);
+    },
+
+    async get(id) {
+      const row = await db.get<RequestRow>('SELECT * FROM approval_requests WHERE id = ?', [id]);
+      return row && fromRow(row);
+    },
+
+    async addMessage(id, message) {
+      // Read and write in one transaction so two posts recorded at once both stay.
+      await db.transaction(async (tx) => {
+        const row = await tx.get<{ messages: string }>(
+          'SELECT messages FROM approval_requests WHERE id = ?',
+          [id],
+        );
+        if (row === undefined) return;
+        const messages = [...messagesSchema.parse(JSON.parse(row.messages)), message];
+        await tx.run('UPDATE approval_requests SET messages = ? WHERE id = ?', [
+          JSON.stringify(messages),
+          id,
+        ]);
+      });
+    },
+
+    async decide(id, { status, by, at, reason = null }) {
+      // Nobody may approve, deny or withdraw a request once its time is up; only the expiry closes it.
+      const inTime = status === 'expired' ? 'expires_at <= ?' : 'expires_at > ?';
+      const { changes } = await db.run(
+        `UPDATE approval_requests SET status = ?, decided_by = ?, decided_at = ?, reason = ?
+         WHERE id = ? AND status = 'open' AND ${inTime}`,
+        [status, by, at, reason, id, at],
+      );
+      return changes === 1;
+    },
+
+    async settle(id, status, reason) {
+      await db.run(
+        `UPDATE approval_requests SET status = ?, reason = ? WHERE id = ? AND status = 'approved'`,
+        [status, reason, id],
+      );
+    },
+
+    async reopen(id, decidedBy) {
+      const { changes } = await db.run(
+        `UPDATE approval_requests SET status = 'open', decided_by = NULL, decided_at = NULL
+         WHERE id = ? AND status = 'approved' AND decided_by = ?`,
+        [id, decidedBy],
+      );
+      return changes === 1;
+    },
+
+    async dueToExpire(now, limit) {
+      const rows = await db.all<RequestRow>(
+        `SELECT * FROM approval_requests WHERE status = 'open' AND expires_at <= ?
+         ORDER BY expires_at, id LIMIT ?`,
+        [now, limit],
+      );
+      return rows.map(fromRow);
+    },
+
+    async openBy(teamId, requesterId, now) {
+      const rows = await db.all<RequestRow>(
+        `SELECT * FROM approval_requests
+         WHERE slack_team_id = ? AND requester_id = ? AND status = 'open' AND expires_at > ?
+         ORDER BY created_at DESC, id`,
+        [teamId, requesterId, now],
+      );
+      return rows.map(fromRow);
+    },
+
+    async openFor(teamId, { userId, paperspaceTeamId }, now) {
+      const rows = await db.all<RequestRow>(
+        `SELECT * FROM approval_requests
+         WHERE slack_team_id = ? AND status = 'open' AND expires_at > ? AND requester_id <> ?
+           AND (owner_id = ? OR (kind = 'create' AND paperspace_team_id = ?))
+         ORDER BY created_at DESC, id`,
+        [teamId, now, userId, userId, paperspaceTeamId ?? ''],
+      );
+      return rows.map(fromRow);
+    },
+
+    async grant({ teamId, ownerId, requesterId, machineId, expiresAt }) {
+      await db.run(
+        `INSERT INTO approval_grants (slack_team_id, owner_id, requester_id, machine_id, expires_at)
+         VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (slack_team_id, owner_id, requester_id, machine_id) DO UPDATE SET expires_at = excluded.expires_at`,
+        [teamId, ownerId, requesterId, machineId, expiresAt],
+      );
+    },
+
+    async grantedBy(teamId, requesterId, machineId, now) {
+      const row = await db.get<{ owner_id: string }>(
+        `SELECT owner_id FROM approval_grants
+         WHERE slack_team_id = ? AND requester_id = ? AND machine_id = ? AND expires_at > ?
+         ORDER BY expires_at DESC LIMIT 1`,
+        [teamId, requesterId, machineId, now],
+      );
+      return row?.owner_id;
+    },
+
+    async setSettings({ teamId, paperspaceTeamId, settings, setBy, at }) {
+      await db.run(
+        `INSERT INTO approval_settings (slack_team_id, paperspace_team_id, channel, lifetime_ms, set_by, set_at)
+         VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (slack_team_id, paperspace_team_id)
+         DO UPDATE SET channel = excluded.channel, lifetime_ms = excluded.lifetime_ms,
+           set_by = excluded.set_by, set_at = excluded.set_at`,
+        [teamId, paperspaceTeamId, settings.channel, settings.lifetimeMs, setBy, at],
+      );
+    },
+
+    async settingsOf(teamId, paperspaceTeamId) {
+      const row = await db.get<{ channel: string | null; lifetime_ms: number | null }>(
+        'SELECT channel, lifetime_ms FROM approval_settings WHERE slack_team_id = ? AND paperspace_team_id = ?',
+        [teamId, paperspaceTeamId],
+      );
+      return row && { channel: row.channel, lifetimeMs: row.lifetime_ms };
+    },
+  };
+}

@@ -1,0 +1,336 @@
+import { describe, expect, it } from 'vitest';
+import { ActionId, CallbackId } from '../../../src/slack/ids.js';
+import { createFakeClock } from '../../../tools/emulator/index.js';
+import type { ApiCall } from '../../support/fake-slack.js';
+import { TEAM_ID, USERS } from '../../support/test-bot.js';
+import { useTestBot } from '../../support/use-test-bot.js';
+import { auditOf, cardValue, eventually, settle, textOf } from '../machines/machine-kit.js';
+
+// Sam is a member of Maya's Paperspace team: Paperspace lets only Maya (an administrator) create, and
+// only a machine's owner power it. Both clocks stand still unless a test moves them.
+const clock = createFakeClock();
+const SAM = USERS.sam.slackId;
+const MAYA = USERS.maya.slackId;
+/** A second Slack person linked with an administrator's key: a second approver. */
+const LEE = 'U0LEE';
+const CHANNEL = 'C0OPS';
+const HOUR = 3_600_000;
+
+const bot = useTestBot({
+  emulator: { now: clock.now },
+  now: clock.now,
+  linked: ['ada', 'maya', 'sam'],
+  recordPaperspaceHeaders: true,
+  async prepare(started) {
+    const maya = started.emulator.state.user(USERS.maya.emulatorUserId);
+    if (!maya) throw new Error('no Maya in the seed');
+    await started.vault.link(
+      { teamId: TEAM_ID, userId: LEE },
+      { apiKey: USERS.maya.apiKey, account: { userId: maya.id, email: maya.email, teamId: maya.accountId } },
+    );
+  },
+});
+
+type Block = { type: string; elements?: { action_id?: string; value?: string }[] };
+
+function buttonValue(blocks: unknown, actionId: string): string {
+  for (const block of (blocks ?? []) as Block[]) {
+    const found = block.elements?.find((element) => element.action_id === actionId);
+    if (found?.value !== undefined) return found.value;
+  }
+  throw new Error(`no ${actionId} button in ${textOf(blocks)}`);
+}
+
+const postsTo = (channel: string) => (call: ApiCall) =>
+  call.method === 'chat.postMessage' && call.args.channel === channel;
+
+/** Sam types an inline create; Paperspace refuses him; he clicks Send request. Answers Maya's copy. */
+async function samAsksToCreate(name: string) {
+  const command = bot.requests.slashCommand({
+    text: `create machineName=${name} region=CA1 machineType=C4 size=50 billingType=hourly templateId=t04azgph userId=u1sam`,
+    userId: SAM,
+    channelId: CHANNEL,
+  });
+  await bot.send(command);
+  const offer = await bot.slack.waitForResponse(command.responseUrlId ?? '');
+  expect(offer.text).toContain('only your team');
+  expect(bot.emulator.state.machineByName(name)).toBeUndefined();
+  await bot.send(
+    bot.requests.blockAction({
+      actionId: ActionId.requestCreate,
+      value: buttonValue(offer.blocks, ActionId.requestCreate),
+      userId: SAM,
+      channelId: CHANNEL,
+    }),
+  );
+  const toMaya = await bot.slack.waitFor(
+    (call) => postsTo(MAYA)(call) && textOf(call.args.blocks).includes(name),
+  );
+  return { toMaya, requestId: buttonValue(toMaya.args.blocks, ActionId.requestApprove) };
+}
+
+/** Clicks a request button; answers what the clicker alone was told (through the response_url). */
+async function click(actionId: string, value: string, userId: string) {
+  const action = bot.requests.blockAction({
+    actionId,
+    value,
+    userId,
+    channelId: `D${userId}`,
+    message: { ts: '1700000000.000100' },
+  });
+  await bot.send(action);
+  return {
+    toldClicker: () =>
+      bot.slack
+        .responses(action.responseUrlId ?? '')
+        .map((post) => textOf(post))
+        .join('\n'),
+  };
+}
+
+describe('a team member asks to create a machine', () => {
+  it('is created, owned by the member, once an administrator approves with their own key', async () => {
+    const { toMaya, requestId } = await samAsksToCreate('sam-approved');
+    expect(textOf(toMaya.args.blocks)).toContain('machineType');
+    expect(textOf(toMaya.args.blocks)).toContain('Estimated rate');
+    await bot.slack.waitFor((call) => postsTo(SAM)(call) && textOf(call.args.blocks).includes('Withdraw'));
+
+    await click(ActionId.requestApprove, requestId, MAYA);
+    const machine = await eventually(() => bot.emulator.state.machineByName('sam-approved'));
+    expect(machine.userId).toBe(USERS.sam.emulatorUserId);
+    const creates = bot.paperspaceRequests.filter(
+      (r) => r.method === 'POST' && r.path.includes('createSingleMachinePublic'),
+    );
+    expect(creates.at(-1)?.headers['x-api-key']).toBe(USERS.maya.apiKey);
+
+    const told = await bot.slack.waitFor(
+      (call) => postsTo(SAM)(call) && textOf(call.args).includes('approved your request'),
+    );
+    expect(textOf(told.args)).toContain(`<@${MAYA}>`);
+    // The live card, in the thread of the request, watched.
+    const card = await bot.slack.waitFor(
+      (call) =>
+        call.method === 'chat.postMessage' &&
+        call.args.thread_ts !== undefined &&
+        textOf(call.args.blocks).includes('sam-approved'),
+    );
+    expect(card.args.thread_ts).toBeDefined();
+    await eventually(() => bot.watchRequests.find((watch) => watch.machineId === machine.id));
+    const audit = await bot.store.audit.list({ resourceId: machine.id, limit: 5 });
+    expect(audit.map((record) => [record.action, record.userId])).toEqual(
+      expect.arrayContaining([
+        ['approval.create', MAYA],
+        ['machine.create', MAYA],
+      ]),
+    );
+    expect((await bot.store.audit.list({ resourceId: requestId, limit: 5 })).map((r) => r.action)).toContain(
+      'approval.request',
+    );
+  });
+
+  it('creates nothing when denied, and tells the member the reason', async () => {
+    const { requestId } = await samAsksToCreate('sam-denied');
+    await click(ActionId.requestDeny, requestId, MAYA);
+    await bot.slack.waitFor('views.open');
+    await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.denyRequest,
+        userId: MAYA,
+        privateMetadata: JSON.stringify({ requestId }),
+        values: { deny_reason: { deny_reason_input: 'use the shared box' } },
+      }),
+    );
+    const told = await bot.slack.waitFor(
+      (call) => postsTo(SAM)(call) && textOf(call.args).includes('denied your request'),
+    );
+    expect(textOf(told.args)).toContain('use the shared box');
+    expect((await bot.store.approvals.get(requestId))?.status).toBe('denied');
+    await click(ActionId.requestApprove, requestId, MAYA);
+    await settle(300);
+    expect(bot.emulator.state.machineByName('sam-denied')).toBeUndefined();
+  });
+
+  it('creates one machine when two administrators approve at the same moment', async () => {
+    const { requestId } = await samAsksToCreate('sam-race');
+    const clicks = await Promise.all([
+      click(ActionId.requestApprove, requestId, MAYA),
+      click(ActionId.requestApprove, requestId, LEE),
+    ]);
+    await eventually(() => bot.emulator.state.machineByName('sam-race'));
+    const told = await eventually(() => {
+      const answers = clicks.map((one) => one.toldClicker());
+      return answers.some((text) => text.includes('already handled')) ? answers : undefined;
+    });
+    expect(told.filter((text) => text.includes('already handled'))).toHaveLength(1);
+    await settle(300);
+    expect(bot.emulator.state.machines().filter((m) => m.name === 'sam-race')).toHaveLength(1);
+  });
+
+  it('cannot be approved once expired, and the member is told it expired', async () => {
+    const { requestId } = await samAsksToCreate('sam-expired');
+    clock.advance(25 * HOUR);
+    const late = await click(ActionId.requestApprove, requestId, MAYA);
+    await eventually(() => (late.toldClicker().includes('has expired') ? true : undefined));
+    await bot.scheduler.tick();
+    await bot.slack.waitFor(
+      (call) => postsTo(SAM)(call) && textOf(call.args).includes('expired before anyone decided'),
+    );
+    expect((await bot.store.approvals.get(requestId))?.status).toBe('expired');
+    expect(bot.emulator.state.machineByName('sam-expired')).toBeUndefined();
+  });
+
+  it('can be withdrawn by the member, after which it cannot be approved', async () => {
+    const { requestId } = await samAsksToCreate('sam-withdrawn');
+    await click(ActionId.requestWithdraw, requestId, SAM);
+    await eventually(async () =>
+      (await bot.store.approvals.get(requestId))?.status === 'withdrawn' ? true : undefined,
+    );
+    const late = await click(ActionId.requestApprove, requestId, MAYA);
+    await eventually(() => (late.toldClicker().includes('already handled') ? true : undefined));
+    expect(bot.emulator.state.machineByName('sam-withdrawn')).toBeUndefined();
+  });
+});
+
+describe("a member clicks Start on the owner's machine", () => {
+  async function samAsksToStart(machineId: string, name: string) {
+    const start = bot.requests.blockAction({
+      actionId: ActionId.machineStart,
+      value: cardValue(machineId, name),
+      userId: SAM,
+      channelId: CHANNEL,
+      message: { ts: '1600000000.000777' },
+    });
+    await bot.send(start);
+    const offer = await bot.slack.waitForResponse(start.responseUrlId ?? '');
+    expect(offer.text).toContain('Only the owner');
+    await bot.send(
+      bot.requests.blockAction({
+        actionId: ActionId.requestPower,
+        value: buttonValue(offer.blocks, ActionId.requestPower),
+        userId: SAM,
+        channelId: CHANNEL,
+      }),
+    );
+    const toMaya = await bot.slack.waitFor(
+      (call) => postsTo(MAYA)(call) && textOf(call.args.blocks).includes(name),
+    );
+    return { toMaya, requestId: buttonValue(toMaya.args.blocks, ActionId.requestApprove) };
+  }
+
+  const startsOf = (machineId: string) =>
+    bot.paperspaceRequests.filter((r) => r.method === 'POST' && r.path.includes(`${machineId}/start`));
+
+  it("starts it with the owner's key once the owner approves, never with the member's", async () => {
+    const { requestId } = await samAsksToStart('psorb002', 'team-build');
+    expect(startsOf('psorb002')).toEqual([]);
+    await click(ActionId.requestApprove, requestId, MAYA);
+    await eventually(() => (bot.emulator.state.machine('psorb002')?.state === 'starting' ? true : undefined));
+    expect(startsOf('psorb002').map((r) => r.headers['x-api-key'])).toEqual([USERS.maya.apiKey]);
+    expect(
+      bot.paperspaceRequests.some(
+        (r) => r.path.includes('/start') && r.headers['x-api-key'] === USERS.sam.apiKey,
+      ),
+    ).toBe(false);
+    await bot.slack.waitFor(
+      (call) => postsTo(SAM)(call) && textOf(call.args).includes('approved your request'),
+    );
+    const audit = await auditOf(bot, 'psorb002');
+    expect(audit).toMatchObject({ action: 'approval.start', userId: MAYA });
+  });
+
+  it('lets the member power it without asking again while a standing grant runs', async () => {
+    const machineId =
+      bot.emulator.state.addMachines(1, {
+        owner: USERS.maya.emulatorUserId,
+        state: 'off',
+        namePrefix: 'grant-',
+      })[0] ?? '';
+    const name = bot.emulator.state.machine(machineId)?.name ?? '';
+    const { toMaya } = await samAsksToStart(machineId, name);
+    await click(
+      ActionId.requestApproveFor,
+      buttonValue(toMaya.args.blocks, ActionId.requestApproveFor),
+      MAYA,
+    );
+    await eventually(() => (bot.emulator.state.machine(machineId)?.state === 'starting' ? true : undefined));
+    await bot.slack.waitFor((call) => postsTo(SAM)(call) && textOf(call.args).includes('without asking'));
+
+    // Later the member stops it: no new request, the owner's key makes the call.
+    bot.slack.reset();
+    await bot.send(
+      bot.requests.blockAction({
+        actionId: ActionId.machineStop,
+        value: cardValue(machineId, name),
+        userId: SAM,
+        channelId: CHANNEL,
+        message: { ts: '1600000000.000999' },
+      }),
+    );
+    const stops = () => bot.paperspaceRequests.filter((r) => r.path.includes(`${machineId}/stop`));
+    await eventually(() => (stops().length > 0 ? true : undefined));
+    expect(stops().map((r) => r.headers['x-api-key'])).toEqual([USERS.maya.apiKey]);
+    expect(bot.slack.calls().some(postsTo(MAYA))).toBe(false);
+  });
+});
+
+describe("a member types /ps stop for the owner's machine", () => {
+  it("is offered to ask the owner, and no call is made with the member's key", async () => {
+    const command = bot.requests.slashCommand({ text: 'stop maya-trainer', userId: SAM, channelId: CHANNEL });
+    await bot.send(command);
+    const offer = await bot.slack.waitForResponse(command.responseUrlId ?? '');
+    // Lee linked Maya's key too: both are named, either may approve.
+    expect(offer.text).toMatch(
+      /Only the owner of \*maya-trainer\*, <@U0(MAYA|LEE)> \/ <@U0(MAYA|LEE)>, can stop it\./,
+    );
+    expect(textOf(offer.blocks)).toContain(ActionId.requestPower);
+    await settle();
+    expect(bot.paperspaceRequests.some((r) => r.path.includes('psorb001/stop'))).toBe(false);
+  });
+});
+
+describe('/ps requests and /ps approvals', () => {
+  it("lists the member's open requests and those waiting for the administrator", async () => {
+    await samAsksToCreate('sam-listed');
+    const mine = bot.requests.slashCommand({ text: 'requests', userId: SAM, channelId: CHANNEL });
+    await bot.send(mine);
+    expect(textOf((await bot.slack.waitForResponse(mine.responseUrlId ?? '')).blocks)).toContain(
+      'sam-listed',
+    );
+    const waiting = bot.requests.slashCommand({ text: 'requests', userId: MAYA, channelId: CHANNEL });
+    await bot.send(waiting);
+    const listed = await bot.slack.waitForResponse(waiting.responseUrlId ?? '');
+    expect(textOf(listed.blocks)).toContain(`<@${SAM}> asks to create machine *sam-listed*`);
+  });
+
+  it('posts create requests in the approvals channel an administrator set', async () => {
+    const set = bot.requests.slashCommand({
+      text: 'approvals <#C0APPROVE|approvals>',
+      userId: MAYA,
+      channelId: CHANNEL,
+    });
+    await bot.send(set);
+    expect((await bot.slack.waitForResponse(set.responseUrlId ?? '')).text).toContain('<#C0APPROVE>');
+    bot.slack.reset();
+    const command = bot.requests.slashCommand({
+      text: 'create machineName=sam-channel region=CA1 machineType=C4 size=50 billingType=hourly templateId=t04azgph userId=u1sam',
+      userId: SAM,
+      channelId: CHANNEL,
+    });
+    await bot.send(command);
+    const offer = await bot.slack.waitForResponse(command.responseUrlId ?? '');
+    await bot.send(
+      bot.requests.blockAction({
+        actionId: ActionId.requestCreate,
+        value: buttonValue(offer.blocks, ActionId.requestCreate),
+        userId: SAM,
+        channelId: CHANNEL,
+      }),
+    );
+    await bot.slack.waitFor(postsTo('C0APPROVE'));
+    await settle();
+    expect(bot.slack.calls().some(postsTo(MAYA))).toBe(false);
+    const off = bot.requests.slashCommand({ text: 'approvals off', userId: MAYA, channelId: CHANNEL });
+    await bot.send(off);
+    await bot.slack.waitForResponse(off.responseUrlId ?? '');
+  });
+});

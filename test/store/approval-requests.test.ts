@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import type { NewApprovalRequest } from '../../src/store/approval-requests.js';
+import { storeFactories, useFreshStore } from './store-factories.js';
+
+const T0 = Date.UTC(2025, 0, 6, 10, 0);
+const DAY = 24 * 3_600_000;
+
+const createRequest = (overrides: Partial<NewApprovalRequest> = {}): NewApprovalRequest => ({
+  teamId: 'T1',
+  requesterId: 'U_SAM',
+  paperspaceTeamId: 'te1',
+  kind: 'create',
+  machineId: null,
+  machineName: 'sam-gpu',
+  ownerId: null,
+  details: { params: { machineName: 'sam-gpu', machineType: 'C4' } },
+  channel: 'C_ML',
+  createdAt: T0,
+  expiresAt: T0 + DAY,
+  ...overrides,
+});
+
+describe.each(storeFactories)('approval requests on $name', (factory) => {
+  const db = useFreshStore(factory);
+
+  it('keeps a request with its details and the messages it was posted as', async () => {
+    const request = await db.store.approvals.create(createRequest());
+    await db.store.approvals.addMessage(request.id, { channel: 'D_MAYA', ts: '1.1', to: 'approver' });
+    await db.store.approvals.addMessage(request.id, { channel: 'D_SAM', ts: '2.2', to: 'requester' });
+    expect(await db.store.approvals.get(request.id)).toEqual({
+      ...createRequest(),
+      id: request.id,
+      status: 'open',
+      decidedBy: null,
+      decidedAt: null,
+      reason: null,
+      messages: [
+        { channel: 'D_MAYA', ts: '1.1', to: 'approver' },
+        { channel: 'D_SAM', ts: '2.2', to: 'requester' },
+      ],
+    });
+  });
+
+  it('decides a request once when two replicas decide it at the same moment', async () => {
+    const request = await db.store.approvals.create(createRequest());
+    const other = await db.connect();
+    const results = await Promise.all([
+      db.store.approvals.decide(request.id, { status: 'approved', by: 'U_MAYA', at: T0 + 1 }),
+      other.approvals.decide(request.id, { status: 'denied', by: 'U_LEE', at: T0 + 1 }),
+    ]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const decided = await db.store.approvals.get(request.id);
+    expect(decided?.decidedBy).toBe(results[0] ? 'U_MAYA' : 'U_LEE');
+    expect(
+      await db.store.approvals.decide(request.id, { status: 'withdrawn', by: 'U_SAM', at: T0 + 2 }),
+    ).toBe(false);
+  });
+
+  it('refuses to approve an expired request, and lists it as due to expire', async () => {
+    const request = await db.store.approvals.create(createRequest());
+    expect(
+      await db.store.approvals.decide(request.id, { status: 'approved', by: 'U_MAYA', at: T0 + DAY }),
+    ).toBe(false);
+    expect((await db.store.approvals.dueToExpire(T0 + DAY, 10)).map((due) => due.id)).toEqual([request.id]);
+    expect(
+      await db.store.approvals.decide(request.id, { status: 'expired', by: 'system', at: T0 + DAY }),
+    ).toBe(true);
+    expect(await db.store.approvals.dueToExpire(T0 + DAY, 10)).toEqual([]);
+  });
+
+  it('lists the requests a person made and those waiting for them', async () => {
+    const create = await db.store.approvals.create(createRequest());
+    const start = await db.store.approvals.create(
+      createRequest({ kind: 'start', machineId: 'ps1', ownerId: 'U_MAYA', paperspaceTeamId: 'te1' }),
+    );
+    await db.store.approvals.create(createRequest({ paperspaceTeamId: 'te-other', requesterId: 'U_OTTO' }));
+    expect((await db.store.approvals.openBy('T1', 'U_SAM', T0)).map((r) => r.id).sort()).toEqual(
+      [create.id, start.id].sort(),
+    );
+    const forMaya = await db.store.approvals.openFor('T1', { userId: 'U_MAYA', paperspaceTeamId: 'te1' }, T0);
+    expect(forMaya.map((r) => r.id).sort()).toEqual([create.id, start.id].sort());
+    const forLee = await db.store.approvals.openFor('T1', { userId: 'U_LEE', paperspaceTeamId: 'te1' }, T0);
+    expect(forLee.map((r) => r.id)).toEqual([create.id]);
+    expect(await db.store.approvals.openFor('T1', { userId: 'U_SAM', paperspaceTeamId: 'te1' }, T0)).toEqual(
+      [],
+    );
+  });
+
+  it('gives an approval back when the approver could not act, and only that approver', async () => {
+    const request = await db.store.approvals.create(createRequest());
+    await db.store.approvals.decide(request.id, { status: 'approved', by: 'U_LEE', at: T0 + 1 });
+    expect(await db.store.approvals.reopen(request.id, 'U_MAYA')).toBe(false);
+    expect(await db.store.approvals.reopen(request.id, 'U_LEE')).toBe(true);
+    expect((await db.store.approvals.get(request.id))?.status).toBe('open');
+  });
+
+  it('keeps a standing grant until it runs out, a renewal extending it', async () => {
+    const grant = { teamId: 'T1', ownerId: 'U_MAYA', requesterId: 'U_SAM', machineId: 'ps1' };
+    await db.store.approvals.grant({ ...grant, expiresAt: T0 + 3_600_000 });
+    expect(await db.store.approvals.grantedBy('T1', 'U_SAM', 'ps1', T0)).toBe('U_MAYA');
+    expect(await db.store.approvals.grantedBy('T1', 'U_SAM', 'ps2', T0)).toBeUndefined();
+    expect(await db.store.approvals.grantedBy('T1', 'U_SAM', 'ps1', T0 + 3_600_000)).toBeUndefined();
+    await db.store.approvals.grant({ ...grant, expiresAt: T0 + 2 * 3_600_000 });
+    expect(await db.store.approvals.grantedBy('T1', 'U_SAM', 'ps1', T0 + 3_600_000)).toBe('U_MAYA');
+  });
+
+  it("remembers each Paperspace team's approvals channel and request lifetime", async () => {
+    const set = (channel: string | null, lifetimeMs: number | null) =>
+      db.store.approvals.setSettings({
+        teamId: 'T1',
+        paperspaceTeamId: 'te1',
+        settings: { channel, lifetimeMs },
+        setBy: 'U_MAYA',
+        at: T0,
+      });
+    await set('C1', null);
+    await set('C2', 2 * DAY);
+    expect(await db.store.approvals.settingsOf('T1', 'te1')).toEqual({ channel: 'C2', lifetimeMs: 2 * DAY });
+    expect(await db.store.approvals.settingsOf('T1', 'te2')).toBeUndefined();
+  });
+});
