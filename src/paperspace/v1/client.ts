@@ -22,7 +22,8 @@ export function createV1Resources(core: HttpCore, base: string, sleep: Sleep, no
   const delegations: DelegationsResource = {
     async create() {
       throw new PaperspaceError(
-        "Paperspace's v1 API has no resource delegations, so machines cannot be shared with a time-limited token.",
+        "Paperspace's v1 API has no resource delegations, so machines cannot be shared with a time-limited token. " +
+          'Give a team member access to a machine with /ps access instead.',
         'delegations.create',
       );
     },
