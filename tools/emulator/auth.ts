@@ -91,6 +91,22 @@ export function canManageMachine(core: EmulatorCore, user: UserRecord, machine: 
   return machine.ownerId === user.id || (isTeamAdmin(core, user) && machine.accountId === user.accountId);
 }
 
+/** Start, stop and restart belong to the machine's owner alone, even for a team administrator. */
+export function requireOwner(user: UserRecord, machine: MachineRecord, verb: string): void {
+  if (machine.ownerId !== user.id) throw forbidden(`Only the machine's owner can ${verb} it`);
+}
+
+export function requireManager(
+  core: EmulatorCore,
+  user: UserRecord,
+  machine: MachineRecord,
+  verb: string,
+): void {
+  if (!canManageMachine(core, user, machine)) {
+    throw forbidden(`Only the machine's owner or an administrator of its team can ${verb} it`);
+  }
+}
+
 /**
  * The machine with this id as of now, if the caller may see it. Machines the caller may not see
  * answer 404 like missing ones, so ids of other accounts' machines cannot be probed.

@@ -85,7 +85,7 @@ function describeUser(user: EmulatorUser, showKeys: boolean): string {
       ? 'individual account, administrator'
       : `team ${user.accountName}, ${user.role === 'admin' ? 'administrator' : 'member'}`;
   const keys = showKeys
-    ? `  X-Api-Key: ${user.apiKey ?? '(none)'}  Bearer: ${user.accessToken ?? '(none)'}`
+    ? `  API key: ${user.apiKey ?? '(none)'}  GraphQL access token: ${user.accessToken ?? '(none)'}`
     : '';
   return `  ${user.name} <${user.email}> (${role})${keys}`;
 }
@@ -96,6 +96,7 @@ async function main(): Promise<void> {
   const lines = [
     `Paperspace API emulator listening on ${emulator.url}`,
     `GraphQL: ${emulator.graphqlUrl}`,
+    `v1 API: ${emulator.v1Url} (Authorization: Bearer <API key>; the contract's API is ${emulator.url} with X-Api-Key)`,
     // A custom seed's keys stay in its file; the demo keys are fake and printed so the demo is usable.
     customSeed ? 'Users from the seed:' : 'Demo users (fake keys, valid only against this emulator):',
     ...emulator.state.users().map((user) => describeUser(user, !customSeed)),

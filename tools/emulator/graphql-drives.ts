@@ -2,10 +2,9 @@
 // writes works, and failures land in the `errors` array as a GraphQL server would put them.
 import { buildSchema, GraphQLError, graphql } from 'graphql';
 import { REGIONS, type Region } from '../../src/paperspace/constants.js';
-import { isTeamAdmin } from './auth.js';
 import { GIB } from './catalog.js';
+import { createDrive, deleteDrive, requireDriveAdmin } from './drives.js';
 import { EmulatorError, graphqlErrorCode } from './errors.js';
-import { allocateAddress, freeAddressCount, releaseAddress } from './network-space.js';
 import type { DriveRecord, UserRecord } from './records.js';
 import type { Reply } from './router.js';
 import type { EmulatorCore } from './world.js';
@@ -83,8 +82,14 @@ interface DrivesContext {
   readonly user: UserRecord;
 }
 
-function requireTeamAdmin({ core, user }: DrivesContext): void {
-  if (!isTeamAdmin(core, user)) fail(403, 'Only team administrators can manage shared drives');
+/** Runs a world operation; its EmulatorError becomes a GraphQL error in the `errors` array. */
+function inWorld<T>(operation: () => T): T {
+  try {
+    return operation();
+  } catch (error) {
+    if (error instanceof EmulatorError) fail(error.status, error.message);
+    throw error;
+  }
 }
 
 interface CreateInput {
@@ -99,7 +104,7 @@ const rootValue = {
     args: { first?: number | null; name?: string | null; region?: string | null },
     context: DrivesContext,
   ) {
-    requireTeamAdmin(context);
+    inWorld(() => requireDriveAdmin(context.core, context.user));
     const first = args.first ?? undefined;
     if (first !== undefined && first < 0) fail(400, `first must not be negative, got ${first}`);
     const nodes = [...context.core.world.drives.values()]
@@ -111,47 +116,24 @@ const rootValue = {
     return { nodes };
   },
 
-  createSharedDrive({ input }: { input: CreateInput }, context: DrivesContext) {
-    requireTeamAdmin(context);
-    const { core, user } = context;
-    if (input.name.trim() === '') fail(400, 'name must not be empty');
-    if (!Number.isInteger(input.size) || input.size < 1)
-      fail(400, `size must be a whole number of GiB, got ${input.size}`);
+  createSharedDrive({ input }: { input: CreateInput }, { core, user }: DrivesContext) {
+    inWorld(() => requireDriveAdmin(core, user));
     if (!(REGIONS as readonly string[]).includes(input.regionId)) {
       fail(400, `regionId must be one of ${REGIONS.join(', ')}, got "${input.regionId}"`);
     }
-    const network = core.world.networks.get(input.networkId);
-    if (network?.accountId !== user.accountId) fail(400, `networkId: no network ${input.networkId}`);
-    if (network.region !== input.regionId) {
-      fail(400, `networkId: network ${network.id} is in ${network.region}, not ${input.regionId}`);
-    }
-    const ipAddress = freeAddressCount(network) > 0 ? allocateAddress(network) : null;
-    if (ipAddress === null) fail(400, `networkId: network ${network.id} has no free IP space`);
-    const drive: DriveRecord = {
-      id: core.ids.next('sd'),
-      name: input.name.trim(),
-      sizeGiB: input.size,
-      region: input.regionId as Region,
-      networkId: network.id,
-      accountId: user.accountId,
-      ipAddress,
-      username: core.ids.secret('u'),
-      password: core.ids.secret('p'),
-      dtCreated: core.now(),
-    };
-    core.world.drives.set(drive.id, drive);
+    const drive = inWorld(() =>
+      createDrive(core, user, {
+        name: input.name,
+        sizeGiB: input.size,
+        region: input.regionId as Region,
+        networkId: input.networkId,
+      }),
+    );
     return { sharedDrive: driveView(drive) };
   },
 
-  deleteSharedDrive({ input }: { input: { id: string } }, context: DrivesContext) {
-    requireTeamAdmin(context);
-    const { core, user } = context;
-    const drive = core.world.drives.get(input.id);
-    if (drive?.accountId !== user.accountId) fail(404, `Shared drive ${input.id} not found`);
-    core.world.drives.delete(drive.id);
-    const network = core.world.networks.get(drive.networkId);
-    if (network) releaseAddress(network, drive.ipAddress);
-    return { sharedDrive: driveView(drive) };
+  deleteSharedDrive({ input }: { input: { id: string } }, { core, user }: DrivesContext) {
+    return { sharedDrive: driveView(inWorld(() => deleteDrive(core, user, input.id))) };
   },
 };
 

@@ -33,6 +33,7 @@ function activate(machine: MachineRecord, operation: OperationRecord, at: number
   operation.phaseStartedAt = at;
   operation.event.state = 'in progress';
   operation.event.dtModified = at;
+  operation.event.dtStarted = at;
   const first = operation.phases[0];
   if (first) enterState(machine, first.state, at);
 }
@@ -48,6 +49,7 @@ function complete(machine: MachineRecord, operation: OperationRecord, at: number
     for (const cancelled of machine.queue) {
       cancelled.event.state = 'error';
       cancelled.event.errorMsg = CANCELLED_MESSAGE;
+      cancelled.event.cancelled = true;
       cancelled.event.dtModified = at;
       cancelled.event.dtFinished = at;
     }
@@ -97,7 +99,9 @@ export function newEvent(name: EventName, state: EventRecord['state'], at: numbe
     handle: randomUUID(),
     dtCreated: at,
     dtModified: at,
+    dtStarted: finished ? at : null,
     dtFinished: finished ? at : null,
+    cancelled: false,
   };
 }
 

@@ -7,8 +7,10 @@ import {
   isDedicatedGpuMachineType,
   isGridMachineType,
   MACHINE_TYPES,
+  type MachineType,
   REGIONS,
   RESTORE_POINT_FREQUENCIES,
+  type Region,
 } from '../../src/paperspace/constants.js';
 import { requireUser } from './auth.js';
 import { STORAGE_SIZES_GB } from './catalog.js';
@@ -16,7 +18,7 @@ import { badRequest, forbidden } from './errors.js';
 import { provisionMachine } from './machine-factory.js';
 import { machineView } from './machine-view.js';
 import { freeAddressCount } from './network-space.js';
-import type { NetworkRecord, UserRecord } from './records.js';
+import type { NetworkRecord, TemplateRecord, UserRecord } from './records.js';
 import { json, parseBody, type Reply, type RequestContext, type Route } from './router.js';
 import { availabilityKey, type EmulatorCore } from './world.js';
 
@@ -121,10 +123,19 @@ function resolveOwner(core: EmulatorCore, caller: UserRecord, request: CreateReq
   return user;
 }
 
+/** Where and from what a machine is to be built; both dialects check it the same way. */
+export interface PlacementRequest {
+  readonly templateId: string;
+  readonly region: Region;
+  readonly machineType: MachineType;
+  readonly scriptId?: string | undefined;
+  readonly networkId?: string | undefined;
+}
+
 function resolveNetwork(
   core: EmulatorCore,
   caller: UserRecord,
-  request: CreateRequest,
+  request: PlacementRequest,
 ): NetworkRecord | null {
   if (request.networkId === undefined) return null;
   const network = core.world.networks.get(request.networkId);
@@ -137,11 +148,12 @@ function resolveNetwork(
   return network;
 }
 
-function createMachine({ core, caller, body }: RequestContext): Reply {
-  const user = requireUser(caller);
-  if (user.role !== 'admin') throw forbidden('Only account administrators can create machines');
-  const request = parseBody(createSchema, body);
-  checkCombinations(request);
+/** The template, script, GPU availability and network rules of creation; answers the template and network. */
+export function checkPlacement(
+  core: EmulatorCore,
+  user: UserRecord,
+  request: PlacementRequest,
+): { template: TemplateRecord; network: NetworkRecord | null } {
   const template = core.world.templates.get(request.templateId);
   if (!template || (template.accountId !== null && template.accountId !== user.accountId)) {
     throw badRequest(`templateId: no template ${request.templateId}`);
@@ -169,7 +181,15 @@ function createMachine({ core, caller, body }: RequestContext): Reply {
   ) {
     throw badRequest(`scriptId: no script ${request.scriptId}`);
   }
-  const network = resolveNetwork(core, user, request);
+  return { template, network: resolveNetwork(core, user, request) };
+}
+
+function createMachine({ core, caller, body }: RequestContext): Reply {
+  const user = requireUser(caller);
+  if (user.role !== 'admin') throw forbidden('Only account administrators can create machines');
+  const request = parseBody(createSchema, body);
+  checkCombinations(request);
+  const { template, network } = checkPlacement(core, user, request);
   const owner = resolveOwner(core, user, request);
   const machine = provisionMachine(
     core,

@@ -11,8 +11,9 @@ import {
   requestStart,
   requestStop,
   requestUpgrade,
+  shutDownForDestroy,
 } from './lifecycle.js';
-import { allocateAddress } from './network-space.js';
+import { allocateAddress, releaseAddress } from './network-space.js';
 import type { AgentType, MachineRecord, NetworkRecord, TemplateRecord, UserRecord } from './records.js';
 import type { EmulatorCore } from './world.js';
 
@@ -163,4 +164,22 @@ export function placeMachine(
   if (state === 'restarting') requestRestart(core, machine);
   if (state === 'upgrading') requestUpgrade(core, machine);
   return machine;
+}
+
+/**
+ * Destroys a machine, whichever dialect asked: it is shut down at once (billing stops), its network
+ * address is released, and it disappears; its events stay readable by id.
+ */
+export function removeMachine(core: EmulatorCore, machine: MachineRecord): void {
+  shutDownForDestroy(machine, core.now());
+  const network = machine.networkId === null ? undefined : core.world.networks.get(machine.networkId);
+  if (network && machine.privateIpAddress !== null) releaseAddress(network, machine.privateIpAddress);
+  for (const event of machine.events) {
+    core.world.retiredEvents.set(event.handle, {
+      machineId: machine.id,
+      accountId: machine.accountId,
+      event,
+    });
+  }
+  core.world.machines.delete(machine.id);
 }

@@ -2,12 +2,12 @@
 // access. Create lives in machine-create.ts, utilization and availability in usage-routes.ts.
 import { z } from 'zod';
 import { AUTO_SNAPSHOT_FREQUENCIES } from '../../src/paperspace/constants.js';
-import { canManageMachine, canSeeMachine, requireUser, visibleMachine } from './auth.js';
-import { badRequest, forbidden } from './errors.js';
+import { canSeeMachine, requireManager, requireOwner, requireUser, visibleMachine } from './auth.js';
+import { badRequest } from './errors.js';
 import { type FilterSpec, filterFromQuery, pageFromQuery, requiredQuery, viewFields } from './filters.js';
-import { requestRestart, requestStart, requestStop, settleMachine, shutDownForDestroy } from './lifecycle.js';
+import { requestRestart, requestStart, requestStop, settleMachine } from './lifecycle.js';
+import { removeMachine } from './machine-factory.js';
 import { machineView } from './machine-view.js';
-import { releaseAddress } from './network-space.js';
 import type { MachineRecord } from './records.js';
 import { json, noContent, parseBody, type Reply, type RequestContext, type Route } from './router.js';
 
@@ -65,7 +65,7 @@ function showMachine({ core, caller, query }: RequestContext): Reply {
 function ownedMachine(context: RequestContext, verb: string): MachineRecord {
   const user = requireUser(context.caller);
   const machine = visibleMachine(context.core, context.caller, context.params.machineId ?? '');
-  if (machine.ownerId !== user.id) throw forbidden(`Only the machine's owner can ${verb} it`);
+  requireOwner(user, machine, verb);
   return machine;
 }
 
@@ -89,9 +89,7 @@ function restartMachine(context: RequestContext): Reply {
 function managedMachine(context: RequestContext, verb: string): MachineRecord {
   const user = requireUser(context.caller);
   const machine = visibleMachine(context.core, context.caller, context.params.machineId ?? '');
-  if (!canManageMachine(context.core, user, machine)) {
-    throw forbidden(`Only the machine's owner or an administrator of its team can ${verb} it`);
-  }
+  requireManager(context.core, user, machine, verb);
   return machine;
 }
 
@@ -106,10 +104,7 @@ function destroyMachine(context: RequestContext): Reply {
     throw badRequest(`releasePublicIp must be true or false, got "${fromQuery}"`);
   }
   parseBody(destroySchema, context.body);
-  shutDownForDestroy(machine, core.now());
-  const network = machine.networkId === null ? undefined : core.world.networks.get(machine.networkId);
-  if (network && machine.privateIpAddress !== null) releaseAddress(network, machine.privateIpAddress);
-  core.world.machines.delete(machine.id);
+  removeMachine(core, machine);
   return noContent();
 }
 

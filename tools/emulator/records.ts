@@ -51,7 +51,8 @@ export interface TemplateRecord {
 
 export interface NetworkRecord {
   readonly id: string;
-  readonly name: string;
+  /** Renamed only through v1. */
+  name: string;
   readonly region: Region;
   readonly network: string;
   readonly netmask: string;
@@ -61,7 +62,8 @@ export interface NetworkRecord {
   readonly allocated: Set<number>;
 }
 
-export type EventName = 'create' | 'start' | 'stop' | 'restart' | 'upgrade';
+// `deactivate` is recorded only when a machine is deleted through v1, whose delete answers an event.
+export type EventName = 'create' | 'start' | 'stop' | 'restart' | 'upgrade' | 'deactivate';
 export type EventState = 'new' | 'in progress' | 'done' | 'error';
 
 export interface EventRecord {
@@ -71,7 +73,11 @@ export interface EventRecord {
   readonly handle: string;
   readonly dtCreated: number;
   dtModified: number;
+  /** When the operation began to run (v1 shows it); null while queued. */
+  dtStarted: number | null;
   dtFinished: number | null;
+  /** Ended in `error` only because an earlier operation failed; v1 reports it as `cancelled`. */
+  cancelled: boolean;
 }
 
 /** One timed step of an operation: the machine shows `state` for `durationMs`. */
@@ -143,23 +149,25 @@ export interface MachineRecord {
 
 export type ScriptOwnerType = 'user' | 'team';
 
+/** Name, text and flags change only through v1, where scripts can be edited. */
 export interface ScriptRecord {
   readonly id: string;
-  readonly name: string;
+  name: string;
   readonly description: string | null;
-  readonly text: string;
+  text: string;
   readonly ownerType: ScriptOwnerType;
   readonly ownerId: string;
   readonly accountId: string;
   readonly creatorId: string;
-  readonly isEnabled: boolean;
-  readonly runOnce: boolean;
+  isEnabled: boolean;
+  runOnce: boolean;
   readonly dtCreated: number;
 }
 
 export interface DriveRecord {
   readonly id: string;
-  readonly name: string;
+  /** Renamed only through v1. */
+  name: string;
   readonly sizeGiB: number;
   readonly region: Region;
   readonly networkId: string;

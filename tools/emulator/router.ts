@@ -34,8 +34,8 @@ export interface Route {
 export const json = (body: unknown, status = 200): Reply => ({ status, body });
 export const noContent = (): Reply => ({ status: 204 });
 
-export type RouteMatch =
-  | { readonly kind: 'found'; readonly route: Route; readonly params: Record<string, string> }
+export type RouteMatch<R = Route> =
+  | { readonly kind: 'found'; readonly route: R; readonly params: Record<string, string> }
   | { readonly kind: 'missing' };
 
 function decodePathSegment(segment: string): string {
@@ -46,7 +46,12 @@ function decodePathSegment(segment: string): string {
   }
 }
 
-export function matchRoute(routes: readonly Route[], method: string, pathname: string): RouteMatch {
+/** Works for both dialects' route tables: a route needs only its method and path pattern. */
+export function matchRoute<R extends { readonly method: string; readonly path: string }>(
+  routes: readonly R[],
+  method: string,
+  pathname: string,
+): RouteMatch<R> {
   const segments = pathname.split('/').filter(Boolean);
   for (const route of routes) {
     if (route.method !== method) continue;

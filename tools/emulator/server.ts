@@ -1,5 +1,5 @@
-// startEmulator: a node:http server that answers the contract's REST paths and the GraphQL shared
-// drive operations from an in-memory world. Each request passes, in order: body reading, injected
+// startEmulator: a node:http server that answers the contract's REST paths, the GraphQL shared
+// drive operations and Paperspace's v1 API (under /v1) from one in-memory world. Each request passes, in order: body reading, injected
 // faults and the rate limit, routing, authentication, the route's handler, then the optional latency.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +19,8 @@ import { matchRoute, type Reply, type Route } from './router.js';
 import { scriptRoutes } from './script-routes.js';
 import { loadSeed } from './seed.js';
 import { usageRoutes } from './usage-routes.js';
+import { v1ErrorBody } from './v1/errors.js';
+import { answerV1, isV1Path, V1_PREFIX } from './v1/serve.js';
 import { createIdSource, createWorld, type EmulatorCore } from './world.js';
 
 export interface EmulatorOptions {
@@ -38,11 +40,18 @@ export interface EmulatorOptions {
   readonly now?: Clock;
   /** Decides which requests --fail-rate fails; inject seededRandom(n) for repeatable runs. */
   readonly random?: () => number;
+  /**
+   * v1 lists answer every page after the first with one item fewer than `limit`, as real v1 pages
+   * may be short, so clients must follow `nextPage`. Default true; false gives full pages.
+   */
+  readonly shortPages?: boolean;
 }
 
 export interface RunningEmulator {
-  /** REST base URL, such as http://127.0.0.1:4010 */
+  /** REST base URL of the contract, such as http://127.0.0.1:4010 */
   readonly url: string;
+  /** Base URL of the v1 API, such as http://127.0.0.1:4010/v1 */
+  readonly v1Url: string;
   readonly graphqlUrl: string;
   readonly state: EmulatorControl;
   close(): Promise<void>;
@@ -136,9 +145,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   async function answer(request: IncomingMessage, url: URL): Promise<Reply> {
     const isGraphql = url.pathname === GRAPHQL_PATH;
+    const isV1 = isV1Path(url.pathname);
+    const errorBody = isGraphql ? graphqlErrorBody : isV1 ? v1ErrorBody : restErrorBody;
     const asReply = (error: EmulatorError): Reply => ({
       status: error.status,
-      body: isGraphql ? graphqlErrorBody(error) : restErrorBody(error),
+      body: errorBody(error),
       headers: error.headers,
     });
     try {
@@ -149,6 +160,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       );
       if (fault) return asReply(fault);
       const body = parseJson(text);
+      if (isV1) {
+        return answerV1(
+          core,
+          {
+            method: request.method ?? 'GET',
+            pathname: url.pathname,
+            headers: request.headers,
+            query: url.searchParams,
+            body,
+          },
+          { shortPages: options.shortPages ?? true },
+        );
+      }
       if (isGraphql) {
         if (request.method !== 'POST') throw new EmulatorError(405, 'GraphQL requests use POST');
         return await executeDrivesGraphql(core, authenticateGraphql(core, request.headers), body);
@@ -199,6 +223,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   return {
     url,
+    v1Url: `${url}${V1_PREFIX}`,
     graphqlUrl: `${url}${GRAPHQL_PATH}`,
     state: createControl(core, faults, requestLog),
     close: () =>

@@ -7,6 +7,7 @@ import type {
   AccountRecord,
   DelegationRecord,
   DriveRecord,
+  EventRecord,
   MachineRecord,
   NetworkRecord,
   ScriptRecord,
@@ -28,6 +29,11 @@ export interface World {
   readonly availability: Map<string, boolean>;
   /** Failure messages for the next machines created through the API (fault injection), oldest first. */
   readonly createFailures: string[];
+  /** Events of deleted machines by id (handle): a v1 client may still follow the delete's event. */
+  readonly retiredEvents: Map<
+    string,
+    { readonly machineId: string; readonly accountId: string; readonly event: EventRecord }
+  >;
 }
 
 export function createWorld(): World {
@@ -42,6 +48,7 @@ export function createWorld(): World {
     delegations: new Map(),
     availability: new Map(),
     createFailures: [],
+    retiredEvents: new Map(),
   };
 }
 

@@ -48,18 +48,24 @@ function exitOf(child: ChildProcess): Promise<{ code: number | null; stderr: str
 
 // Each test starts its own process, so they can run side by side.
 describe.concurrent('the emulator CLI', () => {
-  it('prints the URLs and each demo user with role, API key and access token; the printed key works', async () => {
-    const lines = await firstLines(runCli(['--port', '0', '--transition-ms', '10']), 6);
+  it('prints both base URLs and each demo user with role, API key and access token; the printed key works in both dialects', async () => {
+    const lines = await firstLines(runCli(['--port', '0', '--transition-ms', '10']), 7);
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(lines[0] ?? '')?.[1];
     expect(url).toBeDefined();
     expect(lines[1]).toBe(`GraphQL: ${url}/graphql`);
-    expect(lines[3]).toMatch(
-      /^ {2}Ada Park .*individual account, administrator.*X-Api-Key: demo-key-ada-individual {2}Bearer: demo-token-ada-individual$/,
-    );
+    expect(lines[2]).toMatch(new RegExp(`^v1 API: ${url}/v1 \\(Authorization: Bearer`));
     expect(lines[4]).toMatch(
-      /Maya Chen .*team Orbital Labs, administrator.*X-Api-Key: demo-key-maya-team-admin/,
+      /^ {2}Ada Park .*individual account, administrator.*API key: demo-key-ada-individual {2}GraphQL access token: demo-token-ada-individual$/,
     );
-    expect(lines[5]).toMatch(/Sam Rivera .*team Orbital Labs, member.*X-Api-Key: demo-key-sam-team-member/);
+    expect(lines[5]).toMatch(
+      /Maya Chen .*team Orbital Labs, administrator.*API key: demo-key-maya-team-admin/,
+    );
+    expect(lines[6]).toMatch(/Sam Rivera .*team Orbital Labs, member.*API key: demo-key-sam-team-member/);
+    const v1 = await fetch(`${url}/v1/machines?limit=120`, {
+      headers: { Authorization: 'Bearer demo-key-ada-individual' },
+    });
+    expect(v1.status).toBe(200);
+    expect(((await v1.json()) as { items: unknown[] }).items.length).toBeGreaterThan(0);
     const response = await fetch(`${url}/machines/getMachines?state=ready`, {
       headers: { 'X-Api-Key': 'demo-key-ada-individual' },
     });

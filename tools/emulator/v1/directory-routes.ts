@@ -1,0 +1,129 @@
+// Who am I (GET /auth/session), team members, OS and custom templates, and GPU availability.
+import { DEDICATED_GPU_MACHINE_TYPES, isDedicatedGpuMachineType } from '../../../src/paperspace/constants.js';
+import { badRequest, notFound } from '../errors.js';
+import { iso } from '../machine-view.js';
+import { json, type Reply } from '../router.js';
+import { availabilityKey } from '../world.js';
+import { paginate } from './paging.js';
+import { requireRegion } from './regions.js';
+import type { V1Context, V1Route } from './router.js';
+import { customTemplateV1View, templateV1View, userV1View } from './views.js';
+
+/** A personal account's namespace is its user's; a team's is derived from its name. */
+function namespaceOf(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+function session({ core, user }: V1Context): Reply {
+  const account = core.world.accounts.get(user.accountId);
+  const team = {
+    id: user.accountId,
+    name: account?.name ?? user.accountId,
+    namespace: namespaceOf(account?.name ?? user.accountId),
+    isUserTeam: account?.kind !== 'team',
+    dtCreated: iso(account?.dtCreated ?? user.dtCreated),
+  };
+  return json({
+    user: {
+      ...userV1View(user),
+      dtCreated: iso(user.dtCreated),
+      teamMemberships: [{ isAdmin: user.role === 'admin', isOwner: account?.kind !== 'team', team }],
+    },
+    team: { id: team.id, namespace: team.namespace, isPrivate: account?.kind !== 'team' },
+  });
+}
+
+function teamUsers(context: V1Context): Reply {
+  const { core, user, params } = context;
+  // Another team's members are as invisible as a team that does not exist.
+  if (params.teamId !== user.accountId) throw notFound(`Team ${params.teamId} not found`);
+  const members = [...core.world.users.values()]
+    .filter((member) => member.accountId === user.accountId)
+    .map((member) => ({
+      isAdmin: member.role === 'admin',
+      isOwner: core.world.accounts.get(member.accountId)?.kind !== 'team',
+      user: userV1View(member),
+      dtConfirmed: iso(member.dtCreated),
+    }));
+  const role = context.query.get('role');
+  if (role !== null && !['member', 'admin', 'owner'].includes(role)) {
+    throw badRequest(`role must be member, admin or owner, got "${role}"`);
+  }
+  return json(
+    paginate(
+      members,
+      context.query,
+      {
+        orderBy: { dtConfirmed: (member) => member.dtConfirmed },
+        key: (member) => member.user.id,
+        filters: {
+          role: (member, value) =>
+            value === 'owner' ? member.isOwner : value === 'admin' ? member.isAdmin : !member.isAdmin,
+        },
+      },
+      context.paging,
+    ),
+  );
+}
+
+function osTemplates(context: V1Context): Reply {
+  const views = [...context.core.world.templates.values()]
+    .filter((template) => template.accountId === null)
+    .map(templateV1View);
+  return json(
+    paginate(
+      views,
+      context.query,
+      {
+        orderBy: { name: (template) => template.name },
+        key: (template) => template.id,
+        filters: { name: (template, value) => template.name === value },
+      },
+      context.paging,
+    ),
+  );
+}
+
+function customTemplates(context: V1Context): Reply {
+  const views = [...context.core.world.templates.values()]
+    .filter((template) => template.accountId === context.user.accountId)
+    .map(customTemplateV1View);
+  return json(
+    paginate(
+      views,
+      context.query,
+      {
+        orderBy: { dtCreated: (template) => template.dtCreated, name: (template) => template.name },
+        key: (template) => template.id,
+        // The emulator does not know which machine a template was made from: no template matches one.
+        filters: { name: (template, value) => template.name === value, machineId: () => false },
+      },
+      context.paging,
+    ),
+  );
+}
+
+function availability({ core, query }: V1Context): Reply {
+  const machineType = query.get('machineType');
+  const regionText = query.get('region');
+  if (!machineType) throw badRequest('machineType is required');
+  if (!regionText) throw badRequest('region is required');
+  const region = requireRegion('region', regionText);
+  if (!isDedicatedGpuMachineType(machineType)) {
+    throw badRequest(
+      `Availability is reported only for ${DEDICATED_GPU_MACHINE_TYPES.join(', ')}, got "${machineType}"`,
+    );
+  }
+  return json({ available: core.world.availability.get(availabilityKey(region, machineType)) === true });
+}
+
+export const v1DirectoryRoutes: readonly V1Route[] = [
+  { method: 'GET', path: '/auth/session', handle: session },
+  { method: 'GET', path: '/teams/:teamId/users', handle: teamUsers },
+  { method: 'GET', path: '/os-templates', handle: osTemplates },
+  { method: 'GET', path: '/custom-templates', handle: customTemplates },
+  { method: 'GET', path: '/machine-availability', handle: availability },
+];

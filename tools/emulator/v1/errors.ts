@@ -1,0 +1,49 @@
+// v1's error body, `{ code, message, issues? }`, with the codes Paperspace's v1 uses. The world's
+// rules throw EmulatorError whichever dialect is speaking; only the body they turn into differs.
+import type { z } from 'zod';
+import { EmulatorError } from '../errors.js';
+
+const CODES: Readonly<Record<number, string>> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  412: 'PRECONDITION_FAILED',
+  413: 'PAYLOAD_TOO_LARGE',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+};
+
+export function v1ErrorCode(status: number): string {
+  return CODES[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
+}
+
+/** A 400 that lists every problem of a request body, as v1's validation errors do. */
+export class V1ValidationError extends EmulatorError {
+  constructor(
+    message: string,
+    readonly issues: ReadonlyArray<{ readonly message: string }>,
+  ) {
+    super(400, message);
+  }
+}
+
+export function v1ErrorBody(error: EmulatorError): unknown {
+  return {
+    code: v1ErrorCode(error.status),
+    message: error.message,
+    ...(error instanceof V1ValidationError ? { issues: error.issues } : {}),
+  };
+}
+
+/** Validates a JSON body; the message names the first bad field and `issues` lists them all. */
+export function parseV1Body<Schema extends z.ZodType>(schema: Schema, body: unknown): z.infer<Schema> {
+  const result = schema.safeParse(body ?? {});
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => ({
+    message: `${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`,
+  }));
+  throw new V1ValidationError(issues[0]?.message ?? 'Invalid request body', issues);
+}
