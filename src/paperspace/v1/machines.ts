@@ -21,7 +21,12 @@ import {
   utilizationParamsSchema,
 } from '../requests.js';
 import type { MachinesResource } from '../resources/machines.js';
-import { acknowledgementSchema, type Machine, type MachineWithEvents } from '../schemas.js';
+import {
+  acknowledgementSchema,
+  type Machine,
+  type MachineEvent,
+  type MachineWithEvents,
+} from '../schemas.js';
 import { waitForState } from '../wait-for-state.js';
 import { segment, type V1Context } from './context.js';
 import { eventFromV1, machineFromV1, regionToV1, snapshotFrequencyToV1 } from './mapping.js';
@@ -119,7 +124,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
         subject: machineSubject(id),
       }),
     ]);
-    return { ...machine, events: events.data.items.map(eventFromV1) };
+    return { ...machine, events: newestFirst(events.data.items.map(eventFromV1)) };
   }
 
   /** Every machine matching the contract's filters; v1 filters only some of them, the rest here. */
@@ -433,4 +438,25 @@ function publicIpTypeOf(assign: boolean | undefined, dynamic: boolean | undefine
   if (assign === true) return 'static';
   if (assign === false || dynamic === false) return 'none';
   return undefined;
+}
+
+const timeOf = (value: string | null | undefined, fallback: number) => {
+  const time = value ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(time) ? fallback : time;
+};
+
+/**
+ * Newest first, as the contract lists a machine's events. One request can record several events in
+ * the same instant (create, then the start that follows it): the one that finished later, or has not
+ * finished yet, is the newer (and a create is older than anything else of its instant), so the order
+ * does not depend on how v1 breaks the tie.
+ */
+function newestFirst(events: MachineEvent[]): MachineEvent[] {
+  return [...events].sort(
+    (a, b) =>
+      timeOf(b.dtCreated, 0) - timeOf(a.dtCreated, 0) ||
+      timeOf(b.dtFinished, Number.POSITIVE_INFINITY) - timeOf(a.dtFinished, Number.POSITIVE_INFINITY) ||
+      // A machine's create comes before anything else that happened to it in the same instant.
+      Number(a.name === 'create') - Number(b.name === 'create'),
+  );
 }

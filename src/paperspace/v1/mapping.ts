@@ -99,7 +99,8 @@ export function scriptFromV1(script: V1Script, teamId: string): Script {
 export function templateFromV1(template: V1Template): Template {
   return {
     ...template,
-    label: template.operatingSystemLabel ?? null,
+    // v1's name is what a person picked for the template; the contract keeps that in label.
+    label: template.name,
     os: template.operatingSystemLabel ?? template.agentType ?? '',
     region: regionFromV1(template.region),
   };
