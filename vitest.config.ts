@@ -1,13 +1,32 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The bot's end-to-end tests that also run against the emulator's v1 routes (list, show, start and
+ * its completion, usage, create): the same files, with the test bot speaking v1. Login differs by
+ * design (a v1 key names its person), so v1's has its own file, login-v1.test.ts.
+ */
+const BOTH_DIALECTS = [
+  'test/features/catalog/lists.test.ts',
+  'test/features/machines/show-usage.test.ts',
+  'test/features/machines/power.test.ts',
+  'test/features/machines/create.test.ts',
+  'test/features/watches/power-watch.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Tests start real HTTP servers on port 0; a generous timeout absorbs a noisy shared machine
     // without hiding a hang (every wait inside a test has its own, shorter bound).
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
     globalSetup: ['test/store/postgres-skip-notice.ts'],
+    projects: [
+      { extends: true, test: { name: 'contract', include: ['test/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'v1', include: BOTH_DIALECTS, env: { TEST_PAPERSPACE_DIALECT: 'v1' } },
+      },
+    ],
   },
 });

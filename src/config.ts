@@ -157,7 +157,9 @@ const envSchema = z.object({
   PORT: wholeNumber('must be a whole number from 0 to 65535')
     .pipe(z.number().max(65535, 'must be a whole number from 0 to 65535'))
     .default(3000),
-  PAPERSPACE_API_URL: httpUrl('https://api.paperspace.io').default('https://api.paperspace.io'),
+  // Today's API: the legacy one (https://api.paperspace.io) was retired for Paperspace's users in
+  // July 2024. A base URL whose path ends in /v1 speaks v1; any other speaks the legacy contract.
+  PAPERSPACE_API_URL: httpUrl('https://api.paperspace.com/v1').default('https://api.paperspace.com/v1'),
   PAPERSPACE_GRAPHQL_URL: httpUrl('https://api.paperspace.com/graphql').default(
     'https://api.paperspace.com/graphql',
   ),

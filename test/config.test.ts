@@ -27,7 +27,10 @@ describe('loadConfig', () => {
       slack: { apiUrl: 'https://slack.com/api/' },
       vaultKeys: [],
       port: 3000,
-      paperspace: { apiUrl: 'https://api.paperspace.io', graphqlUrl: 'https://api.paperspace.com/graphql' },
+      paperspace: {
+        apiUrl: 'https://api.paperspace.com/v1',
+        graphqlUrl: 'https://api.paperspace.com/graphql',
+      },
       database: { kind: 'sqlite', path: 'data/bot.db' },
       pollIntervalMs: 5000,
       logLevel: 'info',

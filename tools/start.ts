@@ -20,8 +20,15 @@ async function start(): Promise<void> {
     return;
   }
   const logger = createLogger({ level: config.logLevel, requestScope: createRequestScope() });
+  // SANDBOX_PAPERSPACE_DIALECT=v1 makes the sandbox's bot speak today's API to the emulator's /v1.
+  const dialect = process.env.SANDBOX_PAPERSPACE_DIALECT;
+  if (dialect !== undefined && dialect !== '' && dialect !== 'v1' && dialect !== 'contract') {
+    process.stderr.write(`SANDBOX_PAPERSPACE_DIALECT must be v1 or contract, not "${dialect}".\n`);
+    process.exit(1);
+  }
   const sandbox = await startSandbox({
     logger,
+    ...(dialect === 'v1' || dialect === 'contract' ? { dialect } : {}),
     port: config.port,
     dataDir: 'data',
     ...(config.vaultKeys.length > 0 ? { vaultKeys: config.vaultKeys } : {}),

@@ -1,10 +1,12 @@
 // The Paperspace API client: one instance per user (their own API key), built from thin resource
 // modules over one HTTP core. Connection pooling is shared through the injected undici dispatcher.
 import type { Dispatcher } from 'undici';
+import { CAPABILITIES, type Capabilities, type Dialect, dialectOf } from './dialect.js';
 import { createGraphqlCaller } from './graphql.js';
 import { createHttpCore, type ResponseEvent } from './http.js';
 import type { ResourceContext } from './resources/context.js';
 import { createDelegationsResource, type DelegationsResource } from './resources/delegations.js';
+import { type AccountResource, contractAccountResource } from './resources/identity.js';
 import { createMachinesResource, type MachinesResource } from './resources/machines.js';
 import { createNetworksResource, type NetworksResource } from './resources/networks.js';
 import { createScriptsResource, type ScriptsResource } from './resources/scripts.js';
@@ -13,13 +15,17 @@ import { createTemplatesResource, type TemplatesResource } from './resources/tem
 import { createUsersResource, type UsersResource } from './resources/users.js';
 import { createRedactor } from './response-body.js';
 import { abortableSleep, type Sleep } from './sleep.js';
+import { createV1Resources } from './v1/client.js';
 
 export interface PaperspaceClientOptions {
   /** The user's own API key; never global, never logged, redacted from every error. */
   apiKey: string;
   /** Bearer token for the GraphQL shared-drive operations. */
   accessToken?: string;
-  /** REST base URL, e.g. https://api.paperspace.io */
+  /**
+   * REST base URL. A path ending in `/v1` (https://api.paperspace.com/v1) speaks today's v1 API with
+   * Bearer keys; any other (https://api.paperspace.io) speaks the contract's legacy API.
+   */
   baseUrl: string;
   /** GraphQL endpoint, e.g. https://api.paperspace.com/graphql */
   graphqlUrl: string;
@@ -42,6 +48,11 @@ export interface PaperspaceClientOptions {
 }
 
 export type PaperspaceClient = {
+  /** Which API the base URL speaks; for logs and tests. Features read `capabilities` instead. */
+  dialect: Dialect;
+  /** What this API can and cannot do, for the features that must say so. */
+  capabilities: Capabilities;
+  account: AccountResource;
   machines: MachinesResource;
   scripts: ScriptsResource;
   templates: TemplatesResource;
@@ -87,6 +98,10 @@ export function createPaperspaceClient(options: PaperspaceClientOptions): Papers
     redact,
   });
   const base = baseUrl.replace(/\/+$/, '');
+  const dialect = dialectOf(baseUrl);
+  if (dialect === 'v1') {
+    return { dialect, capabilities: CAPABILITIES.v1, ...createV1Resources(core, base, sleep, now) };
+  }
   const context: ResourceContext = {
     core,
     graphql: createGraphqlCaller({ core, graphqlUrl, redact }),
@@ -96,6 +111,9 @@ export function createPaperspaceClient(options: PaperspaceClientOptions): Papers
   };
 
   return {
+    dialect,
+    capabilities: CAPABILITIES.contract,
+    account: contractAccountResource,
     machines: createMachinesResource(context),
     scripts: createScriptsResource(context),
     templates: createTemplatesResource(context),

@@ -54,11 +54,15 @@ export interface HttpRequest<T> extends RequestOptions {
   operation: string;
   /** What the request does, as a verb phrase for messages: "start machine ps123". */
   action: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   url: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
-  credential: 'apiKey' | 'accessToken';
+  /**
+   * `apiKey` is the contract's `X-Api-Key` header; `bearerKey` is the same API key as v1 sends it
+   * (`Authorization: Bearer`); `accessToken` is the GraphQL token for the contract's shared drives.
+   */
+  credential: 'apiKey' | 'bearerKey' | 'accessToken';
   schema: z.ZodType<T>;
   /**
    * Safe to send twice: GETs, and start/stop, which the contract makes no-ops when repeated.
@@ -108,6 +112,8 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (req.credential === 'apiKey') {
       headers['x-api-key'] = options.apiKey;
+    } else if (req.credential === 'bearerKey') {
+      headers.authorization = `Bearer ${options.apiKey}`;
     } else {
       headers.authorization = `Bearer ${options.accessToken}`;
     }
@@ -196,7 +202,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
       requestId,
       ...(req.subject ? { subject: req.subject } : {}),
       ...(req.permissionHint ? { permissionHint: req.permissionHint } : {}),
-      credential: req.credential === 'apiKey' ? ('API key' as const) : ('access token' as const),
+      credential: req.credential === 'accessToken' ? ('access token' as const) : ('API key' as const),
       changesState: !req.idempotent,
     };
 

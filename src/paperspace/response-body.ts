@@ -1,4 +1,4 @@
-// Reading what Paperspace says when it fails: its two JSON error shapes, GraphQL `errors`, HTML
+// Reading what Paperspace says when it fails: its legacy JSON error shapes and v1's {code,message,issues}, GraphQL `errors`, HTML
 // from a proxy, plain text, nothing at all; and the Retry-After header in both of its forms.
 
 /** Removes secrets from text that came from the network before it can reach a message or a log. */
@@ -57,6 +57,15 @@ function messageFromJson(json: unknown): Omit<ParsedErrorBody, 'body'> {
   // {"error":{"name":"Error","status":404,"message":"..."}}
   if (isRecord(json.error)) {
     return withFields(json.error.message, json.error.status);
+  }
+  // v1: {"code":"BAD_REQUEST","message":"Invalid input","issues":[{"message":"..."}]}: the issues say
+  // what was wrong, so they follow the message.
+  if (typeof json.message === 'string' && Array.isArray(json.issues)) {
+    const issues = json.issues
+      .map((entry) => (isRecord(entry) && typeof entry.message === 'string' ? entry.message.trim() : ''))
+      .filter(Boolean);
+    const message = [json.message.trim(), ...issues].filter(Boolean).join('; ');
+    return withFields(message, json.status);
   }
   // {"status":400,"message":"Invalid API token"}
   if (typeof json.message === 'string') return withFields(json.message, json.status);

@@ -3,6 +3,7 @@
 // connection pool, so building one per request costs an object, not a connection.
 import type { Dispatcher } from 'undici';
 import { createPaperspaceClient, type PaperspaceClient } from '../paperspace/client.js';
+import { CAPABILITIES, type Capabilities, dialectOf } from '../paperspace/dialect.js';
 import type { ResponseEvent } from '../paperspace/http.js';
 import type { SlackUser } from '../store/slack-user.js';
 import type { Credentials, KeyVault } from './key-vault.js';
@@ -31,6 +32,8 @@ export interface ClientRequestOptions {
 }
 
 export interface PaperspaceClientFactory {
+  /** What the configured API can do, known before any key is: the login form asks only what it needs. */
+  capabilities: Capabilities;
   /** A client acting with the user's own linked key; undefined when the user has linked none. */
   forUser(user: SlackUser, options?: ClientRequestOptions): Promise<PaperspaceClient | undefined>;
   /** A client for credentials that are not stored yet, e.g. to check a key before linking it. */
@@ -55,6 +58,7 @@ export function createPaperspaceClientFactory(deps: PaperspaceClientFactoryDeps)
   };
 
   return {
+    capabilities: CAPABILITIES[dialectOf(deps.baseUrl)],
     forCredentials,
     async forUser(user, options) {
       const credentials = await deps.vault.credentials(user);

@@ -9,6 +9,7 @@ import {
   type PaperspaceClient,
   type PaperspaceClientOptions,
 } from '../../src/paperspace/client.js';
+import type { Dialect } from '../../src/paperspace/dialect.js';
 import { createHttpCore, type HttpCore } from '../../src/paperspace/http.js';
 import { createRedactor } from '../../src/paperspace/response-body.js';
 import type { Sleep } from '../../src/paperspace/sleep.js';
@@ -93,8 +94,16 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((emulator) => emulator.close()));
 });
 
+export interface ContractWorldOptions extends EmulatorOptions {
+  /** Which API the world's clients speak to the emulator: its contract routes or those under /v1. */
+  dialect?: Dialect;
+}
+
 /** Starts the emulator with the demo seed and a fake clock; it is closed after the test. */
-export async function startContractWorld(options: EmulatorOptions = {}): Promise<ContractWorld> {
+export async function startContractWorld({
+  dialect = 'contract',
+  ...options
+}: ContractWorldOptions = {}): Promise<ContractWorld> {
   const clock = createFakeClock(Date.UTC(2024, 4, 15, 9, 0, 0));
   const emulator = await startEmulator({ port: 0, now: clock.now, transitionMs: TRANSITION_MS, ...options });
   running.push(emulator);
@@ -125,7 +134,7 @@ export async function startContractWorld(options: EmulatorOptions = {}): Promise
   const client = (who: DemoUser | Credentials, clientOptions: Partial<PaperspaceClientOptions> = {}) =>
     createPaperspaceClient({
       ...credentialsOf(who),
-      baseUrl: emulator.url,
+      baseUrl: dialect === 'v1' ? `${emulator.url}/v1` : emulator.url,
       graphqlUrl: emulator.graphqlUrl,
       sleep,
       now: clock.now,

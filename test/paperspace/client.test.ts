@@ -17,10 +17,27 @@ afterEach(async () => {
 const urls = { baseUrl: 'https://api.paperspace.io', graphqlUrl: 'https://api.paperspace.com/graphql' };
 
 describe('createPaperspaceClient', () => {
-  it('offers every resource of the contract', () => {
-    const client = createPaperspaceClient({ apiKey: API_KEY, ...urls });
+  it.each([
+    ['https://api.paperspace.io', 'contract'],
+    ['https://api.paperspace.com/v1', 'v1'],
+    ['https://api.paperspace.com/v1/', 'v1'],
+    ['https://api.paperspace.com/v10', 'contract'],
+  ])('offers every resource in both dialects: %s speaks %s', (baseUrl, dialect) => {
+    const client = createPaperspaceClient({ apiKey: API_KEY, ...urls, baseUrl });
+    expect(client.dialect).toBe(dialect);
     expect(Object.keys(client).sort()).toEqual(
-      ['delegations', 'machines', 'networks', 'scripts', 'sharedDrives', 'templates', 'users'].sort(),
+      [
+        'account',
+        'capabilities',
+        'delegations',
+        'dialect',
+        'machines',
+        'networks',
+        'scripts',
+        'sharedDrives',
+        'templates',
+        'users',
+      ].sort(),
     );
   });
 
@@ -53,11 +70,11 @@ describe('createPaperspaceClient', () => {
 
   it('keeps a path prefix of the base URL, with or without a trailing slash', async () => {
     server = await startFakePaperspace(() => ({ json: [machineFixture()] }));
-    await testClient(server, { baseUrl: `${server.url}/v1/` }).client.machines.list();
-    await testClient(server, { baseUrl: `${server.url}/v1` }).client.machines.list();
+    await testClient(server, { baseUrl: `${server.url}/legacy/` }).client.machines.list();
+    await testClient(server, { baseUrl: `${server.url}/legacy` }).client.machines.list();
     expect(server.requests.map((request) => request.path)).toEqual([
-      '/v1/machines/getMachines',
-      '/v1/machines/getMachines',
+      '/legacy/machines/getMachines',
+      '/legacy/machines/getMachines',
     ]);
   });
 

@@ -10,6 +10,7 @@ import { type RunningBot, startBot } from '../../src/bot.js';
 import type { MachineWatcher, WatchRequest } from '../../src/features/watches/machine-watcher.js';
 import { createLogger } from '../../src/logger.js';
 import { createRequestScope } from '../../src/observability/request-scope.js';
+import type { Dialect } from '../../src/paperspace/dialect.js';
 import { manualTimers, realTimers, type Scheduler } from '../../src/scheduler/scheduler.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
@@ -55,6 +56,11 @@ export type TestUserName = keyof typeof USERS;
 
 export interface TestBotOptions {
   emulator?: EmulatorOptions;
+  /**
+   * Which API the bot speaks to the emulator: its contract routes, or v1 under /v1. Defaults to
+   * TEST_PAPERSPACE_DIALECT, else the contract.
+   */
+  dialect?: Dialect;
   /** Replaces the scheduler as the listeners' watcher (the scheduler still runs reminders and shares). */
   watcher?: MachineWatcher;
   /** The bot's clock: scheduler, store, audit. Pass the emulator's fake clock to drive both. */
@@ -79,6 +85,8 @@ export interface TestBotOptions {
 }
 
 export interface TestBot {
+  /** Which API the bot speaks to the emulator. */
+  dialect: Dialect;
   url: string;
   /** The port the bot serves Slack, /healthz and /metrics on. */
   port: number;
@@ -127,6 +135,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
   });
   const now = options.now ?? Date.now;
   const emulator = await startEmulator({ transitionMs: 1000, ...options.emulator });
+  const dialect = options.dialect ?? (process.env.TEST_PAPERSPACE_DIALECT === 'v1' ? 'v1' : 'contract');
   const slack = await startFakeSlack({
     teamId: TEAM_ID,
     users: Object.values(USERS).map((user) => ({ id: user.slackId, tz: 'Europe/Amsterdam' })),
@@ -150,7 +159,10 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
         options.transport === 'socket'
           ? { mode: 'socket', botToken: BOT_TOKEN, appToken: APP_TOKEN, apiUrl: slack.apiUrl }
           : { mode: 'http', botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: slack.apiUrl },
-      paperspace: { apiUrl: proxy?.url ?? emulator.url, graphqlUrl: emulator.graphqlUrl },
+      paperspace: {
+        apiUrl: `${proxy?.url ?? emulator.url}${dialect === 'v1' ? '/v1' : ''}`,
+        graphqlUrl: emulator.graphqlUrl,
+      },
       port: 0,
       store,
       vault,
@@ -186,6 +198,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     url,
     port: bot.port,
     emulator,
+    dialect,
     slack,
     requests,
     store,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { CustomRoute } from '@slack/bolt';
 import { startBot } from '../../src/bot.js';
 import type { Logger } from '../../src/logger.js';
+import type { Dialect } from '../../src/paperspace/dialect.js';
 import { SLACK_EVENTS_PATH } from '../../src/slack/app.js';
 import { openStore } from '../../src/store/store.js';
 import { createKeyVault } from '../../src/vault/key-vault.js';
@@ -38,6 +39,8 @@ export interface SandboxOptions {
   /** Extra routes for the bot's HTTP server, such as health checks. */
   customRoutes?: CustomRoute[];
   now?: () => number;
+  /** Which API the bot speaks to the emulator: the legacy contract (default) or v1 under /v1. */
+  dialect?: Dialect;
 }
 
 export interface RunningSandbox {
@@ -66,6 +69,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       transitionMs: options.transitionMs ?? SANDBOX_TRANSITION_MS,
       now,
     });
+    const dialect = options.dialect ?? 'contract';
+    const paperspaceApiUrl = dialect === 'v1' ? `${emulator.url}/v1` : emulator.url;
     cleanup.push(() => emulator.close());
     const store = await openStore({ kind: 'sqlite', path: join(dataDir, DATABASE_FILE) }, { now });
     cleanup.push(() => store.close());
@@ -76,7 +81,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       logger,
       port: options.port,
       host: options.host ?? '127.0.0.1',
-      notes: personNotes(emulator),
+      notes: personNotes(emulator, dialect),
       now,
     });
     cleanup.push(() => slack.close());
@@ -88,7 +93,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
         signingSecret: slack.signingSecret,
         apiUrl: slack.apiUrl,
       },
-      paperspace: { apiUrl: emulator.url, graphqlUrl: emulator.graphqlUrl },
+      paperspace: { apiUrl: paperspaceApiUrl, graphqlUrl: emulator.graphqlUrl },
       port: 0,
       store,
       vault,
@@ -101,7 +106,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const botUrl = `http://127.0.0.1:${bot.port}`;
     slack.setRequestUrl(`${botUrl}${SLACK_EVENTS_PATH}`);
 
-    announce(logger, `${slack.url}/`, emulator);
+    announce(logger, `${slack.url}/`, emulator, dialect);
     return { url: `${slack.url}/`, botUrl, emulatorUrl: emulator.url, close: closeAll };
   } catch (error) {
     await closeAll();
@@ -125,25 +130,31 @@ function describeAccount(user: EmulatorUser): string {
     : `team ${user.accountName}, ${user.role === 'admin' ? 'administrator' : 'member'}`;
 }
 
-/** What to type in the login form: the key, and for a team key the e-mail that says which member. */
-function loginDetails(user: EmulatorUser): string {
-  return user.accountKind === 'team' ? `${user.apiKey} and e-mail ${user.email}` : `${user.apiKey}`;
+/**
+ * What to type in the login form: the key, and for a contract team key the e-mail that says which
+ * member (a v1 key names its person itself).
+ */
+function loginDetails(user: EmulatorUser, dialect: Dialect): string {
+  return user.accountKind === 'team' && dialect === 'contract'
+    ? `${user.apiKey} and e-mail ${user.email}`
+    : `${user.apiKey}`;
 }
 
 /** The line beside each person in the page's user switcher: their demo account and the key to link. */
-function personNotes(emulator: RunningEmulator): Record<string, string> {
+function personNotes(emulator: RunningEmulator, dialect: Dialect): Record<string, string> {
   const notes: Record<string, string> = {};
   for (const person of SANDBOX_PEOPLE) {
     const user = emulator.state.user(person.emulatorUserId);
-    if (user?.apiKey) notes[person.id] = `${describeAccount(user)} · /ps login with ${loginDetails(user)}`;
+    if (user?.apiKey)
+      notes[person.id] = `${describeAccount(user)} · /ps login with ${loginDetails(user, dialect)}`;
   }
   return notes;
 }
 
-function announce(logger: Logger, url: string, emulator: RunningEmulator): void {
+function announce(logger: Logger, url: string, emulator: RunningEmulator, dialect: Dialect): void {
   logger.info({ url }, `SANDBOX MODE — no Slack credentials set; open ${url}`);
   logger.info(
-    { paperspaceApiUrl: emulator.url },
+    { paperspaceApiUrl: dialect === 'v1' ? `${emulator.url}/v1` : emulator.url, dialect },
     'sandbox: Slack is simulated by that page and Paperspace by a local emulator; nothing leaves this machine',
   );
   // The demo keys are fake, valid only against this process's emulator, and printed so the demo is usable.
@@ -151,8 +162,10 @@ function announce(logger: Logger, url: string, emulator: RunningEmulator): void 
     const user = emulator.state.user(person.emulatorUserId);
     if (user?.apiKey) {
       logger.info(
-        `sandbox demo user: ${person.realName} (@${person.handle}, ${describeAccount(user)}): /ps login with ${loginDetails(user)}` +
-          (user.accessToken ? ` (shared drives also need the access token ${user.accessToken})` : ''),
+        `sandbox demo user: ${person.realName} (@${person.handle}, ${describeAccount(user)}): /ps login with ${loginDetails(user, dialect)}` +
+          (user.accessToken && dialect === 'contract'
+            ? ` (shared drives also need the access token ${user.accessToken})`
+            : ''),
       );
     }
   }

@@ -6,6 +6,9 @@
 // individual account that is the caller alone, on a team every member. So the key proves the account,
 // and on a team the person names themselves by e-mail, which must be one of the team's users. (That
 // name only labels the link: every call still carries the person's own key.)
+//
+// v1 has one: `GET /auth/session` names the key's user and team, so a v1 key is linked without an
+// e-mail (the client's `whoAmI` capability says which way applies).
 
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
@@ -82,6 +85,7 @@ export function createAccountLinking(deps: AccountLinkingDeps): AccountLinking {
     );
     // One retry at most: a person is waiting, and a key check is cheap to repeat by hand.
     const options: RequestOptions = { signal: AbortSignal.timeout(checkTimeoutMs), maxRetries: 1 };
+    if (client.capabilities.whoAmI) return verifyByIdentity(client, options, checkTimeoutMs);
     const [users, token] = await Promise.allSettled([
       client.users.list({}, options),
       accessToken === undefined ? Promise.resolve() : proveAccessToken(client, options),
@@ -134,6 +138,26 @@ export function createAccountLinking(deps: AccountLinkingDeps): AccountLinking {
       return { maskedKey };
     },
   };
+}
+
+/**
+ * A key that says who it belongs to (v1's `GET /auth/session`) needs no e-mail: its answer is the
+ * account, and the same key reaches shared drives, so there is no access token to prove.
+ */
+async function verifyByIdentity(
+  client: PaperspaceClient,
+  options: RequestOptions,
+  timeoutMs: number,
+): Promise<{ account: PaperspaceAccount } | { problems: LinkProblems }> {
+  try {
+    const identity = await client.account.whoAmI(options);
+    if (identity === undefined) {
+      return { problems: { apiKey: 'Paperspace accepted this key but did not say whose it is.' } };
+    }
+    return { account: { userId: identity.userId, email: identity.email, teamId: identity.teamId } };
+  } catch (error) {
+    return { problems: { apiKey: refusal(error, 'API key', timeoutMs) } };
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

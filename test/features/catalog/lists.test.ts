@@ -191,6 +191,9 @@ describe('catalogue lists', () => {
   });
 });
 
+const availabilityPath = () =>
+  bot.dialect === 'v1' ? '/v1/machine-availability' : '/machines/getAvailability';
+
 describe('/ps availability', () => {
   it('checks every region and dedicated GPU type when none is given', async () => {
     bot.emulator.state.setAvailability('Europe (AMS1)', 'V100', true);
@@ -206,9 +209,7 @@ describe('/ps availability', () => {
       '❌ P6000',
       '✅ V100',
     ]);
-    const asked = bot.emulator.state
-      .requests()
-      .filter((request) => request.path === '/machines/getAvailability');
+    const asked = bot.emulator.state.requests().filter((request) => request.path === availabilityPath());
     expect(asked.length).toBeGreaterThanOrEqual(15);
   });
 
@@ -222,7 +223,7 @@ describe('/ps availability', () => {
   });
 
   it('shows failed checks as failed cells, not a failed message', async () => {
-    bot.emulator.state.failNextRequests({ count: 2, status: 400, path: '/machines/getAvailability' });
+    bot.emulator.state.failNextRequests({ count: 2, status: 400, path: availabilityPath() });
     const reply = await command(bot, 'ada', 'availability CA1');
     const cells = cellsOf(reply.blocks, 'West Coast (CA1)');
     expect(cells).toHaveLength(5);

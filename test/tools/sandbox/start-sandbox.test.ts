@@ -66,6 +66,14 @@ describe('startSandbox', () => {
     expect(logs.text()).not.toContain('xoxb-');
   });
 
+  it('speaks v1 to the emulator when asked, and tells team members to log in with the key alone', async () => {
+    running = await startSandbox({ logger: logs.logger, port: 0, dataDir, dialect: 'v1' });
+    const lines = logs.lines();
+    expect(lines.find((line) => line.dialect === 'v1')?.paperspaceApiUrl).toBe(`${running.emulatorUrl}/v1`);
+    const maya = lines.map((line) => line.msg).find((message) => /Maya Chen/.test(String(message)));
+    expect(maya).toMatch(/login with demo-key-maya-team-admin$/);
+  });
+
   it('keeps a generated vault key under the data directory, readable by its owner only', async () => {
     running = await startSandbox({ logger: logs.logger, port: 0, dataDir });
     expect(((await stat(join(dataDir, 'sandbox-vault.key'))).mode & 0o777).toString(8)).toBe('600');

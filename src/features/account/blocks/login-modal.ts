@@ -3,6 +3,7 @@
 // The same callback also shows "Checking your key…" and the linked result, when the check outlives
 // Slack's 3 seconds and the modal has to be updated afterwards.
 import type { KnownBlock, ModalView } from '@slack/types';
+import type { Capabilities } from '../../../paperspace/dialect.js';
 import { field, input, modal, note, textElement } from '../../../slack/block-kit/modal-kit.js';
 import { encodeModalMetadata, type ModalContext } from '../../../slack/block-kit/modal-metadata.js';
 import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
@@ -22,10 +23,14 @@ export interface LoginModalOptions extends ModalContext {
   problem?: string;
   /** The e-mail of the account linked already: a new key replaces it. */
   linkedAs?: string;
+  /** What the configured API needs: a v1 key says who it belongs to and reaches shared drives itself. */
+  capabilities?: Pick<Capabilities, 'whoAmI' | 'driveAccessToken'>;
 }
 
 export function loginModal(options: LoginModalOptions = {}): ModalView {
-  const { problem, linkedAs, ...context } = options;
+  const { problem, linkedAs, capabilities, ...context } = options;
+  const asksEmail = capabilities?.whoAmI !== true;
+  const asksAccessToken = capabilities?.driveAccessToken !== false;
   const blocks: KnownBlock[] = [];
   if (problem) blocks.push(note(`⚠️ ${escapeMrkdwn(problem)}`));
   if (linkedAs) {
@@ -42,22 +47,30 @@ export function loginModal(options: LoginModalOptions = {}): ModalView {
       'API key',
       textElement({ placeholder: 'Your Paperspace API key', maxLength: 200 }),
     ),
-    input(
-      LoginFields.accessToken,
-      'GraphQL access token',
-      textElement({ placeholder: 'Only needed for shared drives', maxLength: 500 }),
-      { optional: true, hint: 'Shared drives use the GraphQL API, which needs its own access token.' },
-    ),
-    input(
-      LoginFields.email,
-      'Your Paperspace e-mail',
-      textElement({ placeholder: 'Only needed for a team key', maxLength: 320 }),
-      {
-        optional: true,
-        hint: 'A team key can list every member of the team, so it does not say which one you are: your e-mail does.',
-      },
-    ),
   );
+  if (asksAccessToken) {
+    blocks.push(
+      input(
+        LoginFields.accessToken,
+        'GraphQL access token',
+        textElement({ placeholder: 'Only needed for shared drives', maxLength: 500 }),
+        { optional: true, hint: 'Shared drives use the GraphQL API, which needs its own access token.' },
+      ),
+    );
+  }
+  if (asksEmail) {
+    blocks.push(
+      input(
+        LoginFields.email,
+        'Your Paperspace e-mail',
+        textElement({ placeholder: 'Only needed for a team key', maxLength: 320 }),
+        {
+          optional: true,
+          hint: 'A team key can list every member of the team, so it does not say which one you are: your e-mail does.',
+        },
+      ),
+    );
+  }
   return modal({
     callbackId: CallbackId.login,
     title: TITLE,

@@ -87,7 +87,7 @@ export function registerLoginSubmission(router: ListenerRouter, deps: ListenerDe
         await showOutcome({
           client,
           viewId: view.id,
-          view: loginModal({ problem }),
+          view: loginModal({ problem, capabilities: deps.clients.capabilities }),
           user,
           message: errorMessage(`Your Paperspace key was not linked. ${problem}`),
           logger,

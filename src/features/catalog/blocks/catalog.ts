@@ -76,6 +76,14 @@ export const MAX_SCRIPT_TEXT_SECTIONS = 8;
 const FENCE = '```';
 const CODE_CHARS = LIMITS.sectionText - 2 * FENCE.length;
 
+/** Where the API cannot give a script's text back (v1), the person is told so rather than shown nothing. */
+export function scriptTextUnavailableMessage(script: Pick<Script, 'id' | 'name'>): SlackMessage {
+  const text =
+    `📜 ${bold(script.name)} (${code(script.id)}): Paperspace's API does not give the text of a script ` +
+    'back, so it cannot be shown here. Keep your own copy; the Paperspace console can edit it.';
+  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+}
+
 /**
  * The text of a script in code blocks, split at line ends into sections Slack accepts. Three backticks
  * in the script would end the code block early, so a zero-width space is put between them.

@@ -14,14 +14,15 @@ export const NO_ACCESS_TOKEN =
   'Shared drives need a Paperspace access token, and you linked only an API key. ' +
   'Run /ps login again and paste the token in the access token field, with your key.';
 
-/** The person's client when they linked an access token; otherwise says what is missing. */
+/** The person's client when they linked what drives need; otherwise says what is missing. */
 async function driveClient(context: CommandContext): Promise<PaperspaceClient | undefined> {
   const credentials = await context.deps.vault.credentials(context.user);
   if (credentials === undefined) {
     await context.replyPrivately(loginPrompt());
     return undefined;
   }
-  if (credentials.accessToken === undefined) {
+  // Only the legacy API's GraphQL needs the token; v1 manages drives with the API key.
+  if (credentials.accessToken === undefined && context.deps.clients.capabilities.driveAccessToken) {
     await context.replyPrivately(errorMessage(NO_ACCESS_TOKEN));
     return undefined;
   }

@@ -4,7 +4,12 @@ import type { Machine } from '../../../paperspace/schemas.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
 import { CallbackId } from '../../../slack/ids.js';
 import { openLoadingModal } from '../../../slack/loading-modal.js';
-import { scriptDeleteConfirmation, scriptDetailMessage, scriptTextMessage } from '../blocks/catalog.js';
+import {
+  scriptDeleteConfirmation,
+  scriptDetailMessage,
+  scriptTextMessage,
+  scriptTextUnavailableMessage,
+} from '../blocks/catalog.js';
 import { createScriptModal } from '../blocks/create-script-modal.js';
 
 export const scriptShowCommand: CommandHandler<'script show'> = async (command, context) => {
@@ -16,6 +21,10 @@ export const scriptShowCommand: CommandHandler<'script show'> = async (command, 
 export const scriptTextCommand: CommandHandler<'script text'> = async (command, context) => {
   const client = await context.userClient();
   if (client === undefined) return;
+  if (!client.capabilities.scriptText) {
+    await context.replyPrivately(scriptTextUnavailableMessage(await client.scripts.show(command.scriptId)));
+    return;
+  }
   const [script, text] = await Promise.all([
     client.scripts.show(command.scriptId),
     client.scripts.text(command.scriptId),

@@ -20,6 +20,8 @@ export function usageMessage(
   machineName: string,
   utilization: MachineUtilization,
   now: number,
+  /** The time used was rebuilt from start/stop events (v1 has no meter), not read from Paperspace's. */
+  timeEstimated = false,
 ): SlackMessage {
   const { secondsUsed, billingMonth, hourlyRate } = utilization.utilization;
   const monthlyRate = utilization.storageUtilization.monthlyRate;
@@ -32,7 +34,7 @@ export function usageMessage(
   const current = billingMonth === new Date(now).toISOString().slice(0, 7);
 
   const fields: [string, string][] = [
-    ['Time used', formatHoursMinutes(secondsUsed)],
+    [timeEstimated ? 'Time used (estimated)' : 'Time used', formatHoursMinutes(secondsUsed)],
     ['Hourly rate', hourly === undefined ? escapeMrkdwn(hourlyRate) || MISSING : `${formatRate(hourly)} / h`],
     ['Compute', hourly === undefined ? MISSING : formatMoney(hours * hourly)],
     [
@@ -60,11 +62,16 @@ export function usageMessage(
         type: 'section',
         fields: fields.map(([label, value]) => mrkdwn(`*${label}*\n${value}`, LIMITS.sectionField)),
       },
-      contextLine(`${formula} Machine upgrades are not included. ${status}`),
+      contextLine(
+        `${formula} Machine upgrades are not included.${timeEstimated ? ESTIMATED_TIME : ''} ${status}`,
+      ),
     ],
     text,
   );
 }
+
+const ESTIMATED_TIME =
+  " Paperspace's API reports no usage, so the time used is estimated from the machine's start and stop events.";
 
 /** `May 2024` for `2024-05`; anything else is shown as sent. */
 function monthLabel(billingMonth: string): string {

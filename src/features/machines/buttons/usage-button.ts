@@ -20,7 +20,8 @@ export function registerUsageButton(router: ListenerRouter, deps: ListenerDeps):
         ref.id,
         null,
       );
-      await click.replyPrivately(usageMessage(ref.name, utilization, deps.now()));
+      const estimated = paperspace.capabilities.utilization === 'estimated';
+      await click.replyPrivately(usageMessage(ref.name, utilization, deps.now(), estimated));
     }),
   );
 }

@@ -15,5 +15,6 @@ export const machineUsage: CommandHandler<'usage'> = async (command, context) =>
     machine.id,
     command.month,
   );
-  await context.replyPrivately(usageMessage(machine.name, utilization, deps.now()));
+  const estimated = client.capabilities.utilization === 'estimated';
+  await context.replyPrivately(usageMessage(machine.name, utilization, deps.now(), estimated));
 };

@@ -1,0 +1,40 @@
+// Which Paperspace API a base URL speaks, and what each one can do. Features branch on these
+// capabilities where an API lacks something, never on the dialect itself.
+
+/** `contract`: the legacy API (api.paperspace.io, X-Api-Key). `v1`: today's api.paperspace.com/v1. */
+export type Dialect = 'contract' | 'v1';
+
+export interface Capabilities {
+  /** A script's text can be read back. */
+  scriptText: boolean;
+  /** Time-boxed shares through resource delegations (contract only). */
+  delegations: boolean;
+  /** Usage comes from Paperspace's meter (`reported`) or is rebuilt from events (`estimated`). */
+  utilization: 'reported' | 'estimated';
+  /** The key says who it belongs to, so the login form needs no e-mail. */
+  whoAmI: boolean;
+  /** Shared drives need a separate access token (the contract's GraphQL). */
+  driveAccessToken: boolean;
+}
+
+export const CAPABILITIES: Record<Dialect, Capabilities> = {
+  contract: {
+    scriptText: true,
+    delegations: true,
+    utilization: 'reported',
+    whoAmI: false,
+    driveAccessToken: true,
+  },
+  v1: {
+    scriptText: false,
+    delegations: false,
+    utilization: 'estimated',
+    whoAmI: true,
+    driveAccessToken: false,
+  },
+};
+
+/** A base URL whose path ends in `/v1` speaks v1; any other speaks the contract. */
+export function dialectOf(baseUrl: string): Dialect {
+  return /\/v1\/*$/.test(new URL(baseUrl).pathname) ? 'v1' : 'contract';
+}

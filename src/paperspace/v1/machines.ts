@@ -1,0 +1,462 @@
+// Machines in v1: the MachinesResource the features use, over `/machines`, `/machine-events`,
+// `/machines/{id}/accessors` and `/machine-availability`.
+import { z } from 'zod';
+import {
+  PaperspaceBadRequestError,
+  PaperspaceError,
+  PaperspaceNotFoundError,
+  RequestValidationError,
+} from '../errors.js';
+import type { RequestOptions } from '../http.js';
+import {
+  availabilityParamsSchema,
+  createMachineParamsSchemaFor,
+  destroyMachineParamsSchema,
+  type MachineListFilters,
+  machineIdSchema,
+  machineListFiltersSchema,
+  parseRequest,
+  setMachineAccessParamsSchema,
+  updateMachineParamsSchema,
+  utilizationParamsSchema,
+} from '../requests.js';
+import type { MachinesResource } from '../resources/machines.js';
+import {
+  acknowledgementSchema,
+  type Machine,
+  type MachineEvent,
+  type MachineWithEvents,
+} from '../schemas.js';
+import { waitForState } from '../wait-for-state.js';
+import { segment, type V1Context } from './context.js';
+import { eventFromV1, machineFromV1, regionToV1, snapshotFrequencyToV1 } from './mapping.js';
+import { v1All, v1Pages } from './pages.js';
+import { estimateSecondsRunning } from './usage-estimate.js';
+import {
+  v1AvailabilitySchema,
+  v1EventSchema,
+  v1MachineActionSchema,
+  v1MachineSchema,
+  v1PageSchema,
+} from './wire.js';
+
+const START_STOP_HINT = "Only the machine's owner can start, stop or restart it.";
+/** How many of a machine's newest events show includes: enough for its card and for waitForState. */
+const SHOWN_EVENTS = 20;
+const machineIdParamsSchema = z.object({ machineId: machineIdSchema });
+const eventPageSchema = v1PageSchema(v1EventSchema);
+/** v1 answers a repeated start or stop with 400 "currently starting"; the contract made it a no-op. */
+const ALREADY_UNDER_WAY =
+  /currently (starting|stopping|restarting)|already (started|starting|running|stopped|stopping|off)/i;
+const RUNNING_STATES = new Set(['ready', 'serviceready', 'starting', 'restarting', 'upgrading', 'stopping']);
+
+export function createV1MachinesResource(context: V1Context): MachinesResource {
+  const { core, url } = context;
+  const machineSubject = (id: string) => ({ kind: 'machine', id });
+  const validId = (machineId: string, operation: string, action: string) =>
+    parseRequest(machineIdParamsSchema, { machineId }, operation, action).machineId;
+
+  async function powerAction(
+    verb: 'start' | 'stop' | 'restart',
+    machineId: string,
+    options?: RequestOptions,
+  ) {
+    const operation = `machines.${verb}`;
+    const action = `${verb} machine ${machineId}`;
+    const id = validId(machineId, operation, action);
+    try {
+      await core.send({
+        ...options,
+        operation,
+        action,
+        method: 'PATCH',
+        url: url(`/machines/${segment(id)}/${verb}`),
+        body: {},
+        credential: 'bearerKey',
+        schema: v1MachineActionSchema,
+        idempotent: verb !== 'restart',
+        subject: machineSubject(id),
+        permissionHint: START_STOP_HINT,
+      });
+    } catch (error) {
+      // The machine is already doing what was asked: answered as the contract's no-op would be.
+      if (
+        verb !== 'restart' &&
+        error instanceof PaperspaceBadRequestError &&
+        ALREADY_UNDER_WAY.test(error.serverMessage ?? '')
+      )
+        return;
+      throw error;
+    }
+  }
+
+  async function get(id: string, options?: RequestOptions): Promise<Machine> {
+    const response = await core.send({
+      ...options,
+      operation: 'machines.show',
+      action: `show machine ${id}`,
+      method: 'GET',
+      url: url(`/machines/${segment(id)}`),
+      credential: 'bearerKey',
+      schema: v1MachineSchema,
+      idempotent: true,
+      subject: machineSubject(id),
+    });
+    return machineFromV1(response.data);
+  }
+
+  async function show(machineId: string, options?: RequestOptions): Promise<MachineWithEvents> {
+    const id = validId(machineId, 'machines.show', `show machine ${machineId}`);
+    // v1 keeps events apart from the machine: the newest page of them is what the card and
+    // waitForState read, and a failed action's `error` arrives through it.
+    const [machine, events] = await Promise.all([
+      get(id, options),
+      core.send({
+        ...options,
+        operation: 'machines.events',
+        action: `list the events of machine ${id}`,
+        method: 'GET',
+        url: url('/machine-events'),
+        query: { machineId: id, limit: SHOWN_EVENTS, orderBy: 'dtCreated', order: 'desc' },
+        credential: 'bearerKey',
+        schema: eventPageSchema,
+        idempotent: true,
+        subject: machineSubject(id),
+      }),
+    ]);
+    return { ...machine, events: newestFirst(events.data.items.map(eventFromV1)) };
+  }
+
+  /** Every machine matching the contract's filters; v1 filters only some of them, the rest here. */
+  async function matching(filters: MachineListFilters, options?: RequestOptions): Promise<Machine[]> {
+    const { limit, skip, machineId, ...fields } = parseRequest(
+      machineListFiltersSchema,
+      filters,
+      'machines.list',
+      'list machines',
+    );
+    let machines: Machine[];
+    if (machineId !== undefined) {
+      try {
+        machines = [await get(machineId, options)];
+      } catch (error) {
+        if (error instanceof PaperspaceNotFoundError) return [];
+        throw error;
+      }
+    } else {
+      const query = {
+        ...(fields.name === undefined ? {} : { name: fields.name }),
+        ...(fields.region === undefined ? {} : { region: regionToV1(fields.region) }),
+        ...(fields.agentType === undefined ? {} : { agentType: fields.agentType }),
+      };
+      machines = await v1All(
+        context,
+        {
+          ...options,
+          operation: 'machines.list',
+          action: 'list machines',
+          path: '/machines',
+          query,
+          item: v1MachineSchema,
+        },
+        machineFromV1,
+      );
+    }
+    const wanted = Object.entries(fields).filter(([, value]) => value !== undefined);
+    const kept = machines.filter((machine) =>
+      wanted.every(([field, value]) => String((machine as Record<string, unknown>)[field]) === String(value)),
+    );
+    const from = skip ?? 0;
+    return kept.slice(from, limit === undefined ? undefined : from + limit);
+  }
+
+  async function listMachineEvents(id: string, options?: RequestOptions) {
+    return v1All(
+      context,
+      {
+        ...options,
+        operation: 'machines.events',
+        action: `list the events of machine ${id}`,
+        path: '/machine-events',
+        query: { machineId: id, orderBy: 'dtCreated', order: 'asc' },
+        item: v1EventSchema,
+      },
+      eventFromV1,
+    );
+  }
+
+  return {
+    async create(params, options = {}) {
+      const { template, ...requestOptions } = options;
+      const action = `create machine ${params.machineName ?? ''}`.trim();
+      const fields = parseRequest(createMachineParamsSchemaFor(template), params, 'machines.create', action);
+      if (fields.email !== undefined) {
+        throw new RequestValidationError('machines.create', action, [
+          {
+            field: 'email',
+            message: 'cannot be used: Paperspace v1 creates no users; invite them in the console',
+          },
+        ]);
+      }
+      const response = await core.send({
+        ...requestOptions,
+        operation: 'machines.create',
+        action,
+        method: 'POST',
+        url: url('/machines'),
+        body: {
+          name: fields.machineName,
+          machineType: fields.machineType,
+          templateId: fields.templateId,
+          region: regionToV1(fields.region),
+          diskSize: fields.size,
+          networkId: fields.networkId,
+          publicIpType: publicIpTypeOf(fields.assignPublicIp, fields.dynamicPublicIp),
+          startOnCreate: fields.startOnCreate,
+          startupScriptId: fields.scriptId,
+          accessorIds: fields.userId === undefined ? undefined : [fields.userId],
+          takeInitialSnapshot: fields.takeInitialSnapshot,
+          restorePointEnabled: fields.markSnapshotAsRestorePoint,
+          restorePointFrequency: fields.restorePointFrequency,
+          enableNvlink: fields.enableNvlink,
+        },
+        credential: 'bearerKey',
+        schema: v1MachineActionSchema,
+        // A create sent twice makes two machines, and two bills.
+        idempotent: false,
+        permissionHint: 'Only account administrators can create machines.',
+      });
+      return machineFromV1(response.data.data);
+    },
+
+    start: (machineId, options) => powerAction('start', machineId, options),
+    stop: (machineId, options) => powerAction('stop', machineId, options),
+    restart: (machineId, options) => powerAction('restart', machineId, options),
+
+    async destroy(machineId, params = {}, options) {
+      const action = `destroy machine ${machineId}`;
+      const id = validId(machineId, 'machines.destroy', action);
+      const { releasePublicIp } = parseRequest(
+        destroyMachineParamsSchema,
+        params,
+        'machines.destroy',
+        action,
+      );
+      // v1 keeps public IPs as their own resource: the address is read before the machine goes.
+      const publicIp = releasePublicIp ? (await get(id, options)).publicIpAddress : null;
+      await core.send({
+        ...options,
+        operation: 'machines.destroy',
+        action,
+        method: 'DELETE',
+        url: url(`/machines/${segment(id)}`),
+        credential: 'bearerKey',
+        schema: acknowledgementSchema,
+        anySuccessBody: true,
+        idempotent: false,
+        subject: machineSubject(id),
+        permissionHint:
+          "Only the machine's owner, or a team administrator for a team machine, can destroy it.",
+      });
+      if (!publicIp) return;
+      try {
+        await core.send({
+          ...options,
+          operation: 'publicIps.release',
+          action: `release public IP ${publicIp}`,
+          method: 'DELETE',
+          url: url(`/public-ips/${segment(publicIp)}`),
+          credential: 'bearerKey',
+          schema: acknowledgementSchema,
+          anySuccessBody: true,
+          idempotent: false,
+        });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new PaperspaceError(
+          `Machine ${id} was destroyed, but its public IP ${publicIp} was not released: ${reason} ` +
+            'Release it in the Paperspace console.',
+          'machines.destroy',
+          { cause: error },
+        );
+      }
+    },
+
+    async update(machineId, params, options) {
+      const action = `update machine ${machineId}`;
+      const id = validId(machineId, 'machines.update', action);
+      const fields = parseRequest(updateMachineParamsSchema, params, 'machines.update', action);
+      const timeout = fields.shutdownTimeoutInHours;
+      await core.send({
+        ...options,
+        operation: 'machines.update',
+        action,
+        method: 'PUT',
+        url: url(`/machines/${segment(id)}`),
+        body: {
+          name: fields.machineName,
+          ...(timeout === undefined
+            ? {}
+            : timeout === 0
+              ? { autoShutdownEnabled: false }
+              : { autoShutdownEnabled: true, autoShutdownTimeout: timeout }),
+          autoShutdownForce: fields.shutdownTimeoutForces,
+          ...(fields.autoSnapshotFrequency === null
+            ? { autoSnapshotEnabled: false }
+            : fields.autoSnapshotFrequency === undefined
+              ? {}
+              : { autoSnapshotFrequency: snapshotFrequencyToV1(fields.autoSnapshotFrequency) }),
+          autoSnapshotSaveCount: fields.autoSnapshotSaveCount,
+          ...(fields.performAutoSnapshot === undefined
+            ? {}
+            : { autoSnapshotEnabled: fields.performAutoSnapshot }),
+          publicIpType: publicIpTypeOf(fields.assignPublicIp, fields.dynamicPublicIp),
+        },
+        credential: 'bearerKey',
+        schema: acknowledgementSchema,
+        anySuccessBody: true,
+        idempotent: false,
+        subject: machineSubject(id),
+      });
+    },
+
+    list: (filters = {}, options) => matching(filters, options),
+
+    listAll(filters = {}, options) {
+      // Validated now, so a bad filter fails at the call rather than at the first iteration.
+      parseRequest(machineListFiltersSchema, filters, 'machines.list', 'list machines');
+      const all = async function* () {
+        if (Object.values(filters).some((value) => value !== undefined)) {
+          yield* await matching(filters, options);
+          return;
+        }
+        for await (const machine of v1Pages(context, {
+          ...options,
+          operation: 'machines.list',
+          action: 'list machines',
+          path: '/machines',
+          item: v1MachineSchema,
+        }))
+          yield machineFromV1(machine);
+      };
+      return all();
+    },
+
+    show,
+
+    async setAccess(machineId, params, options) {
+      const verb = params?.enableAccess === false ? 'revoke' : 'grant';
+      const action = `${verb} access to machine ${machineId}`;
+      const id = validId(machineId, 'machines.setAccess', action);
+      const { userId, enableAccess } = parseRequest(
+        setMachineAccessParamsSchema,
+        params,
+        'machines.setAccess',
+        action,
+      );
+      await core.send({
+        ...options,
+        operation: 'machines.setAccess',
+        action,
+        method: enableAccess ? 'POST' : 'DELETE',
+        url: url(
+          enableAccess
+            ? `/machines/${segment(id)}/accessors`
+            : `/machines/${segment(id)}/accessors/${segment(userId)}`,
+        ),
+        ...(enableAccess ? { body: { userId } } : {}),
+        credential: 'bearerKey',
+        schema: acknowledgementSchema,
+        anySuccessBody: true,
+        idempotent: false,
+        subject: machineSubject(id),
+      });
+    },
+
+    async utilization(machineId, billingMonth, options) {
+      const action = `estimate the usage of machine ${machineId} for ${billingMonth}`;
+      const query = parseRequest(
+        utilizationParamsSchema,
+        { machineId, billingMonth },
+        'machines.utilization',
+        action,
+      );
+      const [machine, events] = await Promise.all([
+        core.send({
+          ...options,
+          operation: 'machines.utilization',
+          action,
+          method: 'GET',
+          url: url(`/machines/${segment(query.machineId)}`),
+          credential: 'bearerKey',
+          schema: v1MachineSchema,
+          idempotent: true,
+          subject: machineSubject(query.machineId),
+        }),
+        listMachineEvents(query.machineId, options),
+      ]);
+      const running = RUNNING_STATES.has(machine.data.state);
+      const secondsUsed = estimateSecondsRunning(events, query.billingMonth, running, context.now());
+      const usage = { machineId: query.machineId, billingMonth: query.billingMonth };
+      return {
+        machineId: query.machineId,
+        utilization: { ...usage, secondsUsed, hourlyRate: String(machine.data.usageRate ?? '') },
+        storageUtilization: { ...usage, secondsUsed, monthlyRate: String(machine.data.storageRate ?? '') },
+      };
+    },
+
+    async availability(region, machineType, options) {
+      const action = `check availability of ${machineType} in ${region}`;
+      const query = parseRequest(
+        availabilityParamsSchema,
+        { region, machineType },
+        'machines.availability',
+        action,
+      );
+      const response = await core.send({
+        ...options,
+        operation: 'machines.availability',
+        action,
+        method: 'GET',
+        url: url('/machine-availability'),
+        query: { region: regionToV1(query.region), machineType: query.machineType },
+        credential: 'bearerKey',
+        schema: v1AvailabilitySchema,
+        idempotent: true,
+      });
+      return response.data;
+    },
+
+    waitForState: (machineId, state, options) =>
+      waitForState({ show, sleep: context.sleep, now: context.now }, machineId, state, options),
+  };
+}
+
+/** The contract's two public-IP flags as v1's one publicIpType; undefined leaves it as it is. */
+function publicIpTypeOf(assign: boolean | undefined, dynamic: boolean | undefined) {
+  if (dynamic === true) return 'dynamic';
+  if (assign === true) return 'static';
+  if (assign === false || dynamic === false) return 'none';
+  return undefined;
+}
+
+const timeOf = (value: string | null | undefined, fallback: number) => {
+  const time = value ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(time) ? fallback : time;
+};
+
+/**
+ * Newest first, as the contract lists a machine's events. One request can record several events in
+ * the same instant (create, then the start that follows it): the one that finished later, or has not
+ * finished yet, is the newer (and a create is older than anything else of its instant), so the order
+ * does not depend on how v1 breaks the tie.
+ */
+function newestFirst(events: MachineEvent[]): MachineEvent[] {
+  return [...events].sort(
+    (a, b) =>
+      timeOf(b.dtCreated, 0) - timeOf(a.dtCreated, 0) ||
+      timeOf(b.dtFinished, Number.POSITIVE_INFINITY) - timeOf(a.dtFinished, Number.POSITIVE_INFINITY) ||
+      // A machine's create comes before anything else that happened to it in the same instant.
+      Number(a.name === 'create') - Number(b.name === 'create'),
+  );
+}

@@ -1,0 +1,54 @@
+// v1 has no utilization endpoint. The closest honest figure is the machine's running time in the
+// month, reconstructed from its finished start/stop events, times its usageRate. It is an estimate:
+// events can be missing, and Paperspace bills by its own meter, so the bot labels it as one.
+import type { MachineEvent } from '../schemas.js';
+
+const RUNS = new Set(['start', 'restart']);
+const HALTS = new Set(['stop', 'deactivate', 'vm-shutdown-force']);
+
+function timeOf(event: MachineEvent): number {
+  return Date.parse(event.dtFinished ?? event.dtCreated);
+}
+
+/** UTC bounds of a YYYY-MM billing month, as epoch milliseconds [start, end). */
+export function monthBounds(billingMonth: string): [number, number] {
+  const [year, month] = billingMonth.split('-').map(Number) as [number, number];
+  return [Date.UTC(year, month - 1, 1), Date.UTC(year, month, 1)];
+}
+
+/**
+ * Seconds the machine ran in the month. `runningNow` says whether it is running at `now`, which
+ * closes an interval its events leave open; a stop with no start before it means it was running
+ * when the month (or its event history) began.
+ */
+export function estimateSecondsRunning(
+  events: readonly MachineEvent[],
+  billingMonth: string,
+  runningNow: boolean,
+  now: number,
+): number {
+  const [monthStart, monthEnd] = monthBounds(billingMonth);
+  const transitions = events
+    .filter((event) => event.state === 'done' && (RUNS.has(event.name) || HALTS.has(event.name)))
+    .map((event) => ({ at: timeOf(event), runs: RUNS.has(event.name) }))
+    .filter((transition) => !Number.isNaN(transition.at))
+    .sort((a, b) => a.at - b.at);
+
+  let total = 0;
+  const add = (from: number, to: number) => {
+    const start = Math.max(from, monthStart);
+    const end = Math.min(to, monthEnd, now);
+    if (end > start) total += end - start;
+  };
+  let runningSince: number | undefined = transitions[0]?.runs === false ? monthStart : undefined;
+  for (const transition of transitions) {
+    if (transition.runs) runningSince ??= transition.at;
+    else if (runningSince !== undefined) {
+      add(runningSince, transition.at);
+      runningSince = undefined;
+    }
+  }
+  if (runningSince === undefined && transitions.length === 0 && runningNow) runningSince = monthStart;
+  if (runningSince !== undefined && runningNow) add(runningSince, now);
+  return Math.round(total / 1000);
+}

@@ -1,0 +1,49 @@
+// /ps login against Paperspace v1: the key says who it belongs to (GET /auth/session), so the form asks
+// for neither an e-mail nor a GraphQL access token, and a team member is linked as themselves at once.
+import { describe, expect, it } from 'vitest';
+import { CallbackId } from '../../../src/slack/ids.js';
+import { USERS } from '../../support/test-bot.js';
+import { useTestBot } from '../../support/use-test-bot.js';
+import { slackUser, submitLogin, textOf } from './helpers.js';
+
+const bot = useTestBot({ dialect: 'v1' });
+
+describe('/ps login with a v1 key', () => {
+  it('opens a form that asks only for the API key', async () => {
+    const request = bot.requests.slashCommand({
+      text: 'login',
+      userId: USERS.sam.slackId,
+      triggerId: 'T-v1',
+    });
+    await bot.send(request);
+    const open = await bot.slack.waitFor('views.open');
+    const view = textOf(open.args.view);
+    expect(view).toContain(CallbackId.login);
+    expect(view).toContain('api_key_input');
+    expect(view).not.toContain('paperspace_email_input');
+    expect(view).not.toContain('access_token_input');
+  });
+
+  it('links a team member as themselves, from the session, without an e-mail', async () => {
+    const before = bot.emulator.state.requests().length;
+    const response = await submitLogin(bot, USERS.sam.slackId, { apiKey: USERS.sam.apiKey });
+    expect(response.body).toMatchObject({ response_action: 'update' });
+    expect(textOf(response.body)).toContain('sam.rivera@orbital.example');
+    expect(await bot.vault.account(slackUser('sam'))).toMatchObject({
+      userId: 'u1sam',
+      email: 'sam.rivera@orbital.example',
+      teamId: 'te1orbit',
+    });
+    const asked = bot.emulator.state.requests().slice(before);
+    expect(asked.map((entry) => `${entry.method} ${entry.path}`)).toEqual(['GET /v1/auth/session']);
+  });
+
+  it('refuses a key v1 does not know, under the API key field', async () => {
+    const response = await submitLogin(bot, USERS.ada.slackId, { apiKey: 'not-a-real-key-0001' });
+    expect(response.body).toMatchObject({
+      response_action: 'errors',
+      errors: { api_key: expect.stringContaining('does not accept this API key (401)') },
+    });
+    expect(await bot.vault.credentials(slackUser('ada'))).toBeUndefined();
+  });
+});
