@@ -20,6 +20,7 @@ import { catalogFeature } from './catalog/index.js';
 import type { Feature } from './feature.js';
 import { machinesFeature } from './machines/index.js';
 import { remindersFeature } from './reminders/index.js';
+import { retentionFeature } from './retention/index.js';
 import { sharesFeature } from './shares/index.js';
 import { watchesFeature } from './watches/index.js';
 
@@ -30,6 +31,7 @@ const features: Feature<never>[] = [
   remindersFeature,
   watchesFeature,
   sharesFeature,
+  retentionFeature,
 ];
 
 const commandHandlers = {
