@@ -3,7 +3,7 @@
 // tests run the same wiring.
 import type { CustomRoute } from '@slack/bolt';
 import { Agent } from 'undici';
-import type { RetentionConfig } from './config.js';
+import type { RetentionConfig, SlackPacing } from './config.js';
 import { describeError } from './errors/describe-error.js';
 import { attachListeners, createBotScheduler } from './features/index.js';
 import { createMachineWatcher, type MachineWatcher } from './features/watches/machine-watcher.js';
@@ -40,6 +40,8 @@ export interface BotOptions {
     pollConcurrency?: number;
     /** AUDIT_RETENTION_DAYS and DELEGATION_RETENTION_DAYS; DEFAULT_RETENTION by default. */
     retention?: RetentionConfig;
+    /** SLACK_PACING by default; null when Slack is a stand-in that imposes no limits (tests). */
+    slackPacing?: SlackPacing | null;
     /** Real intervals by default; tests pass manualTimers and call tick(). */
     timers?: SchedulerTimers;
     /** node-cron by default. */

@@ -49,6 +49,19 @@ export const DEFAULT_RETENTION: RetentionConfig = {
   delegationDays: DEFAULT_DELEGATION_RETENTION_DAYS,
 };
 
+/** How fast the bot posts on its own (src/slack/channel-pacer.ts); Slack's limits, not a setting. */
+export interface SlackPacing {
+  /** Least time between two messages posted in one channel. */
+  messageSpacingMs: number;
+  /** chat.update calls allowed per minute, workspace-wide, after the burst. */
+  updatesPerMinute: number;
+  /** chat.update calls allowed at once before the per-minute rate applies. */
+  updateBurst: number;
+}
+
+/** Slack's documented limits: 1 message per second per channel; chat.update Tier 3 (50+ per minute). */
+export const SLACK_PACING: SlackPacing = { messageSpacingMs: 1000, updatesPerMinute: 50, updateBurst: 50 };
+
 /** Slack settings by mode: without a bot token the local sandbox stands in for Slack. */
 export type SlackModeConfig =
   | {

@@ -1,6 +1,7 @@
 // The watches' work on the scheduler's tick: poll the people this replica holds leases for, post
 // outcomes whose first post failed, and drop long-finished watches now and then.
 import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
+import { createChannelPacer } from '../../slack/channel-pacer.js';
 import { createWatchOutcomes } from './watch-outcomes.js';
 import { createWatchPoller } from './watch-poller.js';
 import { createWatchReporter } from './watch-reporter.js';
@@ -13,7 +14,11 @@ const KEEP_FINISHED_WATCHES_MS = 30 * 24 * 60 * 60_000;
 
 export function watchJobs(deps: JobDeps): SchedulerJob[] {
   const { store, logger, now } = deps;
-  const reporter = createWatchReporter({ slack: deps.slack, logger });
+  const reporter = createWatchReporter({
+    slack: deps.slack,
+    logger,
+    pacer: createChannelPacer(deps.slackPacing === undefined ? {} : { pacing: deps.slackPacing }),
+  });
   const outcomes = createWatchOutcomes({
     store,
     reporter,

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { describeError, slackErrorCode } from '../../errors/describe-error.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
+import type { ChannelPacer } from '../../slack/channel-pacer.js';
 import type { TimelineEntry, Watch } from '../../store/watch-types.js';
 import { machineCardMessage } from '../machines/blocks/machine-card.js';
 import {
@@ -31,18 +32,21 @@ export interface WatchReporter {
   ): Promise<void>;
 }
 
-export function createWatchReporter(deps: { slack: WebClient; logger: Logger }): WatchReporter {
-  const { slack, logger } = deps;
+export function createWatchReporter(deps: {
+  slack: WebClient;
+  logger: Logger;
+  /** Keeps a burst of finishes within Slack's per-channel and chat.update limits, in order. */
+  pacer: ChannelPacer;
+}): WatchReporter {
+  const { slack, logger, pacer } = deps;
 
   const updateCard = async (watch: Watch, message: SlackMessage) => {
     if (watch.messageTs === null) return;
+    const ts = watch.messageTs;
     try {
-      await slack.chat.update({
-        channel: watch.channel,
-        ts: watch.messageTs,
-        blocks: message.blocks,
-        text: message.text,
-      });
+      await pacer.update(watch.channel, () =>
+        slack.chat.update({ channel: watch.channel, ts, blocks: message.blocks, text: message.text }),
+      );
     } catch (error) {
       logger.warn(
         { watchId: watch.id, channel: watch.channel, error: describeError(error) },
@@ -54,12 +58,14 @@ export function createWatchReporter(deps: { slack: WebClient; logger: Logger }):
   const reply = async (watch: Watch, message: SlackMessage) => {
     const threadTs = watch.threadTs ?? watch.messageTs ?? undefined;
     const send = (inThread: boolean) =>
-      slack.chat.postMessage({
-        channel: watch.channel,
-        blocks: message.blocks,
-        text: message.text,
-        ...(inThread && threadTs !== undefined ? { thread_ts: threadTs } : {}),
-      });
+      pacer.message(watch.channel, () =>
+        slack.chat.postMessage({
+          channel: watch.channel,
+          blocks: message.blocks,
+          text: message.text,
+          ...(inThread && threadTs !== undefined ? { thread_ts: threadTs } : {}),
+        }),
+      );
     try {
       await send(true);
     } catch (error) {
@@ -79,16 +85,20 @@ export function createWatchReporter(deps: { slack: WebClient; logger: Logger }):
     },
 
     async finished(watch, outcome, machine, timeline) {
-      if (outcome.status === 'gone') await updateCard(watch, goneCard(watch));
-      else if (machine !== undefined) {
-        await updateCard(
-          watch,
-          machineCardMessage(machine, { timeline, notice: finishedNotice(watch, outcome) }),
-        );
-      }
+      // The card and the reply go out side by side: they are paced in separate lanes, and the reply
+      // (what the person waits for) must not queue behind the workspace's chat.update budget.
+      const card =
+        outcome.status === 'gone'
+          ? updateCard(watch, goneCard(watch))
+          : machine === undefined
+            ? Promise.resolve()
+            : updateCard(
+                watch,
+                machineCardMessage(machine, { timeline, notice: finishedNotice(watch, outcome) }),
+              );
       // A reply Slack refuses is thrown: the outcome stays due and is posted again later
-      // (watch-outcomes.ts). The card update above is safe to repeat then.
-      await reply(watch, completionReply(watch, outcome));
+      // (watch-outcomes.ts). The card update is safe to repeat then; it never rejects.
+      await Promise.all([card, reply(watch, completionReply(watch, outcome))]);
     },
   };
 }
