@@ -51,19 +51,31 @@ describe('channel pacer', () => {
     expect(sent).toEqual([{ label: 'after', at: 1000 }]);
   });
 
-  it('spends the chat.update burst at once, then allows the tier rate, and never delays replies', async () => {
+  it('spends the chat.update burst at once, then queues without blocking, newest content per card', async () => {
     const pacer = createChannelPacer();
     const { sent, send } = recorder();
     const burst = SLACK_PACING.updateBurst;
-    const updates = Array.from({ length: burst + 2 }, (_, n) => pacer.update(`C${n}`, send(`update-${n}`)));
-    const reply = pacer.message('C0', send('reply'));
+    const handedOver = Array.from({ length: burst }, (_, n) =>
+      pacer.update(`C${n}/1.0`, async () => {
+        await send(`card-${n}`)();
+      }),
+    );
+    await Promise.all(handedOver);
+    expect(sent).toHaveLength(burst);
+    // Out of budget: these resolve at once, unsent, and the newer update of card A replaces the older.
+    await pacer.update('C_A/1.0', async () => void (await send('A-starting')()));
+    await pacer.update('C_B/1.0', async () => void (await send('B-ready')()));
+    await pacer.update('C_A/1.0', async () => void (await send('A-ready')()));
+    const reply = pacer.message('C_A', send('reply'));
     await vi.advanceTimersByTimeAsync(0);
-    expect(sent.filter((entry) => entry.at === 0)).toHaveLength(burst + 1);
-    expect(sent.find((entry) => entry.label === 'reply')?.at).toBe(0);
+    expect(await reply).toBe('reply');
+    expect(sent.at(-1)).toEqual({ label: 'reply', at: 0 });
     await vi.advanceTimersByTimeAsync(3000);
-    await Promise.all([...updates, reply]);
     const perUpdateMs = 60_000 / SLACK_PACING.updatesPerMinute;
-    expect(sent.slice(-2).map((entry) => entry.at)).toEqual([perUpdateMs, 2 * perUpdateMs]);
+    expect(sent.slice(burst + 1)).toEqual([
+      { label: 'A-ready', at: perUpdateMs },
+      { label: 'B-ready', at: 2 * perUpdateMs },
+    ]);
   });
 
   it('paces nothing for a Slack stand-in without limits', async () => {

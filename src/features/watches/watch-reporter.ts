@@ -43,16 +43,17 @@ export function createWatchReporter(deps: {
   const updateCard = async (watch: Watch, message: SlackMessage) => {
     if (watch.messageTs === null) return;
     const ts = watch.messageTs;
-    try {
-      await pacer.update(watch.channel, () =>
-        slack.chat.update({ channel: watch.channel, ts, blocks: message.blocks, text: message.text }),
-      );
-    } catch (error) {
-      logger.warn(
-        { watchId: watch.id, channel: watch.channel, error: describeError(error) },
-        'could not update the card of a watch',
-      );
-    }
+    // The update may go out later from the pacer's queue, so it handles its own failure.
+    await pacer.update(`${watch.channel}/${ts}`, async () => {
+      try {
+        await slack.chat.update({ channel: watch.channel, ts, blocks: message.blocks, text: message.text });
+      } catch (error) {
+        logger.warn(
+          { watchId: watch.id, channel: watch.channel, error: describeError(error) },
+          'could not update the card of a watch',
+        );
+      }
+    });
   };
 
   const reply = async (watch: Watch, message: SlackMessage) => {
@@ -85,20 +86,16 @@ export function createWatchReporter(deps: {
     },
 
     async finished(watch, outcome, machine, timeline) {
-      // The card and the reply go out side by side: they are paced in separate lanes, and the reply
-      // (what the person waits for) must not queue behind the workspace's chat.update budget.
-      const card =
-        outcome.status === 'gone'
-          ? updateCard(watch, goneCard(watch))
-          : machine === undefined
-            ? Promise.resolve()
-            : updateCard(
-                watch,
-                machineCardMessage(machine, { timeline, notice: finishedNotice(watch, outcome) }),
-              );
+      if (outcome.status === 'gone') await updateCard(watch, goneCard(watch));
+      else if (machine !== undefined) {
+        await updateCard(
+          watch,
+          machineCardMessage(machine, { timeline, notice: finishedNotice(watch, outcome) }),
+        );
+      }
       // A reply Slack refuses is thrown: the outcome stays due and is posted again later
-      // (watch-outcomes.ts). The card update is safe to repeat then; it never rejects.
-      await Promise.all([card, reply(watch, completionReply(watch, outcome))]);
+      // (watch-outcomes.ts). The card update above is safe to repeat then.
+      await reply(watch, completionReply(watch, outcome));
     },
   };
 }
