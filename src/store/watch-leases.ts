@@ -114,10 +114,14 @@ export function createWatchLeaseRepository(db: SqlClient): WatchLeaseRepository 
       // watches.claimed_by mirrors the person's lease so that a watch says which replica polls it; the
       // lease itself (and its renewal) lives in watch_poll_leases.
       const mine = `SELECT 1 FROM watch_poll_leases AS p WHERE ${SAME_PERSON} AND p.claimed_by = ?`;
+      // Cleared only for people nobody holds now: a person another replica holds is rewritten by that
+      // replica, and leaving those rows to it keeps two replicas from locking the same rows in turn.
       await db.run(
         `UPDATE watches SET claimed_by = NULL, lease_until = NULL
-         WHERE claimed_by = ? AND status = 'active' AND NOT EXISTS (${mine})`,
-        [owner, owner],
+         WHERE claimed_by = ? AND status = 'active' AND NOT EXISTS (
+           SELECT 1 FROM watch_poll_leases AS p
+           WHERE ${SAME_PERSON} AND p.claimed_by IS NOT NULL AND p.lease_until > ?)`,
+        [owner, now],
       );
       await db.run(
         `UPDATE watches SET claimed_by = ?, lease_until = ?
