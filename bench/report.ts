@@ -109,10 +109,27 @@ function markdownSection(result: BenchmarkResult, environment: RunEnvironment): 
 
 const INTRO = `# Benchmark results
 
-Written by \`npm run bench\` (all benchmarks) or \`npm run bench -- ack|polling|memory\` (one; the
-others keep their last results). Each benchmark measures the bot and its reference in the same run
-and reports the ratio: the machines these run on are shared and noisy, so ratios are the figures to
-compare across runs, absolute times are context.`;
+Written by \`npm run bench\` (all benchmarks) or \`npm run bench -- completion|polling|ack|memory\` (the
+ones named; the others keep their last results). Each benchmark measures the bot and its reference in
+the same run and reports the ratio: the machines these run on are shared and noisy, so ratios are the
+figures to compare across runs, absolute times are context. \`BENCH_QUICK=1\` runs small sizes to check
+that the benchmarks work; its figures are not results and are not kept here.
+
+How each is measured:
+
+- **completion**: real clock, the bot's real 5 s poll timer, the emulator answering every call after
+  250 ms, production Slack pacing. 10, 100 and 1,000 people with 10 watches each (10,000 at the top),
+  each person in their own channel; machine k of every person finishes in wave k, waves 1.1 s apart.
+  Latency = the reply reaching the fake Slack minus the moment the machine reached serviceready.
+  Reference = the goal's bound, poll interval + API latency + 1 s.
+- **polling**: Paperspace calls per tick divided by the people with watches (the floor is 1.0x), at 100
+  and 1,000 people with one watch each and 1,000 people with 10 each, once with one replica on SQLite
+  and once with two replicas ticking together on one PostgreSQL schema (BENCH_DATABASE_URL, else
+  TEST_DATABASE_URL, else the local server .ci/run starts). People polled twice or not at all in a tick
+  are counted and fail the row. Calls are counted, not timed (the completion bench times).
+- **ack** and **memory**: unchanged by issue #16 so far; see their sections for what they measure and
+  what they do not (ack: a 200-request burst, CPU counted only until the last ack; memory: the bot
+  process alone).`;
 
 const sectionPattern = (name: string) =>
   new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->`);

@@ -3,6 +3,7 @@
 // tests run the same wiring.
 import type { CustomRoute } from '@slack/bolt';
 import { Agent } from 'undici';
+import type { RetentionConfig, SlackPacing } from './config.js';
 import { describeError } from './errors/describe-error.js';
 import { attachListeners, createBotScheduler } from './features/index.js';
 import { createMachineWatcher, type MachineWatcher } from './features/watches/machine-watcher.js';
@@ -35,6 +36,12 @@ export interface BotOptions {
   /** Watches, reminders, snoozes and share expiry; POLL_INTERVAL_MS and the seams tests replace. */
   scheduler: {
     pollIntervalMs: number;
+    /** POLL_CONCURRENCY; DEFAULT_POLL_CONCURRENCY by default. */
+    pollConcurrency?: number;
+    /** AUDIT_RETENTION_DAYS and DELEGATION_RETENTION_DAYS; DEFAULT_RETENTION by default. */
+    retention?: RetentionConfig;
+    /** SLACK_PACING by default; null when Slack is a stand-in that imposes no limits (tests). */
+    slackPacing?: SlackPacing | null;
     /** Real intervals by default; tests pass manualTimers and call tick(). */
     timers?: SchedulerTimers;
     /** node-cron by default. */
@@ -98,7 +105,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const requestScope = options.requestScope ?? createRequestScope();
   const metrics = createBotMetrics({
     // Every replica sees the same count: the gauge says how many watches the deployment is following.
-    countActiveWatches: async () => (await options.store.watches.listActive()).length,
+    // One COUNT(*) in the database, not the rows: a scrape at 10,000 watches must not load them all.
+    countActiveWatches: () => options.store.watches.countActive(),
     logger,
     ...(options.observability?.processMetrics === undefined
       ? {}

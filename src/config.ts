@@ -18,10 +18,49 @@ interface CommonConfig {
   paperspace: { apiUrl: string; graphqlUrl: string };
   database: DatabaseConfig;
   pollIntervalMs: number;
+  /** People whose watches are polled at the same time (POLL_CONCURRENCY). */
+  pollConcurrency: number;
+  retention: RetentionConfig;
   logLevel: LogLevel;
   /** Bearer token GET /metrics asks for; undefined leaves /metrics open (restrict it at the ingress). */
   metricsToken: string | undefined;
 }
+
+/** How long rows that only grow are kept before the prune job deletes them. */
+export interface RetentionConfig {
+  /** Audit records older than this many days (AUDIT_RETENTION_DAYS). */
+  auditDays: number;
+  /** Delegations that expired (and were marked so) more than this many days ago (DELEGATION_RETENTION_DAYS). */
+  delegationDays: number;
+}
+
+/**
+ * One getMachines call per person per tick: a tick lasts about ceil(people / this) API latencies, so
+ * 1,000 people at 250 ms take about a second. It matches the Paperspace connection pool (bot.ts); rate
+ * limits are per API key, i.e. per person, and are honoured per person (watch-poller.ts).
+ */
+export const DEFAULT_POLL_CONCURRENCY = 256;
+/** Half a year of "who stopped gpu-1?" answers; about 200 MB of audit rows at 500 people. */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 180;
+/** An expired share is history once its post says so; a month covers "who had access last week?". */
+export const DEFAULT_DELEGATION_RETENTION_DAYS = 30;
+export const DEFAULT_RETENTION: RetentionConfig = {
+  auditDays: DEFAULT_AUDIT_RETENTION_DAYS,
+  delegationDays: DEFAULT_DELEGATION_RETENTION_DAYS,
+};
+
+/** How fast the bot posts on its own (src/slack/channel-pacer.ts); Slack's limits, not a setting. */
+export interface SlackPacing {
+  /** Least time between two messages posted in one channel. */
+  messageSpacingMs: number;
+  /** chat.update calls allowed per minute, workspace-wide, after the burst. */
+  updatesPerMinute: number;
+  /** chat.update calls allowed at once before the per-minute rate applies. */
+  updateBurst: number;
+}
+
+/** Slack's documented limits: 1 message per second per channel; chat.update Tier 3 (50+ per minute). */
+export const SLACK_PACING: SlackPacing = { messageSpacingMs: 1000, updatesPerMinute: 50, updateBurst: 50 };
 
 /** Slack settings by mode: without a bot token the local sandbox stands in for Slack. */
 export type SlackModeConfig =
@@ -65,6 +104,9 @@ export const CONFIG_VARIABLES = [
   'VAULT_KEY',
   'DATABASE_URL',
   'POLL_INTERVAL_MS',
+  'POLL_CONCURRENCY',
+  'AUDIT_RETENTION_DAYS',
+  'DELEGATION_RETENTION_DAYS',
   'LOG_LEVEL',
   'METRICS_TOKEN',
 ] as const;
@@ -77,10 +119,22 @@ const MIN_POLL_INTERVAL_MS = 500;
 // setTimeout fires at once for delays beyond 2^31-1 ms; an hour is already far past any useful poll.
 const MAX_POLL_INTERVAL_MS = 3_600_000;
 
+// Each poll holds a socket; far more than the connection pool only queues behind it.
+const MAX_POLL_CONCURRENCY = 4096;
+// Ten years: beyond that "forever" is the honest answer, and day counts stay far from overflow.
+const MAX_RETENTION_DAYS = 3650;
+
 const httpUrl = (example: string) =>
   z.url({ protocol: /^https?$/, error: `must be an http(s) URL such as ${example}` });
 
 const wholeNumber = (message: string) => z.string().regex(/^\d+$/, message).transform(Number);
+
+const retentionDays = wholeNumber('must be a whole number of days').pipe(
+  z
+    .number()
+    .min(1, 'must be at least 1 day')
+    .max(MAX_RETENTION_DAYS, `must be at most ${MAX_RETENTION_DAYS} days`),
+);
 
 /**
  * Parses `sqlite:PATH` or `postgres://...`/`postgresql://...`. Returns an error sentence rather
@@ -173,6 +227,16 @@ const envSchema = z.object({
         .max(MAX_POLL_INTERVAL_MS, `must be at most ${MAX_POLL_INTERVAL_MS} ms (one hour)`),
     )
     .default(5000),
+  POLL_CONCURRENCY: wholeNumber('must be a whole number of people polled at once')
+    .pipe(
+      z
+        .number()
+        .min(1, 'must be at least 1')
+        .max(MAX_POLL_CONCURRENCY, `must be at most ${MAX_POLL_CONCURRENCY}`),
+    )
+    .default(DEFAULT_POLL_CONCURRENCY),
+  AUDIT_RETENTION_DAYS: retentionDays.default(DEFAULT_AUDIT_RETENTION_DAYS),
+  DELEGATION_RETENTION_DAYS: retentionDays.default(DEFAULT_DELEGATION_RETENTION_DAYS),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   METRICS_TOKEN: z
     .string()
@@ -242,6 +306,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     paperspace: { apiUrl: values.PAPERSPACE_API_URL, graphqlUrl: values.PAPERSPACE_GRAPHQL_URL },
     database: values.DATABASE_URL,
     pollIntervalMs: values.POLL_INTERVAL_MS,
+    pollConcurrency: values.POLL_CONCURRENCY,
+    retention: { auditDays: values.AUDIT_RETENTION_DAYS, delegationDays: values.DELEGATION_RETENTION_DAYS },
     logLevel: values.LOG_LEVEL,
     metricsToken: values.METRICS_TOKEN,
   };

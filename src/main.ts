@@ -86,7 +86,11 @@ async function startConnectedBot(
     logger,
     requestScope,
     shutdownGraceMs: SHUTDOWN_GRACE_MS,
-    scheduler: { pollIntervalMs: config.pollIntervalMs },
+    scheduler: {
+      pollIntervalMs: config.pollIntervalMs,
+      pollConcurrency: config.pollConcurrency,
+      retention: config.retention,
+    },
     ...(config.metricsToken === undefined ? {} : { observability: { metricsToken: config.metricsToken } }),
   });
   logger.info({ mode: config.mode, port: bot.port }, 'Paperspace bot is running');

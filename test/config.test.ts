@@ -33,6 +33,8 @@ describe('loadConfig', () => {
       },
       database: { kind: 'sqlite', path: 'data/bot.db' },
       pollIntervalMs: 5000,
+      pollConcurrency: 256,
+      retention: { auditDays: 180, delegationDays: 30 },
       logLevel: 'info',
       metricsToken: undefined,
     });
@@ -85,6 +87,9 @@ describe('loadConfig', () => {
       PAPERSPACE_GRAPHQL_URL: 'http://127.0.0.1:4001/graphql',
       DATABASE_URL: 'sqlite::memory:',
       POLL_INTERVAL_MS: '500',
+      POLL_CONCURRENCY: '32',
+      AUDIT_RETENTION_DAYS: '365',
+      DELEGATION_RETENTION_DAYS: '7',
       LOG_LEVEL: 'debug',
     });
     expect(config).toMatchObject({
@@ -93,6 +98,8 @@ describe('loadConfig', () => {
       paperspace: { apiUrl: 'http://127.0.0.1:4001', graphqlUrl: 'http://127.0.0.1:4001/graphql' },
       database: { kind: 'sqlite', path: ':memory:' },
       pollIntervalMs: 500,
+      pollConcurrency: 32,
+      retention: { auditDays: 365, delegationDays: 7 },
       logLevel: 'debug',
     });
   });
@@ -219,6 +226,17 @@ describe('loadConfig', () => {
   it('rejects a polling interval long enough to overflow a timer', () => {
     expect(configError({ POLL_INTERVAL_MS: '99999999999' }).problems).toEqual([
       'POLL_INTERVAL_MS: must be at most 3600000 ms (one hour)',
+    ]);
+  });
+
+  it('rejects a poll concurrency of nobody and retentions that are not whole days', () => {
+    expect(
+      configError({ POLL_CONCURRENCY: '0', AUDIT_RETENTION_DAYS: '0.5', DELEGATION_RETENTION_DAYS: '0' })
+        .problems,
+    ).toEqual([
+      'POLL_CONCURRENCY: must be at least 1',
+      'AUDIT_RETENTION_DAYS: must be a whole number of days',
+      'DELEGATION_RETENTION_DAYS: must be at least 1 day',
     ]);
   });
 

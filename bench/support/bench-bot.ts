@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { type RunningBot, startBot } from '../../src/bot.js';
 import { createLogger, type Logger } from '../../src/logger.js';
-import { manualTimers } from '../../src/scheduler/scheduler.js';
+import { manualTimers, type SchedulerTimers } from '../../src/scheduler/scheduler.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
 
 export const BENCH_SIGNING_SECRET = 'bench-signing-secret';
 export const BENCH_BOT_TOKEN = 'xoxb-bench-bot-token';
-const POLL_INTERVAL_MS = 5000;
+export const BENCH_POLL_INTERVAL_MS = 5000;
 
 export interface BenchBotOptions {
   paperspace: { apiUrl: string; graphqlUrl: string };
@@ -22,6 +22,14 @@ export interface BenchBotOptions {
   slackApiUrl: string;
   /** The bot's clock; pass the emulator's fake clock to move both together. */
   now?: () => number;
+  /** A database to share with other replicas (postgres://...); a fresh SQLite file by default. */
+  databaseUrl?: string;
+  /** Names the replica in leases; replicas of one run need distinct ids. */
+  replicaId?: string;
+  /** The vault key; replicas sharing a database must share it. A fresh key by default. */
+  vaultKey?: Buffer;
+  /** Manual ticks by default; realTimers to poll every 5 s on the real clock. */
+  timers?: SchedulerTimers;
 }
 
 export interface BenchBot {
@@ -48,8 +56,8 @@ export function discardingLogger(): Logger {
 export async function startBenchBot(options: BenchBotOptions): Promise<BenchBot> {
   const directory = await mkdtemp(join(tmpdir(), 'ps-bot-bench-'));
   const now = options.now ?? Date.now;
-  const store = await openStore(`sqlite:${join(directory, 'bot.db')}`, { now });
-  const vault = createKeyVault({ keys: [randomBytes(32)], store, now });
+  const store = await openStore(options.databaseUrl ?? `sqlite:${join(directory, 'bot.db')}`, { now });
+  const vault = createKeyVault({ keys: [options.vaultKey ?? randomBytes(32)], store, now });
   let bot: RunningBot;
   try {
     bot = await startBot({
@@ -64,7 +72,11 @@ export async function startBenchBot(options: BenchBotOptions): Promise<BenchBot>
       store,
       vault,
       logger: discardingLogger(),
-      scheduler: { pollIntervalMs: POLL_INTERVAL_MS, timers: manualTimers, replicaId: 'bench' },
+      scheduler: {
+        pollIntervalMs: BENCH_POLL_INTERVAL_MS,
+        timers: options.timers ?? manualTimers,
+        replicaId: options.replicaId ?? 'bench',
+      },
       now,
     });
   } catch (error) {

@@ -2,6 +2,7 @@
 // error), their listeners sit behind the router, and their jobs run on the scheduler's tick in the order
 // listed here. The manifest test checks the ids registered here against manifest.yml and src/slack/ids.ts.
 import type { App } from '@slack/bolt';
+import { DEFAULT_POLL_CONCURRENCY, DEFAULT_RETENTION } from '../config.js';
 import { type CronEngine, createNodeCronEngine } from '../scheduler/cron-engine.js';
 import { type JobDeps, NO_OBSERVER, type SchedulerJob, type SchedulerObserver } from '../scheduler/job.js';
 import {
@@ -20,6 +21,7 @@ import { catalogFeature } from './catalog/index.js';
 import type { Feature } from './feature.js';
 import { machinesFeature } from './machines/index.js';
 import { remindersFeature } from './reminders/index.js';
+import { retentionFeature } from './retention/index.js';
 import { sharesFeature } from './shares/index.js';
 import { watchesFeature } from './watches/index.js';
 
@@ -31,6 +33,7 @@ const features: Feature<never>[] = [
   watchesFeature,
   sharesFeature,
   approvalsFeature,
+  retentionFeature,
 ];
 
 const commandHandlers = {
@@ -58,7 +61,12 @@ export function featureJobs(deps: JobDeps): SchedulerJob[] {
   return features.flatMap((feature) => feature.jobs?.(deps) ?? []);
 }
 
-export interface BotSchedulerOptions extends Omit<JobDeps, 'replicaId' | 'observer' | 'cron'> {
+export interface BotSchedulerOptions
+  extends Omit<JobDeps, 'replicaId' | 'observer' | 'cron' | 'pollConcurrency' | 'retention'> {
+  /** DEFAULT_POLL_CONCURRENCY by default. */
+  pollConcurrency?: number;
+  /** DEFAULT_RETENTION by default. */
+  retention?: JobDeps['retention'];
   /** Real intervals by default; tests pass manualTimers and call tick(). */
   timers?: SchedulerTimers;
   /** node-cron by default. */
@@ -74,7 +82,14 @@ export function createBotScheduler(options: BotSchedulerOptions): Scheduler {
   const observer = options.observer ?? NO_OBSERVER;
   const cron = options.cron ?? createNodeCronEngine(options.logger);
   return createScheduler({
-    jobs: featureJobs({ ...options, replicaId, observer, cron }),
+    jobs: featureJobs({
+      ...options,
+      replicaId,
+      observer,
+      cron,
+      pollConcurrency: options.pollConcurrency ?? DEFAULT_POLL_CONCURRENCY,
+      retention: options.retention ?? DEFAULT_RETENTION,
+    }),
     logger: options.logger,
     pollIntervalMs: options.pollIntervalMs,
     replicaId,

@@ -3,6 +3,7 @@
 // job owns what it does and the state it keeps in the store.
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import type { RetentionConfig, SlackPacing } from '../config.js';
 import type { Store } from '../store/store.js';
 import type { KeyVault } from '../vault/key-vault.js';
 import type { PaperspaceClientFactory } from '../vault/paperspace-clients.js';
@@ -42,6 +43,15 @@ export interface JobDeps {
   logger: Logger;
   now: () => number;
   pollIntervalMs: number;
+  /** People polled at the same time (POLL_CONCURRENCY). */
+  pollConcurrency: number;
+  /** How long audit records and expired delegations are kept. */
+  retention: RetentionConfig;
+  /**
+   * Paces the posts the jobs make (SLACK_PACING by default); null for a Slack stand-in that imposes no
+   * limits and a test clock that real waits would not move.
+   */
+  slackPacing?: SlackPacing | null;
   cron: CronEngine;
   /** Names this replica in leases and claims. */
   replicaId: string;

@@ -1,5 +1,5 @@
 // The audit log: every mutating action someone takes through the bot, with its outcome. Rows are
-// only ever added; nothing here updates or deletes one.
+// only ever added and never changed; the retention job deletes those older than AUDIT_RETENTION_DAYS.
 import type { SlackUser } from './slack-user.js';
 import { equalityFilters, type SqlClient, StoreError } from './sql-client.js';
 
@@ -37,6 +37,8 @@ export interface AuditRepository {
   record(input: AuditRecordInput): Promise<AuditRecord>;
   /** Newest first. */
   list(filter: AuditListFilter): Promise<AuditRecord[]>;
+  /** Deletes up to `limit` records that happened before `before`, oldest first; returns how many. */
+  pruneBefore(before: number, limit: number): Promise<number>;
 }
 
 export const MAX_AUDIT_LIST = 1000;
@@ -105,6 +107,15 @@ export function createAuditRepository(db: SqlClient): AuditRepository {
         [...params, limit],
       );
       return rows.map(fromRow);
+    },
+
+    async pruneBefore(before, limit) {
+      const { changes } = await db.run(
+        `DELETE FROM audit_records WHERE id IN (
+           SELECT id FROM audit_records WHERE occurred_at < ? ORDER BY occurred_at, id LIMIT ?)`,
+        [before, limit],
+      );
+      return changes;
     },
   };
 }

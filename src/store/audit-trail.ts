@@ -27,7 +27,7 @@ export interface AuditTrail {
 }
 
 export function createAuditTrail(deps: {
-  audit: AuditRepository;
+  audit: Pick<AuditRepository, 'record'>;
   now: () => number;
   logger: Logger;
 }): AuditTrail {

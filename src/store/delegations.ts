@@ -37,6 +37,11 @@ export interface DelegationRepository {
   dueToExpire(now: number, limit: number): Promise<Delegation[]>;
   /** Marks a delegation's post as expired. True only for the call that marked it: that caller edits the post. */
   markExpired(id: string, at: number): Promise<boolean>;
+  /**
+   * Deletes up to `limit` delegations that expired before `before` and whose post was marked expired
+   * (one still unmarked waits for its post to be edited); returns how many.
+   */
+  pruneExpiredBefore(before: number, limit: number): Promise<number>;
 }
 
 const machineIdsSchema = z.array(z.string());
@@ -132,6 +137,16 @@ export function createDelegationRepository(db: SqlClient): DelegationRepository 
         [at, id],
       );
       return changes === 1;
+    },
+
+    async pruneExpiredBefore(before, limit) {
+      const { changes } = await db.run(
+        `DELETE FROM delegations WHERE id IN (
+           SELECT id FROM delegations WHERE expires_at < ? AND expired_notified_at IS NOT NULL
+           ORDER BY expires_at, id LIMIT ?)`,
+        [before, limit],
+      );
+      return changes;
     },
   };
 }

@@ -184,6 +184,28 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX watches_report_due ON watches (report_due_at) WHERE report_due_at IS NOT NULL;`,
   },
   {
+    // Replicas lease people, not watches: one getMachines call answers all of a person's watches, so
+    // two replicas splitting one person's watches would both pay for it. A replica counts the live
+    // replicas (scheduler_replicas, renewed every tick) to take its fair share of the people.
+    // delegations_expires_at serves the retention prune of long-expired shares.
+    version: 10,
+    name: 'poll_leases_by_person',
+    sql: () => `
+      CREATE TABLE watch_poll_leases (
+        slack_team_id TEXT NOT NULL,
+        slack_user_id TEXT NOT NULL,
+        claimed_by TEXT,
+        lease_until BIGINT,
+        PRIMARY KEY (slack_team_id, slack_user_id)
+      );
+      CREATE INDEX watch_poll_leases_owner ON watch_poll_leases (claimed_by);
+      CREATE TABLE scheduler_replicas (
+        replica_id TEXT PRIMARY KEY,
+        alive_until BIGINT NOT NULL
+      );
+      CREATE INDEX delegations_expires_at ON delegations (expires_at);`,
+  },
+  {
     // Requests a person makes for what Paperspace lets only someone else do (a team administrator
     // creates, an owner powers), the standing grants an owner gives ("for the next N hours"), and the
     // approvals channel of a Paperspace team. A request moves out of 'open' once, by a conditional

@@ -11,6 +11,7 @@ import { createReminderRepository, type ReminderRepository } from './reminders.j
 import { type SqlClient, type SqlDialect, StoreError } from './sql-client.js';
 import { openSqliteClient } from './sqlite-client.js';
 import { createVaultEntryRepository, type VaultEntryRepository } from './vault-entries.js';
+import { createWatchLeaseRepository, type WatchLeaseRepository } from './watch-leases.js';
 import { createWatchRepository, type WatchRepository } from './watches.js';
 
 export interface Store {
@@ -18,6 +19,7 @@ export interface Store {
   readonly vaultEntries: VaultEntryRepository;
   readonly audit: AuditRepository;
   readonly watches: WatchRepository;
+  readonly watchLeases: WatchLeaseRepository;
   readonly reminders: ReminderRepository;
   readonly snoozes: SnoozeRepository;
   readonly delegations: DelegationRepository;
@@ -46,6 +48,7 @@ export async function createStore(client: SqlClient, { now = Date.now }: StoreOp
     vaultEntries: createVaultEntryRepository(client),
     audit: createAuditRepository(client),
     watches: createWatchRepository(client),
+    watchLeases: createWatchLeaseRepository(client),
     reminders: createReminderRepository(client),
     snoozes: createSnoozeRepository(client),
     delegations: createDelegationRepository(client),

@@ -10,7 +10,6 @@ import {
   timelineSchema,
   type Watch,
   type WatchCompletion,
-  type WatchLease,
   type WatchProgress,
   type WatchStatus,
 } from './watch-types.js';
@@ -31,12 +30,8 @@ export interface WatchRepository {
   updateProgress(id: string, progress: WatchProgress): Promise<boolean>;
   /** Finishes an active watch. True only for the one call that finished it: that caller posts the result. */
   complete(id: string, completion: WatchCompletion): Promise<boolean>;
-  /** Takes or renews the lease on one active watch; false if another owner holds a live lease. */
-  claim(id: string, lease: WatchLease): Promise<boolean>;
-  /** Claims up to `limit` active watches that are free, expired or already ours; soonest deadline first. */
-  claimActive(lease: WatchLease & { limit: number }): Promise<Watch[]>;
-  /** Gives up every lease `owner` holds (a replica shutting down), so others take over at once. */
-  release(owner: string): Promise<number>;
+  /** How many watches are active, counted in the database (for the /metrics gauge). */
+  countActive(): Promise<number>;
   /** Finished watches whose report is due (`report.retryAt` passed), longest due first. */
   dueReports(now: number, limit: number): Promise<DueReport[]>;
   /**
@@ -50,7 +45,7 @@ export interface WatchRepository {
   purgeFinished(before: number): Promise<number>;
 }
 
-type WatchRow = {
+export type WatchRow = {
   id: string;
   slack_team_id: string;
   slack_user_id: string;
@@ -73,7 +68,7 @@ type WatchRow = {
   report_due_at: number | null;
 };
 
-const fromRow = (row: WatchRow): Watch => ({
+export const fromRow = (row: WatchRow): Watch => ({
   id: row.id,
   teamId: row.slack_team_id,
   userId: row.slack_user_id,
@@ -105,8 +100,6 @@ const REPLACED_ON_CARD = 'replaced by a newer request on the same card';
  */
 const MAX_CARD_ATTEMPTS = 10;
 
-// A lease can be taken when nobody holds it, when it ran out, or when the caller already holds it.
-const CLAIMABLE = "status = 'active' AND (claimed_by IS NULL OR claimed_by = ? OR lease_until <= ?)";
 /** The predicate of the partial unique index watches_active_card (migration 6), repeated in ON CONFLICT. */
 const ACTIVE_CARD = "status = 'active' AND message_ts IS NOT NULL";
 
@@ -244,46 +237,11 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
       await db.run('UPDATE watches SET report = NULL, report_due_at = NULL WHERE id = ?', [id]);
     },
 
-    async claim(id, { owner, now, leaseMs }) {
-      const { changes } = await db.run(
-        `UPDATE watches SET claimed_by = ?, lease_until = ? WHERE id = ? AND ${CLAIMABLE}`,
-        [owner, now + leaseMs, id, owner, now],
+    async countActive() {
+      const row = await db.get<{ active: number }>(
+        "SELECT COUNT(*) AS active FROM watches WHERE status = 'active'",
       );
-      return changes === 1;
-    },
-
-    async claimActive({ owner, now, leaseMs, limit }) {
-      const rows =
-        db.dialect === 'postgres'
-          ? // Rows another replica is claiming right now are locked: SKIP LOCKED passes over them to the
-            // next free ones instead of waiting for that replica's commit and then finding them taken.
-            // One statement is one transaction, so the locks last until the claim is written.
-            await db.all<WatchRow>(
-              `WITH free AS (
-                 SELECT id FROM watches WHERE ${CLAIMABLE} ORDER BY deadline_at, id LIMIT ?
-                 FOR UPDATE SKIP LOCKED)
-               UPDATE watches SET claimed_by = ?, lease_until = ? FROM free WHERE watches.id = free.id
-               RETURNING watches.*`,
-              [owner, now, limit, owner, now + leaseMs],
-            )
-          : // SQLite has one writer at a time, and each row's conditions are checked again as it is
-            // updated, so two replicas running this at once never both get the same watch.
-            await db.all<WatchRow>(
-              `UPDATE watches SET claimed_by = ?, lease_until = ?
-               WHERE ${CLAIMABLE} AND id IN (
-                 SELECT id FROM watches WHERE ${CLAIMABLE} ORDER BY deadline_at, id LIMIT ?)
-               RETURNING *`,
-              [owner, now + leaseMs, owner, now, owner, now, limit],
-            );
-      return rows.map(fromRow).sort((a, b) => a.deadlineAt - b.deadlineAt || a.id.localeCompare(b.id));
-    },
-
-    async release(owner) {
-      const { changes } = await db.run(
-        `UPDATE watches SET claimed_by = NULL, lease_until = NULL WHERE claimed_by = ? AND status = 'active'`,
-        [owner],
-      );
-      return changes;
+      return Number(row?.active ?? 0);
     },
 
     async purgeFinished(before) {

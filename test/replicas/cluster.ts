@@ -217,7 +217,14 @@ export async function startReplicaCluster(options: ReplicaClusterOptions): Promi
       store: completions.store,
       vault,
       logger,
-      scheduler: { pollIntervalMs: POLL_INTERVAL_MS, timers: manualTimers, cron, replicaId: id },
+      // Unpaced: the fake Slack imposes no limits, and the fake clock would not move real pacing waits.
+      scheduler: {
+        pollIntervalMs: POLL_INTERVAL_MS,
+        timers: manualTimers,
+        cron,
+        replicaId: id,
+        slackPacing: null,
+      },
       now: clock.now,
     });
     let alive = true;

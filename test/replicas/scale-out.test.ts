@@ -239,7 +239,37 @@ describe('two replicas on one PostgreSQL database', () => {
     expect(problemsLogged(b)).toEqual([]);
   });
 
-  it('post every completion once when a replica dies holding watches: the other takes them over after the lease', async () => {
+  it('poll each person from one replica at most in any tick, and split the people between them', async () => {
+    const fleet = addFleet(30);
+    await startAndWatchAll(fleet);
+    const owners = OWNERS.map((owner) => USERS[owner].emulatorUserId).sort();
+    const heldBy = async (replica: Replica) =>
+      new Set(
+        (await b.store.watches.listActive())
+          .filter((watch) => watch.claimedBy === replica.id)
+          .map((watch) => watch.userId),
+      );
+    // The machines stay mid-start (the clock does not move), so every tick polls all three people.
+    for (let tick = 0; tick < 4; tick += 1) {
+      const before = c.emulator.state.requests().length;
+      await c.tickAll();
+      const listed = c.emulator.state
+        .requests()
+        .slice(before)
+        .filter((entry) => entry.path === '/machines/getMachines')
+        .map((entry) => entry.userId)
+        .sort();
+      // One machine list per person polled: a person listed twice was polled by both replicas.
+      expect(new Set(listed).size).toBe(listed.length);
+      // From the third tick on both replicas have seen each other: everybody is polled, every tick.
+      if (tick >= 2) expect(listed).toEqual(owners);
+    }
+    const [ofA, ofB] = [await heldBy(a), await heldBy(b)];
+    expect([ofA.size, ofB.size].sort()).toEqual([1, 2]);
+    expect([...ofA].filter((person) => ofB.has(person))).toEqual([]);
+  });
+
+  it('post every completion once when a replica dies holding people: the other takes them over after the lease', async () => {
     const fleet = addFleet(100);
     // The first half while both replicas run and poll at the same moments; some finish before the crash.
     for (let wave = 0; wave < 5; wave += 1) {
@@ -250,36 +280,30 @@ describe('two replicas on one PostgreSQL database', () => {
     const postedBeforeCrash = completionReplies().length;
     expect(postedBeforeCrash).toBeGreaterThan(0);
 
-    // A quarter is claimed by A alone, the last quarter by B alone: each is mid-start when A dies.
-    const heldByA = fleet.slice(50, 75);
-    const heldByB = fleet.slice(75, 100);
-    await startAndWatchAll(heldByA);
-    await a.scheduler.tick();
-    await startAndWatchAll(heldByB);
-    await b.scheduler.tick();
+    // The second half is mid-start when A dies, each person's watches held by one replica.
+    await startAndWatchAll(fleet.slice(50));
+    await c.tickAll();
     const claimedBy = async (replica: Replica) =>
       (await b.store.watches.listActive()).filter((watch) => watch.claimedBy === replica.id);
     const orphaned = await claimedBy(a);
-    expect(orphaned.map((watch) => watch.machineId)).toEqual(
-      expect.arrayContaining(heldByA.map((m) => m.id)),
-    );
+    expect(orphaned.length).toBeGreaterThan(0);
+    const orphanedIds = orphaned.map((watch) => watch.id).sort();
 
     await a.crash();
     // Nothing was handed back: A's leases still stand in the database.
-    expect((await claimedBy(a)).map((watch) => watch.id).sort()).toEqual(
-      orphaned.map((watch) => watch.id).sort(),
-    );
+    expect((await claimedBy(a)).map((watch) => watch.id).sort()).toEqual(orphanedIds);
 
-    // While A's leases last, B finishes its own watches and leaves A's alone: A might only be slow.
+    // While A's leases last, B finishes its own people's watches and leaves A's alone: A might only be slow.
     c.clock.advance(POLL_INTERVAL_MS);
     await b.scheduler.tick();
-    expect((await b.store.watches.listActive()).map((watch) => watch.id).sort()).toEqual(
-      orphaned.map((watch) => watch.id).sort(),
-    );
-    for (const machine of heldByA) expect(replyTo(machine)).toBeUndefined();
+    expect((await b.store.watches.listActive()).map((watch) => watch.id).sort()).toEqual(orphanedIds);
+    for (const watch of orphaned) {
+      expect(replyTo(fleet.find((m) => m.id === watch.machineId) as FleetMachine)).toBeUndefined();
+    }
 
-    // Once they run out, B takes A's watches over and reports them, with the time the starts really took.
-    c.clock.advance(LEASE_MS);
+    // Within one lease period B takes A's people over and reports their watches, with the time the
+    // starts really took.
+    c.clock.advance(LEASE_MS - POLL_INTERVAL_MS);
     await b.scheduler.tick();
     expect(await b.store.watches.listActive()).toEqual([]);
     expect(repliesPerMachine(fleet)).toEqual(once(fleet));

@@ -104,6 +104,9 @@ export async function startSchedulerHarness(
       timers: manualTimers,
       cron,
       replicaId,
+      // The fake clock only moves when a test moves it: real pacing waits would never end. The pacer
+      // has tests of its own (test/slack/channel-pacer.test.ts).
+      slackPacing: null,
     });
     built.push(scheduler);
     return scheduler;

@@ -3,10 +3,9 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { openPostgresClient } from '../../src/store/postgres-client.js';
 import type { Store } from '../../src/store/store.js';
-import type { NewWatch, Watch } from '../../src/store/watches.js';
-import { postgres, storeFactories, useFreshStore } from './store-factories.js';
+import type { NewWatch } from '../../src/store/watches.js';
+import { storeFactories, useFreshStore } from './store-factories.js';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0);
 const MINUTE = 60_000;
@@ -202,52 +201,6 @@ describe.each(storeFactories)('watches on $name', (factory) => {
     expect((await db.store.watches.get(watch.id))?.detail).toBe('Out of capacity in NY2');
   });
 
-  it('leases a watch to one replica until the lease runs out', async () => {
-    const watch = await db.store.watches.create(newWatch());
-    const lease = { now: T0, leaseMs: MINUTE };
-    expect(await db.store.watches.claim(watch.id, { owner: 'replica-a', ...lease })).toBe(true);
-    expect(await db.store.watches.claim(watch.id, { owner: 'replica-b', ...lease, now: T0 + 59_999 })).toBe(
-      false,
-    );
-    expect(await db.store.watches.claim(watch.id, { owner: 'replica-a', ...lease, now: T0 + 30_000 })).toBe(
-      true,
-    );
-    expect(await db.store.watches.get(watch.id)).toMatchObject({
-      claimedBy: 'replica-a',
-      leaseUntil: T0 + 90_000,
-    });
-    expect(await db.store.watches.claim(watch.id, { owner: 'replica-b', ...lease, now: T0 + 90_000 })).toBe(
-      true,
-    );
-    expect((await db.store.watches.get(watch.id))?.claimedBy).toBe('replica-b');
-  });
-
-  it('does not lease a finished watch', async () => {
-    const watch = await db.store.watches.create(newWatch());
-    await db.store.watches.complete(watch.id, { status: 'done', at: T0 });
-    expect(await db.store.watches.claim(watch.id, { owner: 'replica-a', now: T0, leaseMs: MINUTE })).toBe(
-      false,
-    );
-  });
-
-  it('claims free watches in batches, soonest deadline first, never one another replica holds', async () => {
-    const late = await db.store.watches.create(newWatch({ deadlineAt: T0 + 60 * MINUTE }));
-    const soon = await db.store.watches.create(newWatch({ deadlineAt: T0 + 5 * MINUTE }));
-    const middle = await db.store.watches.create(newWatch({ deadlineAt: T0 + 20 * MINUTE }));
-    const held = await db.store.watches.create(newWatch({ deadlineAt: T0 }));
-    await db.store.watches.claim(held.id, { owner: 'replica-b', now: T0, leaseMs: MINUTE });
-
-    const lease = { owner: 'replica-a', now: T0 + 1000, leaseMs: MINUTE };
-    const batch = await db.store.watches.claimActive({ ...lease, limit: 2 });
-    expect(batch.map((watch) => watch.id)).toEqual([soon.id, middle.id]);
-    expect(batch.every((watch) => watch.claimedBy === 'replica-a' && watch.leaseUntil === T0 + 61_000)).toBe(
-      true,
-    );
-
-    const rest = await db.store.watches.claimActive({ ...lease, limit: 10 });
-    expect(rest.map((watch) => watch.id)).toEqual([soon.id, middle.id, late.id]);
-  });
-
   it('keeps one active watch per card: a newer watch of it finishes the older one as replaced', async () => {
     const card = { channel: 'C1', messageTs: '111.1' };
     const older = await db.store.watches.create(newWatch(card));
@@ -288,19 +241,6 @@ describe.each(storeFactories)('watches on $name', (factory) => {
     }
   });
 
-  it('never hands the same watch to two replicas claiming at once', async () => {
-    for (let index = 0; index < 6; index++)
-      await db.store.watches.create(newWatch({ deadlineAt: T0 + index }));
-    const replica = await db.connect();
-    const [a, b] = await Promise.all([
-      db.store.watches.claimActive({ owner: 'replica-a', now: T0, leaseMs: MINUTE, limit: 4 }),
-      replica.watches.claimActive({ owner: 'replica-b', now: T0, leaseMs: MINUTE, limit: 4 }),
-    ]);
-    const claimed = [...a, ...b].map((watch) => watch.id);
-    expect(new Set(claimed).size).toBe(claimed.length);
-    expect(claimed).toHaveLength(6);
-  });
-
   it('lets two replicas completing the same 100 watches at once finish each exactly once', async () => {
     const ids: string[] = [];
     for (let index = 0; index < 100; index++) ids.push((await db.store.watches.create(newWatch())).id);
@@ -314,48 +254,12 @@ describe.each(storeFactories)('watches on $name', (factory) => {
     }
   });
 
-  it('never hands a watch to two of five replicas claiming at once, and together they take them all', async () => {
-    for (let index = 0; index < 50; index++) {
-      await db.store.watches.create(newWatch({ deadlineAt: T0 + MINUTE + index }));
-    }
-    const replicas = [db.store];
-    for (let index = 0; index < 4; index++) replicas.push(await db.connect());
-    const batches = await Promise.all(
-      replicas.map((replica, index) =>
-        replica.watches.claimActive({ owner: `replica-${index}`, now: T0, leaseMs: MINUTE, limit: 10 }),
-      ),
-    );
-    const claimed = batches.flat();
-    expect(new Set(claimed.map((watch) => watch.id)).size).toBe(50);
-    for (const watch of claimed) {
-      expect((await db.store.watches.get(watch.id))?.claimedBy).toBe(watch.claimedBy);
-    }
-  });
-
-  it('gives the watches of a replica that stopped renewing its lease to another once the lease ends', async () => {
-    for (let index = 0; index < 3; index++) await db.store.watches.create(newWatch());
-    const doomed = await db.connect();
-    const survivor = await db.connect();
-    const lease = { leaseMs: MINUTE, limit: 10 };
-    expect(await doomed.watches.claimActive({ owner: 'replica-a', now: T0, ...lease })).toHaveLength(3);
-    await doomed.close();
-
-    expect(
-      await survivor.watches.claimActive({ owner: 'replica-b', now: T0 + MINUTE - 1, ...lease }),
-    ).toEqual([]);
-    const takenOver = await survivor.watches.claimActive({ owner: 'replica-b', now: T0 + MINUTE, ...lease });
-    expect(takenOver.map((watch) => [watch.claimedBy, watch.leaseUntil])).toEqual(
-      Array(3).fill(['replica-b', T0 + 2 * MINUTE]),
-    );
-  });
-
-  it('releases every lease a replica holds so another can take over at once', async () => {
-    const watch = await db.store.watches.create(newWatch());
-    await db.store.watches.claim(watch.id, { owner: 'replica-a', now: T0, leaseMs: MINUTE });
-    expect(await db.store.watches.release('replica-a')).toBe(1);
-    expect(await db.store.watches.claim(watch.id, { owner: 'replica-b', now: T0 + 1, leaseMs: MINUTE })).toBe(
-      true,
-    );
+  it('counts the active watches without loading them', async () => {
+    const finished = await db.store.watches.create(newWatch());
+    await db.store.watches.create(newWatch({ userId: 'U_BOB' }));
+    await db.store.watches.create(newWatch({ machineId: 'pscpu' }));
+    await db.store.watches.complete(finished.id, { status: 'done', at: T0 });
+    expect(await db.store.watches.countActive()).toBe(2);
   });
 
   it('purges watches that finished before a time and keeps active and recent ones', async () => {
@@ -368,52 +272,5 @@ describe.each(storeFactories)('watches on $name', (factory) => {
     expect(await db.store.watches.get(old.id)).toBeUndefined();
     expect(await db.store.watches.get(recent.id)).toBeDefined();
     expect(await db.store.watches.get(active.id)).toBeDefined();
-  });
-});
-
-describe('watches on PostgreSQL while another replica holds row locks', () => {
-  const db = useFreshStore(postgres);
-
-  /** Fails instead of hanging when `claiming` waits for locks it should pass over. */
-  const withoutWaiting = async (claiming: Promise<Watch[]>) => {
-    let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error('the claim waited for the rows another replica locked')),
-        2000,
-      );
-    });
-    try {
-      return await Promise.race([claiming, waited]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-
-  it('claims the next free watches instead of waiting for the ones being claimed', async () => {
-    const ids: string[] = [];
-    for (let index = 0; index < 4; index++) {
-      ids.push((await db.store.watches.create(newWatch({ deadlineAt: T0 + MINUTE + index }))).id);
-    }
-    const otherReplica = openPostgresClient(db.url);
-    try {
-      await otherReplica.transaction(async (tx) => {
-        // The other replica is in the middle of claiming the two watches due soonest.
-        await tx.all('SELECT id FROM watches WHERE id IN (?, ?) FOR UPDATE', [ids[0] ?? '', ids[1] ?? '']);
-        const claimed = await withoutWaiting(
-          db.store.watches.claimActive({ owner: 'replica-a', now: T0, leaseMs: MINUTE, limit: 2 }),
-        );
-        expect(claimed.map((watch) => watch.id)).toEqual(ids.slice(2));
-      });
-    } finally {
-      await otherReplica.close();
-    }
-    const rest = await db.store.watches.claimActive({
-      owner: 'replica-a',
-      now: T0,
-      leaseMs: MINUTE,
-      limit: 9,
-    });
-    expect(rest.map((watch) => watch.id)).toEqual(ids);
   });
 });

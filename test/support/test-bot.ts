@@ -172,6 +172,8 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
         timers: options.pollIntervalMs === undefined ? manualTimers : realTimers,
         cron,
         replicaId: 'test-bot',
+        // The fake Slack imposes no limits, and a fake clock would not move real pacing waits.
+        slackPacing: null,
       },
       wrapWatcher: (scheduler) => recording(options.watcher ?? scheduler),
       now,

@@ -21,6 +21,8 @@ export interface RequestLogEntry {
   readonly query: string;
   readonly status: number;
   readonly at: number;
+  /** The emulator user whose API key made the request; null without a key or for an unknown one. */
+  readonly userId: string | null;
 }
 
 export interface EmulatorUser {

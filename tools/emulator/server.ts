@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { authenticateGraphql, authenticateRest, credentialOf } from './auth.js';
+import { apiKeyOf, authenticateGraphql, authenticateRest, credentialOf } from './auth.js';
 import type { Clock } from './clock.js';
 import { createControl, type EmulatorControl, type RequestLogEntry } from './control.js';
 import { delegationRoutes } from './delegation-routes.js';
@@ -194,6 +194,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
   }
 
+  // Who called, by user id rather than key: tests count calls per person without handling keys.
+  const userIdOf = (request: IncomingMessage) => {
+    const key = apiKeyOf(request.headers);
+    if (key === null) return null;
+    return [...core.world.users.values()].find((user) => user.apiKey === key)?.id ?? null;
+  };
+
   const server = createServer((request, response) => {
     // Prefixing the origin keeps a path such as `//x` a path instead of a host.
     const url = new URL(`http://emulator.invalid${request.url ?? '/'}`);
@@ -206,6 +213,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           query: url.search,
           status: reply.status,
           at: now(),
+          userId: userIdOf(request),
         });
         if (options.latencyMs) await delay(options.latencyMs);
         send(response, reply);

@@ -1,11 +1,12 @@
-// The watches' work on the scheduler's tick: poll the machines this replica holds leases for, post
+// The watches' work on the scheduler's tick: poll the people this replica holds leases for, post
 // outcomes whose first post failed, and drop long-finished watches now and then.
 import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
+import { createChannelPacer } from '../../slack/channel-pacer.js';
 import { createWatchOutcomes } from './watch-outcomes.js';
 import { createWatchPoller } from './watch-poller.js';
 import { createWatchReporter } from './watch-reporter.js';
 
-/** A replica that stops renewing its claims (it crashed) hands its watches over after this. */
+/** A replica that stops renewing its claims (it crashed) hands its people over after this. */
 const MIN_LEASE_MS = 30_000;
 const HOUSEKEEPING_EVERY_MS = 60 * 60_000;
 /** Finished watches are kept this long for support questions ("did it ever finish?"). */
@@ -13,7 +14,11 @@ const KEEP_FINISHED_WATCHES_MS = 30 * 24 * 60 * 60_000;
 
 export function watchJobs(deps: JobDeps): SchedulerJob[] {
   const { store, logger, now } = deps;
-  const reporter = createWatchReporter({ slack: deps.slack, logger });
+  const reporter = createWatchReporter({
+    slack: deps.slack,
+    logger,
+    pacer: createChannelPacer(deps.slackPacing === undefined ? {} : { pacing: deps.slackPacing }),
+  });
   const outcomes = createWatchOutcomes({
     store,
     reporter,
@@ -31,6 +36,7 @@ export function watchJobs(deps: JobDeps): SchedulerJob[] {
     owner: deps.replicaId,
     leaseMs: Math.max(MIN_LEASE_MS, 3 * deps.pollIntervalMs),
     pollIntervalMs: deps.pollIntervalMs,
+    concurrency: deps.pollConcurrency,
   });
   let lastHousekeeping = Number.NEGATIVE_INFINITY;
   return [
@@ -39,7 +45,7 @@ export function watchJobs(deps: JobDeps): SchedulerJob[] {
       tick: () => poller.tick(),
       // Given up at once, so another replica takes these watches on its next tick, not after the lease.
       stop: async () => {
-        await store.watches.release(deps.replicaId);
+        await store.watchLeases.release(deps.replicaId);
       },
     },
     { name: 'watch outcomes', tick: () => outcomes.retryDue() },

@@ -23,7 +23,7 @@ import type { WatchOutcomes } from './watch-outcomes.js';
 import type { WatchReporter } from './watch-reporter.js';
 
 export interface WatchPollerDeps {
-  store: Pick<Store, 'watches'>;
+  store: Pick<Store, 'watches' | 'watchLeases'>;
   clients: PaperspaceClientFactory;
   /** Updates the cards of watches under way. */
   reporter: WatchReporter;
@@ -33,9 +33,14 @@ export interface WatchPollerDeps {
   now: () => number;
   /** This replica, as named in the watches' leases. */
   owner: string;
-  /** How long a claim on a watch lasts; renewed every tick. */
+  /** How long a claim on a person lasts; renewed every tick. */
   leaseMs: number;
   pollIntervalMs: number;
+  /**
+   * People polled at the same time (POLL_CONCURRENCY). Each costs one getMachines call, so a tick lasts
+   * about ceil(people / concurrency) API latencies: sized for the API, not for the bot.
+   */
+  concurrency: number;
 }
 
 export interface WatchPoller {
@@ -54,9 +59,6 @@ function satisfies(state: string, target: string): boolean {
 }
 /** A 429 without Retry-After pauses the user for the poll interval, doubled per repeat, up to this. */
 const MAX_RATE_LIMIT_PAUSE_MS = 5 * 60_000;
-/** Watches claimed per tick; far above what one replica polls, and a log line says if it is reached. */
-const MAX_WATCHES_PER_TICK = 5000;
-const USERS_AT_ONCE = 8;
 const WATCHES_AT_ONCE = 4;
 
 const UNLINKED = 'your Paperspace key was unlinked, so there is no key left to check it with.';
@@ -96,6 +98,17 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
     await deps.outcomes.post(watch, report);
   }
 
+  /**
+   * Paperspace limits calls per API key: a 429 on any call pauses that person's polling for as long as
+   * it asks (Retry-After), or for the poll interval doubled per repeat. Other people keep their pace.
+   */
+  function pauseIfRateLimited(userKey: string, error: unknown): void {
+    if (!(error instanceof PaperspaceRateLimitError)) return;
+    const strikes = (pauses.get(userKey)?.strikes ?? 0) + 1;
+    const wait = error.retryAfterMs ?? Math.min(deps.pollIntervalMs * 2 ** strikes, MAX_RATE_LIMIT_PAUSE_MS);
+    pauses.set(userKey, { until: deps.now() + wait, strikes });
+  }
+
   async function timeOutIfDue(watch: Watch, userKey: string, machine?: Machine): Promise<void> {
     if (deps.now() < watch.deadlineAt) return;
     const lastError = lastErrors.get(userKey);
@@ -116,6 +129,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
       return { kind: 'machine', machine };
     } catch (error) {
       if (error instanceof PaperspaceNotFoundError) return { kind: 'gone' };
+      pauseIfRateLimited(userKey, error);
       lastErrors.set(userKey, messageOf(error));
       logger.warn({ watchId: watch.id, error: describeError(error) }, 'could not show a watched machine');
       return { kind: 'error' };
@@ -199,6 +213,9 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
         guarded(watch, () => timeOutIfDue(watch, userKey)),
       );
 
+    // Checked before the key is opened: a paused person costs neither a decryption nor a call.
+    if ((pauses.get(userKey)?.until ?? 0) > deps.now()) return timeOutAll();
+
     let client: PaperspaceClient | undefined;
     try {
       client = await deps.clients.forUser(user);
@@ -218,21 +235,13 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
       );
     }
 
-    const pause = pauses.get(userKey);
-    if (pause !== undefined && pause.until > deps.now()) return timeOutAll();
-
     let listed: Map<string, Machine>;
     try {
       listed = await listWatched(client, new Set(watches.map((watch) => watch.machineId)));
       pauses.delete(userKey);
       lastErrors.delete(userKey);
     } catch (error) {
-      if (error instanceof PaperspaceRateLimitError) {
-        const strikes = (pause?.strikes ?? 0) + 1;
-        const wait =
-          error.retryAfterMs ?? Math.min(deps.pollIntervalMs * 2 ** strikes, MAX_RATE_LIMIT_PAUSE_MS);
-        pauses.set(userKey, { until: deps.now() + wait, strikes });
-      }
+      pauseIfRateLimited(userKey, error);
       lastErrors.set(userKey, messageOf(error));
       logger.warn(
         { user: userKey, error: describeError(error) },
@@ -260,19 +269,11 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
 
   return {
     async tick() {
-      const now = deps.now();
-      const watches = await store.watches.claimActive({
+      const { watches } = await store.watchLeases.claimPeople({
         owner: deps.owner,
-        now,
+        now: deps.now(),
         leaseMs: deps.leaseMs,
-        limit: MAX_WATCHES_PER_TICK,
       });
-      if (watches.length === MAX_WATCHES_PER_TICK) {
-        logger.warn(
-          { limit: MAX_WATCHES_PER_TICK },
-          'more active watches than one tick polls; the rest wait',
-        );
-      }
       const byUser = new Map<string, { user: SlackUser; watches: Watch[] }>();
       for (const watch of watches) {
         const key = `${watch.teamId}/${watch.userId}`;
@@ -283,7 +284,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
         group.watches.push(watch);
         byUser.set(key, group);
       }
-      await forEachConcurrently([...byUser.values()], USERS_AT_ONCE, (group) =>
+      await forEachConcurrently([...byUser.values()], deps.concurrency, (group) =>
         pollUser(group.user, group.watches),
       );
     },

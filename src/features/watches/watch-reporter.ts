@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { describeError, slackErrorCode } from '../../errors/describe-error.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
+import type { ChannelPacer } from '../../slack/channel-pacer.js';
 import type { TimelineEntry, Watch } from '../../store/watch-types.js';
 import { machineCardMessage } from '../machines/blocks/machine-card.js';
 import {
@@ -31,35 +32,41 @@ export interface WatchReporter {
   ): Promise<void>;
 }
 
-export function createWatchReporter(deps: { slack: WebClient; logger: Logger }): WatchReporter {
-  const { slack, logger } = deps;
+export function createWatchReporter(deps: {
+  slack: WebClient;
+  logger: Logger;
+  /** Keeps a burst of finishes within Slack's per-channel and chat.update limits, in order. */
+  pacer: ChannelPacer;
+}): WatchReporter {
+  const { slack, logger, pacer } = deps;
 
   const updateCard = async (watch: Watch, message: SlackMessage) => {
     if (watch.messageTs === null) return;
-    try {
-      await slack.chat.update({
-        channel: watch.channel,
-        ts: watch.messageTs,
-        blocks: message.blocks,
-        text: message.text,
-      });
-    } catch (error) {
-      logger.warn(
-        { watchId: watch.id, channel: watch.channel, error: describeError(error) },
-        'could not update the card of a watch',
-      );
-    }
+    const ts = watch.messageTs;
+    // The update may go out later from the pacer's queue, so it handles its own failure.
+    await pacer.update(`${watch.channel}/${ts}`, async () => {
+      try {
+        await slack.chat.update({ channel: watch.channel, ts, blocks: message.blocks, text: message.text });
+      } catch (error) {
+        logger.warn(
+          { watchId: watch.id, channel: watch.channel, error: describeError(error) },
+          'could not update the card of a watch',
+        );
+      }
+    });
   };
 
   const reply = async (watch: Watch, message: SlackMessage) => {
     const threadTs = watch.threadTs ?? watch.messageTs ?? undefined;
     const send = (inThread: boolean) =>
-      slack.chat.postMessage({
-        channel: watch.channel,
-        blocks: message.blocks,
-        text: message.text,
-        ...(inThread && threadTs !== undefined ? { thread_ts: threadTs } : {}),
-      });
+      pacer.message(watch.channel, () =>
+        slack.chat.postMessage({
+          channel: watch.channel,
+          blocks: message.blocks,
+          text: message.text,
+          ...(inThread && threadTs !== undefined ? { thread_ts: threadTs } : {}),
+        }),
+      );
     try {
       await send(true);
     } catch (error) {

@@ -18,7 +18,7 @@ let emulator: RunningEmulator;
 const records: AuditRecord[] = [];
 
 /** An audit log in memory: enough to see what the operations recorded. */
-const auditLog: AuditRepository = {
+const auditLog: Pick<AuditRepository, 'record' | 'list'> = {
   async record(input: AuditRecordInput) {
     const record: AuditRecord = {
       ...input,

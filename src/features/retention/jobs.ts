@@ -1,0 +1,47 @@
+// Rows that only ever grow get a retention: audit records (about 400 MB a year at 500 people) and
+// channel shares long expired. Once a day a replica deletes what is past AUDIT_RETENTION_DAYS and
+// DELEGATION_RETENTION_DAYS. Every replica may run it: deleting rows already deleted is a no-op.
+import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
+
+const DAY_MS = 24 * 60 * 60_000;
+/** Pruning is about disk space, not freshness: once a day is plenty. */
+export const PRUNE_EVERY_MS = DAY_MS;
+/**
+ * Rows deleted per statement: the first prune after an upgrade may meet a year of rows, and one
+ * statement deleting them all would hold its locks (and the tick) for a long time.
+ */
+const PRUNE_BATCH = 5000;
+
+export function retentionJobs(deps: Pick<JobDeps, 'store' | 'now' | 'logger' | 'retention'>): SchedulerJob[] {
+  const { store, now, logger, retention } = deps;
+  let lastPrune = Number.NEGATIVE_INFINITY;
+
+  const inBatches = async (prune: (limit: number) => Promise<number>) => {
+    let total = 0;
+    for (;;) {
+      const deleted = await prune(PRUNE_BATCH);
+      total += deleted;
+      if (deleted < PRUNE_BATCH) return total;
+    }
+  };
+
+  return [
+    {
+      name: 'retention',
+      async tick() {
+        const at = now();
+        if (at - lastPrune < PRUNE_EVERY_MS) return;
+        lastPrune = at;
+        const auditBefore = at - retention.auditDays * DAY_MS;
+        const delegationsBefore = at - retention.delegationDays * DAY_MS;
+        const audit = await inBatches((limit) => store.audit.pruneBefore(auditBefore, limit));
+        const delegations = await inBatches((limit) =>
+          store.delegations.pruneExpiredBefore(delegationsBefore, limit),
+        );
+        if (audit > 0 || delegations > 0) {
+          logger.info({ audit, delegations, retention }, 'pruned rows past their retention');
+        }
+      },
+    },
+  ];
+}

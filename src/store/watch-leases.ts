@@ -1,0 +1,155 @@
+// Which replica polls whom. The unit of a lease is a person, not a watch: one getMachines call with a
+// person's key answers all of their watches, so two replicas splitting one person's watches would
+// both pay for that call (and both decrypt the key). Each replica renews its presence every tick
+// (scheduler_replicas), counts the live replicas and takes its fair share of the people with active
+// watches: ceil(people / replicas). A replica holding more than its share gives the excess back, so a
+// replica that joins gets work within two ticks; one that dies stops renewing, and its presence and
+// its people's leases run out together, after one lease period, when the others take them over.
+// Nothing caps how many watches a replica loads: every active watch belongs to some person, and
+// every person with an active watch is leased to a live replica.
+import type { SqlClient } from './sql-client.js';
+import type { Watch, WatchLease } from './watch-types.js';
+import { fromRow as fromWatchRow, type WatchRow } from './watches.js';
+
+export interface PollAssignment {
+  /** The active watches of the people this replica holds, to poll this tick. */
+  watches: Watch[];
+  /** How many people this replica holds. */
+  people: number;
+  /** People with active watches, on every replica. */
+  totalPeople: number;
+  /** Live replicas, this one included. */
+  replicas: number;
+}
+
+export interface WatchLeaseRepository {
+  /**
+   * Renews this replica's presence and its leases, takes or gives back people until it holds its fair
+   * share, and returns the active watches of the people it holds. Two replicas never hold one person's
+   * lease at the same time, so they never poll one person in the same tick.
+   */
+  claimPeople(lease: WatchLease): Promise<PollAssignment>;
+  /** Gives up every lease `owner` holds (a replica shutting down), so others take over at once. */
+  release(owner: string): Promise<number>;
+}
+
+// The people's rows a lease can be taken on: nobody holds it, or the holder's lease ran out.
+const FREE = '(claimed_by IS NULL OR lease_until <= ?)';
+const SAME_PERSON = 'p.slack_team_id = watches.slack_team_id AND p.slack_user_id = watches.slack_user_id';
+
+export function createWatchLeaseRepository(db: SqlClient): WatchLeaseRepository {
+  return {
+    async claimPeople({ owner, now, leaseMs }) {
+      const until = now + leaseMs;
+      await db.run(
+        `INSERT INTO scheduler_replicas (replica_id, alive_until) VALUES (?, ?)
+         ON CONFLICT (replica_id) DO UPDATE SET alive_until = excluded.alive_until`,
+        [owner, until],
+      );
+      await db.run('DELETE FROM scheduler_replicas WHERE alive_until <= ?', [now]);
+      // A person appears here with their first active watch and leaves with their last. A watch
+      // created after this statement waits for the next tick, as it did when watches were leased.
+      await db.run(
+        `INSERT INTO watch_poll_leases (slack_team_id, slack_user_id)
+         SELECT DISTINCT slack_team_id, slack_user_id FROM watches WHERE status = 'active'
+         ON CONFLICT (slack_team_id, slack_user_id) DO NOTHING`,
+      );
+      await db.run(
+        `DELETE FROM watch_poll_leases WHERE NOT EXISTS (
+           SELECT 1 FROM watches WHERE status = 'active'
+             AND watches.slack_team_id = watch_poll_leases.slack_team_id
+             AND watches.slack_user_id = watch_poll_leases.slack_user_id)`,
+      );
+      const counts = await db.get<{ replicas: number; people: number; held: number }>(
+        `SELECT (SELECT COUNT(*) FROM scheduler_replicas WHERE alive_until > ?) AS replicas,
+                (SELECT COUNT(*) FROM watch_poll_leases) AS people,
+                (SELECT COUNT(*) FROM watch_poll_leases WHERE claimed_by = ? AND lease_until > ?) AS held`,
+        [now, owner, now],
+      );
+      const replicas = Math.max(1, Number(counts?.replicas ?? 1));
+      const totalPeople = Number(counts?.people ?? 0);
+      const share = Math.ceil(totalPeople / replicas);
+      let held = Number(counts?.held ?? 0);
+
+      if (held > share) {
+        const { changes } = await db.run(
+          `UPDATE watch_poll_leases SET claimed_by = NULL, lease_until = NULL
+           WHERE claimed_by = ? AND (slack_team_id, slack_user_id) IN (
+             SELECT slack_team_id, slack_user_id FROM watch_poll_leases WHERE claimed_by = ?
+             ORDER BY slack_team_id DESC, slack_user_id DESC LIMIT ?)`,
+          [owner, owner, held - share],
+        );
+        held -= changes;
+      }
+      await db.run('UPDATE watch_poll_leases SET lease_until = ? WHERE claimed_by = ? AND lease_until > ?', [
+        until,
+        owner,
+        now,
+      ]);
+      if (held < share) {
+        if (db.dialect === 'postgres') {
+          // Rows another replica is claiming right now are locked: SKIP LOCKED passes over them to the
+          // next free ones instead of waiting for that replica's commit and then finding them taken.
+          await db.run(
+            `WITH free AS (
+               SELECT slack_team_id, slack_user_id FROM watch_poll_leases WHERE ${FREE}
+               ORDER BY slack_team_id, slack_user_id LIMIT ? FOR UPDATE SKIP LOCKED)
+             UPDATE watch_poll_leases AS p SET claimed_by = ?, lease_until = ? FROM free
+             WHERE p.slack_team_id = free.slack_team_id AND p.slack_user_id = free.slack_user_id`,
+            [now, share - held, owner, until],
+          );
+        } else {
+          // SQLite has one writer at a time, and each row's condition is checked again as it is
+          // updated, so two replicas running this at once never both get the same person.
+          await db.run(
+            `UPDATE watch_poll_leases SET claimed_by = ?, lease_until = ?
+             WHERE ${FREE} AND (slack_team_id, slack_user_id) IN (
+               SELECT slack_team_id, slack_user_id FROM watch_poll_leases WHERE ${FREE}
+               ORDER BY slack_team_id, slack_user_id LIMIT ?)`,
+            [owner, until, now, now, share - held],
+          );
+        }
+      }
+
+      // watches.claimed_by mirrors the person's lease so that a watch says which replica polls it; the
+      // lease itself (and its renewal) lives in watch_poll_leases.
+      const mine = `SELECT 1 FROM watch_poll_leases AS p WHERE ${SAME_PERSON} AND p.claimed_by = ?`;
+      // Cleared only for people nobody holds now: a person another replica holds is rewritten by that
+      // replica, and leaving those rows to it keeps two replicas from locking the same rows in turn.
+      await db.run(
+        `UPDATE watches SET claimed_by = NULL, lease_until = NULL
+         WHERE claimed_by = ? AND status = 'active' AND NOT EXISTS (
+           SELECT 1 FROM watch_poll_leases AS p
+           WHERE ${SAME_PERSON} AND p.claimed_by IS NOT NULL AND p.lease_until > ?)`,
+        [owner, now],
+      );
+      await db.run(
+        `UPDATE watches SET claimed_by = ?, lease_until = ?
+         WHERE status = 'active' AND (claimed_by IS NULL OR claimed_by <> ?) AND EXISTS (${mine})`,
+        [owner, until, owner, owner],
+      );
+      const rows = await db.all<WatchRow>(
+        `SELECT watches.* FROM watches JOIN watch_poll_leases AS p ON ${SAME_PERSON}
+         WHERE p.claimed_by = ? AND p.lease_until > ? AND watches.status = 'active'
+         ORDER BY watches.deadline_at, watches.id`,
+        [owner, now],
+      );
+      const watches = rows.map(fromWatchRow);
+      const people = new Set(watches.map((watch) => `${watch.teamId}/${watch.userId}`)).size;
+      return { watches, people, totalPeople, replicas };
+    },
+
+    async release(owner) {
+      await db.run('DELETE FROM scheduler_replicas WHERE replica_id = ?', [owner]);
+      await db.run(
+        'UPDATE watch_poll_leases SET claimed_by = NULL, lease_until = NULL WHERE claimed_by = ?',
+        [owner],
+      );
+      const { changes } = await db.run(
+        `UPDATE watches SET claimed_by = NULL, lease_until = NULL WHERE claimed_by = ? AND status = 'active'`,
+        [owner],
+      );
+      return changes;
+    },
+  };
+}
