@@ -8,6 +8,6 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
-    globalSetup: ['test/store/postgres-skip-notice.ts'],
+    globalSetup: ['test/store/postgres-skip-notice.ts', 'test/support/manifest-schema-skip-notice.ts'],
   },
 });
