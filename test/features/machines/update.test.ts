@@ -133,6 +133,24 @@ describe('the Settings modal', () => {
     expect(await auditOf(bot, machine.id)).toMatchObject({ action: 'machine.update', outcome: 'ok' });
   });
 
+  it('opens for a machine whose shutdown timeout and snapshot count are 0, values the API holds', async () => {
+    const machine = spareMachine();
+    const typed = bot.requests.slashCommand({
+      text: `update ${machine.name} shutdownTimeoutInHours=0 autoSnapshotSaveCount=0`,
+      userId: ADA,
+    });
+    await bot.send(typed);
+    await bot.slack.waitForResponse(typed.responseUrlId ?? '');
+    expect(bot.emulator.state.machine(machine.id)).toMatchObject({
+      shutdownTimeoutInHours: 0,
+      autoSnapshotSaveCount: 0,
+    });
+    bot.slack.reset();
+    const view = await openSettings(machine, '1600000000.000125');
+    expect(bot.slack.calls('views.update').at(-1)?.answer).toMatchObject({ ok: true });
+    expect(textOf(view.blocks)).toContain('"initial_value":"0"');
+  });
+
   it('shows a bad value on its field and saves nothing', async () => {
     const machine = spareMachine();
     const view = await openSettings(machine, '1600000000.000124');
