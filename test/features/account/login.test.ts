@@ -191,7 +191,40 @@ describe('the Log in button', () => {
     );
     const open = await bot.slack.waitFor('views.open');
     expect(open.args.trigger_id).toBe('T-home-1');
-    expect(textOf(open.args.view)).toContain('You are linked as *ada.park@example.com*');
+    const filled = await bot.slack.waitFor('views.update');
+    expect(filled.args.view_id).toBe((open.answer?.view as { id: string }).id);
+    expect(textOf(filled.args.view)).toContain('You are linked as *ada.park@example.com*');
+  });
+
+  it('opens the form before reading the database, so a slow database cannot expire the trigger', async () => {
+    const { account } = bot.vault;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The database answers only after the trigger (3 s) would have expired.
+    bot.vault.account = async (user) => {
+      await held;
+      return account(user);
+    };
+    try {
+      await bot.send(
+        bot.requests.blockAction({
+          actionId: ActionId.login,
+          userId: ada.slackId,
+          view: { type: 'home' },
+          triggerId: 'T-home-2',
+        }),
+      );
+      const open = await bot.slack.waitFor('views.open');
+      expect(open.args.trigger_id).toBe('T-home-2');
+      expect(textOf(open.args.view)).toContain(CallbackId.login);
+    } finally {
+      release();
+      bot.vault.account = account;
+    }
+    const filled = await bot.slack.waitFor('views.update');
+    expect(textOf(filled.args.view)).toContain('You are linked as *ada.park@example.com*');
   });
 });
 

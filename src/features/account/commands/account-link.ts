@@ -8,7 +8,7 @@ import { unlinkedMessage, whoamiMessage } from '../blocks/account.js';
 import { openLoginModal } from '../open-login-modal.js';
 
 export const loginCommand: CommandHandler<'login'> = (_command, context) =>
-  openLoginModal(context.web, context.triggerId, context.deps.vault, context.user);
+  openLoginModal(context.web, context.triggerId, context.deps, context.user);
 
 export const logoutCommand: CommandHandler<'logout'> = async (_command, context) => {
   const { deps, user } = context;
