@@ -192,7 +192,7 @@ describe('the Log in button', () => {
     const open = await bot.slack.waitFor('views.open');
     expect(open.args.trigger_id).toBe('T-home-1');
     const filled = await bot.slack.waitFor('views.update');
-    expect(filled.args.view_id).toBe((open.answer?.view as { id: string }).id);
+    expect(filled.args.view_id).toBe((open.answer?.view as { id?: string } | undefined)?.id);
     expect(textOf(filled.args.view)).toContain('You are linked as *ada.park@example.com*');
   });
 
