@@ -218,7 +218,8 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
           account: {
             userId: account.id,
             email: account.email,
-            teamId: account.accountKind === 'team' ? account.accountId : null,
+            // As Paperspace answers for every account, an individual one too (its own team id).
+            teamId: account.accountId,
           },
         },
       );
