@@ -7,7 +7,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { failureText } from '../errors/user-message.js';
-import { PaperspaceApiError, RequestValidationError } from '../paperspace/errors.js';
+import { PaperspaceApiError, PaperspaceConflictError, RequestValidationError } from '../paperspace/errors.js';
 import { type RefillRequest, refilledForm, type SubmittedView } from './block-kit/form-refill.js';
 import { errorMessage } from './block-kit/messages.js';
 import type { SlackMessage } from './block-kit/text.js';
@@ -20,6 +20,8 @@ export interface FormRefusal {
   /** Parameter name -> the block of the field that holds it. */
   fieldBlockIds: Readonly<Record<string, string>>;
   secretBlockIds?: readonly string[];
+  /** The parameter a conflict (409, e.g. a name already taken) is about, when Paperspace does not name it. */
+  conflictParameter?: string;
   logger: Logger;
   /** Tells the submitter privately, when the form is gone. */
   tell: (message: SlackMessage) => Promise<void>;
@@ -27,7 +29,13 @@ export interface FormRefusal {
 
 export async function putFormBack(refusal: FormRefusal): Promise<void> {
   const reason = failureText(refusal.error, refusal.logger);
-  const placed = placeRefusal(refusal.error, reason, refusal.fieldBlockIds, refusal.view);
+  const placed = placeRefusal(
+    refusal.error,
+    reason,
+    refusal.fieldBlockIds,
+    refusal.view,
+    refusal.conflictParameter,
+  );
   const form: RefillRequest = {
     view: refusal.view,
     problems: placed.problems,
@@ -48,6 +56,7 @@ export function placeRefusal(
   reason: string,
   fieldBlockIds: Readonly<Record<string, string>>,
   view: Pick<SubmittedView, 'state'>,
+  conflictParameter?: string,
 ): { problems: Record<string, string>; notice?: string } {
   const present = (parameter: string) => {
     const blockId = fieldBlockIds[parameter];
@@ -64,7 +73,9 @@ export function placeRefusal(
     return { problems };
   }
   const said = error instanceof PaperspaceApiError ? error.serverMessage : undefined;
-  const named = said === undefined ? undefined : firstNamedParameter(said, Object.keys(fieldBlockIds));
+  const named =
+    (said === undefined ? undefined : firstNamedParameter(said, Object.keys(fieldBlockIds))) ??
+    (error instanceof PaperspaceConflictError ? conflictParameter : undefined);
   const blockId = named === undefined ? undefined : present(named);
   return blockId === undefined ? { problems, notice: reason } : { problems: { [blockId]: reason } };
 }

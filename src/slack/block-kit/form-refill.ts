@@ -72,7 +72,13 @@ export function refilledForm(request: RefillRequest): ModalView {
   const { view, problems } = request;
   const secret = new Set(request.secretBlockIds ?? []);
   const blocks: KnownBlock[] = [];
-  if (request.notice) blocks.push(problemLine(NOTICE_BLOCK_ID, request.notice));
+  // A problem whose field the form does not show is said above it, never lost.
+  const shown = new Set(view.blocks.map((block) => (isRecord(block) ? block.block_id : undefined)));
+  const unplaced = Object.entries(problems)
+    .filter(([blockId]) => !shown.has(blockId))
+    .map(([, problem]) => problem);
+  const notice = [request.notice, ...unplaced].filter(Boolean).join(' ');
+  if (notice) blocks.push(problemLine(NOTICE_BLOCK_ID, notice));
   for (const block of view.blocks) {
     if (!isRecord(block)) continue;
     const blockId = typeof block.block_id === 'string' ? block.block_id : undefined;
