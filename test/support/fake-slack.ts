@@ -36,6 +36,8 @@ export interface ResponseUrlPost {
 export interface FakeUser {
   id: string;
   real_name: string;
+  /** The profile e-mail (users:read.email); absent: the profile shows none, as for a bot. */
+  email: string;
   tz: string;
   tz_offset: number;
   is_bot: boolean;
@@ -353,7 +355,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           tz_label: configured?.tz ?? 'UTC',
           tz_offset: configured?.tz_offset ?? 0,
           is_bot: configured?.is_bot ?? false,
-          profile: { real_name: realName, display_name: realName },
+          profile: {
+            real_name: realName,
+            display_name: realName,
+            ...(configured?.email === undefined ? {} : { email: configured.email }),
+          },
         },
       };
     },
