@@ -172,19 +172,30 @@ export function createMachineParamsSchemaFor(template: TemplateInfo | undefined)
   });
 }
 
-export const updateMachineParamsSchema = z.strictObject({
-  machineName: text().optional(),
-  shutdownTimeoutInHours: nonNegativeWholeNumber().optional(),
-  shutdownTimeoutForces: flag().optional(),
-  // The contract types this field "number" but describes it as one of hour, day, week or null, the
-  // same vocabulary as the machine's own autoSnapshotFrequency: the "number" is a documentation
-  // error, so the client sends the strings (and null to turn the schedule off).
-  autoSnapshotFrequency: choice(AUTO_SNAPSHOT_FREQUENCIES).nullable().optional(),
-  autoSnapshotSaveCount: nonNegativeWholeNumber().optional(),
-  performAutoSnapshot: flag().optional(),
-  dynamicPublicIp: flag().optional(),
-  assignPublicIp: flag().optional(),
-});
+export const updateMachineParamsSchema = z
+  .strictObject({
+    machineName: text().optional(),
+    shutdownTimeoutInHours: nonNegativeWholeNumber().optional(),
+    shutdownTimeoutForces: flag().optional(),
+    // The contract types this field "number" but describes it as one of hour, day, week or null, the
+    // same vocabulary as the machine's own autoSnapshotFrequency: the "number" is a documentation
+    // error, so the client sends the strings (and null to turn the schedule off).
+    autoSnapshotFrequency: choice(AUTO_SNAPSHOT_FREQUENCIES).nullable().optional(),
+    autoSnapshotSaveCount: nonNegativeWholeNumber().optional(),
+    performAutoSnapshot: flag().optional(),
+    dynamicPublicIp: flag().optional(),
+    assignPublicIp: flag().optional(),
+  })
+  // Paperspace refuses a new static IP and a dynamic one in the same change: the person chooses.
+  .superRefine((params, ctx) => {
+    if (params.assignPublicIp === true && params.dynamicPublicIp === true) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['assignPublicIp'],
+        message: 'cannot be combined with dynamicPublicIp: choose a static or a dynamic public IP, not both',
+      });
+    }
+  });
 export type UpdateMachineParams = z.input<typeof updateMachineParamsSchema>;
 
 const filterText = () => text().optional();

@@ -15,6 +15,9 @@ export const BOT_SCOPES = [
   'chat:write.public',
   // users.info: the user's time zone (tz) for reminders at HH:MM local time, and for times shown.
   'users:read',
+  // users.info's profile.email: a team key is linked only to the member whose Paperspace e-mail is
+  // the e-mail of the person's own Slack profile, so nobody can link under a teammate's address.
+  'users:read.email',
 ] as const;
 
 export type BotScope = (typeof BOT_SCOPES)[number];

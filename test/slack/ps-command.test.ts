@@ -35,6 +35,16 @@ describe('/ps routing', () => {
     expect(database.includes(Buffer.from(secret))).toBe(false);
   });
 
+  it('answers /ps login with anything after it as a pasted key: not stored, not shown, rotate it', async () => {
+    const typed = 'hunter2-short';
+    const response = await bot.send(bot.requests.slashCommand({ text: `login ${typed}` }));
+    const body = response.body as { text: string };
+    expect(body.text).toMatch(/not stored or shown/i);
+    expect(body.text).toMatch(/rotate it in Paperspace/i);
+    expect(JSON.stringify(response.body)).not.toContain(typed);
+    expect(bot.logText()).not.toContain(typed);
+  });
+
   it('prompts a user with no linked key to log in, with a Login button, before calling Paperspace', async () => {
     const before = bot.emulator.state.requests().length;
     const request = bot.requests.slashCommand({ text: 'list', userId: USERS.sam.slackId });

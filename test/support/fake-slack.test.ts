@@ -46,6 +46,7 @@ describe('startFakeSlack', () => {
         args: { channel: 'C1', text: 'hi', blocks: [{ type: 'divider' }] },
         token: TOKEN,
         contentType: 'application/x-www-form-urlencoded',
+        answer: expect.objectContaining({ ok: true, channel: 'C1' }),
       },
     ]);
   });

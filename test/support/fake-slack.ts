@@ -18,6 +18,8 @@ export interface ApiCall {
   /** Token from `Authorization: Bearer` (or a `token` argument); undefined when none was sent. */
   token: string | undefined;
   contentType: string;
+  /** What the fake answered, so a test can tell an accepted call from a refused one. */
+  answer?: Record<string, unknown> & { ok: boolean };
 }
 
 /** One POST to a response_url, i.e. what `respond()` sent. */
@@ -34,6 +36,8 @@ export interface ResponseUrlPost {
 export interface FakeUser {
   id: string;
   real_name: string;
+  /** The profile e-mail (users:read.email); absent: the profile shows none, as for a bot. */
+  email: string;
   tz: string;
   tz_offset: number;
   is_bot: boolean;
@@ -150,6 +154,30 @@ function tooManyBlocks(blocks: unknown, limit: number, pointer: string): string[
   if (!Array.isArray(blocks)) return [`[ERROR] must provide an array [json-pointer:${pointer}]`];
   if (blocks.length > limit) return [`[ERROR] no more than ${limit} items allowed [json-pointer:${pointer}]`];
   return undefined;
+}
+
+/**
+ * Slack refuses a view whose number input starts outside its own bounds (an initial_value 0 with a
+ * min_value 1), so a modal built that way never opens.
+ */
+function numberInputOutOfBounds(blocks: unknown, pointer: string): string[] | undefined {
+  if (!Array.isArray(blocks)) return undefined;
+  const errors: string[] = [];
+  blocks.forEach((block: unknown, index) => {
+    if (!isRecord(block) || !isRecord(block.element) || block.element.type !== 'number_input') return;
+    const { initial_value: initial, min_value: min, max_value: max } = block.element;
+    if (typeof initial !== 'string') return;
+    const value = Number(initial);
+    if (
+      (typeof min === 'string' && value < Number(min)) ||
+      (typeof max === 'string' && value > Number(max))
+    ) {
+      errors.push(
+        `[ERROR] initial_value must be between min_value and max_value [json-pointer:${pointer}/${index}/element]`,
+      );
+    }
+  });
+  return errors.length > 0 ? errors : undefined;
 }
 
 function describeRecorded(calls: ApiCall[], responses: Map<string, ResponseUrlPost[]>): string {
@@ -284,7 +312,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     'views.open': (call) => {
       if (!stringArg(call, 'trigger_id')) return slackError('invalid_arguments');
       if (!isRecord(call.args.view)) return slackError('invalid_arguments');
-      const blockErrors = tooManyBlocks(call.args.view.blocks, MAX_VIEW_BLOCKS, '/view/blocks');
+      const blockErrors =
+        tooManyBlocks(call.args.view.blocks, MAX_VIEW_BLOCKS, '/view/blocks') ??
+        numberInputOutOfBounds(call.args.view.blocks, '/view/blocks');
       if (blockErrors) return slackError('invalid_arguments', blockErrors);
       return { ok: true, view: renderView(call.args.view, {}) };
     },
@@ -293,14 +323,18 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const externalId = stringArg(call, 'external_id');
       if (!viewId && !externalId) return slackError('invalid_arguments');
       if (!isRecord(call.args.view)) return slackError('invalid_arguments');
-      const blockErrors = tooManyBlocks(call.args.view.blocks, MAX_VIEW_BLOCKS, '/view/blocks');
+      const blockErrors =
+        tooManyBlocks(call.args.view.blocks, MAX_VIEW_BLOCKS, '/view/blocks') ??
+        numberInputOutOfBounds(call.args.view.blocks, '/view/blocks');
       if (blockErrors) return slackError('invalid_arguments', blockErrors);
       return { ok: true, view: renderView(call.args.view, viewId ? { id: viewId } : {}) };
     },
     'views.publish': (call) => {
       if (!stringArg(call, 'user_id')) return slackError('invalid_arguments');
       if (!isRecord(call.args.view)) return slackError('invalid_arguments');
-      const blockErrors = tooManyBlocks(call.args.view.blocks, MAX_VIEW_BLOCKS, '/view/blocks');
+      const blockErrors =
+        tooManyBlocks(call.args.view.blocks, MAX_VIEW_BLOCKS, '/view/blocks') ??
+        numberInputOutOfBounds(call.args.view.blocks, '/view/blocks');
       if (blockErrors) return slackError('invalid_arguments', blockErrors);
       return { ok: true, view: renderView(call.args.view, {}) };
     },
@@ -321,7 +355,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           tz_label: configured?.tz ?? 'UTC',
           tz_offset: configured?.tz_offset ?? 0,
           is_bot: configured?.is_bot ?? false,
-          profile: { real_name: realName, display_name: realName },
+          profile: {
+            real_name: realName,
+            display_name: realName,
+            ...(configured?.email === undefined ? {} : { email: configured.email }),
+          },
         },
       };
     },
@@ -380,7 +418,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const bodyToken = typeof args.token === 'string' ? args.token : undefined;
       const call: ApiCall = { method: apiMatch[1], args, token: bearer ?? bodyToken, contentType };
       recorded.push(call);
-      sendJson(response, 200, answerApiCall(call));
+      call.answer = answerApiCall(call);
+      sendJson(response, 200, call.answer);
     })().catch((error: unknown) => {
       if (!response.headersSent) sendJson(response, 500, { ok: false, error: String(error) });
     });

@@ -36,18 +36,24 @@ export const USERS = {
   ada: {
     slackId: 'U0ADA',
     emulatorUserId: 'u1ada',
+    /** The e-mail on the Slack profile, the same as in Paperspace. */
+    email: 'ada.park@example.com',
     apiKey: 'demo-key-ada-individual',
     accessToken: 'demo-token-ada-individual',
   },
   maya: {
     slackId: 'U0MAYA',
     emulatorUserId: 'u1maya',
+    /** The e-mail on the Slack profile, the same as in Paperspace. */
+    email: 'maya.chen@orbital.example',
     apiKey: 'demo-key-maya-team-admin',
     accessToken: 'demo-token-maya-team-admin',
   },
   sam: {
     slackId: 'U0SAM',
     emulatorUserId: 'u1sam',
+    /** The e-mail on the Slack profile, the same as in Paperspace. */
+    email: 'sam.rivera@orbital.example',
     apiKey: 'demo-key-sam-team-member',
     accessToken: 'demo-token-sam-team-member',
   },
@@ -138,7 +144,11 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
   const dialect = options.dialect ?? (process.env.TEST_PAPERSPACE_DIALECT === 'v1' ? 'v1' : 'contract');
   const slack = await startFakeSlack({
     teamId: TEAM_ID,
-    users: Object.values(USERS).map((user) => ({ id: user.slackId, tz: 'Europe/Amsterdam' })),
+    users: Object.values(USERS).map((user) => ({
+      id: user.slackId,
+      tz: 'Europe/Amsterdam',
+      email: user.email,
+    })),
   });
   let proxy: RecordingProxy | undefined;
   if (options.recordPaperspaceHeaders) proxy = await startRecordingProxy(emulator.url);
@@ -233,7 +243,8 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
           account: {
             userId: account.id,
             email: account.email,
-            teamId: account.accountKind === 'team' ? account.accountId : null,
+            // As Paperspace answers for every account, an individual one too (its own team id).
+            teamId: account.accountId,
           },
         },
       );

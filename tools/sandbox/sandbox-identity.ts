@@ -20,6 +20,8 @@ export interface SandboxPerson {
   /** The @handle typed in mentions. */
   handle: string;
   realName: string;
+  /** The Slack profile e-mail (users:read.email): the emulator user's, so a team key links to them. */
+  email: string;
   /** The emulator user whose demo API key fits this person. */
   emulatorUserId: string;
 }
@@ -30,18 +32,21 @@ export const SANDBOX_PEOPLE: readonly SandboxPerson[] = [
     id: 'U0ADA',
     handle: 'ada',
     realName: 'Ada Park',
+    email: 'ada.park@example.com',
     emulatorUserId: 'u1ada',
   },
   {
     id: 'U0MAYA',
     handle: 'maya',
     realName: 'Maya Chen',
+    email: 'maya.chen@orbital.example',
     emulatorUserId: 'u1maya',
   },
   {
     id: 'U0SAM',
     handle: 'sam',
     realName: 'Sam Rivera',
+    email: 'sam.rivera@orbital.example',
     emulatorUserId: 'u1sam',
   },
 ];

@@ -192,7 +192,11 @@ export function createSlackStandin(options: SlackStandinOptions): SlackStandin {
           tz,
           tz_label: tz,
           tz_offset: timeZoneOffsetSeconds(tz, options.now()),
-          profile: { real_name: realName, display_name: person?.handle ?? SANDBOX_APP.handle },
+          profile: {
+            real_name: realName,
+            display_name: person?.handle ?? SANDBOX_APP.handle,
+            ...(person === undefined ? {} : { email: person.email }),
+          },
         },
       };
     },

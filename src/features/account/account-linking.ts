@@ -4,8 +4,9 @@
 //
 // The contract has no "who am I" call. getUsers lists the users of the caller's account: on an
 // individual account that is the caller alone, on a team every member. So the key proves the account,
-// and on a team the person names themselves by e-mail, which must be one of the team's users. (That
-// name only labels the link: every call still carries the person's own key.)
+// and on a team the person is the member whose e-mail is on their own Slack profile: a typed address
+// must be that one, so nobody can link under a teammate's name (whoami, access grants and reminders
+// go by it), and an empty one defaults to it.
 //
 // v1 has one: `GET /auth/session` names the key's user and team, so a v1 key is linked without an
 // e-mail (the client's `whoAmI` capability says which way applies).
@@ -30,6 +31,8 @@ export interface LinkRequest {
   apiKey?: string | undefined;
   accessToken?: string | undefined;
   email?: string | undefined;
+  /** The e-mail on the person's Slack profile (users:read.email); undefined when Slack shows none. */
+  slackEmail?: string | undefined;
 }
 
 export type CredentialField = 'apiKey' | 'accessToken' | 'email';
@@ -79,6 +82,7 @@ export function createAccountLinking(deps: AccountLinkingDeps): AccountLinking {
     apiKey: string,
     accessToken: string | undefined,
     email: string | undefined,
+    slackEmail: string | undefined,
   ): Promise<{ account: PaperspaceAccount } | { problems: LinkProblems }> => {
     const client = deps.clients.forCredentials(
       accessToken === undefined ? { apiKey } : { apiKey, accessToken },
@@ -97,7 +101,7 @@ export function createAccountLinking(deps: AccountLinkingDeps): AccountLinking {
       problems.apiKey = refusal(users.reason, 'API key', checkTimeoutMs);
       return { problems };
     }
-    const identified = identify(users.value, email);
+    const identified = identify(users.value, email, slackEmail);
     if ('problem' in identified) return { problems: { ...problems, [identified.field]: identified.problem } };
     return Object.keys(problems).length > 0 ? { problems } : { account: identified.account };
   };
@@ -113,7 +117,7 @@ export function createAccountLinking(deps: AccountLinkingDeps): AccountLinking {
       const email = nonEmpty(request.email);
       try {
         const account = await deps.audit.run({ user, action: 'account.link' }, async () => {
-          const checked = await verify(apiKey, accessToken, email);
+          const checked = await verify(apiKey, accessToken, email, nonEmpty(request.slackEmail));
           if ('problems' in checked) throw new CredentialsRefused(checked.problems);
           await deps.vault.link(user, {
             apiKey,
@@ -213,22 +217,10 @@ function refusal(error: unknown, credential: 'API key' | 'access token', timeout
 
 type Identified = { account: PaperspaceAccount } | { field: CredentialField; problem: string };
 
-function identify(users: User[], email: string | undefined): Identified {
+function identify(users: User[], email: string | undefined, slackEmail: string | undefined): Identified {
   const accountOf = (user: User): Identified => ({
     account: { userId: user.id, email: user.email, teamId: user.teamId },
   });
-  if (email !== undefined) {
-    const wanted = email.toLowerCase();
-    const match = users.find((user) => user.email.toLowerCase() === wanted);
-    if (match) return accountOf(match);
-    return {
-      field: 'email',
-      problem:
-        users.length === 1
-          ? `This key belongs to another e-mail address. Leave this empty, or check that you pasted your own key.`
-          : `No user of this key's account has that e-mail (it has ${users.length} users). Enter the e-mail you sign in to Paperspace with.`,
-    };
-  }
   const [only, ...others] = users;
   if (only === undefined) {
     return {
@@ -236,9 +228,51 @@ function identify(users: User[], email: string | undefined): Identified {
       problem: 'Paperspace accepted this key but listed no user for it, so it cannot be linked.',
     };
   }
-  if (others.length === 0) return accountOf(only);
-  return {
-    field: 'email',
-    problem: `This is a team key (${users.length} users): enter your Paperspace e-mail so the bot knows which member you are.`,
-  };
+  if (others.length === 0) {
+    if (email === undefined || only.email.toLowerCase() === email.toLowerCase()) return accountOf(only);
+    return {
+      field: 'email',
+      problem: `This key belongs to another e-mail address. Leave this empty, or check that you pasted your own key.`,
+    };
+  }
+  return identifyTeamMember(users, email, slackEmail);
+}
+
+/** On a team key, the member whose e-mail is the one on the person's own Slack profile. */
+function identifyTeamMember(
+  users: User[],
+  email: string | undefined,
+  slackEmail: string | undefined,
+): Identified {
+  const wanted = (email ?? slackEmail)?.toLowerCase();
+  if (wanted === undefined) {
+    return {
+      field: 'email',
+      problem: `This is a team key (${users.length} users): enter your Paperspace e-mail so the bot knows which member you are.`,
+    };
+  }
+  const match = users.find((user) => user.email.toLowerCase() === wanted);
+  if (match === undefined) {
+    return {
+      field: 'email',
+      problem: `No user of this key's account has ${email === undefined ? 'the e-mail of your Slack profile' : 'that e-mail'} (it has ${users.length} users). Enter the e-mail you sign in to Paperspace with.`,
+    };
+  }
+  if (slackEmail === undefined) {
+    return {
+      field: 'email',
+      problem:
+        'Slack shows no e-mail on your profile, so the bot cannot confirm which member of the team you are. ' +
+        'A team key is linked only to the member whose e-mail is on your Slack profile; ask your Slack admin.',
+    };
+  }
+  if (match.email.toLowerCase() !== slackEmail.toLowerCase()) {
+    return {
+      field: 'email',
+      problem:
+        'That is not the e-mail on your Slack profile. A team key is linked only to the member whose ' +
+        'e-mail is on your own Slack profile: enter yours, or leave this empty.',
+    };
+  }
+  return { account: { userId: match.id, email: match.email, teamId: match.teamId } };
 }

@@ -1,6 +1,11 @@
 // Opens the login form, from `/ps login` or from a Log in button (a prompt, App Home). It says which
-// account is linked already, so linking another key reads as the replacement it is.
+// account is linked already, so linking another key reads as the replacement it is. A trigger expires
+// 3 seconds after the click, so the form opens first, with nothing read before it; the note on the
+// linked account is added by views.update once the database has answered (the inputs keep their
+// block and action ids, so anything typed meanwhile stays).
 import type { WebClient } from '@slack/web-api';
+import type { Logger } from 'pino';
+import { describeError, slackErrorCode } from '../../errors/describe-error.js';
 import type { Capabilities } from '../../paperspace/dialect.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { KeyVault } from '../../vault/key-vault.js';
@@ -9,13 +14,25 @@ import { loginModal } from './blocks/login-modal.js';
 export async function openLoginModal(
   client: WebClient,
   triggerId: string,
-  vault: KeyVault,
+  deps: { vault: KeyVault; logger: Logger },
   user: SlackUser,
   capabilities: Capabilities,
 ): Promise<void> {
-  const linked = await vault.account(user);
-  await client.views.open({
-    trigger_id: triggerId,
-    view: loginModal(linked ? { linkedAs: linked.email, capabilities } : { capabilities }),
-  });
+  const opened = await client.views.open({ trigger_id: triggerId, view: loginModal({ capabilities }) });
+  const viewId = opened.view?.id;
+  if (viewId === undefined) return;
+  const linked = await deps.vault.account(user);
+  if (!linked) return;
+  try {
+    await client.views.update({
+      view_id: viewId,
+      ...(opened.view?.hash ? { hash: opened.view.hash } : {}),
+      view: loginModal({ linkedAs: linked.email, capabilities }),
+    });
+  } catch (error) {
+    // Closed or already submitted: the note on the linked account is only a courtesy.
+    const code = slackErrorCode(error);
+    if (code === 'not_found' || code === 'hash_conflict') return;
+    deps.logger.warn({ error: describeError(error) }, 'could not add the linked account to the login form');
+  }
 }

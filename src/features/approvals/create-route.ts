@@ -1,18 +1,20 @@
 // After Paperspace refused a team member's create (only administrators create machines): the member
-// is offered to send it as a request to the team's administrators, instead of a bare 403.
-import { PaperspacePermissionError } from '../../paperspace/errors.js';
+// is offered to send it as a request to the team's administrators, instead of a bare refusal.
 import type { SlackMessage } from '../../slack/block-kit/text.js';
-import type { LinkedAccount } from '../../vault/key-vault.js';
+import { MemberCannotCreateError } from '../machines/create-flow.js';
 import { createOfferMessage } from './blocks/request-messages.js';
+
+/** What the create form says once the member was offered the request instead. */
+export const CREATE_REQUEST_OFFERED =
+  'Only team administrators can create machines. I sent you a private message where you can ask them for this one.';
 
 /** True when the refusal was answered with the offer; false: the caller reports the error as usual. */
 export async function offerCreateRequest(
   error: unknown,
-  account: LinkedAccount | undefined,
   params: Record<string, unknown>,
   tell: (message: SlackMessage) => Promise<void>,
 ): Promise<boolean> {
-  if (!(error instanceof PaperspacePermissionError) || !account?.teamId) return false;
+  if (!(error instanceof MemberCannotCreateError)) return false;
   await tell(createOfferMessage(params));
   return true;
 }

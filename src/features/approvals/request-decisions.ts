@@ -4,6 +4,7 @@
 // assigned to the requester, a start/stop/restart with the owner's key. The live card is posted in
 // the thread of the request and of the requester's receipt, and watched, like any create or power.
 // Every decision and its action is audited with both people.
+
 import type { WebClient } from '@slack/web-api';
 import { describeError } from '../../errors/describe-error.js';
 import { failureText } from '../../errors/user-message.js';
@@ -14,6 +15,7 @@ import { mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import type { ApprovalRequest, Decision } from '../../store/approval-requests.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import { readAccountKind } from '../machines/account-kind.js';
 import { machineCardMessage } from '../machines/blocks/machine-card.js';
 import { createdNotice, mention, powerRequestedNotice } from '../machines/blocks/machine-replies.js';
 import { checkCreateParams, findTemplate } from '../machines/create-flow.js';
@@ -144,7 +146,8 @@ async function act(
   if (request.kind === 'create') {
     const params = (request.details.params ?? {}) as Record<string, unknown>;
     const template = await findTemplate(approver.client, params.templateId);
-    const account = await deps.vault.account(approver.user);
+    // The approver's account, as Paperspace lists it: a team, whose machines are assigned to a person.
+    const { account } = await readAccountKind(approver.client);
     const checked = checkCreateParams(params, account, template);
     if (!checked.ok) {
       throw new Error(

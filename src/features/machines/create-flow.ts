@@ -1,12 +1,13 @@
 // What /ps create (inline) and the create modal share: the account's team added to the parameters,
-// the checks (the client's schema, the template's OS rules, and a team machine's assignment to a
-// person), and the public announcement of the new machine (card in the channel, then a watch until it
+// the checks (the client's schema, the template's OS rules, and who the machine belongs to: a team
+// machine is assigned to a person, an individual account's is the caller's), and the public announcement of the new machine (card in the channel, then a watch until it
 // has booted when it starts on creation).
 
 import type { WebClient } from '@slack/web-api';
+import { UserFacingError } from '../../errors/user-facing-error.js';
 import { failureText } from '../../errors/user-message.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
-import type { RequestIssue } from '../../paperspace/errors.js';
+import { PaperspacePermissionError, type RequestIssue } from '../../paperspace/errors.js';
 import type { RequestOptions } from '../../paperspace/http.js';
 import {
   type CreateMachineParams,
@@ -14,28 +15,28 @@ import {
   type TemplateInfo,
   toRequestIssues,
 } from '../../paperspace/requests.js';
-import type { Template } from '../../paperspace/schemas.js';
+import type { Network, Template } from '../../paperspace/schemas.js';
 import { errorMessage } from '../../slack/block-kit/messages.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { postedInDmNotice, postPublicly } from '../../slack/posting.js';
 import type { SlackUser } from '../../store/slack-user.js';
-import type { LinkedAccount } from '../../vault/key-vault.js';
+import type { AccountKind } from './account-kind.js';
 
 import { machineCardMessage } from './blocks/machine-card.js';
 import { createdNotice } from './blocks/machine-replies.js';
-import type { CreateOutcome } from './machine-operations.js';
+import { type CreateOutcome, createMachineOperations } from './machine-operations.js';
 
 /**
  * A team administrator must create for their team (the contract's teamId); the person never has to
- * type it, since their linked account says which team it is. A teamId they did give is kept, so a
- * wrong one is refused by Paperspace rather than silently replaced.
+ * type it, since Paperspace says which team it is. A teamId they did give is kept, so a wrong one is
+ * refused by Paperspace rather than silently replaced. An individual account sends none.
  */
 export function withAccountTeam(
   params: Record<string, unknown>,
-  account: LinkedAccount | undefined,
+  account: AccountKind,
 ): Record<string, unknown> {
-  if (!account?.teamId || params.teamId !== undefined) return params;
+  if (account.kind !== 'team' || params.teamId !== undefined) return params;
   return { ...params, teamId: account.teamId };
 }
 
@@ -45,21 +46,28 @@ export type CheckedCreate = { ok: true; value: CreateMachineParams } | { ok: fal
 
 /**
  * The create parameters as the client's schema sees them (with the template's rules once the template
- * is known), plus the contract's rule that a team machine is assigned to a person: the schema cannot
- * know the account is a team, so without this a team administrator would learn it from Paperspace
- * only after the form has closed.
+ * is known), plus the contract's rules on who the machine belongs to: a team machine is assigned to a
+ * person, and on an individual account the caller becomes owner, so assigning it is refused. The
+ * schema cannot know the account's kind, so without this the person would learn it from Paperspace
+ * only after the form was sent.
  */
 export function checkCreateParams(
   params: Record<string, unknown>,
-  account: LinkedAccount | undefined,
+  account: AccountKind,
   template?: TemplateInfo,
 ): CheckedCreate {
   const issues: RequestIssue[] = [];
   const parsed = createMachineParamsSchemaFor(template).safeParse(params);
   if (!parsed.success) issues.push(...toRequestIssues(parsed.error));
-  const assigned =
-    params.userId !== undefined || NEW_USER_FIELDS.some((field) => params[field] !== undefined);
-  if (account?.teamId && !assigned) {
+  const assignedFields = ['userId', ...NEW_USER_FIELDS].filter((field) => params[field] !== undefined);
+  if (account.kind === 'individual') {
+    for (const field of assignedFields) {
+      issues.push({
+        field,
+        message: 'cannot be given on an individual account: the machine belongs to you, leave it out',
+      });
+    }
+  } else if (assignedFields.length === 0) {
     issues.push({
       field: 'userId',
       message:
@@ -68,6 +76,69 @@ export function checkCreateParams(
     });
   }
   return parsed.success && issues.length === 0 ? { ok: true, value: parsed.data } : { ok: false, issues };
+}
+
+/**
+ * The cross-field rule the client's schema cannot check without a lookup: a network is in one region,
+ * and a machine is created on it only in that region.
+ */
+export function networkIssues(
+  params: { region?: unknown; networkId?: unknown },
+  network: Network | undefined,
+): RequestIssue[] {
+  if (network === undefined || typeof params.region !== 'string' || network.region === params.region)
+    return [];
+  return [
+    {
+      field: 'networkId',
+      message: `is a network in ${network.region}, not in ${params.region}: choose a network in ${params.region}, or none`,
+    },
+  ];
+}
+
+/** The network by id, as the person's key sees it; undefined when it is not listed or none was given. */
+export async function findNetwork(
+  client: PaperspaceClient,
+  networkId: unknown,
+  options?: RequestOptions,
+): Promise<Network | undefined> {
+  if (typeof networkId !== 'string' || networkId.trim() === '') return undefined;
+  const [network] = await client.networks.list({ id: networkId.trim() }, options);
+  return network;
+}
+
+export const MEMBER_CANNOT_CREATE =
+  "Only your team's administrators can create machines: Paperspace refused this one for your account. " +
+  'Ask an administrator to create it and assign it to you; you can then start, stop and share it from here.';
+
+/**
+ * The one place a team member's create is answered. Paperspace lets only account administrators
+ * create machines, and nothing in the API says beforehand who is one, so the refusal (403) is turned
+ * into the sentence a member needs. Anything else is passed on as it came.
+ */
+export function memberCreateRefusal(error: unknown): unknown {
+  return error instanceof PaperspacePermissionError
+    ? new MemberCannotCreateError(MEMBER_CANNOT_CREATE)
+    : error;
+}
+
+/** A team member's create, refused by Paperspace; the approvals feature turns it into a request. */
+export class MemberCannotCreateError extends UserFacingError {
+  override name = 'MemberCannotCreateError';
+}
+
+/** Creates the machine with the person's key; a member's refusal comes back as MEMBER_CANNOT_CREATE. */
+export async function createForPerson(
+  deps: Pick<ListenerDeps, 'audit' | 'now'>,
+  actor: { user: SlackUser; client: PaperspaceClient },
+  params: CreateMachineParams,
+  template: TemplateInfo | undefined,
+): Promise<CreateOutcome> {
+  try {
+    return await createMachineOperations(deps).create(actor, params, template);
+  } catch (error) {
+    throw memberCreateRefusal(error);
+  }
 }
 
 /** The template by id, as the person's key sees it; undefined when it is not listed. */

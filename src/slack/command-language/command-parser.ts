@@ -69,7 +69,7 @@ export function parseCommand(text: string): ParseResult {
 }
 
 function parse(text: string): ParseResult {
-  if (looksLikeSecret(text)) {
+  if (looksLikeSecret(text) || hasLoginArgument(text)) {
     return { ok: false, error: SECRET_REFUSAL, usage: usageOf('login'), secretDetected: true };
   }
   if (text.length > MAX_COMMAND_LENGTH) {
@@ -95,6 +95,16 @@ function parse(text: string): ParseResult {
   return failWith(GENERAL_USAGE, `Unknown command ${echo(first.text)}. ${hint}`);
 }
 
+/**
+ * Whatever follows `login` is most likely a key the person meant to paste, even one the detector does
+ * not recognise (a short or unusual key): it is answered as a pasted key. Read before tokenizing, so
+ * not even a tokenizer error can echo it.
+ */
+function hasLoginArgument(text: string): boolean {
+  const [word, ...rest] = text.trim().split(/\s+/);
+  return word?.toLowerCase() === 'login' && rest.length > 0;
+}
+
 /** The usage of the command a text starts with, read without tokens (for errors found while splitting). */
 function usageOfTypedWord(text: string): string {
   const word = text.trim().split(/\s+/)[0]?.toLowerCase() ?? '';
@@ -107,14 +117,8 @@ const READERS: Record<string, Reader> = {
   help: readHelp,
   '--help': readHelp,
   '-h': readHelp,
-  login: (args) =>
-    args.length === 0
-      ? success({ name: 'login' })
-      : // Whatever follows `login` may be a key the detector missed: say why, never echo it.
-        fail(
-          'login',
-          'login takes no arguments: it opens a private form for your API key. Never type a key in a command.',
-        ),
+  // Arguments never reach here (hasLoginArgument).
+  login: () => success({ name: 'login' }),
   logout: (args) => withoutArguments('logout', args),
   whoami: (args) => withoutArguments('whoami', args),
   list: (args) => readFiltered('list', args),

@@ -64,6 +64,7 @@ describe('createAccountLinking', () => {
       apiKey: 'demo-key-maya-team-admin',
       accessToken: ' demo-token-maya-team-admin ',
       email: 'maya.chen@orbital.example',
+      slackEmail: 'Maya.Chen@orbital.example',
     });
     expect(outcome).toMatchObject({
       ok: true,

@@ -85,14 +85,16 @@ describe('/ps login', () => {
     expect(text).not.toContain(ada.apiKey);
   });
 
-  it('asks a team member which member they are, then links them by e-mail', async () => {
+  it("links a team member by the e-mail of their Slack profile, never a teammate's", async () => {
     const sam = USERS.sam;
-    const withoutEmail = await submitLogin(bot, sam.slackId, { apiKey: sam.apiKey });
-    expect(withoutEmail.body).toMatchObject({
+    bot.slack.setUser({ id: sam.slackId, email: 'sam@personal.example' });
+    const unknownProfile = await submitLogin(bot, sam.slackId, { apiKey: sam.apiKey });
+    expect(unknownProfile.body).toMatchObject({
       response_action: 'errors',
-      errors: { paperspace_email: expect.stringContaining('team key (2 users)') },
+      errors: { paperspace_email: expect.stringContaining('the e-mail of your Slack profile') },
     });
     expect(await bot.vault.credentials(slackUser('sam'))).toBeUndefined();
+    bot.slack.setUser({ id: sam.slackId, email: sam.email });
 
     const wrongEmail = await submitLogin(bot, sam.slackId, {
       apiKey: sam.apiKey,
@@ -101,6 +103,15 @@ describe('/ps login', () => {
     expect(wrongEmail.body).toMatchObject({
       errors: { paperspace_email: expect.stringContaining('No user') },
     });
+
+    const teammate = await submitLogin(bot, sam.slackId, {
+      apiKey: sam.apiKey,
+      email: 'maya.chen@orbital.example',
+    });
+    expect(teammate.body).toMatchObject({
+      errors: { paperspace_email: expect.stringContaining('not the e-mail on your Slack profile') },
+    });
+    expect(await bot.vault.credentials(slackUser('sam'))).toBeUndefined();
 
     const linked = await submitLogin(bot, sam.slackId, {
       apiKey: sam.apiKey,
@@ -112,6 +123,23 @@ describe('/ps login', () => {
       email: 'sam.rivera@orbital.example',
       teamId: 'te1orbit',
     });
+  });
+
+  it('refuses a team key when the Slack profile shows no e-mail, saying why', async () => {
+    const sam = USERS.sam;
+    // A Slack user whose profile shows no e-mail pastes Sam's key.
+    const refused = await submitLogin(bot, 'U0NOMAIL', { apiKey: sam.apiKey, email: sam.email });
+    expect(refused.body).toMatchObject({
+      errors: { paperspace_email: expect.stringContaining('Slack shows no e-mail on your profile') },
+    });
+    expect(await bot.vault.credentials({ teamId: bot.slack.teamId, userId: 'U0NOMAIL' })).toBeUndefined();
+  });
+
+  it('links a team member with no e-mail typed, by the one on their Slack profile', async () => {
+    const sam = USERS.sam;
+    const linked = await submitLogin(bot, sam.slackId, { apiKey: sam.apiKey });
+    expect(linked.body).toMatchObject({ response_action: 'update' });
+    expect(await bot.vault.account(slackUser('sam'))).toMatchObject({ userId: 'u1sam' });
   });
 
   it("accepts a team member's access token that may not list drives, and refuses an unknown one", async () => {
@@ -191,7 +219,40 @@ describe('the Log in button', () => {
     );
     const open = await bot.slack.waitFor('views.open');
     expect(open.args.trigger_id).toBe('T-home-1');
-    expect(textOf(open.args.view)).toContain('You are linked as *ada.park@example.com*');
+    const filled = await bot.slack.waitFor('views.update');
+    expect(filled.args.view_id).toBe((open.answer?.view as { id?: string } | undefined)?.id);
+    expect(textOf(filled.args.view)).toContain('You are linked as *ada.park@example.com*');
+  });
+
+  it('opens the form before reading the database, so a slow database cannot expire the trigger', async () => {
+    const { account } = bot.vault;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The database answers only after the trigger (3 s) would have expired.
+    bot.vault.account = async (user) => {
+      await held;
+      return account(user);
+    };
+    try {
+      await bot.send(
+        bot.requests.blockAction({
+          actionId: ActionId.login,
+          userId: ada.slackId,
+          view: { type: 'home' },
+          triggerId: 'T-home-2',
+        }),
+      );
+      const open = await bot.slack.waitFor('views.open');
+      expect(open.args.trigger_id).toBe('T-home-2');
+      expect(textOf(open.args.view)).toContain(CallbackId.login);
+    } finally {
+      release();
+      bot.vault.account = account;
+    }
+    const filled = await bot.slack.waitFor('views.update');
+    expect(textOf(filled.args.view)).toContain('You are linked as *ada.park@example.com*');
   });
 });
 

@@ -8,12 +8,16 @@ const maya = USERS.maya;
 
 const bot = useTestBot({ linked: ['maya'] });
 
-function submitScript(values: { name: string; text: string; machineId?: string; runOnce?: boolean }) {
+function submitScript(
+  values: { name: string; text: string; machineId?: string; runOnce?: boolean },
+  blocks?: unknown[],
+) {
   return bot.send(
     bot.requests.viewSubmission({
       callbackId: CallbackId.createScript,
       userId: maya.slackId,
       viewId: 'V-script-form',
+      ...(blocks === undefined ? {} : { blocks }),
       values: {
         script_name: { script_name_input: values.name },
         script_description: { script_description_input: '' },
@@ -106,10 +110,24 @@ describe('/ps script create', () => {
     expect(audit).toMatchObject({ action: 'script.create', outcome: 'ok', resourceId: created?.id });
   });
 
-  it("shows Paperspace's refusal of a duplicate name in the modal", async () => {
-    await submitScript({ name: 'warm-cache', text: 'echo again' });
+  it("puts the form back with Paperspace's refusal of a duplicate name under the name, keeping the text", async () => {
+    await bot.send(bot.requests.slashCommand({ text: 'script create', userId: maya.slackId }));
+    const form = await bot.slack.waitFor('views.update');
+    bot.slack.reset();
+    await submitScript(
+      { name: 'warm-cache', text: 'echo again' },
+      (form.args.view as { blocks: unknown[] }).blocks,
+    );
     const outcome = await bot.slack.waitFor((call) => call.method === 'views.update');
-    expect(textOf(outcome.args.view)).toContain('❌');
+    const view = outcome.args.view as {
+      callback_id: string;
+      blocks: Array<{ block_id?: string; element?: Record<string, unknown> }>;
+    };
+    const text = view.blocks.find((block) => block.block_id === 'script_text');
+    expect(text?.element?.initial_value).toBe('echo again');
+    expect(view.callback_id).toBe(CallbackId.createScript);
+    const problem = view.blocks.find((block) => block.block_id === 'script_name__problem');
+    expect(textOf(problem)).toContain('already exists');
     const [audit] = await bot.store.audit.list({ userId: maya.slackId, limit: 1 });
     expect(audit).toMatchObject({ action: 'script.create', outcome: 'error' });
   });

@@ -61,6 +61,10 @@ async function openCreateModal(userId: string): Promise<{ opened: ApiCall; fille
   return { opened, filled };
 }
 
+/** The create calls Paperspace received so far. */
+const createRequests = () =>
+  bot.emulator.state.requests().filter((request) => request.path === '/machines/createSingleMachinePublic');
+
 function viewOf(call: ApiCall): { callback_id?: string; private_metadata?: string; blocks: unknown[] } {
   return call.args.view as { callback_id?: string; private_metadata?: string; blocks: unknown[] };
 }
@@ -69,7 +73,7 @@ describe('/ps create with the form', () => {
   it('opens a loading modal at once with the trigger, then fills in the form in the same view', async () => {
     const { opened, filled } = await openCreateModal(ADA);
     expect(opened.args.trigger_id).toMatch(/trigger/);
-    expect(textOf(viewOf(opened).blocks)).toContain('Loading templates, networks, scripts…');
+    expect(textOf(viewOf(opened).blocks)).toContain('Loading templates, networks, scripts and users…');
     expect(filled.args.view_id).toMatch(/^V/);
     const view = viewOf(filled);
     expect(view.callback_id).toBe(CallbackId.createMachine);
@@ -80,8 +84,8 @@ describe('/ps create with the form', () => {
   });
 
   it("offers a team administrator the team's users to assign the machine to", async () => {
-    const { opened, filled } = await openCreateModal(MAYA);
-    expect(textOf(viewOf(opened).blocks)).toContain('team users');
+    const { filled } = await openCreateModal(MAYA);
+    expect(textOf(viewOf(filled).blocks)).toContain(F.existingUser.blockId);
     expect(textOf(viewOf(filled).blocks)).toContain('u1sam');
     expect(textOf(viewOf(filled).blocks)).toContain('Orbital ML base image');
   });
@@ -129,7 +133,10 @@ describe('/ps create with the form', () => {
         values: createForm({ name: 'ada-fresh', template: 't04azgph', machineType: 'C4' }),
       }),
     );
-    expect(response.body ?? {}).toEqual({});
+    // Ada's is an individual account, though it carries a team id like every account: it sends no user.
+    expect(textOf(response.body)).toContain('Creating *ada-fresh*');
+    const done = await bot.slack.waitFor('views.update');
+    expect(textOf(done.args.view)).toContain('Created *ada-fresh*');
 
     const post = await bot.slack.waitFor('chat.postMessage');
     expect(post.args.channel).toBe(CHANNEL);
@@ -162,7 +169,7 @@ describe('/ps create with the form', () => {
         }),
       }),
     );
-    expect(response.body ?? {}).toEqual({});
+    expect(textOf(response.body)).toContain('Creating *team-fresh*');
     await bot.slack.waitFor('chat.postMessage');
     expect(bot.emulator.state.machineByName('team-fresh')).toBeDefined();
   });
@@ -185,19 +192,86 @@ describe('/ps create with the form', () => {
     expect(bot.emulator.state.machineByName('nobodys')).toBeUndefined();
   });
 
-  it('tells the submitter privately when Paperspace refuses what the form could not check', async () => {
+  it('puts the form back with what was typed and the refusal under its field when Paperspace refuses', async () => {
+    const { filled } = await openCreateModal(ADA);
+    bot.slack.reset();
+    const response = await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.createMachine,
+        userId: ADA,
+        viewId: 'V0ODDSIZE',
+        blocks: viewOf(filled).blocks,
+        privateMetadata: viewOf(filled).private_metadata ?? '',
+        values: createForm({ name: 'odd-size', template: 't04azgph', machineType: 'C4', size: '77' }),
+      }),
+    );
+    expect(textOf(response.body)).toContain('Creating *odd-size*');
+    const back = await bot.slack.waitFor('views.update');
+    expect(back.args.view_id).toBe('V0ODDSIZE');
+    const blocks = viewOf(back).blocks as Array<{ block_id?: string; element?: Record<string, unknown> }>;
+    expect(viewOf(back).callback_id).toBe(CallbackId.createMachine);
+    const sizeAt = blocks.findIndex((block) => block.block_id === F.size.blockId);
+    expect(blocks[sizeAt]?.element?.initial_value).toBe('77');
+    expect(textOf(blocks[sizeAt + 1])).toContain('77 GB is not offered');
+    const name = blocks.find((block) => block.block_id === F.machineName.blockId);
+    expect(name?.element?.initial_value).toBe('odd-size');
+    const template = blocks.find((block) => block.block_id === F.template.blockId);
+    expect(textOf(template?.element?.initial_option)).toContain('t04azgph');
+    expect(bot.slack.calls('chat.postMessage')).toEqual([]);
+  });
+
+  it('tells the submitter privately when the form was closed before Paperspace refused it', async () => {
+    bot.slack.fail('views.update', 'not_found');
     await bot.send(
       bot.requests.viewSubmission({
         callbackId: CallbackId.createMachine,
         userId: ADA,
         privateMetadata: JSON.stringify({ channelId: CHANNEL }),
-        values: createForm({ name: 'odd-size', template: 't04azgph', machineType: 'C4', size: '77' }),
+        values: createForm({ name: 'odd-size-2', template: 't04azgph', machineType: 'C4', size: '77' }),
       }),
     );
     const note = await bot.slack.waitFor('chat.postEphemeral');
     expect(note.args).toMatchObject({ channel: CHANNEL, user: ADA });
-    expect(String(note.args.text)).toContain('Paperspace rejected the request to create machine odd-size');
+    expect(String(note.args.text)).toContain('Paperspace rejected the request to create machine odd-size-2');
     expect(bot.slack.calls('chat.postMessage')).toEqual([]);
+  });
+
+  it('refuses, before the ack, a network in another region than the machine', async () => {
+    const response = await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.createMachine,
+        userId: MAYA,
+        values: {
+          ...createForm({ name: 'wrong-net', template: 'tmun4o2g', machineType: 'P4000', userId: 'u1sam' }),
+          [F.network.blockId]: { [F.network.actionId]: select('norbny2') },
+        },
+      }),
+    );
+    const body = response.body as { response_action: string; errors: Record<string, string> };
+    expect(body.response_action).toBe('errors');
+    expect(body.errors[F.network.blockId]).toContain(
+      'is a network in East Coast (NY2), not in West Coast (CA1)',
+    );
+    expect(bot.emulator.state.machineByName('wrong-net')).toBeUndefined();
+  });
+
+  it("gives a team member's create one clear answer, on the form it came from", async () => {
+    await bot.link('sam');
+    const { filled } = await openCreateModal(USERS.sam.slackId);
+    bot.slack.reset();
+    await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.createMachine,
+        userId: USERS.sam.slackId,
+        blocks: viewOf(filled).blocks,
+        values: createForm({ name: 'sams-own', template: 'tmun4o2g', machineType: 'P4000', userId: 'u1sam' }),
+      }),
+    );
+    const back = await bot.slack.waitFor('views.update');
+    expect(textOf(viewOf(back).blocks)).toContain("Only your team's administrators can create machines");
+    expect(textOf(viewOf(back).blocks)).toContain('sams-own');
+    expect(bot.slack.calls('chat.postEphemeral')).toEqual([]);
+    expect(bot.emulator.state.machineByName('sams-own')).toBeUndefined();
   });
 });
 
@@ -233,8 +307,8 @@ describe('/ps create with key=value pairs', () => {
     expect(bot.emulator.state.machineByName('win-c4')).toBeUndefined();
   });
 
-  it('asks a team administrator who the machine is for before calling Paperspace', async () => {
-    const before = bot.emulator.state.requests().length;
+  it('asks a team administrator who the machine is for before creating anything', async () => {
+    const before = createRequests().length;
     const request = bot.requests.slashCommand({
       text: 'create machineName=t region=CA1 machineType=C4 size=50 billingType=hourly templateId=t04azgph',
       userId: MAYA,
@@ -242,7 +316,30 @@ describe('/ps create with key=value pairs', () => {
     await bot.send(request);
     const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
     expect(reply.text).toContain('userId is required for a team machine');
-    expect(bot.emulator.state.requests().length).toBe(before);
+    expect(createRequests().length).toBe(before);
+  });
+
+  it('refuses a user for an individual account, whose machines are its own, before creating anything', async () => {
+    const before = createRequests().length;
+    const request = await createInline(
+      'machineName=ada-assign region=CA1 machineType=C4 size=50 billingType=hourly templateId=t04azgph userId=u1maya',
+    );
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.text).toContain('userId cannot be given on an individual account');
+    expect(createRequests().length).toBe(before);
+  });
+
+  it("answers a team member's create once, clearly", async () => {
+    await bot.link('sam');
+    const request = bot.requests.slashCommand({
+      text: 'create machineName=sam-inline region=CA1 machineType=C4 size=50 billingType=hourly templateId=t04azgph userId=u1sam',
+      userId: USERS.sam.slackId,
+    });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.text).toContain("Only your team's administrators can create machines");
+    await settle();
+    expect(bot.slack.responses(request.responseUrlId ?? '')).toHaveLength(1);
   });
 
   it('creates the machine from typed values and does not watch one that is not started', async () => {

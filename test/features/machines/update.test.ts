@@ -119,8 +119,9 @@ describe('the Settings modal', () => {
         values: values(`${machine.name}-renamed`, '5'),
       }),
     );
-    expect(response.body ?? {}).toEqual({});
+    expect(textOf(response.body)).toContain('Saving');
     const card = await bot.slack.waitFor('chat.update');
+    expect(textOf(bot.slack.calls('views.update').at(-1)?.args.view)).toContain('Saved the settings');
     expect(card.args).toMatchObject({ channel: CHANNEL, ts });
     expect(textOf(card.args.blocks)).toContain(`${machine.name}-renamed`);
     const note = await bot.slack.waitFor('chat.postEphemeral');
@@ -131,6 +132,84 @@ describe('the Settings modal', () => {
       shutdownTimeoutForces: false,
     });
     expect(await auditOf(bot, machine.id)).toMatchObject({ action: 'machine.update', outcome: 'ok' });
+  });
+
+  it('opens for a machine whose shutdown timeout and snapshot count are 0, values the API holds', async () => {
+    const machine = spareMachine();
+    const typed = bot.requests.slashCommand({
+      text: `update ${machine.name} shutdownTimeoutInHours=0 autoSnapshotSaveCount=0`,
+      userId: ADA,
+    });
+    await bot.send(typed);
+    await bot.slack.waitForResponse(typed.responseUrlId ?? '');
+    expect(bot.emulator.state.machine(machine.id)).toMatchObject({
+      shutdownTimeoutInHours: 0,
+      autoSnapshotSaveCount: 0,
+    });
+    bot.slack.reset();
+    const view = await openSettings(machine, '1600000000.000125');
+    expect(bot.slack.calls('views.update').at(-1)?.answer).toMatchObject({ ok: true });
+    expect(textOf(view.blocks)).toContain('"initial_value":"0"');
+  });
+
+  it('refuses a static and a dynamic public IP together before the ack, on their field', async () => {
+    const machine = spareMachine();
+    const view = await openSettings(machine, '1600000000.000126');
+    const response = await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.updateMachine,
+        userId: ADA,
+        privateMetadata: view.private_metadata,
+        values: {
+          ...values(machine.name, '2'),
+          [F.publicIp.blockId]: {
+            [F.publicIp.actionId]: {
+              type: 'checkboxes',
+              selected_options: [
+                { text: { type: 'plain_text', text: 'Dynamic' }, value: 'dynamic' },
+                { text: { type: 'plain_text', text: 'Assign' }, value: 'assign' },
+              ],
+            },
+          },
+        },
+      }),
+    );
+    const body = response.body as { response_action: string; errors: Record<string, string> };
+    expect(body.response_action).toBe('errors');
+    expect(body.errors[F.publicIp.blockId]).toContain('cannot be combined with dynamicPublicIp');
+  });
+
+  it('comes back with what was typed and the reason when Paperspace refuses the change', async () => {
+    const machine = spareMachine();
+    const view = await openSettings(machine, '1600000000.000127');
+    bot.slack.reset();
+    bot.emulator.state.failNextRequests({
+      count: 1,
+      status: 400,
+      message: 'machineName: that name is not allowed here',
+      path: `/machines/${machine.id}/updateMachinePublic`,
+    });
+    await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.updateMachine,
+        userId: ADA,
+        viewId: 'V0SETTINGS',
+        blocks: view.blocks,
+        privateMetadata: view.private_metadata,
+        values: values('a-new-name', '7'),
+      }),
+    );
+    const back = await bot.slack.waitFor('views.update');
+    expect(back.args.view_id).toBe('V0SETTINGS');
+    const blocks = (
+      back.args.view as { blocks: Array<{ block_id?: string; element?: Record<string, unknown> }> }
+    ).blocks;
+    const nameAt = blocks.findIndex((block) => block.block_id === F.machineName.blockId);
+    expect(blocks[nameAt]?.element?.initial_value).toBe('a-new-name');
+    expect(textOf(blocks[nameAt + 1])).toContain('that name is not allowed here');
+    const hours = blocks.find((block) => block.block_id === F.shutdownTimeout.blockId);
+    expect(hours?.element?.initial_value).toBe('7');
+    expect(bot.emulator.state.machine(machine.id)?.name).toBe(machine.name);
   });
 
   it('shows a bad value on its field and saves nothing', async () => {

@@ -348,10 +348,12 @@ describe('parseCommand errors name the argument and show the usage line', () => 
     expect(failure('drive remove sd1').error).toContain('"remove"');
   });
 
-  it('never echoes what follows login, which may be a key the detector missed', () => {
-    const result = failure('login hunter2');
-    expect(result.error).not.toContain('hunter2');
-    expect(result.usage).toBe(usageOf('login'));
+  it('answers whatever follows login as a pasted key, even one the detector would miss', () => {
+    for (const text of ['login hunter2', 'LOGIN  my key', 'login "unbalanced', 'login\tps_short']) {
+      const result = failure(text);
+      expect(result).toMatchObject({ error: SECRET_REFUSAL, usage: usageOf('login'), secretDetected: true });
+      expect(result.error).not.toMatch(/hunter2|my key|unbalanced|ps_short/);
+    }
   });
 
   it('shortens a long typed value when echoing it', () => {

@@ -110,4 +110,35 @@ describeInChromium('the sandbox in a browser', () => {
 
     await page.screenshot({ path: await screenshotPath('sandbox-start-machine'), fullPage: true });
   });
+
+  it('keeps the timeline where it was when a button on an earlier message gets its reply', {
+    timeout: 90_000,
+  }, async () => {
+    const timeline = page.locator('#timeline');
+    await type('/ps list');
+    const list = page.locator('.message.ephemeral').filter({ hasText: MACHINE }).last();
+    await waitForVisible(list, 'The machine list');
+    // Push the list up, out of the last screen, with long messages after it.
+    for (let count = 0; count < 4; count++) await type('/ps help');
+    await expect
+      .poll(() => page.locator('#timeline .message').count(), { timeout: STEP_TIMEOUT_MS })
+      .toBeGreaterThan(5);
+    await list.scrollIntoViewIfNeeded();
+    const before = await timeline.evaluate((node) => ({
+      top: node.scrollTop,
+      bottomGap: node.scrollHeight - node.scrollTop - node.clientHeight,
+    }));
+    expect(before.top).toBeGreaterThan(0);
+    expect(before.bottomGap).toBeGreaterThan(60);
+
+    const shown = await timeline.innerHTML();
+    await list.getByRole('button', { name: `Stop ${MACHINE}` }).click();
+    // Stop asks first.
+    await (await waitForVisible(page.locator('#confirm button.confirm'), 'The confirm dialog')).click();
+    // The reply redraws the timeline (a new card, a changed list); then the scroll is checked.
+    await expect.poll(() => timeline.innerHTML(), { timeout: STEP_TIMEOUT_MS }).not.toBe(shown);
+    const after = await timeline.evaluate((node) => node.scrollTop);
+    expect(Math.abs(after - before.top)).toBeLessThan(5);
+    expect(await list.isVisible()).toBe(true);
+  });
 });

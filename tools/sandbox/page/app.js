@@ -214,6 +214,9 @@ function messageNode(message, { inThread }) {
 /** Redraws a list of messages, reusing the nodes of messages that did not change. */
 function renderMessages(container, messages, cache, options) {
   const stickToBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 60;
+  // replaceChildren empties the list for a moment, which resets the scroll position to the top; a
+  // person reading (or clicking on) an earlier message must stay where they were.
+  const scrolledTo = container.scrollTop;
   const seen = new Set();
   const nodes = messages.map((message) => {
     const id = `${message.ephemeral ? 'e' : 'm'} ${key(message)}`;
@@ -227,7 +230,7 @@ function renderMessages(container, messages, cache, options) {
   });
   for (const id of cache.keys()) if (!seen.has(id)) cache.delete(id);
   container.replaceChildren(...nodes);
-  if (stickToBottom) container.scrollTop = container.scrollHeight;
+  container.scrollTop = stickToBottom ? container.scrollHeight : scrolledTo;
 }
 
 // ---------------------------------------------------------------- the page's parts

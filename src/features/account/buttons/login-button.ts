@@ -10,6 +10,6 @@ export function registerLoginButton(router: ListenerRouter, deps: ListenerDeps):
   router.action<BlockAction<ButtonAction>>(ActionId.login, async (args) => {
     await args.ack();
     const { user } = actionInteraction(deps, args);
-    await openLoginModal(args.client, args.body.trigger_id, deps.vault, user, deps.clients.capabilities);
+    await openLoginModal(args.client, args.body.trigger_id, deps, user, deps.clients.capabilities);
   });
 }

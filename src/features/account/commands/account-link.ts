@@ -11,7 +11,7 @@ export const loginCommand: CommandHandler<'login'> = (_command, context) =>
   openLoginModal(
     context.web,
     context.triggerId,
-    context.deps.vault,
+    context.deps,
     context.user,
     context.deps.clients.capabilities,
   );

@@ -3,17 +3,18 @@
 // with the form is shown under its field in the ack, with everything typed kept. The create itself is
 // a change that must not run twice, so it is not raced against Slack's 3 seconds: the ack turns the
 // modal into "Creating…" at once, the audited create runs with the submitter's own key, and the modal
-// (or, if it was closed, the DM) then shows what happened.
+// (or, if it was closed, the DM) then shows what happened: on a refusal, the form again with what was
+// typed and the reason under its field.
 
 import type { WebClient } from '@slack/web-api';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
-import { messageForUser } from '../../../errors/user-message.js';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
 import type { FormReading } from '../../../slack/block-kit/form-problems.js';
-import { errorMessage } from '../../../slack/block-kit/messages.js';
+import type { SubmittedView } from '../../../slack/block-kit/form-refill.js';
 import { statusModal } from '../../../slack/block-kit/status-modal.js';
-import { escapeMrkdwn, mrkdwn, type SlackMessage } from '../../../slack/block-kit/text.js';
+import { mrkdwn, type SlackMessage } from '../../../slack/block-kit/text.js';
 import type { ViewStateValues } from '../../../slack/block-kit/view-state.js';
+import { putFormBack } from '../../../slack/form-refusal.js';
 import { userOf } from '../../../slack/interaction.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { fieldErrors, showOutcome } from '../../../slack/modal-submission.js';
@@ -33,6 +34,8 @@ export interface CreateForm<Params> {
   fieldBlockIds: Readonly<Record<string, string>>;
   /** Where a problem goes whose input has no block in this submission. */
   fallbackBlockId: string;
+  /** The input a conflict (409) is about, e.g. a name already taken. */
+  conflictParameter?: string;
   /** Runs the audited create; answers the success line (mrkdwn, escaped) and detail lines. */
   create: (
     paperspace: PaperspaceClient,
@@ -67,21 +70,27 @@ export function registerCreateForm<Params>(
         close: 'Close',
       }),
     });
-    await finishInModal(deps, form, { client, viewId: view.id, user, params });
+    await finishInModal(deps, form, {
+      client,
+      view: view as unknown as SubmittedView & { id: string },
+      user,
+      params,
+    });
   });
 }
 
-/** Runs the create with the submitter's key and puts what happened in the modal (or their DM). */
+/**
+ * Runs the create with the submitter's key and puts what happened in the modal (or their DM): the
+ * outcome on success, the form with what was typed and the reason under its field on a refusal.
+ */
 async function finishInModal<Params>(
   deps: ListenerDeps,
   form: CreateForm<Params>,
-  submission: { client: WebClient; viewId: string; user: SlackUser; params: Params },
+  submission: { client: WebClient; view: SubmittedView & { id: string }; user: SlackUser; params: Params },
 ): Promise<void> {
-  const { client, viewId, user, params } = submission;
+  const { client, view, user, params } = submission;
   const logger = deps.logger.child({ callbackId: form.callbackId, user: user.userId });
-  let text: string;
-  let details: string[] = [];
-  let message: SlackMessage;
+  let created: { done: string; details?: string[] };
   try {
     const paperspace = await deps.clients.forUser(user);
     if (paperspace === undefined) {
@@ -89,19 +98,30 @@ async function finishInModal<Params>(
         'Your Paperspace key is no longer linked. Link it with /ps login, then try again.',
       );
     }
-    const created = await form.create(paperspace, user, params);
-    text = created.done;
-    details = created.details ?? [];
-    message = { blocks: [{ type: 'section', text: mrkdwn([text, ...details].join('\n')) }], text };
+    created = await form.create(paperspace, user, params);
   } catch (error) {
-    const reason = messageForUser(error, logger);
-    text = `❌ ${escapeMrkdwn(reason)}`;
-    message = errorMessage(reason);
+    await putFormBack({
+      client,
+      view,
+      error,
+      fieldBlockIds: form.fieldBlockIds,
+      ...(form.conflictParameter === undefined ? {} : { conflictParameter: form.conflictParameter }),
+      logger,
+      tell: async (message) => {
+        await client.chat.postMessage({ channel: user.userId, ...message });
+      },
+    });
+    return;
   }
+  const details = created.details ?? [];
+  const message: SlackMessage = {
+    blocks: [{ type: 'section', text: mrkdwn([created.done, ...details].join('\n')) }],
+    text: created.done,
+  };
   await showOutcome({
     client,
-    viewId,
-    view: statusModal({ callbackId: form.callbackId, title: form.title, text, details }),
+    viewId: view.id,
+    view: statusModal({ callbackId: form.callbackId, title: form.title, text: created.done, details }),
     user,
     message,
     logger,

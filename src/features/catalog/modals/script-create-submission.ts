@@ -22,6 +22,7 @@ export function registerScriptCreateSubmission(router: ListenerRouter, deps: Lis
     read: (values) => readScriptForm(readCreateScriptSubmission(values)),
     fieldBlockIds: createScriptFieldBlockIds,
     fallbackBlockId: CreateScriptFields.text.blockId,
+    conflictParameter: 'scriptName',
     async create(paperspace, user, params) {
       const script = await createScript(deps.audit, paperspace, user, params);
       return {

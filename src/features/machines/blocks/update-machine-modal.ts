@@ -1,5 +1,6 @@
 // Settings (card overflow, /ps update): the updatable fields of a machine, prefilled with its
-// current values. The machine travels in private_metadata.
+// current values. The machine travels in private_metadata. Number inputs accept every value the API
+// holds (0 included): Slack refuses a whole view whose initial value is outside its own bounds.
 import type { ModalView } from '@slack/types';
 import { AUTO_SNAPSHOT_FREQUENCIES } from '../../../paperspace/constants.js';
 import type { Machine } from '../../../paperspace/schemas.js';
@@ -58,7 +59,7 @@ export function updateMachineModal(machine: Machine, context: ModalContext = {})
       input(
         F.shutdownTimeout,
         'Shut down after (hours)',
-        numberElement({ initial: machine.shutdownTimeoutInHours, min: 1 }),
+        numberElement({ initial: machine.shutdownTimeoutInHours, min: 0 }),
         {
           optional: true,
           hint: 'Hours with nobody logged in through the remote-access client before the machine shuts down.',
@@ -93,7 +94,7 @@ export function updateMachineModal(machine: Machine, context: ModalContext = {})
       input(
         F.autoSnapshotSaveCount,
         'Snapshots to keep',
-        numberElement({ initial: machine.autoSnapshotSaveCount, min: 1 }),
+        numberElement({ initial: machine.autoSnapshotSaveCount, min: 0 }),
         {
           optional: true,
         },

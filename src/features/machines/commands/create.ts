@@ -1,15 +1,24 @@
 // /ps create: with no arguments, the create form (opened as "Loading…" at once, filled when the
-// account's templates, networks, scripts and, for a team, users are listed); with key=value pairs, the
-// machine is created straight away after the same checks the form gets.
+// account's templates, networks, scripts and users are listed: a team's users to assign the machine
+// to); with key=value pairs, the machine is created straight away after the same checks the form gets.
 import { createMachineParamsSchema } from '../../../paperspace/requests.js';
 import { usageErrorMessage } from '../../../slack/block-kit/messages.js';
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
 import { type KeyValues, usageOf } from '../../../slack/command-language/command-grammar.js';
 import { openModalWhileLoading } from '../../../slack/modal-loading.js';
 import { offerCreateRequest } from '../../approvals/create-route.js';
+import { readAccountKind } from '../account-kind.js';
 import { createMachineModal } from '../blocks/create-machine-modal.js';
-import { announceCreated, checkCreateParams, findTemplate, withAccountTeam } from '../create-flow.js';
-import { type CreateOutcome, createMachineOperations } from '../machine-operations.js';
+import {
+  announceCreated,
+  checkCreateParams,
+  createForPerson,
+  findNetwork,
+  findTemplate,
+  networkIssues,
+  withAccountTeam,
+} from '../create-flow.js';
+import type { CreateOutcome } from '../machine-operations.js';
 import { describeIssues, typedKeyValues } from '../typed-key-values.js';
 
 export const createMachine: CommandHandler<'create'> = async (command, context) => {
@@ -20,26 +29,25 @@ export const createMachine: CommandHandler<'create'> = async (command, context) 
 async function openCreateModal(context: CommandContext): Promise<void> {
   const client = await context.userClient();
   if (!client) return;
-  const account = await context.deps.vault.account(context.user);
-  const isTeam = Boolean(account?.teamId);
   await openModalWhileLoading({
     web: context.web,
     triggerId: context.triggerId,
     logger: context.deps.logger,
     title: 'Create machine',
-    loading: `Loading templates, networks, scripts${isTeam ? ' and team users' : ''}…`,
+    loading: 'Loading templates, networks, scripts and users…',
     build: async () => {
-      const [templates, networks, scripts, users] = await Promise.all([
+      const [templates, networks, scripts, { account, users }] = await Promise.all([
         client.templates.list(),
         client.networks.list(),
         client.scripts.list(),
-        isTeam ? client.users.list() : Promise.resolve([]),
+        readAccountKind(client),
       ]);
+      const isTeam = account.kind === 'team';
       return createMachineModal({
         templates,
         networks,
         scripts,
-        users,
+        users: isTeam ? users : [],
         isTeam,
         context: { channelId: context.channelId },
       });
@@ -51,27 +59,25 @@ async function createInline(values: KeyValues, context: CommandContext): Promise
   const refuse = (error: string) => context.replyPrivately(usageErrorMessage(error, usageOf('create')));
   const typed = typedKeyValues(values, createMachineParamsSchema, 'create');
   if (!typed.ok) return refuse(typed.error);
-  const account = await context.deps.vault.account(context.user);
-  const params = withAccountTeam(typed.value, account);
-  // Everything but the template's OS rules is checked before any Paperspace call.
-  const basic = checkCreateParams(params, account);
-  if (!basic.ok) return refuse(describeIssues(basic.issues));
   const client = await context.userClient();
   if (!client) return;
-  const template = await findTemplate(client, basic.value.templateId);
-  const checked = checkCreateParams(params, account, template);
-  if (!checked.ok) return refuse(describeIssues(checked.issues));
+  // Whether the machine must be assigned (a team) or must not be (an individual account) is read from
+  // Paperspace, with the template whose OS rules apply; then every problem is named in one answer.
+  const [{ account }, template, network] = await Promise.all([
+    readAccountKind(client),
+    findTemplate(client, typed.value.templateId),
+    findNetwork(client, typed.value.networkId),
+  ]);
+  const checked = checkCreateParams(withAccountTeam(typed.value, account), account, template);
+  const issues = [...(checked.ok ? [] : checked.issues), ...networkIssues(typed.value, network)];
+  if (!checked.ok || issues.length > 0) return refuse(describeIssues(issues));
 
   let outcome: CreateOutcome;
   try {
-    outcome = await createMachineOperations(context.deps).create(
-      { user: context.user, client },
-      checked.value,
-      template,
-    );
+    outcome = await createForPerson(context.deps, { user: context.user, client }, checked.value, template);
   } catch (error) {
-    // A team member: Paperspace refuses, and the approvals feature offers to ask an administrator.
-    if (await offerCreateRequest(error, account, checked.value, context.replyPrivately)) return;
+    // A team member: the approvals feature offers to ask an administrator instead.
+    if (await offerCreateRequest(error, checked.value, context.replyPrivately)) return;
     throw error;
   }
   await announceCreated({

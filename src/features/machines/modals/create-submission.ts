@@ -1,95 +1,148 @@
-// The create form's submission. Field errors must come back in the ack (Slack shows them only as
-// `response_action: 'errors'`), so everything that can be checked is checked before it: the schema
-// and a team machine's assignment to a person without any API call, then the template's OS rules (Windows cannot be C1-C10, Ubuntu cannot be a
-// GRID type), which need the template. That one lookup is bounded: if it is not back within
-// TEMPLATE_LOOKUP_MS, the form is accepted and Paperspace, which checks the same rules, refuses it
-// after the modal has closed (the person is told privately). The ack thus always goes out well inside
-// Slack's 3 s. Then the machine is created through the audit trail and announced in the channel.
+// The create form's submission. Field errors can only come back in the ack (Slack shows them only as
+// `response_action: 'errors'`), so everything that can be checked is checked before it, all in one
+// round: the schema and who the machine belongs to without any API call, then the template's OS rules
+// (Windows cannot be C1-C10, Ubuntu cannot be a GRID type) and the network's region, which need a
+// lookup. Those lookups are bounded: if they are not back within LOOKUP_MS, Paperspace, which checks
+// the same rules, is left to refuse, so the ack always goes out well inside Slack's 3 s.
+// Whether the account is a team was read from Paperspace when the form was built: only a team's form
+// has the user-assignment fields.
+// The ack turns the form into "Creating…"; the create runs with the submitter's key; on success the
+// card is posted in the channel and the modal says so, and on a refusal the form comes back with what
+// was typed and the reason under its field.
 
 import { describeError } from '../../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
-import type { Template } from '../../../paperspace/schemas.js';
+import type { Network, Template } from '../../../paperspace/schemas.js';
+import type { SubmittedView } from '../../../slack/block-kit/form-refill.js';
+import { statusModal } from '../../../slack/block-kit/status-modal.js';
+import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
+import { hasField } from '../../../slack/block-kit/view-state.js';
+import { putFormBack } from '../../../slack/form-refusal.js';
 import { CallbackId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
-import { offerCreateRequest } from '../../approvals/create-route.js';
+import { CREATE_REQUEST_OFFERED, offerCreateRequest } from '../../approvals/create-route.js';
+import { type AccountKind, INDIVIDUAL } from '../account-kind.js';
+import { CreateMachineFields as F } from '../blocks/create-machine-fields.js';
 import {
   createMachineFieldBlockIds,
   readCreateMachineSubmission,
 } from '../blocks/create-machine-submission.js';
-import { announceCreated, checkCreateParams, findTemplate, withAccountTeam } from '../create-flow.js';
-import { createMachineOperations } from '../machine-operations.js';
+import {
+  announceCreated,
+  checkCreateParams,
+  createForPerson,
+  findNetwork,
+  findTemplate,
+  networkIssues,
+  withAccountTeam,
+} from '../create-flow.js';
 import { fieldErrors, type MachineSubmission, readSubmission } from './machine-submission.js';
 
-/** Budget of the template lookup before the ack; the vault read and Slack's round trip need the rest. */
-export const TEMPLATE_LOOKUP_MS = 1500;
+/** Budget of the template and network lookups before the ack; the vault read and Slack need the rest. */
+export const LOOKUP_MS = 1500;
+const TITLE = 'Create machine';
 
 export function registerCreateSubmission(router: ListenerRouter, deps: ListenerDeps): void {
   router.view(CallbackId.createMachine, async ({ ack, body, client, context }) => {
     const submission = readSubmission(deps, { body, client, context });
     const { values, user } = submission;
-    const account = await deps.vault.account(user);
+    const linked = await deps.vault.account(user);
+    const account: AccountKind =
+      hasField(values, F.existingUser) && linked?.teamId
+        ? { kind: 'team', teamId: linked.teamId }
+        : INDIVIDUAL;
     const params = withAccountTeam(readCreateMachineSubmission(values), account);
-    const basic = checkCreateParams(params, account);
-    if (!basic.ok) {
-      await ack({
-        response_action: 'errors',
-        errors: fieldErrors(basic.issues, createMachineFieldBlockIds, values),
-      });
-      return;
-    }
     const paperspace = await deps.clients.forUser(user);
-    const template =
-      paperspace && (await templateWithinBudget(submission, paperspace, basic.value.templateId));
-    const checked = template ? checkCreateParams(params, account, template) : basic;
-    if (!checked.ok) {
+    const { template, network } = paperspace
+      ? await lookupsWithinBudget(submission, paperspace, params)
+      : { template: undefined, network: undefined };
+    const checked = checkCreateParams(params, account, template);
+    const issues = [...(checked.ok ? [] : checked.issues), ...networkIssues(params, network)];
+    if (!checked.ok || issues.length > 0) {
       await ack({
         response_action: 'errors',
-        errors: fieldErrors(checked.issues, createMachineFieldBlockIds, values),
+        errors: fieldErrors(issues, createMachineFieldBlockIds, values),
       });
       return;
     }
-    await ack();
+    const name = escapeMrkdwn(checked.value.machineName);
+    await ack({
+      response_action: 'update',
+      view: statusModal({
+        callbackId: CallbackId.createMachine,
+        title: TITLE,
+        text: `⏳ Creating *${name}*…`,
+      }),
+    });
 
     const userClient = paperspace ?? (await submission.userClient());
     if (!userClient) return;
+    const view = body.view as unknown as SubmittedView & { id: string };
+    let outcome: Awaited<ReturnType<typeof createForPerson>>;
     try {
-      const outcome = await createMachineOperations(deps).create(
-        { user, client: userClient },
-        checked.value,
-        template,
-      );
-      await announceCreated({
-        deps: submission.deps,
-        web: submission.web,
-        user,
-        outcome,
-        channel: submission.metadata.channelId,
+      outcome = await createForPerson(deps, { user, client: userClient }, checked.value, template);
+    } catch (error) {
+      // A team member: the approvals feature offers to ask an administrator instead.
+      if (await offerCreateRequest(error, checked.value, submission.tell)) {
+        await client.views
+          .update({ view_id: view.id, view: statusModal({ title: TITLE, text: CREATE_REQUEST_OFFERED }) })
+          .catch((closed: unknown) =>
+            deps.logger.info({ err: closed }, 'create form closed before its outcome'),
+          );
+        return;
+      }
+      await putFormBack({
+        client,
+        view,
+        error,
+        fieldBlockIds: createMachineFieldBlockIds,
+        secretBlockIds: [F.newUserPassword.blockId],
+        logger: deps.logger,
         tell: submission.tell,
       });
-    } catch (error) {
-      // A team member: Paperspace refuses, and the approvals feature offers to ask an administrator.
-      if (await offerCreateRequest(error, account, checked.value, submission.tell)) return;
-      await submission.tellFailure(error);
+      return;
     }
+    await client.views
+      .update({
+        view_id: view.id,
+        view: statusModal({
+          title: TITLE,
+          text: `✅ Created *${name}*. Its card is posted where you opened this form.`,
+        }),
+      })
+      .catch((error: unknown) => deps.logger.info({ err: error }, 'create form closed before its outcome'));
+    await announceCreated({
+      deps: submission.deps,
+      web: submission.web,
+      user,
+      outcome,
+      channel: submission.metadata.channelId,
+      tell: submission.tell,
+    });
   });
 }
 
-async function templateWithinBudget(
+async function lookupsWithinBudget(
   submission: MachineSubmission,
   client: PaperspaceClient,
-  templateId: string,
-): Promise<Template | undefined> {
-  try {
-    return await findTemplate(client, templateId, {
-      signal: AbortSignal.timeout(TEMPLATE_LOOKUP_MS),
-      maxRetries: 0,
-    });
-  } catch (error) {
-    submission.deps.logger.info(
-      { error: describeError(error) },
-      'template lookup for the create form did not finish in time; Paperspace will check the template rules',
-    );
-    return undefined;
-  }
+  params: Record<string, unknown>,
+): Promise<{ template: Template | undefined; network: Network | undefined }> {
+  const options = { signal: AbortSignal.timeout(LOOKUP_MS), maxRetries: 0 };
+  const bounded = async <T>(lookup: Promise<T>, what: string): Promise<T | undefined> => {
+    try {
+      return await lookup;
+    } catch (error) {
+      submission.deps.logger.info(
+        { error: describeError(error) },
+        `${what} lookup for the create form did not finish in time; Paperspace will check its rules`,
+      );
+      return undefined;
+    }
+  };
+  const [template, network] = await Promise.all([
+    bounded(findTemplate(client, params.templateId, options), 'template'),
+    bounded(findNetwork(client, params.networkId, options), 'network'),
+  ]);
+  return { template, network };
 }

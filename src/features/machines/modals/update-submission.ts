@@ -1,7 +1,13 @@
-// The Settings form's submission: checked with the client's update schema (errors on their fields in
-// the ack), then applied through the audit trail. The submitter gets the refreshed card privately, and
-// the card the form was opened from is refreshed in place.
+// The Settings form's submission: checked with the client's update schema, cross-field rules included
+// (errors on their fields in the ack), then applied through the audit trail. The ack turns the form
+// into "Saving…"; on success the modal says so, the submitter gets the refreshed card privately and
+// the card the form was opened from is refreshed in place; when Paperspace refuses, the form comes back
+// with what was typed and the reason under its field.
 import { toRequestIssues, updateMachineParamsSchema } from '../../../paperspace/requests.js';
+import type { SubmittedView } from '../../../slack/block-kit/form-refill.js';
+import { statusModal } from '../../../slack/block-kit/status-modal.js';
+import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
+import { putFormBack } from '../../../slack/form-refusal.js';
 import { CallbackId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
@@ -10,6 +16,8 @@ import { updatedMessage } from '../blocks/machine-replies.js';
 import { readUpdateMachineSubmission, updateMachineFieldBlockIds } from '../blocks/update-machine-modal.js';
 import { createMachineOperations } from '../machine-operations.js';
 import { fieldErrors, machineOf, readSubmission } from './machine-submission.js';
+
+const TITLE = 'Machine settings';
 
 export function registerUpdateSubmission(router: ListenerRouter, deps: ListenerDeps): void {
   router.view(CallbackId.updateMachine, async ({ ack, body, client, context }) => {
@@ -25,16 +33,42 @@ export function registerUpdateSubmission(router: ListenerRouter, deps: ListenerD
       await ack({ response_action: 'errors', errors });
       return;
     }
-    await ack();
+    const name = escapeMrkdwn(machine.name);
+    await ack({
+      response_action: 'update',
+      view: statusModal({ callbackId: CallbackId.updateMachine, title: TITLE, text: `⏳ Saving *${name}*…` }),
+    });
 
     const paperspace = await submission.userClient();
     if (!paperspace) return;
+    const view = body.view as unknown as SubmittedView & { id: string };
+    let updated: Awaited<ReturnType<ReturnType<typeof createMachineOperations>['update']>>;
     try {
-      const updated = await createMachineOperations(deps).update(
+      updated = await createMachineOperations(deps).update(
         { user: submission.user, client: paperspace },
         machine.id,
         parsed.data,
       );
+    } catch (error) {
+      await putFormBack({
+        client,
+        view,
+        error,
+        fieldBlockIds: updateMachineFieldBlockIds,
+        logger: deps.logger,
+        tell: submission.tell,
+      });
+      return;
+    }
+    try {
+      await client.views
+        .update({
+          view_id: view.id,
+          view: statusModal({ title: TITLE, text: `✅ Saved the settings of *${name}*.` }),
+        })
+        .catch((error: unknown) =>
+          deps.logger.info({ err: error }, 'settings form closed before its outcome'),
+        );
       // The form sends every field, so naming them would list unchanged ones too.
       await submission.tell(updatedMessage(updated, []));
       const { channelId, messageTs } = submission.metadata;
