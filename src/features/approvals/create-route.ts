@@ -4,10 +4,6 @@ import type { SlackMessage } from '../../slack/block-kit/text.js';
 import { MemberCannotCreateError } from '../machines/create-flow.js';
 import { createOfferMessage } from './blocks/request-messages.js';
 
-/** What the create form says once the member was offered the request instead. */
-export const CREATE_REQUEST_OFFERED =
-  'Only team administrators can create machines. I sent you a private message where you can ask them for this one.';
-
 /** True when the refusal was answered with the offer; false: the caller reports the error as usual. */
 export async function offerCreateRequest(
   error: unknown,

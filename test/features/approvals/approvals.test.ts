@@ -53,7 +53,7 @@ async function samAsksToCreate(name: string) {
   });
   await bot.send(command);
   const offer = await bot.slack.waitForResponse(command.responseUrlId ?? '');
-  expect(offer.text).toContain('only your team');
+  expect(offer.text).toContain('Only your team');
   expect(bot.emulator.state.machineByName(name)).toBeUndefined();
   await bot.send(
     bot.requests.blockAction({

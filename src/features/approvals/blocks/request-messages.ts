@@ -32,7 +32,7 @@ export function requestSubject(request: Pick<ApprovalRequest, 'kind' | 'machineN
 export function createOfferMessage(params: Record<string, unknown>): SlackMessage {
   const name = escapeMrkdwn(String(params.machineName ?? 'the machine'));
   const text =
-    `🔒 Paperspace lets only your team's administrators create machines, so *${name}* was not created. ` +
+    `🔒 Only your team's administrators can create machines: Paperspace refused *${name}* for your account. ` +
     'I can send this request to them: once one of them approves, it is created for you.';
   return message(
     [

@@ -21,7 +21,7 @@ import { putFormBack } from '../../../slack/form-refusal.js';
 import { CallbackId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
-import { CREATE_REQUEST_OFFERED, offerCreateRequest } from '../../approvals/create-route.js';
+import { offerCreateRequest } from '../../approvals/create-route.js';
 import { type AccountKind, INDIVIDUAL } from '../account-kind.js';
 import { CreateMachineFields as F } from '../blocks/create-machine-fields.js';
 import {
@@ -83,15 +83,9 @@ export function registerCreateSubmission(router: ListenerRouter, deps: ListenerD
     try {
       outcome = await createForPerson(deps, { user, client: userClient }, checked.value, template);
     } catch (error) {
-      // A team member: the approvals feature offers to ask an administrator instead.
-      if (await offerCreateRequest(error, checked.value, submission.tell)) {
-        await client.views
-          .update({ view_id: view.id, view: statusModal({ title: TITLE, text: CREATE_REQUEST_OFFERED }) })
-          .catch((closed: unknown) =>
-            deps.logger.info({ err: closed }, 'create form closed before its outcome'),
-          );
-        return;
-      }
+      // A team member: the form comes back with the refusal, and the approvals feature offers, privately,
+      // to ask an administrator instead.
+      await offerCreateRequest(error, checked.value, submission.tell);
       await putFormBack({
         client,
         view,
