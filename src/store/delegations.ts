@@ -37,6 +37,12 @@ export interface DelegationRepository {
   dueToExpire(now: number, limit: number): Promise<Delegation[]>;
   /** Marks a delegation's post as expired. True only for the call that marked it: that caller edits the post. */
   markExpired(id: string, at: number): Promise<boolean>;
+  /**
+   * Ends a running share at `at`, before its delegation expires: it leaves listActive at once and the
+   * expiry job leaves its post alone. `createdAt` still tells when Paperspace ends the delegation.
+   * True only for the call that ended it.
+   */
+  endEarly(id: string, at: number): Promise<boolean>;
 }
 
 const machineIdsSchema = z.array(z.string());
@@ -130,6 +136,15 @@ export function createDelegationRepository(db: SqlClient): DelegationRepository 
       const { changes } = await db.run(
         'UPDATE delegations SET expired_notified_at = ? WHERE id = ? AND expired_notified_at IS NULL',
         [at, id],
+      );
+      return changes === 1;
+    },
+
+    async endEarly(id, at) {
+      const { changes } = await db.run(
+        `UPDATE delegations SET expires_at = ?, expired_notified_at = ?
+         WHERE id = ? AND expires_at > ? AND expired_notified_at IS NULL`,
+        [at, at, id, at],
       );
       return changes === 1;
     },

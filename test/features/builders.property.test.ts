@@ -8,7 +8,7 @@ import { machineCard, machineCardMessage } from '../../src/features/machines/blo
 import { machineList } from '../../src/features/machines/blocks/machine-list.js';
 import { updateMachineModal } from '../../src/features/machines/blocks/update-machine-modal.js';
 import { reminderMessage } from '../../src/features/reminders/blocks/reminder.js';
-import { shareMessage } from '../../src/features/shares/blocks/share.js';
+import { shareConfirmation, sharePending, sharePost } from '../../src/features/shares/blocks/share.js';
 import type { Machine } from '../../src/paperspace/schemas.js';
 import { machineFixture } from '../slack/block-kit/fixtures.js';
 import { mrkdwnTexts } from '../slack/block-kit/inspect.js';
@@ -68,15 +68,18 @@ describe('builders under hostile API data', () => {
         assertBlockKitLimits(reminder);
         assertInert(reminder.blocks);
         if (machines.length > 0) {
-          const share = shareMessage({
-            sharerUserId: 'U2',
-            machines,
-            delegationId: 1,
-            accessTokenId: 'tok',
-            expiresAt: 0,
-          });
-          assertBlockKitLimits(share);
-          assertInert(share.blocks);
+          const post = { shareId: 'share-1', sharerUserId: 'U2', machines, delegationId: 1, expiresAt: 0 };
+          const shareMessages = [
+            shareConfirmation({ sharerUserId: 'U2', channel: 'C1', machines, expiresAt: 0 }),
+            sharePending('U2', machines),
+            sharePost(post),
+            sharePost({ ...post, over: { kind: 'expired' } }),
+            sharePost({ ...post, over: { kind: 'ended', endedAt: 0 } }),
+          ];
+          for (const share of shareMessages) {
+            assertBlockKitLimits(share);
+            assertInert(share.blocks);
+          }
         }
       }),
       // Shrinking arrays of kilobyte-long strings takes minutes; the first counterexample is reported as found.

@@ -61,7 +61,11 @@ function sharesMessage(shares: Delegation[], names: Map<string, string>): SlackM
   if (shares.length > MAX_SHARES_SHOWN) {
     blocks.push(contextLine(`… and ${plural(shares.length - MAX_SHARES_SHOWN, 'more share')}`));
   } else {
-    blocks.push(contextLine('Each share ends by itself 4 hours after it was made.'));
+    blocks.push(
+      contextLine(
+        'Each share ends by itself 4 hours after it was made; End share on its post ends it early.',
+      ),
+    );
   }
   return { blocks, text: title };
 }
