@@ -10,6 +10,7 @@ import { updateMachineModal } from '../../src/features/machines/blocks/update-ma
 import { reminderMessage } from '../../src/features/reminders/blocks/reminder.js';
 import { shareConfirmation, sharePending, sharePost } from '../../src/features/shares/blocks/share.js';
 import type { Machine } from '../../src/paperspace/schemas.js';
+import { escapeMrkdwn } from '../../src/slack/block-kit/text.js';
 import { machineFixture } from '../slack/block-kit/fixtures.js';
 import { mrkdwnTexts } from '../slack/block-kit/inspect.js';
 import { assertBlockKitLimits } from '../slack/block-kit/limits.js';
@@ -84,6 +85,33 @@ describe('builders under hostile API data', () => {
       }),
       // Shrinking arrays of kilobyte-long strings takes minutes; the first counterexample is reported as found.
       { numRuns: 60, endOnFailure: true },
+    );
+  });
+
+  it('show a name with formatting characters as typed, never bold, italic or struck through', () => {
+    const formattedName = fc
+      .array(fc.constantFrom('*', '_', '~', '`', 'a', 'b', ' ', '<', '&'), { minLength: 1, maxLength: 30 })
+      .filter((chars) => chars.some((char) => '*_~`'.includes(char)))
+      // The marks make the name findable among the card's other texts.
+      .map((chars) => `Ω${chars.join('')}Ω`);
+    fc.assert(
+      fc.property(formattedName, (name) => {
+        const machine = machineFixture({ id: 'ps1', name });
+        const post = { shareId: 's', sharerUserId: 'U2', machines: [machine], delegationId: 1, expiresAt: 0 };
+        const shown = [
+          machineCard(machine, { compact: false, timeline: [] }),
+          machineCard(machine, { compact: true, timeline: [] }),
+          reminderMessage([machine]).blocks,
+          sharePost(post).blocks,
+          sharePending('U2', [machine]).blocks,
+          destroyMachineModal(machine).blocks,
+        ];
+        const literal = `\`${escapeMrkdwn(name).replace(/`/g, 'ˋ')}\``;
+        // The full card names the machine in its (plain text) header; every mrkdwn mention is checked.
+        const texts = shown.flatMap((blocks) => mrkdwnTexts(blocks)).filter((text) => text.includes('Ω'));
+        expect(texts.length).toBeGreaterThanOrEqual(shown.length - 1);
+        for (const text of texts) expect(text).toContain(literal);
+      }),
     );
   });
 });

@@ -12,6 +12,7 @@ import {
   isoMinutes,
   message,
   mrkdwn,
+  nameMrkdwn,
   plural,
   type SlackMessage,
   slackDate,
@@ -27,7 +28,7 @@ function when(at: number): string {
 
 function machineLines(machines: SharedMachine[]): string {
   return machines
-    .map((machine) => `• *${escapeMrkdwn(machine.name)}* \`${escapeMrkdwn(machine.id)}\``)
+    .map((machine) => `• ${nameMrkdwn(machine.name)} \`${escapeMrkdwn(machine.id)}\``)
     .join('\n');
 }
 
@@ -91,8 +92,12 @@ export function shareConfirmation(input: ShareConfirmationInput): SlackMessage {
 
 /** Posted first, before the delegation exists: a post Slack refuses means the bot cannot share here. */
 export function sharePending(sharerUserId: string, machines: SharedMachine[]): SlackMessage {
-  const text = `⏳ ${mention(sharerUserId)} is sharing ${namesOf(machines)} with this channel…`;
-  return message([{ type: 'section', text: mrkdwn(text) }], text);
+  const names = machines.map((machine) => nameMrkdwn(machine.name, 'plain')).join(', ');
+  const text = `⏳ ${mention(sharerUserId)} is sharing ${names} with this channel…`;
+  return message(
+    [{ type: 'section', text: mrkdwn(text) }],
+    `⏳ ${mention(sharerUserId)} is sharing ${namesOf(machines)}`,
+  );
 }
 
 export interface SharePostInput {

@@ -1,7 +1,7 @@
 // `/ps wait <machine> <state> [--timeout D]`: a public card for the machine, updated as it changes,
 // and a reply in its thread when it reaches the state (or fails, disappears, or runs out of time).
 
-import { escapeMrkdwn, mrkdwn } from '../../../slack/block-kit/text.js';
+import { mrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
 import { postedInDmNotice, postPublicly } from '../../../slack/posting.js';
 import { machineCardMessage } from '../../machines/blocks/machine-card.js';
@@ -15,7 +15,7 @@ export const waitCommand: CommandHandler<'wait'> = async (command, context) => {
   const { deps, user } = context;
   const machine = await findMachine(client, command.machine);
   if (machine.state === command.state) {
-    const text = `*${escapeMrkdwn(machine.name)}* is already ${stateMrkdwn(machine.state)}.`;
+    const text = `${nameMrkdwn(machine.name)} is already ${stateMrkdwn(machine.state)}.`;
     await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
     return;
   }
