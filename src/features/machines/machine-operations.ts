@@ -1,6 +1,7 @@
 // What the bot does to a machine, apart from Slack: every change runs with the acting person's own
 // client and through the audit trail, and answers what the caller needs to show next (the machine as
 // it is after the call, and which state a watch should wait for).
+import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { WaitableState } from '../../paperspace/constants.js';
 import type { CreateMachineParams, TemplateInfo, UpdateMachineParams } from '../../paperspace/requests.js';
@@ -123,7 +124,14 @@ export function createMachineOperations(deps: { audit: AuditTrail; now: () => nu
     },
 
     usage({ client }, machineId, month) {
-      return client.machines.utilization(machineId, month ?? billingMonthAt(deps.now()));
+      const current = billingMonthAt(deps.now());
+      // YYYY-MM compares as text: a later month has not been used, and Paperspace has nothing to bill.
+      if (month !== null && month > current) {
+        throw new UserFacingError(
+          `${month} has not started yet: usage is known for ${current} and earlier months.`,
+        );
+      }
+      return client.machines.utilization(machineId, month ?? current);
     },
   };
 }
