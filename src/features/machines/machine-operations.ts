@@ -103,6 +103,7 @@ export function createMachineOperations(deps: { audit: AuditTrail; now: () => nu
     },
 
     async update({ user, client }, machineId, params) {
+      if (params.machineName !== undefined) await refuseTakenName(client, machineId, params.machineName);
       await audit.run({ user, action: 'machine.update', resourceId: machineId }, () =>
         client.machines.update(machineId, params),
       );
@@ -134,6 +135,22 @@ export function createMachineOperations(deps: { audit: AuditTrail; now: () => nu
       return client.machines.utilization(machineId, month ?? current);
     },
   };
+}
+
+/**
+ * Commands find machines by name, case-insensitively; a second machine with the same name would make
+ * every later lookup of either answer "matches 2 machines". Paperspace allows it, so the bot refuses.
+ */
+async function refuseTakenName(client: PaperspaceClient, machineId: string, name: string): Promise<void> {
+  const wanted = name.toLocaleLowerCase();
+  for await (const other of client.machines.listAll()) {
+    if (other.id !== machineId && other.name.toLocaleLowerCase() === wanted) {
+      throw new UserFacingError(
+        `${other.name} (${other.id}) already has that name, and commands find machines by name. ` +
+          'Choose a name no other machine has.',
+      );
+    }
+  }
 }
 
 /**
