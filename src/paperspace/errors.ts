@@ -142,10 +142,23 @@ export class PaperspacePermissionError extends PaperspaceApiError {
   }
 }
 
-/** Whether the server's own message already carries `sentence`, so a message need not repeat it. */
+/**
+ * Whether the server's own message already says what `sentence` says, so a message need not repeat
+ * it: "Only the machine's owner can start it" and our "Only the machine's owner can start, stop or
+ * restart it." are one rule said twice. Most of the hint's words appearing in the server's message
+ * counts as saying it; a bare "Forbidden" does not, and then the hint is what helps.
+ */
 function saysAlready(serverMessage: string | undefined, sentence: string): boolean {
-  const normalise = (text: string) => text.toLowerCase().replace(/[.!\s]+$/, '');
-  return serverMessage !== undefined && normalise(serverMessage).includes(normalise(sentence));
+  if (serverMessage === undefined) return false;
+  const words = (text: string) =>
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9']+/)
+      .map((word) => word.replace(/'s$/, ''))
+      .filter((word) => word.length > 3);
+  const said = new Set(words(serverMessage));
+  const hint = words(sentence);
+  return hint.length > 0 && hint.filter((word) => said.has(word)).length * 2 >= hint.length;
 }
 
 /** 404: what the request named does not exist, or the caller cannot see it. */

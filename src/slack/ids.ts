@@ -20,6 +20,11 @@ export const ActionId = {
   scriptDelete: 'script_delete',
   /** Delete on the confirmation of `/ps drive delete`; the value is the shared drive id. */
   driveDelete: 'drive_delete',
+  /** Share on the private confirmation of a share; the value carries the machine ids. */
+  shareConfirm: 'share_confirm',
+  shareCancel: 'share_cancel',
+  /** End share on a share's channel post; the value is the share's id in the store. */
+  shareEnd: 'share_end',
   reminderStop: 'reminder_stop',
   reminderSnooze: 'reminder_snooze',
   reminderKeep: 'reminder_keep',

@@ -42,6 +42,12 @@ export interface DelegationRepository {
    * (one still unmarked waits for its post to be edited); returns how many.
    */
   pruneExpiredBefore(before: number, limit: number): Promise<number>;
+  /**
+   * Ends a running share at `at`, before its delegation expires: it leaves listActive at once and the
+   * expiry job leaves its post alone. `createdAt` still tells when Paperspace ends the delegation.
+   * True only for the call that ended it.
+   */
+  endEarly(id: string, at: number): Promise<boolean>;
 }
 
 const machineIdsSchema = z.array(z.string());
@@ -147,6 +153,15 @@ export function createDelegationRepository(db: SqlClient): DelegationRepository 
         [before, limit],
       );
       return changes;
+    },
+
+    async endEarly(id, at) {
+      const { changes } = await db.run(
+        `UPDATE delegations SET expires_at = ?, expired_notified_at = ?
+         WHERE id = ? AND expires_at > ? AND expired_notified_at IS NULL`,
+        [at, at, id, at],
+      );
+      return changes === 1;
     },
   };
 }

@@ -49,7 +49,7 @@ describe('start, stop, restart: the owner only', () => {
       expect(error).toBeInstanceOf(PaperspacePermissionError);
       expect(error.message).toBe(
         `Paperspace does not allow your account to ${verb} machine ${MAYA_BUILD} (403): ` +
-          `Only the machine's owner can ${verb} it. Only the machine's owner can start, stop or restart it.`,
+          `Only the machine's owner can ${verb} it.`,
       );
       world.clock.advance(TRANSITION_MS);
       expect(world.state.machine(MAYA_BUILD)?.events).toEqual(before?.events);
@@ -72,8 +72,7 @@ describe('destroy: the owner, or the team administrator', () => {
     expect(error).toBeInstanceOf(PaperspacePermissionError);
     expect(error.message).toBe(
       `Paperspace does not allow your account to destroy machine ${MAYA_BUILD} (403): ` +
-        "Only the machine's owner or an administrator of its team can destroy it. " +
-        "Only the machine's owner, or a team administrator for a team machine, can destroy it.",
+        "Only the machine's owner or an administrator of its team can destroy it.",
     );
     expect((await world.maya.machines.show(MAYA_BUILD)).name).toBe('team-build');
   });
@@ -101,9 +100,7 @@ describe('shared drives: team administrators only', () => {
       expect(error.message).toMatch(
         new RegExp(`^Paperspace does not allow your account to ${operation} shared drive`),
       );
-      expect(error.message).toMatch(
-        /\(403\): Only team administrators can manage shared drives\. Only team administrators can list, create or delete shared drives\.$/,
-      );
+      expect(error.message).toMatch(/\(403\): Only team administrators can manage shared drives\.$/);
       expectNoSecrets(error);
       expect(world.state.drives().map((drive) => drive.name)).toEqual(['datasets']);
     },

@@ -8,8 +8,9 @@ import { machineCard, machineCardMessage } from '../../src/features/machines/blo
 import { machineList } from '../../src/features/machines/blocks/machine-list.js';
 import { updateMachineModal } from '../../src/features/machines/blocks/update-machine-modal.js';
 import { reminderMessage } from '../../src/features/reminders/blocks/reminder.js';
-import { shareMessage } from '../../src/features/shares/blocks/share.js';
+import { shareConfirmation, sharePending, sharePost } from '../../src/features/shares/blocks/share.js';
 import type { Machine } from '../../src/paperspace/schemas.js';
+import { escapeMrkdwn } from '../../src/slack/block-kit/text.js';
 import { machineFixture } from '../slack/block-kit/fixtures.js';
 import { mrkdwnTexts } from '../slack/block-kit/inspect.js';
 import { assertBlockKitLimits } from '../slack/block-kit/limits.js';
@@ -68,19 +69,49 @@ describe('builders under hostile API data', () => {
         assertBlockKitLimits(reminder);
         assertInert(reminder.blocks);
         if (machines.length > 0) {
-          const share = shareMessage({
-            sharerUserId: 'U2',
-            machines,
-            delegationId: 1,
-            accessTokenId: 'tok',
-            expiresAt: 0,
-          });
-          assertBlockKitLimits(share);
-          assertInert(share.blocks);
+          const post = { shareId: 'share-1', sharerUserId: 'U2', machines, delegationId: 1, expiresAt: 0 };
+          const shareMessages = [
+            shareConfirmation({ sharerUserId: 'U2', channel: 'C1', machines, expiresAt: 0 }),
+            sharePending('U2', machines),
+            sharePost(post),
+            sharePost({ ...post, over: { kind: 'expired' } }),
+            sharePost({ ...post, over: { kind: 'ended', endedAt: 0 } }),
+          ];
+          for (const share of shareMessages) {
+            assertBlockKitLimits(share);
+            assertInert(share.blocks);
+          }
         }
       }),
       // Shrinking arrays of kilobyte-long strings takes minutes; the first counterexample is reported as found.
       { numRuns: 60, endOnFailure: true },
+    );
+  });
+
+  it('show a name with formatting characters as typed, never bold, italic or struck through', () => {
+    const formattedName = fc
+      .array(fc.constantFrom('*', '_', '~', '`', 'a', 'b', ' ', '<', '&'), { minLength: 1, maxLength: 30 })
+      .filter((chars) => chars.some((char) => '*_~`'.includes(char)))
+      // The marks make the name findable among the card's other texts.
+      .map((chars) => `Ω${chars.join('')}Ω`);
+    fc.assert(
+      fc.property(formattedName, (name) => {
+        const machine = machineFixture({ id: 'ps1', name });
+        const post = { shareId: 's', sharerUserId: 'U2', machines: [machine], delegationId: 1, expiresAt: 0 };
+        const shown = [
+          machineCard(machine, { compact: false, timeline: [] }),
+          machineCard(machine, { compact: true, timeline: [] }),
+          reminderMessage([machine]).blocks,
+          sharePost(post).blocks,
+          sharePending('U2', [machine]).blocks,
+          destroyMachineModal(machine).blocks,
+        ];
+        const literal = `\`${escapeMrkdwn(name).replace(/`/g, 'ˋ')}\``;
+        // The full card names the machine in its (plain text) header; every mrkdwn mention is checked.
+        const texts = shown.flatMap((blocks) => mrkdwnTexts(blocks)).filter((text) => text.includes('Ω'));
+        expect(texts.length).toBeGreaterThanOrEqual(shown.length - 1);
+        for (const text of texts) expect(text).toContain(literal);
+      }),
     );
   });
 });

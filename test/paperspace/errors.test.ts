@@ -68,6 +68,17 @@ describe('createApiError', () => {
     );
   });
 
+  it('does not say a 403 rule twice when the server said it in other words', () => {
+    const hint = "Only the machine's owner can start, stop or restart it.";
+    const permission = { ...details, status: 403, permissionHint: hint };
+    expect(
+      createApiError({ ...permission, serverMessage: "Only the machine's owner can start it" }).message,
+    ).toBe(
+      "Paperspace does not allow your account to start machine ps1 (403): Only the machine's owner can start it.",
+    );
+    expect(createApiError({ ...permission, serverMessage: 'Access denied' }).message).toContain(hint);
+  });
+
   it('keeps timeouts a kind of connection failure, and every failure a PaperspaceError', () => {
     const timeout = new PaperspaceTimeoutError('machines.list', 'list machines', 30_000);
     expect(timeout).toBeInstanceOf(PaperspaceConnectionError);

@@ -77,6 +77,20 @@ describe.each(storeFactories)('delegations on $name', (factory) => {
     expect(await db.store.delegations.dueToExpire(T0 + 100, 10)).toEqual([]);
   });
 
+  it('ends a running share early once: it leaves the active list and the expiry sweep, and an over share cannot be ended', async () => {
+    const running = await db.store.delegations.create(shared({ expiresAt: T0 + 100 }));
+    const over = await db.store.delegations.create(shared({ expiresAt: T0 + 5 }));
+    expect(await db.store.delegations.endEarly(running.id, T0 + 10)).toBe(true);
+    expect(await db.store.delegations.endEarly(running.id, T0 + 11)).toBe(false);
+    expect(await db.store.delegations.endEarly(over.id, T0 + 10)).toBe(false);
+    expect((await db.store.delegations.listActive(T0 + 10)).map((share) => share.id)).not.toContain(
+      running.id,
+    );
+    expect((await db.store.delegations.dueToExpire(T0 + 1000, 10)).map((share) => share.id)).toEqual([
+      over.id,
+    ]);
+  });
+
   it('marks each of 30 expired posts once when two replicas sweep them at the same moment', async () => {
     const ids: string[] = [];
     for (let index = 0; index < 30; index++) {

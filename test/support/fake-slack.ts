@@ -302,6 +302,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       if (blockErrors) return slackError('invalid_blocks', blockErrors);
       return { ok: true, channel, ts, text: call.args.text ?? '', message: { text: call.args.text ?? '' } };
     },
+    'chat.delete': (call) => {
+      const channel = stringArg(call, 'channel');
+      const ts = stringArg(call, 'ts');
+      if (!channel) return slackError('channel_not_found');
+      if (!ts) return slackError('message_not_found');
+      return { ok: true, channel, ts };
+    },
     'chat.postEphemeral': (call) => {
       if (!stringArg(call, 'channel')) return slackError('channel_not_found');
       if (!stringArg(call, 'user')) return slackError('user_not_in_channel');

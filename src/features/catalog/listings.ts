@@ -9,6 +9,7 @@ import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { RequestOptions } from '../../paperspace/http.js';
 import {
   machineListFiltersSchema,
+  machineTypeSchema,
   networkListFiltersSchema,
   parseRequest,
   scriptListFiltersSchema,
@@ -43,23 +44,41 @@ export async function fetchListing(
 ): Promise<Listing> {
   switch (kind) {
     case 'machines': {
+      // getMachines cannot filter by machine type (the contract lists no such filter), so the bot
+      // filters the listed machines itself.
+      const { machineType: typedType, ...apiFilters } = filters;
+      const { machineType } = parseRequest(
+        machineTypeFilterSchema,
+        typedType === undefined ? {} : { machineType: typedType },
+        'machines.list',
+        'list machines',
+      );
       const typed = parseRequest(
         machineListFiltersSchema,
-        typedFilters(machineListFiltersSchema, filters),
+        typedFilters(machineListFiltersSchema, apiFilters),
         'machines.list',
         'list machines',
       );
       // Paging is listAll's business: a limit or skip smuggled into a page value must not steer it.
       const { limit: _limit, skip: _skip, ...machineFilters } = typed;
       const items: Machine[] = [];
-      for await (const machine of client.machines.listAll(machineFilters, options)) items.push(machine);
+      for await (const machine of client.machines.listAll(machineFilters, options)) {
+        if (machineType === undefined || machine.machineType === machineType) items.push(machine);
+      }
       return { kind, items };
     }
-    case 'templates':
-      return {
-        kind,
-        items: await client.templates.list(typedFilters(templateListFiltersSchema, filters), options),
-      };
+    case 'templates': {
+      // A template is not tied to a region: every one creates machines in every region. The template
+      // object has no region field, so Paperspace's equality filter on it matches nothing. The region is
+      // checked (a typo is still named) and then not sent.
+      const { region: _region, ...templateFilters } = parseRequest(
+        templateListFiltersSchema,
+        typedFilters(templateListFiltersSchema, filters),
+        'templates.list',
+        'list templates',
+      );
+      return { kind, items: await client.templates.list(templateFilters, options) };
+    }
     case 'users':
       return { kind, items: await client.users.list(typedFilters(userListFiltersSchema, filters), options) };
     case 'networks':
@@ -79,6 +98,8 @@ export async function fetchListing(
       return { kind, items: await client.sharedDrives.list({}, options) };
   }
 }
+
+const machineTypeFilterSchema = z.strictObject({ machineType: machineTypeSchema.optional() });
 
 /**
  * Turns typed text into the types a filter schema expects: `4` for a number filter, `true` for a

@@ -1,6 +1,7 @@
 // What the bot does to a machine, apart from Slack: every change runs with the acting person's own
 // client and through the audit trail, and answers what the caller needs to show next (the machine as
 // it is after the call, and which state a watch should wait for).
+import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { WaitableState } from '../../paperspace/constants.js';
 import type { CreateMachineParams, TemplateInfo, UpdateMachineParams } from '../../paperspace/requests.js';
@@ -102,6 +103,7 @@ export function createMachineOperations(deps: { audit: AuditTrail; now: () => nu
     },
 
     async update({ user, client }, machineId, params) {
+      if (params.machineName !== undefined) await refuseTakenName(client, machineId, params.machineName);
       await audit.run({ user, action: 'machine.update', resourceId: machineId }, () =>
         client.machines.update(machineId, params),
       );
@@ -123,9 +125,32 @@ export function createMachineOperations(deps: { audit: AuditTrail; now: () => nu
     },
 
     usage({ client }, machineId, month) {
-      return client.machines.utilization(machineId, month ?? billingMonthAt(deps.now()));
+      const current = billingMonthAt(deps.now());
+      // YYYY-MM compares as text: a later month has not been used, and Paperspace has nothing to bill.
+      if (month !== null && month > current) {
+        throw new UserFacingError(
+          `${month} has not started yet: usage is known for ${current} and earlier months.`,
+        );
+      }
+      return client.machines.utilization(machineId, month ?? current);
     },
   };
+}
+
+/**
+ * Commands find machines by name, case-insensitively; a second machine with the same name would make
+ * every later lookup of either answer "matches 2 machines". Paperspace allows it, so the bot refuses.
+ */
+async function refuseTakenName(client: PaperspaceClient, machineId: string, name: string): Promise<void> {
+  const wanted = name.toLocaleLowerCase();
+  for await (const other of client.machines.listAll()) {
+    if (other.id !== machineId && other.name.toLocaleLowerCase() === wanted) {
+      throw new UserFacingError(
+        `${other.name} (${other.id}) already has that name, and commands find machines by name. ` +
+          'Choose a name no other machine has.',
+      );
+    }
+  }
 }
 
 /**

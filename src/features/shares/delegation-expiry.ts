@@ -6,7 +6,8 @@ import { describeError } from '../../errors/describe-error.js';
 import type { Delegation } from '../../store/delegations.js';
 import type { Store } from '../../store/store.js';
 import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
-import { shareMessage } from './blocks/share.js';
+import { sharePost } from './blocks/share.js';
+import { sharedMachines } from './shared-machines.js';
 
 export interface DelegationExpiry {
   tick(): Promise<void>;
@@ -23,34 +24,15 @@ export function createDelegationExpiry(deps: {
 }): DelegationExpiry {
   const { logger } = deps;
 
-  /**
-   * The store keeps machine ids only; the post shows names, so they are looked up with the sharer's
-   * key (one list call). A machine no longer visible, or a sharer who unlinked, is shown by id.
-   */
-  const machinesOf = async (delegation: Delegation) => {
-    const names = new Map<string, string>();
-    try {
-      const client = await deps.clients.forUser(delegation);
-      const visible = client ? await client.machines.list({}, { maxRetries: 0 }) : [];
-      for (const machine of visible) names.set(machine.id, machine.name);
-    } catch (error) {
-      logger.warn(
-        { delegationId: delegation.id, error: describeError(error) },
-        'could not name shared machines',
-      );
-    }
-    return delegation.machineIds.map((id) => ({ id, name: names.get(id) ?? id }));
-  };
-
   const markPost = async (delegation: Delegation) => {
     if (delegation.messageTs === null) return;
-    const message = shareMessage({
+    const message = sharePost({
+      shareId: delegation.id,
       sharerUserId: delegation.userId,
-      machines: await machinesOf(delegation),
+      machines: await sharedMachines(deps.clients, delegation, logger),
       delegationId: delegation.delegationId,
-      accessTokenId: delegation.accessTokenId,
       expiresAt: delegation.expiresAt,
-      expired: true,
+      over: { kind: 'expired' },
     });
     await deps.slack.chat.update({
       channel: delegation.channel,

@@ -1,9 +1,12 @@
-// Sharing machines in a channel: `/ps share`, `/ps shares`, Share on a card, and the job that marks a
-// share's post expired.
+// Sharing machines in a channel: `/ps share`, `/ps shares`, Share on a card, the confirmation's
+// Share and Cancel, End share on the post, and the job that marks a share's post expired.
 import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { ActionId } from '../../slack/ids.js';
 import type { Feature } from '../feature.js';
 import { shareButtonHandler } from './buttons/share-button.js';
+import { shareCancelHandler } from './buttons/share-cancel.js';
+import { shareConfirmHandler } from './buttons/share-confirm.js';
+import { shareEndHandler } from './buttons/share-end.js';
 import { shareCommand } from './commands/share.js';
 import { sharesCommand } from './commands/shares.js';
 import { shareJobs } from './jobs.js';
@@ -12,6 +15,9 @@ export const sharesFeature: Feature<'share' | 'shares'> = {
   commands: { share: shareCommand, shares: sharesCommand },
   listen(router, deps) {
     router.action<BlockAction<ButtonAction>>(ActionId.machineShare, shareButtonHandler(deps));
+    router.action<BlockAction<ButtonAction>>(ActionId.shareConfirm, shareConfirmHandler(deps));
+    router.action<BlockAction<ButtonAction>>(ActionId.shareCancel, shareCancelHandler(deps));
+    router.action<BlockAction<ButtonAction>>(ActionId.shareEnd, shareEndHandler(deps));
   },
   jobs: shareJobs,
 };

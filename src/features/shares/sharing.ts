@@ -1,6 +1,7 @@
-// Sharing machines in a channel: a resource delegation created with the sharer's own key, stored so
-// its post can be marked expired later, and posted where the share was asked for (or in the sharer's
-// DM when the bot may not post there).
+// Sharing machines in a channel. A share is offered privately first (what, for whom, until when);
+// on confirmation the bot posts in the channel BEFORE it creates the resource delegation, so a channel
+// that refuses the bot (a private channel it is not in) ends with nothing created. The delegation is
+// made with the sharer's own key and stored so its post can be ended early or marked expired.
 import type { WebClient } from '@slack/web-api';
 import { slackErrorCode } from '../../errors/describe-error.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
@@ -8,12 +9,12 @@ import type { PaperspaceClient } from '../../paperspace/client.js';
 import { DELEGATION_LIFETIME_MS } from '../../paperspace/constants.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import { isoMinutes } from '../../slack/block-kit/text.js';
-import { type PostedMessage, postPublicly } from '../../slack/posting.js';
+import { isRefusedConversation } from '../../slack/posting.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { Delegation } from '../../store/delegations.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
-import { shareMessage } from './blocks/share.js';
+import { sharePending, sharePost } from './blocks/share.js';
 
 export interface SharingDeps {
   store: Pick<Store, 'delegations'>;
@@ -23,17 +24,47 @@ export interface SharingDeps {
   now: () => number;
 }
 
+type SharedMachine = Pick<Machine, 'id' | 'name'>;
+
 export interface ShareRequest {
   user: SlackUser;
-  /** Where the share was asked for; the post goes there. */
+  /** The channel whose members get the share; the post goes there and nowhere else. */
   channel: string;
   /** Machines already found with the sharer's key (so they can see them). */
-  machines: Pick<Machine, 'id' | 'name'>[];
+  machines: SharedMachine[];
 }
 
 export interface Share {
   delegation: Delegation;
-  posted: PostedMessage;
+  post: { channel: string; ts: string };
+}
+
+/** A share lives in a channel; App Home and a modal have none, so there is nobody to share with. */
+export function channelToShareIn(channelId: string | undefined, machineName: string): string {
+  if (channelId !== undefined) return channelId;
+  throw new UserFacingError(
+    `A share is posted in a channel for its members: type \`/ps share ${machineName}\` in that channel.`,
+  );
+}
+
+/**
+ * Refuses a share of a machine that already has a live share in this channel: the channel would see
+ * two posts for one machine, and two delegations, one of which nobody asked for.
+ */
+export async function refuseDuplicateShare(
+  deps: Pick<SharingDeps, 'store' | 'now'>,
+  request: ShareRequest,
+): Promise<void> {
+  const live = await deps.store.delegations.listActive(deps.now(), { channel: request.channel });
+  for (const machine of request.machines) {
+    const existing = live.find((share) => share.machineIds.includes(machine.id));
+    if (existing === undefined) continue;
+    const by = existing.userId === request.user.userId ? 'you' : 'another member';
+    throw new UserFacingError(
+      `${machine.name} is already shared in this channel (by ${by}, until ${isoMinutes(existing.expiresAt)}). ` +
+        'End that share from its post before sharing it again.',
+    );
+  }
 }
 
 export async function shareMachines(
@@ -41,59 +72,119 @@ export async function shareMachines(
   client: PaperspaceClient,
   request: ShareRequest,
 ): Promise<Share> {
-  const machineIds = [...new Set(request.machines.map((machine) => machine.id))];
-  const created = await deps.audit.run(
-    {
-      user: request.user,
-      action: 'delegation.create',
-      resourceId: machineIds.join(','),
-      note: `shared in ${request.channel}`,
-    },
-    () => client.delegations.create({ machineIds }),
-  );
+  const machines = uniqueById(request.machines);
+  await refuseDuplicateShare(deps, { ...request, machines });
+  const pending = sharePending(request.user.userId, machines);
+  let post: { channel: string; ts: string };
+  try {
+    const answer = await deps.slack.chat.postMessage({ channel: request.channel, ...pending });
+    if (answer.ts === undefined) throw new Error('chat.postMessage answered without a message ts');
+    post = { channel: answer.channel ?? request.channel, ts: answer.ts };
+  } catch (error) {
+    if (!isRefusedConversation(error)) throw error;
+    throw new UserFacingError(
+      `I cannot post in this channel (${slackErrorCode(error)}): it is private and I am not a member, or it ` +
+        'is archived. Nothing was shared. Invite me (`/invite`) and share again.',
+    );
+  }
+
+  const machineIds = machines.map((machine) => machine.id);
+  let created: Awaited<ReturnType<PaperspaceClient['delegations']['create']>>;
+  try {
+    created = await deps.audit.run(
+      {
+        user: request.user,
+        action: 'delegation.create',
+        resourceId: machineIds.join(','),
+        note: `shared in ${post.channel}`,
+      },
+      () => client.delegations.create({ machineIds }),
+    );
+  } catch (error) {
+    // Nothing was shared: the channel should not keep a post that says something is on its way.
+    await deps.slack.chat.delete({ channel: post.channel, ts: post.ts }).catch(() => undefined);
+    throw error;
+  }
   // Paperspace counts the four hours from its own creation time; our clock is the fallback.
   const reported = Date.parse(created.dtCreated);
   const createdAt = Number.isNaN(reported) ? deps.now() : reported;
   const expiresAt = createdAt + DELEGATION_LIFETIME_MS;
-  const machines = machineIds.map((id) => ({
-    id,
-    name: request.machines.find((machine) => machine.id === id)?.name ?? id,
-  }));
-  const message = shareMessage({
+  const delegation = await deps.store.delegations.create({
+    teamId: request.user.teamId,
+    userId: request.user.userId,
+    delegationId: String(created.id),
+    accessTokenId: created.accessTokenId,
+    channel: post.channel,
+    messageTs: post.ts,
+    machineIds,
+    createdAt,
+    expiresAt,
+  });
+  const live = sharePost({
+    shareId: delegation.id,
     sharerUserId: request.user.userId,
     machines,
     delegationId: created.id,
-    accessTokenId: created.accessTokenId,
     expiresAt,
   });
-  const record = (channel: string, messageTs: string | null) =>
-    deps.store.delegations.create({
-      teamId: request.user.teamId,
-      userId: request.user.userId,
-      delegationId: String(created.id),
-      accessTokenId: created.accessTokenId,
-      channel,
-      messageTs,
-      machineIds,
-      createdAt,
-      expiresAt,
-    });
-  let posted: PostedMessage;
   try {
-    posted = await postPublicly(
-      deps.slack,
-      { channel: request.channel, userId: request.user.userId },
-      message,
-    );
+    await deps.slack.chat.update({ channel: post.channel, ts: post.ts, ...live });
   } catch (error) {
-    // The delegation exists on Paperspace whatever Slack said: it is stored all the same, so it shows
-    // in /ps shares, and the sharer gets its details in the error.
-    await record(request.channel, null);
-    const reason = slackErrorCode(error) ?? 'Slack could not be reached';
     throw new UserFacingError(
-      `Shared ${machines.map((machine) => machine.name).join(', ')} (resource delegation ${created.id}, ` +
-        `access token id ${created.accessTokenId}, until ${isoMinutes(expiresAt)}), but the post failed: ${reason}.`,
+      `Shared ${machines.map((machine) => machine.name).join(', ')} until ${isoMinutes(expiresAt)} ` +
+        `(resource delegation ${created.id}), but the post in the channel still says "sharing…": ` +
+        `Slack refused the update (${slackErrorCode(error) ?? 'Slack could not be reached'}). \`/ps shares\` lists it.`,
     );
   }
-  return { delegation: await record(posted.channel, posted.ts), posted };
+  return { delegation, post };
+}
+
+export type EndShareOutcome = 'ended' | 'not-yours' | 'already-over';
+
+/**
+ * Ends a running share before its four hours are up. The contract has no way to revoke a resource
+ * delegation, so the share is marked ended (it leaves `/ps shares`, its post says so) and the post
+ * says honestly that access already handed out lasts until Paperspace's expiry.
+ */
+export async function endShare(
+  deps: SharingDeps,
+  user: SlackUser,
+  share: Delegation,
+  machines: SharedMachine[],
+): Promise<EndShareOutcome> {
+  if (share.teamId !== user.teamId || share.userId !== user.userId) return 'not-yours';
+  const at = deps.now();
+  const ended = await deps.audit.run(
+    {
+      user,
+      action: 'delegation.end',
+      resourceId: share.machineIds.join(','),
+      note: `delegation ${share.delegationId}`,
+    },
+    () => deps.store.delegations.endEarly(share.id, at),
+  );
+  if (!ended) return 'already-over';
+  if (share.messageTs !== null) {
+    const post = sharePost({
+      shareId: share.id,
+      sharerUserId: share.userId,
+      machines,
+      delegationId: share.delegationId,
+      expiresAt: share.createdAt + DELEGATION_LIFETIME_MS,
+      over: { kind: 'ended', endedAt: at },
+    });
+    try {
+      await deps.slack.chat.update({ channel: share.channel, ts: share.messageTs, ...post });
+    } catch (error) {
+      throw new UserFacingError(
+        `The share is ended, but its post still shows it running: Slack refused the update ` +
+          `(${slackErrorCode(error) ?? 'Slack could not be reached'}).`,
+      );
+    }
+  }
+  return 'ended';
+}
+
+function uniqueById(machines: SharedMachine[]): SharedMachine[] {
+  return [...new Map(machines.map((machine) => [machine.id, machine])).values()];
 }

@@ -5,6 +5,7 @@ import {
   escapeMrkdwn,
   LIMITS,
   mrkdwn,
+  nameMrkdwn,
   type SlackMessage,
   truncateMrkdwn,
 } from '../../slack/block-kit/text.js';
@@ -41,7 +42,7 @@ export function formatElapsed(ms: number): string {
 }
 
 const mention = (userId: string) => `<@${escapeMrkdwn(userId)}>`;
-const machine = (watch: WatchSubject) => `*${escapeMrkdwn(watch.machineName)}*`;
+const machine = (watch: WatchSubject) => `${nameMrkdwn(watch.machineName)}`;
 
 /** The stored detail of a finished watch: why it ended as it did, for people reading the database. */
 export function outcomeDetail(outcome: WatchOutcome): string | null {

@@ -48,6 +48,20 @@ export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** Characters Slack's mrkdwn turns into bold, italic, strike or code; it has no way to escape them. */
+const FORMATTING = /[*_~`]/;
+
+/**
+ * A name a person chose (a machine, script or drive) in mrkdwn, shown exactly as typed: bold as
+ * usual, but a name holding a formatting character (`*bold*_x_`) goes in a code span, the one place
+ * Slack leaves those characters alone. A backtick, which would end the span, becomes `ˋ`.
+ */
+export function nameMrkdwn(name: string, style: 'bold' | 'plain' = 'bold'): string {
+  const escaped = escapeMrkdwn(name);
+  if (FORMATTING.test(name)) return `\`${escaped.replace(/`/g, 'ˋ')}\``;
+  return style === 'bold' ? `*${escaped}*` : escaped;
+}
+
 /** Shortens plain text to at most `max` characters, ending with an ellipsis; never splits a surrogate pair. */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;

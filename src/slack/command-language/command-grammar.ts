@@ -221,8 +221,8 @@ export function helpLines(topic: string | null): string[] {
 
 /**
  * Filters each list command accepts, as the contract names them (paperspace-api-contract.md, "List
- * machines" and the Templates, Users and Networks sections). getMachines takes `machineId`, never
- * `id`; `limit` and `skip` are pagination, which the bot drives itself.
+ * machines" and the Templates, Users and Networks sections), plus `machineType` for machines. getMachines
+ * takes `machineId`, never `id`; `limit` and `skip` are pagination, which the bot drives itself.
  */
 export const FILTER_KEYS = {
   list: [
@@ -251,6 +251,8 @@ export const FILTER_KEYS = {
     'teamId',
     'scriptId',
     'dtLastRun',
+    // Not a getMachines filter, but what people filter machines by most: the bot filters on it itself.
+    'machineType',
   ],
   templates: ['id', 'name', 'label', 'os', 'dtCreated', 'teamId', 'userId', 'region'],
   users: ['id', 'email', 'firstname', 'lastname', 'dtCreated', 'teamId'],

@@ -158,6 +158,24 @@ describe('catalogue lists', () => {
     expect(text).not.toContain('Windows 10');
   });
 
+  it('lists every template for a region: templates are not tied to one', async () => {
+    const all = textOf((await command(bot, 'maya', 'templates')).blocks);
+    const inCa1 = textOf((await command(bot, 'maya', 'templates region=CA1')).blocks);
+    expect(inCa1).toContain('Orbital ML base image');
+    expect(inCa1.match(/templates?\b/g)?.length).toBe(all.match(/templates?\b/g)?.length);
+    const typo = await command(bot, 'maya', 'templates region=Mars');
+    expect(typo.text).toMatch(/region/);
+  });
+
+  it('filters machines by machine type, which Paperspace cannot do itself', async () => {
+    const text = textOf((await command(bot, 'ada', 'list machineType=p5000')).blocks);
+    expect(text).toContain('ada-render');
+    expect(text).not.toContain('ada-workstation');
+    expect(text).not.toContain('ada-cpu-box');
+    const wrong = await command(bot, 'ada', 'list machineType=Z9');
+    expect(wrong.text).toContain('machineType');
+  });
+
   it("lists the team's users, filtered by a field", async () => {
     const all = await command(bot, 'maya', 'users');
     expect(textOf(all.blocks)).toContain('2 users');

@@ -99,6 +99,8 @@ describe('/ps script create', () => {
       (call) => call.method === 'views.update' && call.args.view_id === 'V-script-form',
     );
     expect(textOf(outcome.args.view)).toContain('Created startup script *warm-cache*');
+    // The machine by its name, not only its id.
+    expect(textOf(outcome.args.view)).toContain('assigned to *team-build* `psorb002`');
 
     const created = bot.emulator.state.scripts().find((script) => script.name === 'warm-cache');
     expect(created).toMatchObject({
@@ -139,7 +141,7 @@ describe('/ps script show and text', () => {
     const text = textOf(reply.blocks);
     expect(text).toContain('install-cuda-tools');
     expect(text).toContain('runs on first boot only');
-    expect(text).toContain('psorb001');
+    expect(text).toContain('Runs on 1 machine: *maya-trainer* `psorb001`');
   });
 
   it('shows the text in a code block, escaped', async () => {

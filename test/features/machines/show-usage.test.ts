@@ -74,6 +74,24 @@ describe('/ps usage and the Usage button', () => {
     await bot.send(request);
     const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
     expect(textOf(reply.blocks)).toContain('April 2024');
+    // The machine was created in May: April has no compute and no storage to charge.
+    expect(textOf(reply.blocks)).toContain('*Estimated cost*\\n$0.00');
+  });
+
+  it('refuses a month that has not started, without asking Paperspace', async () => {
+    const before = bot.emulator.state
+      .requests()
+      .filter((entry) => entry.path.endsWith('getUtilization')).length;
+    const request = bot.requests.slashCommand({ text: 'usage ada-workstation 2024-06', userId: ADA });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.text).toContain(
+      '2024-06 has not started yet: usage is known for 2024-05 and earlier months.',
+    );
+    const after = bot.emulator.state
+      .requests()
+      .filter((entry) => entry.path.endsWith('getUtilization')).length;
+    expect(after).toBe(before);
   });
 
   it("answers the card's Usage button ephemerally with this month's usage", async () => {

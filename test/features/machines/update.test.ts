@@ -40,6 +40,22 @@ describe('/ps update', () => {
     });
   });
 
+  it('refuses a name another machine already has, whatever its case, and renames nothing', async () => {
+    const machine = spareMachine();
+    const request = bot.requests.slashCommand({
+      text: `update ${machine.name} machineName=ADA-Render`,
+      userId: ADA,
+    });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.text).toContain('ada-render (psada003) already has that name');
+    expect(bot.emulator.state.machine(machine.id)?.name).toBe(machine.name);
+    // Both names still find their machine.
+    const show = bot.requests.slashCommand({ text: 'show ada-render', userId: ADA });
+    await bot.send(show);
+    expect(textOf((await bot.slack.waitForResponse(show.responseUrlId ?? '')).blocks)).toContain('psada003');
+  });
+
   it('clears a setting given as none', async () => {
     const machine = spareMachine();
     const request = bot.requests.slashCommand({

@@ -1,8 +1,9 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { encodeMachineRef } from '../../../src/features/machines/blocks/machine-ref.js';
 import { ActionId } from '../../../src/slack/ids.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
 import { messageText } from '../../scheduler/harness.js';
+import type { ResponseUrlPost } from '../../support/fake-slack.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
 
@@ -11,65 +12,211 @@ const clock = createFakeClock();
 const ada = () => ({ teamId: bot.slack.teamId, userId: USERS.ada.slackId });
 
 const bot = useTestBot({ now: clock.now, emulator: { now: clock.now }, linked: ['ada', 'sam'] });
+const delegationCount = () => bot.emulator.state.delegations().length;
 
-async function command(text: string, userId: string = USERS.ada.slackId) {
-  const request = bot.requests.slashCommand({ text, userId });
+// The bot, its store and the emulator live for the whole file: each test starts after every earlier
+// share has run out, so none of them refuses another's machine as already shared.
+beforeEach(() => {
+  clock.advance(5 * HOUR_MS);
+});
+
+async function command(text: string, userId: string = USERS.ada.slackId, channelId = 'C0CHANNEL') {
+  const request = bot.requests.slashCommand({ text, userId, channelId });
   await bot.send(request);
   return request.responseUrlId ?? '';
 }
 
-describe('/ps share', () => {
-  it('posts who shared which machines, the delegation and token ids and the expiry, and marks the post expired 4 hours later', async () => {
-    const sharedAt = clock.now();
-    await command('share ada-workstation ada-render');
-    const post = await bot.slack.waitFor('chat.postMessage');
-    expect(post.args.channel).toBe('C0CHANNEL');
+/** The value of the button `actionId` in a message, as Slack would send it back on a click. */
+function buttonValue(message: { blocks?: unknown[] }, actionId: string): string {
+  const elements = (message.blocks ?? []).flatMap(
+    (block) => (block as { elements?: unknown[] }).elements ?? [],
+  );
+  const found = elements.find((element) => (element as { action_id?: string }).action_id === actionId);
+  const value = (found as { value?: string } | undefined)?.value;
+  if (value === undefined) throw new Error(`no ${actionId} button in ${JSON.stringify(message.blocks)}`);
+  return value;
+}
 
-    const [delegation] = bot.emulator.state.delegations();
-    expect(delegation).toBeDefined();
-    const text = messageText(post.args);
-    expect(text).toContain(`<@${USERS.ada.slackId}> shared 2 machines`);
+/** `/ps share ...`, answered with the private confirmation. */
+async function offer(text: string, userId: string = USERS.ada.slackId, channelId = 'C0CHANNEL') {
+  return bot.slack.waitForResponse(await command(text, userId, channelId));
+}
+
+/** Clicks Share on a confirmation, in the (ephemeral) place it was shown; resolves with its response_url id. */
+async function confirm(
+  confirmation: ResponseUrlPost,
+  userId: string = USERS.ada.slackId,
+  channelId = 'C0CHANNEL',
+) {
+  const request = bot.requests.blockAction({
+    actionId: ActionId.shareConfirm,
+    value: buttonValue(confirmation, ActionId.shareConfirm),
+    userId,
+    channelId,
+    ephemeral: true,
+  });
+  await bot.send(request);
+  return request.responseUrlId ?? '';
+}
+
+async function shareConfirmed(text: string) {
+  const replyId = await confirm(await offer(text));
+  await bot.slack.waitForResponse(replyId);
+  const post = bot.slack.calls('chat.postMessage').at(-1);
+  const update = bot.slack.calls('chat.update').at(-1);
+  if (post === undefined || update === undefined) throw new Error('the share was not posted');
+  return { replyId, post, update };
+}
+
+describe('/ps share', () => {
+  it('first shows the sharer alone what would be shared, with whom and until when, and creates nothing', async () => {
+    const reply = await offer('share ada-workstation ada-render');
+    expect(reply.response_type).toBe('ephemeral');
+    const text = messageText(reply);
+    expect(text).toContain('Share 2 machines with everyone in <#C0CHANNEL>?');
     expect(text).toContain('ada-workstation');
-    expect(text).toContain('ada-render');
-    expect(text).toContain(`Resource delegation ${delegation?.id}`);
-    expect(text).toContain(String(delegation?.accessTokenId));
-    // Slack shows each reader the expiry in their own time zone.
-    expect(text).toContain(`<!date^${Math.floor((sharedAt + 4 * HOUR_MS) / 1000)}^`);
+    expect(text).toContain('limited access to these machines');
+    expect(text).toContain(`until <!date^${Math.floor((clock.now() + 4 * HOUR_MS) / 1000)}^`);
+    expect(delegationCount()).toBe(0);
+    expect(bot.slack.calls('chat.postMessage')).toHaveLength(0);
+  });
+
+  it('on Share, posts who shared what, what members get and until when, never the access token id; and marks it expired 4 hours later', async () => {
+    const sharedAt = clock.now();
+    const { replyId, post, update } = await shareConfirmed('share ada-workstation ada-render');
+    expect(post.args.channel).toBe('C0CHANNEL');
+    const delegation = bot.emulator.state.delegations().at(-1);
+    expect(delegation).toBeDefined();
+    expect(update.args).toMatchObject({ channel: 'C0CHANNEL', ts: expect.any(String) });
+    const shown = messageText(update.args);
+    expect(shown).toContain(
+      `<@${USERS.ada.slackId}> shared 2 machines with this channel until <!date^${Math.floor((sharedAt + 4 * HOUR_MS) / 1000)}^`,
+    );
+    expect(shown).toContain('ada-render');
+    expect(shown).toContain(`Resource delegation ${delegation?.id}`);
+    expect(shown).toContain(ActionId.shareEnd);
+    // Nothing posted in the channel carries the token's id.
+    for (const call of [...bot.slack.calls('chat.postMessage'), ...bot.slack.calls('chat.update')]) {
+      expect(messageText(call.args)).not.toContain(String(delegation?.accessTokenId));
+    }
+    // The sharer's confirmation becomes the outcome, so it cannot be clicked into a second share.
+    const outcome = bot.slack.responses(replyId).at(-1);
+    expect(outcome?.replace_original).toBe(true);
+    expect(outcome?.text).toContain('Shared ada-workstation, ada-render in <#C0CHANNEL>');
 
     const audit = await bot.store.audit.list({ ...ada(), limit: 50 });
     expect(
       audit.map((record) => [record.action, record.resourceId, record.outcome, record.message]),
     ).toContainEqual(['delegation.create', 'psada001,psada003', 'ok', 'shared in C0CHANNEL']);
-
-    // The post's ts is stored just after Slack answers the post: wait for it rather than race it.
-    const stored = await vi.waitFor(async () => {
-      const [found] = await bot.store.delegations.listActive(clock.now(), ada());
-      expect(found).toMatchObject({ channel: 'C0CHANNEL', machineIds: ['psada001', 'psada003'] });
-      expect(found?.messageTs).toEqual(expect.any(String));
-      return found;
+    const [stored] = await bot.store.delegations.listActive(clock.now(), ada());
+    expect(await bot.store.delegations.listActive(clock.now(), ada())).toHaveLength(1);
+    expect(stored).toMatchObject({
+      channel: 'C0CHANNEL',
+      machineIds: ['psada001', 'psada003'],
+      messageTs: update.args.ts,
     });
 
     clock.advance(4 * HOUR_MS);
     await bot.scheduler.tick();
     await bot.scheduler.tick();
     const updates = bot.slack.calls('chat.update');
-    expect(updates).toHaveLength(1);
-    expect(updates[0]?.args.ts).toBe(stored?.messageTs);
-    expect(messageText(updates[0]?.args ?? {})).toContain('this share expired');
+    expect(updates).toHaveLength(2);
+    expect(updates[1]?.args.ts).toBe(stored?.messageTs);
+    expect(messageText(updates[1]?.args ?? {})).toContain('this share expired');
+  });
+
+  it('in a channel that refuses the bot, creates no delegation and says why, privately', async () => {
+    const before = delegationCount();
+    const confirmation = await offer('share ada-workstation', USERS.ada.slackId, 'G0PRIVATE');
+    bot.slack.fail('chat.postMessage', 'not_in_channel');
+    const replyId = await confirm(confirmation, USERS.ada.slackId, 'G0PRIVATE');
+    const reply = await bot.slack.waitForResponse(replyId);
+    expect(reply.text).toContain('I cannot post in this channel (not_in_channel)');
+    expect(reply.text).toContain('Nothing was shared');
+    expect(delegationCount()).toBe(before);
+    expect(await bot.store.delegations.listActive(clock.now(), ada())).toHaveLength(0);
+    expect(bot.slack.calls('chat.update')).toHaveLength(0);
+  });
+
+  it('removes its "sharing…" post and creates nothing when Paperspace refuses the delegation', async () => {
+    const before = delegationCount();
+    const confirmation = await offer('share ada-workstation');
+    bot.emulator.state.failNextRequests({ count: 1, status: 500, path: '/resourceDelegations/create' });
+    const reply = await bot.slack.waitForResponse(await confirm(confirmation));
+    expect(reply.text).toMatch(/^❌/);
+    const pending = bot.slack.calls('chat.postMessage');
+    expect(pending).toHaveLength(1);
+    expect(bot.slack.calls('chat.delete').map((call) => call.args)).toEqual([
+      expect.objectContaining({ channel: 'C0CHANNEL', ts: expect.any(String) }),
+    ]);
+    expect(bot.slack.calls('chat.update')).toHaveLength(0);
+    expect(delegationCount()).toBe(before);
+    expect(await bot.store.delegations.listActive(clock.now(), ada())).toHaveLength(0);
+  });
+
+  it('refuses a second live share of a machine in the same channel, at the offer and at the click', async () => {
+    const before = delegationCount();
+    const stale = await offer('share ada-workstation');
+    await shareConfirmed('share ada-workstation');
+    const again = await offer('share ada-render ada-workstation');
+    expect(again.text).toContain('ada-workstation is already shared in this channel (by you, until');
+    const replyId = await confirm(stale);
+    expect((await bot.slack.waitForResponse(replyId)).text).toContain('already shared in this channel');
+    expect(delegationCount()).toBe(before + 1);
+    // Another channel is another audience.
+    const elsewhere = await offer('share ada-workstation', USERS.ada.slackId, 'C0OTHER');
+    expect(messageText(elsewhere)).toContain('Share 1 machine with everyone in <#C0OTHER>?');
+  });
+
+  it('lets the sharer end a share early, says honestly what that means, and refuses anyone else', async () => {
+    const { update } = await shareConfirmed('share ada-workstation');
+    const end = (userId: string) =>
+      bot.requests.blockAction({
+        actionId: ActionId.shareEnd,
+        value: buttonValue(update.args as { blocks?: unknown[] }, ActionId.shareEnd),
+        userId,
+        channelId: 'C0CHANNEL',
+        message: { ts: String(update.args.ts) },
+      });
+
+    const bySam = end(USERS.sam.slackId);
+    await bot.send(bySam);
+    expect((await bot.slack.waitForResponse(bySam.responseUrlId ?? '')).text).toContain(
+      `Only <@${USERS.ada.slackId}>, who shared these machines, can end this share.`,
+    );
+    expect(bot.slack.calls('chat.update')).toHaveLength(1);
+
+    clock.advance(HOUR_MS);
+    const byAda = end(USERS.ada.slackId);
+    await bot.send(byAda);
+    expect((await bot.slack.waitForResponse(byAda.responseUrlId ?? '')).text).toContain('Share ended.');
+    const ended = bot.slack.calls('chat.update')[1];
+    expect(ended?.args.ts).toBe(update.args.ts);
+    const shown = messageText(ended?.args ?? {});
+    expect(shown).toContain(`<@${USERS.ada.slackId}> ended this share of 1 machine`);
+    expect(shown).toContain('Paperspace offers no way to revoke a delegation early');
+    expect(shown).not.toContain(ActionId.shareEnd);
+    expect((await bot.slack.waitForResponse(await command('shares'))).text).toContain('no active shares');
+
+    // Ended is final: the expiry job leaves the post alone, and the machine can be shared again.
+    clock.advance(4 * HOUR_MS);
+    await bot.scheduler.tick();
+    expect(bot.slack.calls('chat.update').filter((call) => call.args.ts === update.args.ts)).toHaveLength(2);
+    expect(messageText(await offer('share ada-workstation'))).toContain('Share 1 machine');
   });
 
   it('refuses, privately, a machine the sharer cannot see, and creates nothing', async () => {
-    const before = bot.emulator.state.delegations().length;
-    const reply = await bot.slack.waitForResponse(await command('share sam-desktop'));
+    const before = delegationCount();
+    const reply = await offer('share sam-desktop');
     expect(reply.response_type).toBe('ephemeral');
     expect(reply.text).toContain('No machine called "sam-desktop"');
-    expect(bot.emulator.state.delegations()).toHaveLength(before);
+    expect(delegationCount()).toBe(before);
     expect(bot.slack.calls('chat.postMessage')).toHaveLength(0);
   });
 
   it('lists the active shares of the person who asks, not of others', async () => {
-    await command('share sam-dev', USERS.sam.slackId);
-    await bot.slack.waitFor('chat.postMessage');
+    const replyId = await confirm(await offer('share sam-dev', USERS.sam.slackId), USERS.sam.slackId);
+    await bot.slack.waitForResponse(replyId);
     const reply = await bot.slack.waitForResponse(await command('shares', USERS.sam.slackId));
     expect(reply.response_type).toBe('ephemeral');
     expect(reply.text).toContain('Your active shares (1)');
@@ -86,19 +233,34 @@ describe('/ps share', () => {
 });
 
 describe('the Share button', () => {
-  it("shares the card's machine in the card's channel with the clicker's key", async () => {
-    const before = bot.emulator.state.delegations().length;
+  it("offers the same confirmation for the card's machine in the card's channel, creating nothing yet", async () => {
+    const before = delegationCount();
+    const request = bot.requests.blockAction({
+      actionId: ActionId.machineShare,
+      value: encodeMachineRef({ id: 'psada002', name: 'ada-cpu-box' }),
+      channelId: 'C0TEAM',
+    });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(messageText(reply)).toContain('Share 1 machine with everyone in <#C0TEAM>?');
+    expect(messageText(reply)).toContain('ada-cpu-box');
+    expect(delegationCount()).toBe(before);
+    expect(bot.slack.calls('chat.postMessage')).toHaveLength(0);
+  });
+
+  it('from App Home, says a share belongs in a channel', async () => {
+    const before = delegationCount();
     await bot.send(
       bot.requests.blockAction({
         actionId: ActionId.machineShare,
         value: encodeMachineRef({ id: 'psada002', name: 'ada-cpu-box' }),
-        channelId: 'C0TEAM',
+        view: { type: 'home' },
       }),
     );
-    const post = await bot.slack.waitFor('chat.postMessage');
-    expect(post.args.channel).toBe('C0TEAM');
-    expect(messageText(post.args)).toContain('ada-cpu-box');
-    expect(bot.emulator.state.delegations()).toHaveLength(before + 1);
+    const dm = await bot.slack.waitFor('chat.postMessage');
+    expect(dm.args.channel).toBe(USERS.ada.slackId);
+    expect(messageText(dm.args)).toContain('A share is posted in a channel');
+    expect(delegationCount()).toBe(before);
   });
 
   it("tells the clicker privately when their key cannot see the card's machine", async () => {

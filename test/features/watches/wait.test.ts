@@ -15,6 +15,16 @@ async function command(text: string) {
 }
 
 describe('/ps wait', () => {
+  it('says at once that a headless machine never reaches ready, and watches nothing', async () => {
+    const watches = bot.watchRequests.length;
+    const reply = await bot.slack.waitForResponse(await command('wait ada-cpu-box ready'));
+    expect(reply.response_type).toBe('ephemeral');
+    expect(reply.text).toContain('headless Linux machine');
+    expect(reply.text).toContain('`/ps wait ada-cpu-box serviceready`');
+    expect(bot.slack.calls('chat.postMessage')).toHaveLength(0);
+    expect(bot.watchRequests.length).toBe(watches);
+  });
+
   it('posts a card in the channel, updates it as the machine changes and replies in its thread when it gets there', async () => {
     await command('wait ada-workstation off --timeout 10m');
     const card = await bot.slack.waitFor('chat.postMessage');

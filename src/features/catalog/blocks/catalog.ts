@@ -8,6 +8,7 @@ import {
   escapeMrkdwn,
   LIMITS,
   mrkdwn,
+  nameMrkdwn,
   plural,
   type SlackMessage,
   slackDate,
@@ -39,14 +40,26 @@ function assignedMachineIds(script: Script): string[] {
 /** Most ids listed on the machines line; a script on more machines says how many more. */
 const LISTED_MACHINES = 20;
 
-export function scriptDetailMessage(script: Script): SlackMessage {
+/** A machine by name and id when its name is known (`*gpu-1* \`ps1\``), by id otherwise. */
+export function machineMention(id: string, names: ReadonlyMap<string, string>): string {
+  const name = names.get(id);
+  return name === undefined ? code(id) : `${nameMrkdwn(name)} ${code(id)}`;
+}
+
+export function scriptDetailMessage(
+  script: Script,
+  names: ReadonlyMap<string, string> = new Map(),
+): SlackMessage {
   const machines = assignedMachineIds(script);
   const machineLine =
     script.machines === undefined
       ? undefined
       : machines.length === 0
         ? 'Not assigned to any machine'
-        : `Runs on ${plural(script.machines.length, 'machine')}: ${machines.slice(0, LISTED_MACHINES).map(code).join(', ')}` +
+        : `Runs on ${plural(script.machines.length, 'machine')}: ${machines
+            .slice(0, LISTED_MACHINES)
+            .map((id) => machineMention(id, names))
+            .join(', ')}` +
           (machines.length > LISTED_MACHINES ? ` and ${machines.length - LISTED_MACHINES} more` : '');
   const lines = [
     `📜 ${bold(script.name)}`,

@@ -11,11 +11,16 @@ import {
   scriptTextUnavailableMessage,
 } from '../blocks/catalog.js';
 import { createScriptModal } from '../blocks/create-script-modal.js';
+import { machineNames } from '../machine-names.js';
 
 export const scriptShowCommand: CommandHandler<'script show'> = async (command, context) => {
   const client = await context.userClient();
   if (client === undefined) return;
-  await context.replyPrivately(scriptDetailMessage(await client.scripts.show(command.scriptId)));
+  const [script, names] = await Promise.all([
+    client.scripts.show(command.scriptId),
+    machineNames(client, context.deps.logger),
+  ]);
+  await context.replyPrivately(scriptDetailMessage(script, names));
 };
 
 export const scriptTextCommand: CommandHandler<'script text'> = async (command, context) => {

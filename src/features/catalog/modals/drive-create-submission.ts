@@ -2,7 +2,7 @@
 // then created with the submitter's access token (see create-submission.ts). Paperspace's own
 // refusals (not a team administrator, a network outside the region) are shown as it words them.
 
-import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
+import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import { CallbackId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
@@ -25,7 +25,7 @@ export function registerDriveCreateSubmission(router: ListenerRouter, deps: List
     async create(paperspace, user, params) {
       const drive = await createDrive(deps.audit, paperspace, user, params);
       return {
-        done: `✅ Created shared drive *${escapeMrkdwn(drive.name)}* (\`${escapeMrkdwn(drive.id)}\`).`,
+        done: `✅ Created shared drive ${nameMrkdwn(drive.name)} (\`${escapeMrkdwn(drive.id)}\`).`,
         details: [`${params.sizeGiB} GiB in ${escapeMrkdwn(params.region)} · \`/ps drives\` lists it.`],
       };
     },

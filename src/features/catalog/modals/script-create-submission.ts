@@ -2,15 +2,17 @@
 // ack, so a problem shows under its field with everything typed kept; then created (see
 // create-submission.ts for why the create itself is answered after the ack).
 
-import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
+import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import { CallbackId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
+import { machineMention } from '../blocks/catalog.js';
 import {
   CreateScriptFields,
   createScriptFieldBlockIds,
   readCreateScriptSubmission,
 } from '../blocks/create-script-modal.js';
+import { machineNames } from '../machine-names.js';
 import { createScript, readScriptForm } from '../script-changes.js';
 import { registerCreateForm } from './create-submission.js';
 
@@ -25,14 +27,17 @@ export function registerScriptCreateSubmission(router: ListenerRouter, deps: Lis
     conflictParameter: 'scriptName',
     async create(paperspace, user, params) {
       const script = await createScript(deps.audit, paperspace, user, params);
+      const names = params.machineId
+        ? await machineNames(paperspace, deps.logger)
+        : new Map<string, string>();
       return {
-        done: `✅ Created startup script *${escapeMrkdwn(script.name)}* (\`${escapeMrkdwn(script.id)}\`).`,
+        done: `✅ Created startup script ${nameMrkdwn(script.name)} (\`${escapeMrkdwn(script.id)}\`).`,
         details: [
           [
             script.isEnabled ? 'Enabled' : 'Disabled',
             script.runOnce ? 'runs on first boot only' : 'runs on every boot',
             params.machineId
-              ? `assigned to \`${escapeMrkdwn(params.machineId)}\``
+              ? `assigned to ${machineMention(params.machineId, names)}`
               : 'not assigned to a machine',
           ].join(' · '),
           `\`/ps script show ${escapeMrkdwn(script.id)}\` shows it.`,

@@ -10,7 +10,7 @@ import {
   textElement,
 } from '../../../slack/block-kit/modal-kit.js';
 import { encodeMachineModalMetadata, type ModalContext } from '../../../slack/block-kit/modal-metadata.js';
-import { escapeMrkdwn, option } from '../../../slack/block-kit/text.js';
+import { escapeMrkdwn, nameMrkdwn, option } from '../../../slack/block-kit/text.js';
 import { readCheckbox, readSecret, type ViewStateValues } from '../../../slack/block-kit/view-state.js';
 import { CallbackId } from '../../../slack/ids.js';
 
@@ -27,7 +27,7 @@ export function destroyMachineModal(
   context: ModalContext = {},
   options: { releasePublicIp?: boolean } = {},
 ): ModalView {
-  const name = escapeMrkdwn(machine.name);
+  const name = nameMrkdwn(machine.name, 'plain');
   const ip = machine.publicIpAddress ? ` (now ${escapeMrkdwn(machine.publicIpAddress)})` : '';
   return modal({
     callbackId: CallbackId.destroyMachine,

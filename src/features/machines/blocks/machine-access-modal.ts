@@ -12,7 +12,7 @@ import {
   textElement,
 } from '../../../slack/block-kit/modal-kit.js';
 import { encodeMachineModalMetadata, type ModalContext } from '../../../slack/block-kit/modal-metadata.js';
-import { escapeMrkdwn, option } from '../../../slack/block-kit/text.js';
+import { nameMrkdwn, option } from '../../../slack/block-kit/text.js';
 import { readString, type ViewStateValues } from '../../../slack/block-kit/view-state.js';
 import { CallbackId } from '../../../slack/ids.js';
 
@@ -31,7 +31,7 @@ export function machineAccessModal(machine: Machine, context: ModalContext = {})
     submit: 'Apply',
     privateMetadata: encodeMachineModalMetadata(machine, context),
     blocks: [
-      note(`Who may use *${escapeMrkdwn(machine.name)}*. Name a Slack user *or* give a Paperspace user id.`),
+      note(`Who may use ${nameMrkdwn(machine.name)}. Name a Slack user *or* give a Paperspace user id.`),
       input(
         MachineAccessFields.slackUser,
         'Slack user',

@@ -10,6 +10,7 @@ import {
   LIMITS,
   message,
   mrkdwn,
+  nameMrkdwn,
   option,
   plainText,
   plural,
@@ -90,7 +91,7 @@ function compactSummary(machine: Machine): KnownBlock {
     machine.storageTotal === null ? null : `disk ${storageBar(machine.storageUsed, machine.storageTotal)}`,
     machine.publicIpAddress,
   ].filter((part): part is string => Boolean(part));
-  const line1 = `${emoji} *${escapeMrkdwn(machine.name)}* · ${escapeMrkdwn(words)}`;
+  const line1 = `${emoji} ${nameMrkdwn(machine.name)} · ${escapeMrkdwn(words)}`;
   const line2 = `${details.map(escapeMrkdwn).join(' · ')} · \`${escapeMrkdwn(machine.id)}\``;
   return { type: 'section', text: mrkdwn(`${line1}\n${line2}`) };
 }

@@ -7,6 +7,7 @@ import {
   escapeMrkdwn,
   LIMITS,
   mrkdwn,
+  nameMrkdwn,
   type SlackMessage,
   truncateMrkdwn,
 } from '../../../slack/block-kit/text.js';
@@ -31,7 +32,7 @@ export function powerRequestedNotice(verb: PowerVerb, slackUserId: string): stri
 /** Replaces an ephemeral card whose button was used: its buttons are stale, the live card is public. */
 export function cardMovedNotice(verb: PowerVerb, machineName: string): SlackMessage {
   const { emoji, words } = stateLabel(STATE_AFTER[verb]);
-  const text = `${emoji} ${escapeMrkdwn(words)} *${escapeMrkdwn(machineName)}*: the live card is posted in the conversation.`;
+  const text = `${emoji} ${escapeMrkdwn(words)} ${nameMrkdwn(machineName)}: the live card is posted in the conversation.`;
   return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
 }
 
@@ -51,7 +52,7 @@ export function cardWithLine(line: string, machine: Machine, card: MachineCardOp
 
 /** Why a power request was not sent, above the current card (which offers what can be done instead). */
 export function powerUnchangedMessage(machine: Machine, reason: UnchangedReason): SlackMessage {
-  const name = `*${escapeMrkdwn(machine.name)}*`;
+  const name = `${nameMrkdwn(machine.name)}`;
   const lines: Record<UnchangedReason, string> = {
     already_off: `ℹ️ ${name} is already off: there is nothing to stop.`,
     already_running: `ℹ️ ${name} is already running (${escapeMrkdwn(stateLabel(machine.state).words)}): there is nothing to start.`,
@@ -62,7 +63,7 @@ export function powerUnchangedMessage(machine: Machine, reason: UnchangedReason)
 
 /** `🗑️ gpu-1 destroyed by <@U1>`: posted where the machine was shown, and replacing its card. */
 export function destroyedMessage(machineName: string, slackUserId: string): SlackMessage {
-  const text = `🗑️ *${escapeMrkdwn(machineName)}* destroyed by ${mention(slackUserId)}`;
+  const text = `🗑️ ${nameMrkdwn(machineName)} destroyed by ${mention(slackUserId)}`;
   return {
     blocks: [{ type: 'section', text: mrkdwn(text) }],
     text: truncateMrkdwn(text, LIMITS.sectionText),
@@ -81,7 +82,7 @@ export function accessChangedMessage(
     'slackUserId' in subject
       ? `${mention(subject.slackUserId)} (Paperspace user \`${escapeMrkdwn(subject.paperspaceUserId)}\`)`
       : `Paperspace user \`${escapeMrkdwn(subject.paperspaceUserId)}\``;
-  const name = `*${escapeMrkdwn(machineName)}*`;
+  const name = `${nameMrkdwn(machineName)}`;
   const text = granted ? `✅ ${who} can now use ${name}.` : `✅ ${who} no longer has access to ${name}.`;
   return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
 }
@@ -97,7 +98,7 @@ export function accessUserNotLinkedMessage(slackUserId: string): SlackMessage {
 /** `✅ Updated gpu-1: machineName, shutdownTimeoutInHours.` above the refreshed card. */
 export function updatedMessage(machine: Machine, changed: readonly string[]): SlackMessage {
   const fields = changed.map((field) => `\`${escapeMrkdwn(field)}\``).join(', ');
-  const line = `✅ Updated *${escapeMrkdwn(machine.name)}*${fields ? `: ${fields}` : ''}.`;
+  const line = `✅ Updated ${nameMrkdwn(machine.name)}${fields ? `: ${fields}` : ''}.`;
   return cardWithLine(line, machine);
 }
 

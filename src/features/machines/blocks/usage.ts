@@ -28,8 +28,14 @@ export function usageMessage(
   const hourly = parseAmount(hourlyRate);
   const monthly = parseAmount(monthlyRate);
   const hours = secondsUsed / 3600;
+  // Storage is charged for the part of the month the disk existed: nothing in a month before the
+  // machine was created, a share of the rate in the month it was created.
+  const monthDays = daysInMonth(billingMonth);
+  const storageDays = Math.min(monthDays, utilization.storageUtilization.secondsUsed / 86_400);
+  const storageShare = monthDays > 0 ? storageDays / monthDays : 1;
+  const storage = monthly === undefined ? undefined : monthly * storageShare;
   // Rounded to cents only when shown, so the total is the exact sum rounded, not a sum of rounded parts.
-  const estimate = hourly === undefined || monthly === undefined ? undefined : hours * hourly + monthly;
+  const estimate = hourly === undefined || storage === undefined ? undefined : hours * hourly + storage;
   const month = monthLabel(billingMonth);
   const current = billingMonth === new Date(now).toISOString().slice(0, 7);
 
@@ -49,7 +55,9 @@ export function usageMessage(
   const formula =
     estimate === undefined
       ? 'Estimate = hours used × hourly rate + monthly storage rate (a rate could not be read, so no estimate).'
-      : `Estimate = hours used × hourly rate + monthly storage rate = ${hours.toFixed(2)} h × ${formatRate(hourly ?? 0)} + ${formatRate(monthly ?? 0)}.`;
+      : storageShare === 1
+        ? `Estimate = hours used × hourly rate + monthly storage rate = ${hours.toFixed(2)} h × ${formatRate(hourly ?? 0)} + ${formatRate(monthly ?? 0)}.`
+        : `Estimate = hours used × hourly rate + monthly storage rate × days the disk existed = ${hours.toFixed(2)} h × ${formatRate(hourly ?? 0)} + ${formatRate(monthly ?? 0)} × ${storageDays.toFixed(1)}/${monthDays} days.`;
   const status = current
     ? `Billing month ${escapeMrkdwn(billingMonth)}, to date as of ${slackDate(now, '{date_short_pretty} at {time}')}.`
     : `Billing month ${escapeMrkdwn(billingMonth)}.`;
@@ -72,6 +80,13 @@ export function usageMessage(
 
 const ESTIMATED_TIME =
   " Paperspace's API reports no usage, so the time used is estimated from the machine's start and stop events.";
+
+/** 31 for `2024-05`; 0 for a month that cannot be read (the storage share is then taken as whole). */
+function daysInMonth(billingMonth: string): number {
+  const match = /^(\d{4})-(\d{2})$/.exec(billingMonth);
+  if (!match) return 0;
+  return new Date(Date.UTC(Number(match[1]), Number(match[2]), 0)).getUTCDate();
+}
 
 /** `May 2024` for `2024-05`; anything else is shown as sent. */
 function monthLabel(billingMonth: string): string {

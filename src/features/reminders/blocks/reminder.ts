@@ -8,6 +8,7 @@ import {
   LIMITS,
   message,
   mrkdwn,
+  nameMrkdwn,
   plainText,
   plural,
   type SlackMessage,
@@ -43,9 +44,7 @@ export function reminderMessage(machines: Machine[]): SlackMessage {
     blocks.push({
       type: 'section',
       text: mrkdwn(
-        [`*${escapeMrkdwn(machine.name)}*`, stateMrkdwn(machine.state), ...details.map(escapeMrkdwn)].join(
-          ' · ',
-        ),
+        [`${nameMrkdwn(machine.name)}`, stateMrkdwn(machine.state), ...details.map(escapeMrkdwn)].join(' · '),
       ),
     });
     blocks.push(reminderActions(machine));

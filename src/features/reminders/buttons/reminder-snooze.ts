@@ -1,6 +1,6 @@
 // Snooze 1h on a reminder: ask about this one machine again in an hour (the scheduler's tick delivers
 // it). Snoozing again moves the time; nothing is asked of Paperspace now.
-import { escapeMrkdwn, slackDate } from '../../../slack/block-kit/text.js';
+import { nameMrkdwn, slackDate } from '../../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { machineButtonHandler } from '../../machines/machine-button.js';
 import { markReminderRow } from './reminder-row.js';
@@ -24,7 +24,7 @@ export function reminderSnoozeHandler(deps: ListenerDeps) {
     await markReminderRow(
       client,
       click,
-      `💤 *${escapeMrkdwn(click.machine.name)}*: snoozed, I will ask again at ${slackDate(fireAt, '{time}')}`,
+      `💤 ${nameMrkdwn(click.machine.name)}: snoozed, I will ask again at ${slackDate(fireAt, '{time}')}`,
     );
   });
 }

@@ -1,7 +1,7 @@
 // Stop on a reminder: the same Stop as a card's (the machines service checks it is not already off,
 // stops it with the clicker's key through the audit trail and re-reads it), then drops a pending
 // snooze of it, marks the row, and watches the machine to `off` with a reply in the reminder's thread.
-import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
+import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { machineButtonHandler } from '../../machines/machine-button.js';
 import { createMachineOperations } from '../../machines/machine-operations.js';
@@ -16,7 +16,7 @@ export function reminderStopHandler(deps: ListenerDeps) {
     const machine = await paperspace.machines.show(click.machine.id);
     const outcome = await operations.power({ user, client: paperspace }, machine, 'stop');
     await deps.store.snoozes.cancel(user, machine.id);
-    const name = `*${escapeMrkdwn(machine.name)}*`;
+    const name = `${nameMrkdwn(machine.name)}`;
     if (outcome.kind === 'unchanged') {
       await markReminderRow(client, click, `⚫ ${name}: already off, nothing to stop`);
       return;

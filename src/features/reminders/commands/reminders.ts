@@ -1,7 +1,14 @@
 // `/ps reminders`: the person's reminders with their next time, and machines they snoozed.
 import type { KnownBlock } from '@slack/types';
 import { contextLine } from '../../../slack/block-kit/elements.js';
-import { escapeMrkdwn, LIMITS, mrkdwn, plainText, slackDate } from '../../../slack/block-kit/text.js';
+import {
+  escapeMrkdwn,
+  LIMITS,
+  mrkdwn,
+  nameMrkdwn,
+  plainText,
+  slackDate,
+} from '../../../slack/block-kit/text.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
 import type { Snooze } from '../../../store/reminder-snoozes.js';
@@ -45,5 +52,5 @@ export const remindersCommand: CommandHandler<'reminders'> = async (_command, co
 function snoozedMachine(snooze: Snooze): string {
   return snooze.machineName === null
     ? `\`${escapeMrkdwn(snooze.machineId)}\``
-    : `*${escapeMrkdwn(snooze.machineName)}*`;
+    : `${nameMrkdwn(snooze.machineName)}`;
 }

@@ -1,65 +1,171 @@
-// The channel post for a resource delegation: who shared which machines and until when. The same
-// builder renders the post again, marked expired, when the delegation's lifetime is over.
+// The messages of a share, in the order a person meets them: the private confirmation before anything
+// is created, the channel post while the share runs (with End share for the sharer), and the same post
+// once it ended early or expired. The channel never sees a credential: a resource delegation's access
+// token id identifies a token that grants access, so it stays in the sharer's private replies.
 import type { KnownBlock } from '@slack/types';
+import { z } from 'zod';
 import type { Machine } from '../../../paperspace/schemas.js';
+import { button, contextLine } from '../../../slack/block-kit/elements.js';
+import { decodeEncodedValue } from '../../../slack/block-kit/encoded-value.js';
 import {
   escapeMrkdwn,
   isoMinutes,
-  LIMITS,
   message,
   mrkdwn,
+  nameMrkdwn,
   plural,
   type SlackMessage,
   slackDate,
 } from '../../../slack/block-kit/text.js';
+import { ActionId } from '../../../slack/ids.js';
 
-export interface ShareMessageInput {
-  sharerUserId: string;
-  machines: Pick<Machine, 'id' | 'name'>[];
-  delegationId: number | string;
-  accessTokenId: string;
-  /** Epoch milliseconds. */
-  expiresAt: number;
-  expired?: boolean;
+type SharedMachine = Pick<Machine, 'id' | 'name'>;
+
+/** Each reader sees a time in their own time zone; the fallback is UTC. */
+function when(at: number): string {
+  return slackDate(at, '{date_short_pretty} at {time}', isoMinutes(at));
 }
 
-/** Each reader sees the expiry in their own time zone; the fallback is UTC. */
-function expiryDate(expiresAt: number): string {
-  return slackDate(expiresAt, '{date_short_pretty} at {time}', isoMinutes(expiresAt));
+function machineLines(machines: SharedMachine[]): string {
+  return machines
+    .map((machine) => `• ${nameMrkdwn(machine.name)} \`${escapeMrkdwn(machine.id)}\``)
+    .join('\n');
 }
 
-export function shareMessage(input: ShareMessageInput): SlackMessage {
-  const sharer = `<@${escapeMrkdwn(input.sharerUserId)}>`;
-  const what = plural(input.machines.length, 'machine');
-  const names = input.machines.map(
-    (machine) => `• *${escapeMrkdwn(machine.name)}* \`${escapeMrkdwn(machine.id)}\``,
+function namesOf(machines: SharedMachine[]): string {
+  return escapeMrkdwn(machines.map((machine) => machine.name).join(', '));
+}
+
+const mention = (userId: string) => `<@${escapeMrkdwn(userId)}>`;
+
+/** What a member of the channel gets from a share, said the same way in the confirmation and the post. */
+function whatMembersGet(sharerUserId: string, until: number): string {
+  return (
+    `Members get a Paperspace resource delegation: limited access to these machines (for example to ` +
+    `stream them) until ${when(until)}. Its access token is never posted in a channel; ask ` +
+    `${mention(sharerUserId)} for access. Starting, stopping and changing the machines stays with their owner.`
   );
-  const expiry = expiryDate(input.expiresAt);
-  const blocks: KnownBlock[] = [];
-  if (input.expired) {
-    blocks.push({
-      type: 'section',
-      text: mrkdwn(`⌛ ${sharer} shared ${what} here; this share expired ${expiry}.`),
-    });
-    blocks.push({ type: 'section', text: mrkdwn(names.join('\n')) });
-  } else {
-    blocks.push({ type: 'section', text: mrkdwn(`🔗 ${sharer} shared ${what} with this channel.`) });
-    blocks.push({ type: 'section', text: mrkdwn(names.join('\n')) });
-    blocks.push({
-      type: 'section',
-      fields: [
-        mrkdwn(`*Access token id*\n\`${escapeMrkdwn(input.accessTokenId)}\``, LIMITS.sectionField),
-        mrkdwn(`*Expires*\n${expiry}`, LIMITS.sectionField),
+}
+
+const shareRequestSchema = z.strictObject({ machineIds: z.array(z.string().min(1).max(255)).min(1) });
+
+/** The Share button of a confirmation carries the machine ids; the channel is where it is clicked. */
+export function encodeShareRequest(machineIds: string[]): string {
+  return JSON.stringify({ machineIds });
+}
+
+export function decodeShareRequest(value: string): string[] {
+  return decodeEncodedValue(shareRequestSchema, value, 'Share button value').machineIds;
+}
+
+export interface ShareConfirmationInput {
+  sharerUserId: string;
+  channel: string;
+  machines: SharedMachine[];
+  /** When the share would end if confirmed now (Paperspace counts from creation). */
+  expiresAt: number;
+}
+
+/** Shown only to the sharer: what would be posted where, for whom and until when, before anything exists. */
+export function shareConfirmation(input: ShareConfirmationInput): SlackMessage {
+  const where = `<#${escapeMrkdwn(input.channel)}>`;
+  const headline = `Share ${plural(input.machines.length, 'machine')} with everyone in ${where}?`;
+  const blocks: KnownBlock[] = [
+    { type: 'section', text: mrkdwn(`🔗 *${headline}*\n${machineLines(input.machines)}`) },
+    { type: 'section', text: mrkdwn(whatMembersGet(input.sharerUserId, input.expiresAt)) },
+    {
+      type: 'actions',
+      elements: [
+        button({
+          actionId: ActionId.shareConfirm,
+          text: 'Share in this channel',
+          style: 'primary',
+          value: encodeShareRequest(input.machines.map((machine) => machine.id)),
+        }),
+        button({ actionId: ActionId.shareCancel, text: 'Cancel' }),
       ],
-    });
+    },
+    contextLine('Nothing is created or posted until you confirm. You can end the share early from its post.'),
+  ];
+  return message(blocks, `Share ${namesOf(input.machines)} in this channel?`);
+}
+
+/** Posted first, before the delegation exists: a post Slack refuses means the bot cannot share here. */
+export function sharePending(sharerUserId: string, machines: SharedMachine[]): SlackMessage {
+  const names = machines.map((machine) => nameMrkdwn(machine.name, 'plain')).join(', ');
+  const text = `⏳ ${mention(sharerUserId)} is sharing ${names} with this channel…`;
+  return message(
+    [{ type: 'section', text: mrkdwn(text) }],
+    `⏳ ${mention(sharerUserId)} is sharing ${namesOf(machines)}`,
+  );
+}
+
+export interface SharePostInput {
+  /** The store's id of the share: End share names it. */
+  shareId: string;
+  sharerUserId: string;
+  machines: SharedMachine[];
+  delegationId: number | string;
+  /** Epoch milliseconds: when Paperspace ends the delegation. */
+  expiresAt: number;
+  /** Set once the share is over: expired at `expiresAt`, or ended early by the sharer at `endedAt`. */
+  over?: { kind: 'expired' } | { kind: 'ended'; endedAt: number };
+}
+
+export function sharePost(input: SharePostInput): SlackMessage {
+  const sharer = mention(input.sharerUserId);
+  const what = plural(input.machines.length, 'machine');
+  const delegation = `Resource delegation ${escapeMrkdwn(String(input.delegationId))}`;
+  const names = namesOf(input.machines);
+  if (input.over?.kind === 'expired') {
+    const blocks: KnownBlock[] = [
+      {
+        type: 'section',
+        text: mrkdwn(`⌛ ${sharer} shared ${what} here; this share expired ${when(input.expiresAt)}.`),
+      },
+      { type: 'section', text: mrkdwn(machineLines(input.machines)) },
+      contextLine(delegation),
+    ];
+    return message(blocks, `Expired share of ${names} by ${sharer}`);
   }
-  blocks.push({
-    type: 'context',
-    elements: [mrkdwn(`Resource delegation ${escapeMrkdwn(String(input.delegationId))}`)],
-  });
-  const machineNames = escapeMrkdwn(input.machines.map((machine) => machine.name).join(', '));
-  const text = input.expired
-    ? `Expired share of ${machineNames} by ${sharer}`
-    : `${sharer} shared ${machineNames} until ${isoMinutes(input.expiresAt)}`;
-  return message(blocks, text);
+  if (input.over?.kind === 'ended') {
+    const blocks: KnownBlock[] = [
+      {
+        type: 'section',
+        text: mrkdwn(`⏹ ${sharer} ended this share of ${what} ${when(input.over.endedAt)}.`),
+      },
+      { type: 'section', text: mrkdwn(machineLines(input.machines)) },
+      contextLine(
+        `${delegation}. Paperspace offers no way to revoke a delegation early: access already handed out ` +
+          `stays valid until ${when(input.expiresAt)}. The share is marked ended here and in \`/ps shares\`.`,
+      ),
+    ];
+    return message(blocks, `${sharer} ended the share of ${names}`);
+  }
+  const blocks: KnownBlock[] = [
+    {
+      type: 'section',
+      text: mrkdwn(`🔗 ${sharer} shared ${what} with this channel until ${when(input.expiresAt)}.`),
+    },
+    { type: 'section', text: mrkdwn(machineLines(input.machines)) },
+    { type: 'section', text: mrkdwn(whatMembersGet(input.sharerUserId, input.expiresAt)) },
+    {
+      type: 'actions',
+      elements: [
+        button({
+          actionId: ActionId.shareEnd,
+          text: 'End share',
+          value: input.shareId,
+          accessibilityLabel: `End the share of ${input.machines.map((machine) => machine.name).join(', ')}`,
+          confirm: {
+            title: 'End this share?',
+            text: 'The post is marked ended. Paperspace cannot revoke the delegation, so access already handed out lasts until it expires.',
+            confirm: 'End share',
+          },
+        }),
+      ],
+    },
+    contextLine(`${delegation} · only ${sharer} can end it early`),
+  ];
+  return message(blocks, `${sharer} shared ${names} until ${isoMinutes(input.expiresAt)}`);
 }

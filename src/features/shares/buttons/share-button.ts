@@ -1,24 +1,16 @@
-// Share on a machine card: a 4-hour resource delegation for that machine, made with the clicker's key
-// (they must see the machine) and posted in the card's channel, or in their DM from App Home.
+// Share on a machine card: the same private confirmation as `/ps share`, for the card's machine, in
+// the card's channel. The clicker's key must see the machine.
 
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
-import { postedInDmNotice } from '../../../slack/posting.js';
 import { machineButtonHandler } from '../../machines/machine-button.js';
 import { findMachine } from '../../machines/machine-lookup.js';
-import { shareMachines } from '../sharing.js';
+import { offerShare } from '../share-offer.js';
 
 export function shareButtonHandler(deps: ListenerDeps) {
-  return machineButtonHandler(deps, async (click, { client }) => {
+  return machineButtonHandler(deps, async (click) => {
     const paperspace = await click.userClient();
     if (paperspace === undefined) return;
     const machine = await findMachine(paperspace, click.machine.id);
-    const channel = click.channelId ?? click.user.userId;
-    const share = await shareMachines(
-      { store: deps.store, audit: deps.audit, slack: client, now: deps.now },
-      paperspace,
-      { user: click.user, channel, machines: [machine] },
-    );
-    if (share.posted.movedToDm && click.channelId !== undefined)
-      await click.replyPrivately(postedInDmNotice('the share'));
+    await offerShare(click, [machine]);
   });
 }

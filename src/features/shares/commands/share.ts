@@ -1,11 +1,10 @@
-// `/ps share <machine> [<machine> ...]`: one resource delegation for all of them, made with the
-// sharer's key (each machine must be visible to it), posted in this channel for 4 hours.
+// `/ps share <machine> [<machine> ...]`: offers, privately, one resource delegation for all of them
+// (each must be visible to the sharer's key), to be posted in this channel for 4 hours once confirmed.
 
 import type { Machine } from '../../../paperspace/schemas.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
-import { postedInDmNotice } from '../../../slack/posting.js';
 import { findMachine } from '../../machines/machine-lookup.js';
-import { shareMachines } from '../sharing.js';
+import { offerShare } from '../share-offer.js';
 
 export const shareCommand: CommandHandler<'share'> = async (command, context) => {
   const client = await context.userClient();
@@ -15,11 +14,8 @@ export const shareCommand: CommandHandler<'share'> = async (command, context) =>
     const machine = await findMachine(client, reference);
     machines.set(machine.id, machine);
   }
-  const { deps } = context;
-  const share = await shareMachines(
-    { store: deps.store, audit: deps.audit, slack: context.web, now: deps.now },
-    client,
-    { user: context.user, channel: context.channelId, machines: [...machines.values()] },
-  );
-  if (share.posted.movedToDm) await context.replyPrivately(postedInDmNotice('the share'));
+  const [first, ...rest] = machines.values();
+  // The grammar asks for at least one machine, and each one was found or threw.
+  if (first === undefined) return;
+  await offerShare(context, [first, ...rest]);
 };

@@ -6,6 +6,7 @@ import {
   isoMinutes,
   LIMITS,
   mrkdwn,
+  nameMrkdwn,
   plainText,
   plural,
   type SlackMessage,
@@ -49,7 +50,7 @@ function sharesMessage(shares: Delegation[], names: Map<string, string>): SlackM
   const blocks: KnownBlock[] = [{ type: 'header', text: plainText(title, LIMITS.headerText) }];
   for (const share of shares.slice(0, MAX_SHARES_SHOWN)) {
     const machines = share.machineIds
-      .map((id) => `*${escapeMrkdwn(names.get(id) ?? id)}* \`${escapeMrkdwn(id)}\``)
+      .map((id) => `${nameMrkdwn(names.get(id) ?? id)} \`${escapeMrkdwn(id)}\``)
       .join(', ');
     const where = share.channel.startsWith('D') ? 'in our DM' : `in <#${escapeMrkdwn(share.channel)}>`;
     const details = [
@@ -61,7 +62,11 @@ function sharesMessage(shares: Delegation[], names: Map<string, string>): SlackM
   if (shares.length > MAX_SHARES_SHOWN) {
     blocks.push(contextLine(`… and ${plural(shares.length - MAX_SHARES_SHOWN, 'more share')}`));
   } else {
-    blocks.push(contextLine('Each share ends by itself 4 hours after it was made.'));
+    blocks.push(
+      contextLine(
+        'Each share ends by itself 4 hours after it was made; End share on its post ends it early.',
+      ),
+    );
   }
   return { blocks, text: title };
 }

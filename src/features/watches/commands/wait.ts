@@ -1,12 +1,13 @@
 // `/ps wait <machine> <state> [--timeout D]`: a public card for the machine, updated as it changes,
 // and a reply in its thread when it reaches the state (or fails, disappears, or runs out of time).
 
-import { escapeMrkdwn, mrkdwn } from '../../../slack/block-kit/text.js';
+import { escapeMrkdwn, mrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
 import { postedInDmNotice, postPublicly } from '../../../slack/posting.js';
 import { machineCardMessage } from '../../machines/blocks/machine-card.js';
 import { stateMrkdwn } from '../../machines/blocks/machine-state.js';
 import { findMachine } from '../../machines/machine-lookup.js';
+import { bootedStateOf } from '../../machines/machine-operations.js';
 import { waitingNotice } from '../watch-messages.js';
 
 export const waitCommand: CommandHandler<'wait'> = async (command, context) => {
@@ -14,8 +15,16 @@ export const waitCommand: CommandHandler<'wait'> = async (command, context) => {
   if (client === undefined) return;
   const { deps, user } = context;
   const machine = await findMachine(client, command.machine);
+  if (command.state === 'ready' && bootedStateOf(machine) === 'serviceready') {
+    const text =
+      `${nameMrkdwn(machine.name)} is a headless Linux machine: it has no remote desktop agent, so a ` +
+      `boot ends at serviceready and never reaches ready. Wait for that instead: ` +
+      `\`/ps wait ${escapeMrkdwn(machine.name)} serviceready\`.`;
+    await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+    return;
+  }
   if (machine.state === command.state) {
-    const text = `*${escapeMrkdwn(machine.name)}* is already ${stateMrkdwn(machine.state)}.`;
+    const text = `${nameMrkdwn(machine.name)} is already ${stateMrkdwn(machine.state)}.`;
     await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
     return;
   }

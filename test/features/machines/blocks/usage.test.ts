@@ -4,11 +4,17 @@ import type { MachineUtilization } from '../../../../src/paperspace/schemas.js';
 import { visibleText } from '../../../slack/block-kit/inspect.js';
 import { assertBlockKitLimits } from '../../../slack/block-kit/limits.js';
 
-function utilization(secondsUsed: number, hourlyRate: string, monthlyRate: string, billingMonth = '2024-05') {
+function utilization(
+  secondsUsed: number,
+  hourlyRate: string,
+  monthlyRate: string,
+  billingMonth = '2024-05',
+  storageSeconds = 2_678_400,
+) {
   return {
     machineId: 'psz9xmdl1',
     utilization: { machineId: 'psz9xmdl1', secondsUsed, hourlyRate, billingMonth },
-    storageUtilization: { machineId: 'psz9xmdl1', secondsUsed: 2_678_400, monthlyRate, billingMonth },
+    storageUtilization: { machineId: 'psz9xmdl1', secondsUsed: storageSeconds, monthlyRate, billingMonth },
   } satisfies MachineUtilization;
 }
 
@@ -33,6 +39,16 @@ describe('usageMessage', () => {
     expect(shown).toContain('*Estimated cost so far*\n$14.75');
     expect(shown).toContain('= 12.50 h × $0.78 + $5.00.');
     expect(text).toBe('gpu-1 in May 2024: 12 h 30 min, estimated $14.75');
+  });
+
+  it('charges storage only for the days the disk existed: none before the machine was created', () => {
+    const before = visibleText(usage('gpu-1', utilization(0, '0.78', '5.00', '2024-04', 0), MID_MAY).blocks);
+    expect(before).toContain('*Estimated cost*\n$0.00');
+    // Created with 6.2 of May's 31 days left: a fifth of $5.00.
+    const created = usage('gpu-1', utilization(3600, '0.78', '5.00', '2024-05', 6.2 * 86_400), MID_MAY);
+    const shown = visibleText(created.blocks);
+    expect(shown).toContain('*Estimated cost so far*\n$1.78');
+    expect(shown).toContain('= 1.00 h × $0.78 + $5.00 × 6.2/31 days.');
   });
 
   it('rounds the exact total once, with fractional seconds and a sub-cent rate', () => {

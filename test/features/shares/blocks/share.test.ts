@@ -1,47 +1,79 @@
 import { describe, expect, it } from 'vitest';
-import { shareMessage } from '../../../../src/features/shares/blocks/share.js';
+import {
+  decodeShareRequest,
+  shareConfirmation,
+  sharePost,
+} from '../../../../src/features/shares/blocks/share.js';
+import { ActionId } from '../../../../src/slack/ids.js';
 import { MALICIOUS_NAME } from '../../../slack/block-kit/fixtures.js';
 import { mrkdwnTexts, visibleText } from '../../../slack/block-kit/inspect.js';
 import { assertBlockKitLimits } from '../../../slack/block-kit/limits.js';
 
 const expiresAt = Date.UTC(2024, 4, 1, 22, 30);
 const input = {
+  shareId: 'share-1',
   sharerUserId: 'U024BE7LH',
   machines: [
     { id: 'ps1', name: 'gpu-1' },
     { id: 'ps2', name: MALICIOUS_NAME },
   ],
   delegationId: 8812,
-  accessTokenId: 'tok_7b1c',
   expiresAt,
 };
 
-function share(...args: Parameters<typeof shareMessage>) {
-  const message = shareMessage(...args);
-  assertBlockKitLimits(message);
+function checked<T extends { blocks: unknown[]; text: string }>(message: T): T {
+  assertBlockKitLimits(message as never);
   return message;
 }
 
-describe('shareMessage', () => {
-  it('says who shared which machines, the access token id and the expiry in each reader time zone', () => {
-    const { blocks, text } = share(input);
-    const shown = visibleText(blocks);
-    expect(shown).toContain('🔗 <@U024BE7LH> shared 2 machines with this channel.');
-    expect(shown).toContain('• *gpu-1* `ps1`');
-    expect(shown).toContain('`tok_7b1c`');
-    expect(shown).toContain(
-      '*Expires*\n<!date^1714602600^{date_short_pretty} at {time}|2024-05-01 22:30 UTC>',
+const actionIds = (blocks: unknown[]) =>
+  [...JSON.stringify(blocks).matchAll(/"action_id":"([a-z_]+)"/g)].map((m) => m[1]);
+
+describe('shareConfirmation', () => {
+  it('tells the sharer what would be posted where, what members get and until when, and offers Share or Cancel', () => {
+    const { blocks } = checked(
+      shareConfirmation({ sharerUserId: 'U024BE7LH', channel: 'C0ML', machines: input.machines, expiresAt }),
     );
+    const shown = visibleText(blocks);
+    expect(shown).toContain('Share 2 machines with everyone in <#C0ML>?');
+    expect(shown).toContain('limited access to these machines');
+    expect(shown).toContain('until <!date^1714602600^');
+    expect(actionIds(blocks)).toEqual([ActionId.shareConfirm, ActionId.shareCancel]);
+    const value = JSON.stringify(blocks).match(/"value":"((?:[^"\\]|\\.)*)"/)?.[1] ?? '';
+    expect(decodeShareRequest(JSON.parse(`"${value}"`))).toEqual(['ps1', 'ps2']);
+  });
+});
+
+describe('sharePost', () => {
+  it('says who shared which machines, what members get and until when, never a token id, with End share', () => {
+    const { blocks, text } = checked(sharePost(input));
+    const shown = visibleText(blocks);
+    expect(shown).toContain('🔗 <@U024BE7LH> shared 2 machines with this channel until <!date^1714602600^');
+    expect(shown).toContain('• *gpu-1* `ps1`');
+    expect(shown).toContain('Its access token is never posted in a channel');
+    expect(shown).not.toMatch(/tok_|access token id/i);
+    expect(actionIds(blocks)).toEqual([ActionId.shareEnd]);
     expect(text).toContain('<@U024BE7LH> shared gpu-1, &lt;!channel&gt;');
     expect(mrkdwnTexts(blocks).join('\n')).not.toMatch(/<(!channel|@U1|https)/);
   });
 
-  it('marks an expired share and stops showing the access token id', () => {
-    const { blocks, text } = share({ ...input, expired: true });
-    const shown = visibleText(blocks);
-    expect(shown).toContain('⌛ <@U024BE7LH> shared 2 machines here; this share expired <!date^1714602600^');
-    expect(shown).not.toContain('tok_7b1c');
+  it('marks an expired share, with no button left', () => {
+    const { blocks, text } = checked(sharePost({ ...input, over: { kind: 'expired' } }));
+    expect(visibleText(blocks)).toContain(
+      '⌛ <@U024BE7LH> shared 2 machines here; this share expired <!date^1714602600^',
+    );
+    expect(actionIds(blocks)).toEqual([]);
     expect(text).toMatch(/^Expired share of gpu-1/);
+  });
+
+  it('marks a share ended early and says honestly that Paperspace access lasts until the delegation expires', () => {
+    const endedAt = expiresAt - 3 * 60 * 60_000;
+    const { blocks } = checked(sharePost({ ...input, over: { kind: 'ended', endedAt } }));
+    const shown = visibleText(blocks);
+    expect(shown).toContain(`⏹ <@U024BE7LH> ended this share of 2 machines <!date^${endedAt / 1000}^`);
+    expect(shown).toContain('Paperspace offers no way to revoke a delegation early');
+    expect(shown).toContain('stays valid until <!date^1714602600^');
+    expect(actionIds(blocks)).toEqual([]);
   });
 
   it('keeps the notification text short however many long-named machines are shared', () => {
@@ -49,7 +81,7 @@ describe('shareMessage', () => {
       id: `ps${i}`,
       name: `${'n'.repeat(2000)}${i}`,
     }));
-    const { text } = share({ ...input, machines });
+    const { text } = checked(sharePost({ ...input, machines }));
     expect(text.length).toBeLessThanOrEqual(3000);
     expect(text.endsWith('…')).toBe(true);
   });

@@ -1,0 +1,26 @@
+// End share on a share's channel post: only the sharer may end it. Everyone else, and a click on a
+// share that is already over, gets a private sentence saying why nothing changed.
+import { UserFacingError } from '../../../errors/user-facing-error.js';
+import { escapeMrkdwn, message, mrkdwn } from '../../../slack/block-kit/text.js';
+import { buttonHandler } from '../../../slack/button-click.js';
+import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import { sharedMachines } from '../shared-machines.js';
+import { endShare } from '../sharing.js';
+
+export function shareEndHandler(deps: ListenerDeps) {
+  return buttonHandler(deps, async (click, { client }) => {
+    const share = await deps.store.delegations.get(click.value);
+    if (share === undefined)
+      throw new UserFacingError('This share is not known to me any more; nothing changed.');
+    const machines = await sharedMachines(deps.clients, share, click.logger);
+    const sharing = { store: deps.store, audit: deps.audit, slack: client, now: deps.now };
+    const outcome = await endShare(sharing, click.user, share, machines);
+    const text = {
+      ended:
+        'Share ended. Paperspace cannot revoke the delegation, so access already handed out lasts until it expires.',
+      'not-yours': `Only <@${escapeMrkdwn(share.userId)}>, who shared these machines, can end this share.`,
+      'already-over': 'This share is already over; nothing changed.',
+    }[outcome];
+    await click.replyPrivately(message([{ type: 'section', text: mrkdwn(text) }], text));
+  });
+}
