@@ -122,7 +122,15 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       // The Web API client's defaults are no timeout and ten retries over about half an hour: a person waiting
       // on a reply, or a scheduler tick, must not hang that long when Slack is slow or unreachable.
       timeout: SLACK_WEB_API_TIMEOUT_MS,
-      retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 2_000 },
+      // No automatic retry: the client retries a timed-out chat.postMessage, and a post Slack received but
+      // did not answer in time then lands twice. posting.ts moves a message on only when Slack's answer
+      // proves nothing was posted; the scheduler retries its own work on a later tick.
+      retryConfig: { retries: 0 },
+      // On a 429 the client would pause its whole queue for Retry-After, and every request of every person
+      // behind it: a views.open (whose trigger lasts 3 s) waited 20 s behind a card. A rate-limited call
+      // fails at once instead; posting.ts takes the message to the next conversation, and background work
+      // (a separate client, app.client, used by the scheduler) tries again on a later tick.
+      rejectRateLimitedCalls: true,
     },
     deferInitialization: true,
     extendedErrorHandler: true,
