@@ -15,6 +15,8 @@ export type DatabaseConfig =
 
 interface CommonConfig {
   port: number;
+  /** Address the HTTP server binds to; undefined: every interface. */
+  host: string | undefined;
   paperspace: { apiUrl: string; graphqlUrl: string };
   database: DatabaseConfig;
   pollIntervalMs: number;
@@ -60,6 +62,7 @@ export const CONFIG_VARIABLES = [
   'SLACK_APP_TOKEN',
   'SLACK_API_URL',
   'PORT',
+  'HOST',
   'PAPERSPACE_API_URL',
   'PAPERSPACE_GRAPHQL_URL',
   'VAULT_KEY',
@@ -157,6 +160,10 @@ const envSchema = z.object({
   PORT: wholeNumber('must be a whole number from 0 to 65535')
     .pipe(z.number().max(65535, 'must be a whole number from 0 to 65535'))
     .default(3000),
+  HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:[\]-]+$/, 'must be an address to bind to, such as 127.0.0.1, 0.0.0.0 or ::1')
+    .optional(),
   PAPERSPACE_API_URL: httpUrl('https://api.paperspace.io').default('https://api.paperspace.io'),
   PAPERSPACE_GRAPHQL_URL: httpUrl('https://api.paperspace.com/graphql').default(
     'https://api.paperspace.com/graphql',
@@ -237,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const values = parsed.data;
   const common: CommonConfig = {
     port: values.PORT,
+    host: values.HOST,
     paperspace: { apiUrl: values.PAPERSPACE_API_URL, graphqlUrl: values.PAPERSPACE_GRAPHQL_URL },
     database: values.DATABASE_URL,
     pollIntervalMs: values.POLL_INTERVAL_MS,

@@ -17,6 +17,7 @@ import {
   answerFailedHttpRequest,
   createSlackErrorHandler,
 } from './error-handler.js';
+import { guardSlackRequests } from './request-guard.js';
 
 /** The one endpoint Slack posts slash commands, interactions and events to (manifest.yml says the same). */
 export const SLACK_EVENTS_PATH = '/slack/events';
@@ -35,6 +36,8 @@ interface CommonSlackAppOptions {
    * 0 picks a free port; start() reports the one bound. Default 3000.
    */
   port?: number;
+  /** Address the HTTP server binds to (`127.0.0.1` behind a local proxy); undefined: every interface. */
+  host?: string;
   /** Adds the listeners. Called once, before start(). */
   register: (app: App) => void;
   /**
@@ -93,9 +96,10 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const port = options.port ?? DEFAULT_PORT;
   const customRoutes = options.customRoutes ?? [];
 
+  let httpReceiver: HTTPReceiver | undefined;
   const receiver: Receiver =
     options.mode === 'http'
-      ? new HTTPReceiver({
+      ? (httpReceiver = new HTTPReceiver({
           signingSecret: options.signingSecret,
           endpoints: SLACK_EVENTS_PATH,
           port,
@@ -103,7 +107,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
           logger: boltLogger,
           processBeforeResponse: false,
           processEventErrorHandler: answerFailedHttpRequest,
-        })
+        }))
       : new SocketModeReceiver({
           appToken: options.appToken,
           logger: boltLogger,
@@ -111,6 +115,14 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
           installerOptions: { clientOptions: { slackApiUrl: options.slackApiUrl } },
           processEventErrorHandler: acknowledgeFailedSocketModeEvent,
         });
+
+  if (httpReceiver !== undefined && options.mode === 'http') {
+    httpReceiver.requestListener = guardSlackRequests(httpReceiver.requestListener, {
+      signingSecret: options.signingSecret,
+      path: SLACK_EVENTS_PATH,
+      logger: options.logger,
+    });
+  }
 
   const app = new App({
     token: options.botToken,
@@ -153,11 +165,11 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       // app.init() runs auth.test; Bolt keeps the bot's ids from it for every later request.
       await explainStartupFailure(() => app.init(), 'bot token', 'auth.test', options.slackApiUrl);
       if (options.mode === 'http') {
-        const server = await app.start(port);
+        const server = await app.start(options.host === undefined ? port : { port, host: options.host });
         state = 'started';
         return { port: (server.address() as AddressInfo).port };
       }
-      routesServer = await listen(createRoutesServer(customRoutes, options.logger), port);
+      routesServer = await listen(createRoutesServer(customRoutes, options.logger), port, options.host);
       await explainStartupFailure(
         () => app.start(),
         'app token',
@@ -221,10 +233,10 @@ function createRoutesServer(customRoutes: CustomRoute[], logger: Logger): Server
   });
 }
 
-function listen(server: Server, port: number): Promise<Server> {
+function listen(server: Server, port: number, host: string | undefined): Promise<Server> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => {
+    server.listen({ port, ...(host === undefined ? {} : { host }) }, () => {
       server.off('error', reject);
       resolve(server);
     });
