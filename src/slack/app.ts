@@ -120,6 +120,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     httpReceiver.requestListener = guardSlackRequests(httpReceiver.requestListener, {
       signingSecret: options.signingSecret,
       path: SLACK_EVENTS_PATH,
+      responseUrlHosts: responseUrlHosts(options.slackApiUrl),
       logger: options.logger,
     });
   }
@@ -193,6 +194,15 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   };
 
   return { app, start, stop };
+}
+
+/**
+ * Slack's response_urls live on hooks.slack.com. When SLACK_API_URL points at a stand-in (the sandbox,
+ * the tests), its host is allowed too, so they keep working without another setting.
+ */
+function responseUrlHosts(slackApiUrl: string): string[] {
+  const apiHost = new URL(slackApiUrl).host;
+  return apiHost === 'slack.com' ? ['hooks.slack.com'] : ['hooks.slack.com', apiHost];
 }
 
 /** Turns a failed startup call into one sentence saying which credential or connection is at fault. */

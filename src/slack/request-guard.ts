@@ -5,7 +5,9 @@
 // - a timestamp more than MAX_FUTURE_SKEW_S ahead is refused: Bolt only refuses stale ones, so a
 //   request signed for the future could be replayed for as long as its author liked;
 // - a correctly signed request whose signature was already seen within Slack's 5-minute window is
-//   refused: replaying it would run the command again (a second machine, Start sent twice).
+//   refused: replaying it would run the command again (a second machine, Start sent twice);
+// - a response_url on any host but Slack's hooks host (or the stand-in Slack of SLACK_API_URL in the
+//   sandbox and tests) is refused: the bot would POST to wherever a signed request pointed it.
 //
 // Seen signatures are kept in this process's memory. With several replicas behind a load balancer a
 // replay reaching another replica is not caught; a store-backed table would close that (see the
@@ -25,6 +27,8 @@ type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 export interface RequestGuardOptions {
   signingSecret: string;
   path: string;
+  /** Hosts a response_url may point at (`hooks.slack.com`, or a stand-in's host). */
+  responseUrlHosts: readonly string[];
   logger: Logger;
   now?: () => number;
 }
@@ -57,8 +61,13 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
     const raw = buffered.rawBody.toString();
     const contentType = request.headers['content-type'] ?? '';
     if (contentType === 'application/x-www-form-urlencoded' && parseQuery(raw).ssl_check === '1') return true;
-    if (!isObjectBody(raw, contentType)) {
+    const body = objectBody(raw, contentType);
+    if (body === 'not_an_object') {
       refuse(response, 400, 'the body is not a JSON object');
+      return false;
+    }
+    if (body !== undefined && !responseUrlsAllowed(body, options.responseUrlHosts)) {
+      refuse(response, 400, 'a response_url points outside Slack');
       return false;
     }
     const timestamp = Number(request.headers['x-slack-request-timestamp']);
@@ -104,20 +113,41 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
   };
 }
 
-function isObjectBody(raw: string, contentType: string): boolean {
+/** The parsed body; undefined when it is not JSON (Bolt answers that with 400 itself). */
+function objectBody(raw: string, contentType: string): Record<string, unknown> | 'not_an_object' | undefined {
+  let body: unknown;
   try {
-    let body: unknown;
     if (contentType === 'application/x-www-form-urlencoded') {
       const form = parseQuery(raw);
-      if (form.payload === undefined) return true;
-      if (typeof form.payload !== 'string') return false;
+      if (form.payload === undefined) return { ...form };
+      if (typeof form.payload !== 'string') return 'not_an_object';
       body = JSON.parse(form.payload);
     } else {
       body = JSON.parse(raw);
     }
-    return typeof body === 'object' && body !== null && !Array.isArray(body);
   } catch {
-    // Bolt answers malformed JSON with 400 itself.
-    return true;
+    return undefined;
   }
+  return typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : 'not_an_object';
+}
+
+/** Every response_url of the request (a command's, an action's, a modal's response_urls) is https on an allowed host. */
+function responseUrlsAllowed(body: Record<string, unknown>, hosts: readonly string[]): boolean {
+  const urls: unknown[] = [body.response_url];
+  if (Array.isArray(body.response_urls)) {
+    for (const entry of body.response_urls) {
+      if (typeof entry === 'object' && entry !== null)
+        urls.push((entry as Record<string, unknown>).response_url);
+    }
+  }
+  return urls.every((url) => {
+    if (url === undefined || url === '') return true;
+    if (typeof url !== 'string' || !URL.canParse(url)) return false;
+    const parsed = new URL(url);
+    return (
+      hosts.includes(parsed.host) && (parsed.protocol === 'https:' || parsed.hostname !== 'hooks.slack.com')
+    );
+  });
 }

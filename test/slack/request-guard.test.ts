@@ -66,3 +66,27 @@ describe('the Slack endpoint', () => {
     expect(audit.filter((entry) => entry.action === 'machine.start')).toHaveLength(1);
   });
 });
+
+describe('response_url', () => {
+  it('refuses a request whose response_url points at another host, and posts nothing there', async () => {
+    const request = bot.requests.slashCommand({
+      text: 'help',
+      userId: USERS.ada.slackId,
+      channelId: 'C0OPS',
+    });
+    const body = new URLSearchParams(request.body);
+    body.set('response_url', 'http://169.254.169.254/latest/meta-data');
+    const response = await signedRaw(body.toString(), 'application/x-www-form-urlencoded');
+    expect(response.status).toBe(400);
+  });
+
+  it("follows the stand-in Slack's response_url", async () => {
+    const request = bot.requests.slashCommand({
+      text: 'help',
+      userId: USERS.ada.slackId,
+      channelId: 'C0OPS',
+    });
+    await bot.send(request);
+    expect((await bot.slack.waitForResponse(request.responseUrlId ?? '')).text).toBeTruthy();
+  });
+});
