@@ -96,10 +96,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const port = options.port ?? DEFAULT_PORT;
   const customRoutes = options.customRoutes ?? [];
 
-  let httpReceiver: HTTPReceiver | undefined;
   const receiver: Receiver =
     options.mode === 'http'
-      ? (httpReceiver = new HTTPReceiver({
+      ? new HTTPReceiver({
           signingSecret: options.signingSecret,
           endpoints: SLACK_EVENTS_PATH,
           port,
@@ -107,7 +106,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
           logger: boltLogger,
           processBeforeResponse: false,
           processEventErrorHandler: answerFailedHttpRequest,
-        }))
+        })
       : new SocketModeReceiver({
           appToken: options.appToken,
           logger: boltLogger,
@@ -116,8 +115,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
           processEventErrorHandler: acknowledgeFailedSocketModeEvent,
         });
 
-  if (httpReceiver !== undefined && options.mode === 'http') {
-    httpReceiver.requestListener = guardSlackRequests(httpReceiver.requestListener, {
+  if (receiver instanceof HTTPReceiver && options.mode === 'http') {
+    receiver.requestListener = guardSlackRequests(receiver.requestListener, {
       signingSecret: options.signingSecret,
       path: SLACK_EVENTS_PATH,
       responseUrlHosts: responseUrlHosts(options.slackApiUrl),
