@@ -30,6 +30,8 @@ export interface BotOptions {
   paperspace: { apiUrl: string; graphqlUrl: string };
   /** HTTP port (Slack requests in HTTP mode, health routes in both); 0 picks a free one. */
   port: number;
+  /** Address the HTTP server binds to; undefined: every interface. */
+  host?: string | undefined;
   store: Store;
   vault: KeyVault;
   logger: Logger;
@@ -152,6 +154,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     slackApiUrl: slack.apiUrl,
     logger,
     port: options.port,
+    ...(options.host === undefined ? {} : { host: options.host }),
     register: (app: Parameters<typeof attachListeners>[0]) => attachListeners(app, deps),
     customRoutes: [...observabilityRoutes, ...(options.customRoutes ?? [])],
   };

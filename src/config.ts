@@ -15,6 +15,8 @@ export type DatabaseConfig =
 
 interface CommonConfig {
   port: number;
+  /** Address the HTTP server binds to; undefined: every interface. */
+  host: string | undefined;
   paperspace: { apiUrl: string; graphqlUrl: string };
   database: DatabaseConfig;
   pollIntervalMs: number;
@@ -99,6 +101,7 @@ export const CONFIG_VARIABLES = [
   'SLACK_APP_TOKEN',
   'SLACK_API_URL',
   'PORT',
+  'HOST',
   'PAPERSPACE_API_URL',
   'PAPERSPACE_GRAPHQL_URL',
   'VAULT_KEY',
@@ -211,6 +214,10 @@ const envSchema = z.object({
   PORT: wholeNumber('must be a whole number from 0 to 65535')
     .pipe(z.number().max(65535, 'must be a whole number from 0 to 65535'))
     .default(3000),
+  HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:[\]-]+$/, 'must be an address to bind to, such as 127.0.0.1, 0.0.0.0 or ::1')
+    .optional(),
   // Today's API: the legacy one (https://api.paperspace.io) was retired for Paperspace's users in
   // July 2024. A base URL whose path ends in /v1 speaks v1; any other speaks the legacy contract.
   PAPERSPACE_API_URL: httpUrl('https://api.paperspace.com/v1').default('https://api.paperspace.com/v1'),
@@ -303,6 +310,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const values = parsed.data;
   const common: CommonConfig = {
     port: values.PORT,
+    host: values.HOST,
     paperspace: { apiUrl: values.PAPERSPACE_API_URL, graphqlUrl: values.PAPERSPACE_GRAPHQL_URL },
     database: values.DATABASE_URL,
     pollIntervalMs: values.POLL_INTERVAL_MS,

@@ -2,6 +2,7 @@
 // scheduler). Without Slack credentials it says what to set: the sandbox is `npm start` (tools/start.ts).
 import { type RunningBot, startBot } from './bot.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { describeError } from './errors/describe-error.js';
 import { createLogger, type Logger } from './logger.js';
 import { createRequestScope, type RequestScope } from './observability/request-scope.js';
 import { openStore, type Store } from './store/store.js';
@@ -34,6 +35,11 @@ async function main(): Promise<void> {
   // One scope for the logger and the bot, so every log line of a Slack request carries its id.
   const requestScope = createRequestScope();
   const logger = createLogger({ level: config.logLevel, requestScope });
+  // A promise no one awaited (a library's, or a listener's fire-and-forget) must not take every other
+  // person's requests and watches down with it: it is logged, without its request, and the bot goes on.
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ error: describeError(reason) }, 'unhandled promise rejection');
+  });
 
   if (config.mode === 'sandbox') {
     // The compiled bot carries no sandbox: `npm start` (tools/start.ts) runs it from the source tree.
@@ -81,6 +87,7 @@ async function startConnectedBot(
     slack,
     paperspace: config.paperspace,
     port: config.port,
+    host: config.host,
     store,
     vault,
     logger,

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       slack: { apiUrl: 'https://slack.com/api/' },
       vaultKeys: [],
       port: 3000,
+      host: undefined,
       paperspace: {
         apiUrl: 'https://api.paperspace.com/v1',
         graphqlUrl: 'https://api.paperspace.com/graphql',

@@ -46,7 +46,17 @@ const choice = <const Values extends readonly [string, ...string[]]>(values: Val
 
 export const regionSchema = choice(REGIONS);
 export const machineTypeSchema = choice(MACHINE_TYPES);
-export const machineIdSchema = text();
+/**
+ * An id that goes into a URL path. Encoding keeps `/` and `?` from changing the path, but `.` and `..`
+ * are path steps whatever their encoding: `..` as a machine id made `POST /machines/../stop` reach
+ * `POST /stop`.
+ */
+const pathId = () =>
+  text().refine((value) => value !== '.' && value !== '..', {
+    error: 'must be an id, not a path step (. or ..)',
+  });
+
+export const machineIdSchema = pathId();
 
 /** Script data limit check in UTF-8 bytes, shared by scriptText and the content of scriptFile. */
 export function scriptSizeProblem(content: string): string | undefined {
@@ -306,7 +316,7 @@ export const createScriptParamsSchema = z
   });
 export type CreateScriptParams = z.input<typeof createScriptParamsSchema>;
 
-export const scriptIdSchema = text();
+export const scriptIdSchema = pathId();
 
 export const scriptListFiltersSchema = z.strictObject({
   id: filterText(),

@@ -17,6 +17,7 @@ import {
   answerFailedHttpRequest,
   createSlackErrorHandler,
 } from './error-handler.js';
+import { guardSlackRequests } from './request-guard.js';
 
 /** The one endpoint Slack posts slash commands, interactions and events to (manifest.yml says the same). */
 export const SLACK_EVENTS_PATH = '/slack/events';
@@ -35,6 +36,8 @@ interface CommonSlackAppOptions {
    * 0 picks a free port; start() reports the one bound. Default 3000.
    */
   port?: number;
+  /** Address the HTTP server binds to (`127.0.0.1` behind a local proxy); undefined: every interface. */
+  host?: string;
   /** Adds the listeners. Called once, before start(). */
   register: (app: App) => void;
   /**
@@ -112,6 +115,15 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
           processEventErrorHandler: acknowledgeFailedSocketModeEvent,
         });
 
+  if (receiver instanceof HTTPReceiver && options.mode === 'http') {
+    receiver.requestListener = guardSlackRequests(receiver.requestListener, {
+      signingSecret: options.signingSecret,
+      path: SLACK_EVENTS_PATH,
+      responseUrlHosts: responseUrlHosts(options.slackApiUrl),
+      logger: options.logger,
+    });
+  }
+
   const app = new App({
     token: options.botToken,
     receiver,
@@ -122,7 +134,15 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       // The Web API client's defaults are no timeout and ten retries over about half an hour: a person waiting
       // on a reply, or a scheduler tick, must not hang that long when Slack is slow or unreachable.
       timeout: SLACK_WEB_API_TIMEOUT_MS,
-      retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 2_000 },
+      // No automatic retry: the client retries a timed-out chat.postMessage, and a post Slack received but
+      // did not answer in time then lands twice. posting.ts moves a message on only when Slack's answer
+      // proves nothing was posted; the scheduler retries its own work on a later tick.
+      retryConfig: { retries: 0 },
+      // On a 429 the client would pause its whole queue for Retry-After, and every request of every person
+      // behind it: a views.open (whose trigger lasts 3 s) waited 20 s behind a card. A rate-limited call
+      // fails at once instead; posting.ts takes the message to the next conversation, and background work
+      // (a separate client, app.client, used by the scheduler) tries again on a later tick.
+      rejectRateLimitedCalls: true,
     },
     deferInitialization: true,
     extendedErrorHandler: true,
@@ -145,11 +165,11 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       // app.init() runs auth.test; Bolt keeps the bot's ids from it for every later request.
       await explainStartupFailure(() => app.init(), 'bot token', 'auth.test', options.slackApiUrl);
       if (options.mode === 'http') {
-        const server = await app.start(port);
+        const server = await app.start(options.host === undefined ? port : { port, host: options.host });
         state = 'started';
         return { port: (server.address() as AddressInfo).port };
       }
-      routesServer = await listen(createRoutesServer(customRoutes, options.logger), port);
+      routesServer = await listen(createRoutesServer(customRoutes, options.logger), port, options.host);
       await explainStartupFailure(
         () => app.start(),
         'app token',
@@ -173,6 +193,15 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   };
 
   return { app, start, stop };
+}
+
+/**
+ * Slack's response_urls live on hooks.slack.com. When SLACK_API_URL points at a stand-in (the sandbox,
+ * the tests), its host is allowed too, so they keep working without another setting.
+ */
+function responseUrlHosts(slackApiUrl: string): string[] {
+  const apiHost = new URL(slackApiUrl).host;
+  return apiHost === 'slack.com' ? ['hooks.slack.com'] : ['hooks.slack.com', apiHost];
 }
 
 /** Turns a failed startup call into one sentence saying which credential or connection is at fault. */
@@ -213,10 +242,10 @@ function createRoutesServer(customRoutes: CustomRoute[], logger: Logger): Server
   });
 }
 
-function listen(server: Server, port: number): Promise<Server> {
+function listen(server: Server, port: number, host: string | undefined): Promise<Server> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => {
+    server.listen({ port, ...(host === undefined ? {} : { host }) }, () => {
       server.off('error', reject);
       resolve(server);
     });

@@ -10,6 +10,7 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { describeError } from '../errors/describe-error.js';
 import { failureText } from '../errors/user-message.js';
 import { requestIdOf } from '../observability/request-scope.js';
 import type { PaperspaceClient } from '../paperspace/client.js';
@@ -64,8 +65,19 @@ function createInteraction(deps: ListenerDeps, source: InteractionSource): Inter
     user: user.userId,
   });
   const replyPrivately = async (message: SlackMessage) => {
-    if (respond) await respond({ response_type: 'ephemeral', replace_original: false, ...message });
-    else await tellPrivately(web, { channel: channelId, userId: user.userId }, message);
+    if (respond) {
+      try {
+        await respond({ response_type: 'ephemeral', replace_original: false, ...message });
+        return;
+      } catch (error) {
+        // An expired or refused response_url (or one the bot will not follow) must not cost the answer.
+        logger.warn(
+          { error: describeError(error) },
+          'the response_url refused an answer; telling the person directly',
+        );
+      }
+    }
+    await tellPrivately(web, { channel: channelId, userId: user.userId }, message);
   };
   return {
     deps: { ...deps, logger },

@@ -5,6 +5,7 @@ import { type FakeSlack, startFakeSlack } from './fake-slack.js';
 import { captureLogs } from './log-capture.js';
 
 const TOKEN = 'xoxb-fake-slack-test';
+const JSON_HEADERS = { 'content-type': 'application/json' };
 
 let slack: FakeSlack;
 let client: webApi.WebClient;
@@ -173,5 +174,82 @@ describe('startFakeSlack', () => {
     } finally {
       await strict.close();
     }
+  });
+
+  describe('script', () => {
+    it('answers a Slack error code only for the scripted channel, as often as asked', async () => {
+      slack.script('chat.postMessage', {
+        channel: 'CGENERAL',
+        error: 'posting_to_general_channel_denied',
+        times: 2,
+      });
+
+      await expect(client.chat.postMessage({ channel: 'CGENERAL', text: 'a' })).rejects.toMatchObject({
+        data: { error: 'posting_to_general_channel_denied' },
+      });
+      await expect(client.chat.postMessage({ channel: 'C1', text: 'b' })).resolves.toMatchObject({
+        ok: true,
+      });
+      await expect(client.chat.postMessage({ channel: 'CGENERAL', text: 'c' })).rejects.toThrow();
+      await expect(client.chat.postMessage({ channel: 'CGENERAL', text: 'd' })).resolves.toMatchObject({
+        ok: true,
+      });
+    });
+
+    it('answers an HTTP status, with Retry-After on a 429', async () => {
+      slack.script('chat.update', { status: 429, retryAfterSeconds: 7 });
+      const rejecting = new webApi.WebClient(TOKEN, {
+        slackApiUrl: slack.apiUrl,
+        retryConfig: { retries: 0 },
+        rejectRateLimitedCalls: true,
+      });
+
+      await expect(rejecting.chat.update({ channel: 'C1', ts: '1.2', text: 'x' })).rejects.toMatchObject({
+        code: webApi.ErrorCode.RateLimitedError,
+        retryAfter: 7,
+      });
+
+      slack.script('chat.update', { status: 500 });
+      await expect(client.chat.update({ channel: 'C1', ts: '1.2', text: 'x' })).rejects.toMatchObject({
+        code: webApi.ErrorCode.HTTPError,
+        statusCode: 500,
+      });
+    });
+
+    it('delays an answer, or never gives one, while the call still takes effect', async () => {
+      slack.script('chat.postMessage', { delayMs: 150 });
+      const started = Date.now();
+      await client.chat.postMessage({ channel: 'C1', text: 'slow' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+
+      slack.script('chat.postMessage', { hang: true });
+      const impatient = new webApi.WebClient(TOKEN, {
+        slackApiUrl: slack.apiUrl,
+        retryConfig: { retries: 0 },
+        timeout: 100,
+      });
+      await expect(impatient.chat.postMessage({ channel: 'C2', text: 'lost?' })).rejects.toMatchObject({
+        code: webApi.ErrorCode.RequestError,
+      });
+      expect(slack.calls('chat.postMessage').map((call) => call.args.channel)).toEqual(['C1', 'C2']);
+    });
+
+    it('refuses a response_url post with a status', async () => {
+      slack.script('response_url', { channel: 'r1', status: 404 });
+
+      const refused = await fetch(slack.responseUrl('r1'), {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: '{"text":"x"}',
+      });
+      const accepted = await fetch(slack.responseUrl('r1'), {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: '{"text":"y"}',
+      });
+
+      expect([refused.status, accepted.status]).toEqual([404, 200]);
+      expect(slack.responses('r1').map((post) => post.text)).toEqual(['y']);
+    });
   });
 });

@@ -82,11 +82,35 @@ export interface FakeSlack {
   /** The next `times` calls to `method` answer `{ ok: false, error }`, as Slack does for that failure. */
   fail(method: string, error: string, options?: { times?: number }): void;
   /**
+   * Scripts how the next matching calls to `method` (a Web API method, or `response_url`) are answered:
+   * any Slack error code, any HTTP status (429 with Retry-After), a delay, or no answer at all. Scripts
+   * are matched in the order they were added; each is used `times` times (default 1).
+   */
+  script(method: string, answer: ScriptedAnswer): void;
+  /**
    * Back to the state after start: forgets calls, responses and injected failures; users are those of the
    * options again. Message timestamps keep increasing, so a ts is never handed out twice.
    */
   reset(): void;
   close(): Promise<void>;
+}
+
+/** How one scripted call is answered; the fields combine (a delay, then an error or a status). */
+export interface ScriptedAnswer {
+  /** Only calls to this channel (the `channel` argument as sent, or the response_url id). */
+  channel?: string;
+  /** How many matching calls this applies to. Default 1; Infinity for every one. */
+  times?: number;
+  /** Waits this long before answering (the call is recorded, and takes effect, at once). */
+  delayMs?: number;
+  /** Never answers; the connection stays open until the client gives up or the fake closes. */
+  hang?: boolean;
+  /** Answers HTTP 200 `{ ok: false, error }`, as Slack does for a refused call. */
+  error?: string;
+  /** Answers with this HTTP status instead (429, 500, 503 ...). */
+  status?: number;
+  /** With a status of 429: the Retry-After header, in seconds. */
+  retryAfterSeconds?: number;
 }
 
 type SlackAnswer = Record<string, unknown> & { ok: boolean };
@@ -210,7 +234,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
   let recorded: ApiCall[] = [];
   let responsePosts = new Map<string, ResponseUrlPost[]>();
-  let failures = new Map<string, { error: string; times: number }>();
+  let scripts: Array<ScriptedAnswer & { method: string; remaining: number }> = [];
   let users = new Map<string, Partial<FakeUser> & { id: string }>();
   let messageCount = 0;
   let viewCount = 0;
@@ -383,14 +407,38 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const answerApiCall = (call: ApiCall): SlackAnswer => {
     if (call.token === undefined) return slackError('not_authed');
     if (options.botToken !== undefined && call.token !== options.botToken) return slackError('invalid_auth');
-    const failure = failures.get(call.method);
-    if (failure) {
-      failure.times -= 1;
-      if (failure.times <= 0) failures.delete(call.method);
-      return slackError(failure.error);
-    }
     const handler = handlers[call.method];
     return handler ? handler(call) : slackError('unknown_method');
+  };
+
+  const takeScript = (method: string, channel: string | undefined): ScriptedAnswer | undefined => {
+    const script = scripts.find(
+      (candidate) =>
+        candidate.method === method && (candidate.channel === undefined || candidate.channel === channel),
+    );
+    if (script === undefined) return undefined;
+    script.remaining -= 1;
+    if (script.remaining <= 0) scripts = scripts.filter((candidate) => candidate !== script);
+    return script;
+  };
+
+  /** Answers as scripted; false when the script only delayed and the normal answer should follow. */
+  const answerScripted = async (response: ServerResponse, scripted: ScriptedAnswer): Promise<boolean> => {
+    if (scripted.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, scripted.delayMs));
+    if (scripted.hang) return true;
+    if (scripted.status !== undefined) {
+      const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+      if (scripted.retryAfterSeconds !== undefined)
+        headers['retry-after'] = String(scripted.retryAfterSeconds);
+      response.writeHead(scripted.status, headers);
+      response.end(JSON.stringify(slackError(scripted.status === 429 ? 'ratelimited' : 'fatal_error')));
+      return true;
+    }
+    if (scripted.error !== undefined) {
+      sendJson(response, 200, slackError(scripted.error));
+      return true;
+    }
+    return false;
   };
 
   const server = createServer((request, response) => {
@@ -409,9 +457,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const responseUrlMatch = /^\/response-url\/([^/]+)$/.exec(url.pathname);
       if (responseUrlMatch?.[1] !== undefined && request.method === 'POST') {
         const id = decodeURIComponent(responseUrlMatch[1]);
+        const scripted = takeScript('response_url', id);
         const posts = responsePosts.get(id) ?? [];
-        posts.push(args as ResponseUrlPost);
-        responsePosts.set(id, posts);
+        // A refused response_url post did not land; a delayed or hung one did.
+        if (scripted?.error === undefined && scripted?.status === undefined) {
+          posts.push(args as ResponseUrlPost);
+          responsePosts.set(id, posts);
+        }
+        if (scripted && (await answerScripted(response, scripted))) return;
         sendJson(response, 200, { ok: true });
         return;
       }
@@ -425,7 +478,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const bodyToken = typeof args.token === 'string' ? args.token : undefined;
       const call: ApiCall = { method: apiMatch[1], args, token: bearer ?? bodyToken, contentType };
       recorded.push(call);
-      call.answer = answerApiCall(call);
+      const channel = typeof args.channel === 'string' ? args.channel : undefined;
+      const scripted = call.token === undefined ? undefined : takeScript(call.method, channel);
+      // Refused calls change nothing; a delayed or hung call takes effect, as a slow Slack's would.
+      const answer =
+        scripted?.error === undefined && scripted?.status === undefined ? answerApiCall(call) : undefined;
+      if (answer !== undefined) call.answer = answer;
+      if (scripted && (await answerScripted(response, scripted))) return;
+      call.answer ??= answerApiCall(call);
       sendJson(response, 200, call.answer);
     })().catch((error: unknown) => {
       if (!response.headersSent) sendJson(response, 500, { ok: false, error: String(error) });
@@ -482,12 +542,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     socketMode,
     setUser,
     fail(method, error, { times = 1 } = {}) {
-      failures.set(method, { error, times });
+      scripts.push({ method, error, times, remaining: times });
+    },
+    script(method, answer) {
+      const times = answer.times ?? 1;
+      scripts.push({ ...answer, method, times, remaining: times });
     },
     reset() {
       recorded = [];
       responsePosts = new Map();
-      failures = new Map();
+      scripts = [];
       users = new Map();
       for (const user of options.users ?? []) setUser(user);
     },

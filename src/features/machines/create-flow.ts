@@ -17,9 +17,9 @@ import {
 } from '../../paperspace/requests.js';
 import type { Network, Template } from '../../paperspace/schemas.js';
 import { errorMessage } from '../../slack/block-kit/messages.js';
-import type { SlackMessage } from '../../slack/block-kit/text.js';
+import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
-import { postedInDmNotice, postPublicly } from '../../slack/posting.js';
+import { announce, type FollowUpPlace, withPrivateCopy } from '../../slack/posting.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { AccountKind } from './account-kind.js';
 
@@ -162,17 +162,37 @@ export interface CreatedAnnouncement {
   tell: (message: SlackMessage) => Promise<void>;
 }
 
+/**
+ * The card goes through the fallback chain and never decides the watch: the machine exists whatever
+ * Slack says, so it is watched either way, and the person hears where the card went (or that it went
+ * nowhere, with the card itself).
+ */
 export async function announceCreated(announcement: CreatedAnnouncement): Promise<void> {
-  const { deps, web, user, outcome } = announcement;
+  const { web, user, outcome } = announcement;
   const { machine, targetState } = outcome;
-  const posted = await postPublicly(
+  const card = machineCardMessage(machine, { notice: createdNotice(user.userId) });
+  const { place, notice } = await announce(
     web,
     { channel: announcement.channel ?? user.userId, userId: user.userId },
-    machineCardMessage(machine, { notice: createdNotice(user.userId) }),
+    card,
+    `the card of ${machine.name}`,
   );
-  if (posted.movedToDm) await announcement.tell(postedInDmNotice(`the card of ${machine.name}`));
   // With startOnCreate false the machine rests off after provisioning: nothing to wait for.
-  if (targetState === undefined) return;
+  const watching = targetState !== undefined && (await watchCreated(announcement, targetState, place));
+  if (notice === undefined) return;
+  const followUp = watching
+    ? `I am watching *${escapeMrkdwn(machine.name)}* and will tell you when it is up.`
+    : undefined;
+  await announcement.tell(place.ts === undefined ? withPrivateCopy(notice, card, followUp) : notice);
+}
+
+async function watchCreated(
+  announcement: CreatedAnnouncement,
+  targetState: string,
+  place: FollowUpPlace,
+): Promise<boolean> {
+  const { deps, user, outcome } = announcement;
+  const { machine } = outcome;
   try {
     await deps.watcher.watch({
       user,
@@ -180,10 +200,11 @@ export async function announceCreated(announcement: CreatedAnnouncement): Promis
       machineName: machine.name,
       // serviceready for LinuxHeadless, ready for desktops (bootedStateOf).
       targetState,
-      channel: posted.channel,
-      messageTs: posted.ts,
+      channel: place.channel,
+      ...(place.ts !== undefined ? { messageTs: place.ts } : {}),
       initialState: machine.state,
     });
+    return true;
   } catch (error) {
     const reason = failureText(error, deps.logger);
     await announcement.tell(
@@ -192,5 +213,6 @@ export async function announceCreated(announcement: CreatedAnnouncement): Promis
           `Use /ps wait ${machine.name} ${targetState} to be told when it is up.`,
       ),
     );
+    return false;
   }
 }

@@ -4,13 +4,13 @@
 // said --no-wait. Requests that would change nothing are explained to the person alone.
 
 import type { WebClient } from '@slack/web-api';
-import { describeError, slackErrorCode } from '../../errors/describe-error.js';
+import { describeError } from '../../errors/describe-error.js';
 import { failureText } from '../../errors/user-message.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import { errorMessage } from '../../slack/block-kit/messages.js';
-import type { SlackMessage } from '../../slack/block-kit/text.js';
+import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
-import { postedInDmNotice, postPublicly } from '../../slack/posting.js';
+import { announce, type FollowUpPlace, provesNothingPosted, withPrivateCopy } from '../../slack/posting.js';
 
 import type { WatchRequest } from '../watches/machine-watcher.js';
 import { machineCardMessage } from './blocks/machine-card.js';
@@ -37,38 +37,40 @@ export interface PowerRequest {
 }
 
 /**
- * Updates the clicked card, or posts a new one. A card Slack will not update (deleted meanwhile, or
- * too old to edit) is replaced by a new post, so the change is still announced and watched.
+ * Updates the clicked card, or posts a new one through the fallback chain. A card Slack will not update
+ * (deleted meanwhile, or too old to edit) is replaced by a new post, so the change is still announced
+ * and watched. Never throws for Slack's sake: the machine has changed already, and its watch must not
+ * depend on the card.
  */
 async function placeCard(
   request: PowerRequest,
   message: SlackMessage,
   machineName: string,
-): Promise<{ channel: string; ts: string; threadTs?: string }> {
+): Promise<{ place: FollowUpPlace & { threadTs?: string }; notice: SlackMessage | undefined }> {
   const { web, card, actor, deps } = request;
   if (card.kind === 'update') {
     try {
       await web.chat.update({ channel: card.channel, ts: card.ts, ...message });
-      return card;
+      return { place: card, notice: undefined };
     } catch (error) {
-      if (slackErrorCode(error) === undefined) throw error;
+      // An update is safe to have landed twice, a second card is not: when Slack did not answer, the
+      // clicked card stays the one followed.
+      if (!provesNothingPosted(error)) return { place: card, notice: undefined };
       deps.logger.warn(
         { error: describeError(error) },
         'could not update the clicked card; posting a new one',
       );
     }
   }
-  const posted = await postPublicly(
+  const threadTs = card.kind === 'update' ? card.threadTs : undefined;
+  const announced = await announce(
     web,
-    {
-      channel: card.channel,
-      userId: actor.user.userId,
-      ...(card.kind === 'update' && card.threadTs ? { threadTs: card.threadTs } : {}),
-    },
+    { channel: card.channel, userId: actor.user.userId, threadTs },
     message,
+    `the card of ${machineName}`,
   );
-  if (posted.movedToDm) await request.tell(postedInDmNotice(`the card of ${machineName}`));
-  return posted;
+  const inThread = threadTs !== undefined && announced.place.ts !== undefined;
+  return { place: { ...announced.place, ...(inThread ? { threadTs } : {}) }, notice: announced.notice };
 }
 
 /** True when the request was sent (false: nothing to do, and the person was told why). */
@@ -88,8 +90,26 @@ export async function requestPower(request: PowerRequest): Promise<boolean> {
   const message = machineCardMessage(outcome.machine, {
     notice: powerRequestedNotice(verb, actor.user.userId),
   });
-  const place = await placeCard(request, message, outcome.machine.name);
-  if (request.noWait) return true;
+  const { place, notice } = await placeCard(request, message, outcome.machine.name);
+  const watching = request.noWait ? false : await watchMachine(request, outcome, place);
+  if (notice !== undefined) {
+    // The card is missing from the conversation: the person gets it here, and hears what follows.
+    const followUp = watching
+      ? `I am watching *${escapeMrkdwn(outcome.machine.name)}* and will tell you when it is ${outcome.targetState}.`
+      : undefined;
+    const told = place.ts === undefined ? withPrivateCopy(notice, message, followUp) : notice;
+    await request.tell(told);
+  }
+  return true;
+}
+
+/** Starts the watch of a changed machine; false (and the person told how to ask again) when it could not. */
+async function watchMachine(
+  request: PowerRequest,
+  outcome: { machine: Machine; targetState: string },
+  place: FollowUpPlace & { threadTs?: string },
+): Promise<boolean> {
+  const { deps, actor, verb } = request;
 
   const watch: WatchRequest = {
     user: actor.user,
@@ -99,12 +119,13 @@ export async function requestPower(request: PowerRequest): Promise<boolean> {
     // serviceready for LinuxHeadless (it has no agent to become ready), ready otherwise (bootedStateOf).
     targetState: outcome.targetState,
     channel: place.channel,
-    messageTs: place.ts,
+    ...(place.ts !== undefined ? { messageTs: place.ts } : {}),
     ...(place.threadTs ? { threadTs: place.threadTs } : {}),
     initialState: outcome.machine.state,
   };
   try {
     await deps.watcher.watch(watch);
+    return true;
   } catch (error) {
     // The change was made and the card is out; only the follow-up is missing, and the person can ask for it.
     const reason = failureText(error, deps.logger);
@@ -114,6 +135,6 @@ export async function requestPower(request: PowerRequest): Promise<boolean> {
           `Use /ps wait ${outcome.machine.name} ${outcome.targetState} to be told when it gets there.`,
       ),
     );
+    return false;
   }
-  return true;
 }

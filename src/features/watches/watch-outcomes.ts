@@ -3,12 +3,13 @@
 // posts it, and marks it reported. If that replica dies in between, or Slack fails the post, the
 // report stays due and any replica's next tick posts it once it is RETRY_AFTER_MS old.
 //
-// The price is a rare duplicate instead of a lost reply: a replica that stalls longer than
-// RETRY_AFTER_MS between finishing a watch and posting it posts after another replica has. Slack
-// offers no idempotency key to close that gap; losing "your machine is ready" is the worse failure.
+// The price is a rare duplicate instead of a lost reply: docs/scheduler.md lists when one can happen
+// (a crash between Slack taking the reply and the record of it, a post whose fate Slack left unknown,
+// a stalled replica). Slack offers no idempotency key to close those gaps; losing "your machine is
+// ready" is the worse failure.
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { describeError, slackErrorCode } from '../../errors/describe-error.js';
+import { describeError } from '../../errors/describe-error.js';
 import { type Machine, machineSchema } from '../../paperspace/schemas.js';
 import type { Store } from '../../store/store.js';
 import { type TimelineEntry, timelineSchema, type Watch } from '../../store/watch-types.js';
@@ -24,17 +25,12 @@ export interface WatchReport {
 
 /**
  * How long a report waits for the replica that finished the watch before any replica may post it. Longer
- * than a post can take: the Web API client gives each call 10 s and two retries, and a report is a
- * card update, a reply, and at worst the reply again outside its thread.
+ * than a post can take: the Web API client gives each call 10 s and no retry, and a reply tries at worst
+ * its thread, the channel, the DM and an ephemeral message.
  */
 export const RETRY_AFTER_MS = 2 * 60_000;
-/** A report Slack keeps refusing (a channel the bot was removed from) is given up after this long. */
+/** A report Slack keeps refusing (in the channel, the DM and ephemerally) is given up after this long. */
 export const GIVE_UP_AFTER_MS = 60 * 60_000;
-/**
- * Slack errors no retry can cure: the channel was deleted or archived. The outcome is given up at once
- * instead of being tried for an hour.
- */
-const HOPELESS_SLACK_ERRORS = new Set(['channel_not_found', 'is_archived']);
 /** Due reports taken per tick; the rest come next tick. */
 const REPORTS_PER_TICK = 100;
 
@@ -75,26 +71,18 @@ export function createWatchOutcomes(deps: {
   const { store, reporter, logger } = deps;
 
   const post = async (watch: Watch, report: WatchReport) => {
+    const delivered = () => store.watches.reported(watch.id);
     try {
-      await reporter.finished(watch, report.outcome, report.machine ?? undefined, report.timeline);
+      await reporter.finished(watch, report.outcome, report.machine ?? undefined, report.timeline, delivered);
     } catch (error) {
+      // A channel that is gone or refuses the bot does not land here: the reporter took the outcome to
+      // the person's DM. What remains is a post no one took, or one whose fate Slack left unknown.
       deps.postFailed?.();
-      const slackError = slackErrorCode(error);
-      if (slackError !== undefined && HOPELESS_SLACK_ERRORS.has(slackError)) {
-        await store.watches.reported(watch.id);
-        logger.error(
-          { watchId: watch.id, channel: watch.channel, slackError },
-          'gave up posting the outcome of a watch: its channel is gone',
-        );
-        return;
-      }
       logger.warn(
         { watchId: watch.id, error: describeError(error), retryInMs: RETRY_AFTER_MS },
         'could not post the outcome of a watch; it stays due',
       );
-      return;
     }
-    await store.watches.reported(watch.id);
   };
 
   return {

@@ -1,12 +1,14 @@
 // The Slack side of a watch: the card updated in place as the state changes, and the one reply in its
 // thread when the watch ends. A card that cannot be updated (deleted, or in a channel the bot left)
-// never costs the completion: the failure is logged and the reply still goes out.
+// never costs the completion: the failure is logged and the reply still goes out, to the person when
+// the channel refuses it.
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import { describeError, slackErrorCode } from '../../errors/describe-error.js';
+import { describeError } from '../../errors/describe-error.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { ChannelPacer } from '../../slack/channel-pacer.js';
+import { deliver } from '../../slack/posting.js';
 import type { TimelineEntry, Watch } from '../../store/watch-types.js';
 import { machineCardMessage } from '../machines/blocks/machine-card.js';
 import {
@@ -21,14 +23,16 @@ export interface WatchReporter {
   /** The machine changed state: the card shows the new state and the timeline. */
   progress(watch: Watch, machine: Machine, timeline: TimelineEntry[]): Promise<void>;
   /**
-   * The watch ended: final card (when there is a machine to show) and the thread reply. Rejects when
-   * the reply could not be posted; a card that could not be updated is only logged.
+   * The watch ended: the thread reply, then `delivered()`, then the final card (when there is a machine
+   * to show). Rejects when the reply reached no one, or Slack did not answer; a card that could not be
+   * updated is only logged.
    */
   finished(
     watch: Watch,
     outcome: WatchOutcome,
     machine: Machine | undefined,
     timeline: TimelineEntry[],
+    delivered: () => Promise<void>,
   ): Promise<void>;
 }
 
@@ -56,27 +60,25 @@ export function createWatchReporter(deps: {
     });
   };
 
+  // The completion takes the whole fallback chain: its thread, the channel (a thread whose parent was
+  // deleted refuses replies), the person's DM (the channel was deleted, archived or forbids the bot),
+  // and last an ephemeral message in the channel.
   const reply = async (watch: Watch, message: SlackMessage) => {
     const threadTs = watch.threadTs ?? watch.messageTs ?? undefined;
-    const send = (inThread: boolean) =>
-      pacer.message(watch.channel, () =>
-        slack.chat.postMessage({
-          channel: watch.channel,
-          blocks: message.blocks,
-          text: message.text,
-          ...(inThread && threadTs !== undefined ? { thread_ts: threadTs } : {}),
-        }),
+    // Paced per channel: Slack takes about one message a second in a conversation.
+    const delivery = await pacer.message(watch.channel, () =>
+      deliver(slack, { channel: watch.channel, userId: watch.userId, threadTs }, message),
+    );
+    if (delivery.landed === 'nowhere' || delivery.landed === 'unknown') {
+      throw new Error(
+        `the completion of watch ${watch.id} was not delivered (${delivery.landed}: ${delivery.refusal})`,
       );
-    try {
-      await send(true);
-    } catch (error) {
-      // A thread whose parent was deleted refuses replies; the channel itself still takes the message.
-      if (threadTs === undefined || slackErrorCode(error) === undefined) throw error;
+    }
+    if (delivery.landed !== 'channel') {
       logger.warn(
-        { watchId: watch.id, channel: watch.channel, error: describeError(error) },
-        'could not reply in the thread of a watch; posting in the channel instead',
+        { watchId: watch.id, channel: watch.channel, landed: delivery.landed },
+        'the channel of a watch refused its completion; it went to the person instead',
       );
-      await send(false);
     }
   };
 
@@ -85,7 +87,12 @@ export function createWatchReporter(deps: {
       await updateCard(watch, machineCardMessage(machine, { timeline, notice: waitingNotice(watch) }));
     },
 
-    async finished(watch, outcome, machine, timeline) {
+    async finished(watch, outcome, machine, timeline, delivered) {
+      // The reply goes first and is recorded at once: a crash between Slack taking it and the record is
+      // the one moment a completion can be posted twice (docs/scheduler.md), so nothing else sits in it.
+      // A reply no one took is thrown: the outcome stays due and is posted again later (watch-outcomes.ts).
+      await reply(watch, completionReply(watch, outcome));
+      await delivered();
       if (outcome.status === 'gone') await updateCard(watch, goneCard(watch));
       else if (machine !== undefined) {
         await updateCard(
@@ -93,9 +100,6 @@ export function createWatchReporter(deps: {
           machineCardMessage(machine, { timeline, notice: finishedNotice(watch, outcome) }),
         );
       }
-      // A reply Slack refuses is thrown: the outcome stays due and is posted again later
-      // (watch-outcomes.ts). The card update above is safe to repeat then.
-      await reply(watch, completionReply(watch, outcome));
     },
   };
 }

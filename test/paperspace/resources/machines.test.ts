@@ -376,6 +376,8 @@ describe('machines: validation before sending', () => {
       (c) => c.machines.setAccess('ps1', { userId: 'u1' } as never),
       'enableAccess',
     ],
+    ['a machine id of ..', (c) => c.machines.stop('..'), 'machineId'],
+    ['a machine id of .', (c) => c.machines.destroy('.'), 'machineId'],
     ['a billing month 13', (c) => c.machines.utilization('ps1', '2024-13'), 'billingMonth'],
     ['a billing month without its zero', (c) => c.machines.utilization('ps1', '2024-5'), 'billingMonth'],
     ['a billing month with a day', (c) => c.machines.utilization('ps1', '2024-05-01'), 'billingMonth'],
@@ -468,5 +470,13 @@ describe('machines: listAll', () => {
     for await (const _machine of client.machines.listAll()) count++;
     expect(count).toBe(1000);
     expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('machine ids in paths', () => {
+  it('encodes an id, so it stays one path segment', async () => {
+    const { server, client } = await clientAnswering(() => ({ status: 204 }));
+    await client.machines.stop('ps1/../x?y').catch(() => undefined);
+    expect(server.requests[0]?.path).toBe('/machines/ps1%2F..%2Fx%3Fy/stop');
   });
 });

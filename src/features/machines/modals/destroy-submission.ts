@@ -2,9 +2,10 @@
 // field says so and nothing is destroyed. Then the destroy goes through the audit trail, the
 // conversation the modal came from hears who destroyed what, and the card (if any) loses its buttons.
 
+import { describeError } from '../../../errors/describe-error.js';
 import { CallbackId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
-import { postedInDmNotice, postPublicly } from '../../../slack/posting.js';
+import { announce, withPrivateCopy } from '../../../slack/posting.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 
 import {
@@ -38,25 +39,30 @@ export function registerDestroySubmission(router: ListenerRouter, deps: Listener
       await createMachineOperations(deps).destroy({ user, client: paperspace }, machine.id, {
         releasePublicIp,
       });
-      const posted = await postPublicly(
-        client,
-        {
-          channel: metadata.channelId ?? user.userId,
-          userId: user.userId,
-          ...(metadata.threadTs ? { threadTs: metadata.threadTs } : {}),
-        },
-        destroyedMessage(machine.name, user.userId),
-      );
-      if (posted.movedToDm) await submission.tell(postedInDmNotice('the notice'));
-      if (metadata.channelId && metadata.messageTs) {
-        await client.chat.update({
+    } catch (error) {
+      await submission.tellFailure(error);
+      return;
+    }
+    // The machine is gone: from here on Slack's refusals change where the news goes, never what it says.
+    const news = destroyedMessage(machine.name, user.userId);
+    const { notice } = await announce(
+      client,
+      { channel: metadata.channelId, userId: user.userId, threadTs: metadata.threadTs },
+      news,
+      'the notice',
+    );
+    if (notice !== undefined) await submission.tell(withPrivateCopy(notice, news));
+    if (metadata.channelId && metadata.messageTs) {
+      await client.chat
+        .update({
           channel: metadata.channelId,
           ts: metadata.messageTs,
           ...destroyedCard(machine.name, user.userId),
+        })
+        .catch((error: unknown) => {
+          // The card was deleted or is too old to edit: the notice above already says what happened.
+          submission.deps.logger.warn({ error: describeError(error) }, 'could not mark the card destroyed');
         });
-      }
-    } catch (error) {
-      await submission.tellFailure(error);
     }
   });
 }

@@ -3,6 +3,8 @@
 // into "Saving…"; on success the modal says so, the submitter gets the refreshed card privately and
 // the card the form was opened from is refreshed in place; when Paperspace refuses, the form comes back
 // with what was typed and the reason under its field.
+
+import { describeError } from '../../../errors/describe-error.js';
 import { toRequestIssues, updateMachineParamsSchema } from '../../../paperspace/requests.js';
 import type { SubmittedView } from '../../../slack/block-kit/form-refill.js';
 import { statusModal } from '../../../slack/block-kit/status-modal.js';
@@ -60,23 +62,26 @@ export function registerUpdateSubmission(router: ListenerRouter, deps: ListenerD
       });
       return;
     }
-    try {
-      await client.views
-        .update({
-          view_id: view.id,
-          view: statusModal({ title: TITLE, text: `✅ Saved the settings of *${name}*.` }),
-        })
-        .catch((error: unknown) =>
-          deps.logger.info({ err: error }, 'settings form closed before its outcome'),
-        );
-      // The form sends every field, so naming them would list unchanged ones too.
-      await submission.tell(updatedMessage(updated, []));
-      const { channelId, messageTs } = submission.metadata;
-      if (channelId && messageTs) {
-        await client.chat.update({ channel: channelId, ts: messageTs, ...machineCardMessage(updated) });
-      }
-    } catch (error) {
-      await submission.tellFailure(error);
+    await client.views
+      .update({
+        view_id: view.id,
+        view: statusModal({ title: TITLE, text: `✅ Saved the settings of *${name}*.` }),
+      })
+      .catch((error: unknown) => deps.logger.info({ err: error }, 'settings form closed before its outcome'));
+    // The machine has changed: a card Slack will not refresh (deleted, too old) is only logged, never
+    // reported to the person as a failed change.
+    const { channelId, messageTs } = submission.metadata;
+    if (channelId && messageTs) {
+      await client.chat
+        .update({ channel: channelId, ts: messageTs, ...machineCardMessage(updated) })
+        .catch((error: unknown) => {
+          submission.deps.logger.warn(
+            { error: describeError(error) },
+            'could not refresh the card after an update',
+          );
+        });
     }
+    // The form sends every field, so naming them would list unchanged ones too.
+    await submission.tell(updatedMessage(updated, []));
   });
 }

@@ -3,7 +3,7 @@
 
 import { escapeMrkdwn, mrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
-import { postedInDmNotice, postPublicly } from '../../../slack/posting.js';
+import { announce, withPrivateCopy } from '../../../slack/posting.js';
 import { machineCardMessage } from '../../machines/blocks/machine-card.js';
 import { stateMrkdwn } from '../../machines/blocks/machine-state.js';
 import { findMachine } from '../../machines/machine-lookup.js';
@@ -32,16 +32,25 @@ export const waitCommand: CommandHandler<'wait'> = async (command, context) => {
     notice: waitingNotice({ userId: user.userId, targetState: command.state }),
     timeline: [{ state: machine.state, at: deps.now() }],
   });
-  const posted = await postPublicly(context.web, { channel: context.channelId, userId: user.userId }, card);
-  if (posted.movedToDm) await context.replyPrivately(postedInDmNotice('the card'));
+  // The watch never depends on the card: when Slack refuses it everywhere, the person gets it privately
+  // and the outcome still reaches them.
+  const { place, notice } = await announce(
+    context.web,
+    { channel: context.channelId, userId: user.userId },
+    card,
+    'the card',
+  );
   await deps.watcher.watch({
     user,
     machineId: machine.id,
     machineName: machine.name,
     targetState: command.state,
-    channel: posted.channel,
-    messageTs: posted.ts,
+    channel: place.channel,
+    ...(place.ts !== undefined ? { messageTs: place.ts } : {}),
     timeoutMs: command.timeoutMs,
     initialState: machine.state,
   });
+  if (notice !== undefined) {
+    await context.replyPrivately(place.ts === undefined ? withPrivateCopy(notice, card) : notice);
+  }
 };

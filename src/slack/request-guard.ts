@@ -1,0 +1,153 @@
+// Checks Bolt's HTTPReceiver does not make, run on every request to the Slack endpoint before Bolt
+// sees it:
+// - a body that is not an object (`null`, `payload=null`, a number) is refused with 400: Bolt reads
+//   `body.ssl_check` on it and the rejection escapes every handler, killing the process;
+// - a timestamp more than MAX_FUTURE_SKEW_S ahead is refused: Bolt only refuses stale ones, so a
+//   request signed for the future could be replayed for as long as its author liked;
+// - a correctly signed request whose signature was already seen within Slack's 5-minute window is
+//   refused: replaying it would run the command again (a second machine, Start sent twice);
+// - a response_url on any host but Slack's hooks host (or the stand-in Slack of SLACK_API_URL in the
+//   sandbox and tests) is refused: the bot would POST to wherever a signed request pointed it.
+//
+// Seen signatures are kept in this process's memory. With several replicas behind a load balancer a
+// replay reaching another replica is not caught; a store-backed table would close that (see the
+// README's deployment notes).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import { HTTPModuleFunctions, verifySlackRequest } from '@slack/bolt';
+import type { Logger } from 'pino';
+
+/** How far ahead of this clock Slack's timestamp may be (clock drift between Slack and this host). */
+export const MAX_FUTURE_SKEW_S = 60;
+/** Bolt refuses requests older than this, so a signature need not be remembered longer. */
+const REPLAY_WINDOW_MS = 5 * 60_000;
+
+type Listener = (request: IncomingMessage, response: ServerResponse) => void;
+
+export interface RequestGuardOptions {
+  signingSecret: string;
+  path: string;
+  /** Hosts a response_url may point at (`hooks.slack.com`, or a stand-in's host). */
+  responseUrlHosts: readonly string[];
+  logger: Logger;
+  now?: () => number;
+}
+
+export function guardSlackRequests(listener: Listener, options: RequestGuardOptions): Listener {
+  const now = options.now ?? Date.now;
+  const seen = new Map<string, number>();
+
+  const refuse = (response: ServerResponse, status: number, reason: string) => {
+    options.logger.warn({ status, reason }, 'refused a request to the Slack endpoint');
+    response.writeHead(status).end();
+  };
+
+  const rememberOnce = (signature: string): boolean => {
+    const at = now();
+    for (const [known, expiresAt] of seen) {
+      if (expiresAt > at) break;
+      seen.delete(known);
+    }
+    if (seen.has(signature)) return false;
+    seen.set(signature, at + REPLAY_WINDOW_MS);
+    return true;
+  };
+
+  const check = async (request: IncomingMessage, response: ServerResponse): Promise<boolean> => {
+    const buffered = await HTTPModuleFunctions.bufferIncomingMessage(
+      request,
+      HTTPModuleFunctions.defaultBodyLimit,
+    );
+    const raw = buffered.rawBody.toString();
+    const contentType = request.headers['content-type'] ?? '';
+    if (contentType === 'application/x-www-form-urlencoded' && parseQuery(raw).ssl_check === '1') return true;
+    const body = objectBody(raw, contentType);
+    if (body === 'not_an_object') {
+      refuse(response, 400, 'the body is not a JSON object');
+      return false;
+    }
+    if (body !== undefined && !responseUrlsAllowed(body, options.responseUrlHosts)) {
+      refuse(response, 400, 'a response_url points outside Slack');
+      return false;
+    }
+    const timestamp = Number(request.headers['x-slack-request-timestamp']);
+    if (Number.isFinite(timestamp) && timestamp * 1000 > now() + MAX_FUTURE_SKEW_S * 1000) {
+      refuse(response, 401, 'the request timestamp is in the future');
+      return false;
+    }
+    const signature = request.headers['x-slack-signature'];
+    if (typeof signature !== 'string') return true;
+    try {
+      verifySlackRequest({
+        signingSecret: options.signingSecret,
+        body: raw,
+        headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': timestamp },
+        nowMilliseconds: now(),
+      });
+    } catch {
+      // Bolt refuses it with 401 and logs why; only genuine requests are remembered.
+      return true;
+    }
+    if (!rememberOnce(signature)) {
+      refuse(response, 401, 'the request was already received (a replay)');
+      return false;
+    }
+    return true;
+  };
+
+  return (request, response) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (request.method !== 'POST' || path !== options.path) {
+      listener(request, response);
+      return;
+    }
+    check(request, response).then(
+      (passed) => {
+        if (passed) listener(request, response);
+      },
+      (error: unknown) => {
+        const tooLarge = HTTPModuleFunctions.isRawBodyError(error) && error.statusCode === 413;
+        if (!response.headersSent) refuse(response, tooLarge ? 413 : 400, 'the body could not be read');
+      },
+    );
+  };
+}
+
+/** The parsed body; undefined when it is not JSON (Bolt answers that with 400 itself). */
+function objectBody(raw: string, contentType: string): Record<string, unknown> | 'not_an_object' | undefined {
+  let body: unknown;
+  try {
+    if (contentType === 'application/x-www-form-urlencoded') {
+      const form = parseQuery(raw);
+      if (form.payload === undefined) return { ...form };
+      if (typeof form.payload !== 'string') return 'not_an_object';
+      body = JSON.parse(form.payload);
+    } else {
+      body = JSON.parse(raw);
+    }
+  } catch {
+    return undefined;
+  }
+  return typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : 'not_an_object';
+}
+
+/** Every response_url of the request (a command's, an action's, a modal's response_urls) is https on an allowed host. */
+function responseUrlsAllowed(body: Record<string, unknown>, hosts: readonly string[]): boolean {
+  const urls: unknown[] = [body.response_url];
+  if (Array.isArray(body.response_urls)) {
+    for (const entry of body.response_urls) {
+      if (typeof entry === 'object' && entry !== null)
+        urls.push((entry as Record<string, unknown>).response_url);
+    }
+  }
+  return urls.every((url) => {
+    if (url === undefined || url === '') return true;
+    if (typeof url !== 'string' || !URL.canParse(url)) return false;
+    const parsed = new URL(url);
+    return (
+      hosts.includes(parsed.host) && (parsed.protocol === 'https:' || parsed.hostname !== 'hooks.slack.com')
+    );
+  });
+}
