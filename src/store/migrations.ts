@@ -188,7 +188,7 @@ export const MIGRATIONS: readonly Migration[] = [
     // two replicas splitting one person's watches would both pay for it. A replica counts the live
     // replicas (scheduler_replicas, renewed every tick) to take its fair share of the people.
     // delegations_expires_at serves the retention prune of long-expired shares.
-    version: 10,
+    version: 9,
     name: 'poll_leases_by_person',
     sql: () => `
       CREATE TABLE watch_poll_leases (
@@ -210,7 +210,7 @@ export const MIGRATIONS: readonly Migration[] = [
     // creates, an owner powers), the standing grants an owner gives ("for the next N hours"), and the
     // approvals channel of a Paperspace team. A request moves out of 'open' once, by a conditional
     // UPDATE, so two approvers (or two replicas) clicking at once decide it once.
-    version: 11,
+    version: 10,
     name: 'approval_requests',
     sql: () => `
       CREATE TABLE approval_requests (
