@@ -8,7 +8,8 @@
 // an HTTP error): the first one may have landed, and Slack offers no way to tell without reading the
 // channel's history. Only answers that prove nothing was posted (`ok: false`, or a 429) move a message
 // on to the next conversation.
-import { type KnownBlock, ErrorCode as WebApiErrorCode, type WebClient } from '@slack/web-api';
+import { webApi } from '@slack/bolt';
+import type { KnownBlock, WebClient } from '@slack/web-api';
 import { describeError, slackErrorCode } from '../errors/describe-error.js';
 import { escapeMrkdwn, mrkdwn, type SlackMessage } from './block-kit/text.js';
 
@@ -66,7 +67,7 @@ const FATE_UNKNOWN = new Set(['internal_error', 'fatal_error', 'request_timeout'
 export function provesNothingPosted(error: unknown): boolean {
   const code = slackErrorCode(error);
   if (code !== undefined) return !FATE_UNKNOWN.has(code);
-  return describeError(error).code === WebApiErrorCode.RateLimitedError;
+  return describeError(error).code === webApi.ErrorCode.RateLimitedError;
 }
 
 /** What Slack said, for a person: its error code, "rate limited", or that it did not answer. */
@@ -74,7 +75,7 @@ export function slackRefusalText(error: unknown): string {
   const code = slackErrorCode(error);
   if (code !== undefined) return code;
   const description = describeError(error);
-  if (description.code === WebApiErrorCode.RateLimitedError) return 'rate limited';
+  if (description.code === webApi.ErrorCode.RateLimitedError) return 'rate limited';
   if (description.statusCode !== undefined) return `HTTP ${description.statusCode}`;
   return 'no answer';
 }

@@ -145,36 +145,43 @@ describe('power buttons on a machine card', () => {
     expect(bot.slack.calls('chat.postMessage')).toEqual([]);
   });
 
-  it("never sends a call Paperspace would refuse: Sam stopping Maya's machine is offered to ask her, alone", async () => {
-    const ts = '1600000000.000888';
-    const before = await bot.store.audit.list({ resourceId: 'psorb001', limit: 1 });
-    const stopsBefore = bot.emulator.state
-      .requests()
-      .filter((entry) => entry.path.includes('psorb001/stop')).length;
-    const action = bot.requests.blockAction({
-      actionId: ActionId.machineStop,
-      value: cardValue('psorb001', 'maya-trainer'),
-      userId: USERS.sam.slackId,
-      channelId: CHANNEL,
-      message: { ts },
-    });
-    await bot.send(action);
+  // v1 machines carry no owner, so on v1 the bot cannot tell beforehand that the click is someone
+  // else's machine: Paperspace refuses it (403) and the clicker reads why.
+  it.skipIf(process.env.TEST_PAPERSPACE_DIALECT === 'v1')(
+    "never sends a call Paperspace would refuse: Sam stopping Maya's machine is offered to ask her, alone",
+    async () => {
+      const ts = '1600000000.000888';
+      const before = await bot.store.audit.list({ resourceId: 'psorb001', limit: 1 });
+      const stopsBefore = bot.emulator.state
+        .requests()
+        .filter((entry) => entry.path.includes('psorb001/stop')).length;
+      const action = bot.requests.blockAction({
+        actionId: ActionId.machineStop,
+        value: cardValue('psorb001', 'maya-trainer'),
+        userId: USERS.sam.slackId,
+        channelId: CHANNEL,
+        message: { ts },
+      });
+      await bot.send(action);
 
-    const reply = await bot.slack.waitForResponse(action.responseUrlId ?? '');
-    expect(reply.response_type).toBe('ephemeral');
-    expect(reply.replace_original).toBe(false);
-    expect(reply.text).toContain(`Only the owner of *maya-trainer*, <@${USERS.maya.slackId}>, can stop it.`);
-    expect(textOf(reply.blocks)).toContain(ActionId.requestPower);
-    expect(bot.emulator.state.machine('psorb001')?.state).toBe('serviceready');
-    await settle();
-    expect(
-      bot.emulator.state.requests().filter((entry) => entry.path.includes('psorb001/stop')),
-    ).toHaveLength(stopsBefore);
-    const [newest] = await bot.store.audit.list({ resourceId: 'psorb001', limit: 1 });
-    expect(newest?.id).toBe(before[0]?.id);
-    expect(bot.slack.calls('chat.update')).toEqual([]);
-    expect(watchesOf('psorb001')).toEqual([]);
-  });
+      const reply = await bot.slack.waitForResponse(action.responseUrlId ?? '');
+      expect(reply.response_type).toBe('ephemeral');
+      expect(reply.replace_original).toBe(false);
+      expect(reply.text).toContain(
+        `Only the owner of *maya-trainer*, <@${USERS.maya.slackId}>, can stop it.`,
+      );
+      expect(textOf(reply.blocks)).toContain(ActionId.requestPower);
+      expect(bot.emulator.state.machine('psorb001')?.state).toBe('serviceready');
+      await settle();
+      expect(
+        bot.emulator.state.requests().filter((entry) => entry.path.includes('psorb001/stop')),
+      ).toHaveLength(stopsBefore);
+      const [newest] = await bot.store.audit.list({ resourceId: 'psorb001', limit: 1 });
+      expect(newest?.id).toBe(before[0]?.id);
+      expect(bot.slack.calls('chat.update')).toEqual([]);
+      expect(watchesOf('psorb001')).toEqual([]);
+    },
+  );
 
   it('shows the login prompt to a clicker who linked no key, without calling Paperspace', async () => {
     const before = bot.emulator.state.requests().length;
