@@ -31,7 +31,8 @@ export interface WatchRepository {
   /** Finishes an active watch. True only for the one call that finished it: that caller posts the result. */
   complete(id: string, completion: WatchCompletion): Promise<boolean>;
   /** How many watches are active, counted in the database (for the /metrics gauge). */
-  countActive(): Promise<number>;
+  /** Active watches, of everyone or of one person. */
+  countActive(filter?: { teamId: string; userId: string }): Promise<number>;
   /** Finished watches whose report is due (`report.retryAt` passed), longest due first. */
   dueReports(now: number, limit: number): Promise<DueReport[]>;
   /**
@@ -237,10 +238,15 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
       await db.run('UPDATE watches SET report = NULL, report_due_at = NULL WHERE id = ?', [id]);
     },
 
-    async countActive() {
-      const row = await db.get<{ active: number }>(
-        "SELECT COUNT(*) AS active FROM watches WHERE status = 'active'",
-      );
+    async countActive(filter) {
+      const row =
+        filter === undefined
+          ? await db.get<{ active: number }>("SELECT COUNT(*) AS active FROM watches WHERE status = 'active'")
+          : await db.get<{ active: number }>(
+              `SELECT COUNT(*) AS active FROM watches
+               WHERE status = 'active' AND slack_team_id = ? AND slack_user_id = ?`,
+              [filter.teamId, filter.userId],
+            );
       return Number(row?.active ?? 0);
     },
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_ACTIVE_WATCHES_PER_PERSON } from '../../../src/features/watches/commands/wait.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
 import { messageText } from '../../scheduler/harness.js';
 import { USERS } from '../../support/test-bot.js';
@@ -82,5 +83,26 @@ describe('/ps wait', () => {
   it('answers privately, naming the problem, when the machine is unknown', async () => {
     const reply = await bot.slack.waitForResponse(await command('wait no-such-box ready'));
     expect(reply.text).toContain('No machine called "no-such-box"');
+  });
+
+  it('refuses a watch past the per-person limit, saying why, and posts no card', async () => {
+    const ada = { teamId: bot.slack.teamId, userId: USERS.ada.slackId };
+    for (let index = 0; index < MAX_ACTIVE_WATCHES_PER_PERSON; index += 1) {
+      await bot.store.watches.create({
+        ...ada,
+        machineId: `psada${String(index).padStart(3, '0')}`,
+        machineName: `ada-${index}`,
+        targetState: 'off',
+        channel: 'C0CHANNEL',
+        createdAt: clock.now(),
+        deadlineAt: clock.now() + 60 * 60_000,
+      });
+    }
+    const watches = bot.watchRequests.length;
+    const reply = await bot.slack.waitForResponse(await command('wait ada-workstation off'));
+    expect(reply.response_type).toBe('ephemeral');
+    expect(reply.text).toMatch(/already watching \d+ machines, the most one person can/);
+    expect(bot.slack.calls('chat.postMessage')).toHaveLength(0);
+    expect(bot.watchRequests.length).toBe(watches);
   });
 });

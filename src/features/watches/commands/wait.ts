@@ -10,10 +10,25 @@ import { findMachine } from '../../machines/machine-lookup.js';
 import { bootedStateOf } from '../../machines/machine-operations.js';
 import { waitingNotice } from '../watch-messages.js';
 
+/**
+ * Active watches one person may have. Each is a public card the scheduler polls and, when it ends, a
+ * reply Slack paces at about one a second per channel: without a limit, one person's thousands of
+ * `/ps wait` filled a channel with cards and slowed everyone else's completions.
+ */
+export const MAX_ACTIVE_WATCHES_PER_PERSON = 50;
+
 export const waitCommand: CommandHandler<'wait'> = async (command, context) => {
+  const { deps, user } = context;
+  const active = await deps.store.watches.countActive(user);
+  if (active >= MAX_ACTIVE_WATCHES_PER_PERSON) {
+    const text =
+      `You are already watching ${active} machines, the most one person can at a time. ` +
+      'Each watch ends when its machine gets there or its timeout passes; try again after some have.';
+    await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+    return;
+  }
   const client = await context.userClient();
   if (client === undefined) return;
-  const { deps, user } = context;
   const machine = await findMachine(client, command.machine);
   if (command.state === 'ready' && bootedStateOf(machine) === 'serviceready') {
     const text =
