@@ -1,10 +1,11 @@
 // Entry point: only wiring. config -> logger -> store -> vault -> bot (client factory, Slack app,
 // scheduler). Without Slack credentials it says what to set: the sandbox is `npm start` (tools/start.ts).
 import { type RunningBot, startBot } from './bot.js';
-import { type Config, ConfigError, loadConfig } from './config.js';
+import type { Config } from './config.js';
 import { describeError } from './errors/describe-error.js';
 import { createLogger, type Logger } from './logger.js';
 import { createRequestScope, type RequestScope } from './observability/request-scope.js';
+import { loadConfigOrExit, stopOnSignal } from './process-lifecycle.js';
 import { openStore, type Store } from './store/store.js';
 import { createKeyVault } from './vault/key-vault.js';
 
@@ -23,15 +24,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 const FORCED_EXIT_AFTER_MS = LOAD_BALANCER_DRAIN_MS + SHUTDOWN_GRACE_MS + 5_000;
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    // Before a logger exists: one plain message naming every bad variable, and a non-zero exit.
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
+  const config = loadConfigOrExit(process.env);
   // One scope for the logger and the bot, so every log line of a Slack request carries its id.
   const requestScope = createRequestScope();
   const logger = createLogger({ level: config.logLevel, requestScope });
@@ -57,10 +50,14 @@ async function main(): Promise<void> {
       throw error;
     },
   );
-  stopOnSignal(logger, async (signal) => {
-    await stopped({ drainMs: signal === 'SIGTERM' ? LOAD_BALANCER_DRAIN_MS : 0 });
-    await store.close();
-  });
+  stopOnSignal(
+    logger,
+    async (signal) => {
+      await stopped({ drainMs: signal === 'SIGTERM' ? LOAD_BALANCER_DRAIN_MS : 0 });
+      await store.close();
+    },
+    FORCED_EXIT_AFTER_MS,
+  );
 }
 
 async function startConnectedBot(
@@ -102,29 +99,6 @@ async function startConnectedBot(
   });
   logger.info({ mode: config.mode, port: bot.port }, 'Paperspace bot is running');
   return (options) => bot.stop(options);
-}
-
-function stopOnSignal(logger: Logger, stop: (signal: NodeJS.Signals) => Promise<void>): void {
-  let stopping = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const forced = setTimeout(() => {
-      logger.error('in-flight work did not finish in time; exiting anyway');
-      process.exit(1);
-    }, FORCED_EXIT_AFTER_MS);
-    forced.unref();
-    stop(signal).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
 }
 
 main().catch((error: unknown) => {

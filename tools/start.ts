@@ -1,20 +1,16 @@
 // `npm start`: the bot when Slack credentials are configured, otherwise the local sandbox (the real bot,
 // the Paperspace emulator and a Slack stand-in page). The choice is made here, outside src/, so that the
 // production entry point (src/main.ts) never loads development tooling.
-import { ConfigError, loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { createRequestScope } from '../src/observability/request-scope.js';
+import { loadConfigOrExit, stopOnSignal } from '../src/process-lifecycle.js';
 import { startSandbox } from './sandbox/start-sandbox.js';
 
+/** The sandbox has no load balancer to drain: it closes its servers, and exits anyway after this. */
+const SANDBOX_FORCED_EXIT_AFTER_MS = 15_000;
+
 async function start(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
+  const config = loadConfigOrExit(process.env);
   if (config.mode !== 'sandbox') {
     await import('../src/main.js');
     return;
@@ -33,21 +29,7 @@ async function start(): Promise<void> {
     dataDir: 'data',
     ...(config.vaultKeys.length > 0 ? { vaultKeys: config.vaultKeys } : {}),
   });
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    sandbox.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  stopOnSignal(logger, () => sandbox.close(), SANDBOX_FORCED_EXIT_AFTER_MS);
 }
 
 start().catch((error: unknown) => {
