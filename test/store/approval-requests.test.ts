@@ -104,6 +104,19 @@ describe.each(storeFactories)('approval requests on $name', (factory) => {
     expect(await db.store.approvals.grantedBy('T1', 'U_SAM', 'ps1', T0 + 3_600_000)).toBe('U_MAYA');
   });
 
+  it('remembers the roles Paperspace showed, a later answer replacing an earlier one', async () => {
+    await db.store.approvals.noteRole('T1', 'u_maya', true, T0);
+    await db.store.approvals.noteRole('T1', 'u_sam', true, T0);
+    await db.store.approvals.noteRole('T1', 'u_sam', false, T0 + 1);
+    await db.store.approvals.noteRole('T2', 'u_otto', true, T0);
+    expect(await db.store.approvals.knownRoles('T1')).toEqual(
+      new Map([
+        ['u_maya', true],
+        ['u_sam', false],
+      ]),
+    );
+  });
+
   it("remembers each Paperspace team's approvals channel and request lifetime", async () => {
     const set = (channel: string | null, lifetimeMs: number | null) =>
       db.store.approvals.setSettings({
