@@ -56,6 +56,20 @@ async function listedAdministrators(
   }
 }
 
+/**
+ * What Paperspace says of this person's role: v1 lists it; on the legacy API only a create it
+ * accepted or refused shows it, and otherwise it is 'unknown'.
+ */
+export async function roleOf(
+  deps: { store: Pick<Store, 'approvals'>; logger: Pick<Logger, 'info'> },
+  person: { user: SlackUser; client: PaperspaceClient; paperspaceUserId: string },
+): Promise<'admin' | 'member' | 'unknown'> {
+  const listed = await listedAdministrators(person.client, deps.logger);
+  if (listed) return listed.has(person.paperspaceUserId) ? 'admin' : 'member';
+  const known = (await deps.store.approvals.knownRoles(person.user.teamId)).get(person.paperspaceUserId);
+  return known === undefined ? 'unknown' : known ? 'admin' : 'member';
+}
+
 /** The linked administrators a create request goes to, and how they were known. */
 export async function createApprovers(
   deps: { store: Pick<Store, 'vaultEntries' | 'approvals'>; logger: Pick<Logger, 'info'> },

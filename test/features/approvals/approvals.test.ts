@@ -366,4 +366,43 @@ describe('/ps requests and /ps approvals', () => {
     await bot.send(off);
     await bot.slack.waitForResponse(off.responseUrlId ?? '');
   });
+
+  it('refuses a member who tries to choose where requests go', async () => {
+    // Paperspace has refused Sam's create (and v1 lists him as a member): he is no administrator.
+    await samAsksToCreate('sam-not-admin');
+    const set = bot.requests.slashCommand({
+      text: 'approvals <#C0SAMS|sams-channel>',
+      userId: SAM,
+      channelId: CHANNEL,
+    });
+    await bot.send(set);
+    expect((await bot.slack.waitForResponse(set.responseUrlId ?? '')).text).toContain(
+      "Only your team's administrators can choose where requests go",
+    );
+    expect((await bot.store.approvals.settingsOf(TEAM_ID, 'te1orbit'))?.channel ?? null).not.toBe('C0SAMS');
+  });
+
+  it('closes requests after the lifetime an administrator set with --expires', async () => {
+    const set = bot.requests.slashCommand({
+      text: 'approvals off --expires 2h',
+      userId: MAYA,
+      channelId: CHANNEL,
+    });
+    await bot.send(set);
+    expect((await bot.slack.waitForResponse(set.responseUrlId ?? '')).text).toContain(
+      'Requests stay open for 2 hours',
+    );
+    const { requestId } = await samAsksToCreate('sam-short-lived');
+    const request = await bot.store.approvals.get(requestId);
+    expect((request?.expiresAt ?? 0) - (request?.createdAt ?? 0)).toBe(2 * HOUR);
+    clock.advance(2 * HOUR + 60_000);
+    await bot.scheduler.tick();
+    await bot.slack.waitFor(
+      (call) => postsTo(SAM)(call) && textOf(call.args).includes('expired before anyone decided'),
+    );
+    expect((await bot.store.approvals.get(requestId))?.status).toBe('expired');
+    const reset = bot.requests.slashCommand({ text: 'approvals off', userId: MAYA, channelId: CHANNEL });
+    await bot.send(reset);
+    await bot.slack.waitForResponse(reset.responseUrlId ?? '');
+  });
 });
