@@ -47,11 +47,15 @@ export async function routePowerToOwner(
     : undefined;
   const client = holders.length === 0 ? await interaction.userClient() : undefined;
   await interaction.replyPrivately(
-    powerOfferMessage(machine, verb, {
-      ownerSlackIds: holders.map((person) => person.userId),
-      ownerName: client ? await paperspaceNameOf(client, ownerPaperspaceId) : undefined,
-      approvalsChannel: settings?.channel ?? undefined,
-    }),
+    powerOfferMessage(
+      machine,
+      verb,
+      holders.map((person) => person.userId),
+      {
+        ownerName: client ? await paperspaceNameOf(client, ownerPaperspaceId) : undefined,
+        approvalsChannel: settings?.channel ?? undefined,
+      },
+    ),
   );
   return 'handled';
 }

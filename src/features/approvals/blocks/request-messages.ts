@@ -70,17 +70,17 @@ const askButton = (machine: { id: string; name: string }, verb: PowerVerb, text:
 export function powerOfferMessage(
   machine: { id: string; name: string },
   verb: PowerVerb,
+  /** The Slack people who linked the owner's account (usually one); empty when no one did. */
+  ownerSlackIds: string[],
   owner: {
-    /** The Slack people who linked the owner's account (usually one); empty when no one did. */
-    ownerSlackIds: string[];
     /** How Paperspace names the owner, said when they have not linked a key. */
     ownerName?: string | undefined;
     /** The team's approvals channel, where a request can wait for an owner who has not linked a key. */
     approvalsChannel?: string | undefined;
-  },
+  } = {},
 ): SlackMessage {
   const name = escapeMrkdwn(machine.name);
-  if (owner.ownerSlackIds.length === 0) {
+  if (ownerSlackIds.length === 0) {
     const who = owner.ownerName ? `, ${escapeMrkdwn(owner.ownerName)},` : '';
     const lead = `🔒 Only the owner of *${name}*${who} can ${verb} it, and they have not linked a Paperspace key here, so I cannot ask them directly.`;
     if (!owner.approvalsChannel) {
@@ -90,7 +90,7 @@ export function powerOfferMessage(
     const text = `${lead} I can post your request in <#${owner.approvalsChannel}>: it waits there until they link a key and approve it.`;
     return message([section(text), askButton(machine, verb, `Ask in the approvals channel`)], text);
   }
-  const text = `🔒 Only the owner of *${name}*, ${owner.ownerSlackIds.map(mention).join(' / ')}, can ${verb} it. Ask them to approve?`;
+  const text = `🔒 Only the owner of *${name}*, ${ownerSlackIds.map(mention).join(' / ')}, can ${verb} it. Ask them to approve?`;
   return message([section(text), askButton(machine, verb, 'Ask the owner')], text);
 }
 

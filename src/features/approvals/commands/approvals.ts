@@ -50,7 +50,7 @@ export const approvalsCommand: CommandHandler<'approvals'> = async (command, con
   );
   const hours = (command.lifetimeMs ?? DEFAULT_REQUEST_LIFETIME_MS) / 3_600_000;
   const where = command.channel
-    ? `posted in <#${command.channel}> (invite me there with \`/invite\` if I am not a member)`
+    ? `posted in <#${command.channel}>, as are requests waiting for an owner who has not linked a key (invite me there with \`/invite\` if I am not a member)`
     : "sent to each administrator's direct messages";
   await context.replyPrivately(
     reply(`✅ Create requests of your team are now ${where}. Requests stay open for ${hours} hours.`),
