@@ -84,6 +84,17 @@ describe.each(storeFactories)('approval requests on $name', (factory) => {
     expect(await db.store.approvals.openFor('T1', { userId: 'U_SAM', paperspaceTeamId: 'te1' }, T0)).toEqual(
       [],
     );
+    // No linked owner was found for this one (v1 names none, or the owner never linked): the team's
+    // people are candidates, and the command narrows them down.
+    const ownerless = await db.store.approvals.create(
+      createRequest({ kind: 'stop', machineId: 'ps2', ownerId: null, paperspaceTeamId: 'te1' }),
+    );
+    const forLeeNow = await db.store.approvals.openFor(
+      'T1',
+      { userId: 'U_LEE', paperspaceTeamId: 'te1' },
+      T0,
+    );
+    expect(forLeeNow.map((r) => r.id).sort()).toEqual([create.id, ownerless.id].sort());
   });
 
   it('gives an approval back when the approver could not act, and only that approver', async () => {

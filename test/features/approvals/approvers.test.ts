@@ -118,6 +118,14 @@ async function click(actionId: string, value: string, userId: string) {
       .join('\n');
 }
 
+/** The "Waiting for you" part of what `/ps requests` answers this person. */
+async function waitingFor(userId: string): Promise<string> {
+  const command = bot.requests.slashCommand({ text: 'requests', userId, channelId: CHANNEL });
+  await bot.send(command);
+  const text = textOf((await bot.slack.waitForResponse(command.responseUrlId ?? '')).blocks);
+  return text.slice(text.indexOf('Waiting for you'));
+}
+
 describe("a member's create request", () => {
   it.skipIf(!onV1)('goes to the administrators v1 lists, never to another member', async () => {
     await asksToCreate(SAM, 'sam-v1-ask', USERS.sam.emulatorUserId);
@@ -205,6 +213,9 @@ describe.skipIf(onV1)('a start of a machine whose owner has not linked a key', (
     expect(bot.emulator.state.machine(machineId)?.state).toBe('off');
 
     await linkAs(bot.vault, NOOR, PEOPLE.noor);
+    // It waits for Noor now, and never for the administrator who cannot decide it.
+    expect(await waitingFor(NOOR)).toContain(name);
+    expect(await waitingFor(MAYA)).not.toContain(name);
     await click(ActionId.requestApprove, requestId, NOOR);
     await eventually(() => (bot.emulator.state.machine(machineId)?.state === 'starting' ? true : undefined));
     const starts = bot.paperspaceRequests.filter((r) => r.path.includes(`${machineId}/start`));
