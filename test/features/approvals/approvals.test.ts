@@ -105,7 +105,7 @@ async function click(actionId: string, value: string, userId: string) {
 }
 
 describe('a team member asks to create a machine', () => {
-  it('is created, owned by the member, once an administrator approves with their own key', async () => {
+  it('is created for the member (their machine; on v1 shared with them) once an administrator approves with their own key', async () => {
     const { toMaya, requestId } = await samAsksToCreate('sam-approved');
     expect(textOf(toMaya.args.blocks)).toContain('machineType');
     expect(textOf(toMaya.args.blocks)).toContain('Estimated rate');
@@ -246,7 +246,7 @@ describe("a member clicks Start on the owner's machine", () => {
   const startsOf = (machineId: string) =>
     bot.paperspaceRequests.filter((r) => r.method !== 'GET' && r.path.includes(`${machineId}/start`));
 
-  it("starts it with the owner's key once the owner approves, never with the member's", async () => {
+  it("starts it with the owner's key once the owner approves; the member's key never starts it", async () => {
     const { requestId } = await samAsksToStart('psorb002', 'team-build');
     // On v1 the member's own start was sent and refused (Paperspace names no owner beforehand).
     const refusedFirst = bot.dialect === 'v1' ? [USERS.sam.apiKey] : [];
