@@ -12,6 +12,7 @@ import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
+import type { KeyVault } from '../../vault/key-vault.js';
 
 export interface Teammate extends SlackUser {
   paperspaceUserId: string;
@@ -68,6 +69,28 @@ export async function roleOf(
   if (listed) return listed.has(person.paperspaceUserId) ? 'admin' : 'member';
   const known = (await deps.store.approvals.knownRoles(person.user.teamId)).get(person.paperspaceUserId);
   return known === undefined ? 'unknown' : known ? 'admin' : 'member';
+}
+
+/**
+ * Remembers what Paperspace's answer to a person's create showed: accepted, an administrator; refused
+ * (403), not one. Never fails the create it follows: a lost note only means a wider request later.
+ */
+export async function learnRoleFromCreate(
+  deps: {
+    store: Pick<Store, 'approvals'>;
+    vault: Pick<KeyVault, 'account'>;
+    logger: Pick<Logger, 'warn'>;
+    now: () => number;
+  },
+  user: SlackUser,
+  accepted: boolean,
+): Promise<void> {
+  try {
+    const account = await deps.vault.account(user);
+    if (account) await deps.store.approvals.noteRole(user.teamId, account.userId, accepted, deps.now());
+  } catch (error) {
+    deps.logger.warn({ error: describeError(error) }, 'could not remember what a create showed of a role');
+  }
 }
 
 /** The linked administrators a create request goes to, and how they were known. */

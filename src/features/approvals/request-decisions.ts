@@ -20,7 +20,7 @@ import { machineCardMessage } from '../machines/blocks/machine-card.js';
 import { createdNotice, mention, powerRequestedNotice } from '../machines/blocks/machine-replies.js';
 import { checkCreateParams, findTemplate } from '../machines/create-flow.js';
 import { createMachineOperations, type PowerVerb } from '../machines/machine-operations.js';
-import { ownerIdOf } from './approvers.js';
+import { learnRoleFromCreate, ownerIdOf } from './approvers.js';
 import { approverMessage, decisionLine, receiptMessage, requestSubject } from './blocks/request-messages.js';
 
 export interface Decider {
@@ -98,7 +98,7 @@ export async function approve(decider: Decider, requestId: string, grantHours?: 
     // Paperspace refusing the approver's own key (not an administrator, or not the owner, after all)
     // leaves the request open for someone who can; anything else is the request's outcome, told to both.
     if (error instanceof PaperspacePermissionError && request.kind === 'create') {
-      await learnRole(deps, user, false);
+      await learnRoleFromCreate(deps, user, false);
     }
     if (
       error instanceof PaperspacePermissionError &&
@@ -121,7 +121,7 @@ export async function approve(decider: Decider, requestId: string, grantHours?: 
     await decider.tell(plain(`You approved, but the action failed: ${failureText(error, deps.logger)}`));
     return;
   }
-  if (request.kind === 'create') await learnRole(deps, user, true);
+  if (request.kind === 'create') await learnRoleFromCreate(deps, user, true);
   if (grantHours !== undefined && request.machineId) {
     await deps.store.approvals.grant({
       teamId: request.teamId,
@@ -151,12 +151,6 @@ export async function approve(decider: Decider, requestId: string, grantHours?: 
 function assignedNote(request: ApprovalRequest, machine: Machine): string {
   if (request.kind !== 'create' || ownerIdOf(machine) !== undefined) return '';
   return ' Paperspace v1 cannot assign a machine to someone else: it was created under the approver’s account, and you were added to it as an accessor.';
-}
-
-/** Remembers what Paperspace's answer to an approver's create showed: administrator or not. */
-async function learnRole(deps: ListenerDeps, user: SlackUser, isAdmin: boolean): Promise<void> {
-  const account = await deps.vault.account(user);
-  if (account) await deps.store.approvals.noteRole(user.teamId, account.userId, isAdmin, deps.now());
 }
 
 async function act(

@@ -161,6 +161,21 @@ describe("a member's create request", () => {
   );
 });
 
+describe.skipIf(onV1)('on the legacy API, a create a teammate makes themselves', () => {
+  it('shows Paperspace accepted them as an administrator, and later requests reach them', async () => {
+    const command = bot.requests.slashCommand({
+      text: 'create machineName=lee-own region=CA1 machineType=C4 size=50 billingType=hourly templateId=t04azgph userId=u1lee',
+      userId: LEE,
+      channelId: CHANNEL,
+    });
+    await bot.send(command);
+    await eventually(() => bot.emulator.state.machineByName('lee-own'));
+    bot.slack.reset();
+    await asksToCreate(KIM, 'kim-asks-again', PEOPLE.kim.id);
+    expect(await askedAbout('kim-asks-again', KIM)).toEqual([LEE, MAYA].sort());
+  });
+});
+
 describe.skipIf(onV1)('a start of a machine whose owner has not linked a key', () => {
   it('names the owner at once, and with an approvals channel lets the request wait there for them', async () => {
     const [machineId = ''] = bot.emulator.state.addMachines(1, {
