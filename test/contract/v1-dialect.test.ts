@@ -137,6 +137,22 @@ describe('the v1 dialect against the emulator', () => {
     expect(calls.map((entry) => `${entry.method} ${entry.status}`)).toEqual(['POST 200', 'DELETE 200']);
   });
 
+  it('lists accessors, lets an accessor start the machine, and refuses them once removed', async () => {
+    const world = await startContractWorld({ dialect: 'v1' });
+    expect(world.maya.capabilities).toMatchObject({ shares: 'accessors', listAccessors: true });
+    expect(await world.maya.machines.accessors('psorb002')).toEqual([]);
+    expect(await rejectionOf(world.sam.machines.start('psorb002'))).toBeInstanceOf(PaperspacePermissionError);
+
+    await world.maya.machines.setAccess('psorb002', { userId: 'u1sam', enableAccess: true });
+    expect(await world.maya.machines.accessors('psorb002')).toEqual(['u1sam']);
+    await world.sam.machines.start('psorb002');
+    expect(world.state.machine('psorb002')?.state).toBe('starting');
+
+    await world.maya.machines.setAccess('psorb002', { userId: 'u1sam', enableAccess: false });
+    expect(await world.maya.machines.accessors('psorb002')).toEqual([]);
+    expect(await rejectionOf(world.sam.machines.stop('psorb002'))).toBeInstanceOf(PaperspacePermissionError);
+  });
+
   it('with a /v1 base URL, sends no X-Api-Key and no contract path', async () => {
     const world = await startContractWorld({ dialect: 'v1' });
     const proxy = await startRecordingProxy(world.emulator.url);

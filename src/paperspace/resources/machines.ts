@@ -1,6 +1,7 @@
 // Machines: every machine operation of the contract, plus listAll and waitForState built on them.
 import { z } from 'zod';
 import { MACHINE_LIST_PAGE_SIZE, type WaitableState } from '../constants.js';
+import { PaperspaceError } from '../errors.js';
 import type { RequestOptions } from '../http.js';
 import {
   type AvailabilityParams,
@@ -53,6 +54,11 @@ export interface MachinesResource {
   listAll(filters?: MachineFilters, options?: RequestOptions): AsyncIterable<Machine>;
   show(machineId: string, options?: RequestOptions): Promise<MachineWithEvents>;
   setAccess(machineId: string, params: SetMachineAccessParams, options?: RequestOptions): Promise<void>;
+  /**
+   * The Paperspace user ids given explicit access to the machine (v1's accessors). The contract's API
+   * cannot list them: its dialect throws, and `capabilities.listAccessors` says so beforehand.
+   */
+  accessors(machineId: string, options?: RequestOptions): Promise<string[]>;
   utilization(machineId: string, billingMonth: string, options?: RequestOptions): Promise<MachineUtilization>;
   availability(
     region: AvailabilityParams['region'],
@@ -230,6 +236,13 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
         idempotent: false,
         subject: machineSubject(id),
       });
+    },
+
+    async accessors(machineId) {
+      throw new PaperspaceError(
+        `Cannot list who has access to machine ${machineId}: the contract's API has no such call.`,
+        'machines.accessors',
+      );
     },
 
     async utilization(machineId, billingMonth, options) {

@@ -33,6 +33,7 @@ import { eventFromV1, machineFromV1, regionToV1, snapshotFrequencyToV1 } from '.
 import { v1All, v1Pages } from './pages.js';
 import { estimateSecondsRunning } from './usage-estimate.js';
 import {
+  v1AccessorSchema,
   v1AvailabilitySchema,
   v1EventSchema,
   v1MachineActionSchema,
@@ -40,7 +41,9 @@ import {
   v1PageSchema,
 } from './wire.js';
 
-const START_STOP_HINT = "Only the machine's owner can start, stop or restart it.";
+// v1 lets a machine's accessors power it as well as its owner.
+const START_STOP_HINT =
+  "Only the machine's owner and the team members given access to it can start, stop or restart it.";
 /** How many of a machine's newest events show includes: enough for its card and for waitForState. */
 const SHOWN_EVENTS = 20;
 const machineIdParamsSchema = z.object({ machineId: machineIdSchema });
@@ -371,6 +374,24 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
         idempotent: false,
         subject: machineSubject(id),
       });
+    },
+
+    async accessors(machineId, options) {
+      const action = `list who has access to machine ${machineId}`;
+      const id = validId(machineId, 'machines.accessors', action);
+      const accessors = await v1All(
+        context,
+        {
+          ...options,
+          operation: 'machines.accessors',
+          action,
+          path: `/machines/${segment(id)}/accessors`,
+          item: v1AccessorSchema,
+        },
+        (accessor) => accessor,
+      );
+      // A removed accessor may still be listed, with the date it was removed.
+      return accessors.filter((accessor) => !accessor.dtDeleted).map((accessor) => accessor.user.id);
     },
 
     async utilization(machineId, billingMonth, options) {
