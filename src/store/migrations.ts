@@ -252,6 +252,20 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (slack_team_id, paperspace_team_id)
       );`,
   },
+  {
+    // A share on an API without resource delegations (v1) makes chosen teammates accessors of the
+    // machines; the grants are kept so the scheduler can remove exactly them at expiry, retrying a
+    // removal Paperspace refused (revoke_retry_at, also a lease between replicas) until revoked_at.
+    version: 11,
+    name: 'share_accessor_grants',
+    sql: () => `
+      ALTER TABLE delegations ADD COLUMN accessor_grants TEXT;
+      ALTER TABLE delegations ADD COLUMN revoked_at BIGINT;
+      ALTER TABLE delegations ADD COLUMN revoke_failure TEXT;
+      ALTER TABLE delegations ADD COLUMN revoke_retry_at BIGINT;
+      CREATE INDEX delegations_revokes ON delegations (expires_at)
+        WHERE accessor_grants IS NOT NULL AND revoked_at IS NULL;`,
+  },
 ];
 
 /**
