@@ -15,6 +15,8 @@ export interface Capabilities {
   shares: 'delegation' | 'accessors';
   /** Who has explicit access to a machine can be listed (`machines.accessors`). */
   listAccessors: boolean;
+  /** A start, stop or restart names the event that follows it, readable with `machines.event`. */
+  followEvents: boolean;
   /** Usage comes from Paperspace's meter (`reported`) or is rebuilt from events (`estimated`). */
   utilization: 'reported' | 'estimated';
   /** The key says who it belongs to, so the login form needs no e-mail. */
@@ -28,6 +30,7 @@ export const CAPABILITIES: Record<Dialect, Capabilities> = {
     scriptText: true,
     shares: 'delegation',
     listAccessors: false,
+    followEvents: false,
     utilization: 'reported',
     whoAmI: false,
     driveAccessToken: true,
@@ -36,6 +39,7 @@ export const CAPABILITIES: Record<Dialect, Capabilities> = {
     scriptText: false,
     shares: 'accessors',
     listAccessors: true,
+    followEvents: true,
     utilization: 'estimated',
     whoAmI: true,
     driveAccessToken: false,

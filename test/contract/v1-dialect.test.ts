@@ -40,8 +40,11 @@ describe('the v1 dialect against the emulator', () => {
 
   it('starts a machine with PATCH, treats a repeated start as done, and waits until it is up', async () => {
     const world = await startContractWorld({ dialect: 'v1' });
-    await world.ada.machines.start(ADA_CPU_BOX);
-    await world.ada.machines.start(ADA_CPU_BOX);
+    const first = await world.ada.machines.start(ADA_CPU_BOX);
+    // The start names its event, which can be followed by id; the refused repeat names none.
+    expect(first.eventId).toEqual(expect.any(String));
+    expect(await world.ada.machines.event(first.eventId ?? '')).toMatchObject({ name: 'start' });
+    expect(await world.ada.machines.start(ADA_CPU_BOX)).toEqual({ eventId: null });
     // A headless Ubuntu server is as up as it gets at serviceready.
     const ready = await world.ada.machines.waitForState(ADA_CPU_BOX, 'serviceready', {
       timeoutMs: 10 * TRANSITION_MS,
@@ -59,7 +62,12 @@ describe('the v1 dialect against the emulator', () => {
   it('learns that a start failed from the error of its event', async () => {
     const world = await startContractWorld({ dialect: 'v1' });
     world.state.failNextOperation(ADA_CPU_BOX, 'No capacity for C4 in NY2');
-    await world.ada.machines.start(ADA_CPU_BOX);
+    const { eventId } = await world.ada.machines.start(ADA_CPU_BOX);
+    world.clock.advance(10 * TRANSITION_MS);
+    expect(await world.ada.machines.event(eventId ?? '')).toMatchObject({
+      state: 'error',
+      errorMsg: 'No capacity for C4 in NY2',
+    });
     const failure = await rejectionOf(
       world.ada.machines.waitForState(ADA_CPU_BOX, 'ready', { timeoutMs: 60_000, intervalMs: TRANSITION_MS }),
     );

@@ -20,7 +20,7 @@ import {
   updateMachineParamsSchema,
   utilizationParamsSchema,
 } from '../requests.js';
-import type { MachinesResource } from '../resources/machines.js';
+import type { MachinesResource, PowerReceipt } from '../resources/machines.js';
 import {
   acknowledgementSchema,
   type Machine,
@@ -63,12 +63,12 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     verb: 'start' | 'stop' | 'restart',
     machineId: string,
     options?: RequestOptions,
-  ) {
+  ): Promise<PowerReceipt> {
     const operation = `machines.${verb}`;
     const action = `${verb} machine ${machineId}`;
     const id = validId(machineId, operation, action);
     try {
-      await core.send({
+      const response = await core.send({
         ...options,
         operation,
         action,
@@ -81,6 +81,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
         subject: machineSubject(id),
         permissionHint: START_STOP_HINT,
       });
+      return { eventId: response.data.event?.id ?? null };
     } catch (error) {
       // The machine is already doing what was asked: answered as the contract's no-op would be.
       if (
@@ -88,7 +89,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
         error instanceof PaperspaceBadRequestError &&
         ALREADY_UNDER_WAY.test(error.serverMessage ?? '')
       )
-        return;
+        return { eventId: null };
       throw error;
     }
   }
@@ -374,6 +375,22 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
         idempotent: false,
         subject: machineSubject(id),
       });
+    },
+
+    async event(eventId, options) {
+      const action = `follow machine event ${eventId}`;
+      const response = await core.send({
+        ...options,
+        operation: 'machines.event',
+        action,
+        method: 'GET',
+        url: url(`/machine-events/${segment(eventId)}`),
+        credential: 'bearerKey',
+        schema: v1EventSchema,
+        idempotent: true,
+        subject: { kind: 'machine event', id: eventId },
+      });
+      return eventFromV1(response.data);
     },
 
     async accessors(machineId, options) {
