@@ -202,34 +202,40 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
           },
         ]);
       }
-      const response = await core.send({
-        ...requestOptions,
-        operation: 'machines.create',
-        action,
-        method: 'POST',
-        url: url('/machines'),
-        body: {
-          name: fields.machineName,
-          machineType: fields.machineType,
-          templateId: fields.templateId,
-          region: regionToV1(fields.region),
-          diskSize: fields.size,
-          networkId: fields.networkId,
-          publicIpType: publicIpTypeOf(fields.assignPublicIp, fields.dynamicPublicIp),
-          startOnCreate: fields.startOnCreate,
-          startupScriptId: fields.scriptId,
-          accessorIds: fields.userId === undefined ? undefined : [fields.userId],
-          takeInitialSnapshot: fields.takeInitialSnapshot,
-          restorePointEnabled: fields.markSnapshotAsRestorePoint,
-          restorePointFrequency: fields.restorePointFrequency,
-          enableNvlink: fields.enableNvlink,
-        },
-        credential: 'bearerKey',
-        schema: v1MachineActionSchema,
-        // A create sent twice makes two machines, and two bills.
-        idempotent: false,
-        permissionHint: 'Only account administrators can create machines.',
-      });
+      const response = await core
+        .send({
+          ...requestOptions,
+          operation: 'machines.create',
+          action,
+          method: 'POST',
+          url: url('/machines'),
+          body: {
+            name: fields.machineName,
+            machineType: fields.machineType,
+            templateId: fields.templateId,
+            region: regionToV1(fields.region),
+            diskSize: fields.size,
+            networkId: fields.networkId,
+            publicIpType: publicIpTypeOf(fields.assignPublicIp, fields.dynamicPublicIp),
+            startOnCreate: fields.startOnCreate,
+            startupScriptId: fields.scriptId,
+            accessorIds: fields.userId === undefined ? undefined : [fields.userId],
+            takeInitialSnapshot: fields.takeInitialSnapshot,
+            restorePointEnabled: fields.markSnapshotAsRestorePoint,
+            restorePointFrequency: fields.restorePointFrequency,
+            enableNvlink: fields.enableNvlink,
+          },
+          credential: 'bearerKey',
+          schema: v1MachineActionSchema,
+          // A create sent twice makes two machines, and two bills.
+          idempotent: false,
+          permissionHint: 'Only account administrators can create machines.',
+        })
+        .catch((error: unknown) => {
+          if (error instanceof PaperspaceBadRequestError)
+            error.parameter = createParameterNamed(error.serverMessage);
+          throw error;
+        });
       return machineFromV1(response.data.data);
     },
 
@@ -468,6 +474,30 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     waitForState: (machineId, state, options) =>
       waitForState({ show, sleep: context.sleep, now: context.now }, machineId, state, options),
   };
+}
+
+/** v1's create body fields, by the create parameters they come from. */
+const CREATE_PARAMETERS: Readonly<Record<string, string>> = {
+  name: 'machineName',
+  machineType: 'machineType',
+  templateId: 'templateId',
+  region: 'region',
+  diskSize: 'size',
+  networkId: 'networkId',
+  publicIpType: 'assignPublicIp',
+  startupScriptId: 'scriptId',
+  accessorIds: 'userId',
+};
+
+/** The create parameter a v1 refusal names first ("diskSize: 77 GB is not offered" is about `size`). */
+function createParameterNamed(message: string | undefined): string | undefined {
+  if (message === undefined) return undefined;
+  let first: { parameter: string; at: number } | undefined;
+  for (const [wire, parameter] of Object.entries(CREATE_PARAMETERS)) {
+    const at = message.search(new RegExp(`\\b${wire}\\b`));
+    if (at >= 0 && (first === undefined || at < first.at)) first = { parameter, at };
+  }
+  return first?.parameter;
 }
 
 /** The contract's two public-IP flags as v1's one publicIpType; undefined leaves it as it is. */

@@ -183,6 +183,36 @@ describe('power buttons on a machine card', () => {
     },
   );
 
+  // The v1 side of the test above: v1 machines name no owner, so the bot cannot know beforehand and
+  // offers no "ask the owner"; Paperspace refuses (403) and the clicker alone reads why, and that the
+  // machine's accessors may do it. Nothing changes and no watch starts.
+  it.runIf(process.env.TEST_PAPERSPACE_DIALECT === 'v1')(
+    "tells Sam alone, on v1, that Paperspace refused his stop of Maya's machine, and why",
+    async () => {
+      const ts = '1600000000.000889';
+      const action = bot.requests.blockAction({
+        actionId: ActionId.machineStop,
+        value: cardValue('psorb001', 'maya-trainer'),
+        userId: USERS.sam.slackId,
+        channelId: CHANNEL,
+        message: { ts },
+      });
+      await bot.send(action);
+
+      const reply = await bot.slack.waitForResponse(action.responseUrlId ?? '');
+      expect(reply.response_type).toBe('ephemeral');
+      expect(reply.replace_original).toBe(false);
+      expect(reply.text).toContain('Paperspace does not allow your account to stop machine psorb001 (403)');
+      expect(reply.text).toContain('team members given access to it');
+      expect(bot.emulator.state.machine('psorb001')?.state).toBe('serviceready');
+      await settle();
+      expect(bot.slack.calls('chat.update')).toEqual([]);
+      expect(watchesOf('psorb001')).toEqual([]);
+      const [audit] = await bot.store.audit.list({ resourceId: 'psorb001', limit: 1 });
+      expect(audit).toMatchObject({ action: 'machine.stop', outcome: 'error' });
+    },
+  );
+
   it('shows the login prompt to a clicker who linked no key, without calling Paperspace', async () => {
     const before = bot.emulator.state.requests().length;
     const action = bot.requests.blockAction({
