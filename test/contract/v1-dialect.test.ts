@@ -145,6 +145,17 @@ describe('the v1 dialect against the emulator', () => {
     expect(calls.map((entry) => `${entry.method} ${entry.status}`)).toEqual(['POST 200', 'DELETE 200']);
   });
 
+  it("lists templates as v1's OS templates plus the team's custom ones, from both lists", async () => {
+    const world = await startContractWorld({ dialect: 'v1' });
+    const mark = world.mark();
+    const team = (await world.maya.templates.list()).map((template) => template.id);
+    expect(team).toEqual(expect.arrayContaining(['t04azgph', 'tobitml1']));
+    const paths = world.requestsSince(mark).map((entry) => entry.path);
+    expect(paths).toEqual(expect.arrayContaining(['/v1/os-templates', '/v1/custom-templates']));
+    // Another account's custom template is not listed.
+    expect((await world.ada.templates.list()).map((template) => template.id)).not.toContain('tobitml1');
+  });
+
   it('lists accessors, lets an accessor start the machine, and refuses them once removed', async () => {
     const world = await startContractWorld({ dialect: 'v1' });
     expect(world.maya.capabilities).toMatchObject({ shares: 'accessors', listAccessors: true });
