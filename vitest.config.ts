@@ -2,8 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The bot's end-to-end tests that also run against the emulator's v1 routes (list, show, start and
- * its completion, usage, create, requests and approvals): the same files, with the test bot speaking
- * v1. Login differs by design (a v1 key names its person), so v1's has its own file, login-v1.test.ts.
+ * its completion, usage, create, reminders, requests and approvals): the same files, with the test
+ * bot speaking v1. Login and share differ by design (a v1 key names its person; v1 shares through
+ * accessors, not a delegation), so v1's have their own files, login-v1.test.ts and share-v1.test.ts.
  */
 const BOTH_DIALECTS = [
   'test/features/catalog/lists.test.ts',
@@ -13,6 +14,7 @@ const BOTH_DIALECTS = [
   'test/features/watches/power-watch.test.ts',
   'test/features/approvals/approvals.test.ts',
   'test/features/approvals/approvers.test.ts',
+  'test/features/reminders/reminders.test.ts',
 ];
 
 export default defineConfig({

@@ -7,8 +7,16 @@ export type Dialect = 'contract' | 'v1';
 export interface Capabilities {
   /** A script's text can be read back. */
   scriptText: boolean;
-  /** Time-boxed shares through resource delegations (contract only). */
-  delegations: boolean;
+  /**
+   * How a time-boxed share gives access: `delegation`, one resource delegation (an access token) for
+   * the channel (the contract); `accessors`, chosen team members made accessors of the machines until
+   * the scheduler removes them (v1, which has no delegations).
+   */
+  shares: 'delegation' | 'accessors';
+  /** Who has explicit access to a machine can be listed (`machines.accessors`). */
+  listAccessors: boolean;
+  /** A start, stop or restart names the event that follows it, readable with `machines.event`. */
+  followEvents: boolean;
   /** Usage comes from Paperspace's meter (`reported`) or is rebuilt from events (`estimated`). */
   utilization: 'reported' | 'estimated';
   /** The key says who it belongs to, so the login form needs no e-mail. */
@@ -20,14 +28,18 @@ export interface Capabilities {
 export const CAPABILITIES: Record<Dialect, Capabilities> = {
   contract: {
     scriptText: true,
-    delegations: true,
+    shares: 'delegation',
+    listAccessors: false,
+    followEvents: false,
     utilization: 'reported',
     whoAmI: false,
     driveAccessToken: true,
   },
   v1: {
     scriptText: false,
-    delegations: false,
+    shares: 'accessors',
+    listAccessors: true,
+    followEvents: true,
     utilization: 'estimated',
     whoAmI: true,
     driveAccessToken: false,

@@ -86,6 +86,11 @@ export class PaperspaceApiError extends PaperspaceError {
   readonly bodyStatus: number | undefined;
   readonly serverMessage: string | undefined;
   readonly requestId: string | undefined;
+  /**
+   * The request parameter (by the domain's name, e.g. `size`) the refusal is about, where the dialect
+   * can tell from the wire name Paperspace quoted (v1's `diskSize`); forms show the refusal under it.
+   */
+  parameter: string | undefined;
 
   constructor(message: string, details: ApiErrorDetails) {
     super(message, details.operation);

@@ -74,6 +74,7 @@ export function placeRefusal(
   }
   const said = error instanceof PaperspaceApiError ? error.serverMessage : undefined;
   const named =
+    (error instanceof PaperspaceApiError ? error.parameter : undefined) ??
     (said === undefined ? undefined : firstNamedParameter(said, Object.keys(fieldBlockIds))) ??
     (error instanceof PaperspaceConflictError ? conflictParameter : undefined);
   const blockId = named === undefined ? undefined : present(named);

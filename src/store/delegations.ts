@@ -1,15 +1,28 @@
-// Machines shared in a channel through a resource delegation (4 hours on Paperspace). The post is
-// marked expired when the delegation runs out; markExpired makes that happen once across replicas.
+// Machines shared in a channel for 4 hours: through a resource delegation (the contract), or by
+// making chosen teammates accessors of the machines (v1), whose grants are kept so they can be
+// removed at expiry. The post is marked expired when the share runs out; markExpired makes that
+// happen once across replicas, and claimRevoke hands each removal attempt to one replica.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { SlackUser } from './slack-user.js';
 import { equalityFilters, type SqlClient, StoreError } from './sql-client.js';
 
+/** One teammate made an accessor of one machine by a share. */
+export interface AccessorGrant {
+  machineId: string;
+  paperspaceUserId: string;
+  slackUserId: string;
+  /** Removed from the machine's accessors (or found already gone). */
+  revoked: boolean;
+}
+
 export interface NewDelegation extends SlackUser {
-  /** Paperspace's id of the delegation (a number there, kept as text). */
+  /** Paperspace's id of the delegation (a number there, kept as text); empty for an accessor share. */
   delegationId: string;
-  /** Identifies the access token Paperspace issued; an id, not the token. */
+  /** Identifies the access token Paperspace issued; an id, not the token. Empty for an accessor share. */
   accessTokenId: string;
+  /** The accessors an accessor share added; null for a delegation share. */
+  grants?: AccessorGrant[] | null;
   channel: string;
   messageTs?: string | null;
   machineIds: string[];
@@ -17,10 +30,24 @@ export interface NewDelegation extends SlackUser {
   expiresAt: number;
 }
 
-export interface Delegation extends Omit<NewDelegation, 'messageTs'> {
+export interface Delegation extends Omit<NewDelegation, 'messageTs' | 'grants'> {
   id: string;
   messageTs: string | null;
   expiredNotifiedAt: number | null;
+  grants: AccessorGrant[] | null;
+  /** When every grant was removed; null while one remains (or for a delegation share). */
+  revokedAt: number | null;
+  /** Why the last attempt to remove the grants failed, as a sentence; null when none failed. */
+  revokeFailure: string | null;
+}
+
+export interface RevokeOutcome {
+  grants: AccessorGrant[];
+  /** Set when no grant remains. */
+  revokedAt: number | null;
+  failure: string | null;
+  /** When to try again; null once revoked. */
+  retryAt: number | null;
 }
 
 export interface DelegationRepository {
@@ -33,13 +60,26 @@ export interface DelegationRepository {
     now: number,
     filter?: { teamId?: string; userId?: string; channel?: string },
   ): Promise<Delegation[]>;
-  /** Expired delegations whose post has not been marked yet, oldest expiry first. */
+  /**
+   * Expired delegations whose post has not been marked yet, oldest expiry first. An accessor share
+   * is left out until its grants are removed: its post then says whether they were.
+   */
   dueToExpire(now: number, limit: number): Promise<Delegation[]>;
+  /** Accessor shares that are over (expired or ended) with grants left to remove and no attempt pending. */
+  dueToRevoke(now: number, limit: number): Promise<Delegation[]>;
+  /**
+   * Takes the next removal attempt of a share until `until`, so one replica makes it. True only for
+   * the caller that took it.
+   */
+  claimRevoke(id: string, now: number, until: number): Promise<boolean>;
+  /** Records what an attempt to remove a share's grants achieved. */
+  recordRevoke(id: string, outcome: RevokeOutcome): Promise<void>;
   /** Marks a delegation's post as expired. True only for the call that marked it: that caller edits the post. */
   markExpired(id: string, at: number): Promise<boolean>;
   /**
    * Deletes up to `limit` delegations that expired before `before` and whose post was marked expired
-   * (one still unmarked waits for its post to be edited); returns how many.
+   * (one still unmarked waits for its post to be edited, and an accessor share for its grants to be
+   * removed); returns how many.
    */
   pruneExpiredBefore(before: number, limit: number): Promise<number>;
   /**
@@ -51,6 +91,14 @@ export interface DelegationRepository {
 }
 
 const machineIdsSchema = z.array(z.string());
+const grantsSchema = z.array(
+  z.object({
+    machineId: z.string(),
+    paperspaceUserId: z.string(),
+    slackUserId: z.string(),
+    revoked: z.boolean(),
+  }),
+);
 
 type DelegationRow = {
   id: string;
@@ -64,6 +112,9 @@ type DelegationRow = {
   created_at: number;
   expires_at: number;
   expired_notified_at: number | null;
+  accessor_grants: string | null;
+  revoked_at: number | null;
+  revoke_failure: string | null;
 };
 
 const fromRow = (row: DelegationRow): Delegation => ({
@@ -78,6 +129,9 @@ const fromRow = (row: DelegationRow): Delegation => ({
   createdAt: row.created_at,
   expiresAt: row.expires_at,
   expiredNotifiedAt: row.expired_notified_at,
+  grants: row.accessor_grants === null ? null : grantsSchema.parse(JSON.parse(row.accessor_grants)),
+  revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+  revokeFailure: row.revoke_failure,
 });
 
 export function createDelegationRepository(db: SqlClient): DelegationRepository {
@@ -85,8 +139,8 @@ export function createDelegationRepository(db: SqlClient): DelegationRepository 
     async create(input) {
       const row = await db.get<DelegationRow>(
         `INSERT INTO delegations (id, delegation_id, access_token_id, slack_team_id, slack_user_id, channel,
-           message_ts, machine_ids, created_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+           message_ts, machine_ids, created_at, expires_at, accessor_grants)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
         [
           randomUUID(),
           input.delegationId,
@@ -98,6 +152,7 @@ export function createDelegationRepository(db: SqlClient): DelegationRepository 
           JSON.stringify(input.machineIds),
           input.createdAt,
           input.expiresAt,
+          input.grants ? JSON.stringify(input.grants) : null,
         ],
       );
       if (row === undefined) throw new StoreError('Inserting a delegation returned no row.');
@@ -131,10 +186,38 @@ export function createDelegationRepository(db: SqlClient): DelegationRepository 
     async dueToExpire(now, limit) {
       const rows = await db.all<DelegationRow>(
         `SELECT * FROM delegations WHERE expires_at <= ? AND expired_notified_at IS NULL
+           AND (accessor_grants IS NULL OR revoked_at IS NOT NULL)
          ORDER BY expires_at, id LIMIT ?`,
         [now, limit],
       );
       return rows.map(fromRow);
+    },
+
+    async dueToRevoke(now, limit) {
+      const rows = await db.all<DelegationRow>(
+        `SELECT * FROM delegations WHERE expires_at <= ? AND accessor_grants IS NOT NULL
+           AND revoked_at IS NULL AND (revoke_retry_at IS NULL OR revoke_retry_at <= ?)
+         ORDER BY expires_at, id LIMIT ?`,
+        [now, now, limit],
+      );
+      return rows.map(fromRow);
+    },
+
+    async claimRevoke(id, now, until) {
+      const { changes } = await db.run(
+        `UPDATE delegations SET revoke_retry_at = ?
+         WHERE id = ? AND revoked_at IS NULL AND (revoke_retry_at IS NULL OR revoke_retry_at <= ?)`,
+        [until, id, now],
+      );
+      return changes === 1;
+    },
+
+    async recordRevoke(id, outcome) {
+      await db.run(
+        `UPDATE delegations SET accessor_grants = ?, revoked_at = ?, revoke_failure = ?, revoke_retry_at = ?
+         WHERE id = ?`,
+        [JSON.stringify(outcome.grants), outcome.revokedAt, outcome.failure, outcome.retryAt, id],
+      );
     },
 
     async markExpired(id, at) {
@@ -149,6 +232,7 @@ export function createDelegationRepository(db: SqlClient): DelegationRepository 
       const { changes } = await db.run(
         `DELETE FROM delegations WHERE id IN (
            SELECT id FROM delegations WHERE expires_at < ? AND expired_notified_at IS NOT NULL
+             AND (accessor_grants IS NULL OR revoked_at IS NOT NULL)
            ORDER BY expires_at, id LIMIT ?)`,
         [before, limit],
       );

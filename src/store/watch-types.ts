@@ -26,6 +26,7 @@ export interface NewWatch extends WatchSubject {
   messageTs?: string | null;
   threadTs?: string | null;
   lastState?: string | null;
+  eventId?: string | null;
 }
 
 export interface Watch extends WatchSubject {
@@ -33,6 +34,11 @@ export interface Watch extends WatchSubject {
   messageTs: string | null;
   threadTs: string | null;
   lastState: string | null;
+  /**
+   * The event of the operation being watched, where the API names one (v1): followed so a failure is
+   * known from its error at once, even when the machine's state never moves.
+   */
+  eventId: string | null;
   timeline: TimelineEntry[];
   status: WatchStatus;
   /** Why it finished as it did (an event's error message, "machine was destroyed"...). */
@@ -97,6 +103,8 @@ export interface WatchRequest {
   timeoutMs?: number;
   /** The state the machine was in when the watch began, so the first change is shown. */
   initialState?: string;
+  /** The event the start, stop or restart answered with, to follow (v1); absent otherwise. */
+  eventId?: string | null;
 }
 
 export interface MachineWatcher {

@@ -59,6 +59,7 @@ export type WatchRow = {
   created_at: number;
   deadline_at: number;
   last_state: string | null;
+  event_id?: string | null;
   timeline: string;
   status: WatchStatus;
   detail: string | null;
@@ -82,6 +83,7 @@ export const fromRow = (row: WatchRow): Watch => ({
   createdAt: row.created_at,
   deadlineAt: row.deadline_at,
   lastState: row.last_state,
+  eventId: row.event_id ?? null,
   timeline: timelineSchema.parse(JSON.parse(row.timeline)),
   status: row.status,
   detail: row.detail,
@@ -119,8 +121,8 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
       const insert = (client: SqlClient) =>
         client.get<WatchRow>(
           `INSERT INTO watches (id, slack_team_id, slack_user_id, machine_id, machine_name, target_state, channel,
-             message_ts, thread_ts, created_at, deadline_at, last_state, timeline, status)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active')
+             message_ts, thread_ts, created_at, deadline_at, last_state, timeline, status, event_id)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?)
            ON CONFLICT (slack_team_id, channel, message_ts) WHERE ${ACTIVE_CARD} DO NOTHING
            RETURNING *`,
           [
@@ -137,6 +139,7 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
             input.deadlineAt,
             input.lastState ?? null,
             JSON.stringify(timeline),
+            input.eventId ?? null,
           ],
         );
       const row =

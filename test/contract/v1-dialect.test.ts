@@ -40,8 +40,11 @@ describe('the v1 dialect against the emulator', () => {
 
   it('starts a machine with PATCH, treats a repeated start as done, and waits until it is up', async () => {
     const world = await startContractWorld({ dialect: 'v1' });
-    await world.ada.machines.start(ADA_CPU_BOX);
-    await world.ada.machines.start(ADA_CPU_BOX);
+    const first = await world.ada.machines.start(ADA_CPU_BOX);
+    // The start names its event, which can be followed by id; the refused repeat names none.
+    expect(first.eventId).toEqual(expect.any(String));
+    expect(await world.ada.machines.event(first.eventId ?? '')).toMatchObject({ name: 'start' });
+    expect(await world.ada.machines.start(ADA_CPU_BOX)).toEqual({ eventId: null });
     // A headless Ubuntu server is as up as it gets at serviceready.
     const ready = await world.ada.machines.waitForState(ADA_CPU_BOX, 'serviceready', {
       timeoutMs: 10 * TRANSITION_MS,
@@ -59,7 +62,12 @@ describe('the v1 dialect against the emulator', () => {
   it('learns that a start failed from the error of its event', async () => {
     const world = await startContractWorld({ dialect: 'v1' });
     world.state.failNextOperation(ADA_CPU_BOX, 'No capacity for C4 in NY2');
-    await world.ada.machines.start(ADA_CPU_BOX);
+    const { eventId } = await world.ada.machines.start(ADA_CPU_BOX);
+    world.clock.advance(10 * TRANSITION_MS);
+    expect(await world.ada.machines.event(eventId ?? '')).toMatchObject({
+      state: 'error',
+      errorMsg: 'No capacity for C4 in NY2',
+    });
     const failure = await rejectionOf(
       world.ada.machines.waitForState(ADA_CPU_BOX, 'ready', { timeoutMs: 60_000, intervalMs: TRANSITION_MS }),
     );
@@ -135,6 +143,33 @@ describe('the v1 dialect against the emulator', () => {
       .requestsSince(0)
       .filter((entry) => entry.path.startsWith(`/v1/machines/${machine.id}/accessors`));
     expect(calls.map((entry) => `${entry.method} ${entry.status}`)).toEqual(['POST 200', 'DELETE 200']);
+  });
+
+  it("lists templates as v1's OS templates plus the team's custom ones, from both lists", async () => {
+    const world = await startContractWorld({ dialect: 'v1' });
+    const mark = world.mark();
+    const team = (await world.maya.templates.list()).map((template) => template.id);
+    expect(team).toEqual(expect.arrayContaining(['t04azgph', 'tobitml1']));
+    const paths = world.requestsSince(mark).map((entry) => entry.path);
+    expect(paths).toEqual(expect.arrayContaining(['/v1/os-templates', '/v1/custom-templates']));
+    // Another account's custom template is not listed.
+    expect((await world.ada.templates.list()).map((template) => template.id)).not.toContain('tobitml1');
+  });
+
+  it('lists accessors, lets an accessor start the machine, and refuses them once removed', async () => {
+    const world = await startContractWorld({ dialect: 'v1' });
+    expect(world.maya.capabilities).toMatchObject({ shares: 'accessors', listAccessors: true });
+    expect(await world.maya.machines.accessors('psorb002')).toEqual([]);
+    expect(await rejectionOf(world.sam.machines.start('psorb002'))).toBeInstanceOf(PaperspacePermissionError);
+
+    await world.maya.machines.setAccess('psorb002', { userId: 'u1sam', enableAccess: true });
+    expect(await world.maya.machines.accessors('psorb002')).toEqual(['u1sam']);
+    await world.sam.machines.start('psorb002');
+    expect(world.state.machine('psorb002')?.state).toBe('starting');
+
+    await world.maya.machines.setAccess('psorb002', { userId: 'u1sam', enableAccess: false });
+    expect(await world.maya.machines.accessors('psorb002')).toEqual([]);
+    expect(await rejectionOf(world.sam.machines.stop('psorb002'))).toBeInstanceOf(PaperspacePermissionError);
   });
 
   it('with a /v1 base URL, sends no X-Api-Key and no contract path', async () => {

@@ -136,7 +136,7 @@ describe('the v1 dialect', () => {
       status: 400,
       json: { code: 'BAD_REQUEST', message: 'Machine is currently starting' },
     }));
-    await expect(client.machines.start('psv1abc')).resolves.toBeUndefined();
+    await expect(client.machines.start('psv1abc')).resolves.toEqual({ eventId: null });
     expect(server?.requests[0]).toMatchObject({
       method: 'PATCH',
       path: '/v1/machines/psv1abc/start',

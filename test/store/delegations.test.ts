@@ -27,6 +27,9 @@ describe.each(storeFactories)('delegations on $name', (factory) => {
       ...shared(),
       messageTs: null,
       expiredNotifiedAt: null,
+      grants: null,
+      revokedAt: null,
+      revokeFailure: null,
     });
     expect(await db.store.delegations.setMessage(delegation.id, '1700000000.000100')).toBe(true);
     expect(await db.store.delegations.get(delegation.id)).toEqual({
@@ -35,6 +38,47 @@ describe.each(storeFactories)('delegations on $name', (factory) => {
     });
     expect(await db.store.delegations.setMessage('unknown', '1.2')).toBe(false);
     expect(await db.store.delegations.get('unknown')).toBeUndefined();
+  });
+
+  it('keeps an accessor share until its grants are removed, one replica per attempt, retrying a refusal', async () => {
+    const grant = { machineId: 'psgpu1', paperspaceUserId: 'u1sam', slackUserId: 'U_SAM', revoked: false };
+    const share = await db.store.delegations.create(
+      shared({ delegationId: '', accessTokenId: '', grants: [grant], expiresAt: T0 + 1 }),
+    );
+    const after = T0 + 2;
+    // Its post waits for the removal, and so does the prune.
+    expect(await db.store.delegations.dueToExpire(after, 10)).toEqual([]);
+    expect((await db.store.delegations.dueToRevoke(after, 10)).map((due) => due.grants)).toEqual([[grant]]);
+    expect(await db.store.delegations.claimRevoke(share.id, after, after + 60_000)).toBe(true);
+    expect(await db.store.delegations.claimRevoke(share.id, after, after + 60_000)).toBe(false);
+    expect(await db.store.delegations.dueToRevoke(after, 10)).toEqual([]);
+
+    await db.store.delegations.recordRevoke(share.id, {
+      grants: [grant],
+      revokedAt: null,
+      failure: 'Paperspace is down',
+      retryAt: after + 60_000,
+    });
+    expect(await db.store.delegations.dueToRevoke(after + 59_999, 10)).toEqual([]);
+    expect((await db.store.delegations.dueToRevoke(after + 60_000, 10))[0]?.revokeFailure).toBe(
+      'Paperspace is down',
+    );
+    expect(await db.store.delegations.pruneExpiredBefore(after + FOUR_HOURS, 10)).toBe(0);
+
+    const revoked = { ...grant, revoked: true };
+    await db.store.delegations.recordRevoke(share.id, {
+      grants: [revoked],
+      revokedAt: after + 60_000,
+      failure: null,
+      retryAt: null,
+    });
+    expect(await db.store.delegations.dueToRevoke(after + FOUR_HOURS, 10)).toEqual([]);
+    expect(await db.store.delegations.get(share.id)).toMatchObject({
+      grants: [revoked],
+      revokedAt: after + 60_000,
+      revokeFailure: null,
+    });
+    expect((await db.store.delegations.dueToExpire(after, 10)).map((due) => due.id)).toEqual([share.id]);
   });
 
   it('lists running delegations, soonest expiry first, for everyone, one person or one channel', async () => {

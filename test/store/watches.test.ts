@@ -47,7 +47,7 @@ describe.each(storeFactories)('watches on $name', (factory) => {
 
   it('creates an active watch with an empty lease and a timeline starting at the known state', async () => {
     const watch = await db.store.watches.create(
-      newWatch({ lastState: 'off', messageTs: '111.1', threadTs: '111.1' }),
+      newWatch({ lastState: 'off', messageTs: '111.1', threadTs: '111.1', eventId: 'ev-start-1' }),
     );
     expect(watch).toEqual({
       id: expect.any(String),
@@ -55,6 +55,7 @@ describe.each(storeFactories)('watches on $name', (factory) => {
       messageTs: '111.1',
       threadTs: '111.1',
       lastState: 'off',
+      eventId: 'ev-start-1',
       timeline: [{ state: 'off', at: T0 }],
       status: 'active',
       detail: null,

@@ -57,6 +57,8 @@ export interface EmulatorControl {
   /** A machine as getMachinePublic would show it (with events), whoever owns it. */
   machine(machineId: string): MachineSnapshot | undefined;
   machineByName(name: string): MachineSnapshot | undefined;
+  /** The user ids given explicit access to a machine (setMachineAccess grants, v1 accessors). */
+  accessors(machineId: string): string[];
   machines(): MachineSnapshot[];
   /** Adds `count` existing machines in one go (for pagination and load tests); answers their ids. */
   addMachines(count: number, spec: BulkMachines): string[];
@@ -123,6 +125,7 @@ export function createControl(
       return machine && snapshot(machine);
     },
     machines: () => [...world.machines.values()].map(snapshot),
+    accessors: (machineId) => [...machineRecord(machineId).accessorIds],
     addMachines(count, spec) {
       const owner = world.users.get(spec.owner);
       if (!owner) throw new RangeError(`No user with id ${spec.owner}`);

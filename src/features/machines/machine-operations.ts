@@ -22,7 +22,13 @@ export type UnchangedReason = 'already_off' | 'already_running' | 'off_cannot_re
 
 export type PowerOutcome =
   /** The request was accepted; `machine` is re-read after it, `targetState` is where it is heading. */
-  | { kind: 'requested'; machine: Machine; targetState: WaitableState }
+  | {
+      kind: 'requested';
+      machine: Machine;
+      targetState: WaitableState;
+      /** The event that follows the operation, where the API names one (v1); null otherwise. */
+      eventId: string | null;
+    }
   | { kind: 'unchanged'; machine: Machine; reason: UnchangedReason };
 
 export interface CreateOutcome {
@@ -80,7 +86,7 @@ export function createMachineOperations(deps: { audit: AuditTrail; now: () => nu
     async power({ user, client }, machine, verb) {
       const unchanged = unchangedReason(machine.state, verb);
       if (unchanged) return { kind: 'unchanged', machine, reason: unchanged };
-      await audit.run({ user, action: `machine.${verb}`, resourceId: machine.id }, () =>
+      const receipt = await audit.run({ user, action: `machine.${verb}`, resourceId: machine.id }, () =>
         client.machines[verb](machine.id),
       );
       const after = await reread(client, machine);
@@ -88,6 +94,7 @@ export function createMachineOperations(deps: { audit: AuditTrail; now: () => nu
         kind: 'requested',
         machine: after,
         targetState: verb === 'stop' ? 'off' : bootedStateOf(after),
+        eventId: receipt.eventId,
       };
     },
 

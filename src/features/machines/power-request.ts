@@ -106,7 +106,7 @@ export async function requestPower(request: PowerRequest): Promise<boolean> {
 /** Starts the watch of a changed machine; false (and the person told how to ask again) when it could not. */
 async function watchMachine(
   request: PowerRequest,
-  outcome: { machine: Machine; targetState: string },
+  outcome: { machine: Machine; targetState: string; eventId: string | null },
   place: FollowUpPlace & { threadTs?: string },
 ): Promise<boolean> {
   const { deps, actor, verb } = request;
@@ -122,6 +122,7 @@ async function watchMachine(
     ...(place.ts !== undefined ? { messageTs: place.ts } : {}),
     ...(place.threadTs ? { threadTs: place.threadTs } : {}),
     initialState: outcome.machine.state,
+    eventId: outcome.eventId,
   };
   try {
     await deps.watcher.watch(watch);

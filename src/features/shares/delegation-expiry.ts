@@ -1,11 +1,17 @@
-// A share's channel post says when it expires; once the delegation's four hours are over, the post is
-// edited to say it expired. markExpired hands each expiry to exactly one replica.
+// A share's channel post says when it expires; once its four hours are over, the post is edited to
+// say it expired. markExpired hands each expiry to exactly one replica. An accessor share (v1) first
+// has the access it gave removed (claimRevoke: one replica per attempt), retried while Paperspace
+// refuses, and its post says whether the access is gone.
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
+import { DELEGATION_LIFETIME_MS } from '../../paperspace/constants.js';
+import type { AuditTrail } from '../../store/audit-trail.js';
 import type { Delegation } from '../../store/delegations.js';
 import type { Store } from '../../store/store.js';
 import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
+import { REVOKE_RETRY_MS, revokeGrants } from './accessor-grants.js';
+import { accessorSharePost } from './blocks/accessor-share.js';
 import { sharePost } from './blocks/share.js';
 import { sharedMachines } from './shared-machines.js';
 
@@ -17,6 +23,7 @@ const EXPIRIES_PER_TICK = 100;
 
 export function createDelegationExpiry(deps: {
   store: Pick<Store, 'delegations'>;
+  audit: AuditTrail;
   clients: PaperspaceClientFactory;
   slack: WebClient;
   now: () => number;
@@ -24,38 +31,72 @@ export function createDelegationExpiry(deps: {
 }): DelegationExpiry {
   const { logger } = deps;
 
-  const markPost = async (delegation: Delegation) => {
-    if (delegation.messageTs === null) return;
-    const message = sharePost({
-      shareId: delegation.id,
-      sharerUserId: delegation.userId,
-      machines: await sharedMachines(deps.clients, delegation, logger),
-      delegationId: delegation.delegationId,
-      expiresAt: delegation.expiresAt,
-      over: { kind: 'expired' },
+  const postOf = async (share: Delegation) => {
+    const machines = await sharedMachines(deps.clients, share, logger);
+    if (share.grants === null) {
+      return sharePost({
+        shareId: share.id,
+        sharerUserId: share.userId,
+        machines,
+        delegationId: share.delegationId,
+        expiresAt: share.expiresAt,
+        over: { kind: 'expired' },
+      });
+    }
+    // A share ended early ends before its four hours; its post already says so, and keeps saying it.
+    const fullTerm = share.createdAt + DELEGATION_LIFETIME_MS;
+    return accessorSharePost({
+      shareId: share.id,
+      sharerUserId: share.userId,
+      machines,
+      grants: share.grants,
+      expiresAt: fullTerm,
+      over: share.expiresAt < fullTerm ? { kind: 'ended', endedAt: share.expiresAt } : { kind: 'expired' },
+      revokeFailure: share.revokeFailure,
     });
+  };
+
+  const markPost = async (share: Delegation) => {
+    if (share.messageTs === null) return;
+    const message = await postOf(share);
     await deps.slack.chat.update({
-      channel: delegation.channel,
-      ts: delegation.messageTs,
+      channel: share.channel,
+      ts: share.messageTs,
       blocks: message.blocks,
       text: message.text,
     });
   };
 
+  const markPostOrWarn = async (share: Delegation) => {
+    try {
+      await markPost(share);
+    } catch (error) {
+      logger.warn(
+        { delegationId: share.id, channel: share.channel, error: describeError(error) },
+        'could not mark a share post as over',
+      );
+    }
+  };
+
+  const revokeDue = async (now: number) => {
+    for (const share of await deps.store.delegations.dueToRevoke(now, EXPIRIES_PER_TICK)) {
+      if (!(await deps.store.delegations.claimRevoke(share.id, now, now + REVOKE_RETRY_MS))) continue;
+      const client = await deps.clients.forUser(share).catch(() => undefined);
+      const after = await revokeGrants(deps, client, share);
+      // The post changes when the share first ends and when the access is finally removed; a retry
+      // that failed again leaves it as it was.
+      if (after.revokedAt !== null || share.revokeFailure === null) await markPostOrWarn(after);
+    }
+  };
+
   return {
     async tick() {
       const now = deps.now();
+      await revokeDue(now);
       const due = await deps.store.delegations.dueToExpire(now, EXPIRIES_PER_TICK);
       for (const delegation of due) {
         if (!(await deps.store.delegations.markExpired(delegation.id, now))) continue;
-        try {
-          await markPost(delegation);
-        } catch (error) {
-          logger.warn(
-            { delegationId: delegation.id, channel: delegation.channel, error: describeError(error) },
-            'could not mark a share post as expired',
-          );
-        }
+        await markPostOrWarn(delegation);
       }
     },
   };

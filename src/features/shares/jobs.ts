@@ -1,10 +1,13 @@
-// The shares' work for the scheduler: a share's channel post is marked expired once its time is up.
+// The shares' work for the scheduler: the access an accessor share gave is removed once it is over,
+// and a share's channel post is marked expired once its time is up.
 import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
+import { createAuditTrail } from '../../store/audit-trail.js';
 import { createDelegationExpiry } from './delegation-expiry.js';
 
 export function shareJobs(deps: JobDeps): SchedulerJob[] {
   const expiry = createDelegationExpiry({
     store: deps.store,
+    audit: createAuditTrail({ audit: deps.store.audit, now: deps.now, logger: deps.logger }),
     clients: deps.clients,
     slack: deps.slack,
     now: deps.now,

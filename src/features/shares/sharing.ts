@@ -1,43 +1,24 @@
 // Sharing machines in a channel. A share is offered privately first (what, for whom, until when);
-// on confirmation the bot posts in the channel BEFORE it creates the resource delegation, so a channel
-// that refuses the bot (a private channel it is not in) ends with nothing created. The delegation is
-// made with the sharer's own key and stored so its post can be ended early or marked expired.
-import type { WebClient } from '@slack/web-api';
+// on confirmation the bot posts in the channel BEFORE it gives any access, so a channel that refuses
+// the bot (a private channel it is not in) ends with nothing created. Access is given with the
+// sharer's own key, the way the API can: one resource delegation for the channel (the contract), or
+// the named teammates made accessors (v1, see accessor-grants.ts). The share is stored so its post
+// can be ended early or marked expired, and accessor grants removed.
 import { slackErrorCode } from '../../errors/describe-error.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { DELEGATION_LIFETIME_MS } from '../../paperspace/constants.js';
-import type { Machine } from '../../paperspace/schemas.js';
 import { isoMinutes } from '../../slack/block-kit/text.js';
 import { isRefusedConversation } from '../../slack/posting.js';
-import type { AuditTrail } from '../../store/audit-trail.js';
 import type { Delegation } from '../../store/delegations.js';
 import type { SlackUser } from '../../store/slack-user.js';
-import type { Store } from '../../store/store.js';
+import { REVOKE_RETRY_MS, revokeGrants, revokeSummary } from './accessor-grants.js';
+import { accessorSharePost } from './blocks/accessor-share.js';
 import { sharePending, sharePost } from './blocks/share.js';
+import type { Share, SharedMachine, ShareRequest, SharingDeps } from './share-types.js';
+import { shareWithAccessors } from './share-with-accessors.js';
 
-export interface SharingDeps {
-  store: Pick<Store, 'delegations'>;
-  audit: AuditTrail;
-  /** The bot's Web API client. */
-  slack: WebClient;
-  now: () => number;
-}
-
-type SharedMachine = Pick<Machine, 'id' | 'name'>;
-
-export interface ShareRequest {
-  user: SlackUser;
-  /** The channel whose members get the share; the post goes there and nowhere else. */
-  channel: string;
-  /** Machines already found with the sharer's key (so they can see them). */
-  machines: SharedMachine[];
-}
-
-export interface Share {
-  delegation: Delegation;
-  post: { channel: string; ts: string };
-}
+export type { Share, ShareRequest, SharingDeps } from './share-types.js';
 
 /** A share lives in a channel; App Home and a modal have none, so there is nobody to share with. */
 export function channelToShareIn(channelId: string | undefined, machineName: string): string {
@@ -89,6 +70,9 @@ export async function shareMachines(
   }
 
   const machineIds = machines.map((machine) => machine.id);
+  if (client.capabilities.shares === 'accessors') {
+    return shareWithAccessors(deps, client, { ...request, machines }, post);
+  }
   let created: Awaited<ReturnType<PaperspaceClient['delegations']['create']>>;
   try {
     created = await deps.audit.run(
@@ -139,7 +123,12 @@ export async function shareMachines(
   return { delegation, post };
 }
 
-export type EndShareOutcome = 'ended' | 'not-yours' | 'already-over';
+export type EndShareOutcome =
+  | 'ended'
+  | 'not-yours'
+  | 'already-over'
+  /** An accessor share ended: what removing the access achieved, as a sentence. */
+  | { removed: string };
 
 /**
  * Ends a running share before its four hours are up. The contract has no way to revoke a resource
@@ -148,6 +137,7 @@ export type EndShareOutcome = 'ended' | 'not-yours' | 'already-over';
  */
 export async function endShare(
   deps: SharingDeps,
+  client: PaperspaceClient | undefined,
   user: SlackUser,
   share: Delegation,
   machines: SharedMachine[],
@@ -164,6 +154,7 @@ export async function endShare(
     () => deps.store.delegations.endEarly(share.id, at),
   );
   if (!ended) return 'already-over';
+  if (share.grants !== null) return endAccessorShare(deps, client, { ...share, expiresAt: at }, machines);
   if (share.messageTs !== null) {
     const post = sharePost({
       shareId: share.id,
@@ -183,6 +174,39 @@ export async function endShare(
     }
   }
   return 'ended';
+}
+
+/** Removes the access an accessor share gave, at once, and says on its post what was removed. */
+async function endAccessorShare(
+  deps: SharingDeps,
+  client: PaperspaceClient | undefined,
+  share: Delegation,
+  machines: SharedMachine[],
+): Promise<EndShareOutcome> {
+  const now = deps.now();
+  // The expiry job may be removing it this very moment; one attempt at a time.
+  if (!(await deps.store.delegations.claimRevoke(share.id, now, now + REVOKE_RETRY_MS))) {
+    return { removed: 'Their access is being removed now.' };
+  }
+  const after = await revokeGrants(deps, client, share);
+  if (share.messageTs !== null) {
+    const post = accessorSharePost({
+      shareId: share.id,
+      sharerUserId: share.userId,
+      machines,
+      grants: after.grants ?? [],
+      expiresAt: share.createdAt + DELEGATION_LIFETIME_MS,
+      over: { kind: 'ended', endedAt: share.expiresAt },
+      revokeFailure: after.revokeFailure,
+    });
+    await deps.slack.chat.update({ channel: share.channel, ts: share.messageTs, ...post }).catch((error) => {
+      deps.logger.warn(
+        { shareId: share.id, code: slackErrorCode(error) },
+        'could not mark a share post ended',
+      );
+    });
+  }
+  return { removed: revokeSummary(after) };
 }
 
 function uniqueById(machines: SharedMachine[]): SharedMachine[] {

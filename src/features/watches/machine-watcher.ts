@@ -28,6 +28,7 @@ export function createMachineWatcher(deps: {
         messageTs: request.messageTs ?? null,
         threadTs: request.threadTs ?? null,
         lastState: request.initialState ?? null,
+        eventId: request.eventId ?? null,
         createdAt: at,
         deadlineAt: at + (request.timeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS),
       });

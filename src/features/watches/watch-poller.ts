@@ -136,6 +136,21 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
     }
   }
 
+  /** The watched operation's event, or undefined when it cannot be read this tick (tried again next). */
+  async function followEvent(
+    client: PaperspaceClient,
+    watch: Watch,
+    userKey: string,
+  ): Promise<MachineEvent | undefined> {
+    try {
+      return await client.machines.event(watch.eventId ?? '', { maxRetries: 0 });
+    } catch (error) {
+      pauseIfRateLimited(userKey, error);
+      logger.warn({ watchId: watch.id, error: describeError(error) }, 'could not read the event of a watch');
+      return undefined;
+    }
+  }
+
   async function advance(
     watch: Watch,
     listed: Machine | undefined,
@@ -158,6 +173,15 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
     const reached = satisfies(machine.state, watch.targetState);
     const timeline = changed ? [...watch.timeline, { state: machine.state, at: now }] : watch.timeline;
 
+    // The operation's own event says it failed even when the machine's state never moved (a start
+    // refused for want of capacity leaves it off, as it was): no need to wait for the deadline.
+    if (!reached && watch.eventId !== null && client.capabilities.followEvents) {
+      const event = await followEvent(client, watch, userKey);
+      if (event !== undefined && isFailed(event)) {
+        return finish(watch, failedOutcome(event, machine), machine, timeline);
+      }
+    }
+
     if (reached || (changed && RESTING_STATES.has(machine.state))) {
       if (events === undefined) {
         const shown = await show(client, watch, userKey);
@@ -172,22 +196,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
         }
       }
       const failed = events && failedEventSince(events, watch.createdAt);
-      if (failed) {
-        return finish(
-          watch,
-          {
-            status: 'failed',
-            operation: failed.name,
-            message: (failed.errorMsg?.trim() || `it ended in state "${failed.state}"`).replace(
-              /[.\s]+$/,
-              '',
-            ),
-            state: machine.state,
-          },
-          machine,
-          timeline,
-        );
-      }
+      if (failed) return finish(watch, failedOutcome(failed, machine), machine, timeline);
       if (reached) {
         const at = events ? finishedAt(events, watch.createdAt, now) : now;
         const finalTimeline = changed ? [...watch.timeline, { state: machine.state, at }] : timeline;
@@ -314,6 +323,20 @@ async function listWatched(
     // A short page is the last one; a page of machines already seen means the API ignores skip.
     if (page.length < MACHINE_LIST_PAGE_SIZE || fresh === 0 || found.size === wanted.size) return found;
   }
+}
+
+function isFailed(event: MachineEvent): boolean {
+  return event.state === 'error' || (event.errorMsg ?? '').trim() !== '';
+}
+
+/** A failed operation, told from its event: what failed, Paperspace's reason, where the machine is. */
+function failedOutcome(event: MachineEvent, machine: Machine): WatchOutcome {
+  return {
+    status: 'failed',
+    operation: event.name,
+    message: (event.errorMsg?.trim() || `it ended in state "${event.state}"`).replace(/[.\s]+$/, ''),
+    state: machine.state,
+  };
 }
 
 function statusOf(outcome: WatchOutcome): FinishedWatchStatus {

@@ -1,6 +1,7 @@
 // Machines: every machine operation of the contract, plus listAll and waitForState built on them.
 import { z } from 'zod';
 import { MACHINE_LIST_PAGE_SIZE, type WaitableState } from '../constants.js';
+import { PaperspaceError } from '../errors.js';
 import type { RequestOptions } from '../http.js';
 import {
   type AvailabilityParams,
@@ -26,6 +27,7 @@ import {
   acknowledgementSchema,
   availabilitySchema,
   type Machine,
+  type MachineEvent,
   type MachineUtilization,
   type MachineWithEvents,
   machineListSchema,
@@ -41,11 +43,22 @@ export interface CreateMachineOptions extends RequestOptions {
   template?: TemplateInfo;
 }
 
+/** What a start, stop or restart answered: the event that follows it, where the API names one (v1). */
+export interface PowerReceipt {
+  /** Null when the API names none (the contract), or nothing new was started (already under way). */
+  eventId: string | null;
+}
+
 export interface MachinesResource {
   create(params: CreateMachineParams, options?: CreateMachineOptions): Promise<Machine>;
-  start(machineId: string, options?: RequestOptions): Promise<void>;
-  stop(machineId: string, options?: RequestOptions): Promise<void>;
-  restart(machineId: string, options?: RequestOptions): Promise<void>;
+  start(machineId: string, options?: RequestOptions): Promise<PowerReceipt>;
+  stop(machineId: string, options?: RequestOptions): Promise<PowerReceipt>;
+  restart(machineId: string, options?: RequestOptions): Promise<PowerReceipt>;
+  /**
+   * One machine event, as it stands now (v1's `GET /machine-events/{id}`): how an operation is going,
+   * and its `errorMsg` if it failed. The contract has no such call (`capabilities.followEvents`).
+   */
+  event(eventId: string, options?: RequestOptions): Promise<MachineEvent>;
   destroy(machineId: string, params?: DestroyMachineParams, options?: RequestOptions): Promise<void>;
   update(machineId: string, params: UpdateMachineParams, options?: RequestOptions): Promise<void>;
   list(filters?: MachineListFilters, options?: RequestOptions): Promise<Machine[]>;
@@ -53,6 +66,11 @@ export interface MachinesResource {
   listAll(filters?: MachineFilters, options?: RequestOptions): AsyncIterable<Machine>;
   show(machineId: string, options?: RequestOptions): Promise<MachineWithEvents>;
   setAccess(machineId: string, params: SetMachineAccessParams, options?: RequestOptions): Promise<void>;
+  /**
+   * The Paperspace user ids given explicit access to the machine (v1's accessors). The contract's API
+   * cannot list them: its dialect throws, and `capabilities.listAccessors` says so beforehand.
+   */
+  accessors(machineId: string, options?: RequestOptions): Promise<string[]>;
   utilization(machineId: string, billingMonth: string, options?: RequestOptions): Promise<MachineUtilization>;
   availability(
     region: AvailabilityParams['region'],
@@ -82,7 +100,7 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
     verb: 'start' | 'stop' | 'restart',
     machineId: string,
     options?: RequestOptions,
-  ) {
+  ): Promise<PowerReceipt> {
     const operation = `machines.${verb}`;
     const action = `${verb} machine ${machineId}`;
     const id = validId(machineId, operation, action);
@@ -100,6 +118,7 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
       subject: machineSubject(id),
       permissionHint: START_STOP_HINT,
     });
+    return { eventId: null };
   }
 
   async function list(filters: MachineListFilters = {}, options?: RequestOptions): Promise<Machine[]> {
@@ -230,6 +249,20 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
         idempotent: false,
         subject: machineSubject(id),
       });
+    },
+
+    async event(eventId) {
+      throw new PaperspaceError(
+        `Cannot follow machine event ${eventId}: the contract's API has no such call; read the machine's events instead.`,
+        'machines.event',
+      );
+    },
+
+    async accessors(machineId) {
+      throw new PaperspaceError(
+        `Cannot list who has access to machine ${machineId}: the contract's API has no such call.`,
+        'machines.accessors',
+      );
     },
 
     async utilization(machineId, billingMonth, options) {

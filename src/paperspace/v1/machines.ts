@@ -20,7 +20,7 @@ import {
   updateMachineParamsSchema,
   utilizationParamsSchema,
 } from '../requests.js';
-import type { MachinesResource } from '../resources/machines.js';
+import type { MachinesResource, PowerReceipt } from '../resources/machines.js';
 import {
   acknowledgementSchema,
   type Machine,
@@ -33,6 +33,7 @@ import { eventFromV1, machineFromV1, regionToV1, snapshotFrequencyToV1 } from '.
 import { v1All, v1Pages } from './pages.js';
 import { estimateSecondsRunning } from './usage-estimate.js';
 import {
+  v1AccessorSchema,
   v1AvailabilitySchema,
   v1EventSchema,
   v1MachineActionSchema,
@@ -40,7 +41,9 @@ import {
   v1PageSchema,
 } from './wire.js';
 
-const START_STOP_HINT = "Only the machine's owner can start, stop or restart it.";
+// v1 lets a machine's accessors power it as well as its owner.
+const START_STOP_HINT =
+  "Only the machine's owner and the team members given access to it can start, stop or restart it.";
 /** How many of a machine's newest events show includes: enough for its card and for waitForState. */
 const SHOWN_EVENTS = 20;
 const machineIdParamsSchema = z.object({ machineId: machineIdSchema });
@@ -60,12 +63,12 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     verb: 'start' | 'stop' | 'restart',
     machineId: string,
     options?: RequestOptions,
-  ) {
+  ): Promise<PowerReceipt> {
     const operation = `machines.${verb}`;
     const action = `${verb} machine ${machineId}`;
     const id = validId(machineId, operation, action);
     try {
-      await core.send({
+      const response = await core.send({
         ...options,
         operation,
         action,
@@ -78,6 +81,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
         subject: machineSubject(id),
         permissionHint: START_STOP_HINT,
       });
+      return { eventId: response.data.event?.id ?? null };
     } catch (error) {
       // The machine is already doing what was asked: answered as the contract's no-op would be.
       if (
@@ -85,7 +89,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
         error instanceof PaperspaceBadRequestError &&
         ALREADY_UNDER_WAY.test(error.serverMessage ?? '')
       )
-        return;
+        return { eventId: null };
       throw error;
     }
   }
@@ -198,34 +202,40 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
           },
         ]);
       }
-      const response = await core.send({
-        ...requestOptions,
-        operation: 'machines.create',
-        action,
-        method: 'POST',
-        url: url('/machines'),
-        body: {
-          name: fields.machineName,
-          machineType: fields.machineType,
-          templateId: fields.templateId,
-          region: regionToV1(fields.region),
-          diskSize: fields.size,
-          networkId: fields.networkId,
-          publicIpType: publicIpTypeOf(fields.assignPublicIp, fields.dynamicPublicIp),
-          startOnCreate: fields.startOnCreate,
-          startupScriptId: fields.scriptId,
-          accessorIds: fields.userId === undefined ? undefined : [fields.userId],
-          takeInitialSnapshot: fields.takeInitialSnapshot,
-          restorePointEnabled: fields.markSnapshotAsRestorePoint,
-          restorePointFrequency: fields.restorePointFrequency,
-          enableNvlink: fields.enableNvlink,
-        },
-        credential: 'bearerKey',
-        schema: v1MachineActionSchema,
-        // A create sent twice makes two machines, and two bills.
-        idempotent: false,
-        permissionHint: 'Only account administrators can create machines.',
-      });
+      const response = await core
+        .send({
+          ...requestOptions,
+          operation: 'machines.create',
+          action,
+          method: 'POST',
+          url: url('/machines'),
+          body: {
+            name: fields.machineName,
+            machineType: fields.machineType,
+            templateId: fields.templateId,
+            region: regionToV1(fields.region),
+            diskSize: fields.size,
+            networkId: fields.networkId,
+            publicIpType: publicIpTypeOf(fields.assignPublicIp, fields.dynamicPublicIp),
+            startOnCreate: fields.startOnCreate,
+            startupScriptId: fields.scriptId,
+            accessorIds: fields.userId === undefined ? undefined : [fields.userId],
+            takeInitialSnapshot: fields.takeInitialSnapshot,
+            restorePointEnabled: fields.markSnapshotAsRestorePoint,
+            restorePointFrequency: fields.restorePointFrequency,
+            enableNvlink: fields.enableNvlink,
+          },
+          credential: 'bearerKey',
+          schema: v1MachineActionSchema,
+          // A create sent twice makes two machines, and two bills.
+          idempotent: false,
+          permissionHint: 'Only account administrators can create machines.',
+        })
+        .catch((error: unknown) => {
+          if (error instanceof PaperspaceBadRequestError)
+            error.parameter = createParameterNamed(error.serverMessage);
+          throw error;
+        });
       return machineFromV1(response.data.data);
     },
 
@@ -373,6 +383,40 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
       });
     },
 
+    async event(eventId, options) {
+      const action = `follow machine event ${eventId}`;
+      const response = await core.send({
+        ...options,
+        operation: 'machines.event',
+        action,
+        method: 'GET',
+        url: url(`/machine-events/${segment(eventId)}`),
+        credential: 'bearerKey',
+        schema: v1EventSchema,
+        idempotent: true,
+        subject: { kind: 'machine event', id: eventId },
+      });
+      return eventFromV1(response.data);
+    },
+
+    async accessors(machineId, options) {
+      const action = `list who has access to machine ${machineId}`;
+      const id = validId(machineId, 'machines.accessors', action);
+      const accessors = await v1All(
+        context,
+        {
+          ...options,
+          operation: 'machines.accessors',
+          action,
+          path: `/machines/${segment(id)}/accessors`,
+          item: v1AccessorSchema,
+        },
+        (accessor) => accessor,
+      );
+      // A removed accessor may still be listed, with the date it was removed.
+      return accessors.filter((accessor) => !accessor.dtDeleted).map((accessor) => accessor.user.id);
+    },
+
     async utilization(machineId, billingMonth, options) {
       const action = `estimate the usage of machine ${machineId} for ${billingMonth}`;
       const query = parseRequest(
@@ -430,6 +474,30 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     waitForState: (machineId, state, options) =>
       waitForState({ show, sleep: context.sleep, now: context.now }, machineId, state, options),
   };
+}
+
+/** v1's create body fields, by the create parameters they come from. */
+const CREATE_PARAMETERS: Readonly<Record<string, string>> = {
+  name: 'machineName',
+  machineType: 'machineType',
+  templateId: 'templateId',
+  region: 'region',
+  diskSize: 'size',
+  networkId: 'networkId',
+  publicIpType: 'assignPublicIp',
+  startupScriptId: 'scriptId',
+  accessorIds: 'userId',
+};
+
+/** The create parameter a v1 refusal names first ("diskSize: 77 GB is not offered" is about `size`). */
+function createParameterNamed(message: string | undefined): string | undefined {
+  if (message === undefined) return undefined;
+  let first: { parameter: string; at: number } | undefined;
+  for (const [wire, parameter] of Object.entries(CREATE_PARAMETERS)) {
+    const at = message.search(new RegExp(`\\b${wire}\\b`));
+    if (at >= 0 && (first === undefined || at < first.at)) first = { parameter, at };
+  }
+  return first?.parameter;
 }
 
 /** The contract's two public-IP flags as v1's one publicIpType; undefined leaves it as it is. */

@@ -106,6 +106,12 @@ export const v1TeamMemberSchema = z.looseObject({
 });
 export type V1TeamMember = z.infer<typeof v1TeamMemberSchema>;
 
+/** One of `/machines/{id}/accessors`: a team member given access; `dtDeleted` once removed. */
+export const v1AccessorSchema = z.looseObject({
+  user: z.looseObject({ id: z.string() }),
+  dtDeleted: date.nullish(),
+});
+
 export const v1NetworkSchema = z.looseObject({
   id: z.string(),
   name: z.string(),

@@ -44,7 +44,8 @@ export type Command =
   | { name: 'drives' }
   | { name: 'drive create' }
   | { name: 'drive delete'; driveId: string }
-  | { name: 'share'; machines: string[] }
+  /** `with`: the Slack users mentioned, who get access where a share makes them accessors (v1). */
+  | { name: 'share'; machines: string[]; with: string[] }
   | { name: 'shares' }
   /**
    * `time` is `HH:MM` in the user's time zone; `cron` is the full five-field expression built from the
@@ -148,8 +149,8 @@ const GRAMMAR = {
     summary: 'Delete a shared drive (team administrators).',
   },
   share: {
-    usage: `${ps} share <machine> [<machine> ...]`,
-    summary: 'Share machines in this channel for 4 hours.',
+    usage: `${ps} share <machine> [<machine> ...] [<@user> ...]`,
+    summary: 'Share machines in this channel for 4 hours; on Paperspace v1, with the teammates you mention.',
   },
   shares: { usage: `${ps} shares`, summary: 'List the shares you made that have not expired.' },
   remind: {

@@ -475,16 +475,21 @@ function readDrive(args: Token[]): ParseResult {
 function readShare(args: Token[]): ParseResult {
   const split = splitWithoutKeyValues('share', args, NO_OPTIONS);
   if (!split.ok) return split;
-  if (split.args.positionals.length === 0)
-    return fail('share', 'Missing <machine>: give one or more machine ids or names.');
   const machines: string[] = [];
+  const people: string[] = [];
   for (const token of split.args.positionals) {
+    if (token.slackUserId !== null) {
+      if (!people.includes(token.slackUserId)) people.push(token.slackUserId);
+      continue;
+    }
     const machine = readMachine('share', token);
     if (!machine.ok) return machine;
     // Naming a machine twice shares it once.
     if (!machines.includes(machine.value)) machines.push(machine.value);
   }
-  return success({ name: 'share', machines });
+  if (machines.length === 0)
+    return fail('share', 'Missing <machine>: give one or more machine ids or names.');
+  return success({ name: 'share', machines, with: people });
 }
 
 function readRemind(args: Token[]): ParseResult {

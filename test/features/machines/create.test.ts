@@ -7,8 +7,6 @@ import type { ApiCall } from '../../support/fake-slack.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
 
-const ON_V1 = process.env.TEST_PAPERSPACE_DIALECT === 'v1';
-
 import { auditOf, eventually, settle, textOf } from './machine-kit.js';
 
 const clock = createFakeClock();
@@ -195,38 +193,34 @@ describe('/ps create with the form', () => {
     expect(bot.emulator.state.machineByName('nobodys')).toBeUndefined();
   });
 
-  // The v1 emulator words its disk-size refusal without naming the size, and on v1 a team member's
-  // create is refused before it reaches Paperspace; both are contract-dialect stories.
-  it.skipIf(ON_V1)(
-    'puts the form back with what was typed and the refusal under its field when Paperspace refuses',
-    async () => {
-      const { filled } = await openCreateModal(ADA);
-      bot.slack.reset();
-      const response = await bot.send(
-        bot.requests.viewSubmission({
-          callbackId: CallbackId.createMachine,
-          userId: ADA,
-          viewId: 'V0ODDSIZE',
-          blocks: viewOf(filled).blocks,
-          privateMetadata: viewOf(filled).private_metadata ?? '',
-          values: createForm({ name: 'odd-size', template: 't04azgph', machineType: 'C4', size: '77' }),
-        }),
-      );
-      expect(textOf(response.body)).toContain('Creating *odd-size*');
-      const back = await bot.slack.waitFor('views.update');
-      expect(back.args.view_id).toBe('V0ODDSIZE');
-      const blocks = viewOf(back).blocks as Array<{ block_id?: string; element?: Record<string, unknown> }>;
-      expect(viewOf(back).callback_id).toBe(CallbackId.createMachine);
-      const sizeAt = blocks.findIndex((block) => block.block_id === F.size.blockId);
-      expect(blocks[sizeAt]?.element?.initial_value).toBe('77');
-      expect(textOf(blocks[sizeAt + 1])).toContain('77 GB is not offered');
-      const name = blocks.find((block) => block.block_id === F.machineName.blockId);
-      expect(name?.element?.initial_value).toBe('odd-size');
-      const template = blocks.find((block) => block.block_id === F.template.blockId);
-      expect(textOf(template?.element?.initial_option)).toContain('t04azgph');
-      expect(bot.slack.calls('chat.postMessage')).toEqual([]);
-    },
-  );
+  // v1 names the field by its own wire name (diskSize); the refusal still lands under Size.
+  it('puts the form back with what was typed and the refusal under its field when Paperspace refuses', async () => {
+    const { filled } = await openCreateModal(ADA);
+    bot.slack.reset();
+    const response = await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.createMachine,
+        userId: ADA,
+        viewId: 'V0ODDSIZE',
+        blocks: viewOf(filled).blocks,
+        privateMetadata: viewOf(filled).private_metadata ?? '',
+        values: createForm({ name: 'odd-size', template: 't04azgph', machineType: 'C4', size: '77' }),
+      }),
+    );
+    expect(textOf(response.body)).toContain('Creating *odd-size*');
+    const back = await bot.slack.waitFor('views.update');
+    expect(back.args.view_id).toBe('V0ODDSIZE');
+    const blocks = viewOf(back).blocks as Array<{ block_id?: string; element?: Record<string, unknown> }>;
+    expect(viewOf(back).callback_id).toBe(CallbackId.createMachine);
+    const sizeAt = blocks.findIndex((block) => block.block_id === F.size.blockId);
+    expect(blocks[sizeAt]?.element?.initial_value).toBe('77');
+    expect(textOf(blocks[sizeAt + 1])).toContain('77 GB is not offered');
+    const name = blocks.find((block) => block.block_id === F.machineName.blockId);
+    expect(name?.element?.initial_value).toBe('odd-size');
+    const template = blocks.find((block) => block.block_id === F.template.blockId);
+    expect(textOf(template?.element?.initial_option)).toContain('t04azgph');
+    expect(bot.slack.calls('chat.postMessage')).toEqual([]);
+  });
 
   it('tells the submitter privately when the form was closed before Paperspace refused it', async () => {
     bot.slack.fail('views.update', 'not_found');
@@ -263,7 +257,7 @@ describe('/ps create with the form', () => {
     expect(bot.emulator.state.machineByName('wrong-net')).toBeUndefined();
   });
 
-  it.skipIf(ON_V1)("gives a team member's create one clear answer, on the form it came from", async () => {
+  it("gives a team member's create one clear answer, on the form it came from", async () => {
     await bot.link('sam');
     const { filled } = await openCreateModal(USERS.sam.slackId);
     bot.slack.reset();

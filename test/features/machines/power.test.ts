@@ -183,6 +183,37 @@ describe('power buttons on a machine card', () => {
     },
   );
 
+  // The v1 side of the test above: v1 machines name no owner, so the bot cannot know beforehand; the
+  // stop is sent with Sam's key, Paperspace refuses (403), and Sam alone reads why and is offered to
+  // ask his linked teammates (the owner's approval is the one that goes through). Nothing changes
+  // and no watch starts.
+  it.runIf(process.env.TEST_PAPERSPACE_DIALECT === 'v1')(
+    "tells Sam alone, on v1, that Paperspace refused his stop of Maya's machine, and why",
+    async () => {
+      const ts = '1600000000.000889';
+      const action = bot.requests.blockAction({
+        actionId: ActionId.machineStop,
+        value: cardValue('psorb001', 'maya-trainer'),
+        userId: USERS.sam.slackId,
+        channelId: CHANNEL,
+        message: { ts },
+      });
+      await bot.send(action);
+
+      const reply = await bot.slack.waitForResponse(action.responseUrlId ?? '');
+      expect(reply.response_type).toBe('ephemeral');
+      expect(reply.replace_original).toBe(false);
+      expect(reply.text).toContain('Paperspace refused to stop *maya-trainer* with your key');
+      expect(reply.text).toContain('I can ask your linked teammates');
+      expect(bot.emulator.state.machine('psorb001')?.state).toBe('serviceready');
+      await settle();
+      expect(bot.slack.calls('chat.update')).toEqual([]);
+      expect(watchesOf('psorb001')).toEqual([]);
+      const [audit] = await bot.store.audit.list({ resourceId: 'psorb001', limit: 1 });
+      expect(audit).toMatchObject({ action: 'machine.stop', outcome: 'error' });
+    },
+  );
+
   it('shows the login prompt to a clicker who linked no key, without calling Paperspace', async () => {
     const before = bot.emulator.state.requests().length;
     const action = bot.requests.blockAction({

@@ -205,6 +205,13 @@ describe('/ps share', () => {
     expect(messageText(await offer('share ada-workstation'))).toContain('Share 1 machine');
   });
 
+  it('refuses mentions, since a share here is for the whole channel, and creates nothing', async () => {
+    const before = delegationCount();
+    const reply = await offer(`share ada-workstation <@${USERS.sam.slackId}|sam>`);
+    expect(reply.text).toContain('A share here is for everyone in the channel');
+    expect(delegationCount()).toBe(before);
+  });
+
   it('refuses, privately, a machine the sharer cannot see, and creates nothing', async () => {
     const before = delegationCount();
     const reply = await offer('share sam-desktop');

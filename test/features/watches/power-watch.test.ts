@@ -37,4 +37,38 @@ describe('a power command followed through by the scheduler', () => {
       `<@${USERS.ada.slackId}> *ada-render* is 🟢 Ready (took 2s)`,
     );
   });
+
+  // v1's start answers with its event, which the watch follows: a start that fails without the
+  // machine ever leaving off is known at once. The contract names no event, so there the watch learns
+  // of it only when the machine's state moves, or at its deadline.
+  it.runIf(process.env.TEST_PAPERSPACE_DIALECT === 'v1')(
+    "fails the watch at once with the error of the start's own event, though the machine never left off",
+    async () => {
+      clock.advance(10 * 60_000);
+      bot.emulator.state.failNextOperation('psada002', 'No capacity for this machine type in NY2');
+      const before = bot.watchRequests.length;
+      await bot.send(bot.requests.slashCommand({ text: 'start ada-cpu-box' }));
+      await expect.poll(() => bot.watchRequests.length).toBe(before + 1);
+      const request = bot.watchRequests.at(-1);
+      const posted = bot.slack.calls('chat.postMessage').length;
+
+      // The whole operation is over before the first poll: the machine is off again, as it was.
+      clock.advance(5000);
+      expect(bot.emulator.state.machine('psada002')?.state).toBe('off');
+      await bot.scheduler.tick();
+
+      const replies = bot.slack.calls('chat.postMessage').slice(posted);
+      expect(replies).toHaveLength(1);
+      expect(messageText(replies[0]?.args ?? {})).toContain(
+        'The start of *ada-cpu-box* failed: No capacity for this machine type in NY2',
+      );
+      const watch = (await bot.store.watches.listActive()).find((w) => w.machineId === 'psada002');
+      expect(watch).toBeUndefined();
+      expect(request).toMatchObject({ machineId: 'psada002' });
+      const eventReads = bot.emulator.state
+        .requests()
+        .filter((entry) => entry.path.startsWith('/v1/machine-events/'));
+      expect(eventReads.length).toBeGreaterThan(0);
+    },
+  );
 });

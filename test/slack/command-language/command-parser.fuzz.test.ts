@@ -102,6 +102,9 @@ const commandSchema = z.discriminatedUnion('name', [
       .array(nonEmpty)
       .min(1)
       .refine((machines) => new Set(machines).size === machines.length, 'unique'),
+    with: z
+      .array(z.string().regex(/^[UW][A-Z0-9]+$/))
+      .refine((people) => new Set(people).size === people.length, 'unique'),
   }),
   z.strictObject({ name: z.literal('shares') }),
   z
@@ -411,7 +414,9 @@ const roundTrips: fc.Arbitrary<[string, Command]> = fc.oneof(
     }),
   fc
     .uniqueArray(machineName, { minLength: 1, maxLength: 5 })
-    .map((machines) => pair(`share ${machines.map(quoted).join(' ')}`, { name: 'share', machines })),
+    .map((machines) =>
+      pair(`share ${machines.map(quoted).join(' ')}`, { name: 'share', machines, with: [] }),
+    ),
   fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 })).map(([hour, minute]) => {
     const time = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
     return pair(`remind ${time} daily`, {

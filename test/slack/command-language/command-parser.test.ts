@@ -75,7 +75,7 @@ const EXAMPLES: Record<CommandName, { text: string; command: Command }> = {
   drives: { text: 'drives', command: { name: 'drives' } },
   'drive create': { text: 'drive create', command: { name: 'drive create' } },
   'drive delete': { text: 'drive delete sd1', command: { name: 'drive delete', driveId: 'sd1' } },
-  share: { text: 'share gpu-1 gpu-2', command: { name: 'share', machines: ['gpu-1', 'gpu-2'] } },
+  share: { text: 'share gpu-1 gpu-2', command: { name: 'share', machines: ['gpu-1', 'gpu-2'], with: [] } },
   shares: { text: 'shares', command: { name: 'shares' } },
   remind: {
     text: 'remind 19:00',
@@ -191,7 +191,11 @@ describe('parseCommand reads every command', () => {
       'availability "east coast (ny2)"',
       { name: 'availability', region: 'East Coast (NY2)', machineType: null },
     ],
-    ['share a b a', { name: 'share', machines: ['a', 'b'] }],
+    ['share a b a', { name: 'share', machines: ['a', 'b'], with: [] }],
+    [
+      'share a <@U0SAM|sam> b <@U0ADA> <@U0SAM>',
+      { name: 'share', machines: ['a', 'b'], with: ['U0SAM', 'U0ADA'] },
+    ],
     ['remind 9:30 daily', { name: 'remind', time: '09:30', schedule: 'daily', cron: '30 9 * * *' }],
     ['remind 19:05 weekdays', { name: 'remind', time: '19:05', schedule: 'weekdays', cron: '5 19 * * 1-5' }],
     ['remind 18:00 * * 1-4', { name: 'remind', time: '18:00', schedule: 'cron', cron: '0 18 * * 1-4' }],
@@ -429,7 +433,7 @@ describe('parseCommand limits', () => {
   it('accepts a text right at the limit', () => {
     const text = `share ${'g '.repeat((MAX_COMMAND_LENGTH - 6) / 2)}`;
     expect(text).toHaveLength(MAX_COMMAND_LENGTH);
-    expect(parseCommand(text)).toEqual({ ok: true, command: { name: 'share', machines: ['g'] } });
+    expect(parseCommand(text)).toEqual({ ok: true, command: { name: 'share', machines: ['g'], with: [] } });
   });
 
   it('reads a missing text as an empty command instead of throwing', () => {

@@ -2,8 +2,7 @@
 // `{ data, event }`. Where the contract answers a repeated start or stop as a silent no-op, v1
 // refuses it with 400 ("currently starting"), so no event is made for it.
 import { z } from 'zod';
-import { requireOwner } from '../auth.js';
-import { badRequest } from '../errors.js';
+import { badRequest, forbidden } from '../errors.js';
 import { requestRestart, requestStart, requestStop } from '../lifecycle.js';
 import type { MachineRecord } from '../records.js';
 import { json, type Reply } from '../router.js';
@@ -14,9 +13,16 @@ import { eventV1View, machineV1View } from './views.js';
 
 const emptyBody = z.strictObject({});
 
+/**
+ * v1 lets the machine's accessors power it too: that is what adding an accessor is for (and how a
+ * time-boxed share lets a teammate start the sharer's machine).
+ */
 function actedOn(context: V1Context, verb: string): MachineRecord {
   const machine = v1Machine(context);
-  requireOwner(context.user, machine, verb);
+  const { user } = context;
+  if (machine.ownerId !== user.id && !machine.accessorIds.has(user.id)) {
+    throw forbidden(`Only the machine's owner or its accessors can ${verb} it`);
+  }
   parseV1Body(emptyBody, context.body);
   return machine;
 }

@@ -33,6 +33,7 @@ export function reminderStopHandler(deps: ListenerDeps) {
       targetState: outcome.targetState,
       channel: click.channelId ?? user.userId,
       initialState: outcome.machine.state,
+      eventId: outcome.eventId,
       // The reminder lists other machines too, so it is not this machine's card: the completion goes
       // into its thread, and the message itself is left as the row update made it.
       ...(click.message === undefined ? {} : { threadTs: click.message.ts }),

@@ -19,24 +19,24 @@ import {
 } from '../../../slack/block-kit/text.js';
 import { ActionId } from '../../../slack/ids.js';
 
-type SharedMachine = Pick<Machine, 'id' | 'name'>;
+export type SharedMachine = Pick<Machine, 'id' | 'name'>;
 
 /** Each reader sees a time in their own time zone; the fallback is UTC. */
-function when(at: number): string {
+export function when(at: number): string {
   return slackDate(at, '{date_short_pretty} at {time}', isoMinutes(at));
 }
 
-function machineLines(machines: SharedMachine[]): string {
+export function machineLines(machines: SharedMachine[]): string {
   return machines
     .map((machine) => `• ${nameMrkdwn(machine.name)} \`${escapeMrkdwn(machine.id)}\``)
     .join('\n');
 }
 
-function namesOf(machines: SharedMachine[]): string {
+export function namesOf(machines: SharedMachine[]): string {
   return escapeMrkdwn(machines.map((machine) => machine.name).join(', '));
 }
 
-const mention = (userId: string) => `<@${escapeMrkdwn(userId)}>`;
+export const mention = (userId: string) => `<@${escapeMrkdwn(userId)}>`;
 
 /** What a member of the channel gets from a share, said the same way in the confirmation and the post. */
 function whatMembersGet(sharerUserId: string, until: number): string {
@@ -47,15 +47,31 @@ function whatMembersGet(sharerUserId: string, until: number): string {
   );
 }
 
-const shareRequestSchema = z.strictObject({ machineIds: z.array(z.string().min(1).max(255)).min(1) });
+const shareRequestSchema = z.strictObject({
+  machineIds: z.array(z.string().min(1).max(255)).min(1),
+  with: z
+    .array(z.string().regex(/^[UW][A-Z0-9]+$/))
+    .max(50)
+    .optional(),
+});
 
-/** The Share button of a confirmation carries the machine ids; the channel is where it is clicked. */
-export function encodeShareRequest(machineIds: string[]): string {
-  return JSON.stringify({ machineIds });
+export interface ShareRequestValue {
+  machineIds: string[];
+  /** The Slack users an accessor share gives access to; empty for a share with the whole channel. */
+  with: string[];
 }
 
-export function decodeShareRequest(value: string): string[] {
-  return decodeEncodedValue(shareRequestSchema, value, 'Share button value').machineIds;
+/**
+ * The Share button of a confirmation carries the machine ids, and the teammates an accessor share
+ * is for; the channel is where it is clicked.
+ */
+export function encodeShareRequest(machineIds: string[], people: string[] = []): string {
+  return JSON.stringify(people.length === 0 ? { machineIds } : { machineIds, with: people });
+}
+
+export function decodeShareRequest(value: string): ShareRequestValue {
+  const decoded = decodeEncodedValue(shareRequestSchema, value, 'Share button value');
+  return { machineIds: decoded.machineIds, with: decoded.with ?? [] };
 }
 
 export interface ShareConfirmationInput {

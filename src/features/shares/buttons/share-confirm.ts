@@ -1,30 +1,59 @@
 // Share on the private confirmation: the machines are looked up again with the clicker's key (they
-// may have gone since), then posted in the channel and shared. The confirmation is replaced by the
-// outcome, so it cannot be clicked twice into two shares.
+// may have gone since), and so are the teammates of an accessor share; then the share is posted in the
+// channel and made. The confirmation is replaced by the outcome, so it cannot be clicked twice into
+// two shares.
 import { escapeMrkdwn, isoMinutes, message, mrkdwn } from '../../../slack/block-kit/text.js';
 import { buttonHandler } from '../../../slack/button-click.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { findMachine } from '../../machines/machine-lookup.js';
+import { resolveRecipients } from '../accessor-grants.js';
 import { decodeShareRequest } from '../blocks/share.js';
-import { channelToShareIn, shareMachines } from '../sharing.js';
+import { channelToShareIn, type Share, shareMachines } from '../sharing.js';
 
 export function shareConfirmHandler(deps: ListenerDeps) {
   return buttonHandler(deps, async (click, { client, respond }) => {
-    const machineIds = decodeShareRequest(click.value);
+    const request = decodeShareRequest(click.value);
     const paperspace = await click.userClient();
     if (paperspace === undefined) return;
     const machines = [];
-    for (const id of machineIds) machines.push(await findMachine(paperspace, id));
-    const channel = channelToShareIn(click.channelId, machines[0]?.name ?? machineIds[0] ?? '');
+    for (const id of request.machineIds) machines.push(await findMachine(paperspace, id));
+    const channel = channelToShareIn(click.channelId, machines[0]?.name ?? request.machineIds[0] ?? '');
+    const names = escapeMrkdwn(machines.map((machine) => machine.name).join(', '));
+    const accessors = paperspace.capabilities.shares === 'accessors';
+    const resolved = accessors
+      ? await resolveRecipients(
+          deps.vault,
+          click.user,
+          request.with,
+          `/ps share ${machines.map((machine) => machine.name).join(' ')} @teammate`,
+        )
+      : undefined;
+    // Someone named may have unlinked their key since the offer.
+    if (resolved?.ok === false) {
+      await respond({ replace_original: true, ...resolved.refusal });
+      return;
+    }
+    const recipients = resolved?.recipients;
     const share = await shareMachines(
-      { store: deps.store, audit: deps.audit, slack: client, now: deps.now },
+      { store: deps.store, audit: deps.audit, slack: client, now: deps.now, logger: click.logger },
       paperspace,
-      { user: click.user, channel, machines },
+      { user: click.user, channel, machines, recipients },
     );
-    const text =
-      `✅ Shared ${escapeMrkdwn(machines.map((machine) => machine.name).join(', '))} in <#${escapeMrkdwn(share.post.channel)}> ` +
-      `until ${isoMinutes(share.delegation.expiresAt)} (resource delegation ${escapeMrkdwn(share.delegation.delegationId)}, ` +
-      `access token id \`${escapeMrkdwn(share.delegation.accessTokenId)}\`). End it early from its post.`;
+    const text = `✅ Shared ${names} in <#${escapeMrkdwn(share.post.channel)}> until ${isoMinutes(share.delegation.expiresAt)} ${how(share)}. End it early from its post.`;
     await respond({ replace_original: true, ...message([{ type: 'section', text: mrkdwn(text) }], text) });
   });
+}
+
+/** What the share handed out, for the sharer's eyes only (an access token id stays out of the channel). */
+function how({ delegation }: Share): string {
+  if (delegation.grants !== null) {
+    const people = [...new Set(delegation.grants.map((grant) => `<@${grant.slackUserId}>`))];
+    return people.length === 0
+      ? '(everyone you named already had access, which stays as it was)'
+      : `with ${people.join(', ')}, who can use them until then`;
+  }
+  return (
+    `(resource delegation ${escapeMrkdwn(delegation.delegationId)}, ` +
+    `access token id \`${escapeMrkdwn(delegation.accessTokenId)}\`)`
+  );
 }

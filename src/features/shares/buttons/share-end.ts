@@ -13,14 +13,24 @@ export function shareEndHandler(deps: ListenerDeps) {
     if (share === undefined)
       throw new UserFacingError('This share is not known to me any more; nothing changed.');
     const machines = await sharedMachines(deps.clients, share, click.logger);
-    const sharing = { store: deps.store, audit: deps.audit, slack: client, now: deps.now };
-    const outcome = await endShare(sharing, click.user, share, machines);
-    const text = {
-      ended:
-        'Share ended. Paperspace cannot revoke the delegation, so access already handed out lasts until it expires.',
-      'not-yours': `Only <@${escapeMrkdwn(share.userId)}>, who shared these machines, can end this share.`,
-      'already-over': 'This share is already over; nothing changed.',
-    }[outcome];
+    const sharing = {
+      store: deps.store,
+      audit: deps.audit,
+      slack: client,
+      now: deps.now,
+      logger: click.logger,
+    };
+    const paperspace = await deps.clients.forUser(share);
+    const outcome = await endShare(sharing, paperspace, click.user, share, machines);
+    const text =
+      typeof outcome === 'object'
+        ? `Share ended. ${outcome.removed}`
+        : {
+            ended:
+              'Share ended. Paperspace cannot revoke the delegation, so access already handed out lasts until it expires.',
+            'not-yours': `Only <@${escapeMrkdwn(share.userId)}>, who shared these machines, can end this share.`,
+            'already-over': 'This share is already over; nothing changed.',
+          }[outcome];
     await click.replyPrivately(message([{ type: 'section', text: mrkdwn(text) }], text));
   });
 }

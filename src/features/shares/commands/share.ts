@@ -1,5 +1,6 @@
-// `/ps share <machine> [<machine> ...]`: offers, privately, one resource delegation for all of them
-// (each must be visible to the sharer's key), to be posted in this channel for 4 hours once confirmed.
+// `/ps share <machine> [<machine> ...] [<@user> ...]`: offers, privately, to share them all (each must
+// be visible to the sharer's key) in this channel for 4 hours once confirmed: one resource delegation
+// for the channel, or, where the API has none (v1), access for the teammates mentioned.
 
 import type { Machine } from '../../../paperspace/schemas.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
@@ -17,5 +18,5 @@ export const shareCommand: CommandHandler<'share'> = async (command, context) =>
   const [first, ...rest] = machines.values();
   // The grammar asks for at least one machine, and each one was found or threw.
   if (first === undefined) return;
-  await offerShare(context, [first, ...rest]);
+  await offerShare(context, [first, ...rest], command.with);
 };

@@ -55,7 +55,9 @@ function sharesMessage(shares: Delegation[], names: Map<string, string>): SlackM
     const where = share.channel.startsWith('D') ? 'in our DM' : `in <#${escapeMrkdwn(share.channel)}>`;
     const details = [
       `${where}, until ${slackDate(share.expiresAt, '{date_short_pretty} at {time}', isoMinutes(share.expiresAt))}`,
-      `resource delegation ${escapeMrkdwn(share.delegationId)} · access token id \`${escapeMrkdwn(share.accessTokenId)}\``,
+      share.grants === null
+        ? `resource delegation ${escapeMrkdwn(share.delegationId)} · access token id \`${escapeMrkdwn(share.accessTokenId)}\``
+        : `access for ${[...new Set(share.grants.map((grant) => `<@${escapeMrkdwn(grant.slackUserId)}>`))].join(', ') || 'nobody new'}`,
     ];
     blocks.push({ type: 'section', text: mrkdwn([machines, ...details].join('\n')) });
   }

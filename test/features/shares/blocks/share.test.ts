@@ -40,7 +40,7 @@ describe('shareConfirmation', () => {
     expect(shown).toContain('until <!date^1714602600^');
     expect(actionIds(blocks)).toEqual([ActionId.shareConfirm, ActionId.shareCancel]);
     const value = JSON.stringify(blocks).match(/"value":"((?:[^"\\]|\\.)*)"/)?.[1] ?? '';
-    expect(decodeShareRequest(JSON.parse(`"${value}"`))).toEqual(['ps1', 'ps2']);
+    expect(decodeShareRequest(JSON.parse(`"${value}"`))).toEqual({ machineIds: ['ps1', 'ps2'], with: [] });
   });
 });
 

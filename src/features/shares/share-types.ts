@@ -1,0 +1,35 @@
+// What making a share takes and gives, for sharing.ts and the accessor half (share-with-accessors.ts).
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from 'pino';
+import type { Machine } from '../../paperspace/schemas.js';
+import type { AuditTrail } from '../../store/audit-trail.js';
+import type { Delegation } from '../../store/delegations.js';
+import type { SlackUser } from '../../store/slack-user.js';
+import type { Store } from '../../store/store.js';
+import type { Recipient } from './accessor-grants.js';
+
+export interface SharingDeps {
+  store: Pick<Store, 'delegations'>;
+  audit: AuditTrail;
+  /** The bot's Web API client. */
+  slack: WebClient;
+  now: () => number;
+  logger: Logger;
+}
+
+export type SharedMachine = Pick<Machine, 'id' | 'name'>;
+
+export interface ShareRequest {
+  user: SlackUser;
+  /** The channel whose members get the share; the post goes there and nowhere else. */
+  channel: string;
+  /** Machines already found with the sharer's key (so they can see them). */
+  machines: SharedMachine[];
+  /** Whom an accessor share gives access to (the API's `shares` capability is `accessors`). */
+  recipients?: Recipient[];
+}
+
+export interface Share {
+  delegation: Delegation;
+  post: { channel: string; ts: string };
+}
