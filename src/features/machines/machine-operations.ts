@@ -27,8 +27,8 @@ export type PowerOutcome =
 
 export interface CreateOutcome {
   machine: Machine;
-  /** The state to watch for; undefined when the machine is not started on creation. */
-  targetState: WaitableState | undefined;
+  /** The state to watch for: where a boot ends, or off when the machine is not started on creation. */
+  targetState: WaitableState;
 }
 
 export interface MachineOperations {
@@ -97,8 +97,9 @@ export function createMachineOperations(deps: { audit: AuditTrail; now: () => nu
         () => client.machines.create(params, template ? { template } : {}),
         (created) => created.id,
       );
-      // The contract makes startOnCreate default to true.
-      const targetState = params.startOnCreate === false ? undefined : bootedStateOf(machine);
+      // The contract makes startOnCreate default to true. Without a start the machine rests off once
+      // provisioned: that is followed too, so its card does not say "Provisioning…" for good.
+      const targetState = params.startOnCreate === false ? 'off' : bootedStateOf(machine);
       return { machine, targetState };
     },
 

@@ -14,8 +14,13 @@ import { announce, type FollowUpPlace, provesNothingPosted, withPrivateCopy } fr
 
 import type { WatchRequest } from '../watches/machine-watcher.js';
 import { machineCardMessage } from './blocks/machine-card.js';
-import { powerRequestedNotice, powerUnchangedMessage } from './blocks/machine-replies.js';
+import {
+  powerRequestedNotice,
+  powerUnchangedMessage,
+  powerUnwatchedNotice,
+} from './blocks/machine-replies.js';
 import { type Actor, createMachineOperations, type PowerVerb } from './machine-operations.js';
+import { redrawSupersededCards } from './superseded-cards.js';
 
 /** Where the card of the request goes. */
 export type CardTarget =
@@ -88,10 +93,14 @@ export async function requestPower(request: PowerRequest): Promise<boolean> {
   }
 
   const message = machineCardMessage(outcome.machine, {
-    notice: powerRequestedNotice(verb, actor.user.userId),
+    notice: request.noWait
+      ? powerUnwatchedNotice(verb, actor.user.userId, outcome.machine, outcome.targetState, deps.now())
+      : powerRequestedNotice(verb, actor.user.userId),
   });
   const { place, notice } = await placeCard(request, message, outcome.machine.name);
-  const watching = request.noWait ? false : await watchMachine(request, outcome, place);
+  const watching = request.noWait
+    ? await supersedeWatches(request, outcome.machine)
+    : await watchMachine(request, outcome, place);
   if (notice !== undefined) {
     // The card is missing from the conversation: the person gets it here, and hears what follows.
     const followUp = watching
@@ -101,6 +110,34 @@ export async function requestPower(request: PowerRequest): Promise<boolean> {
     await request.tell(told);
   }
   return true;
+}
+
+/**
+ * A --no-wait request starts no watch, but older watches of the machine are waiting for a state it is
+ * no longer heading to: they end here and their cards say so. False: nothing is being watched.
+ */
+async function supersedeWatches(request: PowerRequest, machine: Machine): Promise<false> {
+  const { deps, actor, verb } = request;
+  const at = deps.now();
+  try {
+    const superseded = await deps.store.watches.supersede({
+      teamId: actor.user.teamId,
+      machineId: machine.id,
+      at,
+      detail: `superseded by a newer ${verb} of the machine`,
+    });
+    await redrawSupersededCards(request.web, deps.logger, {
+      superseded,
+      machine,
+      operation: verb,
+      slackUserId: actor.user.userId,
+      at,
+    });
+  } catch (error) {
+    // The request was sent and its card is out; an older card left waiting is the lesser harm.
+    deps.logger.warn({ error: describeError(error) }, 'could not end the older watches of a machine');
+  }
+  return false;
 }
 
 /** Starts the watch of a changed machine; false (and the person told how to ask again) when it could not. */
@@ -122,9 +159,17 @@ async function watchMachine(
     ...(place.ts !== undefined ? { messageTs: place.ts } : {}),
     ...(place.threadTs ? { threadTs: place.threadTs } : {}),
     initialState: outcome.machine.state,
+    operation: verb,
   };
   try {
-    await deps.watcher.watch(watch);
+    const { superseded, createdAt } = await deps.watcher.watch(watch);
+    await redrawSupersededCards(request.web, deps.logger, {
+      superseded,
+      machine: outcome.machine,
+      operation: verb,
+      slackUserId: actor.user.userId,
+      at: createdAt,
+    });
     return true;
   } catch (error) {
     // The change was made and the card is out; only the follow-up is missing, and the person can ask for it.

@@ -5,10 +5,12 @@ import type { Machine } from '../../../paperspace/schemas.js';
 import { contextLine } from '../../../slack/block-kit/elements.js';
 import {
   escapeMrkdwn,
+  isoMinutes,
   LIMITS,
   mrkdwn,
   nameMrkdwn,
   type SlackMessage,
+  slackDate,
   truncateMrkdwn,
 } from '../../../slack/block-kit/text.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
@@ -27,6 +29,44 @@ export function mention(slackUserId: string): string {
 export function powerRequestedNotice(verb: PowerVerb, slackUserId: string): string {
   const { emoji, words } = stateLabel(STATE_AFTER[verb]);
   return `${emoji} ${escapeMrkdwn(words)}… requested by ${mention(slackUserId)}`;
+}
+
+/** `14:02` in the reader's time zone (`14:02 UTC` where Slack cannot localise it). */
+const timeOfDay = (at: number) => slackDate(at, '{time}', isoMinutes(at).slice(11));
+
+/** The command that follows a machine to a state, in backticks: the way to be told about it. */
+const waitCommand = (machineName: string, state: string) => {
+  const name = /\s/.test(machineName) ? `"${machineName}"` : machineName;
+  return `\`${SLASH_COMMAND} wait ${escapeMrkdwn(name)} ${state}\``;
+};
+
+/**
+ * The notice of a card for a request sent with --no-wait: no watch updates it, so it says when it was
+ * drawn and how to follow the machine instead of "Starting…" for good.
+ */
+export function powerUnwatchedNotice(
+  verb: PowerVerb,
+  slackUserId: string,
+  machine: Pick<Machine, 'name'>,
+  targetState: string,
+  at: number,
+): string {
+  return (
+    `${verb[0]?.toUpperCase()}${verb.slice(1)} requested by ${mention(slackUserId)} at ${timeOfDay(at)}; ` +
+    `not watched (--no-wait), so this card shows the state at that time. ` +
+    `${waitCommand(machine.name, targetState)} tells you when it is ${targetState}.`
+  );
+}
+
+/**
+ * The notice of a card whose watch a newer operation on the same machine took over: what it last knew
+ * is the card itself, this says when the watching stopped and where the story goes on.
+ */
+export function supersededNotice(operation: string, slackUserId: string, at: number): string {
+  return (
+    `⏹️ Stopped watching at ${timeOfDay(at)}: a newer ${escapeMrkdwn(operation)} by ${mention(slackUserId)} ` +
+    'took over, see the newer card.'
+  );
 }
 
 /** Replaces an ephemeral card whose button was used: its buttons are stale, the live card is public. */

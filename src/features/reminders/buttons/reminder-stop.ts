@@ -5,6 +5,7 @@ import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { machineButtonHandler } from '../../machines/machine-button.js';
 import { createMachineOperations } from '../../machines/machine-operations.js';
+import { redrawSupersededCards } from '../../machines/superseded-cards.js';
 import { markReminderRow } from './reminder-row.js';
 
 export function reminderStopHandler(deps: ListenerDeps) {
@@ -26,7 +27,7 @@ export function reminderStopHandler(deps: ListenerDeps) {
       click,
       `🟤 ${name}: stopping, requested by <@${escapeMrkdwn(user.userId)}>`,
     );
-    await deps.watcher.watch({
+    const { superseded, createdAt } = await deps.watcher.watch({
       user,
       machineId: machine.id,
       machineName: machine.name,
@@ -36,6 +37,14 @@ export function reminderStopHandler(deps: ListenerDeps) {
       // The reminder lists other machines too, so it is not this machine's card: the completion goes
       // into its thread, and the message itself is left as the row update made it.
       ...(click.message === undefined ? {} : { threadTs: click.message.ts }),
+      operation: 'stop',
+    });
+    await redrawSupersededCards(client, deps.logger, {
+      superseded,
+      machine: outcome.machine,
+      operation: 'stop',
+      slackUserId: user.userId,
+      at: createdAt,
     });
   });
 }
