@@ -15,11 +15,12 @@ import { announce, type FollowUpPlace, provesNothingPosted, withPrivateCopy } fr
 import type { WatchRequest } from '../watches/machine-watcher.js';
 import { machineCardMessage } from './blocks/machine-card.js';
 import {
+  alreadyUnderWayMessage,
   powerRequestedNotice,
   powerUnchangedMessage,
   powerUnwatchedNotice,
 } from './blocks/machine-replies.js';
-import { type Actor, createMachineOperations, type PowerVerb } from './machine-operations.js';
+import { type Actor, bootedStateOf, createMachineOperations, type PowerVerb } from './machine-operations.js';
 import { redrawSupersededCards } from './superseded-cards.js';
 
 /** Where the card of the request goes. */
@@ -78,9 +79,30 @@ async function placeCard(
   return { place: { ...announced.place, ...(inThread ? { threadTs } : {}) }, notice: announced.notice };
 }
 
+/** States a machine rests in; any other is a change under way. */
+const RESTING_STATES: readonly string[] = ['off', 'ready', 'serviceready'];
+
+/**
+ * The watch of the same change, when one is under way: the machine is moving and an active watch waits
+ * for where this request would send it. A double click (or a second click on another copy of the card,
+ * or in App Home) then posts no second card and starts no second watch.
+ */
+async function changeUnderWay(request: PowerRequest) {
+  const { deps, actor, machine, verb } = request;
+  if (RESTING_STATES.includes(machine.state)) return undefined;
+  const target = verb === 'stop' ? 'off' : bootedStateOf(machine);
+  const active = await deps.store.watches.listActive({ teamId: actor.user.teamId, machineId: machine.id });
+  return active.find((watch) => watch.targetState === target);
+}
+
 /** True when the request was sent (false: nothing to do, and the person was told why). */
 export async function requestPower(request: PowerRequest): Promise<boolean> {
   const { deps, web, actor, verb, card } = request;
+  const underWay = await changeUnderWay(request);
+  if (underWay !== undefined) {
+    await request.tell(alreadyUnderWayMessage(request.machine, underWay));
+    return false;
+  }
   const operations = createMachineOperations(deps);
   const outcome = await operations.power(actor, request.machine, verb);
   if (outcome.kind === 'unchanged') {

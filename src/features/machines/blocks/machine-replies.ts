@@ -16,7 +16,7 @@ import {
 import { SLASH_COMMAND } from '../../../slack/ids.js';
 import type { PowerVerb, UnchangedReason } from '../machine-operations.js';
 import { type MachineCardOptions, machineCard } from './machine-card.js';
-import { stateLabel } from './machine-state.js';
+import { stateLabel, stateMrkdwn } from './machine-state.js';
 
 /** The state each power request moves a machine into first. */
 const STATE_AFTER: Record<PowerVerb, string> = { start: 'starting', stop: 'stopping', restart: 'restarting' };
@@ -67,6 +67,22 @@ export function supersededNotice(operation: string, slackUserId: string, at: num
     `⏹️ Stopped watching at ${timeOfDay(at)}: a newer ${escapeMrkdwn(operation)} by ${mention(slackUserId)} ` +
     'took over, see the newer card.'
   );
+}
+
+/**
+ * A second Start (Stop, Restart) while the first is under way and watched: nothing is sent again and no
+ * second card is posted; the person is pointed at the card that follows it.
+ */
+export function alreadyUnderWayMessage(
+  machine: Pick<Machine, 'name' | 'state'>,
+  watch: { userId: string; channel: string; createdAt: number; targetState: string },
+): SlackMessage {
+  const where = /^[CG]/.test(watch.channel) ? ` in <#${escapeMrkdwn(watch.channel)}>` : '';
+  const text =
+    `⏳ ${nameMrkdwn(machine.name)} is already ${escapeMrkdwn(stateLabel(machine.state).words.toLowerCase())}: ` +
+    `${mention(watch.userId)} asked at ${timeOfDay(watch.createdAt)}, and its card${where} follows it to ` +
+    `${stateMrkdwn(watch.targetState)}. I sent nothing again; see that card.`;
+  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
 }
 
 /** Replaces an ephemeral card whose button was used: its buttons are stale, the live card is public. */
