@@ -31,11 +31,16 @@ export interface CreateOutcome {
   targetState: WaitableState;
 }
 
+export type UpdateOutcome =
+  | { machine: MachineWithEvents; rereadError?: undefined }
+  /** Paperspace accepted the change; only reading the machine back failed, so there is no fresh card. */
+  | { machine?: undefined; rereadError: unknown };
+
 export interface MachineOperations {
   power(actor: Actor, machine: Machine, verb: PowerVerb): Promise<PowerOutcome>;
   create(actor: Actor, params: CreateMachineParams, template?: TemplateInfo): Promise<CreateOutcome>;
-  /** Applies the change and answers the machine re-read afterwards. */
-  update(actor: Actor, machineId: string, params: UpdateMachineParams): Promise<MachineWithEvents>;
+  /** Applies the change and answers the machine re-read afterwards, if that read succeeded. */
+  update(actor: Actor, machineId: string, params: UpdateMachineParams): Promise<UpdateOutcome>;
   destroy(actor: Actor, machineId: string, options: { releasePublicIp: boolean }): Promise<void>;
   setAccess(
     actor: Actor,
@@ -108,7 +113,12 @@ export function createMachineOperations(deps: { audit: AuditTrail; now: () => nu
       await audit.run({ user, action: 'machine.update', resourceId: machineId }, () =>
         client.machines.update(machineId, params),
       );
-      return client.machines.show(machineId);
+      // The change is made whatever this read answers: a failure here must never read as a refusal.
+      try {
+        return { machine: await client.machines.show(machineId) };
+      } catch (rereadError) {
+        return { rereadError };
+      }
     },
 
     async destroy({ user, client }, machineId, { releasePublicIp }) {

@@ -158,6 +158,23 @@ export function updatedMessage(machine: Machine, changed: readonly string[]): Sl
   return cardWithLine(line, machine);
 }
 
+/**
+ * The change was accepted, but the machine could not be read back: say it is done, and that the card
+ * shown is not refreshed, with the way to see it now.
+ */
+export function updatedUnreadMessage(
+  machineName: string,
+  changed: readonly string[],
+  reason: string,
+): SlackMessage {
+  const fields = changed.map((field) => `\`${escapeMrkdwn(field)}\``).join(', ');
+  const text =
+    `✅ Updated ${nameMrkdwn(machineName)}${fields ? `: ${fields}` : ''}. ` +
+    `I could not read it back to refresh its card (${escapeMrkdwn(reason.replace(/[.\s]+$/, ''))}); ` +
+    `\`${SLASH_COMMAND} show ${escapeMrkdwn(/\s/.test(machineName) ? `"${machineName}"` : machineName)}\` shows it as it is now.`;
+  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+}
+
 /** A card whose machine is gone: its buttons would only fail. */
 export function destroyedCard(machineName: string, slackUserId: string): SlackMessage {
   const message = destroyedMessage(machineName, slackUserId);
