@@ -19,13 +19,15 @@ export function reminderStopHandler(deps: ListenerDeps) {
     await deps.store.snoozes.cancel(user, machine.id);
     const name = `${nameMrkdwn(machine.name)}`;
     if (outcome.kind === 'unchanged') {
-      await markReminderRow(client, click, `⚫ ${name}: already off, nothing to stop`);
+      await markReminderRow(client, click, `⚫ ${name}: already off, nothing to stop`, { stopped: true });
       return;
     }
+    // The row is not updated again when the machine is off: it says where that will be told.
     await markReminderRow(
       client,
       click,
-      `🟤 ${name}: stopping, requested by <@${escapeMrkdwn(user.userId)}>`,
+      `🟤 ${name}: stopping, requested by <@${escapeMrkdwn(user.userId)}>; I reply in this thread when it is off`,
+      { stopped: true },
     );
     const { superseded, createdAt } = await deps.watcher.watch({
       user,
