@@ -248,10 +248,10 @@ describe('a reminder tells the truth after its buttons are used', () => {
       method: 'POST',
       headers: { 'x-api-key': USERS.ada.apiKey },
     });
-  const header = (call: ApiCall | undefined) =>
-    (call?.args.blocks as { type: string; text?: { text: string } }[]).find(
-      (block) => block.type === 'header',
-    )?.text?.text;
+  const header = (call: ApiCall | undefined) => {
+    const blocks = (call?.args.blocks ?? []) as { type: string; text?: { text: string } }[];
+    return blocks.find((block) => block.type === 'header')?.text?.text;
+  };
 
   it('Stop counts the header down, and a snoozed machine is left out of the next reminder while its snooze lasts', async () => {
     await command('remind 19:00 weekdays');
