@@ -8,6 +8,7 @@ import type { Machine } from '../../paperspace/schemas.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../slack/router.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import { operableBy } from '../machines/machine-ownership.js';
 import { homeView } from './blocks/home.js';
 
 export function registerAppHomeOpened(router: ListenerRouter, deps: ListenerDeps): void {
@@ -43,7 +44,7 @@ async function homeOf(deps: ListenerDeps, user: SlackUser): Promise<HomeView> {
     if (client === undefined) return homeView({ linked: undefined, machines: [] });
     const machines: Machine[] = [];
     for await (const machine of client.machines.listAll()) machines.push(machine);
-    return homeView({ linked, machines });
+    return homeView({ linked, machines, operable: operableBy(account.userId) });
   } catch (error) {
     return homeView({ linked, machines: [], error: messageForUser(error, deps.logger) });
   }
