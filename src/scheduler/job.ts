@@ -36,7 +36,8 @@ export const NO_OBSERVER: SchedulerObserver = { reminderFired: () => undefined, 
 /** Everything a feature may build its jobs from. */
 export interface JobDeps {
   store: Store;
-  vault: Pick<KeyVault, 'account'>;
+  /** `maskedKey` for the App Home, which a finished watch refreshes. */
+  vault: Pick<KeyVault, 'account' | 'maskedKey'>;
   clients: PaperspaceClientFactory;
   /** The bot token's Web API client (the Slack app's `app.client`). */
   slack: WebClient;

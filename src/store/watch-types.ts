@@ -27,6 +27,17 @@ export interface NewWatch extends WatchSubject {
   threadTs?: string | null;
   lastState?: string | null;
   eventId?: string | null;
+  /**
+   * Set for a watch that follows an operation (start, stop, restart, create): every older active watch
+   * of the same machine in the workspace is finished as failed with this detail, in the same
+   * transaction, since the machine is no longer heading where they wait for it to go.
+   */
+  supersedes?: string;
+}
+
+/** A stored watch, with the older watches of its machine that it superseded (each still showing a card). */
+export interface CreatedWatch extends Watch {
+  superseded: Watch[];
 }
 
 export interface Watch extends WatchSubject {
@@ -105,8 +116,13 @@ export interface WatchRequest {
   initialState?: string;
   /** The event the start, stop or restart answered with, to follow (v1); absent otherwise. */
   eventId?: string | null;
+  /**
+   * What the watch follows, for the cards of the older watches of this machine that it supersedes
+   * ("a newer start took over"). Absent for `/ps wait`, which only looks: it supersedes nothing.
+   */
+  operation?: string;
 }
 
 export interface MachineWatcher {
-  watch(request: WatchRequest): Promise<Watch>;
+  watch(request: WatchRequest): Promise<CreatedWatch>;
 }

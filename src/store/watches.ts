@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { equalityFilters, type SqlClient, StoreError } from './sql-client.js';
 import {
+  type CreatedWatch,
   type DueReport,
   type NewWatch,
   type TimelineEntry,
@@ -21,9 +22,15 @@ export interface WatchRepository {
    * Stores a new active watch. A card (team, channel and messageTs) has one active watch at most: one
    * already there is finished as failed, replaced by this one, in the same transaction. Two requests
    * about one card at once (a double click, two replicas) leave exactly one of them active.
+   * With `supersedes`, the older active watches of the machine are finished too, and returned.
    */
-  create(input: NewWatch): Promise<Watch>;
+  create(input: NewWatch): Promise<CreatedWatch>;
   get(id: string): Promise<Watch | undefined>;
+  /**
+   * Finishes every active watch of a machine as failed with `detail`, and returns them: an operation
+   * sent without a watch of its own (--no-wait) still decides where the machine is heading.
+   */
+  supersede(machine: { teamId: string; machineId: string; at: number; detail: string }): Promise<Watch[]>;
   /** Active watches, oldest first, optionally only one person's or one machine's. */
   listActive(filter?: { teamId?: string; userId?: string; machineId?: string }): Promise<Watch[]>;
   /** Records progress on an active watch; false if it is no longer active. */
@@ -106,6 +113,23 @@ const MAX_CARD_ATTEMPTS = 10;
 /** The predicate of the partial unique index watches_active_card (migration 6), repeated in ON CONFLICT. */
 const ACTIVE_CARD = "status = 'active' AND message_ts IS NOT NULL";
 
+/**
+ * A newer operation decides where the machine is heading: a stop card still waiting for off after a
+ * start would otherwise take credit for whatever stop comes next.
+ */
+async function supersedeIn(
+  client: SqlClient,
+  { teamId, machineId, at, detail }: { teamId: string; machineId: string; at: number; detail: string },
+): Promise<Watch[]> {
+  const rows = await client.all<WatchRow>(
+    `UPDATE watches SET status = 'failed', completed_at = ?, detail = ?
+     WHERE slack_team_id = ? AND machine_id = ? AND status = 'active'
+     RETURNING *`,
+    [at, detail, teamId, machineId],
+  );
+  return rows.map(fromRow);
+}
+
 export function createWatchRepository(db: SqlClient): WatchRepository {
   const get = async (id: string) => {
     const row = await db.get<WatchRow>('SELECT * FROM watches WHERE id = ?', [id]);
@@ -142,9 +166,18 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
             input.eventId ?? null,
           ],
         );
+      // Finished before the insert, so the new watch is never among them.
+      const supersede = (client: SqlClient): Promise<Watch[]> =>
+        input.supersedes === undefined
+          ? Promise.resolve([])
+          : supersedeIn(client, { ...input, at: input.createdAt, detail: input.supersedes });
+      let superseded: Watch[] = [];
       const row =
         messageTs === null
-          ? await insert(db)
+          ? await db.transaction(async (tx) => {
+              superseded = await supersede(tx);
+              return insert(tx);
+            })
           : await db.transaction(async (tx) => {
               for (let attempt = 0; attempt < MAX_CARD_ATTEMPTS; attempt++) {
                 await tx.run(
@@ -152,6 +185,8 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
                    WHERE slack_team_id = ? AND channel = ? AND message_ts = ? AND status = 'active'`,
                   [input.createdAt, REPLACED_ON_CARD, input.teamId, input.channel, messageTs],
                 );
+                // The card's own older watch was finished just above: the card is being redrawn anyway.
+                superseded = [...superseded, ...(await supersede(tx))];
                 // PostgreSQL: a watch of the card that another transaction inserted after the UPDATE
                 // read the table makes this insert wait for that transaction and then do nothing; the
                 // next UPDATE (a statement of its own, so it sees that watch) replaces it.
@@ -163,10 +198,12 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
               );
             });
       if (row === undefined) throw new StoreError('Inserting a watch returned no row.');
-      return fromRow(row);
+      return { ...fromRow(row), superseded };
     },
 
     get,
+
+    supersede: (machine) => supersedeIn(db, machine),
 
     async listActive(filter = {}) {
       const { conditions, params } = equalityFilters([

@@ -46,9 +46,10 @@ describe.each(storeFactories)('watches on $name', (factory) => {
   const db = useFreshStore(factory);
 
   it('creates an active watch with an empty lease and a timeline starting at the known state', async () => {
-    const watch = await db.store.watches.create(
+    const { superseded, ...watch } = await db.store.watches.create(
       newWatch({ lastState: 'off', messageTs: '111.1', threadTs: '111.1', eventId: 'ev-start-1' }),
     );
+    expect(superseded).toEqual([]);
     expect(watch).toEqual({
       id: expect.any(String),
       ...newWatch(),
@@ -216,6 +217,43 @@ describe.each(storeFactories)('watches on $name', (factory) => {
     });
     const active = await db.store.watches.listActive();
     expect(active.map((watch) => watch.id).sort()).toEqual([otherCard.id, noCard.id, newer.id].sort());
+  });
+
+  it('finishes the older watches of a machine when an operation supersedes them, and answers them', async () => {
+    const stopCard = await db.store.watches.create(newWatch({ targetState: 'off', messageTs: '111.1' }));
+    const someoneElses = await db.store.watches.create(newWatch({ userId: 'U_BOB', messageTs: '222.2' }));
+    const otherMachine = await db.store.watches.create(newWatch({ machineId: 'psgpu2', messageTs: '333.3' }));
+    const otherWorkspace = await db.store.watches.create(newWatch({ teamId: 'T2', messageTs: '444.4' }));
+    // A wait supersedes nothing: it only looks.
+    const wait = await db.store.watches.create(newWatch({ messageTs: '555.5' }));
+    expect(wait.superseded).toEqual([]);
+
+    const start = await db.store.watches.create(
+      newWatch({ messageTs: '666.6', createdAt: T0 + MINUTE, supersedes: 'superseded by a newer start' }),
+    );
+    expect(start.superseded.map((watch) => watch.id).sort()).toEqual(
+      [stopCard.id, someoneElses.id, wait.id].sort(),
+    );
+    expect(await db.store.watches.get(stopCard.id)).toMatchObject({
+      status: 'failed',
+      completedAt: T0 + MINUTE,
+      detail: 'superseded by a newer start',
+    });
+    const active = await db.store.watches.listActive();
+    expect(active.map((watch) => watch.id).sort()).toEqual(
+      [otherMachine.id, otherWorkspace.id, start.id].sort(),
+    );
+
+    const noWait = await db.store.watches.supersede({
+      teamId: 'T1',
+      machineId: 'psgpu1',
+      at: T0 + 2 * MINUTE,
+      detail: 'superseded by a newer stop',
+    });
+    expect(noWait.map((watch) => watch.id)).toEqual([start.id]);
+    expect(await db.store.watches.listActive({ machineId: 'psgpu1' })).toEqual([
+      expect.objectContaining({ teamId: 'T2' }),
+    ]);
   });
 
   it('leaves exactly one active watch per card when five requests about each of 10 cards arrive at once', async () => {

@@ -1,6 +1,7 @@
 // App Home: whether the viewer's key is linked and, if it is, their machines as compact cards (whose
-// buttons the machine actions answer). Published when the Home tab is opened and again after a login
-// or logout, so it never shows a stale link. A failure is shown in the view; the tab never stays blank.
+// buttons the machine actions answer). Published when the Home tab is opened, again after a login or
+// logout (never a stale link), and after a power change asked from it, when it is sent and when its
+// watch ends (never a stale state). A failure is shown in the view; the tab never stays blank.
 import type { HomeView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { messageForUser } from '../../errors/user-message.js';
@@ -8,6 +9,7 @@ import type { Machine } from '../../paperspace/schemas.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../slack/router.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import { operableBy } from '../machines/machine-ownership.js';
 import { homeView } from './blocks/home.js';
 
 export function registerAppHomeOpened(router: ListenerRouter, deps: ListenerDeps): void {
@@ -18,8 +20,13 @@ export function registerAppHomeOpened(router: ListenerRouter, deps: ListenerDeps
   });
 }
 
+/** What drawing a person's Home needs: their key's account and client, and a log. */
+export type HomeDeps = Pick<ListenerDeps, 'clients' | 'logger'> & {
+  vault: Pick<ListenerDeps['vault'], 'account' | 'maskedKey'>;
+};
+
 /** Renders and publishes the Home tab of one person; Slack errors are logged, not thrown. */
-export async function publishHome(client: WebClient, deps: ListenerDeps, user: SlackUser): Promise<void> {
+export async function publishHome(client: WebClient, deps: HomeDeps, user: SlackUser): Promise<void> {
   const view = await homeOf(deps, user);
   try {
     await client.views.publish({ user_id: user.userId, view });
@@ -28,7 +35,7 @@ export async function publishHome(client: WebClient, deps: ListenerDeps, user: S
   }
 }
 
-async function homeOf(deps: ListenerDeps, user: SlackUser): Promise<HomeView> {
+async function homeOf(deps: HomeDeps, user: SlackUser): Promise<HomeView> {
   let account: Awaited<ReturnType<ListenerDeps['vault']['account']>>;
   try {
     account = await deps.vault.account(user);
@@ -43,7 +50,7 @@ async function homeOf(deps: ListenerDeps, user: SlackUser): Promise<HomeView> {
     if (client === undefined) return homeView({ linked: undefined, machines: [] });
     const machines: Machine[] = [];
     for await (const machine of client.machines.listAll()) machines.push(machine);
-    return homeView({ linked, machines });
+    return homeView({ linked, machines, operable: operableBy(account.userId) });
   } catch (error) {
     return homeView({ linked, machines: [], error: messageForUser(error, deps.logger) });
   }

@@ -5,6 +5,7 @@ import type { RequestOptions } from '../../paperspace/http.js';
 import type { ListKind } from '../../slack/block-kit/paging.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import { machineList } from '../machines/blocks/machine-list.js';
+import { operableBy } from '../machines/machine-ownership.js';
 import { resourceList } from './blocks/resource-list.js';
 import { fetchListing, type ListingKind, type RawFilters } from './listings.js';
 
@@ -17,13 +18,17 @@ export async function listMessage(
   kind: ListingKind,
   filters: RawFilters,
   page: number,
-  options?: RequestOptions,
+  options?: RequestOptions & {
+    /** The Paperspace user id of the viewer's key: a team list offers power only on their own machines. */
+    viewerPaperspaceId?: string | undefined;
+  },
 ): Promise<SlackMessage> {
-  const listing = await fetchListing(client, kind, filters, options);
+  const { viewerPaperspaceId, ...requestOptions } = options ?? {};
+  const listing = await fetchListing(client, kind, filters, requestOptions);
   const request = { page, filters: { ...filters } };
   switch (listing.kind) {
     case 'machines':
-      return machineList(listing.items, request);
+      return machineList(listing.items, request, operableBy(viewerPaperspaceId));
     case 'templates':
       return resourceList('templates', listing.items, request);
     case 'users':

@@ -183,11 +183,10 @@ export async function announceCreated(announcement: CreatedAnnouncement): Promis
     card,
     `the card of ${machine.name}`,
   );
-  // With startOnCreate false the machine rests off after provisioning: nothing to wait for.
-  const watching = targetState !== undefined && (await watchCreated(announcement, targetState, place));
+  const watching = await watchCreated(announcement, targetState, place);
   if (notice === undefined) return;
   const followUp = watching
-    ? `I am watching *${escapeMrkdwn(machine.name)}* and will tell you when it is up.`
+    ? `I am watching *${escapeMrkdwn(machine.name)}* and will tell you when it is ${targetState === 'off' ? 'provisioned' : 'up'}.`
     : undefined;
   await announcement.tell(place.ts === undefined ? withPrivateCopy(notice, card, followUp) : notice);
 }
@@ -209,6 +208,7 @@ async function watchCreated(
       channel: place.channel,
       ...(place.ts !== undefined ? { messageTs: place.ts } : {}),
       initialState: machine.state,
+      operation: 'create',
     });
     return true;
   } catch (error) {

@@ -33,15 +33,20 @@ export type PowerOutcome =
 
 export interface CreateOutcome {
   machine: Machine;
-  /** The state to watch for; undefined when the machine is not started on creation. */
-  targetState: WaitableState | undefined;
+  /** The state to watch for: where a boot ends, or off when the machine is not started on creation. */
+  targetState: WaitableState;
 }
+
+export type UpdateOutcome =
+  | { machine: MachineWithEvents; rereadError?: undefined }
+  /** Paperspace accepted the change; only reading the machine back failed, so there is no fresh card. */
+  | { machine?: undefined; rereadError: unknown };
 
 export interface MachineOperations {
   power(actor: Actor, machine: Machine, verb: PowerVerb): Promise<PowerOutcome>;
   create(actor: Actor, params: CreateMachineParams, template?: TemplateInfo): Promise<CreateOutcome>;
-  /** Applies the change and answers the machine re-read afterwards. */
-  update(actor: Actor, machineId: string, params: UpdateMachineParams): Promise<MachineWithEvents>;
+  /** Applies the change and answers the machine re-read afterwards, if that read succeeded. */
+  update(actor: Actor, machineId: string, params: UpdateMachineParams): Promise<UpdateOutcome>;
   destroy(actor: Actor, machineId: string, options: { releasePublicIp: boolean }): Promise<void>;
   setAccess(
     actor: Actor,
@@ -104,8 +109,9 @@ export function createMachineOperations(deps: { audit: AuditTrail; now: () => nu
         () => client.machines.create(params, template ? { template } : {}),
         (created) => created.id,
       );
-      // The contract makes startOnCreate default to true.
-      const targetState = params.startOnCreate === false ? undefined : bootedStateOf(machine);
+      // The contract makes startOnCreate default to true. Without a start the machine rests off once
+      // provisioned: that is followed too, so its card does not say "Provisioning…" for good.
+      const targetState = params.startOnCreate === false ? 'off' : bootedStateOf(machine);
       return { machine, targetState };
     },
 
@@ -114,7 +120,12 @@ export function createMachineOperations(deps: { audit: AuditTrail; now: () => nu
       await audit.run({ user, action: 'machine.update', resourceId: machineId }, () =>
         client.machines.update(machineId, params),
       );
-      return client.machines.show(machineId);
+      // The change is made whatever this read answers: a failure here must never read as a refusal.
+      try {
+        return { machine: await client.machines.show(machineId) };
+      } catch (rereadError) {
+        return { rereadError };
+      }
     },
 
     async destroy({ user, client }, machineId, { releasePublicIp }) {

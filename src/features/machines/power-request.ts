@@ -14,8 +14,14 @@ import { announce, type FollowUpPlace, provesNothingPosted, withPrivateCopy } fr
 
 import type { WatchRequest } from '../watches/machine-watcher.js';
 import { machineCardMessage } from './blocks/machine-card.js';
-import { powerRequestedNotice, powerUnchangedMessage } from './blocks/machine-replies.js';
-import { type Actor, createMachineOperations, type PowerVerb } from './machine-operations.js';
+import {
+  alreadyUnderWayMessage,
+  powerRequestedNotice,
+  powerUnchangedMessage,
+  powerUnwatchedNotice,
+} from './blocks/machine-replies.js';
+import { type Actor, bootedStateOf, createMachineOperations, type PowerVerb } from './machine-operations.js';
+import { redrawSupersededCards } from './superseded-cards.js';
 
 /** Where the card of the request goes. */
 export type CardTarget =
@@ -73,9 +79,30 @@ async function placeCard(
   return { place: { ...announced.place, ...(inThread ? { threadTs } : {}) }, notice: announced.notice };
 }
 
+/** States a machine rests in; any other is a change under way. */
+const RESTING_STATES: readonly string[] = ['off', 'ready', 'serviceready'];
+
+/**
+ * The watch of the same change, when one is under way: the machine is moving and an active watch waits
+ * for where this request would send it. A double click (or a second click on another copy of the card,
+ * or in App Home) then posts no second card and starts no second watch.
+ */
+async function changeUnderWay(request: PowerRequest) {
+  const { deps, actor, machine, verb } = request;
+  if (RESTING_STATES.includes(machine.state)) return undefined;
+  const target = verb === 'stop' ? 'off' : bootedStateOf(machine);
+  const active = await deps.store.watches.listActive({ teamId: actor.user.teamId, machineId: machine.id });
+  return active.find((watch) => watch.targetState === target);
+}
+
 /** True when the request was sent (false: nothing to do, and the person was told why). */
 export async function requestPower(request: PowerRequest): Promise<boolean> {
   const { deps, web, actor, verb, card } = request;
+  const underWay = await changeUnderWay(request);
+  if (underWay !== undefined) {
+    await request.tell(alreadyUnderWayMessage(request.machine, underWay));
+    return false;
+  }
   const operations = createMachineOperations(deps);
   const outcome = await operations.power(actor, request.machine, verb);
   if (outcome.kind === 'unchanged') {
@@ -88,10 +115,14 @@ export async function requestPower(request: PowerRequest): Promise<boolean> {
   }
 
   const message = machineCardMessage(outcome.machine, {
-    notice: powerRequestedNotice(verb, actor.user.userId),
+    notice: request.noWait
+      ? powerUnwatchedNotice(verb, actor.user.userId, outcome.machine, outcome.targetState, deps.now())
+      : powerRequestedNotice(verb, actor.user.userId),
   });
   const { place, notice } = await placeCard(request, message, outcome.machine.name);
-  const watching = request.noWait ? false : await watchMachine(request, outcome, place);
+  const watching = request.noWait
+    ? await supersedeWatches(request, outcome.machine)
+    : await watchMachine(request, outcome, place);
   if (notice !== undefined) {
     // The card is missing from the conversation: the person gets it here, and hears what follows.
     const followUp = watching
@@ -101,6 +132,34 @@ export async function requestPower(request: PowerRequest): Promise<boolean> {
     await request.tell(told);
   }
   return true;
+}
+
+/**
+ * A --no-wait request starts no watch, but older watches of the machine are waiting for a state it is
+ * no longer heading to: they end here and their cards say so. False: nothing is being watched.
+ */
+async function supersedeWatches(request: PowerRequest, machine: Machine): Promise<false> {
+  const { deps, actor, verb } = request;
+  const at = deps.now();
+  try {
+    const superseded = await deps.store.watches.supersede({
+      teamId: actor.user.teamId,
+      machineId: machine.id,
+      at,
+      detail: `superseded by a newer ${verb} of the machine`,
+    });
+    await redrawSupersededCards(request.web, deps.logger, {
+      superseded,
+      machine,
+      operation: verb,
+      slackUserId: actor.user.userId,
+      at,
+    });
+  } catch (error) {
+    // The request was sent and its card is out; an older card left waiting is the lesser harm.
+    deps.logger.warn({ error: describeError(error) }, 'could not end the older watches of a machine');
+  }
+  return false;
 }
 
 /** Starts the watch of a changed machine; false (and the person told how to ask again) when it could not. */
@@ -123,9 +182,17 @@ async function watchMachine(
     ...(place.threadTs ? { threadTs: place.threadTs } : {}),
     initialState: outcome.machine.state,
     eventId: outcome.eventId,
+    operation: verb,
   };
   try {
-    await deps.watcher.watch(watch);
+    const { superseded, createdAt } = await deps.watcher.watch(watch);
+    await redrawSupersededCards(request.web, deps.logger, {
+      superseded,
+      machine: outcome.machine,
+      operation: verb,
+      slackUserId: actor.user.userId,
+      at: createdAt,
+    });
     return true;
   } catch (error) {
     // The change was made and the card is out; only the follow-up is missing, and the person can ask for it.

@@ -26,6 +26,7 @@ export function reminderJobs(deps: JobDeps): SchedulerJob[] {
     };
   const delivery = createReminderDelivery({
     clients: deps.clients,
+    snoozes: store.snoozes,
     vault: deps.vault,
     slack: deps.slack,
     logger,

@@ -8,7 +8,7 @@ import type { Machine } from '../../paperspace/schemas.js';
 import { errorMessage } from '../../slack/block-kit/messages.js';
 import { mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
-import type { Snooze } from '../../store/reminder-snoozes.js';
+import type { Snooze, SnoozeRepository } from '../../store/reminder-snoozes.js';
 import type { Reminder } from '../../store/reminders.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { KeyVault } from '../../vault/key-vault.js';
@@ -24,6 +24,8 @@ export interface ReminderDelivery {
 
 export interface ReminderDeliveryDeps {
   clients: PaperspaceClientFactory;
+  /** A machine with a pending snooze is asked about when the snooze is due, not by the next reminder. */
+  snoozes: Pick<SnoozeRepository, 'listByUser'>;
   vault: Pick<KeyVault, 'account'>;
   slack: WebClient;
   logger: Logger;
@@ -47,9 +49,11 @@ export function createReminderDelivery(deps: ReminderDeliveryDeps): ReminderDeli
   const runningMachines = async (client: PaperspaceClient, user: SlackUser): Promise<Machine[]> => {
     const ownerId = (await deps.vault.account(user))?.userId;
     const owned = isOwnedBy(ownerId);
+    const snoozed = new Set((await deps.snoozes.listByUser(user)).map((snooze) => snooze.machineId));
     const running: Machine[] = [];
     for await (const machine of client.machines.listAll()) {
-      if (!NOT_RUNNING.has(machine.state) && owned(machine)) running.push(machine);
+      if (!NOT_RUNNING.has(machine.state) && owned(machine) && !snoozed.has(machine.id))
+        running.push(machine);
     }
     return running;
   };

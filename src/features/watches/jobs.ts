@@ -2,6 +2,7 @@
 // outcomes whose first post failed, and drop long-finished watches now and then.
 import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
 import { createChannelPacer } from '../../slack/channel-pacer.js';
+import { publishHome } from '../account/app-home-opened.js';
 import { createWatchOutcomes } from './watch-outcomes.js';
 import { createWatchPoller } from './watch-poller.js';
 import { createWatchReporter } from './watch-reporter.js';
@@ -18,6 +19,7 @@ export function watchJobs(deps: JobDeps): SchedulerJob[] {
     slack: deps.slack,
     logger,
     pacer: createChannelPacer(deps.slackPacing === undefined ? {} : { pacing: deps.slackPacing }),
+    refreshHome: (user) => publishHome(deps.slack, deps, user),
   });
   const outcomes = createWatchOutcomes({
     store,

@@ -17,7 +17,8 @@ export function createMachineWatcher(deps: {
       const at = deps.now();
       // A newer request about the same card replaces the older watch of it, in the store and atomically
       // (two clicks may reach two replicas at once): one card tells one story, and a Start clicked twice
-      // is answered once.
+      // is answered once. An operation also supersedes every older watch of the machine (the caller
+      // redraws their cards).
       return deps.store.watches.create({
         teamId: request.user.teamId,
         userId: request.user.userId,
@@ -31,6 +32,9 @@ export function createMachineWatcher(deps: {
         eventId: request.eventId ?? null,
         createdAt: at,
         deadlineAt: at + (request.timeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS),
+        ...(request.operation === undefined
+          ? {}
+          : { supersedes: `superseded by a newer ${request.operation} of the machine` }),
       });
     },
   };

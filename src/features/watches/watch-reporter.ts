@@ -9,6 +9,7 @@ import type { Machine } from '../../paperspace/schemas.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { ChannelPacer } from '../../slack/channel-pacer.js';
 import { deliver } from '../../slack/posting.js';
+import type { SlackUser } from '../../store/slack-user.js';
 import type { TimelineEntry, Watch } from '../../store/watch-types.js';
 import { machineCardMessage } from '../machines/blocks/machine-card.js';
 import {
@@ -41,6 +42,8 @@ export function createWatchReporter(deps: {
   logger: Logger;
   /** Keeps a burst of finishes within Slack's per-channel and chat.update limits, in order. */
   pacer: ChannelPacer;
+  /** Redraws the App Home of the person whose watch in their DM ended (App Home cards go there). */
+  refreshHome?: (user: SlackUser) => Promise<void>;
 }): WatchReporter {
   const { slack, logger, pacer } = deps;
 
@@ -99,6 +102,14 @@ export function createWatchReporter(deps: {
           watch,
           machineCardMessage(machine, { timeline, notice: finishedNotice(watch, outcome) }),
         );
+      }
+      // A change asked from App Home posts its card in the person's DM: the Home still shows the state
+      // of the click until it is drawn again. (A change typed in the DM refreshes it too, harmlessly.)
+      if (deps.refreshHome && (watch.channel === watch.userId || watch.channel.startsWith('D'))) {
+        // The outcome is posted and recorded: a Home that cannot be drawn must not make it due again.
+        await deps.refreshHome({ teamId: watch.teamId, userId: watch.userId }).catch((error: unknown) => {
+          logger.warn({ watchId: watch.id, error: describeError(error) }, 'could not refresh the App Home');
+        });
       }
     },
   };

@@ -4,7 +4,7 @@ import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
 import { textOf } from './helpers.js';
 
-const bot = useTestBot({ linked: ['ada'] });
+const bot = useTestBot({ linked: ['ada', 'maya'] });
 
 async function openHome(user: string, tab: 'home' | 'messages' = 'home') {
   const response = await bot.send(bot.requests.event({ type: 'app_home_opened', user, tab }));
@@ -23,6 +23,23 @@ describe('App Home', () => {
     expect(view).toContain('ada-workstation');
     expect(view).toContain(ActionId.machineStart);
     expect(view).not.toContain(USERS.ada.apiKey);
+  });
+
+  it("counts only the viewer's machines as theirs, and lists the team's with Ask the owner instead of power buttons", async () => {
+    await openHome(USERS.maya.slackId);
+    const publish = await bot.slack.waitFor('views.publish');
+    const view = publish.args.view as { blocks: { block_id?: string; elements?: { action_id: string }[] }[] };
+    const text = textOf(view);
+    expect(text).toContain('Your machines (2)');
+    expect(text).toContain("Your team's machines (3)");
+    const actionsOf = (machineId: string) =>
+      view.blocks
+        .find((block) => block.block_id === `machine_actions:${machineId}`)
+        ?.elements?.map((element) => element.action_id);
+    expect(actionsOf('psorb002')).toContain(ActionId.machineStart);
+    expect(actionsOf('psorb004')).toContain(ActionId.requestPower);
+    expect(actionsOf('psorb004')).not.toContain(ActionId.machineStart);
+    expect(actionsOf('psorb003')).not.toContain(ActionId.machineStop);
   });
 
   it('offers Log in to someone who linked no key', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CreateDriveFields } from '../../../src/features/catalog/blocks/create-drive-modal.js';
 import { ActionId, CallbackId } from '../../../src/slack/ids.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
@@ -100,7 +101,30 @@ describe('shared drives for a team administrator', () => {
     expect(audit).toMatchObject({ action: 'drive.create', outcome: 'ok', resourceId: created?.id });
   });
 
+  it('refuses a network outside the drive’s region in the ack, under the network', async () => {
+    const response = await submitDrive('maya', {
+      name: 'misplaced',
+      size: '50',
+      region: 'Europe (AMS1)',
+      networkId: 'norbca1',
+    });
+    expect(response.body).toMatchObject({
+      response_action: 'errors',
+      errors: {
+        [CreateDriveFields.network.blockId]: expect.stringContaining(
+          'is a network in West Coast (CA1), not in Europe (AMS1)',
+        ),
+      },
+    });
+  });
+
   it('shows Paperspace’s refusal of a network outside the region in the modal', async () => {
+    // The check before the ack could not read the network: Paperspace's own refusal comes after it.
+    bot.emulator.state.failNextRequests({
+      count: 1,
+      status: 503,
+      path: '/networks/getNetworks',
+    });
     await submitDrive('maya', {
       name: 'misplaced',
       size: '50',

@@ -270,3 +270,58 @@ function cellsOf(blocks: unknown, region: string): string[] {
   const section = sections.find((block) => block.type === 'section' && block.text?.text === `*${region}*`);
   return (section?.fields ?? []).map((field) => field.text);
 }
+
+describe('power buttons in a team list', () => {
+  /** The action ids of a machine's card in a list. */
+  const actionsOf = (blocks: unknown, machineId: string) =>
+    (blocks as { block_id?: string; elements?: { action_id: string }[] }[])
+      .find((block) => block.block_id === `machine_actions:${machineId}`)
+      ?.elements?.map((element) => element.action_id);
+
+  it("offers Start, Stop and Restart only on the viewer's own machines; a teammate's offers Ask the owner", async () => {
+    const reply = await command(bot, 'maya', 'list');
+    // maya-trainer is Maya's; sam-desktop and sam-dev are Sam's.
+    expect(actionsOf(reply.blocks, 'psorb001')).toContain(ActionId.machineStop);
+    if (bot.dialect === 'v1') {
+      // API v1 machines say nothing of their owner: the buttons stay, and Paperspace decides on a click.
+      expect(actionsOf(reply.blocks, 'psorb003')).toContain(ActionId.machineStop);
+      return;
+    }
+    for (const teammates of ['psorb003', 'psorb004']) {
+      const actions = actionsOf(reply.blocks, teammates);
+      expect(actions).toContain(ActionId.requestPower);
+      expect(actions).not.toContain(ActionId.machineStart);
+      expect(actions).not.toContain(ActionId.machineStop);
+      expect(actions).not.toContain(ActionId.machineRestart);
+    }
+    expect(textOf(reply.blocks)).toContain('\\"verb\\":\\"start');
+  });
+
+  it.skipIf(process.env.TEST_PAPERSPACE_DIALECT === 'v1')(
+    'Ask the owner on a list card asks privately and leaves the list in place',
+    async () => {
+      const list = await command(bot, 'maya', 'list');
+      const askValue = (
+        list.blocks as { block_id?: string; elements?: { action_id: string; value?: string }[] }[]
+      )
+        .find((block) => block.block_id === 'machine_actions:psorb004')
+        ?.elements?.find((element) => element.action_id === ActionId.requestPower)?.value;
+      expect(askValue).toBeDefined();
+      const request = bot.requests.blockAction({
+        actionId: ActionId.requestPower,
+        value: askValue,
+        blockId: 'machine_actions:psorb004',
+        userId: USERS.maya.slackId,
+        ephemeral: true,
+      });
+      await bot.send(request);
+      const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+      expect(reply.replace_original).not.toBe(true);
+      // Sent to Sam when an earlier test of this file linked him, otherwise why it cannot be asked.
+      expect(reply.text).toMatch(/Request sent to <@U0SAM>|The owner of sam-dev has not linked/);
+      expect(bot.slack.responses(request.responseUrlId ?? '').some((post) => post.replace_original)).toBe(
+        false,
+      );
+    },
+  );
+});

@@ -5,6 +5,7 @@ import { useTestBot } from '../../support/use-test-bot.js';
 import { command, textOf } from '../account/helpers.js';
 
 const maya = USERS.maya;
+const SCRIPT_LIST_PATH = '/scripts/getScripts';
 
 const bot = useTestBot({ linked: ['maya'] });
 
@@ -112,10 +113,23 @@ describe('/ps script create', () => {
     expect(audit).toMatchObject({ action: 'script.create', outcome: 'ok', resourceId: created?.id });
   });
 
+  it('refuses a name another script has in the ack, under the name, before anything is created', async () => {
+    const before = await bot.store.audit.list({ userId: maya.slackId, limit: 1 });
+    const response = await submitScript({ name: 'warm-cache', text: 'echo again' });
+    expect(response.body).toMatchObject({
+      response_action: 'errors',
+      errors: { script_name: expect.stringContaining('A startup script named "warm-cache" already exists') },
+    });
+    const after = await bot.store.audit.list({ userId: maya.slackId, limit: 1 });
+    expect(after[0]?.id).toBe(before[0]?.id);
+  });
+
   it("puts the form back with Paperspace's refusal of a duplicate name under the name, keeping the text", async () => {
     await bot.send(bot.requests.slashCommand({ text: 'script create', userId: maya.slackId }));
     const form = await bot.slack.waitFor('views.update');
     bot.slack.reset();
+    // The check before the ack could not list the scripts: Paperspace's own refusal comes after it.
+    bot.emulator.state.failNextRequests({ count: 1, status: 503, path: SCRIPT_LIST_PATH });
     await submitScript(
       { name: 'warm-cache', text: 'echo again' },
       (form.args.view as { blocks: unknown[] }).blocks,

@@ -347,7 +347,7 @@ describe('/ps create with key=value pairs', () => {
     expect(bot.slack.responses(request.responseUrlId ?? '')).toHaveLength(1);
   });
 
-  it('creates the machine from typed values and does not watch one that is not started', async () => {
+  it('creates the machine from typed values and follows one that is not started until it rests off', async () => {
     await createInline(
       'machineName="ada inline" region=CA1 machineType=C4 size=50 billingType=hourly templateId=t04azgph startOnCreate=no',
     );
@@ -357,6 +357,8 @@ describe('/ps create with key=value pairs', () => {
     expect(machine).toBeDefined();
     await auditOf(bot, machine?.id ?? '');
     await settle();
-    expect(bot.watchRequests.filter((request) => request.machineId === machine?.id)).toEqual([]);
+    expect(bot.watchRequests.filter((request) => request.machineId === machine?.id)).toEqual([
+      expect.objectContaining({ targetState: 'off', operation: 'create' }),
+    ]);
   });
 });

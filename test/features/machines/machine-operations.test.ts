@@ -126,7 +126,7 @@ describe('machine operations', () => {
     expect(record?.message).toMatch(/^Paperspace user u1ada; PaperspacePermissionError: /);
   });
 
-  it('creates a machine, recording its new id, with no watch target when it is not started', async () => {
+  it('creates a machine, recording its new id, to be watched until off when it is not started', async () => {
     const outcome = await operations.create(ada(), {
       machineName: 'svc-created',
       region: 'West Coast (CA1)',
@@ -136,7 +136,7 @@ describe('machine operations', () => {
       templateId: 't04azgph',
       startOnCreate: false,
     });
-    expect(outcome.targetState).toBeUndefined();
+    expect(outcome.targetState).toBe('off');
     expect(records.at(-1)).toMatchObject({
       action: 'machine.create',
       resourceId: outcome.machine.id,

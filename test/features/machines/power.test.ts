@@ -285,3 +285,67 @@ describe('power buttons on a machine card', () => {
     expect(textOf(update.args.blocks)).toContain(ActionId.machineStart);
   });
 });
+
+describe('a second click while the first change is under way', () => {
+  const startsOf = (machineId: string) =>
+    bot.emulator.state.requests().filter((entry) => entry.path.includes(`${machineId}/start`)).length;
+
+  it('from App Home: one live card and one watch; the second Start hears the machine is already starting', async () => {
+    const machine = spareMachine();
+    const click = () =>
+      bot.send(
+        bot.requests.blockAction({
+          actionId: ActionId.machineStart,
+          value: cardValue(machine.id, machine.name),
+          userId: ADA,
+          view: { type: 'home' },
+        }),
+      );
+    await click();
+    await eventually(() => watchesOf(machine.id)[0]);
+    await click();
+
+    const answer = await bot.slack.waitFor(
+      (call) => call.method === 'chat.postMessage' && textOf(call.args).includes('already starting'),
+    );
+    expect(answer.args.channel).toBe(ADA);
+    expect(textOf(answer.args)).toContain(`<@${ADA}> asked at`);
+    expect(textOf(answer.args)).toContain('I sent nothing again; see that card');
+    await settle();
+    const cards = bot.slack
+      .calls('chat.postMessage')
+      .filter((call) => textOf(call.args).includes(`Starting… requested by <@${ADA}>`));
+    expect(cards).toHaveLength(1);
+    expect(watchesOf(machine.id)).toHaveLength(1);
+    expect(startsOf(machine.id)).toBe(1);
+  });
+
+  it('on the same card: the card is updated once, and the second Stop is answered privately', async () => {
+    const machine = spareMachine('ready');
+    const ts = '1600000000.000999';
+    const click = () => {
+      const request = bot.requests.blockAction({
+        actionId: ActionId.machineStop,
+        value: cardValue(machine.id, machine.name),
+        userId: ADA,
+        channelId: CHANNEL,
+        message: { ts },
+      });
+      return bot.send(request).then(() => request);
+    };
+    await click();
+    await eventually(() => watchesOf(machine.id)[0]);
+    const second = await click();
+
+    const reply = await bot.slack.waitForResponse(second.responseUrlId ?? '');
+    expect(reply.response_type).toBe('ephemeral');
+    expect(reply.text).toContain('is already stopping');
+    expect(reply.text).toContain(`in <#${CHANNEL}>`);
+    await settle();
+    expect(bot.slack.calls('chat.update').filter((call) => call.args.ts === ts)).toHaveLength(1);
+    expect(watchesOf(machine.id)).toHaveLength(1);
+    expect(
+      bot.emulator.state.requests().filter((entry) => entry.path.includes(`${machine.id}/stop`)),
+    ).toHaveLength(1);
+  });
+});

@@ -1,6 +1,7 @@
 import type { ViewStateValue } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { UpdateMachineFields as F } from '../../../src/features/machines/blocks/update-machine-modal.js';
+import { DEFAULT_MAX_RETRIES } from '../../../src/paperspace/client.js';
 import { ActionId, CallbackId, MachineOverflowOption } from '../../../src/slack/ids.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
 import { USERS } from '../../support/test-bot.js';
@@ -39,6 +40,28 @@ describe('/ps update', () => {
       userId: ADA,
     });
   });
+
+  it('reports a change Paperspace accepted as done when reading the machine back fails, never as refused', async () => {
+    const machine = spareMachine();
+    // Every try of the re-read fails, retries included.
+    bot.emulator.state.failNextRequests({
+      count: DEFAULT_MAX_RETRIES + 1,
+      status: 503,
+      path: bot.dialect === 'v1' ? `/v1/machines/${machine.id}` : '/machines/getMachinePublic',
+    });
+    const request = bot.requests.slashCommand({
+      text: `update ${machine.name} shutdownTimeoutInHours=4`,
+      userId: ADA,
+    });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '', { timeoutMs: 20_000 });
+    expect(reply.text).toContain(`✅ Updated *${machine.name}*: \`shutdownTimeoutInHours\`.`);
+    expect(reply.text).toContain('I could not read it back to refresh its card');
+    expect(reply.text).toContain(`\`/ps show ${machine.name}\` shows it as it is now`);
+    expect(reply.text).not.toMatch(/refused|failed/i);
+    expect(bot.emulator.state.machine(machine.id)?.shutdownTimeoutInHours).toBe(4);
+    expect(await auditOf(bot, machine.id)).toMatchObject({ action: 'machine.update', outcome: 'ok' });
+  }, 30_000);
 
   it('refuses a name another machine already has, whatever its case, and renames nothing', async () => {
     const machine = spareMachine();
@@ -149,6 +172,34 @@ describe('the Settings modal', () => {
     });
     expect(await auditOf(bot, machine.id)).toMatchObject({ action: 'machine.update', outcome: 'ok' });
   });
+
+  it('says Saved, not refused, when Paperspace took the settings but reading the machine back failed', async () => {
+    const machine = spareMachine();
+    const ts = '1600000000.000124';
+    const view = await openSettings(machine, ts);
+    bot.slack.reset();
+    bot.emulator.state.failNextRequests({
+      count: DEFAULT_MAX_RETRIES + 1,
+      status: 503,
+      path: '/machines/getMachinePublic',
+    });
+    await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.updateMachine,
+        userId: ADA,
+        privateMetadata: view.private_metadata,
+        values: values(machine.name, '6'),
+      }),
+    );
+    const note = await bot.slack.waitFor('chat.postEphemeral', { timeoutMs: 20_000 });
+    expect(textOf(note.args)).toContain(
+      `✅ Updated *${machine.name}*. I could not read it back to refresh its card`,
+    );
+    const views = bot.slack.calls('views.update').map((call) => textOf(call.args.view));
+    expect(views.at(-1)).toContain('Saved the settings');
+    expect(views.join(' ')).not.toContain(F.shutdownTimeout.blockId);
+    expect(bot.emulator.state.machine(machine.id)?.shutdownTimeoutInHours).toBe(6);
+  }, 30_000);
 
   it('opens for a machine whose shutdown timeout and snapshot count are 0, values the API holds', async () => {
     const machine = spareMachine();

@@ -240,3 +240,46 @@ describe('shutdown reminders, end to end', () => {
     ).toHaveLength(0);
   });
 });
+
+describe('a reminder tells the truth after its buttons are used', () => {
+  const CPU_BOX = { id: 'psada002', name: 'ada-cpu-box' };
+  const startMachine = (id: string) =>
+    fetch(`${bot.emulator.url}/machines/${id}/start`, {
+      method: 'POST',
+      headers: { 'x-api-key': USERS.ada.apiKey },
+    });
+  const header = (call: ApiCall | undefined) => {
+    const blocks = (call?.args.blocks ?? []) as { type: string; text?: { text: string } }[];
+    return blocks.find((block) => block.type === 'header')?.text?.text;
+  };
+
+  it('Stop counts the header down, and a snoozed machine is left out of the next reminder while its snooze lasts', async () => {
+    await command('remind 19:00 weekdays');
+    await command('remind 19:30 weekdays');
+    await bot.scheduler.tick();
+    clock.set(Date.parse('2024-05-27T16:00:00Z'));
+    for (const machine of [WORKSTATION, RENDER, CPU_BOX]) await startMachine(machine.id);
+    clock.advance(10_000);
+
+    const first = (await fireAt('2024-05-27T17:00:00Z')) as ApiCall;
+    expect(header(first)).toBe('⏰ 3 machines still running');
+    bot.slack.reset();
+
+    await click(first, ActionId.reminderStop, CPU_BOX);
+    const stopped = await bot.slack.waitFor('chat.update');
+    expect(header(stopped)).toBe('⏰ 2 machines still running');
+    expect(String(stopped.args.text)).toMatch(/^⏰ 2 machines still running: /);
+    expect(messageText(stopped.args)).toContain('I reply in this thread when it is off');
+
+    await click(first, ActionId.reminderSnooze, RENDER);
+    await expect.poll(async () => (await bot.store.snoozes.listByUser(ada())).length).toBe(1);
+    expect(header(bot.slack.calls('chat.update').at(-1))).toBe('⏰ 3 machines still running');
+
+    // 19:30 in Amsterdam, half an hour into the snooze.
+    const second = await fireAt('2024-05-27T17:30:00Z');
+    expect(messageText(second?.args ?? {})).toContain('ada-workstation');
+    expect(messageText(second?.args ?? {})).not.toContain('ada-render');
+    expect(header(second)).toBe('⏰ 1 machine still running');
+    await command('remind off');
+  });
+});

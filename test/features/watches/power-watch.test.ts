@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeMachineRef } from '../../../src/features/machines/blocks/machine-ref.js';
+import { ActionId } from '../../../src/slack/ids.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
 import { messageText } from '../../scheduler/harness.js';
 import { startTestBot, type TestBot, USERS } from '../../support/test-bot.js';
@@ -71,4 +73,27 @@ describe('a power command followed through by the scheduler', () => {
       expect(eventReads.length).toBeGreaterThan(0);
     },
   );
+});
+
+describe('a power change asked from App Home', () => {
+  it('publishes the Home again when the Stop is sent and when the machine is off', async () => {
+    bot.slack.reset();
+    await bot.send(
+      bot.requests.blockAction({
+        actionId: ActionId.machineStop,
+        value: encodeMachineRef({ id: 'psada001', name: 'ada-workstation' }),
+        userId: USERS.ada.slackId,
+        view: { type: 'home' },
+      }),
+    );
+    const sent = await bot.slack.waitFor('views.publish');
+    expect(sent.args.user_id).toBe(USERS.ada.slackId);
+    expect(JSON.stringify(sent.args.view)).toContain('*ada-workstation* · Stopping');
+
+    clock.advance(5000);
+    await bot.scheduler.tick();
+    await expect.poll(() => bot.slack.calls('views.publish').length).toBe(2);
+    const done = bot.slack.calls('views.publish')[1];
+    expect(JSON.stringify(done?.args.view)).toContain('*ada-workstation* · Off');
+  });
 });

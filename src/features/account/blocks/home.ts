@@ -10,6 +10,8 @@ export interface HomeViewInput {
   /** The linked account, or undefined when the viewer has not logged in. */
   linked: { maskedKey: string; account: string } | undefined;
   machines: Machine[];
+  /** Whether the viewer may power a machine (their own); a team key lists teammates' machines too. */
+  operable?: (machine: Machine) => boolean;
   /** Why the machines could not be loaded, in a sentence. */
   error?: string;
 }
@@ -17,7 +19,7 @@ export interface HomeViewInput {
 /** A divider and a compact card (section and actions). */
 const BLOCKS_PER_MACHINE = 3;
 
-export function homeView({ linked, machines, error }: HomeViewInput): HomeView {
+export function homeView({ linked, machines, error, operable = () => true }: HomeViewInput): HomeView {
   const blocks: KnownBlock[] = [{ type: 'header', text: plainText('Paperspace', LIMITS.headerText) }];
   if (linked) {
     blocks.push({
@@ -41,21 +43,40 @@ export function homeView({ linked, machines, error }: HomeViewInput): HomeView {
   if (error) blocks.push({ type: 'section', text: mrkdwn(`⚠️ ${escapeMrkdwn(error)}`) });
 
   if (linked && !error) {
-    blocks.push({ type: 'header', text: plainText(`Your machines (${machines.length})`, LIMITS.headerText) });
-    if (machines.length === 0) {
+    const own = machines.filter(operable);
+    const team = machines.filter((machine) => !operable(machine));
+    blocks.push({ type: 'header', text: plainText(`Your machines (${own.length})`, LIMITS.headerText) });
+    if (own.length === 0) {
       blocks.push({
         type: 'section',
-        text: mrkdwn(`No machines yet. Create one with \`${SLASH_COMMAND} create\`.`),
+        text: mrkdwn(
+          team.length === 0
+            ? `No machines yet. Create one with \`${SLASH_COMMAND} create\`.`
+            : 'None of the machines your key sees is yours.',
+        ),
       });
     }
-    // Room for the "and N more" line and the footer.
-    const room = Math.floor((LIMITS.viewBlocks - blocks.length - 2) / BLOCKS_PER_MACHINE);
-    const shown = machines.slice(0, room);
-    for (const machine of shown) {
-      blocks.push({ type: 'divider' }, ...machineCard(machine, { compact: true }));
-    }
-    if (machines.length > shown.length) {
-      blocks.push(contextLine(`… and ${machines.length - shown.length} more, use \`${SLASH_COMMAND} list\``));
+    // Room for a second header, the "and N more" line and the footer.
+    let room = Math.floor((LIMITS.viewBlocks - blocks.length - 4) / BLOCKS_PER_MACHINE);
+    const section = (list: Machine[], canPower: boolean) => {
+      const shown = list.slice(0, Math.max(0, room));
+      room -= shown.length;
+      for (const machine of shown) {
+        blocks.push({ type: 'divider' }, ...machineCard(machine, { compact: true, operable: canPower }));
+      }
+      return list.length - shown.length;
+    };
+    let hidden = section(own, true);
+    if (team.length > 0 && room > 0) {
+      // Paperspace lets only the owner power a machine: these offer "Ask the owner" instead.
+      blocks.push({
+        type: 'header',
+        text: plainText(`Your team's machines (${team.length})`, LIMITS.headerText),
+      });
+      hidden += section(team, false);
+    } else hidden += team.length;
+    if (hidden > 0) {
+      blocks.push(contextLine(`… and ${hidden} more, use \`${SLASH_COMMAND} list\``));
     }
   }
   blocks.push(contextLine(`\`${SLASH_COMMAND} help\` lists every command.`));

@@ -7,6 +7,7 @@ import { type ButtonArgs, type ButtonClick, buttonHandler } from '../../../slack
 import { ActionId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
+import { machineIdFromBlockId } from '../../machines/blocks/machine-ref.js';
 import { denyModal } from '../blocks/deny-modal.js';
 import { decodeApproveFor, decodeCreateOffer, decodePowerOffer } from '../blocks/request-values.js';
 import { approve, type Decider, withdraw } from '../request-decisions.js';
@@ -54,7 +55,11 @@ export function registerRequestButtons(router: ListenerRouter, deps: ListenerDep
       const offer = decodePowerOffer(click.value);
       const requester = await requesterOf(click);
       if (!requester) return;
-      await replaceOffer(args, `📨 Asking the owner of ${offer.name}…`);
+      // On a machine card (a team list, App Home) the button sits among other machines: only an offer
+      // message is replaced, a list stays as it is.
+      if (machineIdFromBlockId(args.action.block_id) === undefined) {
+        await replaceOffer(args, `📨 Asking the owner of ${offer.name}…`);
+      }
       await openPowerRequest(requester, offer.id, offer.verb);
     }),
   );

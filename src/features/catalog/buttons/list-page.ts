@@ -31,7 +31,8 @@ export function registerListPage(router: ListenerRouter, deps: ListenerDeps): vo
     try {
       const client = await clicker.userClient();
       if (client === undefined) return;
-      const page = await listMessage(client, value.kind, value.filters, value.page);
+      const viewerPaperspaceId = (await clicker.deps.vault.account(clicker.user))?.userId;
+      const page = await listMessage(client, value.kind, value.filters, value.page, { viewerPaperspaceId });
       await respond({ replace_original: true, ...page });
     } catch (error) {
       await clicker.replyFailure(error);

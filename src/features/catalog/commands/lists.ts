@@ -8,7 +8,8 @@ import type { ListingKind, RawFilters } from '../listings.js';
 async function replyWithFirstPage(context: CommandContext, kind: ListingKind, filters: RawFilters) {
   const client = await context.userClient();
   if (client === undefined) return;
-  await context.replyPrivately(await listMessage(client, kind, filters, 1));
+  const viewerPaperspaceId = (await context.deps.vault.account(context.user))?.userId;
+  await context.replyPrivately(await listMessage(client, kind, filters, 1, { viewerPaperspaceId }));
 }
 
 export const listCommand: CommandHandler<'list'> = (command, context) =>

@@ -1,15 +1,18 @@
 // The submission both create forms (startup script, shared drive) share; each form supplies only what
 // differs (how its fields are read and checked, the create call and what success says). A problem
-// with the form is shown under its field in the ack, with everything typed kept. The create itself is
+// with the form (or found with the key, like a taken name) is shown under its field in the ack, with
+// everything typed kept. The create itself is
 // a change that must not run twice, so it is not raced against Slack's 3 seconds: the ack turns the
 // modal into "Creating…" at once, the audited create runs with the submitter's own key, and the modal
 // (or, if it was closed, the DM) then shows what happened: on a refusal, the form again with what was
 // typed and the reason under its field.
 
 import type { WebClient } from '@slack/web-api';
+import { describeError } from '../../../errors/describe-error.js';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
-import type { FormReading } from '../../../slack/block-kit/form-problems.js';
+import type { RequestOptions } from '../../../paperspace/http.js';
+import type { FormReading, ParameterProblems } from '../../../slack/block-kit/form-problems.js';
 import type { SubmittedView } from '../../../slack/block-kit/form-refill.js';
 import { statusModal } from '../../../slack/block-kit/status-modal.js';
 import { mrkdwn, type SlackMessage } from '../../../slack/block-kit/text.js';
@@ -36,6 +39,16 @@ export interface CreateForm<Params> {
   fallbackBlockId: string;
   /** The input a conflict (409) is about, e.g. a name already taken. */
   conflictParameter?: string;
+  /**
+   * Problems found with the submitter's key before the ack (a name already taken), shown under their
+   * fields in the same round as the form's own. Bounded by CHECK_MS: a check not back by then, or
+   * failing, finds nothing, and Paperspace, which checks the same, refuses after the ack instead.
+   */
+  check?: (
+    paperspace: PaperspaceClient,
+    params: Params,
+    options: RequestOptions,
+  ) => Promise<ParameterProblems>;
   /** Runs the audited create; answers the success line (mrkdwn, escaped) and detail lines. */
   create: (
     paperspace: PaperspaceClient,
@@ -61,6 +74,14 @@ export function registerCreateForm<Params>(
       return;
     }
     const { params } = reading;
+    const problems = form.check ? await checkWithinBudget(deps, form, user, params) : {};
+    if (Object.keys(problems).length > 0) {
+      await ack({
+        response_action: 'errors',
+        errors: fieldErrors(problems, form.fieldBlockIds, values, form.fallbackBlockId),
+      });
+      return;
+    }
     await ack({
       response_action: 'update',
       view: statusModal({
@@ -77,6 +98,29 @@ export function registerCreateForm<Params>(
       params,
     });
   });
+}
+
+/** Budget of a form's checks before the ack; the vault read and Slack need the rest of the 3 s. */
+export const CHECK_MS = 1500;
+
+async function checkWithinBudget<Params>(
+  deps: ListenerDeps,
+  form: CreateForm<Params>,
+  user: SlackUser,
+  params: Params,
+): Promise<ParameterProblems> {
+  if (form.check === undefined) return {};
+  try {
+    const paperspace = await deps.clients.forUser(user);
+    if (paperspace === undefined) return {};
+    return await form.check(paperspace, params, { signal: AbortSignal.timeout(CHECK_MS), maxRetries: 0 });
+  } catch (error) {
+    deps.logger.info(
+      { callbackId: form.callbackId, error: describeError(error) },
+      'a create form check did not finish in time; Paperspace will check it',
+    );
+    return {};
+  }
 }
 
 /**

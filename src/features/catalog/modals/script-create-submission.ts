@@ -1,7 +1,8 @@
-// The startup script form: checked with the client's schema (the 16 KB UTF-8 limit included) in the
-// ack, so a problem shows under its field with everything typed kept; then created (see
+// The startup script form: checked with the client's schema (the 16 KB UTF-8 limit included) and for
+// a name another script has, in the ack, so a problem shows under its field with everything typed kept; then created (see
 // create-submission.ts for why the create itself is answered after the ack).
 
+import type { ParameterProblems } from '../../../slack/block-kit/form-problems.js';
 import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import { CallbackId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
@@ -25,6 +26,14 @@ export function registerScriptCreateSubmission(router: ListenerRouter, deps: Lis
     fieldBlockIds: createScriptFieldBlockIds,
     fallbackBlockId: CreateScriptFields.text.blockId,
     conflictParameter: 'scriptName',
+    // Paperspace refuses a second script of the same name; said in the ack, not after it.
+    async check(paperspace, params, options): Promise<ParameterProblems> {
+      const scripts = await paperspace.scripts.list({}, options);
+      if (!scripts.some((script) => script.name === params.scriptName)) return {};
+      return {
+        scriptName: `A startup script named "${params.scriptName}" already exists; choose another name.`,
+      };
+    },
     async create(paperspace, user, params) {
       const script = await createScript(deps.audit, paperspace, user, params);
       const names = params.machineId

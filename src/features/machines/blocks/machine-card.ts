@@ -18,6 +18,7 @@ import {
   slackDate,
 } from '../../../slack/block-kit/text.js';
 import { ActionId, MachineOverflowOption } from '../../../slack/ids.js';
+import { encodePowerOffer } from '../../approvals/blocks/request-values.js';
 import { encodeMachineRef, machineActionsBlockId } from './machine-ref.js';
 import { isRunningState, stateLabel, stateMrkdwn } from './machine-state.js';
 
@@ -28,6 +29,11 @@ export interface MachineCardOptions {
   timeline?: { state: string; at: number }[];
   /** A mrkdwn line such as "Restarting… requested by <@U1>"; escape user-controlled parts yourself. */
   notice?: string;
+  /**
+   * False when the viewer does not own the machine (team lists, App Home): Paperspace lets only the
+   * owner start or stop it, so instead of buttons that would be refused the card offers "Ask the owner".
+   */
+  operable?: boolean;
 }
 
 /** Timelines longer than this show their most recent entries: the line is for "what just happened". */
@@ -37,7 +43,7 @@ export function machineCard(machine: Machine, opts: MachineCardOptions = {}): Kn
   const blocks: KnownBlock[] = opts.compact ? [compactSummary(machine)] : detailedSummary(machine);
   if (opts.notice) blocks.push(contextLine(opts.notice));
   if (opts.timeline && opts.timeline.length > 0) blocks.push(contextLine(timelineText(opts.timeline)));
-  blocks.push(machineActions(machine));
+  blocks.push(machineActions(machine, opts.operable ?? true));
   if (!opts.compact) blocks.push(contextLine(footerText(machine)));
   return blocks;
 }
@@ -118,11 +124,11 @@ function footerText(machine: Machine): string {
   return parts.join(' · ');
 }
 
-/** Buttons that fit the state, then Share, Usage and the overflow (Settings, Access, Destroy). */
-function machineActions(machine: Machine): ActionsBlock {
+/** Start, or Stop and Restart, as the state allows. */
+function powerButtons(machine: Machine): Button[] {
   const value = encodeMachineRef(machine);
   const name = machine.name;
-  const elements: (Button | Overflow)[] = [];
+  const elements: Button[] = [];
   if (machine.state === 'off') {
     elements.push(
       button({
@@ -151,6 +157,31 @@ function machineActions(machine: Machine): ActionsBlock {
       },
     });
   }
+  return elements;
+}
+
+/**
+ * Someone else's machine: one button that asks its owner (the approvals feature's request) to start
+ * an off machine or stop a running one, in place of the power buttons only the owner can use.
+ */
+function askOwnerButtons(machine: Machine): Button[] {
+  const verb = machine.state === 'off' ? 'start' : isRunningState(machine.state) ? 'stop' : undefined;
+  if (verb === undefined) return [];
+  return [
+    button({
+      actionId: ActionId.requestPower,
+      text: 'Ask the owner',
+      value: encodePowerOffer({ id: machine.id, name: machine.name, verb }),
+      accessibilityLabel: `Ask the owner of ${machine.name} to ${verb} it`,
+    }),
+  ];
+}
+
+/** Buttons that fit the state, then Share, Usage and the overflow (Settings, Access, Destroy). */
+function machineActions(machine: Machine, operable: boolean): ActionsBlock {
+  const value = encodeMachineRef(machine);
+  const name = machine.name;
+  const elements: (Button | Overflow)[] = operable ? powerButtons(machine) : askOwnerButtons(machine);
   elements.push(
     button({ actionId: ActionId.machineShare, text: 'Share', value, accessibilityLabel: `Share ${name}` }),
   );

@@ -32,7 +32,12 @@ export const MAX_MACHINE_PAGE_SIZE = Math.floor(
   (LIMITS.messageBlocks - LIST_OVERHEAD - PAGER_BLOCKS) / BLOCKS_PER_MACHINE,
 );
 
-export function machineList(machines: Machine[], request: PageRequest): SlackMessage {
+/** `operable`: whether the viewer may power a machine; the others offer "Ask the owner" instead. */
+export function machineList(
+  machines: Machine[],
+  request: PageRequest,
+  operable: (machine: Machine) => boolean = () => true,
+): SlackMessage {
   const filters = filtersMrkdwn(request.filters);
   if (machines.length === 0) return emptyMachineList(filters);
 
@@ -45,7 +50,7 @@ export function machineList(machines: Machine[], request: PageRequest): SlackMes
   if (filters) blocks.push(contextLine(`Filters: ${filters}`));
   shown.forEach((machine, index) => {
     if (index > 0) blocks.push({ type: 'divider' });
-    blocks.push(...machineCard(machine, { compact: true }));
+    blocks.push(...machineCard(machine, { compact: true, operable: operable(machine) }));
   });
   blocks.push(...pageNavigation('machines', request.filters, slice));
 

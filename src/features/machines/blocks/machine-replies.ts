@@ -5,16 +5,18 @@ import type { Machine } from '../../../paperspace/schemas.js';
 import { contextLine } from '../../../slack/block-kit/elements.js';
 import {
   escapeMrkdwn,
+  isoMinutes,
   LIMITS,
   mrkdwn,
   nameMrkdwn,
   type SlackMessage,
+  slackDate,
   truncateMrkdwn,
 } from '../../../slack/block-kit/text.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
 import type { PowerVerb, UnchangedReason } from '../machine-operations.js';
 import { type MachineCardOptions, machineCard } from './machine-card.js';
-import { stateLabel } from './machine-state.js';
+import { stateLabel, stateMrkdwn } from './machine-state.js';
 
 /** The state each power request moves a machine into first. */
 const STATE_AFTER: Record<PowerVerb, string> = { start: 'starting', stop: 'stopping', restart: 'restarting' };
@@ -27,6 +29,60 @@ export function mention(slackUserId: string): string {
 export function powerRequestedNotice(verb: PowerVerb, slackUserId: string): string {
   const { emoji, words } = stateLabel(STATE_AFTER[verb]);
   return `${emoji} ${escapeMrkdwn(words)}… requested by ${mention(slackUserId)}`;
+}
+
+/** `14:02` in the reader's time zone (`14:02 UTC` where Slack cannot localise it). */
+const timeOfDay = (at: number) => slackDate(at, '{time}', isoMinutes(at).slice(11));
+
+/** The command that follows a machine to a state, in backticks: the way to be told about it. */
+const waitCommand = (machineName: string, state: string) => {
+  const name = /\s/.test(machineName) ? `"${machineName}"` : machineName;
+  return `\`${SLASH_COMMAND} wait ${escapeMrkdwn(name)} ${state}\``;
+};
+
+/**
+ * The notice of a card for a request sent with --no-wait: no watch updates it, so it says when it was
+ * drawn and how to follow the machine instead of "Starting…" for good.
+ */
+export function powerUnwatchedNotice(
+  verb: PowerVerb,
+  slackUserId: string,
+  machine: Pick<Machine, 'name'>,
+  targetState: string,
+  at: number,
+): string {
+  return (
+    `${verb[0]?.toUpperCase()}${verb.slice(1)} requested by ${mention(slackUserId)} at ${timeOfDay(at)}; ` +
+    `not watched (--no-wait), so this card shows the state at that time. ` +
+    `${waitCommand(machine.name, targetState)} tells you when it is ${targetState}.`
+  );
+}
+
+/**
+ * The notice of a card whose watch a newer operation on the same machine took over: what it last knew
+ * is the card itself, this says when the watching stopped and where the story goes on.
+ */
+export function supersededNotice(operation: string, slackUserId: string, at: number): string {
+  return (
+    `⏹️ Stopped watching at ${timeOfDay(at)}: a newer ${escapeMrkdwn(operation)} by ${mention(slackUserId)} ` +
+    'took over, see the newer card.'
+  );
+}
+
+/**
+ * A second Start (Stop, Restart) while the first is under way and watched: nothing is sent again and no
+ * second card is posted; the person is pointed at the card that follows it.
+ */
+export function alreadyUnderWayMessage(
+  machine: Pick<Machine, 'name' | 'state'>,
+  watch: { userId: string; channel: string; createdAt: number; targetState: string },
+): SlackMessage {
+  const where = /^[CG]/.test(watch.channel) ? ` in <#${escapeMrkdwn(watch.channel)}>` : '';
+  const text =
+    `⏳ ${nameMrkdwn(machine.name)} is already ${escapeMrkdwn(stateLabel(machine.state).words.toLowerCase())}: ` +
+    `${mention(watch.userId)} asked at ${timeOfDay(watch.createdAt)}, and its card${where} follows it to ` +
+    `${stateMrkdwn(watch.targetState)}. I sent nothing again; see that card.`;
+  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
 }
 
 /** Replaces an ephemeral card whose button was used: its buttons are stale, the live card is public. */
@@ -100,6 +156,23 @@ export function updatedMessage(machine: Machine, changed: readonly string[]): Sl
   const fields = changed.map((field) => `\`${escapeMrkdwn(field)}\``).join(', ');
   const line = `✅ Updated ${nameMrkdwn(machine.name)}${fields ? `: ${fields}` : ''}.`;
   return cardWithLine(line, machine);
+}
+
+/**
+ * The change was accepted, but the machine could not be read back: say it is done, and that the card
+ * shown is not refreshed, with the way to see it now.
+ */
+export function updatedUnreadMessage(
+  machineName: string,
+  changed: readonly string[],
+  reason: string,
+): SlackMessage {
+  const fields = changed.map((field) => `\`${escapeMrkdwn(field)}\``).join(', ');
+  const text =
+    `✅ Updated ${nameMrkdwn(machineName)}${fields ? `: ${fields}` : ''}. ` +
+    `I could not read it back to refresh its card (${escapeMrkdwn(reason.replace(/[.\s]+$/, ''))}); ` +
+    `\`${SLASH_COMMAND} show ${escapeMrkdwn(/\s/.test(machineName) ? `"${machineName}"` : machineName)}\` shows it as it is now.`;
+  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
 }
 
 /** A card whose machine is gone: its buttons would only fail. */

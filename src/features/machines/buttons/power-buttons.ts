@@ -1,11 +1,12 @@
 // Start, Stop and Restart on a machine card. The clicker acts with their own key: the machine is read
 // with it first (so a card for a machine they cannot see fails for them alone), then the shared power
 // flow updates the clicked card in place, or posts a new one when the card was ephemeral or in App
-// Home, and watches it.
+// Home (whose view is then published again), and watches it.
 import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { ActionId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
+import { publishHome } from '../../account/app-home-opened.js';
 import { offerPowerRequest, routePowerToOwner } from '../../approvals/owner-route.js';
 import { decodeMachineRef } from '../blocks/machine-ref.js';
 import { cardMovedNotice } from '../blocks/machine-replies.js';
@@ -63,6 +64,9 @@ export function registerPowerButtons(router: ListenerRouter, deps: ListenerDeps)
           if (await offerPowerRequest(error, click, machine, verb)) return;
           throw error;
         }
+        // App Home would go on showing the state before the click (or a Stop on a machine found off)
+        // until reopened; its watch refreshes it again when the machine gets there.
+        if (click.card.kind === 'home') await publishHome(click.web, click.deps, click.user);
         // The ephemeral card would keep offering the old buttons: say where the live card is now.
         if (requested) await click.replaceEphemeral(cardMovedNotice(verb, machine.name));
       }),

@@ -1,10 +1,11 @@
 // /ps update <machine> key=value ...: typed and checked against the client's update schema before any
 // call, so a bad value is named with its key; the confirmation carries the refreshed card.
+import { failureText } from '../../../errors/user-message.js';
 import { updateMachineParamsSchema } from '../../../paperspace/requests.js';
 import { usageErrorMessage } from '../../../slack/block-kit/messages.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
 import { usageOf } from '../../../slack/command-language/command-grammar.js';
-import { updatedMessage } from '../blocks/machine-replies.js';
+import { updatedMessage, updatedUnreadMessage } from '../blocks/machine-replies.js';
 import { findMachine } from '../machine-lookup.js';
 import { createMachineOperations } from '../machine-operations.js';
 import { typedKeyValues, validateKeyValues } from '../typed-key-values.js';
@@ -24,5 +25,14 @@ export const updateMachine: CommandHandler<'update'> = async (command, context) 
     machine.id,
     params.value,
   );
-  await context.replyPrivately(updatedMessage(updated, Object.keys(params.value)));
+  const changed = Object.keys(params.value);
+  await context.replyPrivately(
+    updated.machine === undefined
+      ? updatedUnreadMessage(
+          params.value.machineName ?? machine.name,
+          changed,
+          failureText(updated.rereadError, context.deps.logger),
+        )
+      : updatedMessage(updated.machine, changed),
+  );
 };

@@ -5,6 +5,7 @@
 // with what was typed and the reason under its field.
 
 import { describeError } from '../../../errors/describe-error.js';
+import { failureText } from '../../../errors/user-message.js';
 import { toRequestIssues, updateMachineParamsSchema } from '../../../paperspace/requests.js';
 import type { SubmittedView } from '../../../slack/block-kit/form-refill.js';
 import { statusModal } from '../../../slack/block-kit/status-modal.js';
@@ -14,9 +15,9 @@ import { CallbackId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { machineCardMessage } from '../blocks/machine-card.js';
-import { updatedMessage } from '../blocks/machine-replies.js';
+import { updatedMessage, updatedUnreadMessage } from '../blocks/machine-replies.js';
 import { readUpdateMachineSubmission, updateMachineFieldBlockIds } from '../blocks/update-machine-modal.js';
-import { createMachineOperations } from '../machine-operations.js';
+import { createMachineOperations, type UpdateOutcome } from '../machine-operations.js';
 import { fieldErrors, machineOf, readSubmission } from './machine-submission.js';
 
 const TITLE = 'Machine settings';
@@ -44,7 +45,7 @@ export function registerUpdateSubmission(router: ListenerRouter, deps: ListenerD
     const paperspace = await submission.userClient();
     if (!paperspace) return;
     const view = body.view as unknown as SubmittedView & { id: string };
-    let updated: Awaited<ReturnType<ReturnType<typeof createMachineOperations>['update']>>;
+    let updated: UpdateOutcome;
     try {
       updated = await createMachineOperations(deps).update(
         { user: submission.user, client: paperspace },
@@ -68,12 +69,17 @@ export function registerUpdateSubmission(router: ListenerRouter, deps: ListenerD
         view: statusModal({ title: TITLE, text: `✅ Saved the settings of *${name}*.` }),
       })
       .catch((error: unknown) => deps.logger.info({ err: error }, 'settings form closed before its outcome'));
+    if (updated.machine === undefined) {
+      const reason = failureText(updated.rereadError, deps.logger);
+      await submission.tell(updatedUnreadMessage(parsed.data.machineName ?? machine.name, [], reason));
+      return;
+    }
     // The machine has changed: a card Slack will not refresh (deleted, too old) is only logged, never
     // reported to the person as a failed change.
     const { channelId, messageTs } = submission.metadata;
     if (channelId && messageTs) {
       await client.chat
-        .update({ channel: channelId, ts: messageTs, ...machineCardMessage(updated) })
+        .update({ channel: channelId, ts: messageTs, ...machineCardMessage(updated.machine) })
         .catch((error: unknown) => {
           submission.deps.logger.warn(
             { error: describeError(error) },
@@ -82,6 +88,6 @@ export function registerUpdateSubmission(router: ListenerRouter, deps: ListenerD
         });
     }
     // The form sends every field, so naming them would list unchanged ones too.
-    await submission.tell(updatedMessage(updated, []));
+    await submission.tell(updatedMessage(updated.machine, []));
   });
 }

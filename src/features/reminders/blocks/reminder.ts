@@ -25,10 +25,45 @@ const OVERHEAD = 3;
 export const MAX_REMINDER_MACHINES = Math.floor((LIMITS.messageBlocks - OVERHEAD) / BLOCKS_PER_MACHINE);
 
 const REMINDER_BLOCK_PREFIX = 'reminder:';
+/** The row of a machine stopped from the reminder: it no longer counts as running in the header. */
+const STOPPED_ROW_PREFIX = 'reminder_stopped:';
+/** The header carries how many machines the reminder listed, so a Stop can count down from it. */
+const HEADER_PREFIX = 'reminder_header:';
 
 /** block_id of a machine's reminder buttons: unique per machine in the message. */
 export function reminderBlockId(machineId: string): string {
   return REMINDER_BLOCK_PREFIX + machineId;
+}
+
+/** block_id of the row of a machine that was stopped from the reminder. */
+export function stoppedRowBlockId(machineId: string): string {
+  return STOPPED_ROW_PREFIX + machineId;
+}
+
+function reminderTitle(running: number): string {
+  return running > 0
+    ? `⏰ ${plural(running, 'machine')} still running`
+    : '✅ Nothing from this reminder is still running';
+}
+
+/**
+ * The header recounted after a row was stopped: the machines listed, less the rows stopped from it.
+ * A reminder posted before the header carried its count is left as it is.
+ */
+export function withRunningCount(blocks: KnownBlock[]): { blocks: KnownBlock[]; title: string } | undefined {
+  const header = blocks.find((block) => block.block_id?.startsWith(HEADER_PREFIX));
+  const listed = Number(header?.block_id?.slice(HEADER_PREFIX.length));
+  if (header === undefined || !Number.isInteger(listed)) return undefined;
+  const stopped = blocks.filter((block) => block.block_id?.startsWith(STOPPED_ROW_PREFIX)).length;
+  const title = reminderTitle(Math.max(0, listed - stopped));
+  return {
+    blocks: blocks.map((block) =>
+      block === header
+        ? { type: 'header', block_id: header.block_id, text: plainText(title, LIMITS.headerText) }
+        : block,
+    ),
+    title,
+  };
 }
 
 export function reminderMessage(machines: Machine[]): SlackMessage {
@@ -36,8 +71,10 @@ export function reminderMessage(machines: Machine[]): SlackMessage {
     const text = 'Nothing is running. 🌙';
     return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
   }
-  const title = `⏰ ${plural(machines.length, 'machine')} still running`;
-  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(title, LIMITS.headerText) }];
+  const title = reminderTitle(machines.length);
+  const blocks: KnownBlock[] = [
+    { type: 'header', block_id: HEADER_PREFIX + machines.length, text: plainText(title, LIMITS.headerText) },
+  ];
   const shown = machines.slice(0, MAX_REMINDER_MACHINES);
   for (const machine of shown) {
     const details = [machine.machineType, machine.region].filter((part): part is string => Boolean(part));

@@ -6,31 +6,41 @@ import type { WebClient } from '@slack/web-api';
 import { describeError } from '../../../errors/describe-error.js';
 import { contextLine } from '../../../slack/block-kit/elements.js';
 import type { MachineButtonClick } from '../../machines/machine-button.js';
-import { reminderBlockId } from '../blocks/reminder.js';
+import { reminderBlockId, stoppedRowBlockId, withRunningCount } from '../blocks/reminder.js';
 
-export function withRowDone(blocks: KnownBlock[], machineId: string, line: string): KnownBlock[] | undefined {
+/** `stopped`: the machine no longer runs (stopped, or found off), so the header counts one fewer. */
+export function withRowDone(
+  blocks: KnownBlock[],
+  machineId: string,
+  line: string,
+  stopped = false,
+): KnownBlock[] | undefined {
   const blockId = reminderBlockId(machineId);
   if (!blocks.some((block) => block.block_id === blockId)) return undefined;
+  const doneId = stopped ? stoppedRowBlockId(machineId) : blockId;
   return blocks.map((block) =>
-    block.block_id === blockId ? { ...contextLine(line), block_id: blockId } : block,
+    block.block_id === blockId ? { ...contextLine(line), block_id: doneId } : block,
   );
 }
 
-/** Updates the clicked row of the reminder; a message that cannot be edited is logged, not fatal. */
+/** Updates the clicked row of the reminder (and its header); a message that cannot be edited is logged, not fatal. */
 export async function markReminderRow(
   slack: WebClient,
   click: MachineButtonClick,
   line: string,
+  options: { stopped?: boolean } = {},
 ): Promise<void> {
   if (click.message === undefined || click.channelId === undefined) return;
-  const blocks = withRowDone(click.message.blocks, click.machine.id, line);
-  if (blocks === undefined) return;
+  const rows = withRowDone(click.message.blocks, click.machine.id, line, options.stopped);
+  if (rows === undefined) return;
+  const recounted = options.stopped ? withRunningCount(rows) : undefined;
   try {
     await slack.chat.update({
       channel: click.channelId,
       ts: click.message.ts,
-      blocks,
-      text: click.message.text,
+      blocks: recounted?.blocks ?? rows,
+      // The notification text starts with the header's words: it is recounted with them.
+      text: recounted ? `${recounted.title}${click.message.text.replace(/^[^:]*/, '')}` : click.message.text,
     });
   } catch (error) {
     click.logger.warn({ error: describeError(error) }, 'could not update the row of a reminder');

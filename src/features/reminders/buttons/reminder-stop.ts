@@ -5,6 +5,7 @@ import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { machineButtonHandler } from '../../machines/machine-button.js';
 import { createMachineOperations } from '../../machines/machine-operations.js';
+import { redrawSupersededCards } from '../../machines/superseded-cards.js';
 import { markReminderRow } from './reminder-row.js';
 
 export function reminderStopHandler(deps: ListenerDeps) {
@@ -18,15 +19,17 @@ export function reminderStopHandler(deps: ListenerDeps) {
     await deps.store.snoozes.cancel(user, machine.id);
     const name = `${nameMrkdwn(machine.name)}`;
     if (outcome.kind === 'unchanged') {
-      await markReminderRow(client, click, `⚫ ${name}: already off, nothing to stop`);
+      await markReminderRow(client, click, `⚫ ${name}: already off, nothing to stop`, { stopped: true });
       return;
     }
+    // The row is not updated again when the machine is off: it says where that will be told.
     await markReminderRow(
       client,
       click,
-      `🟤 ${name}: stopping, requested by <@${escapeMrkdwn(user.userId)}>`,
+      `🟤 ${name}: stopping, requested by <@${escapeMrkdwn(user.userId)}>; I reply in this thread when it is off`,
+      { stopped: true },
     );
-    await deps.watcher.watch({
+    const { superseded, createdAt } = await deps.watcher.watch({
       user,
       machineId: machine.id,
       machineName: machine.name,
@@ -37,6 +40,14 @@ export function reminderStopHandler(deps: ListenerDeps) {
       // The reminder lists other machines too, so it is not this machine's card: the completion goes
       // into its thread, and the message itself is left as the row update made it.
       ...(click.message === undefined ? {} : { threadTs: click.message.ts }),
+      operation: 'stop',
+    });
+    await redrawSupersededCards(client, deps.logger, {
+      superseded,
+      machine: outcome.machine,
+      operation: 'stop',
+      slackUserId: user.userId,
+      at: createdAt,
     });
   });
 }

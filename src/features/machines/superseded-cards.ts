@@ -1,0 +1,45 @@
+// The cards of watches that a newer operation on the same machine took over: no watch will update them
+// again, so each is redrawn once with the machine as it is now and a line saying when the watching
+// stopped and why, instead of waiting (or later claiming a result) for good.
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from 'pino';
+import { describeError } from '../../errors/describe-error.js';
+import type { Machine } from '../../paperspace/schemas.js';
+import type { Watch } from '../../store/watch-types.js';
+import { machineCardMessage } from './blocks/machine-card.js';
+import { supersededNotice } from './blocks/machine-replies.js';
+
+export interface Supersession {
+  superseded: readonly Watch[];
+  /** The machine as the newer operation left it. */
+  machine: Machine;
+  /** `start`, `stop`, `restart`, `create`: what took over. */
+  operation: string;
+  /** Who asked for the newer operation. */
+  slackUserId: string;
+  at: number;
+}
+
+/** Never throws: the newer operation has happened, and an old card Slack refuses to edit is only logged. */
+export async function redrawSupersededCards(
+  web: WebClient,
+  logger: Logger,
+  { superseded, machine, operation, slackUserId, at }: Supersession,
+): Promise<void> {
+  const notice = supersededNotice(operation, slackUserId, at);
+  for (const watch of superseded) {
+    if (watch.messageTs === null) continue;
+    try {
+      await web.chat.update({
+        channel: watch.channel,
+        ts: watch.messageTs,
+        ...machineCardMessage(machine, { timeline: watch.timeline, notice }),
+      });
+    } catch (error) {
+      logger.warn(
+        { watchId: watch.id, error: describeError(error) },
+        'could not redraw the card of a superseded watch',
+      );
+    }
+  }
+}
