@@ -16,6 +16,7 @@ import type { CronEngine } from './scheduler/cron-engine.js';
 import type { Scheduler, SchedulerTimers } from './scheduler/scheduler.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import type { ListenerDeps } from './slack/listener-deps.js';
+import { METADATA_SEAL_PURPOSE } from './slack/metadata-seal.js';
 import { createAuditTrail } from './store/audit-trail.js';
 import type { Store } from './store/store.js';
 import type { KeyVault } from './vault/key-vault.js';
@@ -155,6 +156,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     logger,
     port: options.port,
     ...(options.host === undefined ? {} : { host: options.host }),
+    metadataKeys: options.vault.derivedKeys(METADATA_SEAL_PURPOSE),
     register: (app: Parameters<typeof attachListeners>[0]) => attachListeners(app, deps),
     customRoutes: [...observabilityRoutes, ...(options.customRoutes ?? [])],
   };
