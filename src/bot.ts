@@ -162,7 +162,12 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   };
   const slackApp =
     slack.mode === 'http'
-      ? createSlackApp({ ...common, mode: 'http', signingSecret: slack.signingSecret })
+      ? createSlackApp({
+          ...common,
+          mode: 'http',
+          signingSecret: slack.signingSecret,
+          seenSignatures: options.store.requestReplays,
+        })
       : createSlackApp({ ...common, mode: 'socket', appToken: slack.appToken });
   const slackRequests = instrumentSlackRequests(slackApp.app, { metrics, scope: requestScope, logger });
   const running = createBotScheduler({

@@ -18,7 +18,7 @@ import {
   createSlackErrorHandler,
 } from './error-handler.js';
 import { createMetadataSeal } from './metadata-seal.js';
-import { guardSlackRequests } from './request-guard.js';
+import { guardSlackRequests, type SeenSignatures } from './request-guard.js';
 import { openSealedMetadata, sealingFetch } from './sealed-views.js';
 
 /** The one endpoint Slack posts slash commands, interactions and events to (manifest.yml says the same). */
@@ -58,6 +58,8 @@ export interface HttpSlackAppOptions extends CommonSlackAppOptions {
   mode: 'http';
   /** Verifies that requests come from Slack. */
   signingSecret: string;
+  /** The signatures served, shared by every replica (the store); without it, this process's memory only. */
+  seenSignatures?: SeenSignatures;
 }
 
 export interface SocketSlackAppOptions extends CommonSlackAppOptions {
@@ -128,6 +130,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       signingSecret: options.signingSecret,
       path: SLACK_EVENTS_PATH,
       responseUrlHosts: responseUrlHosts(options.slackApiUrl),
+      ...(options.seenSignatures === undefined ? {} : { seenSignatures: options.seenSignatures }),
       logger: options.logger,
     });
   }

@@ -8,6 +8,7 @@ import { migrate } from './migrations.js';
 import { describePostgresUrl, openPostgresClient } from './postgres-client.js';
 import { createSnoozeRepository, type SnoozeRepository } from './reminder-snoozes.js';
 import { createReminderRepository, type ReminderRepository } from './reminders.js';
+import { createRequestReplayRepository, type RequestReplayRepository } from './request-replays.js';
 import { type SqlClient, type SqlDialect, StoreError } from './sql-client.js';
 import { openSqliteClient } from './sqlite-client.js';
 import { createVaultEntryRepository, type VaultEntryRepository } from './vault-entries.js';
@@ -24,6 +25,7 @@ export interface Store {
   readonly snoozes: SnoozeRepository;
   readonly delegations: DelegationRepository;
   readonly approvals: ApprovalRequestRepository;
+  readonly requestReplays: RequestReplayRepository;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -53,6 +55,7 @@ export async function createStore(client: SqlClient, { now = Date.now }: StoreOp
     snoozes: createSnoozeRepository(client),
     delegations: createDelegationRepository(client),
     approvals: createApprovalRequestRepository(client),
+    requestReplays: createRequestReplayRepository(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },
