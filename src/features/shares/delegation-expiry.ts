@@ -1,8 +1,12 @@
 // A share's channel post says when it expires; once the delegation's four hours are over, the post is
-// edited to say it expired. markExpired hands each expiry to exactly one replica.
+// edited to say it expired. markExpired hands each expiry to exactly one replica. When the post cannot
+// be edited (its channel was archived or deleted, or the post removed), the sharer is told in their DM
+// instead, so the end of a share is never silent.
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
+import { escapeMrkdwn, mrkdwn } from '../../slack/block-kit/text.js';
+import { deliver, provesNothingPosted, slackRefusalText } from '../../slack/posting.js';
 import type { Delegation } from '../../store/delegations.js';
 import type { Store } from '../../store/store.js';
 import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
@@ -42,6 +46,22 @@ export function createDelegationExpiry(deps: {
     });
   };
 
+  const tellSharer = async (delegation: Delegation, refusal: string) => {
+    const text =
+      `⌛ Your share in <#${delegation.channel}> has expired: the access it gave has ended. ` +
+      `I could not mark its post in the channel as expired (Slack said ${escapeMrkdwn(refusal)}).`;
+    const delivery = await deliver(
+      deps.slack,
+      { channel: undefined, userId: delegation.userId },
+      { text, blocks: [{ type: 'section', text: mrkdwn(text) }] },
+    );
+    if (delivery.landed === 'nowhere' || delivery.landed === 'unknown')
+      logger.warn(
+        { delegationId: delegation.id, landed: delivery.landed },
+        'could not tell the sharer either',
+      );
+  };
+
   return {
     async tick() {
       const now = deps.now();
@@ -55,6 +75,8 @@ export function createDelegationExpiry(deps: {
             { delegationId: delegation.id, channel: delegation.channel, error: describeError(error) },
             'could not mark a share post as expired',
           );
+          // An edit whose fate is unknown may have landed: telling the sharer too would say it twice.
+          if (provesNothingPosted(error)) await tellSharer(delegation, slackRefusalText(error));
         }
       }
     },
