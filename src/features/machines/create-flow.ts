@@ -21,6 +21,7 @@ import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { announce, type FollowUpPlace, withPrivateCopy } from '../../slack/posting.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import { notWatchedMessage, WatchLimitError } from '../watches/machine-watcher.js';
 import type { AccountKind } from './account-kind.js';
 
 import { machineCardMessage } from './blocks/machine-card.js';
@@ -206,6 +207,10 @@ async function watchCreated(
     });
     return true;
   } catch (error) {
+    if (error instanceof WatchLimitError) {
+      await announcement.tell(notWatchedMessage(machine.name, 'was created', error));
+      return false;
+    }
     const reason = failureText(error, deps.logger);
     await announcement.tell(
       errorMessage(
