@@ -14,6 +14,7 @@ import { openSqliteClient } from './sqlite-client.js';
 import { createVaultEntryRepository, type VaultEntryRepository } from './vault-entries.js';
 import { createWatchLeaseRepository, type WatchLeaseRepository } from './watch-leases.js';
 import { createWatchRepository, type WatchRepository } from './watches.js';
+import { createWorkspacePurge, type WorkspacePurge } from './workspace-purge.js';
 
 export interface Store {
   readonly dialect: SqlDialect;
@@ -26,6 +27,7 @@ export interface Store {
   readonly delegations: DelegationRepository;
   readonly approvals: ApprovalRequestRepository;
   readonly requestReplays: RequestReplayRepository;
+  readonly workspaces: WorkspacePurge;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -56,6 +58,7 @@ export async function createStore(client: SqlClient, { now = Date.now }: StoreOp
     delegations: createDelegationRepository(client),
     approvals: createApprovalRequestRepository(client),
     requestReplays: createRequestReplayRepository(client),
+    workspaces: createWorkspacePurge(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },
