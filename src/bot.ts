@@ -16,6 +16,7 @@ import type { CronEngine } from './scheduler/cron-engine.js';
 import type { Scheduler, SchedulerTimers } from './scheduler/scheduler.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import type { ListenerDeps } from './slack/listener-deps.js';
+import { METADATA_SEAL_PURPOSE } from './slack/metadata-seal.js';
 import { createAuditTrail } from './store/audit-trail.js';
 import type { Store } from './store/store.js';
 import type { KeyVault } from './vault/key-vault.js';
@@ -155,12 +156,18 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     logger,
     port: options.port,
     ...(options.host === undefined ? {} : { host: options.host }),
+    metadataKeys: options.vault.derivedKeys(METADATA_SEAL_PURPOSE),
     register: (app: Parameters<typeof attachListeners>[0]) => attachListeners(app, deps),
     customRoutes: [...observabilityRoutes, ...(options.customRoutes ?? [])],
   };
   const slackApp =
     slack.mode === 'http'
-      ? createSlackApp({ ...common, mode: 'http', signingSecret: slack.signingSecret })
+      ? createSlackApp({
+          ...common,
+          mode: 'http',
+          signingSecret: slack.signingSecret,
+          seenSignatures: options.store.requestReplays,
+        })
       : createSlackApp({ ...common, mode: 'socket', appToken: slack.appToken });
   const slackRequests = instrumentSlackRequests(slackApp.app, { metrics, scope: requestScope, logger });
   const running = createBotScheduler({

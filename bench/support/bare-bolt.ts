@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 // The floor of the ack benchmark: the same Bolt app the bot builds (createSlackApp: HTTPReceiver,
 // signature checks, the same logger), with listeners that only ack. Whatever the bot adds to an ack's
 // latency is the distance to this app.
@@ -12,6 +13,7 @@ export interface BareBolt {
 
 export async function startBareBolt(options: { slackApiUrl: string }): Promise<BareBolt> {
   const slackApp = createSlackApp({
+    metadataKeys: [randomBytes(32)],
     mode: 'http',
     botToken: BENCH_BOT_TOKEN,
     signingSecret: BENCH_SIGNING_SECRET,

@@ -17,7 +17,9 @@ import {
   answerFailedHttpRequest,
   createSlackErrorHandler,
 } from './error-handler.js';
-import { guardSlackRequests } from './request-guard.js';
+import { createMetadataSeal } from './metadata-seal.js';
+import { guardSlackRequests, type SeenSignatures } from './request-guard.js';
+import { openSealedMetadata, sealingFetch } from './sealed-views.js';
 
 /** The one endpoint Slack posts slash commands, interactions and events to (manifest.yml says the same). */
 export const SLACK_EVENTS_PATH = '/slack/events';
@@ -38,6 +40,11 @@ interface CommonSlackAppOptions {
   port?: number;
   /** Address the HTTP server binds to (`127.0.0.1` behind a local proxy); undefined: every interface. */
   host?: string;
+  /**
+   * Keys of the HMAC over views' private_metadata (metadata-seal.ts), the sealing key first: the
+   * vault's `derivedKeys(METADATA_SEAL_PURPOSE)`.
+   */
+  metadataKeys: readonly Buffer[];
   /** Adds the listeners. Called once, before start(). */
   register: (app: App) => void;
   /**
@@ -51,6 +58,8 @@ export interface HttpSlackAppOptions extends CommonSlackAppOptions {
   mode: 'http';
   /** Verifies that requests come from Slack. */
   signingSecret: string;
+  /** The signatures served, shared by every replica (the store); without it, this process's memory only. */
+  seenSignatures?: SeenSignatures;
 }
 
 export interface SocketSlackAppOptions extends CommonSlackAppOptions {
@@ -93,6 +102,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   else requireValue(options.appToken, 'appToken', 'socket');
 
   const boltLogger = createBoltLogger(options.logger);
+  const metadataSeal = createMetadataSeal(options.metadataKeys);
   const port = options.port ?? DEFAULT_PORT;
   const customRoutes = options.customRoutes ?? [];
 
@@ -120,6 +130,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       signingSecret: options.signingSecret,
       path: SLACK_EVENTS_PATH,
       responseUrlHosts: responseUrlHosts(options.slackApiUrl),
+      ...(options.seenSignatures === undefined ? {} : { seenSignatures: options.seenSignatures }),
       logger: options.logger,
     });
   }
@@ -143,6 +154,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       // fails at once instead; posting.ts takes the message to the next conversation, and background work
       // (a separate client, app.client, used by the scheduler) tries again on a later tick.
       rejectRateLimitedCalls: true,
+      fetch: sealingFetch(metadataSeal),
     },
     deferInitialization: true,
     extendedErrorHandler: true,
@@ -153,6 +165,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   app.error(createSlackErrorHandler(options.logger));
   // Under a burst, acks go before the follow-up work of requests already acked (acks-first.ts).
   ackFirst(app);
+  app.use(openSealedMetadata(metadataSeal, options.logger));
   options.register(app);
 
   let state: 'idle' | 'starting' | 'started' | 'stopped' = 'idle';

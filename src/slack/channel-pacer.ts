@@ -8,7 +8,9 @@
 //   once waits in a queue where a newer update of the same card replaces it, and the caller goes on:
 //   a tick never waits for the update budget, and the reply (what the person waits for) is never
 //   queued behind card updates.
-// Slack's own 429s are still honoured underneath: @slack/web-api waits out Retry-After and retries.
+// A 429 Slack sends anyway fails that one call at once (app.ts rejects rate-limited calls rather than
+// pausing the shared client): the message moves down the fallback chain and the scheduler's own work
+// is tried again on a later tick, so interactive calls never wait behind background traffic.
 import { SLACK_PACING, type SlackPacing } from '../config.js';
 
 export interface ChannelPacer {

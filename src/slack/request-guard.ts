@@ -9,9 +9,11 @@
 // - a response_url on any host but Slack's hooks host (or the stand-in Slack of SLACK_API_URL in the
 //   sandbox and tests) is refused: the bot would POST to wherever a signed request pointed it.
 //
-// Seen signatures are kept in this process's memory. With several replicas behind a load balancer a
-// replay reaching another replica is not caught; a store-backed table would close that (see the
-// README's deployment notes).
+// Seen signatures are claimed in the store (the SHA-256 of each, never the signature itself), so a
+// replay reaching another replica behind the load balancer is refused too; the claim is one INSERT on
+// a primary key, atomic across replicas. This process's memory stays in front, so a replay to the same
+// replica costs no query.
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { HTTPModuleFunctions, verifySlackRequest } from '@slack/bolt';
@@ -21,6 +23,15 @@ import type { Logger } from 'pino';
 export const MAX_FUTURE_SKEW_S = 60;
 /** Bolt refuses requests older than this, so a signature need not be remembered longer. */
 const REPLAY_WINDOW_MS = 5 * 60_000;
+/** How often the store's expired signatures are deleted (by whichever replica gets there). */
+const PRUNE_EVERY_MS = 60_000;
+
+/** The store's record of signatures served (RequestReplayRepository). */
+export interface SeenSignatures {
+  /** True for the first caller on any replica; false for a replay. */
+  claim(signatureHash: string, expiresAt: number): Promise<boolean>;
+  prune(now: number): Promise<number>;
+}
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -29,6 +40,8 @@ export interface RequestGuardOptions {
   path: string;
   /** Hosts a response_url may point at (`hooks.slack.com`, or a stand-in's host). */
   responseUrlHosts: readonly string[];
+  /** Shared by every replica; without it only this process's memory catches replays. */
+  seenSignatures?: SeenSignatures;
   logger: Logger;
   now?: () => number;
 }
@@ -42,7 +55,17 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
     response.writeHead(status).end();
   };
 
-  const rememberOnce = (signature: string): boolean => {
+  let prunedAt = now();
+  const pruneStore = (store: SeenSignatures, at: number) => {
+    if (at - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = at;
+    store.prune(at).catch((error: unknown) => {
+      options.logger.warn({ error: String(error) }, 'could not prune the seen Slack request signatures');
+    });
+  };
+
+  /** True the first time a signature is seen by any replica; false for a replay. */
+  const rememberOnce = async (signature: string): Promise<boolean> => {
     const at = now();
     for (const [known, expiresAt] of seen) {
       if (expiresAt > at) break;
@@ -50,7 +73,12 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
     }
     if (seen.has(signature)) return false;
     seen.set(signature, at + REPLAY_WINDOW_MS);
-    return true;
+    const store = options.seenSignatures;
+    if (store === undefined) return true;
+    const hash = createHash('sha256').update(signature).digest('hex');
+    const first = await store.claim(hash, at + REPLAY_WINDOW_MS);
+    pruneStore(store, at);
+    return first;
   };
 
   const check = async (request: IncomingMessage, response: ServerResponse): Promise<boolean> => {
@@ -88,7 +116,17 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
       // Bolt refuses it with 401 and logs why; only genuine requests are remembered.
       return true;
     }
-    if (!rememberOnce(signature)) {
+    let first: boolean;
+    try {
+      first = await rememberOnce(signature);
+    } catch (error) {
+      // Without the store there is no telling a replay from a first request: refuse rather than risk
+      // running a command twice; Slack retries a request answered with 5xx.
+      options.logger.error({ error: String(error) }, 'could not check a Slack request for a replay');
+      refuse(response, 503, 'the store could not be asked whether the request is a replay');
+      return false;
+    }
+    if (!first) {
       refuse(response, 401, 'the request was already received (a replay)');
       return false;
     }

@@ -20,8 +20,30 @@ export interface Reminder extends Omit<NewReminder, 'label'> {
   label: string | null;
 }
 
+/**
+ * Why a reminder was not stored: the person has one with the same schedule already (`existingId`), or
+ * `limit` of them. The database decides, so concurrent requests cannot get past either.
+ */
+export class ReminderRefusedError extends StoreError {
+  constructor(
+    readonly reason: 'duplicate' | 'full',
+    readonly detail: { existingId?: string; count: number },
+  ) {
+    super(
+      reason === 'duplicate'
+        ? 'The person already has this reminder.'
+        : 'The person has reminders up to the limit.',
+    );
+  }
+}
+
 export interface ReminderRepository {
-  create(input: NewReminder): Promise<Reminder>;
+  /**
+   * Stores a reminder unless the person already has one on the same schedule or `limit` of them
+   * (no limit by default); throws ReminderRefusedError then. Each reminder holds a slot below the
+   * limit that no other reminder of the person can share, so the limit holds under concurrent calls.
+   */
+  create(input: NewReminder, limit?: number): Promise<Reminder>;
   get(id: string): Promise<Reminder | undefined>;
   /** One person's reminders, oldest first. */
   listByUser(user: SlackUser): Promise<Reminder[]>;
@@ -62,25 +84,45 @@ const fromRow = (row: ReminderRow): Reminder => ({
   createdAt: row.created_at,
 });
 
+/** Each failed attempt means another reminder of the person was stored meanwhile, so this is ample. */
+const MAX_CREATE_ATTEMPTS = 50;
+
 export function createReminderRepository(db: SqlClient): ReminderRepository {
   return {
-    async create(input) {
-      const row = await db.get<ReminderRow>(
-        `INSERT INTO reminders (id, slack_team_id, slack_user_id, cron, timezone, label, channel, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-        [
-          randomUUID(),
-          input.teamId,
-          input.userId,
-          input.cron,
-          input.timezone,
-          input.label ?? null,
-          input.channel,
-          input.createdAt,
-        ],
+    async create(input, limit = Number.POSITIVE_INFINITY) {
+      for (let attempt = 0; attempt < MAX_CREATE_ATTEMPTS; attempt += 1) {
+        const held = await db.all<{ id: string; slot: number | null; cron: string; timezone: string }>(
+          'SELECT id, slot, cron, timezone FROM reminders WHERE slack_team_id = ? AND slack_user_id = ?',
+          [input.teamId, input.userId],
+        );
+        const same = held.find((row) => row.cron === input.cron && row.timezone === input.timezone);
+        if (same) throw new ReminderRefusedError('duplicate', { existingId: same.id, count: held.length });
+        const used = new Set(held.map((row) => row.slot));
+        let slot = 0;
+        while (used.has(slot)) slot += 1;
+        if (slot >= limit) throw new ReminderRefusedError('full', { count: held.length });
+        // Another request may take the slot or the schedule between the read and this insert; the
+        // unique indexes refuse the second one, which then reads again.
+        const row = await db.get<ReminderRow>(
+          `INSERT INTO reminders (id, slack_team_id, slack_user_id, cron, timezone, label, channel, created_at, slot)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING *`,
+          [
+            randomUUID(),
+            input.teamId,
+            input.userId,
+            input.cron,
+            input.timezone,
+            input.label ?? null,
+            input.channel,
+            input.createdAt,
+            slot,
+          ],
+        );
+        if (row !== undefined) return fromRow(row);
+      }
+      throw new StoreError(
+        `Storing a reminder conflicted with others ${MAX_CREATE_ATTEMPTS} times in a row.`,
       );
-      if (row === undefined) throw new StoreError('Inserting a reminder returned no row.');
-      return fromRow(row);
     },
 
     async get(id) {

@@ -8,11 +8,13 @@ import { migrate } from './migrations.js';
 import { describePostgresUrl, openPostgresClient } from './postgres-client.js';
 import { createSnoozeRepository, type SnoozeRepository } from './reminder-snoozes.js';
 import { createReminderRepository, type ReminderRepository } from './reminders.js';
+import { createRequestReplayRepository, type RequestReplayRepository } from './request-replays.js';
 import { type SqlClient, type SqlDialect, StoreError } from './sql-client.js';
 import { openSqliteClient } from './sqlite-client.js';
 import { createVaultEntryRepository, type VaultEntryRepository } from './vault-entries.js';
 import { createWatchLeaseRepository, type WatchLeaseRepository } from './watch-leases.js';
 import { createWatchRepository, type WatchRepository } from './watches.js';
+import { createWorkspacePurge, type WorkspacePurge } from './workspace-purge.js';
 
 export interface Store {
   readonly dialect: SqlDialect;
@@ -24,6 +26,8 @@ export interface Store {
   readonly snoozes: SnoozeRepository;
   readonly delegations: DelegationRepository;
   readonly approvals: ApprovalRequestRepository;
+  readonly requestReplays: RequestReplayRepository;
+  readonly workspaces: WorkspacePurge;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -53,6 +57,8 @@ export async function createStore(client: SqlClient, { now = Date.now }: StoreOp
     snoozes: createSnoozeRepository(client),
     delegations: createDelegationRepository(client),
     approvals: createApprovalRequestRepository(client),
+    requestReplays: createRequestReplayRepository(client),
+    workspaces: createWorkspacePurge(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },

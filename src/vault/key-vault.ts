@@ -2,6 +2,7 @@
 // configured key seals; every configured key opens, and a record opened with an older key is sealed
 // again with the first one, so a rotation completes as people use the bot (or at once: rotateAll).
 // Nothing here logs, and no error message carries a secret.
+import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
 import type { SlackUser } from '../store/slack-user.js';
 import type { PaperspaceAccount, VaultEntry, VaultEntryRepository } from '../store/vault-entries.js';
@@ -27,6 +28,11 @@ export interface VaultStatus {
 export interface KeyVault {
   /** Ids of the configured keys, the sealing key first; safe to log. */
   readonly keyIds: readonly string[];
+  /**
+   * One key per configured key (the sealing key's first) for another purpose, derived with HKDF so that
+   * the vault's own keys never leave it and a key derived for one purpose says nothing of another.
+   */
+  derivedKeys(purpose: string): Buffer[];
   /** Start-up check: every record opens with a configured key. Throws otherwise; never changes a record. */
   verify(): Promise<VaultStatus>;
   link(user: SlackUser, link: Credentials & { account: PaperspaceAccount }): Promise<void>;
@@ -51,6 +57,8 @@ const credentialsSchema = z.object({ apiKey: z.string().min(1), accessToken: z.s
 const MASK = '••••';
 // Below this length, four characters are too large a share of the key to show.
 const MIN_LENGTH_TO_REVEAL_TAIL = 12;
+
+const DERIVED_KEY_LABEL = 'paperspace-chatops derived key v1: ';
 
 const who = (user: SlackUser) => `${user.teamId}/${user.userId}`;
 const listed = (items: string[], shown = 10) =>
@@ -146,6 +154,11 @@ export function createKeyVault({ keys, store, now }: KeyVaultDeps): KeyVault {
 
   return {
     keyIds: [...byId.keys()],
+
+    derivedKeys: (purpose) =>
+      [sealingKey, ...olderKeys].map(({ key }) =>
+        Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `${DERIVED_KEY_LABEL}${purpose}`, 32)),
+      ),
 
     verify,
 

@@ -182,7 +182,11 @@ describe('two replicas on one PostgreSQL database', () => {
       { timezone: 'Europe/Amsterdam', cron: '0 21 * * *' },
       { timezone: 'America/New_York', cron: '0 15 * * *' },
       { timezone: 'Asia/Kolkata', cron: '30 0 * * *' },
+      { timezone: 'Asia/Tokyo', cron: '0 4 * * *' },
+      { timezone: 'Europe/London', cron: '0 20 * * *' },
+      { timezone: 'America/Los_Angeles', cron: '0 12 * * *' },
     ];
+    // Seven schedules over three people: no person gets the same schedule twice (the store refuses that).
     // The demo users' own running machines (the seed's), which each reminder must list.
     const runningMachineOf: Record<TestUserName, string> = {
       ada: 'ada-workstation',

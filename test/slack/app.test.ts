@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { App, CustomRoute } from '@slack/bolt';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSlackApp, type HttpSlackAppOptions, type SlackApp } from '../../src/slack/app.js';
 import { ActionId, CallbackId, SLASH_COMMAND } from '../../src/slack/ids.js';
+import { createMetadataSeal } from '../../src/slack/metadata-seal.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 import { captureLogs, LEVEL, type LogCapture } from '../support/log-capture.js';
 import { createSlackRequests, type SlackRequests, send } from '../support/slack-requests.js';
@@ -34,11 +36,15 @@ afterEach(async () => {
   running = [];
 });
 
+/** The key the apps of this file seal private_metadata with. */
+const METADATA_KEY = randomBytes(32);
+
 async function startBot(
   register: (app: App) => void,
   extra: Partial<HttpSlackAppOptions> = {},
 ): Promise<{ baseUrl: string; bot: SlackApp }> {
   const bot = createSlackApp({
+    metadataKeys: [METADATA_KEY],
     mode: 'http',
     botToken: BOT_TOKEN,
     signingSecret: SIGNING_SECRET,
@@ -174,7 +180,8 @@ describe('createSlackApp in HTTP mode', () => {
       requests.viewSubmission({
         callbackId: CallbackId.login,
         values: { api_key: { value: 'not-a-real-key' } },
-        privateMetadata: '{"channel":"C0CHANNEL"}',
+        // Sealed as the bot seals what it sends in a view; the listener reads it opened.
+        privateMetadata: createMetadataSeal([METADATA_KEY]).seal('{"channel":"C0CHANNEL"}'),
       }),
     );
 
@@ -227,6 +234,7 @@ describe('createSlackApp in HTTP mode', () => {
   it('fails start() with a message naming the problem when Slack refuses the bot token', async () => {
     slack.fail('auth.test', 'invalid_auth');
     const bot = createSlackApp({
+      metadataKeys: [METADATA_KEY],
       mode: 'http',
       botToken: BOT_TOKEN,
       signingSecret: SIGNING_SECRET,
@@ -397,6 +405,7 @@ describe('createSlackApp error handling', () => {
 describe('createSlackApp in Socket Mode', () => {
   it('builds without touching the network', () => {
     createSlackApp({
+      metadataKeys: [METADATA_KEY],
       mode: 'socket',
       botToken: BOT_TOKEN,
       appToken: APP_TOKEN,
@@ -416,6 +425,7 @@ describe('createSlackApp in Socket Mode', () => {
   it('opens its connection through slackApiUrl with the app token and fails start() when refused', async () => {
     slack.fail('apps.connections.open', 'invalid_auth');
     const bot = createSlackApp({
+      metadataKeys: [METADATA_KEY],
       mode: 'socket',
       botToken: BOT_TOKEN,
       appToken: APP_TOKEN,
@@ -441,6 +451,7 @@ describe('createSlackApp options', () => {
   it('refuses an HTTP-mode app without a signing secret', () => {
     expect(() =>
       createSlackApp({
+        metadataKeys: [METADATA_KEY],
         mode: 'http',
         botToken: BOT_TOKEN,
         signingSecret: '',
@@ -454,6 +465,7 @@ describe('createSlackApp options', () => {
   it('refuses a Socket Mode app without an app token', () => {
     expect(() =>
       createSlackApp({
+        metadataKeys: [METADATA_KEY],
         mode: 'socket',
         botToken: BOT_TOKEN,
         appToken: ' ',

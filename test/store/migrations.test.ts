@@ -24,6 +24,7 @@ const SCHEMA_TABLES = [
   'reminders',
   'scheduler_replicas',
   'schema_migrations',
+  'slack_request_replays',
   'vault_entries',
   'watch_poll_leases',
   'watches',
@@ -94,6 +95,45 @@ async function expectSnoozesKeptWithoutName(db: SqlClient): Promise<void> {
   expect(await db.all('SELECT machine_id, machine_name, fire_at FROM reminder_snoozes')).toEqual([
     { machine_id: 'ps1', machine_name: null, fire_at: 100 },
   ]);
+}
+
+/**
+ * Reminders a race stored before the reminder slots: Ada has the same schedule three times (the oldest
+ * is kept) and two more. Slots are numbered from the oldest, and a second copy of a schedule or of a
+ * slot is refused afterwards.
+ */
+async function expectRemindersDeduplicatedAndSlotted(db: SqlClient): Promise<void> {
+  const before = MIGRATIONS.length - 1;
+  await migrate(db, () => 1, MIGRATIONS.slice(0, before));
+  const rows: [string, string, number][] = [
+    ['r-dup-2', '0 19 * * 1-5', 30],
+    ['r-dup-1', '0 19 * * 1-5', 10],
+    ['r-dup-3', '0 19 * * 1-5', 40],
+    ['r-b', '0 8 * * *', 20],
+    ['r-c', '0 9 * * *', 50],
+  ];
+  for (const [id, cron, createdAt] of rows) {
+    await db.run(
+      `INSERT INTO reminders (id, slack_team_id, slack_user_id, cron, timezone, label, channel, created_at)
+       VALUES (?, 'T1', 'U1', ?, 'UTC', NULL, 'U1', ?)`,
+      [id, cron, createdAt],
+    );
+  }
+  expect(await migrate(db, () => 2)).toEqual([MIGRATIONS.at(-1)?.version]);
+  expect(await db.all('SELECT id, slot FROM reminders ORDER BY slot')).toEqual([
+    { id: 'r-dup-1', slot: 0 },
+    { id: 'r-b', slot: 1 },
+    { id: 'r-c', slot: 2 },
+  ]);
+  const insert = (id: string, cron: string, slot: number) =>
+    db.run(
+      `INSERT INTO reminders (id, slack_team_id, slack_user_id, cron, timezone, label, channel, created_at, slot)
+       VALUES (?, 'T1', 'U1', ?, 'UTC', NULL, 'U1', 60, ?) ON CONFLICT DO NOTHING`,
+      [id, cron, slot],
+    );
+  expect(await insert('r-again', '0 19 * * 1-5', 3)).toEqual({ changes: 0 });
+  expect(await insert('r-same-slot', '0 10 * * *', 2)).toEqual({ changes: 0 });
+  expect(await insert('r-d', '0 10 * * *', 3)).toEqual({ changes: 1 });
 }
 
 describe('migrations', () => {
@@ -194,6 +234,10 @@ describe('migrations', () => {
     await expectSnoozesKeptWithoutName(open());
   });
 
+  it("keep the oldest of a person's identical reminders and give each a slot of its own", async () => {
+    await expectRemindersDeduplicatedAndSlotted(open());
+  });
+
   it('run when the store opens, creating the directory of a new database file', async () => {
     const path = join(directory, 'nested', 'data', 'bot.db');
     const store = await openStore(`sqlite:${path}`);
@@ -248,6 +292,10 @@ describe('migrations on PostgreSQL', () => {
 
   it('keep the snoozes stored before machine names were, without a name', async () => {
     await expectSnoozesKeptWithoutName(open());
+  });
+
+  it("keep the oldest of a person's identical reminders and give each a slot of its own", async () => {
+    await expectRemindersDeduplicatedAndSlotted(open());
   });
 
   it('roll a failing migration back entirely, its tables included', async () => {

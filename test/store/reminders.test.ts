@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NewReminder } from '../../src/store/reminders.js';
+import { type NewReminder, ReminderRefusedError } from '../../src/store/reminders.js';
 import { storeFactories, useFreshStore } from './store-factories.js';
 
 const ADA = { teamId: 'T1', userId: 'U_ADA' };
@@ -25,6 +25,53 @@ describe.each(storeFactories)('reminders on $name', (factory) => {
     expect(await db.store.reminders.get(reminder.id)).toEqual(reminder);
   });
 
+  it('stores no more than the limit when sixteen requests from several replicas race', async () => {
+    const replicas = [db.store, await db.connect(), await db.connect(), await db.connect()];
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 16 }, (_, minute) =>
+        replicas[minute % replicas.length]?.reminders.create(weekdays({ cron: `${minute} 19 * * 1-5` }), 10),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(10);
+    const refusals = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
+    expect(refusals).toHaveLength(6);
+    for (const refusal of refusals) {
+      expect(refusal).toBeInstanceOf(ReminderRefusedError);
+      expect((refusal as ReminderRefusedError).reason).toBe('full');
+    }
+    expect(await db.store.reminders.listByUser(ADA)).toHaveLength(10);
+  });
+
+  it('stores one of four identical reminders made at once, and names it to the others', async () => {
+    const replicas = [db.store, await db.connect(), await db.connect(), await db.connect()];
+    const outcomes = await Promise.allSettled(
+      replicas.map((replica) => replica.reminders.create(weekdays(), 10)),
+    );
+    const stored = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    expect(stored).toHaveLength(1);
+    for (const outcome of outcomes) {
+      if (outcome.status === 'fulfilled') continue;
+      expect(outcome.reason).toMatchObject({ reason: 'duplicate', detail: { existingId: stored[0]?.id } });
+    }
+    expect(await db.store.reminders.listByUser(ADA)).toHaveLength(1);
+  });
+
+  it('counts only the person whose reminders they are against the limit', async () => {
+    for (let minute = 0; minute < 3; minute += 1)
+      await db.store.reminders.create(weekdays({ cron: `${minute} 19 * * *` }), 3);
+    await expect(db.store.reminders.create(weekdays({ cron: '9 19 * * *' }), 3)).rejects.toMatchObject({
+      reason: 'full',
+      detail: { count: 3 },
+    });
+    await expect(
+      db.store.reminders.create(weekdays({ ...BOB, cron: '9 19 * * *' }), 3),
+    ).resolves.toMatchObject(BOB);
+    // A reminder turned off frees its slot.
+    const [first] = await db.store.reminders.listByUser(ADA);
+    await db.store.reminders.delete(ADA, first?.id ?? '');
+    await expect(db.store.reminders.create(weekdays({ cron: '9 19 * * *' }), 3)).resolves.toMatchObject(ADA);
+  });
+
   it('creates a reminder without a label', async () => {
     const reminder = await db.store.reminders.create(weekdays({ label: undefined }));
     expect(reminder.label).toBeNull();
@@ -32,7 +79,7 @@ describe.each(storeFactories)('reminders on $name', (factory) => {
 
   it("lists one person's reminders and everyone's, oldest first", async () => {
     const late = await db.store.reminders.create(weekdays({ createdAt: T0 + 10 }));
-    const early = await db.store.reminders.create(weekdays({ createdAt: T0 }));
+    const early = await db.store.reminders.create(weekdays({ cron: '0 18 * * 1-5', createdAt: T0 }));
     const bobs = await db.store.reminders.create(weekdays({ ...BOB, channel: 'D_BOB', createdAt: T0 + 5 }));
     expect(await db.store.reminders.listByUser(ADA)).toEqual([early, late]);
     expect(await db.store.reminders.listAll()).toEqual([early, bobs, late]);

@@ -1,6 +1,7 @@
 // The whole bot as production wires it (src/bot.ts), on port 0, against the Paperspace emulator and a
 // fake Slack Web API, with a real SQLite file and a real key vault. End-to-end tests drive it with
 // correctly signed Slack requests and assert on what reached Slack and Paperspace.
+
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { createLogger } from '../../src/logger.js';
 import { createRequestScope } from '../../src/observability/request-scope.js';
 import type { Dialect } from '../../src/paperspace/dialect.js';
 import { manualTimers, realTimers, type Scheduler } from '../../src/scheduler/scheduler.js';
+import { createMetadataSeal, METADATA_SEAL_PURPOSE } from '../../src/slack/metadata-seal.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../tools/emulator/index.js';
@@ -120,6 +122,10 @@ export interface TestBot {
   stop(options?: { drainMs?: number }): Promise<void>;
   /** Links a demo user's key straight into the vault (the login modal has its own tests). */
   link(name: TestUserName, options?: { withAccessToken?: boolean }): Promise<void>;
+  /** `payload` sealed as the bot seals what it puts into private_metadata (a test's own metadata). */
+  sealMetadata(payload: string): string;
+  /** What the bot put into a view's private_metadata, once its seal is checked. */
+  openMetadata(sealed: string): string;
   close(): Promise<void>;
 }
 
@@ -206,6 +212,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
   });
 
   const runningBot = bot;
+  const metadataSeal = createMetadataSeal(vault.derivedKeys(METADATA_SEAL_PURPOSE));
   return {
     url,
     port: bot.port,
@@ -248,6 +255,12 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
           },
         },
       );
+    },
+    sealMetadata: (payload) => metadataSeal.seal(payload),
+    openMetadata(sealed) {
+      const payload = metadataSeal.open(sealed);
+      if (payload === undefined) throw new Error(`private_metadata is not sealed by the bot: ${sealed}`);
+      return payload;
     },
     async close() {
       await runningBot.stop();

@@ -6,6 +6,7 @@ import { registerLoginButton } from './buttons/login-button.js';
 import { loginCommand, logoutCommand, whoamiCommand } from './commands/account-link.js';
 import { helpCommand } from './commands/help.js';
 import { registerLoginSubmission } from './modals/login-submission.js';
+import { registerWorkspaceUninstall } from './workspace-uninstall.js';
 
 export const accountFeature: Feature<'help' | 'login' | 'logout' | 'whoami'> = {
   commands: { help: helpCommand, login: loginCommand, logout: logoutCommand, whoami: whoamiCommand },
@@ -13,5 +14,6 @@ export const accountFeature: Feature<'help' | 'login' | 'logout' | 'whoami'> = {
     registerLoginButton(router, deps);
     registerLoginSubmission(router, deps);
     registerAppHomeOpened(router, deps);
+    registerWorkspaceUninstall(router, deps);
   },
 };

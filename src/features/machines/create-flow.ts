@@ -22,6 +22,7 @@ import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { announce, type FollowUpPlace, withPrivateCopy } from '../../slack/posting.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import { learnRoleFromCreate } from '../approvals/approvers.js';
+import { notWatchedMessage, WatchLimitError } from '../watches/machine-watcher.js';
 import type { AccountKind } from './account-kind.js';
 
 import { machineCardMessage } from './blocks/machine-card.js';
@@ -212,6 +213,10 @@ async function watchCreated(
     });
     return true;
   } catch (error) {
+    if (error instanceof WatchLimitError) {
+      await announcement.tell(notWatchedMessage(machine.name, 'was created', error));
+      return false;
+    }
     const reason = failureText(error, deps.logger);
     await announcement.tell(
       errorMessage(

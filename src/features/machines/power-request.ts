@@ -12,7 +12,7 @@ import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { announce, type FollowUpPlace, provesNothingPosted, withPrivateCopy } from '../../slack/posting.js';
 
-import type { WatchRequest } from '../watches/machine-watcher.js';
+import { notWatchedMessage, WatchLimitError, type WatchRequest } from '../watches/machine-watcher.js';
 import { machineCardMessage } from './blocks/machine-card.js';
 import {
   alreadyUnderWayMessage,
@@ -195,6 +195,10 @@ async function watchMachine(
     });
     return true;
   } catch (error) {
+    if (error instanceof WatchLimitError) {
+      await request.tell(notWatchedMessage(outcome.machine.name, `was asked to ${verb}`, error));
+      return false;
+    }
     // The change was made and the card is out; only the follow-up is missing, and the person can ask for it.
     const reason = failureText(error, deps.logger);
     await request.tell(

@@ -1,5 +1,7 @@
 // What a shutdown reminder sends: the person's own machines that still run, each with Stop, Snooze 1h
 // and Keep running, in one message to their DM with the app. Nothing running: no message at all.
+// Every message goes through the fallback chain (posting.ts deliver): a snooze whose conversation was
+// archived or deleted since still reaches the person, in their DM.
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { PaperspaceClient } from '../../paperspace/client.js';
@@ -8,6 +10,7 @@ import type { Machine } from '../../paperspace/schemas.js';
 import { errorMessage } from '../../slack/block-kit/messages.js';
 import { mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
+import { deliver } from '../../slack/posting.js';
 import type { Snooze, SnoozeRepository } from '../../store/reminder-snoozes.js';
 import type { Reminder } from '../../store/reminders.js';
 import type { SlackUser } from '../../store/slack-user.js';
@@ -35,8 +38,19 @@ export interface ReminderDeliveryDeps {
 const NOT_RUNNING = new Set(['off', 'stopping']);
 
 export function createReminderDelivery(deps: ReminderDeliveryDeps): ReminderDelivery {
-  const post = async (channel: string, message: SlackMessage) => {
-    await deps.slack.chat.postMessage({ channel, blocks: message.blocks, text: message.text });
+  const post = async (target: { channel: string } & SlackUser, message: SlackMessage) => {
+    const delivery = await deliver(deps.slack, { channel: target.channel, userId: target.userId }, message);
+    if (delivery.landed === 'nowhere' || delivery.landed === 'unknown') {
+      deps.logger.warn(
+        {
+          channel: target.channel,
+          userId: target.userId,
+          landed: delivery.landed,
+          refusal: delivery.refusal,
+        },
+        'a reminder reached no conversation',
+      );
+    }
   };
 
   /**
@@ -59,48 +73,48 @@ export function createReminderDelivery(deps: ReminderDeliveryDeps): ReminderDeli
   };
 
   /** Failing silently would be the worst outcome: the person trusts the reminder to tell them. */
-  const couldNotCheck = async (channel: string, error: unknown) => {
+  const couldNotCheck = async (target: { channel: string } & SlackUser, error: unknown) => {
     const reason = error instanceof PaperspaceError ? error.message : 'an unexpected error (it was logged)';
     if (!(error instanceof PaperspaceError))
       deps.logger.error({ err: error }, 'a reminder could not list machines');
-    await post(channel, errorMessage(`Your shutdown reminder could not check your machines: ${reason}`));
+    await post(target, errorMessage(`Your shutdown reminder could not check your machines: ${reason}`));
   };
 
-  const noKey = async (channel: string) => {
+  const noKey = async (target: { channel: string } & SlackUser) => {
     const text =
       `⏰ Your shutdown reminder could not check your machines: no Paperspace key is linked. ` +
       `Link one with \`${SLASH_COMMAND} login\`, or turn the reminder off with \`${SLASH_COMMAND} remind off\`.`;
-    await post(channel, { blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+    await post(target, { blocks: [{ type: 'section', text: mrkdwn(text) }], text });
   };
 
   return {
     async remind(reminder) {
       const client = await deps.clients.forUser(reminder);
-      if (client === undefined) return noKey(reminder.channel);
+      if (client === undefined) return noKey(reminder);
       let machines: Machine[];
       try {
         machines = await runningMachines(client, reminder);
       } catch (error) {
-        return couldNotCheck(reminder.channel, error);
+        return couldNotCheck(reminder, error);
       }
       if (machines.length === 0) {
         deps.logger.debug({ reminderId: reminder.id }, 'reminder fired with nothing running; no message');
         return;
       }
-      await post(reminder.channel, reminderMessage(machines));
+      await post(reminder, reminderMessage(machines));
     },
 
     async remindAgain(snooze) {
       const client = await deps.clients.forUser(snooze);
-      if (client === undefined) return noKey(snooze.channel);
+      if (client === undefined) return noKey(snooze);
       let machine: Machine | undefined;
       try {
         [machine] = await client.machines.list({ machineId: snooze.machineId });
       } catch (error) {
-        return couldNotCheck(snooze.channel, error);
+        return couldNotCheck(snooze, error);
       }
       if (machine === undefined || NOT_RUNNING.has(machine.state)) return;
-      await post(snooze.channel, reminderMessage([machine]));
+      await post(snooze, reminderMessage([machine]));
     },
   };
 }

@@ -1,11 +1,15 @@
 // A share's channel post says when it expires; once its four hours are over, the post is edited to
 // say it expired. markExpired hands each expiry to exactly one replica. An accessor share (v1) first
 // has the access it gave removed (claimRevoke: one replica per attempt), retried while Paperspace
-// refuses, and its post says whether the access is gone.
+// refuses, and its post says whether the access is gone. When the post cannot be edited (its channel
+// was archived or deleted, or the post removed), the sharer is told in their DM instead, so the end
+// of a share is never silent.
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
 import { DELEGATION_LIFETIME_MS } from '../../paperspace/constants.js';
+import { escapeMrkdwn, mrkdwn } from '../../slack/block-kit/text.js';
+import { deliver, provesNothingPosted, slackRefusalText } from '../../slack/posting.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { Delegation } from '../../store/delegations.js';
 import type { Store } from '../../store/store.js';
@@ -67,6 +71,23 @@ export function createDelegationExpiry(deps: {
     });
   };
 
+  const tellSharer = async (share: Delegation, refusal: string) => {
+    const access =
+      share.grants !== null && share.revokedAt === null
+        ? 'the access it gave is not removed yet, and I keep trying'
+        : 'the access it gave has ended';
+    const text =
+      `⌛ Your share in <#${share.channel}> is over: ${access}. ` +
+      `I could not mark its post in the channel (Slack said ${escapeMrkdwn(refusal)}).`;
+    const delivery = await deliver(
+      deps.slack,
+      { channel: undefined, userId: share.userId },
+      { text, blocks: [{ type: 'section', text: mrkdwn(text) }] },
+    );
+    if (delivery.landed === 'nowhere' || delivery.landed === 'unknown')
+      logger.warn({ delegationId: share.id, landed: delivery.landed }, 'could not tell the sharer either');
+  };
+
   const markPostOrWarn = async (share: Delegation) => {
     try {
       await markPost(share);
@@ -75,6 +96,8 @@ export function createDelegationExpiry(deps: {
         { delegationId: share.id, channel: share.channel, error: describeError(error) },
         'could not mark a share post as over',
       );
+      // An edit whose fate is unknown may have landed: telling the sharer too would say it twice.
+      if (provesNothingPosted(error)) await tellSharer(share, slackRefusalText(error));
     }
   };
 

@@ -1,6 +1,9 @@
 // What a listener asks after a start, stop, restart, create or `/ps wait`: keep polling this machine
 // until it reaches a state, then post the completion. A watch is a row in the store; the watches job
 // (jobs.ts) polls it on the scheduler's tick, on whichever replica holds its lease.
+import { UserFacingError } from '../../errors/user-facing-error.js';
+import { errorMessage } from '../../slack/block-kit/messages.js';
+import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { Store } from '../../store/store.js';
 import type { MachineWatcher } from '../../store/watch-types.js';
 
@@ -8,12 +11,41 @@ export type { MachineWatcher, WatchRequest } from '../../store/watch-types.js';
 
 export const DEFAULT_WATCH_TIMEOUT_MS = 30 * 60_000;
 
+/**
+ * Active watches one person may have, whatever made them (Start, Stop, Restart, create, /ps wait, a
+ * reminder's Stop, an approved request). Each is a machine the scheduler polls and a completion Slack
+ * paces at about one a second per channel: without a limit, one person's thousands of watches filled
+ * a channel and slowed everyone else's completions.
+ */
+export const MAX_ACTIVE_WATCHES_PER_PERSON = 50;
+
+/** The person already has MAX_ACTIVE_WATCHES_PER_PERSON active watches: no watch was started. */
+export class WatchLimitError extends UserFacingError {
+  override name = 'WatchLimitError';
+  constructor(readonly active: number) {
+    super(`you are already watching ${active} machines, the most one person can at a time`);
+  }
+}
+
+/**
+ * What the person reads when the operation was done but its watch refused: `done` says what happened
+ * to the machine ("was asked to start", "was created"). No /ps wait to suggest: it would be refused too.
+ */
+export function notWatchedMessage(machineName: string, done: string, error: WatchLimitError): SlackMessage {
+  return errorMessage(
+    `${machineName} ${done}, but no watch was started: ${error.message}, so I will not tell you when it ` +
+      'gets there. Check it with /ps show once some of your watches have ended.',
+  );
+}
+
 export function createMachineWatcher(deps: {
   store: Pick<Store, 'watches'>;
   now: () => number;
 }): MachineWatcher {
   return {
     async watch(request) {
+      const active = await deps.store.watches.countActive(request.user);
+      if (active >= MAX_ACTIVE_WATCHES_PER_PERSON) throw new WatchLimitError(active);
       const at = deps.now();
       // A newer request about the same card replaces the older watch of it, in the store and atomically
       // (two clicks may reach two replicas at once): one card tells one story, and a Start clicked twice

@@ -2,6 +2,7 @@
 // answer, and for machine modals which machine). It comes back from Slack, so it is validated.
 import { z } from 'zod';
 import type { Machine } from '../../paperspace/schemas.js';
+import { SEAL_OVERHEAD_CHARS } from '../metadata-seal.js';
 import { decodeEncodedValue } from './encoded-value.js';
 import { LIMITS } from './text.js';
 
@@ -33,9 +34,11 @@ export function encodeModalMetadata(metadata: ModalMetadata): string | undefined
 
 function encode(metadata: ModalMetadata): string {
   const encoded = JSON.stringify(modalMetadataSchema.parse(metadata));
-  if (encoded.length > LIMITS.privateMetadata) {
+  // The seal (metadata-seal.ts) is added on the way out, and Slack counts it too.
+  const room = LIMITS.privateMetadata - SEAL_OVERHEAD_CHARS;
+  if (encoded.length > room) {
     throw new RangeError(
-      `private_metadata is ${encoded.length} characters; Slack allows ${LIMITS.privateMetadata}`,
+      `private_metadata is ${encoded.length} characters; ${room} fit beside the seal in Slack's ${LIMITS.privateMetadata}`,
     );
   }
   return encoded;

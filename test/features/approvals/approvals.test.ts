@@ -161,7 +161,7 @@ describe('a team member asks to create a machine', () => {
       bot.requests.viewSubmission({
         callbackId: CallbackId.denyRequest,
         userId: MAYA,
-        privateMetadata: JSON.stringify({ requestId }),
+        privateMetadata: bot.sealMetadata(JSON.stringify({ requestId })),
         values: { deny_reason: { deny_reason_input: 'use the shared box' } },
       }),
     );

@@ -161,7 +161,7 @@ describe('/ps create with the form', () => {
       bot.requests.viewSubmission({
         callbackId: CallbackId.createMachine,
         userId: MAYA,
-        privateMetadata: JSON.stringify({ channelId: CHANNEL }),
+        privateMetadata: bot.sealMetadata(JSON.stringify({ channelId: CHANNEL })),
         values: createForm({
           name: 'team-fresh',
           template: 'tmun4o2g',
@@ -228,7 +228,7 @@ describe('/ps create with the form', () => {
       bot.requests.viewSubmission({
         callbackId: CallbackId.createMachine,
         userId: ADA,
-        privateMetadata: JSON.stringify({ channelId: CHANNEL }),
+        privateMetadata: bot.sealMetadata(JSON.stringify({ channelId: CHANNEL })),
         values: createForm({ name: 'odd-size-2', template: 't04azgph', machineType: 'C4', size: '77' }),
       }),
     );

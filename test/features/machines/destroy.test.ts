@@ -153,7 +153,7 @@ describe('/ps destroy', () => {
       bot.requests.viewSubmission({
         callbackId: CallbackId.destroyMachine,
         userId: ADA,
-        privateMetadata: metadata,
+        privateMetadata: bot.sealMetadata(metadata),
         values: confirmation(samName),
       }),
     );

@@ -38,7 +38,7 @@ describe('the machine card overflow', () => {
     const filled = await bot.slack.waitFor('views.update');
     const view = filled.args.view as { callback_id: string; private_metadata: string };
     expect(view.callback_id).toBe(callbackId);
-    expect(decodeModalMetadata(view.private_metadata)).toMatchObject({
+    expect(decodeModalMetadata(bot.openMetadata(view.private_metadata))).toMatchObject({
       channelId: CHANNEL,
       messageTs: '1600000000.000501',
       machineId: 'psada003',

@@ -144,7 +144,7 @@ describe('after a change that succeeded', () => {
       bot.requests.viewSubmission({
         callbackId: CallbackId.destroyMachine,
         userId: ADA,
-        privateMetadata: metadata,
+        privateMetadata: bot.sealMetadata(metadata),
         values: confirmation('sam-desktop'),
       }),
     );

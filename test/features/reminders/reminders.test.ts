@@ -232,6 +232,26 @@ describe('shutdown reminders, end to end', () => {
     expect(bot.slack.calls('chat.postMessage')).toHaveLength(0);
   });
 
+  it('come to the DM when the conversation a reminder was snoozed in is gone', async () => {
+    await bot.store.snoozes.snooze({
+      ...ada(),
+      machineId: RENDER.id,
+      machineName: RENDER.name,
+      reminderId: null,
+      channel: 'C0GONE',
+      fireAt: clock.now() + HOUR_MS,
+      createdAt: clock.now(),
+    });
+    bot.slack.script('chat.postMessage', { channel: 'C0GONE', error: 'channel_not_found' });
+    clock.advance(HOUR_MS);
+    await bot.scheduler.tick();
+
+    const posted = await bot.slack.waitFor(
+      (call) => call.method === 'chat.postMessage' && call.args.channel === USERS.ada.slackId,
+    );
+    expect(messageText(posted.args)).toContain('ada-render');
+  });
+
   it('need a linked key, and show the login prompt without one', async () => {
     const reply = await command('remind 19:00', USERS.maya.slackId);
     expect(JSON.stringify(reply.blocks)).toContain(ActionId.login);

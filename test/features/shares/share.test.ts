@@ -125,6 +125,19 @@ describe('/ps share', () => {
     expect(messageText(updates[1]?.args ?? {})).toContain('this share expired');
   });
 
+  it('tells the sharer in their DM that the share expired when its channel is gone and the post cannot be marked', async () => {
+    await shareConfirmed('share ada-workstation');
+    bot.slack.reset();
+    bot.slack.script('chat.update', { channel: 'C0CHANNEL', error: 'channel_not_found' });
+    clock.advance(4 * HOUR_MS);
+    await bot.scheduler.tick();
+
+    const told = await bot.slack.waitFor('chat.postMessage');
+    expect(told.args.channel).toBe(USERS.ada.slackId);
+    expect(messageText(told.args)).toContain('Your share in <#C0CHANNEL> has expired');
+    expect(messageText(told.args)).toContain('channel_not_found');
+  });
+
   it('in a channel that refuses the bot, creates no delegation and says why, privately', async () => {
     const before = delegationCount();
     const confirmation = await offer('share ada-workstation', USERS.ada.slackId, 'G0PRIVATE');

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_ACTIVE_WATCHES_PER_PERSON } from '../../../src/features/watches/machine-watcher.js';
 import { GIVE_UP_AFTER_MS, RETRY_AFTER_MS } from '../../../src/features/watches/watch-outcomes.js';
 import {
   messageText,
@@ -168,7 +169,10 @@ describe('watch poller', () => {
   });
 
   it("polls all of one user's watches with a single machine list per tick", async () => {
-    const ids = h.emulator.state.addMachines(100, { owner: USERS.ada.emulatorUserId, namePrefix: 'farm' });
+    const ids = h.emulator.state.addMachines(MAX_ACTIVE_WATCHES_PER_PERSON, {
+      owner: USERS.ada.emulatorUserId,
+      namePrefix: 'farm',
+    });
     for (const [index, id] of ids.entries()) {
       await h.client('ada').machines.start(id);
       await h.watcher.watch({
@@ -188,7 +192,7 @@ describe('watch poller', () => {
     await h.advanceAndTick(POLL_INTERVAL_MS);
     expect(listCalls().length - before).toBe(2);
 
-    expect(replies()).toHaveLength(100);
+    expect(replies()).toHaveLength(MAX_ACTIVE_WATCHES_PER_PERSON);
     expect(await h.store.watches.listActive()).toHaveLength(0);
     await h.advanceAndTick(POLL_INTERVAL_MS);
     expect(listCalls().length - before).toBe(2);

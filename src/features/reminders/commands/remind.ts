@@ -7,6 +7,7 @@ import { isKnownTimeZone, nextFireTime } from '../../../scheduler/cron-engine.js
 import { escapeMrkdwn, isoMinutes, mrkdwn, slackDate } from '../../../slack/block-kit/text.js';
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
+import { ReminderRefusedError } from '../../../store/reminders.js';
 import { scheduleLabel, shortId } from '../reminder-text.js';
 
 /** A person's reminders are for "what is still running"; more than a handful is a mistake. */
@@ -16,38 +17,32 @@ export const remindCommand: CommandHandler<'remind'> = async (command, context) 
   // A reminder lists machines with the person's key: without one it could only ever complain.
   if ((await context.userClient()) === undefined) return;
   const { deps, user } = context;
-  const existing = await deps.store.reminders.listByUser(user);
   const zone = await userTimeZone(context);
-  const duplicate = existing.find(
-    (reminder) => reminder.cron === command.cron && reminder.timezone === zone.timezone,
-  );
-  if (duplicate) {
-    throw new UserFacingError(
-      `You already have this reminder (${shortId(duplicate)}). \`${SLASH_COMMAND} reminders\` lists yours.`,
-    );
-  }
-  if (existing.length >= MAX_REMINDERS_PER_USER) {
-    throw new UserFacingError(
-      `You have ${existing.length} reminders, the most there can be. Turn one off first with \`${SLASH_COMMAND} remind off <id>\`.`,
-    );
-  }
   const now = deps.now();
   const label = scheduleLabel(command);
   // Not a Paperspace change, but it makes the bot act for the person later: it goes in the trail too.
-  const reminder = await deps.audit.run(
-    { user, action: 'reminder.create' },
-    () =>
-      deps.store.reminders.create({
-        ...user,
-        cron: command.cron,
-        timezone: zone.timezone,
-        label,
-        // Posting to the user id lands in their DM with the app.
-        channel: user.userId,
-        createdAt: now,
-      }),
-    (created) => created.id,
-  );
+  // The store refuses a duplicate or one past the limit, also when two requests race.
+  const reminder = await deps.audit
+    .run(
+      { user, action: 'reminder.create' },
+      () =>
+        deps.store.reminders.create(
+          {
+            ...user,
+            cron: command.cron,
+            timezone: zone.timezone,
+            label,
+            // Posting to the user id lands in their DM with the app.
+            channel: user.userId,
+            createdAt: now,
+          },
+          MAX_REMINDERS_PER_USER,
+        ),
+      (created) => created.id,
+    )
+    .catch((error: unknown) => {
+      throw error instanceof ReminderRefusedError ? refusal(error) : error;
+    });
   const next = nextFireTime(reminder.cron, reminder.timezone, now);
   const lines = [
     `⏰ Reminder set: ${escapeMrkdwn(label)} (${escapeMrkdwn(zone.timezone)}), id \`${shortId(reminder)}\`.`,
@@ -62,6 +57,18 @@ export const remindCommand: CommandHandler<'remind'> = async (command, context) 
   const text = lines.join('\n');
   await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
 };
+
+function refusal(error: ReminderRefusedError): UserFacingError {
+  if (error.reason === 'duplicate') {
+    const id = shortId({ id: error.detail.existingId ?? '' });
+    return new UserFacingError(
+      `You already have this reminder (${id}). \`${SLASH_COMMAND} reminders\` lists yours.`,
+    );
+  }
+  return new UserFacingError(
+    `You have ${error.detail.count} reminders, the most there can be. Turn one off first with \`${SLASH_COMMAND} remind off <id>\`.`,
+  );
+}
 
 /** The time zone set in the person's Slack profile; UTC (and a note) when Slack does not say. */
 async function userTimeZone(context: CommandContext): Promise<{ timezone: string; fellBack: boolean }> {

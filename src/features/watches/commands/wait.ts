@@ -8,14 +8,10 @@ import { machineCardMessage } from '../../machines/blocks/machine-card.js';
 import { stateMrkdwn } from '../../machines/blocks/machine-state.js';
 import { findMachine } from '../../machines/machine-lookup.js';
 import { bootedStateOf } from '../../machines/machine-operations.js';
+import { MAX_ACTIVE_WATCHES_PER_PERSON } from '../machine-watcher.js';
 import { waitingNotice } from '../watch-messages.js';
 
-/**
- * Active watches one person may have. Each is a public card the scheduler polls and, when it ends, a
- * reply Slack paces at about one a second per channel: without a limit, one person's thousands of
- * `/ps wait` filled a channel with cards and slowed everyone else's completions.
- */
-export const MAX_ACTIVE_WATCHES_PER_PERSON = 50;
+// Checked here as well as by the watcher, so that no card is posted for a watch that cannot start.
 
 export const waitCommand: CommandHandler<'wait'> = async (command, context) => {
   const { deps, user } = context;

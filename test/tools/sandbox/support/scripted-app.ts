@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 // A small Bolt app behind the sandbox's Slack stand-in, built with the bot's own createSlackApp, so
 // the page's behaviour can be tested apart from the bot's listeners: it answers `/ps <scene>` with
 // messages and modals that use every Block Kit feature the bot renders, and records every request it
@@ -279,6 +280,7 @@ export async function startScriptedSandbox(
   const received: Received[] = [];
   const sandbox = await startSlackSandbox({ logger: logs.logger, port: 0, ...options });
   const app = createSlackApp({
+    metadataKeys: [randomBytes(32)],
     mode: 'http',
     botToken: sandbox.botToken,
     signingSecret: sandbox.signingSecret,

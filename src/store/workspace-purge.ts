@@ -1,0 +1,41 @@
+// Everything the bot stored for one Slack workspace, deleted when the app is uninstalled from it or its
+// bot token is revoked. The vault's entries (people's Paperspace keys) go first, then the work that
+// would make the bot act there (watches and their leases, reminders and snoozes, shares, approvals).
+// One transaction: a failure leaves everything as it was, to be tried again on Slack's retry. Audit
+// records stay: they are the record of what was done, and the retention job ages them out.
+import type { SqlClient } from './sql-client.js';
+
+/** Tables with a slack_team_id column, in the order they are emptied. */
+const WORKSPACE_TABLES = [
+  'vault_entries',
+  'watch_poll_leases',
+  'watches',
+  'reminder_snoozes',
+  'reminders',
+  'delegations',
+  'approval_grants',
+  'approval_settings',
+  'approval_requests',
+  'approval_roles',
+] as const;
+
+export type PurgedRows = Record<(typeof WORKSPACE_TABLES)[number], number>;
+
+export interface WorkspacePurge {
+  /** Deletes the workspace's rows from every table and says how many went from each. */
+  purge(teamId: string): Promise<PurgedRows>;
+}
+
+export function createWorkspacePurge(db: SqlClient): WorkspacePurge {
+  return {
+    purge: (teamId) =>
+      db.transaction(async (tx) => {
+        const purged = {} as PurgedRows;
+        for (const table of WORKSPACE_TABLES) {
+          const { changes } = await tx.run(`DELETE FROM ${table} WHERE slack_team_id = ?`, [teamId]);
+          purged[table] = changes;
+        }
+        return purged;
+      }),
+  };
+}
