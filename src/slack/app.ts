@@ -24,6 +24,13 @@ export const SLACK_EVENTS_PATH = '/slack/events';
 
 const DEFAULT_PORT = 3000;
 const SLACK_WEB_API_TIMEOUT_MS = 10_000;
+/**
+ * Connections the kernel holds for the HTTP server until the event loop accepts them (Linux caps it at
+ * net.core.somaxconn). Node's default, 511, overflowed under a burst of 1,000 Slack deliveries while the
+ * loop was busy acking: the dropped connections were retried by the sender 1, 3 and 7 s later, past
+ * Slack's 3 s ack budget (bench/RESULTS.md, ack), for the bare Bolt app as much as for the bot.
+ */
+const LISTEN_BACKLOG = 4096;
 
 interface CommonSlackAppOptions {
   /** Bot token (xoxb-). */
@@ -165,7 +172,11 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       // app.init() runs auth.test; Bolt keeps the bot's ids from it for every later request.
       await explainStartupFailure(() => app.init(), 'bot token', 'auth.test', options.slackApiUrl);
       if (options.mode === 'http') {
-        const server = await app.start(options.host === undefined ? port : { port, host: options.host });
+        const server = await app.start({
+          port,
+          ...(options.host === undefined ? {} : { host: options.host }),
+          backlog: LISTEN_BACKLOG,
+        });
         state = 'started';
         return { port: (server.address() as AddressInfo).port };
       }
