@@ -10,7 +10,6 @@ import {
 } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { describeError } from '../errors/describe-error.js';
-import { ackFirst } from './acks-first.js';
 import { createBoltLogger } from './bolt-logger.js';
 import {
   acknowledgeFailedSocketModeEvent,
@@ -90,8 +89,9 @@ function requireValue(value: string, name: string, mode: string): void {
  *   verification, customRoutes, and a start() that resolves with the server so port 0 can be reported.
  * - The app is created with `deferInitialization`, so no Web API call happens in the constructor; start() runs
  *   auth.test once (against slackApiUrl) and Bolt caches the bot ids, so no request triggers another call.
- * - `processBeforeResponse` stays false: ack() answers Slack immediately and the listener keeps working,
- *   once the requests that arrived meanwhile have been acked too (acks-first.ts).
+ * - `processBeforeResponse` stays false: ack() answers Slack immediately and the listener keeps working.
+ *   Nothing holds that work back for the acks of a burst: measured under 1,000 requests at once, doing so
+ *   made the replies people wait for later (bench/RESULTS.md, ack).
  */
 export function createSlackApp(options: SlackAppOptions): SlackApp {
   requireValue(options.botToken, 'botToken', options.mode);
@@ -158,8 +158,6 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     convoStore: false,
   });
   app.error(createSlackErrorHandler(options.logger));
-  // Under a burst, acks go before the follow-up work of requests already acked (acks-first.ts).
-  ackFirst(app);
   options.register(app);
 
   let state: 'idle' | 'starting' | 'started' | 'stopped' = 'idle';
