@@ -127,9 +127,15 @@ How each is measured:
   and once with two replicas ticking together on one PostgreSQL schema (BENCH_DATABASE_URL, else
   TEST_DATABASE_URL, else the local server .ci/run starts). People polled twice or not at all in a tick
   are counted and fail the row. Calls are counted, not timed (the completion bench times).
-- **ack** and **memory**: unchanged by issue #16 so far; see their sections for what they measure and
-  what they do not (ack: a 200-request burst, CPU counted only until the last ack; memory: the bot
-  process alone).`;
+- **ack**: a burst of 1,000 correctly signed requests sent at once, each on a connection of its own
+  (\`/ps list\` commands, then Usage clicks), to the bot and to a bare Bolt app from the same
+  createSlackApp whose listeners only ack, each in its own process; Paperspace answers after 250 ms.
+  Ack = request sent to HTTP response; reply = request sent to the answer reaching the fake Slack
+  through response_url; CPU per request = the server's CPU from before the burst until its last reply
+  arrived and it was idle again. Goals: no ack over 3 s, reply p99 within API latency + 500 ms.
+- **memory**: the compiled build run as production runs it (\`node --enable-source-maps dist/main.js\`,
+  one process), 200 people with 50 active watches each, all polled every tick; RSS summed over the
+  process and everything it started, sampled every 200 ms over four poll intervals. Goal: under 200 MB.`;
 
 const sectionPattern = (name: string) =>
   new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->`);
