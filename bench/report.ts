@@ -127,9 +127,32 @@ How each is measured:
   and once with two replicas ticking together on one PostgreSQL schema (BENCH_DATABASE_URL, else
   TEST_DATABASE_URL, else the local server .ci/run starts). People polled twice or not at all in a tick
   are counted and fail the row. Calls are counted, not timed (the completion bench times).
-- **ack** and **memory**: unchanged by issue #16 so far; see their sections for what they measure and
-  what they do not (ack: a 200-request burst, CPU counted only until the last ack; memory: the bot
-  process alone).`;
+- **ack**: a burst of 1,000 correctly signed requests sent at once, each on a connection of its own
+  (\`/ps list\` commands, then Usage clicks), to the bot and to a bare Bolt app from the same
+  createSlackApp whose listeners only ack, each in its own process; Paperspace answers after 250 ms.
+  Ack = request sent to HTTP response; reply = request sent to the answer reaching the fake Slack
+  through response_url; CPU per request = the server's CPU from before the burst until its last reply
+  arrived and it was idle again. Goals: no ack over 3 s, reply p99 within API latency + 500 ms.
+
+  acks-first (src/slack/acks-first.ts, which held a listener's work after its ack back while a burst
+  was still being acked) was removed after two full ack runs with and without it in the same run
+  (2026-11-24, 1,000-request bursts, load average 12-15 from other work on the machine):
+
+  | burst       | run | ack p99 with / without | reply p50 with / without | reply p99 with / without |
+  | ----------- | --- | ---------------------- | ------------------------ | ------------------------ |
+  | \`/ps list\` | 1   | 12.6 s / 12.8 s        | 14.2 s / 13.5 s          | 20.4 s / 17.1 s          |
+  | Usage click | 1   | 9.6 s / 18.1 s         | 13.5 s / 11.6 s          | 34.9 s / 27.8 s          |
+  | \`/ps list\` | 2   | 10.5 s / 11.3 s        | 12.0 s / 9.0 s           | 19.1 s / 25.5 s          |
+  | Usage click | 2   | 7.5 s / 34.9 s         | 10.7 s / 14.6 s          | 35.3 s / 91.1 s          |
+
+  It shortened ack p99, but the reply a person waits for came later at p50 in three of four and at p99
+  in two of four: it did not improve both, so it went. The first of those runs also found the listen
+  backlog: Node's default of 511 connections overflowed under the burst (the kernel's ListenOverflows
+  counter stood at 6,640 after it) and the dropped connections came back 1 to 7 s later; the bot now
+  listens with a backlog of 4096, and the counter did not move during the second run.
+- **memory**: the compiled build run as production runs it (\`node --enable-source-maps dist/main.js\`,
+  one process), 200 people with 50 active watches each, all polled every tick; RSS summed over the
+  process and everything it started, sampled every 200 ms over four poll intervals. Goal: under 200 MB.`;
 
 const sectionPattern = (name: string) =>
   new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->`);

@@ -38,5 +38,10 @@ export interface AwaitReplies {
   timeoutMs: number;
 }
 
-/** When each reply arrived, as performance.timeOrigin + performance.now() (comparable across processes). */
-export type RepliesArrived = { arrivedAt: Record<string, number> } | { missing: number };
+/**
+ * When each reply arrived, as performance.timeOrigin + performance.now() (comparable across processes);
+ * the ids without a reply by the timeout are absent.
+ */
+export interface RepliesArrived {
+  arrivedAt: Record<string, number>;
+}

@@ -39,7 +39,7 @@ for (;;) {
     if (pending.size > 0) await delay(POLL_MS);
   }
   slack.reset();
-  channel.send((pending.size === 0 ? { arrivedAt } : { missing: pending.size }) satisfies RepliesArrived);
+  channel.send({ arrivedAt } satisfies RepliesArrived);
 }
 await slack.close();
 await emulator.close();

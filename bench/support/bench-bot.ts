@@ -43,6 +43,8 @@ export interface BenchBot {
 
 /** A logger that formats every line as production does and then drops it, so logging costs what it costs. */
 export function discardingLogger(): Logger {
+  // BENCH_LOG=1 shows warnings and errors instead, to find out why a benchmark misses a goal.
+  if (process.env.BENCH_LOG === '1') return createLogger({ level: 'warn', destination: process.stderr });
   return createLogger({
     level: 'info',
     destination: new Writable({

@@ -10,7 +10,6 @@ import {
 } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { describeError } from '../errors/describe-error.js';
-import { ackFirst } from './acks-first.js';
 import { createBoltLogger } from './bolt-logger.js';
 import {
   acknowledgeFailedSocketModeEvent,
@@ -26,6 +25,13 @@ export const SLACK_EVENTS_PATH = '/slack/events';
 
 const DEFAULT_PORT = 3000;
 const SLACK_WEB_API_TIMEOUT_MS = 10_000;
+/**
+ * Connections the kernel holds for the HTTP server until the event loop accepts them (Linux caps it at
+ * net.core.somaxconn). Node's default, 511, overflowed under a burst of 1,000 Slack deliveries while the
+ * loop was busy acking: the dropped connections were retried by the sender 1, 3 and 7 s later, past
+ * Slack's 3 s ack budget (bench/RESULTS.md, ack), for the bare Bolt app as much as for the bot.
+ */
+const LISTEN_BACKLOG = 4096;
 
 interface CommonSlackAppOptions {
   /** Bot token (xoxb-). */
@@ -92,8 +98,9 @@ function requireValue(value: string, name: string, mode: string): void {
  *   verification, customRoutes, and a start() that resolves with the server so port 0 can be reported.
  * - The app is created with `deferInitialization`, so no Web API call happens in the constructor; start() runs
  *   auth.test once (against slackApiUrl) and Bolt caches the bot ids, so no request triggers another call.
- * - `processBeforeResponse` stays false: ack() answers Slack immediately and the listener keeps working,
- *   once the requests that arrived meanwhile have been acked too (acks-first.ts).
+ * - `processBeforeResponse` stays false: ack() answers Slack immediately and the listener keeps working.
+ *   Nothing holds that work back for the acks of a burst: measured under 1,000 requests at once, doing so
+ *   made the replies people wait for later (bench/RESULTS.md, ack).
  */
 export function createSlackApp(options: SlackAppOptions): SlackApp {
   requireValue(options.botToken, 'botToken', options.mode);
@@ -163,8 +170,6 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     convoStore: false,
   });
   app.error(createSlackErrorHandler(options.logger));
-  // Under a burst, acks go before the follow-up work of requests already acked (acks-first.ts).
-  ackFirst(app);
   app.use(openSealedMetadata(metadataSeal, options.logger));
   options.register(app);
 
@@ -178,7 +183,11 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       // app.init() runs auth.test; Bolt keeps the bot's ids from it for every later request.
       await explainStartupFailure(() => app.init(), 'bot token', 'auth.test', options.slackApiUrl);
       if (options.mode === 'http') {
-        const server = await app.start(options.host === undefined ? port : { port, host: options.host });
+        const server = await app.start({
+          port,
+          ...(options.host === undefined ? {} : { host: options.host }),
+          backlog: LISTEN_BACKLOG,
+        });
         state = 'started';
         return { port: (server.address() as AddressInfo).port };
       }

@@ -502,7 +502,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    // Slack takes any number of connections; Node's default backlog (511) would drop some of a burst's.
+    server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

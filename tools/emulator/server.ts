@@ -223,7 +223,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    // Paperspace takes any number of connections; Node's default backlog (511) would drop some of a burst's.
+    server.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1', backlog: 4096 }, () =>
+      resolve(),
+    );
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

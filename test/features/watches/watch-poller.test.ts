@@ -198,6 +198,39 @@ describe('watch poller', () => {
     expect(listCalls().length - before).toBe(2);
   });
 
+  it('polls every one of 5,100 active watches in one tick: no cap leaves any unpolled', async () => {
+    // The scheduler once took at most 5,000 watches a tick, and the rest were never polled nor timed out.
+    await h.link('sam');
+    await h.link('maya');
+    // Just past the old cap of 5,000, and no more: making 5,100 watches one by one takes seconds, and more
+    // under load (hence the longer timeout).
+    const perPerson = 1700;
+    for (const name of ['ada', 'sam', 'maya'] as const) {
+      const ids = h.emulator.state.addMachines(perPerson, {
+        owner: USERS[name].emulatorUserId,
+        state: 'starting',
+        namePrefix: `${name}-farm`,
+      });
+      for (const [index, id] of ids.entries()) {
+        await h.watcher.watch({
+          user: h.user(name),
+          machineId: id,
+          machineName: `${name}-farm-${index + 1}`,
+          targetState: 'serviceready',
+          channel: CHANNEL,
+          // Seen off when asked; every machine is starting by the tick, so a polled watch records it.
+          initialState: 'off',
+        });
+      }
+    }
+
+    await h.scheduler.tick();
+
+    const active = await h.store.watches.listActive();
+    expect(active).toHaveLength(3 * perPerson);
+    expect(active.filter((watch) => watch.lastState !== 'starting')).toEqual([]);
+  }, 60_000);
+
   it('lists once per user per tick, each with their own key', async () => {
     await h.link('sam');
     await startAndWatch();
