@@ -56,7 +56,9 @@ export type Command =
   | { name: 'remind off'; reminderId: string | null }
   /** `channel` null: requests go to each administrator's DM again; `lifetimeMs` null: the default. */
   | { name: 'approvals'; channel: string | null; lifetimeMs: number | null }
-  | { name: 'requests' };
+  | { name: 'requests' }
+  /** `month` null: the current billing month. */
+  | { name: 'spend'; month: string | null };
 
 export type CommandName = Command['name'];
 
@@ -168,6 +170,11 @@ const GRAMMAR = {
       "Post your team's create requests in a channel (off: to each administrator's DM), and how long requests stay open.",
   },
   requests: { usage: `${ps} requests`, summary: 'List your open requests and those waiting for you.' },
+  spend: {
+    usage: `${ps} spend [YYYY-MM]`,
+    summary:
+      "Show this month's cost so far (or a past month's) per machine: yours, or for a team administrator the whole team's by person.",
+  },
 } as const satisfies Record<CommandName, { usage: string; summary: string }>;
 
 /** Every command with its usage line and summary, in help order. */

@@ -146,6 +146,7 @@ const READERS: Record<string, Reader> = {
   reminders: (args) => withoutArguments('reminders', args),
   approvals: readApprovals,
   requests: (args) => withoutArguments('requests', args),
+  spend: readSpend,
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -362,6 +363,21 @@ function readUsage(args: Token[]): ParseResult {
   }
   const extra = tooMany('usage', split.args.positionals, 2, '<machine> and an optional YYYY-MM');
   return extra ?? success({ name: 'usage', machine: machine.value, month });
+}
+
+function readSpend(args: Token[]): ParseResult {
+  const split = splitWithoutKeyValues('spend', args, NO_OPTIONS);
+  if (!split.ok) return split;
+  const [monthToken] = split.args.positionals;
+  let month: string | null = null;
+  if (monthToken !== undefined) {
+    const billingMonth = parseBillingMonth(monthToken.text);
+    if (!billingMonth.ok)
+      return fail('spend', `Invalid month ${echo(monthToken.text)}: ${billingMonth.error}.`);
+    month = billingMonth.value;
+  }
+  const extra = tooMany('spend', split.args.positionals, 1, 'an optional YYYY-MM');
+  return extra ?? success({ name: 'spend', month });
 }
 
 /** Region and machine type may come in either order; each is recognised by its vocabulary. */

@@ -123,6 +123,13 @@ const commandSchema = z.discriminatedUnion('name', [
     lifetimeMs: z.number().int().positive().nullable(),
   }),
   z.strictObject({ name: z.literal('requests') }),
+  z.strictObject({
+    name: z.literal('spend'),
+    month: z
+      .string()
+      .regex(/^\d{4}-(0[1-9]|1[0-2])$/)
+      .nullable(),
+  }),
 ]);
 
 // Keeps the oracle honest: it must describe exactly the Command type.

@@ -1,0 +1,43 @@
+// Whether a person administers their Paperspace team, as Paperspace itself says: team-wide spend and
+// the team digest are for administrators. v1 answers it directly (`GET /auth/session`, isAdmin or
+// isOwner). The legacy API has no role anywhere (its users carry none), so there the one read only an
+// administrator may make decides: listing the team's shared drives with the person's GraphQL access
+// token. An individual account's only user is its own administrator.
+
+import type { PaperspaceClient } from '../../paperspace/client.js';
+import { MissingAccessTokenError, PaperspacePermissionError } from '../../paperspace/errors.js';
+import type { User } from '../../paperspace/schemas.js';
+
+export type TeamRole =
+  | { admin: true }
+  /** `why` finishes "Only team administrators can …, and …". */
+  | { admin: false; why: string };
+
+export async function teamRoleOf(client: PaperspaceClient, users: readonly User[]): Promise<TeamRole> {
+  if (client.capabilities.whoAmI) {
+    const identity = await client.account.whoAmI();
+    if (identity?.isAdmin) return { admin: true };
+    return {
+      admin: false,
+      why: 'Paperspace says your key belongs to a member of the team, not an administrator',
+    };
+  }
+  if (users.length <= 1) return { admin: true };
+  try {
+    await client.sharedDrives.list({ first: 1 });
+    return { admin: true };
+  } catch (error) {
+    if (error instanceof PaperspacePermissionError) {
+      return { admin: false, why: 'Paperspace refused your access token what only administrators may read' };
+    }
+    if (error instanceof MissingAccessTokenError) {
+      return {
+        admin: false,
+        why:
+          'this Paperspace API tells an administrator only by their GraphQL access token, and you have not ' +
+          'linked one: add it in /ps login',
+      };
+    }
+    throw error;
+  }
+}
