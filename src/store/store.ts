@@ -10,6 +10,7 @@ import { createSnoozeRepository, type SnoozeRepository } from './reminder-snooze
 import { createReminderRepository, type ReminderRepository } from './reminders.js';
 import { type SqlClient, type SqlDialect, StoreError } from './sql-client.js';
 import { openSqliteClient } from './sqlite-client.js';
+import { createTeamDigestRepository, type TeamDigestRepository } from './team-digests.js';
 import { createVaultEntryRepository, type VaultEntryRepository } from './vault-entries.js';
 import { createWatchLeaseRepository, type WatchLeaseRepository } from './watch-leases.js';
 import { createWatchRepository, type WatchRepository } from './watches.js';
@@ -24,6 +25,7 @@ export interface Store {
   readonly snoozes: SnoozeRepository;
   readonly delegations: DelegationRepository;
   readonly approvals: ApprovalRequestRepository;
+  readonly teamDigests: TeamDigestRepository;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -53,6 +55,7 @@ export async function createStore(client: SqlClient, { now = Date.now }: StoreOp
     snoozes: createSnoozeRepository(client),
     delegations: createDelegationRepository(client),
     approvals: createApprovalRequestRepository(client),
+    teamDigests: createTeamDigestRepository(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },

@@ -23,6 +23,8 @@ const SCHEMA_TABLES = [
   'reminders',
   'scheduler_replicas',
   'schema_migrations',
+  'team_digest_runs',
+  'team_digests',
   'vault_entries',
   'watch_poll_leases',
   'watches',

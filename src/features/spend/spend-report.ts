@@ -50,6 +50,8 @@ export interface SpendReport {
   current: boolean;
   asOf: number;
   scope: SpendScope;
+  /** The machines counted (listed by the key, existing in the month, in scope), as listed. */
+  machines: Machine[];
   /** Biggest spender first. */
   owners: OwnerSpend[];
   total: number;
@@ -144,6 +146,7 @@ export async function readSpend(reader: SpendReader, request: SpendRequest): Pro
     current,
     asOf: now,
     scope,
+    machines,
     owners,
     total: owners.reduce((sum, owner) => sum + owner.total, 0),
     unpriced: all.filter((machine) => machine.cost.total === undefined),

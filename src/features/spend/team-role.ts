@@ -4,9 +4,12 @@
 // administrator may make decides: listing the team's shared drives with the person's GraphQL access
 // token. An individual account's only user is its own administrator.
 
+import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { MissingAccessTokenError, PaperspacePermissionError } from '../../paperspace/errors.js';
 import type { User } from '../../paperspace/schemas.js';
+import type { SlackUser } from '../../store/slack-user.js';
+import type { KeyVault, LinkedAccount } from '../../vault/key-vault.js';
 
 export type TeamRole =
   | { admin: true }
@@ -40,4 +43,29 @@ export async function teamRoleOf(client: PaperspaceClient, users: readonly User[
     }
     throw error;
   }
+}
+
+/**
+ * The person's linked account, when Paperspace says they administer their team; otherwise a refusal
+ * naming why. `what` finishes "Only team administrators can …".
+ */
+export async function requireAdministrator(
+  deps: { vault: Pick<KeyVault, 'account'> },
+  user: SlackUser,
+  client: PaperspaceClient,
+  what: string,
+): Promise<LinkedAccount & { teamId: string }> {
+  const account = await deps.vault.account(user);
+  if (account === undefined) {
+    throw new UserFacingError('Your Paperspace key is no longer linked: link it again with /ps login.');
+  }
+  const role = await teamRoleOf(client, await client.users.list({}));
+  if (!role.admin) throw new UserFacingError(`Only team administrators can ${what}, and ${role.why}.`);
+  const { teamId } = account;
+  if (!teamId) {
+    throw new UserFacingError(
+      'Your linked key does not say which Paperspace team it belongs to: link it again with /ps login.',
+    );
+  }
+  return { ...account, teamId };
 }

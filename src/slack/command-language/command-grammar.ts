@@ -58,7 +58,13 @@ export type Command =
   | { name: 'approvals'; channel: string | null; lifetimeMs: number | null }
   | { name: 'requests' }
   /** `month` null: the current billing month. */
-  | { name: 'spend'; month: string | null };
+  | { name: 'spend'; month: string | null }
+  /**
+   * The team digest in `channel`; `time` is `HH:MM` in the administrator's time zone, `cron` the
+   * five-field expression built from it (weekly: Mondays).
+   */
+  | { name: 'digest'; channel: string; schedule: 'daily' | 'weekly'; time: string; cron: string }
+  | { name: 'digest off' };
 
 export type CommandName = Command['name'];
 
@@ -175,6 +181,12 @@ const GRAMMAR = {
     summary:
       "Show this month's cost so far (or a past month's) per machine: yours, or for a team administrator the whole team's by person.",
   },
+  digest: {
+    usage: `${ps} digest <#channel> <daily|weekly> <HH:MM>`,
+    summary:
+      "Post the team's running machines, their owners and the month's spend per person in a channel, daily or every Monday, in your time zone (team administrators).",
+  },
+  'digest off': { usage: `${ps} digest off`, summary: "Stop your team's digest (team administrators)." },
 } as const satisfies Record<CommandName, { usage: string; summary: string }>;
 
 /** Every command with its usage line and summary, in help order. */
