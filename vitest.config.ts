@@ -12,6 +12,7 @@ const BOTH_DIALECTS = [
   'test/features/machines/create.test.ts',
   'test/features/watches/power-watch.test.ts',
   'test/features/spend/spend.test.ts',
+  'test/features/spend/digest.test.ts',
 ];
 
 export default defineConfig({
