@@ -18,6 +18,7 @@ const bot = useTestBot({
   prepare: async (started) => {
     await started.link('maya', { withAccessToken: true });
     await started.link('sam', { withAccessToken: true });
+    await started.link('ada');
     clock.advance(3 * 60 * 60 * 1000);
   },
 });
@@ -110,6 +111,21 @@ describe('/ps spend', () => {
         "Only team administrators see the whole team's spend, and Paperspace says your key belongs to a member",
       );
     }
+  });
+
+  it("shows the owner of an individual account their own machines, without a team's note", async () => {
+    const { text } = await spend(USERS.ada.slackId);
+    expect(text).toContain(bot.dialect === 'contract' ? 'Your spend · May 2024' : 'Spend · May 2024');
+    expect(text).toContain('ada-workstation');
+    expect(text).not.toContain('maya-trainer');
+    expect(text).not.toContain('Only team administrators');
+    let expected = 0;
+    for (const id of ['psada001', 'psada002', 'psada003'])
+      expected += await meteredCost(id, USERS.ada.apiKey);
+    const total = dollars(text, /Total: \$([\d.]+)\*/);
+    expect(Math.abs(total - Math.round(expected * 100) / 100)).toBeLessThan(
+      bot.dialect === 'contract' ? 0.001 : 0.05,
+    );
   });
 
   it('never charges a month before the machines existed', async () => {

@@ -18,19 +18,24 @@ export function digestStopHandler(deps: ListenerDeps) {
     const { user } = click;
     const machine = await paperspace.machines.show(click.machine.id);
     const channel = click.channelId ?? user.userId;
-    const route = await deps.audit.run(
+    // The click is recorded with its outcome (stopped, unchanged, routed to the owner, or failed); the
+    // stop call itself is recorded by the machines service as every stop is.
+    const outcome = await deps.audit.run(
       { user, action: 'digest.stop', resourceId: machine.id, note: 'Stop clicked on the team digest' },
-      () =>
-        routePowerToOwner(click, machine, 'stop', {
+      async () => {
+        const route = await routePowerToOwner(click, machine, 'stop', {
           deps,
           web: client,
           noWait: false,
           card: { kind: 'post', channel },
           tell: click.replyPrivately,
-        }),
+        });
+        return route === 'handled'
+          ? undefined
+          : operations.power({ user, client: paperspace }, machine, 'stop');
+      },
     );
-    if (route === 'handled') return;
-    const outcome = await operations.power({ user, client: paperspace }, machine, 'stop');
+    if (outcome === undefined) return;
     if (outcome.kind === 'unchanged') {
       await click.replyPrivately(powerUnchangedMessage(outcome.machine, outcome.reason));
       return;

@@ -20,7 +20,8 @@ export const spend: CommandHandler<'spend'> = async (command, context) => {
     client,
     paperspaceUserId: account.userId,
     month: command.month,
-    teamWide: role.admin,
+    // An individual account's own administrator has only their own machines to see.
+    teamWide: role.admin && users.length > 1,
     users,
   });
   await context.replyPrivately(spendMessage(report, role.admin ? undefined : role.why));
