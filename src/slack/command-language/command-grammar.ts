@@ -61,9 +61,17 @@ export type Command =
   | { name: 'spend'; month: string | null }
   /**
    * The team digest in `channel`; `time` is `HH:MM` in the administrator's time zone, `cron` the
-   * five-field expression built from it (weekly: Mondays).
+   * five-field expression built from it (weekly: Mondays). `timezone` null: the administrator's Slack
+   * time zone; otherwise an IANA name as typed, which the command checks.
    */
-  | { name: 'digest'; channel: string; schedule: 'daily' | 'weekly'; time: string; cron: string }
+  | {
+      name: 'digest';
+      channel: string;
+      schedule: 'daily' | 'weekly';
+      time: string;
+      cron: string;
+      timezone: string | null;
+    }
   | { name: 'digest off' };
 
 export type CommandName = Command['name'];
@@ -182,9 +190,9 @@ const GRAMMAR = {
       "Show this month's cost so far (or a past month's) per machine: yours, or for a team administrator the whole team's by person.",
   },
   digest: {
-    usage: `${ps} digest <#channel> <daily|weekly> <HH:MM>`,
+    usage: `${ps} digest <#channel> <daily|weekly> <HH:MM> [time zone]`,
     summary:
-      "Post the team's running machines, their owners and the month's spend per person in a channel, daily or every Monday, in your time zone (team administrators).",
+      "Post the team's running machines, their owners and the month's spend per person in a channel, daily or every Monday, in your time zone or the one given (Europe/Berlin) (team administrators).",
   },
   'digest off': { usage: `${ps} digest off`, summary: "Stop your team's digest (team administrators)." },
 } as const satisfies Record<CommandName, { usage: string; summary: string }>;

@@ -386,7 +386,7 @@ function readDigest(args: Token[]): ParseResult {
   if (first?.text.toLowerCase() === 'off' && !first.quoted) return withoutArguments('digest off', rest);
   const split = splitWithoutKeyValues('digest', args, NO_OPTIONS);
   if (!split.ok) return split;
-  const [where, scheduleToken, timeToken] = split.args.positionals;
+  const [where, scheduleToken, timeToken, zoneToken] = split.args.positionals;
   if (where === undefined) {
     return fail('digest', "Missing <#channel>: pick the channel from Slack's # list, or say off.");
   }
@@ -409,11 +409,23 @@ function readDigest(args: Token[]): ParseResult {
     return fail('digest', 'Missing <HH:MM>: say when to post it, for example 09:00.');
   const time = parseTimeOfDay(timeToken.text);
   if (!time.ok) return fail('digest', `Invalid time ${echo(timeToken.text)}: ${time.error}.`);
-  const extra = tooMany('digest', split.args.positionals, 3, 'a channel, daily or weekly, and a time');
+  const extra = tooMany(
+    'digest',
+    split.args.positionals,
+    4,
+    'a channel, daily or weekly, a time and a time zone',
+  );
   if (extra !== null) return extra;
   const { hour, minute } = time.value;
   const cron = `${minute} ${hour} * * ${schedule === 'weekly' ? '1' : '*'}`;
-  return success({ name: 'digest', channel: where.slackChannelId, schedule, time: time.value.time, cron });
+  return success({
+    name: 'digest',
+    channel: where.slackChannelId,
+    schedule,
+    time: time.value.time,
+    cron,
+    timezone: zoneToken?.text ?? null,
+  });
 }
 
 /** Region and machine type may come in either order; each is recognised by its vocabulary. */

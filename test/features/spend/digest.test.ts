@@ -149,8 +149,19 @@ describe('the team digest, end to end', () => {
     expect(await fireAt('2024-05-17T07:00:00Z')).toEqual([]);
   });
 
-  it('is ended by /ps digest off', async () => {
+  it('is posted in the time zone given, for a channel whose people live elsewhere, and refuses one that does not exist', async () => {
     await bot.link('maya', { withAccessToken: true });
+    const bad = await command(`digest <#${OPS}|ops> daily 09:00 Mars/Olympus`, MAYA);
+    expect(bad.text).toContain('Unknown time zone "Mars/Olympus": give an IANA name such as Europe/Berlin');
+    expect(await bot.store.teamDigests.listAll()).toEqual([]);
+    const reply = await command(`digest <#${OPS}|ops> daily 09:00 America/New_York`, MAYA);
+    expect(reply.text).toContain('daily at 09:00 (America/New_York)');
+    // 09:00 in New York is 13:00 UTC in May, not 07:00.
+    expect(await fireAt('2024-05-18T07:00:00Z')).toEqual([]);
+    expect(await fireAt('2024-05-18T13:00:00Z')).toHaveLength(1);
+  });
+
+  it('is ended by /ps digest off', async () => {
     await command(`digest <#${OPS}|ops> weekly 08:30`, MAYA);
     const reply = await command('digest off', MAYA);
     expect(reply.text).toContain('The team digest in <#C0OPS> (every Monday at 08:30) has ended.');

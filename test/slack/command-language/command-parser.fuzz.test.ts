@@ -137,6 +137,7 @@ const commandSchema = z.discriminatedUnion('name', [
       schedule: z.enum(['daily', 'weekly']),
       time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
       cron: z.string().refine(isValidCron, 'a cron expression node-cron accepts'),
+      timezone: z.string().min(1).nullable(),
     })
     .refine(({ time, cron, schedule }) => {
       const [hour, minute] = time.split(':').map(Number);

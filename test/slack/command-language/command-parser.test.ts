@@ -91,7 +91,14 @@ const EXAMPLES: Record<CommandName, { text: string; command: Command }> = {
   spend: { text: 'spend 2026-10', command: { name: 'spend', month: '2026-10' } },
   digest: {
     text: 'digest <#C0OPS|ops> weekly 9:30',
-    command: { name: 'digest', channel: 'C0OPS', schedule: 'weekly', time: '09:30', cron: '30 9 * * 1' },
+    command: {
+      name: 'digest',
+      channel: 'C0OPS',
+      schedule: 'weekly',
+      time: '09:30',
+      cron: '30 9 * * 1',
+      timezone: null,
+    },
   },
   'digest off': { text: 'digest off', command: { name: 'digest off' } },
 };

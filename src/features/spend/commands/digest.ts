@@ -2,6 +2,7 @@
 // with who set it (their key lists the team's machines when it is posted) and their Slack time zone;
 // the scheduler picks it up on its next tick, on every replica.
 import { describeError } from '../../../errors/describe-error.js';
+import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { isKnownTimeZone, nextFireTime } from '../../../scheduler/cron-engine.js';
 import { escapeMrkdwn, isoMinutes, mrkdwn, slackDate } from '../../../slack/block-kit/text.js';
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
@@ -13,7 +14,7 @@ export const digestCommand: CommandHandler<'digest'> = async (command, context) 
   if (!client) return;
   const { deps, user } = context;
   const account = await requireAdministrator(deps, user, client, 'set the team digest');
-  const zone = await timeZoneOf(context);
+  const zone = command.timezone === null ? await timeZoneOf(context) : givenTimeZone(command.timezone);
   const label = `${command.schedule === 'daily' ? 'daily' : 'every Monday'} at ${command.time}`;
   const digest = await deps.audit.run(
     { user, action: 'digest.set', note: `in ${command.channel}, ${label} ${zone.timezone}` },
@@ -45,6 +46,18 @@ export const digestCommand: CommandHandler<'digest'> = async (command, context) 
   const text = lines.join('\n');
   await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
 };
+
+/** A time zone typed with the command, for a channel whose people live elsewhere than its administrator. */
+function givenTimeZone(typed: string): { timezone: string; fellBack: false } {
+  if (!isKnownTimeZone(typed)) {
+    // Echoed only when it looks like a zone name: anything else could carry Slack markup.
+    const named = /^[A-Za-z0-9_+\-/]{1,64}$/.test(typed) ? ` "${typed}"` : '';
+    throw new UserFacingError(
+      `Unknown time zone${named}: give an IANA name such as Europe/Berlin or America/New_York, or leave it out to use yours.`,
+    );
+  }
+  return { timezone: typed, fellBack: false };
+}
 
 /** The time zone in the administrator's Slack profile (a channel has none); UTC, and a note, when Slack does not say. */
 async function timeZoneOf(context: CommandContext): Promise<{ timezone: string; fellBack: boolean }> {
