@@ -5,8 +5,11 @@
 import type { MachineEvent, MachineUtilization } from '../../paperspace/schemas.js';
 import { parseAmount } from '../../slack/block-kit/format.js';
 
-/** Events after which a machine runs: the last one finished is when its current run began. */
-const RUN_EVENTS: ReadonlySet<string> = new Set(['start', 'restart', 'create']);
+/** Events that start a run, and those that end one (the names v1's estimate reads too). */
+const RUN_EVENTS: ReadonlySet<string> = new Set(['start', 'restart']);
+const HALT_EVENTS: ReadonlySet<string> = new Set(['stop', 'deactivate', 'vm-shutdown-force']);
+/** A run event in these states never started the machine. */
+const FAILED_STATES: ReadonlySet<string> = new Set(['error', 'cancelled']);
 
 /** Hours from `since` to `now` (epoch milliseconds); never negative, for a clock that moved back. */
 export function hoursRunningSince(since: number, now: number): number {
@@ -19,18 +22,25 @@ export function costAtRate(hourlyRate: number, seconds: number): number {
 }
 
 /**
- * When the machine's current run began: the newest finished start, restart or create among its events
- * (epoch milliseconds), or undefined when its events do not say (an old run whose events were pruned).
- * Only meaningful while the machine is running; the caller knows its state.
+ * When the machine's current run began (epoch milliseconds): the first start or restart after its last
+ * finished stop, or undefined when its events do not say (an old run whose events were pruned). A
+ * restart within a run does not reset it: the machine was billed throughout. Only meaningful while the
+ * machine is running; the caller knows its state.
  */
 export function runningSince(events: readonly MachineEvent[]): number | undefined {
-  let latest: number | undefined;
-  for (const event of events) {
-    if (event.state !== 'done' || !RUN_EVENTS.has(event.name)) continue;
-    const at = Date.parse(event.dtFinished ?? event.dtCreated);
-    if (!Number.isNaN(at) && (latest === undefined || at > latest)) latest = at;
+  const timed = events
+    .map((event) => ({ event, at: Date.parse(event.dtFinished ?? event.dtCreated) }))
+    .filter(({ at }) => !Number.isNaN(at));
+  let lastHalt = Number.NEGATIVE_INFINITY;
+  for (const { event, at } of timed) {
+    if (event.state === 'done' && HALT_EVENTS.has(event.name)) lastHalt = Math.max(lastHalt, at);
   }
-  return latest;
+  let since: number | undefined;
+  for (const { event, at } of timed) {
+    if (!RUN_EVENTS.has(event.name) || FAILED_STATES.has(event.state) || at < lastHalt) continue;
+    if (since === undefined || at < since) since = at;
+  }
+  return since;
 }
 
 /** A billing month's figures for one machine, as Paperspace would bill them (upgrades aside). */

@@ -35,15 +35,25 @@ describe('running cost', () => {
     expect(costAtRate(0.51, -5)).toBe(0);
   });
 
-  it('dates the current run from the newest finished start, restart or create', () => {
+  it('dates the current run from its first start after the last stop, a restart within it included', () => {
     const events = [
       event('start', 'done', '2026-11-20T08:00:00Z'),
       event('stop', 'done', '2026-11-20T18:00:00Z'),
-      event('restart', 'done', '2026-11-23T09:30:00Z'),
-      event('start', 'in progress', null, '2026-11-23T10:00:00Z'),
+      event('start', 'done', '2026-11-23T09:30:00Z'),
+      event('restart', 'done', '2026-11-23T11:00:00Z'),
     ];
     expect(runningSince(events)).toBe(Date.parse('2026-11-23T09:30:00Z'));
     expect(runningSince([event('stop', 'done', '2026-11-20T18:00:00Z')])).toBeUndefined();
+  });
+
+  it('dates a run still starting from its start, never from a run that ended before', () => {
+    const events = [
+      event('start', 'done', '2026-11-20T08:00:00Z'),
+      event('stop', 'done', '2026-11-20T18:00:00Z'),
+      event('start', 'error', '2026-11-23T09:00:00Z'),
+      event('start', 'in progress', null, '2026-11-23T10:00:00Z'),
+    ];
+    expect(runningSince(events)).toBe(Date.parse('2026-11-23T10:00:00Z'));
   });
 
   it('adds compute and the share of the month the disk existed', () => {
