@@ -30,6 +30,11 @@ export interface OwnerSpend {
   ownerId: string | undefined;
   /** Slack people who linked the owner's account (mentionable), oldest link first. */
   slackUsers: SlackUser[];
+  /**
+   * Paperspace names no owner, and the Slack person is who created the machine through the bot (v1
+   * creates a machine for the key that asks, so that person owns it).
+   */
+  createdThroughBot?: true;
   /** The owner as Paperspace names them, when the users list has them. */
   paperspaceUser: User | undefined;
   /** Biggest first. */
@@ -64,7 +69,7 @@ export interface SpendReport {
 }
 
 export interface SpendReader {
-  store: Pick<Store, 'vaultEntries'>;
+  store: Pick<Store, 'vaultEntries' | 'audit'>;
   clients: PaperspaceClientFactory;
   now: () => number;
 }
@@ -120,20 +125,36 @@ export async function readSpend(reader: SpendReader, request: SpendRequest): Pro
   });
 
   const users = request.users ?? (scope === 'team' ? await client.users.list({}) : []);
-  const byOwner = new Map<string | undefined, MachineSpend[]>();
+  // Grouped by Paperspace owner; a machine Paperspace names no owner for (v1) by the Slack person
+  // who created it through the bot, when the audit trail still says; the rest together.
+  const groups = new Map<
+    string,
+    { ownerId: string | undefined; creator?: SlackUser; machines: MachineSpend[] }
+  >();
   for (const machine of machines) {
     const spend = spends.get(machine.id);
     if (spend === undefined) continue;
-    const owner = ownerIdOf(machine);
-    byOwner.set(owner, [...(byOwner.get(owner) ?? []), spend]);
+    const ownerId = ownerIdOf(machine);
+    const creator =
+      ownerId === undefined ? await creatorOf(reader.store, request.user.teamId, machine.id) : undefined;
+    const key =
+      ownerId !== undefined ? `owner:${ownerId}` : creator ? `creator:${creator.userId}` : 'unknown';
+    const group = groups.get(key) ?? { ownerId, ...(creator ? { creator } : {}), machines: [] };
+    group.machines.push(spend);
+    groups.set(key, group);
   }
   const owners: OwnerSpend[] = [];
-  for (const [ownerId, owned] of byOwner) {
+  for (const { ownerId, creator, machines: owned } of groups.values()) {
     owned.sort((a, b) => (b.cost.total ?? 0) - (a.cost.total ?? 0) || a.name.localeCompare(b.name));
     owners.push({
       ownerId,
       slackUsers:
-        ownerId === undefined ? [] : await linkedPeopleOf(reader.store, request.user.teamId, ownerId),
+        ownerId !== undefined
+          ? await linkedPeopleOf(reader.store, request.user.teamId, ownerId)
+          : creator
+            ? [creator]
+            : [],
+      ...(creator ? { createdThroughBot: true } : {}),
       paperspaceUser: users.find((user) => user.id === ownerId),
       machines: owned,
       total: owned.reduce((sum, machine) => sum + (machine.cost.total ?? 0), 0),
@@ -153,4 +174,15 @@ export async function readSpend(reader: SpendReader, request: SpendRequest): Pro
     unread: unread.sort((a, b) => a.name.localeCompare(b.name)),
     source: client.capabilities.utilization,
   };
+}
+
+/** Who created the machine through the bot, from the audit trail (kept AUDIT_RETENTION_DAYS). */
+async function creatorOf(
+  store: Pick<Store, 'audit'>,
+  teamId: string,
+  machineId: string,
+): Promise<SlackUser | undefined> {
+  const records = await store.audit.list({ teamId, resourceId: machineId, limit: 50 });
+  const created = records.find((record) => record.action === 'machine.create' && record.outcome === 'ok');
+  return created && { teamId: created.teamId, userId: created.userId };
 }

@@ -93,6 +93,31 @@ describe('/ps spend', () => {
     expect(text).toMatch(/maya-trainer {2}3 h 00 min · \*\$[\d.]+\*\\n`▇{20}`/);
   });
 
+  it('groups a machine Paperspace names no owner for under who created it through the bot', async () => {
+    // Maya created team-build and maya-trainer through the bot, as the audit trail says.
+    for (const machineId of ['psorb001', 'psorb002']) {
+      await bot.store.audit.record({
+        teamId: bot.slack.teamId,
+        userId: MAYA,
+        action: 'machine.create',
+        resourceId: machineId,
+        outcome: 'ok',
+        at: clock.now(),
+      });
+    }
+    const { text } = await spend(MAYA);
+    expect(text).toMatch(/<@U0MAYA>\*: \*\$[\d.]+\* \(2 machines\)\\nmaya-trainer/);
+    if (bot.dialect === 'v1') {
+      expect(text).toContain(
+        'machines created through this bot are listed under the person who created them',
+      );
+      expect(text).toMatch(/Owner not reported by Paperspace\*: \*\$[\d.]+\* \(3 machines\)/);
+    } else {
+      // The legacy API names every owner: the audit trail is not needed, and not mentioned.
+      expect(text).not.toContain('created through this bot');
+    }
+  });
+
   it('shows a team member their own machines, and says why not the whole team', async () => {
     const { text } = await spend(SAM);
     if (bot.dialect === 'contract') {

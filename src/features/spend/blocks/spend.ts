@@ -127,6 +127,11 @@ function notes(report: SpendReport, notAdminBecause: string | undefined): string
     ? `To date as of ${slackDate(report.asOf, '{date_short_pretty} at {time}')}; refreshed at most every 5 minutes.`
     : `Billing month ${escapeMrkdwn(report.month)} (UTC).`;
   const lines = [`${how} ${when} Upgrades and machines destroyed since are not included.`];
+  if (report.owners.some((owner) => owner.createdThroughBot)) {
+    lines.push(
+      "Paperspace's API does not say who owns a machine: machines created through this bot are listed under the person who created them.",
+    );
+  }
   if (report.scope === 'visible') {
     lines.push(
       "Paperspace's API does not say who owns a machine, so these are all the machines your key can see.",
