@@ -4,8 +4,9 @@
 // fallback chain (channel, then the administrator's DM, then ephemeral) and audited.
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import { PaperspaceError } from '../../paperspace/errors.js';
 import { forEachConcurrently } from '../../scheduler/concurrency.js';
-import { mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
+import { escapeMrkdwn, mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
 import { deliver } from '../../slack/posting.js';
 import { createAuditTrail } from '../../store/audit-trail.js';
@@ -18,7 +19,7 @@ import { isRunningState } from '../machines/blocks/machine-state.js';
 import { digestMessage, type RunningMachine } from './blocks/digest.js';
 import { ownerLabel } from './blocks/spend.js';
 import { runningSince } from './running-cost.js';
-import { readSpend } from './spend-report.js';
+import { readSpend, type SpendReport } from './spend-report.js';
 
 /** Machines whose events are read at once to tell how long they have run. */
 const CONCURRENT_READS = 4;
@@ -54,6 +55,32 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
     await deliver(deps.slack, { channel: digest.channel, userId: setter.userId }, notice);
   };
 
+  /**
+   * Paperspace refused the key (revoked, or no longer an administrator's): the channel is told, rather
+   * than left wondering where today's digest is, and the next occurrence tries again.
+   */
+  const tellNotMade = async (digest: TeamDigest, setter: SlackUser, error: PaperspaceError) => {
+    const text =
+      `📋 Today's team digest could not be made: Paperspace refused the key of <@${setter.userId}>, which ` +
+      `lists the team's machines (${escapeMrkdwn(error.message)}). The next one will try again.`;
+    await audit
+      .run(
+        { user: setter, action: 'digest.post', resourceId: digest.id, note: `in ${digest.channel}` },
+        async () => {
+          await deliver(
+            deps.slack,
+            { channel: digest.channel, userId: setter.userId },
+            {
+              blocks: [{ type: 'section', text: mrkdwn(text) }],
+              text,
+            },
+          );
+          throw error;
+        },
+      )
+      .catch(() => undefined);
+  };
+
   return {
     async post(digest: TeamDigest): Promise<void> {
       const setter: SlackUser = { teamId: digest.teamId, userId: digest.setBy };
@@ -63,13 +90,20 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
         await stopForUnlinkedKey(digest, setter);
         return;
       }
-      const report = await readSpend(deps, {
-        user: setter,
-        client,
-        paperspaceUserId: account.userId,
-        month: null,
-        teamWide: true,
-      });
+      let report: SpendReport;
+      try {
+        report = await readSpend(deps, {
+          user: setter,
+          client,
+          paperspaceUserId: account.userId,
+          month: null,
+          teamWide: true,
+        });
+      } catch (error) {
+        if (!(error instanceof PaperspaceError)) throw error;
+        await tellNotMade(digest, setter, error);
+        return;
+      }
       const ownerOf = new Map(
         report.owners.flatMap((owner) =>
           owner.machines.map((machine) => [machine.id, ownerLabel(owner)] as const),

@@ -138,15 +138,30 @@ describe('the team digest, end to end', () => {
     expect(bot.emulator.state.machine('psorb001')?.state).toBe('serviceready');
   });
 
+  it("says in the channel that today's digest could not be made when Paperspace refuses the key", async () => {
+    clock.set(Date.parse('2024-05-16T07:00:00Z'));
+    // After the tick (whose watch polling lists machines too), so the digest's own list is refused.
+    await bot.scheduler.tick();
+    const path = bot.dialect === 'v1' ? '/v1/machines' : '/machines/getMachines';
+    bot.emulator.state.failNextRequests({ count: 1, status: 401, message: 'Invalid API token', path });
+    const [notice] = await fireAt('2024-05-16T07:00:00Z');
+    expect(messageText(notice?.args ?? {})).toContain(
+      `Today's team digest could not be made: Paperspace refused the key of <@${MAYA}>`,
+    );
+    expect(await bot.store.teamDigests.listAll()).toHaveLength(1);
+    const audit = await bot.store.audit.list({ ...maya(), limit: 50 });
+    expect(audit.find((record) => record.action === 'digest.post')?.outcome).toBe('error');
+  });
+
   it('says in the channel once, and stops, when the administrator who set it unlinks', async () => {
     await bot.vault.unlink(maya());
-    const posted = await fireAt('2024-05-16T07:00:00Z');
+    const posted = await fireAt('2024-05-17T07:00:00Z');
     expect(posted).toHaveLength(1);
     expect(messageText(posted[0]?.args ?? {})).toContain(
       `The team digest has stopped: <@${MAYA}>, whose Paperspace key listed the team's machines, unlinked it.`,
     );
     expect(await bot.store.teamDigests.listAll()).toEqual([]);
-    expect(await fireAt('2024-05-17T07:00:00Z')).toEqual([]);
+    expect(await fireAt('2024-05-18T07:00:00Z')).toEqual([]);
   });
 
   it('is posted in the time zone given, for a channel whose people live elsewhere, and refuses one that does not exist', async () => {
@@ -157,8 +172,8 @@ describe('the team digest, end to end', () => {
     const reply = await command(`digest <#${OPS}|ops> daily 09:00 America/New_York`, MAYA);
     expect(reply.text).toContain('daily at 09:00 (America/New_York)');
     // 09:00 in New York is 13:00 UTC in May, not 07:00.
-    expect(await fireAt('2024-05-18T07:00:00Z')).toEqual([]);
-    expect(await fireAt('2024-05-18T13:00:00Z')).toHaveLength(1);
+    expect(await fireAt('2024-05-19T07:00:00Z')).toEqual([]);
+    expect(await fireAt('2024-05-19T13:00:00Z')).toHaveLength(1);
   });
 
   it('is ended by /ps digest off', async () => {
