@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The bot's end-to-end tests that also run against the emulator's v1 routes (list, show, start and
- * its completion, usage, create): the same files, with the test bot speaking v1. Login differs by
- * design (a v1 key names its person), so v1's has its own file, login-v1.test.ts.
+ * its completion, usage, create, requests and approvals): the same files, with the test bot speaking
+ * v1. Login differs by design (a v1 key names its person), so v1's has its own file, login-v1.test.ts.
  */
 const BOTH_DIALECTS = [
   'test/features/catalog/lists.test.ts',
@@ -11,6 +11,8 @@ const BOTH_DIALECTS = [
   'test/features/machines/power.test.ts',
   'test/features/machines/create.test.ts',
   'test/features/watches/power-watch.test.ts',
+  'test/features/approvals/approvals.test.ts',
+  'test/features/approvals/approvers.test.ts',
   'test/features/spend/spend.test.ts',
   'test/features/spend/digest.test.ts',
 ];

@@ -72,7 +72,10 @@ export interface ApprovalRequestRepository {
   dueToExpire(now: number, limit: number): Promise<ApprovalRequest[]>;
   /** A person's own open requests, newest first. */
   openBy(teamId: string, requesterId: string, now: number): Promise<ApprovalRequest[]>;
-  /** Open requests this person may decide: power requests to them, creates of their Paperspace team. */
+  /**
+   * Open requests this person may be asked to decide: power requests to them, and of their Paperspace
+   * team the creates and the power requests no linked owner was found for (the caller narrows these).
+   */
   openFor(
     teamId: string,
     approver: { userId: string; paperspaceTeamId: string | null },
@@ -98,6 +101,11 @@ export interface ApprovalRequestRepository {
     at: number;
   }): Promise<void>;
   settingsOf(teamId: string, paperspaceTeamId: string): Promise<ApprovalSettings | undefined>;
+
+  /** Remembers what Paperspace showed of a person's role: a create it accepted or refused. */
+  noteRole(teamId: string, paperspaceUserId: string, isAdmin: boolean, at: number): Promise<void>;
+  /** The roles learned so far in the workspace, by Paperspace user id (true: administrator). */
+  knownRoles(teamId: string): Promise<Map<string, boolean>>;
 }
 
 const detailsSchema = z.record(z.string(), z.unknown());
@@ -242,7 +250,7 @@ export function createApprovalRequestRepository(db: SqlClient): ApprovalRequestR
       const rows = await db.all<RequestRow>(
         `SELECT * FROM approval_requests
          WHERE slack_team_id = ? AND status = 'open' AND expires_at > ? AND requester_id <> ?
-           AND (owner_id = ? OR (kind = 'create' AND paperspace_team_id = ?))
+           AND (owner_id = ? OR (paperspace_team_id = ? AND (kind = 'create' OR owner_id IS NULL)))
          ORDER BY created_at DESC, id`,
         [teamId, now, userId, userId, paperspaceTeamId ?? ''],
       );
@@ -285,6 +293,24 @@ export function createApprovalRequestRepository(db: SqlClient): ApprovalRequestR
         [teamId, paperspaceTeamId],
       );
       return row && { channel: row.channel, lifetimeMs: row.lifetime_ms };
+    },
+
+    async noteRole(teamId, paperspaceUserId, isAdmin, at) {
+      await db.run(
+        `INSERT INTO approval_roles (slack_team_id, paperspace_user_id, is_admin, learned_at)
+         VALUES (?, ?, ?, ?)
+         ON CONFLICT (slack_team_id, paperspace_user_id)
+         DO UPDATE SET is_admin = excluded.is_admin, learned_at = excluded.learned_at`,
+        [teamId, paperspaceUserId, isAdmin ? 1 : 0, at],
+      );
+    },
+
+    async knownRoles(teamId) {
+      const rows = await db.all<{ paperspace_user_id: string; is_admin: number }>(
+        'SELECT paperspace_user_id, is_admin FROM approval_roles WHERE slack_team_id = ?',
+        [teamId],
+      );
+      return new Map(rows.map((row) => [row.paperspace_user_id, Number(row.is_admin) === 1]));
     },
   };
 }

@@ -253,10 +253,25 @@ export const MIGRATIONS: readonly Migration[] = [
       );`,
   },
   {
+    // What Paperspace's answers showed about who administers a team, for the legacy API, whose users
+    // carry no role: a create it accepted (an administrator) or refused (a member). Create requests go
+    // to the known administrators, and never to a known member.
+    version: 11,
+    name: 'approval_roles',
+    sql: () => `
+      CREATE TABLE approval_roles (
+        slack_team_id TEXT NOT NULL,
+        paperspace_user_id TEXT NOT NULL,
+        is_admin INTEGER NOT NULL CHECK (is_admin IN (0, 1)),
+        learned_at BIGINT NOT NULL,
+        PRIMARY KEY (slack_team_id, paperspace_user_id)
+      );`,
+  },
+  {
     // The team digest: one per Paperspace team in a Slack workspace, set by an administrator whose key
     // lists the team's machines, posted on a cron in their time zone. Runs are claimed like reminder
     // runs, so with several replicas each digest is posted once.
-    version: 11,
+    version: 12,
     name: 'team_digests',
     sql: () => `
       CREATE TABLE team_digests (

@@ -22,6 +22,13 @@ import {
 } from '../../tools/emulator/index.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 import { createManualCron, type ManualCron } from '../support/manual-cron.js';
+import {
+  createSlackRequests,
+  type SlackRequest,
+  type SlackRequests,
+  type SlackResponse,
+  send,
+} from '../support/slack-requests.js';
 import { BOT_TOKEN, SIGNING_SECRET, TEAM_ID, type TestUserName, USERS } from '../support/test-bot.js';
 
 export const POLL_INTERVAL_MS = 5000;
@@ -38,6 +45,8 @@ export interface LogLine {
 
 export interface Replica {
   readonly id: string;
+  /** Where this replica's Slack app listens: signed requests go to `${url}/slack/events`. */
+  readonly url: string;
   readonly scheduler: Scheduler;
   /** What this replica's listeners ask to follow a machine. */
   readonly watcher: MachineWatcher;
@@ -82,6 +91,10 @@ export interface ReplicaCluster {
   slack: FakeSlack;
   replicas: Replica[];
   user(name: TestUserName): SlackUser;
+  /** Signed Slack requests (commands, clicks) as Slack would send them to any replica. */
+  requests: SlackRequests;
+  /** Delivers a signed request to one replica, as Slack's load balancer would. */
+  send(replica: Replica, request: SlackRequest): Promise<SlackResponse>;
   /** Links a demo user's key into the shared vault, through the first replica. */
   link(name: TestUserName): Promise<void>;
   /** A Paperspace client with the demo user's key, to start machines as a listener would. */
@@ -230,6 +243,7 @@ export async function startReplicaCluster(options: ReplicaClusterOptions): Promi
     let alive = true;
     return {
       id,
+      url: `http://127.0.0.1:${bot.port}`,
       scheduler: bot.scheduler,
       watcher: bot.watcher,
       store,
@@ -305,6 +319,14 @@ export async function startReplicaCluster(options: ReplicaClusterOptions): Promi
     slack,
     replicas,
     user,
+    requests: createSlackRequests({
+      signingSecret: SIGNING_SECRET,
+      responseUrl: slack.responseUrl,
+      teamId: TEAM_ID,
+      userId: USERS.ada.slackId,
+      botUserId: slack.botUserId,
+    }),
+    send: (replica, request) => send(replica.url, request),
     async link(name) {
       const account = emulator.state.user(USERS[name].emulatorUserId);
       if (!account) throw new Error(`the emulator seed has no user ${USERS[name].emulatorUserId}`);

@@ -84,6 +84,17 @@ describe.each(storeFactories)('approval requests on $name', (factory) => {
     expect(await db.store.approvals.openFor('T1', { userId: 'U_SAM', paperspaceTeamId: 'te1' }, T0)).toEqual(
       [],
     );
+    // No linked owner was found for this one (v1 names none, or the owner never linked): the team's
+    // people are candidates, and the command narrows them down.
+    const ownerless = await db.store.approvals.create(
+      createRequest({ kind: 'stop', machineId: 'ps2', ownerId: null, paperspaceTeamId: 'te1' }),
+    );
+    const forLeeNow = await db.store.approvals.openFor(
+      'T1',
+      { userId: 'U_LEE', paperspaceTeamId: 'te1' },
+      T0,
+    );
+    expect(forLeeNow.map((r) => r.id).sort()).toEqual([create.id, ownerless.id].sort());
   });
 
   it('gives an approval back when the approver could not act, and only that approver', async () => {
@@ -102,6 +113,19 @@ describe.each(storeFactories)('approval requests on $name', (factory) => {
     expect(await db.store.approvals.grantedBy('T1', 'U_SAM', 'ps1', T0 + 3_600_000)).toBeUndefined();
     await db.store.approvals.grant({ ...grant, expiresAt: T0 + 2 * 3_600_000 });
     expect(await db.store.approvals.grantedBy('T1', 'U_SAM', 'ps1', T0 + 3_600_000)).toBe('U_MAYA');
+  });
+
+  it('remembers the roles Paperspace showed, a later answer replacing an earlier one', async () => {
+    await db.store.approvals.noteRole('T1', 'u_maya', true, T0);
+    await db.store.approvals.noteRole('T1', 'u_sam', true, T0);
+    await db.store.approvals.noteRole('T1', 'u_sam', false, T0 + 1);
+    await db.store.approvals.noteRole('T2', 'u_otto', true, T0);
+    expect(await db.store.approvals.knownRoles('T1')).toEqual(
+      new Map([
+        ['u_maya', true],
+        ['u_sam', false],
+      ]),
+    );
   });
 
   it("remembers each Paperspace team's approvals channel and request lifetime", async () => {

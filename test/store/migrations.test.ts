@@ -15,6 +15,7 @@ const VERSIONS = MIGRATIONS.map((migration) => migration.version);
 const SCHEMA_TABLES = [
   'approval_grants',
   'approval_requests',
+  'approval_roles',
   'approval_settings',
   'audit_records',
   'delegations',

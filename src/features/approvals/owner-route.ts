@@ -1,46 +1,76 @@
 // Before a start, stop or restart of someone else's machine: Paperspace lets only the owner power it,
 // so instead of sending a call that would be refused, the person either acts under the owner's
-// standing grant ("for the next N hours", with the owner's key) or is offered "Ask the owner".
+// standing grant ("for the next N hours", with the owner's key) or is offered "Ask the owner". v1 does
+// not say who owns a machine: there the call is sent, and Paperspace's refusal brings the offer.
+import { PaperspacePermissionError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import type { Interaction } from '../../slack/interaction.js';
+import type { SlackUser } from '../../store/slack-user.js';
 import { mention } from '../machines/blocks/machine-replies.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
 import { type PowerRequest, requestPower } from '../machines/power-request.js';
-import { linkedPeopleOf, ownerIdOf } from './approvers.js';
-import { powerOfferMessage } from './blocks/request-messages.js';
+import { linkedPeopleOf, linkedTeammates, ownerIdOf, paperspaceNameOf } from './approvers.js';
+import { ownerUnknownOfferMessage, powerOfferMessage } from './blocks/request-messages.js';
 
 export type OwnerRoute = 'own' | 'handled';
 
+type Request = Omit<PowerRequest, 'actor' | 'machine' | 'verb'>;
+
 /**
- * 'own' when the person owns the machine (or its owner is unknown): the caller powers it as usual.
- * 'handled' when it is someone else's: run under a standing grant, or the offer to ask was shown.
+ * 'own' when the person owns the machine (or its owner is unknown and no grant runs): the caller
+ * powers it as usual. 'handled' when it is someone else's: run under a standing grant, or the offer to
+ * ask was shown.
  */
 export async function routePowerToOwner(
   interaction: Interaction,
   machine: Machine,
   verb: PowerVerb,
-  request: Omit<PowerRequest, 'actor' | 'machine' | 'verb'>,
+  request: Request,
 ): Promise<OwnerRoute> {
   const { deps, user } = interaction;
   const ownerPaperspaceId = ownerIdOf(machine);
   const account = await deps.vault.account(user);
-  if (!ownerPaperspaceId || !account || ownerPaperspaceId === account.userId) return 'own';
-  const owners = await linkedPeopleOf(deps.store, user.teamId, ownerPaperspaceId);
+  if (!account || ownerPaperspaceId === account.userId) return 'own';
   const grantedBy = await deps.store.approvals.grantedBy(user.teamId, user.userId, machine.id, deps.now());
-  // A grant counts only while its giver still holds the owner's account (they may have relinked).
-  const grantor = owners.find((person) => person.userId === grantedBy);
-  const ownerClient = grantor ? await deps.clients.forUser(grantor) : undefined;
-  if (!grantor || !ownerClient) {
-    await interaction.replyPrivately(
-      powerOfferMessage(
-        machine,
-        verb,
-        owners.map((person) => person.userId),
-      ),
-    );
-    return 'handled';
-  }
-  // The person is named as who asked (card, audit of the call); the owner's key makes the call, and
+  // A grant counts only while its giver still holds the account they approved with (the owner's, or on
+  // v1 a teammate's: they may have relinked or left the team).
+  const holders = ownerPaperspaceId
+    ? await linkedPeopleOf(deps.store, user.teamId, ownerPaperspaceId)
+    : account.teamId
+      ? await linkedTeammates(deps.store, user, account.teamId)
+      : [];
+  const grantor = holders.find((person) => person.userId === grantedBy);
+  if (grantor && (await runUnderGrant(interaction, grantor, machine, verb, request))) return 'handled';
+  if (!ownerPaperspaceId) return 'own';
+  const settings = account.teamId
+    ? await deps.store.approvals.settingsOf(user.teamId, account.teamId)
+    : undefined;
+  const client = holders.length === 0 ? await interaction.userClient() : undefined;
+  await interaction.replyPrivately(
+    powerOfferMessage(
+      machine,
+      verb,
+      holders.map((person) => person.userId),
+      {
+        ownerName: client ? await paperspaceNameOf(client, ownerPaperspaceId) : undefined,
+        approvalsChannel: settings?.channel ?? undefined,
+      },
+    ),
+  );
+  return 'handled';
+}
+
+async function runUnderGrant(
+  interaction: Interaction,
+  grantor: SlackUser,
+  machine: Machine,
+  verb: PowerVerb,
+  request: Request,
+): Promise<boolean> {
+  const { deps, user } = interaction;
+  const grantorClient = await deps.clients.forUser(grantor);
+  if (!grantorClient) return false;
+  // The person is named as who asked (card, audit of the call); the grantor's key makes the call, and
   // this record ties the two together.
   await deps.audit.run(
     {
@@ -49,7 +79,32 @@ export async function routePowerToOwner(
       resourceId: machine.id,
       note: `with the key of ${mention(grantor.userId)} under their standing grant`,
     },
-    () => requestPower({ ...request, actor: { user, client: ownerClient }, machine, verb }),
+    () => requestPower({ ...request, actor: { user, client: grantorClient }, machine, verb }),
   );
-  return 'handled';
+  return true;
+}
+
+/**
+ * After Paperspace refused the person's own start, stop or restart of a machine whose owner it does
+ * not name (v1): the offer to ask the teammates, instead of a bare refusal. False: not that case, the
+ * caller reports the error as usual.
+ */
+export async function offerPowerRequest(
+  error: unknown,
+  interaction: Interaction,
+  machine: Machine,
+  verb: PowerVerb,
+): Promise<boolean> {
+  if (!(error instanceof PaperspacePermissionError) || ownerIdOf(machine) !== undefined) return false;
+  const account = await interaction.deps.vault.account(interaction.user);
+  if (!account?.teamId) return false;
+  const teammates = await linkedTeammates(interaction.deps.store, interaction.user, account.teamId);
+  await interaction.replyPrivately(
+    ownerUnknownOfferMessage(
+      machine,
+      verb,
+      teammates.map((person) => person.userId),
+    ),
+  );
+  return true;
 }

@@ -20,6 +20,7 @@ import { machineCardMessage } from '../machines/blocks/machine-card.js';
 import { createdNotice, mention, powerRequestedNotice } from '../machines/blocks/machine-replies.js';
 import { checkCreateParams, findTemplate } from '../machines/create-flow.js';
 import { createMachineOperations, type PowerVerb } from '../machines/machine-operations.js';
+import { learnRoleFromCreate, ownerIdOf } from './approvers.js';
 import { approverMessage, decisionLine, receiptMessage, requestSubject } from './blocks/request-messages.js';
 
 export interface Decider {
@@ -37,12 +38,17 @@ async function refusalOf(decider: Decider, request: ApprovalRequest): Promise<st
   if (request.requesterId === decider.user.userId) return 'You cannot approve or deny your own request.';
   const account = await decider.deps.vault.account(decider.user);
   if (!account) return 'Link your Paperspace key with `/ps login` first: an approval acts with your key.';
-  if (request.kind !== 'create') {
+  if (request.kind !== 'create' && request.details.ownerUnknown !== true) {
     // Whoever holds the owner's Paperspace account decides, whichever Slack user they linked it from.
+    const owner = request.ownerId
+      ? mention(request.ownerId)
+      : String(request.details.ownerName ?? request.details.ownerPaperspaceId ?? '');
     return account.userId === request.details.ownerPaperspaceId
       ? undefined
-      : `Only the owner of ${request.machineName ?? 'the machine'}, ${mention(request.ownerId ?? '')}, can decide this request.`;
+      : `Only the owner of ${request.machineName ?? 'the machine'}, ${owner}, can decide this request.`;
   }
+  // A create, or a power request whose owner Paperspace does not name (v1): any teammate may try, and
+  // Paperspace judges their key; a refusal gives the request back to the others.
   return account.teamId === request.paperspaceTeamId
     ? undefined
     : 'Only an administrator of the requester’s Paperspace team can decide this request.';
@@ -89,8 +95,11 @@ export async function approve(decider: Decider, requestId: string, grantHours?: 
       (done) => done.machine.id,
     );
   } catch (error) {
-    // Paperspace refusing the approver's own key (not an administrator after all) leaves the request
-    // open for someone who can; anything else is the request's outcome, told to both.
+    // Paperspace refusing the approver's own key (not an administrator, or not the owner, after all)
+    // leaves the request open for someone who can; anything else is the request's outcome, told to both.
+    if (error instanceof PaperspacePermissionError && request.kind === 'create') {
+      await learnRoleFromCreate(deps, user, false);
+    }
     if (
       error instanceof PaperspacePermissionError &&
       (await deps.store.approvals.reopen(request.id, user.userId))
@@ -112,6 +121,7 @@ export async function approve(decider: Decider, requestId: string, grantHours?: 
     await decider.tell(plain(`You approved, but the action failed: ${failureText(error, deps.logger)}`));
     return;
   }
+  if (request.kind === 'create') await learnRoleFromCreate(deps, user, true);
   if (grantHours !== undefined && request.machineId) {
     await deps.store.approvals.grant({
       teamId: request.teamId,
@@ -133,8 +143,14 @@ export async function approve(decider: Decider, requestId: string, grantHours?: 
   await tellRequester(
     decider,
     requester,
-    `✅ ${mention(user.userId)} approved your request to ${requestSubject(request)}.${granted}`,
+    `✅ ${mention(user.userId)} approved your request to ${requestSubject(request)}.${granted}${assignedNote(request, result.machine)}`,
   );
+}
+
+/** A create on v1 cannot assign the machine to the requester: what they got instead. */
+function assignedNote(request: ApprovalRequest, machine: Machine): string {
+  if (request.kind !== 'create' || ownerIdOf(machine) !== undefined) return '';
+  return ' Paperspace v1 cannot assign a machine to someone else: it was created under the approver’s account, and you were added to it as an accessor.';
 }
 
 async function act(

@@ -1,6 +1,8 @@
 // Opening a request: it is stored, posted to whoever may decide it (a create to the team's approvals
-// channel or, without one, to each linked teammate's DM; a power request to the owner's DM), and the
-// requester gets a receipt with Withdraw in their DM. Every request is audited with its requester.
+// channel or, without one, to each linked administrator's DM; a power request to the owner's DM, or
+// to the approvals channel when the owner has not linked a key; see approvers.ts for who is asked),
+// and the requester gets a receipt with Withdraw in their DM. Every request is audited with its
+// requester.
 import type { WebClient } from '@slack/web-api';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
@@ -11,7 +13,13 @@ import type { SlackUser } from '../../store/slack-user.js';
 import type { LinkedAccount } from '../../vault/key-vault.js';
 import { mention } from '../machines/blocks/machine-replies.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
-import { linkedPeopleOf, linkedTeammates, ownerIdOf } from './approvers.js';
+import {
+  createApprovers,
+  linkedPeopleOf,
+  linkedTeammates,
+  ownerIdOf,
+  paperspaceNameOf,
+} from './approvers.js';
 import { approverMessage, receiptMessage } from './blocks/request-messages.js';
 import { withoutNewUserFields } from './blocks/request-values.js';
 import { estimatedHourlyRate } from './hourly-rate.js';
@@ -43,13 +51,21 @@ export async function openCreateRequest(
     );
     return;
   }
+  // Only a refused create offers a request: Paperspace has just shown this person is not an administrator.
+  await deps.store.approvals.noteRole(user.teamId, account.userId, false, deps.now());
   const settings = await deps.store.approvals.settingsOf(user.teamId, teamId);
-  const approvers = settings?.channel ? [] : await linkedTeammates(deps.store, user, teamId);
-  if (!settings?.channel && approvers.length === 0) {
+  const chosen = settings?.channel
+    ? undefined
+    : await createApprovers(deps, { user, client: requester.client }, teamId);
+  if (chosen && chosen.approvers.length === 0) {
+    const who =
+      chosen.basis === 'listed'
+        ? 'None of the administrators Paperspace lists for your team has linked a key here yet'
+        : 'No teammate who could be an administrator of your Paperspace team has linked a key here yet';
     await requester.tell(
       plain(
-        'No administrator of your Paperspace team has linked a key here yet, so there is no one I can ask. ' +
-          'Ask one of them to run `/ps login`, or to set an approvals channel with `/ps approvals #channel`.',
+        `${who}, so there is no one I can ask. ` +
+          'Ask an administrator to run `/ps login`, or to set an approvals channel with `/ps approvals #channel`.',
       ),
     );
     return;
@@ -61,6 +77,7 @@ export async function openCreateRequest(
     userId: account.userId,
   };
   const hourlyRate = await rateOrNull(requester, String(params.machineType ?? ''));
+  const approvers = chosen?.approvers ?? [];
   const targets = settings?.channel ? [settings.channel] : approvers.map((approver) => approver.userId);
   const asked = settings?.channel
     ? `<#${settings.channel}>`
@@ -71,7 +88,11 @@ export async function openCreateRequest(
     machineId: null,
     machineName: typeof params.machineName === 'string' ? params.machineName : null,
     ownerId: null,
-    details: { params: request, hourlyRate },
+    details: {
+      params: request,
+      hourlyRate,
+      ...(chosen ? { approverBasis: chosen.basis, approvers: targets } : {}),
+    },
   });
 }
 
@@ -82,25 +103,64 @@ export async function openPowerRequest(
 ): Promise<void> {
   const { deps, user } = requester;
   const machine = await requester.client.machines.show(machineId);
+  const account = await deps.vault.account(user);
+  const paperspaceTeamId = account?.teamId ?? null;
+  const settings = paperspaceTeamId
+    ? await deps.store.approvals.settingsOf(user.teamId, paperspaceTeamId)
+    : undefined;
+  const lifetimeMs = settings?.lifetimeMs ?? null;
+  const what = { kind: verb, paperspaceTeamId, machineId: machine.id, machineName: machine.name };
   const ownerPaperspaceId = ownerIdOf(machine);
-  const owners = ownerPaperspaceId ? await linkedPeopleOf(deps.store, user.teamId, ownerPaperspaceId) : [];
-  const [owner] = owners;
-  if (!owner) {
-    await requester.tell(
-      plain(`The owner of ${machine.name} has not linked a key here, so I cannot ask them.`),
-    );
+  if (ownerPaperspaceId === undefined) {
+    // v1 does not say who owns a machine: the linked teammates are asked, and Paperspace accepts the
+    // approval of the one who owns it (anyone else's is refused, and the request stays open).
+    const teammates = paperspaceTeamId ? await linkedTeammates(deps.store, user, paperspaceTeamId) : [];
+    if (teammates.length === 0) {
+      await requester.tell(
+        plain(
+          `Paperspace does not say who owns ${machine.name}, and none of your teammates has linked a key here, so there is no one I can ask.`,
+        ),
+      );
+      return;
+    }
+    const targets = teammates.map((person) => person.userId);
+    await open(requester, targets, targets.map(mention).join(', '), lifetimeMs, {
+      ...what,
+      ownerId: null,
+      details: { ownerUnknown: true, approvers: targets },
+    });
     return;
   }
-  const account = await deps.vault.account(user);
+  const owners = await linkedPeopleOf(deps.store, user.teamId, ownerPaperspaceId);
+  const [owner] = owners;
+  if (!owner) {
+    const ownerName = await paperspaceNameOf(requester.client, ownerPaperspaceId);
+    if (!settings?.channel) {
+      await requester.tell(plain(ownerNotLinkedText(machine.name, ownerName)));
+      return;
+    }
+    // The request waits in the approvals channel, where the owner can approve it once they link a key.
+    await open(requester, [settings.channel], `<#${settings.channel}>`, lifetimeMs, {
+      ...what,
+      ownerId: null,
+      details: { ownerPaperspaceId, ownerName },
+    });
+    return;
+  }
   const targets = owners.map((person) => person.userId);
-  await open(requester, targets, targets.map(mention).join(', '), null, {
-    kind: verb,
-    paperspaceTeamId: account?.teamId ?? null,
-    machineId: machine.id,
-    machineName: machine.name,
+  await open(requester, targets, targets.map(mention).join(', '), lifetimeMs, {
+    ...what,
     ownerId: owner.userId,
     details: { ownerPaperspaceId },
   });
+}
+
+/** Said when the owner of a machine has not linked a key, and no approvals channel is set. */
+export function ownerNotLinkedText(machineName: string, ownerName: string): string {
+  return (
+    `The owner of ${machineName}, ${ownerName}, has not linked a Paperspace key here, so I cannot ask them. ` +
+    'Ask them to run `/ps login`, or ask an administrator to set an approvals channel with `/ps approvals #channel`, where such requests wait for the owner.'
+  );
 }
 
 async function open(

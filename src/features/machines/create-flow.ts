@@ -21,6 +21,7 @@ import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { announce, type FollowUpPlace, withPrivateCopy } from '../../slack/posting.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import { learnRoleFromCreate } from '../approvals/approvers.js';
 import type { AccountKind } from './account-kind.js';
 
 import { machineCardMessage } from './blocks/machine-card.js';
@@ -129,16 +130,21 @@ export class MemberCannotCreateError extends UserFacingError {
 
 /** Creates the machine with the person's key; a member's refusal comes back as MEMBER_CANNOT_CREATE. */
 export async function createForPerson(
-  deps: Pick<ListenerDeps, 'audit' | 'now'>,
+  deps: Pick<ListenerDeps, 'audit' | 'now' | 'store' | 'vault' | 'logger'>,
   actor: { user: SlackUser; client: PaperspaceClient },
   params: CreateMachineParams,
   template: TemplateInfo | undefined,
 ): Promise<CreateOutcome> {
+  let outcome: CreateOutcome;
   try {
-    return await createMachineOperations(deps).create(actor, params, template);
+    outcome = await createMachineOperations(deps).create(actor, params, template);
   } catch (error) {
+    // What Paperspace said is the only sign, on the legacy API, of who may approve a team's creates.
+    if (error instanceof PaperspacePermissionError) await learnRoleFromCreate(deps, actor.user, false);
     throw memberCreateRefusal(error);
   }
+  await learnRoleFromCreate(deps, actor.user, true);
+  return outcome;
 }
 
 /** The template by id, as the person's key sees it; undefined when it is not listed. */

@@ -181,7 +181,7 @@ const GRAMMAR = {
   approvals: {
     usage: `${ps} approvals <#channel|off> [--expires 24h]`,
     summary:
-      "Post your team's create requests in a channel (off: to each administrator's DM), and how long requests stay open.",
+      "Administrators: post your team's create requests (and those waiting for an owner who has not linked a key) in a channel (off: create requests to each administrator's DM), and how long requests stay open.",
   },
   requests: { usage: `${ps} requests`, summary: 'List your open requests and those waiting for you.' },
   spend: {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ActionId, CallbackId } from '../../../src/slack/ids.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
 import type { ApiCall } from '../../support/fake-slack.js';
+import type { RecordedRequest } from '../../support/recording-proxy.js';
 import { TEAM_ID, USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
 import { auditOf, cardValue, eventually, settle, textOf } from '../machines/machine-kit.js';
@@ -39,6 +40,21 @@ function buttonValue(blocks: unknown, actionId: string): string {
     if (found?.value !== undefined) return found.value;
   }
   throw new Error(`no ${actionId} button in ${textOf(blocks)}`);
+}
+
+/** The API key a recorded Paperspace call carried: `X-Api-Key` (contract) or `Bearer` (v1). */
+function keyOf(request: RecordedRequest): string | undefined {
+  const header = request.headers['x-api-key'] ?? request.headers.authorization;
+  return typeof header === 'string' ? header.replace(/^Bearer /, '') : undefined;
+}
+
+/** The Paperspace ids of a machine's accessors, as v1 lists them to its owner. */
+async function accessorsOf(machineId: string, ownerKey: string): Promise<string[]> {
+  const response = await fetch(`${bot.emulator.url}/v1/machines/${machineId}/accessors`, {
+    headers: { authorization: `Bearer ${ownerKey}` },
+  });
+  const body = (await response.json()) as { items: { user: { id: string } }[] };
+  return body.items.map((item) => item.user.id);
 }
 
 const postsTo = (channel: string) => (call: ApiCall) =>
@@ -89,7 +105,7 @@ async function click(actionId: string, value: string, userId: string) {
 }
 
 describe('a team member asks to create a machine', () => {
-  it('is created, owned by the member, once an administrator approves with their own key', async () => {
+  it('is created for the member (their machine; on v1 shared with them) once an administrator approves with their own key', async () => {
     const { toMaya, requestId } = await samAsksToCreate('sam-approved');
     expect(textOf(toMaya.args.blocks)).toContain('machineType');
     expect(textOf(toMaya.args.blocks)).toContain('Estimated rate');
@@ -97,16 +113,25 @@ describe('a team member asks to create a machine', () => {
 
     await click(ActionId.requestApprove, requestId, MAYA);
     const machine = await eventually(() => bot.emulator.state.machineByName('sam-approved'));
-    expect(machine.userId).toBe(USERS.sam.emulatorUserId);
     const creates = bot.paperspaceRequests.filter(
-      (r) => r.method === 'POST' && r.path.includes('createSingleMachinePublic'),
+      (r) =>
+        r.method === 'POST' &&
+        (r.path.includes('createSingleMachinePublic') || /\/v1\/machines\/?$/.test(r.path)),
     );
-    expect(creates.at(-1)?.headers['x-api-key']).toBe(USERS.maya.apiKey);
-
+    // The member's own create, which Paperspace refused, then the approver's.
+    expect(creates.map(keyOf)).toEqual([USERS.sam.apiKey, USERS.maya.apiKey]);
     const told = await bot.slack.waitFor(
       (call) => postsTo(SAM)(call) && textOf(call.args).includes('approved your request'),
     );
     expect(textOf(told.args)).toContain(`<@${MAYA}>`);
+    if (bot.dialect === 'v1') {
+      // v1 creates no machine for someone else: the closest it allows is the requester as accessor.
+      expect(machine.userId).toBe(USERS.maya.emulatorUserId);
+      expect(await accessorsOf(machine.id, USERS.maya.apiKey)).toEqual([USERS.sam.emulatorUserId]);
+      expect(textOf(told.args)).toContain('added to it as an accessor');
+    } else {
+      expect(machine.userId).toBe(USERS.sam.emulatorUserId);
+    }
     // The live card, in the thread of the request, watched.
     const card = await bot.slack.waitFor(
       (call) =>
@@ -202,7 +227,8 @@ describe("a member clicks Start on the owner's machine", () => {
     });
     await bot.send(start);
     const offer = await bot.slack.waitForResponse(start.responseUrlId ?? '');
-    expect(offer.text).toContain('Only the owner');
+    // v1 names no owner: there the member's own start is refused first, then the offer comes.
+    expect(offer.text).toMatch(/only (the|its) owner/i);
     await bot.send(
       bot.requests.blockAction({
         actionId: ActionId.requestPower,
@@ -218,19 +244,17 @@ describe("a member clicks Start on the owner's machine", () => {
   }
 
   const startsOf = (machineId: string) =>
-    bot.paperspaceRequests.filter((r) => r.method === 'POST' && r.path.includes(`${machineId}/start`));
+    bot.paperspaceRequests.filter((r) => r.method !== 'GET' && r.path.includes(`${machineId}/start`));
 
-  it("starts it with the owner's key once the owner approves, never with the member's", async () => {
+  it("starts it with the owner's key once the owner approves; the member's key never starts it", async () => {
     const { requestId } = await samAsksToStart('psorb002', 'team-build');
-    expect(startsOf('psorb002')).toEqual([]);
+    // On v1 the member's own start was sent and refused (Paperspace names no owner beforehand).
+    const refusedFirst = bot.dialect === 'v1' ? [USERS.sam.apiKey] : [];
+    expect(startsOf('psorb002').map(keyOf)).toEqual(refusedFirst);
+    expect(bot.emulator.state.machine('psorb002')?.state).toBe('off');
     await click(ActionId.requestApprove, requestId, MAYA);
     await eventually(() => (bot.emulator.state.machine('psorb002')?.state === 'starting' ? true : undefined));
-    expect(startsOf('psorb002').map((r) => r.headers['x-api-key'])).toEqual([USERS.maya.apiKey]);
-    expect(
-      bot.paperspaceRequests.some(
-        (r) => r.path.includes('/start') && r.headers['x-api-key'] === USERS.sam.apiKey,
-      ),
-    ).toBe(false);
+    expect(startsOf('psorb002').map(keyOf)).toEqual([...refusedFirst, USERS.maya.apiKey]);
     await bot.slack.waitFor(
       (call) => postsTo(SAM)(call) && textOf(call.args).includes('approved your request'),
     );
@@ -268,7 +292,7 @@ describe("a member clicks Start on the owner's machine", () => {
     );
     const stops = () => bot.paperspaceRequests.filter((r) => r.path.includes(`${machineId}/stop`));
     await eventually(() => (stops().length > 0 ? true : undefined));
-    expect(stops().map((r) => r.headers['x-api-key'])).toEqual([USERS.maya.apiKey]);
+    expect(stops().map(keyOf)).toEqual([USERS.maya.apiKey]);
     expect(bot.slack.calls().some(postsTo(MAYA))).toBe(false);
   });
 });
@@ -278,13 +302,22 @@ describe("a member types /ps stop for the owner's machine", () => {
     const command = bot.requests.slashCommand({ text: 'stop maya-trainer', userId: SAM, channelId: CHANNEL });
     await bot.send(command);
     const offer = await bot.slack.waitForResponse(command.responseUrlId ?? '');
+    expect(textOf(offer.blocks)).toContain(ActionId.requestPower);
+    await settle();
+    const stops = bot.paperspaceRequests.filter((r) => r.path.includes('psorb001/stop'));
+    if (bot.dialect === 'v1') {
+      // v1 names no owner: the member's stop is refused by Paperspace, and the teammates are offered.
+      expect(offer.text).toContain('Paperspace refused to stop *maya-trainer* with your key');
+      expect(offer.text).toContain(`<@${MAYA}>`);
+      expect(stops.map(keyOf)).toEqual([USERS.sam.apiKey]);
+      expect(bot.emulator.state.machine('psorb001')?.state).toBe('serviceready');
+      return;
+    }
     // Lee linked Maya's key too: both are named, either may approve.
     expect(offer.text).toMatch(
       /Only the owner of \*maya-trainer\*, <@U0(MAYA|LEE)> \/ <@U0(MAYA|LEE)>, can stop it\./,
     );
-    expect(textOf(offer.blocks)).toContain(ActionId.requestPower);
-    await settle();
-    expect(bot.paperspaceRequests.some((r) => r.path.includes('psorb001/stop'))).toBe(false);
+    expect(stops).toEqual([]);
   });
 });
 
@@ -332,5 +365,44 @@ describe('/ps requests and /ps approvals', () => {
     const off = bot.requests.slashCommand({ text: 'approvals off', userId: MAYA, channelId: CHANNEL });
     await bot.send(off);
     await bot.slack.waitForResponse(off.responseUrlId ?? '');
+  });
+
+  it('refuses a member who tries to choose where requests go', async () => {
+    // Paperspace has refused Sam's create (and v1 lists him as a member): he is no administrator.
+    await samAsksToCreate('sam-not-admin');
+    const set = bot.requests.slashCommand({
+      text: 'approvals <#C0SAMS|sams-channel>',
+      userId: SAM,
+      channelId: CHANNEL,
+    });
+    await bot.send(set);
+    expect((await bot.slack.waitForResponse(set.responseUrlId ?? '')).text).toContain(
+      "Only your team's administrators can choose where requests go",
+    );
+    expect((await bot.store.approvals.settingsOf(TEAM_ID, 'te1orbit'))?.channel ?? null).not.toBe('C0SAMS');
+  });
+
+  it('closes requests after the lifetime an administrator set with --expires', async () => {
+    const set = bot.requests.slashCommand({
+      text: 'approvals off --expires 2h',
+      userId: MAYA,
+      channelId: CHANNEL,
+    });
+    await bot.send(set);
+    expect((await bot.slack.waitForResponse(set.responseUrlId ?? '')).text).toContain(
+      'Requests stay open for 2 hours',
+    );
+    const { requestId } = await samAsksToCreate('sam-short-lived');
+    const request = await bot.store.approvals.get(requestId);
+    expect((request?.expiresAt ?? 0) - (request?.createdAt ?? 0)).toBe(2 * HOUR);
+    clock.advance(2 * HOUR + 60_000);
+    await bot.scheduler.tick();
+    await bot.slack.waitFor(
+      (call) => postsTo(SAM)(call) && textOf(call.args).includes('expired before anyone decided'),
+    );
+    expect((await bot.store.approvals.get(requestId))?.status).toBe('expired');
+    const reset = bot.requests.slashCommand({ text: 'approvals off', userId: MAYA, channelId: CHANNEL });
+    await bot.send(reset);
+    await bot.slack.waitForResponse(reset.responseUrlId ?? '');
   });
 });

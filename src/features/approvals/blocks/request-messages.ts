@@ -54,38 +54,61 @@ export function createOfferMessage(params: Record<string, unknown>): SlackMessag
   );
 }
 
+const askButton = (machine: { id: string; name: string }, verb: PowerVerb, text: string): KnownBlock => ({
+  type: 'actions',
+  elements: [
+    button({
+      actionId: ActionId.requestPower,
+      text,
+      style: 'primary',
+      value: encodePowerOffer({ id: machine.id, name: machine.name, verb }),
+    }),
+  ],
+});
+
 /** Told to a person who clicked Start, Stop or Restart on a machine someone else owns. */
 export function powerOfferMessage(
   machine: { id: string; name: string },
   verb: PowerVerb,
   /** The Slack people who linked the owner's account (usually one); empty when no one did. */
   ownerSlackIds: string[],
+  owner: {
+    /** How Paperspace names the owner, said when they have not linked a key. */
+    ownerName?: string | undefined;
+    /** The team's approvals channel, where a request can wait for an owner who has not linked a key. */
+    approvalsChannel?: string | undefined;
+  } = {},
 ): SlackMessage {
   const name = escapeMrkdwn(machine.name);
   if (ownerSlackIds.length === 0) {
-    const text =
-      `🔒 Only the owner of *${name}* can ${verb} it, and they have not linked a Paperspace key here, ` +
-      'so I cannot ask them for you.';
-    return message([section(text)], text);
+    const who = owner.ownerName ? `, ${escapeMrkdwn(owner.ownerName)},` : '';
+    const lead = `🔒 Only the owner of *${name}*${who} can ${verb} it, and they have not linked a Paperspace key here, so I cannot ask them directly.`;
+    if (!owner.approvalsChannel) {
+      const text = `${lead} Ask them to run \`/ps login\`, or ask an administrator to set an approvals channel with \`/ps approvals #channel\`, where such requests wait for the owner.`;
+      return message([section(text)], text);
+    }
+    const text = `${lead} I can post your request in <#${owner.approvalsChannel}>: it waits there until they link a key and approve it.`;
+    return message([section(text), askButton(machine, verb, `Ask in the approvals channel`)], text);
   }
   const text = `🔒 Only the owner of *${name}*, ${ownerSlackIds.map(mention).join(' / ')}, can ${verb} it. Ask them to approve?`;
-  return message(
-    [
-      section(text),
-      {
-        type: 'actions',
-        elements: [
-          button({
-            actionId: ActionId.requestPower,
-            text: 'Ask the owner',
-            style: 'primary',
-            value: encodePowerOffer({ id: machine.id, name: machine.name, verb }),
-          }),
-        ],
-      },
-    ],
-    text,
-  );
+  return message([section(text), askButton(machine, verb, 'Ask the owner')], text);
+}
+
+/** Told after Paperspace refused a person's start, stop or restart of a machine whose owner it does not name (v1). */
+export function ownerUnknownOfferMessage(
+  machine: { id: string; name: string },
+  verb: PowerVerb,
+  /** The linked teammates who could be its owner. */
+  teammateSlackIds: string[],
+): SlackMessage {
+  const name = escapeMrkdwn(machine.name);
+  const lead = `🔒 Paperspace refused to ${verb} *${name}* with your key: only its owner can, and Paperspace does not say who that is.`;
+  if (teammateSlackIds.length === 0) {
+    const text = `${lead} None of your teammates has linked a key here, so there is no one I can ask.`;
+    return message([section(text)], text);
+  }
+  const text = `${lead} I can ask your linked teammates (${teammateSlackIds.map(mention).join(', ')}); the owner's approval goes through.`;
+  return message([section(text), askButton(machine, verb, 'Ask the owner')], text);
 }
 
 /** The create parameters, one per line, as the approver needs to judge them. */
@@ -119,6 +142,30 @@ export function decisionLine(request: ApprovalRequest): string {
   return `${DECIDED[request.status]}${by}${reason}`;
 }
 
+/**
+ * Why these people were asked, when Paperspace did not name them itself: said on the request, so an
+ * approver knows Paperspace may still refuse their key.
+ */
+export function whoIsAskedNote(request: Pick<ApprovalRequest, 'kind' | 'details'>): string | undefined {
+  const { details } = request;
+  if (request.kind === 'create') {
+    if (details.approverBasis === 'learned') {
+      return 'Sent to the teammates whose creates Paperspace has accepted: this API does not list a team’s administrators.';
+    }
+    if (details.approverBasis === 'unknown') {
+      return 'This Paperspace API does not say who administers a team, so this went to every linked teammate it has not refused a create. Only an administrator’s approval goes through: Paperspace refuses anyone else’s, and the request stays open.';
+    }
+    return undefined;
+  }
+  if (details.ownerUnknown === true) {
+    return 'Paperspace does not say who owns this machine, so this went to the linked teammates. Only the owner’s approval goes through: Paperspace refuses anyone else’s, and the request stays open.';
+  }
+  if (typeof details.ownerName === 'string') {
+    return `For its owner, ${escapeMrkdwn(details.ownerName)}, who has not linked a Paperspace key here yet: once they run \`/ps login\`, they can approve it here.`;
+  }
+  return undefined;
+}
+
 /** The request as its approvers see it: Approve / Deny while open, the decision once decided. */
 export function approverMessage(request: ApprovalRequest): SlackMessage {
   const text = `🙋 ${mention(request.requesterId)} asks to ${requestSubject(request)}.`;
@@ -128,6 +175,8 @@ export function approverMessage(request: ApprovalRequest): SlackMessage {
     blocks.push(section(specificationText(params as Record<string, unknown>)));
     blocks.push(contextLine(rateText(request.details)));
   }
+  const note = whoIsAskedNote(request);
+  if (note) blocks.push(contextLine(note));
   if (request.status !== 'open') {
     blocks.push(contextLine(decisionLine(request)));
     return message(blocks, `${text} ${decisionLine(request)}`);

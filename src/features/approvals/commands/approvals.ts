@@ -1,8 +1,10 @@
 // /ps approvals <#channel|off> [--expires 24h]: where the create requests of the person's Paperspace
-// team are posted, and how long requests stay open. Audited: it changes who sees requests.
+// team are posted, and how long requests stay open. Audited: it changes who sees requests. Refused to
+// a person Paperspace shows is not an administrator (see approvers.ts for how it tells).
 
 import { mrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
+import { roleOf } from '../approvers.js';
 import { DEFAULT_REQUEST_LIFETIME_MS } from '../request-delivery.js';
 
 const reply = (text: string) => ({ blocks: [{ type: 'section' as const, text: mrkdwn(text) }], text });
@@ -21,6 +23,16 @@ export const approvalsCommand: CommandHandler<'approvals'> = async (command, con
     );
   }
   const teamId = account.teamId;
+  const client = await context.userClient();
+  if (!client) return;
+  // It decides who sees the team's requests: an administrator's setting, as far as Paperspace tells.
+  if ((await roleOf(deps, { user, client, paperspaceUserId: account.userId })) === 'member') {
+    return context.replyPrivately(
+      reply(
+        "Only your team's administrators can choose where requests go, and Paperspace says you are a member. Ask an administrator to run this.",
+      ),
+    );
+  }
   await deps.audit.run(
     {
       user,
@@ -38,7 +50,7 @@ export const approvalsCommand: CommandHandler<'approvals'> = async (command, con
   );
   const hours = (command.lifetimeMs ?? DEFAULT_REQUEST_LIFETIME_MS) / 3_600_000;
   const where = command.channel
-    ? `posted in <#${command.channel}> (invite me there with \`/invite\` if I am not a member)`
+    ? `posted in <#${command.channel}>, as are requests waiting for an owner who has not linked a key (invite me there with \`/invite\` if I am not a member)`
     : "sent to each administrator's direct messages";
   await context.replyPrivately(
     reply(`✅ Create requests of your team are now ${where}. Requests stay open for ${hours} hours.`),

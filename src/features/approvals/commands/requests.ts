@@ -2,6 +2,7 @@
 import type { KnownBlock } from '@slack/types';
 import { message, mrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
+import type { ApprovalRequest } from '../../../store/approval-requests.js';
 import { requestLine } from '../blocks/request-messages.js';
 
 const MAX_LISTED = 20;
@@ -10,7 +11,7 @@ export const requestsCommand: CommandHandler<'requests'> = async (_command, cont
   const { deps, user } = context;
   const now = deps.now();
   const account = await deps.vault.account(user);
-  const [mine, waiting] = await Promise.all([
+  const [mine, candidates] = await Promise.all([
     deps.store.approvals.openBy(user.teamId, user.userId, now),
     deps.store.approvals.openFor(
       user.teamId,
@@ -18,6 +19,7 @@ export const requestsCommand: CommandHandler<'requests'> = async (_command, cont
       now,
     ),
   ]);
+  const waiting = candidates.filter((request) => waitsFor(request, user.userId, account?.userId));
   const section = (title: string, lines: string[]): KnownBlock => ({
     type: 'section',
     text: mrkdwn(
@@ -42,3 +44,13 @@ export const requestsCommand: CommandHandler<'requests'> = async (_command, cont
     ),
   );
 };
+
+/** Whether this person is among those the request was sent to (or, in a channel, may decide it). */
+function waitsFor(request: ApprovalRequest, userId: string, paperspaceUserId: string | undefined): boolean {
+  if (request.ownerId === userId) return true;
+  const { ownerPaperspaceId, approvers } = request.details;
+  if (request.kind !== 'create' && typeof ownerPaperspaceId === 'string') {
+    return ownerPaperspaceId === paperspaceUserId;
+  }
+  return !Array.isArray(approvers) || approvers.includes(userId);
+}

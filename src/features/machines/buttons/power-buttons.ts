@@ -6,7 +6,7 @@ import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { ActionId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
-import { routePowerToOwner } from '../../approvals/owner-route.js';
+import { offerPowerRequest, routePowerToOwner } from '../../approvals/owner-route.js';
 import { decodeMachineRef } from '../blocks/machine-ref.js';
 import { cardMovedNotice } from '../blocks/machine-replies.js';
 import type { PowerVerb } from '../machine-operations.js';
@@ -50,12 +50,19 @@ export function registerPowerButtons(router: ListenerRouter, deps: ListenerDeps)
         };
         // Someone else's machine: Paperspace lets only its owner power it (approvals feature).
         if ((await routePowerToOwner(click, machine, verb, flow)) === 'handled') return;
-        const requested = await requestPower({
-          ...flow,
-          actor: { user: click.user, client: paperspace },
-          machine,
-          verb,
-        });
+        let requested: boolean;
+        try {
+          requested = await requestPower({
+            ...flow,
+            actor: { user: click.user, client: paperspace },
+            machine,
+            verb,
+          });
+        } catch (error) {
+          // v1 names no owner: Paperspace's refusal is the first sign it is someone else's machine.
+          if (await offerPowerRequest(error, click, machine, verb)) return;
+          throw error;
+        }
         // The ephemeral card would keep offering the old buttons: say where the live card is now.
         if (requested) await click.replaceEphemeral(cardMovedNotice(verb, machine.name));
       }),

@@ -2,7 +2,7 @@
 // power flow posts the card in this channel and watches it; someone else's machine goes to its owner.
 
 import type { CommandHandler, CommandOf } from '../../../slack/command-context.js';
-import { routePowerToOwner } from '../../approvals/owner-route.js';
+import { offerPowerRequest, routePowerToOwner } from '../../approvals/owner-route.js';
 import { findMachine } from '../machine-lookup.js';
 import { requestPower } from '../power-request.js';
 
@@ -22,6 +22,11 @@ export function powerCommand<N extends PowerCommand>(verb: N): CommandHandler<N>
     };
     // Someone else's machine: Paperspace lets only its owner power it (approvals feature).
     if ((await routePowerToOwner(context, machine, verb, flow)) === 'handled') return;
-    await requestPower({ ...flow, actor: { user: context.user, client }, machine, verb });
+    try {
+      await requestPower({ ...flow, actor: { user: context.user, client }, machine, verb });
+    } catch (error) {
+      // v1 names no owner: Paperspace's refusal is the first sign it is someone else's machine.
+      if (!(await offerPowerRequest(error, context, machine, verb))) throw error;
+    }
   };
 }
