@@ -1,14 +1,16 @@
 // Whether a person administers their Paperspace team, as Paperspace itself says: team-wide spend and
 // the team digest are for administrators. v1 answers it directly (`GET /auth/session`, isAdmin or
-// isOwner). The legacy API has no role anywhere (its users carry none), so there the one read only an
-// administrator may make decides: listing the team's shared drives with the person's GraphQL access
-// token. An individual account's only user is its own administrator.
+// isOwner). The legacy API has no role anywhere (its users carry none): there what a create showed
+// (approvers.ts learns it: accepted, an administrator; refused, a member) decides, and failing that
+// the one read only an administrator may make: listing the team's shared drives with the person's
+// GraphQL access token. An individual account's only user is its own administrator.
 
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { MissingAccessTokenError, PaperspacePermissionError } from '../../paperspace/errors.js';
 import type { User } from '../../paperspace/schemas.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import type { Store } from '../../store/store.js';
 import type { KeyVault, LinkedAccount } from '../../vault/key-vault.js';
 
 export type TeamRole =
@@ -16,7 +18,12 @@ export type TeamRole =
   /** `why` finishes "Only team administrators can …, and …". */
   | { admin: false; why: string };
 
-export async function teamRoleOf(client: PaperspaceClient, users: readonly User[]): Promise<TeamRole> {
+export async function teamRoleOf(
+  client: PaperspaceClient,
+  users: readonly User[],
+  /** What a create of theirs showed Paperspace thinks (legacy API), when one did. */
+  learned: boolean | undefined,
+): Promise<TeamRole> {
   if (client.capabilities.whoAmI) {
     const identity = await client.account.whoAmI();
     if (identity?.isAdmin) return { admin: true };
@@ -26,6 +33,13 @@ export async function teamRoleOf(client: PaperspaceClient, users: readonly User[
     };
   }
   if (users.length <= 1) return { admin: true };
+  if (learned === true) return { admin: true };
+  if (learned === false) {
+    return {
+      admin: false,
+      why: 'Paperspace refused a machine you created, which only administrators may do',
+    };
+  }
   try {
     await client.sharedDrives.list({ first: 1 });
     return { admin: true };
@@ -50,7 +64,7 @@ export async function teamRoleOf(client: PaperspaceClient, users: readonly User[
  * naming why. `what` finishes "Only team administrators can …".
  */
 export async function requireAdministrator(
-  deps: { vault: Pick<KeyVault, 'account'> },
+  deps: { vault: Pick<KeyVault, 'account'>; store: Pick<Store, 'approvals'> },
   user: SlackUser,
   client: PaperspaceClient,
   what: string,
@@ -59,7 +73,7 @@ export async function requireAdministrator(
   if (account === undefined) {
     throw new UserFacingError('Your Paperspace key is no longer linked: link it again with /ps login.');
   }
-  const role = await teamRoleOf(client, await client.users.list({}));
+  const role = await teamRoleOf(client, await client.users.list({}), await learnedRole(deps, user, account));
   if (!role.admin) throw new UserFacingError(`Only team administrators can ${what}, and ${role.why}.`);
   const { teamId } = account;
   if (!teamId) {
@@ -68,4 +82,13 @@ export async function requireAdministrator(
     );
   }
   return { ...account, teamId };
+}
+
+/** What the person's creates showed of their role (approvers.ts notes it), if any did. */
+export async function learnedRole(
+  deps: { store: Pick<Store, 'approvals'> },
+  user: SlackUser,
+  account: Pick<LinkedAccount, 'userId'>,
+): Promise<boolean | undefined> {
+  return (await deps.store.approvals.knownRoles(user.teamId)).get(account.userId);
 }

@@ -153,6 +153,20 @@ describe('/ps spend', () => {
     );
   });
 
+  // v1 says who administers a team; only the legacy API needs what a create showed.
+  it.skipIf(process.env.TEST_PAPERSPACE_DIALECT === 'v1')(
+    'on the legacy API, trusts what a refused create showed of a member',
+    async () => {
+      // Sam's earlier create was refused by Paperspace (the approvals feature notes it).
+      await bot.store.approvals.noteRole(bot.slack.teamId, USERS.sam.emulatorUserId, false, clock.now());
+      const { text } = await spend(SAM);
+      expect(text).toContain('Your spend · May 2024');
+      expect(text).toContain(
+        "Only team administrators see the whole team's spend, and Paperspace refused a machine you created",
+      );
+    },
+  );
+
   it('never charges a month before the machines existed', async () => {
     const { text } = await spend(MAYA, 'spend 2024-04');
     expect(text).toContain('April 2024');

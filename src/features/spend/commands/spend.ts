@@ -4,7 +4,7 @@ import { UserFacingError } from '../../../errors/user-facing-error.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
 import { spendMessage } from '../blocks/spend.js';
 import { readSpend } from '../spend-report.js';
-import { teamRoleOf } from '../team-role.js';
+import { learnedRole, teamRoleOf } from '../team-role.js';
 
 export const spend: CommandHandler<'spend'> = async (command, context) => {
   const client = await context.userClient();
@@ -14,7 +14,7 @@ export const spend: CommandHandler<'spend'> = async (command, context) => {
   if (!account)
     throw new UserFacingError('Your Paperspace key is no longer linked: link it again with /ps login.');
   const users = await client.users.list({});
-  const role = await teamRoleOf(client, users);
+  const role = await teamRoleOf(client, users, await learnedRole(deps, context.user, account));
   const report = await readSpend(deps, {
     user: context.user,
     client,
