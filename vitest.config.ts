@@ -15,6 +15,8 @@ const BOTH_DIALECTS = [
   'test/features/approvals/approvals.test.ts',
   'test/features/approvals/approvers.test.ts',
   'test/features/reminders/reminders.test.ts',
+  'test/features/spend/spend.test.ts',
+  'test/features/spend/digest.test.ts',
 ];
 
 export default defineConfig({

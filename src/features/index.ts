@@ -23,6 +23,7 @@ import { machinesFeature } from './machines/index.js';
 import { remindersFeature } from './reminders/index.js';
 import { retentionFeature } from './retention/index.js';
 import { sharesFeature } from './shares/index.js';
+import { spendFeature } from './spend/index.js';
 import { watchesFeature } from './watches/index.js';
 
 const features: Feature<never>[] = [
@@ -33,6 +34,7 @@ const features: Feature<never>[] = [
   watchesFeature,
   sharesFeature,
   approvalsFeature,
+  spendFeature,
   retentionFeature,
 ];
 
@@ -44,6 +46,7 @@ const commandHandlers = {
   ...watchesFeature.commands,
   ...sharesFeature.commands,
   ...approvalsFeature.commands,
+  ...spendFeature.commands,
 } satisfies CommandHandlers;
 
 export function registerListeners(router: ListenerRouter, deps: ListenerDeps): void {

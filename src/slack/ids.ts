@@ -37,6 +37,8 @@ export const ActionId = {
   requestApproveFor: 'request_approve_for',
   requestDeny: 'request_deny',
   requestWithdraw: 'request_withdraw',
+  /** Stop on a row of the team digest; the value names the machine. */
+  digestStop: 'digest_stop',
 } as const;
 export type ActionId = (typeof ActionId)[keyof typeof ActionId];
 

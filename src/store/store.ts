@@ -11,6 +11,7 @@ import { createReminderRepository, type ReminderRepository } from './reminders.j
 import { createRequestReplayRepository, type RequestReplayRepository } from './request-replays.js';
 import { type SqlClient, type SqlDialect, StoreError } from './sql-client.js';
 import { openSqliteClient } from './sqlite-client.js';
+import { createTeamDigestRepository, type TeamDigestRepository } from './team-digests.js';
 import { createVaultEntryRepository, type VaultEntryRepository } from './vault-entries.js';
 import { createWatchLeaseRepository, type WatchLeaseRepository } from './watch-leases.js';
 import { createWatchRepository, type WatchRepository } from './watches.js';
@@ -28,6 +29,7 @@ export interface Store {
   readonly approvals: ApprovalRequestRepository;
   readonly requestReplays: RequestReplayRepository;
   readonly workspaces: WorkspacePurge;
+  readonly teamDigests: TeamDigestRepository;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -59,6 +61,7 @@ export async function createStore(client: SqlClient, { now = Date.now }: StoreOp
     approvals: createApprovalRequestRepository(client),
     requestReplays: createRequestReplayRepository(client),
     workspaces: createWorkspacePurge(client),
+    teamDigests: createTeamDigestRepository(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },

@@ -17,6 +17,7 @@ const WORKSPACE_TABLES = [
   'approval_settings',
   'approval_requests',
   'approval_roles',
+  'team_digests',
 ] as const;
 
 export type PurgedRows = Record<(typeof WORKSPACE_TABLES)[number], number>;

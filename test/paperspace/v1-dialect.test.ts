@@ -268,13 +268,32 @@ describe('the v1 dialect', () => {
               hasMore: false,
             },
           }
-        : { json: v1Machine({ state: 'off' }) },
+        : { json: v1Machine({ state: 'off', dtCreated: '2024-05-01T07:00:00.000Z' }) },
     );
     clock.now = Date.parse('2024-05-02T00:00:00Z');
     const usage = await client.machines.utilization('psv1abc', '2024-05');
     expect(usage.utilization).toMatchObject({ secondsUsed: 9000, hourlyRate: '0.51' });
     expect(usage.storageUtilization.monthlyRate).toBe('5');
+    // Storage is billed for the 17 hours the disk has existed, running or not.
+    expect(usage.storageUtilization.secondsUsed).toBe(17 * 3600);
     expect(client.capabilities.utilization).toBe('estimated');
+  });
+
+  it('never estimates time before the machine was created', async () => {
+    // A machine running now with no start event left (an old history): counted from its creation, not
+    // from the first of the month.
+    const { client, clock } = await v1Client((request) =>
+      request.path === '/v1/machine-events'
+        ? { json: { items: [], hasMore: false } }
+        : { json: v1Machine({ state: 'ready', dtCreated: '2024-05-20T06:00:00.000Z' }) },
+    );
+    clock.now = Date.parse('2024-05-20T09:00:00Z');
+    const usage = await client.machines.utilization('psv1abc', '2024-05');
+    expect(usage.utilization.secondsUsed).toBe(3 * 3600);
+    expect(usage.storageUtilization.secondsUsed).toBe(3 * 3600);
+    const april = await client.machines.utilization('psv1abc', '2024-04');
+    expect(april.utilization.secondsUsed).toBe(0);
+    expect(april.storageUtilization.secondsUsed).toBe(0);
   });
 
   it('says plainly that a script text cannot be read back', async () => {

@@ -75,6 +75,21 @@ export function billingMonthAt(now: number): string {
   return new Date(now).toISOString().slice(0, 7);
 }
 
+/**
+ * The billing month a person asked for (`YYYY-MM`), or the current UTC month when null. A later month
+ * is refused: it has not been used, and Paperspace has nothing to bill.
+ */
+export function billingMonthAsked(month: string | null, now: number): string {
+  const current = billingMonthAt(now);
+  // YYYY-MM compares as text.
+  if (month !== null && month > current) {
+    throw new UserFacingError(
+      `${month} has not started yet: usage is known for ${current} and earlier months.`,
+    );
+  }
+  return month ?? current;
+}
+
 export function createMachineOperations(deps: { audit: AuditTrail; now: () => number }): MachineOperations {
   const { audit } = deps;
 
@@ -143,14 +158,7 @@ export function createMachineOperations(deps: { audit: AuditTrail; now: () => nu
     },
 
     usage({ client }, machineId, month) {
-      const current = billingMonthAt(deps.now());
-      // YYYY-MM compares as text: a later month has not been used, and Paperspace has nothing to bill.
-      if (month !== null && month > current) {
-        throw new UserFacingError(
-          `${month} has not started yet: usage is known for ${current} and earlier months.`,
-        );
-      }
-      return client.machines.utilization(machineId, month ?? current);
+      return client.machines.utilization(machineId, billingMonthAsked(month, deps.now()));
     },
   };
 }

@@ -31,7 +31,7 @@ import { waitForState } from '../wait-for-state.js';
 import { segment, type V1Context } from './context.js';
 import { eventFromV1, machineFromV1, regionToV1, snapshotFrequencyToV1 } from './mapping.js';
 import { v1All, v1Pages } from './pages.js';
-import { estimateSecondsRunning } from './usage-estimate.js';
+import { estimateSecondsRunning, secondsExisting } from './usage-estimate.js';
 import {
   v1AccessorSchema,
   v1AvailabilitySchema,
@@ -440,12 +440,20 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
         listMachineEvents(query.machineId, options),
       ]);
       const running = RUNNING_STATES.has(machine.data.state);
-      const secondsUsed = estimateSecondsRunning(events, query.billingMonth, running, context.now());
+      const now = context.now();
+      const createdAt = Date.parse(machine.data.dtCreated);
+      const secondsUsed = estimateSecondsRunning(events, query.billingMonth, running, now, createdAt);
       const usage = { machineId: query.machineId, billingMonth: query.billingMonth };
+      // Storage is billed for the time the disk existed, running or not, as the contract's meter counts it.
+      const storageSeconds = secondsExisting(query.billingMonth, createdAt, now);
       return {
         machineId: query.machineId,
         utilization: { ...usage, secondsUsed, hourlyRate: String(machine.data.usageRate ?? '') },
-        storageUtilization: { ...usage, secondsUsed, monthlyRate: String(machine.data.storageRate ?? '') },
+        storageUtilization: {
+          ...usage,
+          secondsUsed: storageSeconds,
+          monthlyRate: String(machine.data.storageRate ?? ''),
+        },
       };
     },
 

@@ -19,15 +19,18 @@ export function monthBounds(billingMonth: string): [number, number] {
 /**
  * Seconds the machine ran in the month. `runningNow` says whether it is running at `now`, which
  * closes an interval its events leave open; a stop with no start before it means it was running
- * when the month (or its event history) began.
+ * when the month (or its event history) began. Nothing counts before `createdAt`: a machine is never
+ * charged for time before it existed, whatever its events leave open.
  */
 export function estimateSecondsRunning(
   events: readonly MachineEvent[],
   billingMonth: string,
   runningNow: boolean,
   now: number,
+  createdAt = Number.NaN,
 ): number {
-  const [monthStart, monthEnd] = monthBounds(billingMonth);
+  const [monthBegins, monthEnd] = monthBounds(billingMonth);
+  const monthStart = Number.isNaN(createdAt) ? monthBegins : Math.max(monthBegins, createdAt);
   const transitions = events
     .filter((event) => event.state === 'done' && (RUNS.has(event.name) || HALTS.has(event.name)))
     .map((event) => ({ at: timeOf(event), runs: RUNS.has(event.name) }))
@@ -51,4 +54,11 @@ export function estimateSecondsRunning(
   if (runningSince === undefined && transitions.length === 0 && runningNow) runningSince = monthStart;
   if (runningSince !== undefined && runningNow) add(runningSince, now);
   return Math.round(total / 1000);
+}
+
+/** Seconds of the month the machine's disk existed (storage is billed for them), up to `now`. */
+export function secondsExisting(billingMonth: string, createdAt: number, now: number): number {
+  const [monthStart, monthEnd] = monthBounds(billingMonth);
+  const from = Number.isNaN(createdAt) ? monthStart : Math.max(monthStart, createdAt);
+  return Math.max(0, Math.round((Math.min(monthEnd, now) - from) / 1000));
 }

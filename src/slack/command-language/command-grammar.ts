@@ -57,7 +57,23 @@ export type Command =
   | { name: 'remind off'; reminderId: string | null }
   /** `channel` null: requests go to each administrator's DM again; `lifetimeMs` null: the default. */
   | { name: 'approvals'; channel: string | null; lifetimeMs: number | null }
-  | { name: 'requests' };
+  | { name: 'requests' }
+  /** `month` null: the current billing month. */
+  | { name: 'spend'; month: string | null }
+  /**
+   * The team digest in `channel`; `time` is `HH:MM` in the administrator's time zone, `cron` the
+   * five-field expression built from it (weekly: Mondays). `timezone` null: the administrator's Slack
+   * time zone; otherwise an IANA name as typed, which the command checks.
+   */
+  | {
+      name: 'digest';
+      channel: string;
+      schedule: 'daily' | 'weekly';
+      time: string;
+      cron: string;
+      timezone: string | null;
+    }
+  | { name: 'digest off' };
 
 export type CommandName = Command['name'];
 
@@ -169,6 +185,17 @@ const GRAMMAR = {
       "Administrators: post your team's create requests (and those waiting for an owner who has not linked a key) in a channel (off: create requests to each administrator's DM), and how long requests stay open.",
   },
   requests: { usage: `${ps} requests`, summary: 'List your open requests and those waiting for you.' },
+  spend: {
+    usage: `${ps} spend [YYYY-MM]`,
+    summary:
+      "Show this month's cost so far (or a past month's) per machine: yours, or for a team administrator the whole team's by person.",
+  },
+  digest: {
+    usage: `${ps} digest <#channel> <daily|weekly> <HH:MM> [time zone]`,
+    summary:
+      "Post the team's running machines, their owners and the month's spend per person in a channel, daily or every Monday, in your time zone or the one given (Europe/Berlin) (team administrators).",
+  },
+  'digest off': { usage: `${ps} digest off`, summary: "Stop your team's digest (team administrators)." },
 } as const satisfies Record<CommandName, { usage: string; summary: string }>;
 
 /** Every command with its usage line and summary, in help order. */

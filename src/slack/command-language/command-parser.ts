@@ -146,6 +146,8 @@ const READERS: Record<string, Reader> = {
   reminders: (args) => withoutArguments('reminders', args),
   approvals: readApprovals,
   requests: (args) => withoutArguments('requests', args),
+  spend: readSpend,
+  digest: readDigest,
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -362,6 +364,68 @@ function readUsage(args: Token[]): ParseResult {
   }
   const extra = tooMany('usage', split.args.positionals, 2, '<machine> and an optional YYYY-MM');
   return extra ?? success({ name: 'usage', machine: machine.value, month });
+}
+
+function readSpend(args: Token[]): ParseResult {
+  const split = splitWithoutKeyValues('spend', args, NO_OPTIONS);
+  if (!split.ok) return split;
+  const [monthToken] = split.args.positionals;
+  let month: string | null = null;
+  if (monthToken !== undefined) {
+    const billingMonth = parseBillingMonth(monthToken.text);
+    if (!billingMonth.ok)
+      return fail('spend', `Invalid month ${echo(monthToken.text)}: ${billingMonth.error}.`);
+    month = billingMonth.value;
+  }
+  const extra = tooMany('spend', split.args.positionals, 1, 'an optional YYYY-MM');
+  return extra ?? success({ name: 'spend', month });
+}
+
+function readDigest(args: Token[]): ParseResult {
+  const [first, ...rest] = args;
+  if (first?.text.toLowerCase() === 'off' && !first.quoted) return withoutArguments('digest off', rest);
+  const split = splitWithoutKeyValues('digest', args, NO_OPTIONS);
+  if (!split.ok) return split;
+  const [where, scheduleToken, timeToken, zoneToken] = split.args.positionals;
+  if (where === undefined) {
+    return fail('digest', "Missing <#channel>: pick the channel from Slack's # list, or say off.");
+  }
+  if (where.slackChannelId === undefined) {
+    return fail(
+      'digest',
+      `Cannot tell which channel ${echo(where.text)} is: pick it from Slack's # list so it is sent as a link.`,
+    );
+  }
+  const schedule = scheduleToken?.text.toLowerCase();
+  if (schedule !== 'daily' && schedule !== 'weekly') {
+    return fail(
+      'digest',
+      scheduleToken === undefined
+        ? 'Missing daily or weekly after the channel.'
+        : `Invalid schedule ${echo(scheduleToken.text)}: use daily or weekly (Mondays).`,
+    );
+  }
+  if (timeToken === undefined)
+    return fail('digest', 'Missing <HH:MM>: say when to post it, for example 09:00.');
+  const time = parseTimeOfDay(timeToken.text);
+  if (!time.ok) return fail('digest', `Invalid time ${echo(timeToken.text)}: ${time.error}.`);
+  const extra = tooMany(
+    'digest',
+    split.args.positionals,
+    4,
+    'a channel, daily or weekly, a time and a time zone',
+  );
+  if (extra !== null) return extra;
+  const { hour, minute } = time.value;
+  const cron = `${minute} ${hour} * * ${schedule === 'weekly' ? '1' : '*'}`;
+  return success({
+    name: 'digest',
+    channel: where.slackChannelId,
+    schedule,
+    time: time.value.time,
+    cron,
+    timezone: zoneToken?.text ?? null,
+  });
 }
 
 /** Region and machine type may come in either order; each is recognised by its vocabulary. */

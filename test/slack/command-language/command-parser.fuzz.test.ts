@@ -126,6 +126,27 @@ const commandSchema = z.discriminatedUnion('name', [
     lifetimeMs: z.number().int().positive().nullable(),
   }),
   z.strictObject({ name: z.literal('requests') }),
+  z.strictObject({
+    name: z.literal('spend'),
+    month: z
+      .string()
+      .regex(/^\d{4}-(0[1-9]|1[0-2])$/)
+      .nullable(),
+  }),
+  z
+    .strictObject({
+      name: z.literal('digest'),
+      channel: z.string().min(1),
+      schedule: z.enum(['daily', 'weekly']),
+      time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
+      cron: z.string().refine(isValidCron, 'a cron expression node-cron accepts'),
+      timezone: z.string().min(1).nullable(),
+    })
+    .refine(({ time, cron, schedule }) => {
+      const [hour, minute] = time.split(':').map(Number);
+      return cron === `${minute} ${hour} * * ${schedule === 'weekly' ? '1' : '*'}`;
+    }, 'the cron expression fires at the time'),
+  z.strictObject({ name: z.literal('digest off') }),
 ]);
 
 // Keeps the oracle honest: it must describe exactly the Command type.

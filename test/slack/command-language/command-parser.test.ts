@@ -88,6 +88,19 @@ const EXAMPLES: Record<CommandName, { text: string; command: Command }> = {
     command: { name: 'approvals', channel: 'C0APPROVE', lifetimeMs: 48 * 3_600_000 },
   },
   requests: { text: 'requests', command: { name: 'requests' } },
+  spend: { text: 'spend 2026-10', command: { name: 'spend', month: '2026-10' } },
+  digest: {
+    text: 'digest <#C0OPS|ops> weekly 9:30',
+    command: {
+      name: 'digest',
+      channel: 'C0OPS',
+      schedule: 'weekly',
+      time: '09:30',
+      cron: '30 9 * * 1',
+      timezone: null,
+    },
+  },
+  'digest off': { text: 'digest off', command: { name: 'digest off' } },
 };
 
 describe('the grammar table', () => {

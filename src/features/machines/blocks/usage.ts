@@ -1,7 +1,7 @@
 // /ps usage and the card's Usage button: time used in the billing month and what it costs so far.
 import type { MachineUtilization } from '../../../paperspace/schemas.js';
 import { contextLine } from '../../../slack/block-kit/elements.js';
-import { formatHoursMinutes, formatMoney, MISSING, parseAmount } from '../../../slack/block-kit/format.js';
+import { formatHoursMinutes, formatMoney, MISSING } from '../../../slack/block-kit/format.js';
 import {
   escapeMrkdwn,
   LIMITS,
@@ -11,6 +11,7 @@ import {
   type SlackMessage,
   slackDate,
 } from '../../../slack/block-kit/text.js';
+import { usageCost } from '../../spend/running-cost.js';
 
 /**
  * `now` (epoch milliseconds) tells whether the billing month is still running, in which case the
@@ -25,24 +26,20 @@ export function usageMessage(
 ): SlackMessage {
   const { secondsUsed, billingMonth, hourlyRate } = utilization.utilization;
   const monthlyRate = utilization.storageUtilization.monthlyRate;
-  const hourly = parseAmount(hourlyRate);
-  const monthly = parseAmount(monthlyRate);
-  const hours = secondsUsed / 3600;
-  // Storage is charged for the part of the month the disk existed: nothing in a month before the
-  // machine was created, a share of the rate in the month it was created.
-  const monthDays = daysInMonth(billingMonth);
-  const storageDays = Math.min(monthDays, utilization.storageUtilization.secondsUsed / 86_400);
+  const cost = usageCost(utilization);
+  const { hours, storageDays, monthDays } = cost;
+  const hourly = cost.hourlyRate;
+  const monthly = cost.monthlyStorageRate;
   const storageShare = monthDays > 0 ? storageDays / monthDays : 1;
-  const storage = monthly === undefined ? undefined : monthly * storageShare;
   // Rounded to cents only when shown, so the total is the exact sum rounded, not a sum of rounded parts.
-  const estimate = hourly === undefined || storage === undefined ? undefined : hours * hourly + storage;
+  const estimate = cost.total;
   const month = monthLabel(billingMonth);
   const current = billingMonth === new Date(now).toISOString().slice(0, 7);
 
   const fields: [string, string][] = [
     [timeEstimated ? 'Time used (estimated)' : 'Time used', formatHoursMinutes(secondsUsed)],
     ['Hourly rate', hourly === undefined ? escapeMrkdwn(hourlyRate) || MISSING : `${formatRate(hourly)} / h`],
-    ['Compute', hourly === undefined ? MISSING : formatMoney(hours * hourly)],
+    ['Compute', cost.compute === undefined ? MISSING : formatMoney(cost.compute)],
     [
       'Storage',
       monthly === undefined ? escapeMrkdwn(monthlyRate) || MISSING : `${formatRate(monthly)} / month`,
@@ -80,13 +77,6 @@ export function usageMessage(
 
 const ESTIMATED_TIME =
   " Paperspace's API reports no usage, so the time used is estimated from the machine's start and stop events.";
-
-/** 31 for `2024-05`; 0 for a month that cannot be read (the storage share is then taken as whole). */
-function daysInMonth(billingMonth: string): number {
-  const match = /^(\d{4})-(\d{2})$/.exec(billingMonth);
-  if (!match) return 0;
-  return new Date(Date.UTC(Number(match[1]), Number(match[2]), 0)).getUTCDate();
-}
 
 // Made once: toLocaleString builds a new formatter on every call, the costliest step of a Usage card
 // (profiled under a burst of Usage clicks, nine tenths of the CPU the card itself took).

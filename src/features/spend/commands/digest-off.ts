@@ -1,0 +1,20 @@
+// /ps digest off: an administrator ends their team's digest.
+import { UserFacingError } from '../../../errors/user-facing-error.js';
+import { escapeMrkdwn, mrkdwn } from '../../../slack/block-kit/text.js';
+import type { CommandHandler } from '../../../slack/command-context.js';
+import { requireAdministrator } from '../team-role.js';
+
+export const digestOffCommand: CommandHandler<'digest off'> = async (_command, context) => {
+  const client = await context.userClient();
+  if (!client) return;
+  const { deps, user } = context;
+  const account = await requireAdministrator(deps, user, client, 'end the team digest');
+  const digest = await deps.store.teamDigests.forTeam(user.teamId, account.teamId);
+  if (digest === undefined) throw new UserFacingError('Your team has no digest: there is nothing to end.');
+  await deps.audit.run(
+    { user, action: 'digest.off', resourceId: digest.id, note: `in ${digest.channel}` },
+    () => deps.store.teamDigests.delete(digest.id),
+  );
+  const text = `📋 The team digest in <#${escapeMrkdwn(digest.channel)}> (${escapeMrkdwn(digest.label)}) has ended.`;
+  await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+};

@@ -1,0 +1,146 @@
+// Posts one occurrence of a team digest: the team's machines read with the key of the administrator
+// who set it (explicitly theirs, never a key picked from whoever is linked), the running ones with
+// their owners and how long they have run, and the month's spend per person. Posted through the
+// fallback chain (channel, then the administrator's DM, then ephemeral) and audited.
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from 'pino';
+import { PaperspaceError } from '../../paperspace/errors.js';
+import { forEachConcurrently } from '../../scheduler/concurrency.js';
+import { escapeMrkdwn, mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
+import { SLASH_COMMAND } from '../../slack/ids.js';
+import { deliver } from '../../slack/posting.js';
+import { createAuditTrail } from '../../store/audit-trail.js';
+import type { SlackUser } from '../../store/slack-user.js';
+import type { Store } from '../../store/store.js';
+import type { TeamDigest } from '../../store/team-digests.js';
+import type { KeyVault } from '../../vault/key-vault.js';
+import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
+import { isRunningState } from '../machines/blocks/machine-state.js';
+import { digestMessage, type RunningMachine } from './blocks/digest.js';
+import { ownerLabel } from './blocks/spend.js';
+import { runningSince } from './running-cost.js';
+import { readSpend, type SpendReport } from './spend-report.js';
+
+/** Machines whose events are read at once to tell how long they have run. */
+const CONCURRENT_READS = 4;
+
+export interface DigestDeliveryDeps {
+  store: Store;
+  vault: Pick<KeyVault, 'account'>;
+  clients: PaperspaceClientFactory;
+  slack: WebClient;
+  logger: Logger;
+  now: () => number;
+}
+
+export function createDigestDelivery(deps: DigestDeliveryDeps) {
+  const audit = createAuditTrail({ audit: deps.store.audit, now: deps.now, logger: deps.logger });
+
+  /** The administrator unlinked: say so in the channel once (the replica that deletes it) and stop. */
+  const stopForUnlinkedKey = async (digest: TeamDigest, setter: SlackUser) => {
+    const deleted = await audit.run(
+      {
+        user: setter,
+        action: 'digest.stopped',
+        resourceId: digest.id,
+        note: 'the key that listed the machines was unlinked',
+      },
+      () => deps.store.teamDigests.delete(digest.id),
+    );
+    if (!deleted) return;
+    const text =
+      `📋 The team digest has stopped: <@${setter.userId}>, whose Paperspace key listed the team's machines, ` +
+      `unlinked it. A team administrator can set it again with \`${SLASH_COMMAND} digest\`.`;
+    const notice: SlackMessage = { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+    await deliver(deps.slack, { channel: digest.channel, userId: setter.userId }, notice);
+  };
+
+  /**
+   * Paperspace refused the key (revoked, or no longer an administrator's): the channel is told, rather
+   * than left wondering where today's digest is, and the next occurrence tries again.
+   */
+  const tellNotMade = async (digest: TeamDigest, setter: SlackUser, error: PaperspaceError) => {
+    const text =
+      `📋 Today's team digest could not be made: Paperspace refused the key of <@${setter.userId}>, which ` +
+      `lists the team's machines (${escapeMrkdwn(error.message)}). The next one will try again.`;
+    await audit
+      .run(
+        { user: setter, action: 'digest.post', resourceId: digest.id, note: `in ${digest.channel}` },
+        async () => {
+          await deliver(
+            deps.slack,
+            { channel: digest.channel, userId: setter.userId },
+            {
+              blocks: [{ type: 'section', text: mrkdwn(text) }],
+              text,
+            },
+          );
+          throw error;
+        },
+      )
+      .catch(() => undefined);
+  };
+
+  return {
+    async post(digest: TeamDigest): Promise<void> {
+      const setter: SlackUser = { teamId: digest.teamId, userId: digest.setBy };
+      const client = await deps.clients.forUser(setter);
+      const account = await deps.vault.account(setter);
+      if (client === undefined || account === undefined) {
+        await stopForUnlinkedKey(digest, setter);
+        return;
+      }
+      let report: SpendReport;
+      try {
+        report = await readSpend(deps, {
+          user: setter,
+          client,
+          paperspaceUserId: account.userId,
+          month: null,
+          teamWide: true,
+        });
+      } catch (error) {
+        if (!(error instanceof PaperspaceError)) throw error;
+        await tellNotMade(digest, setter, error);
+        return;
+      }
+      const ownerOf = new Map(
+        report.owners.flatMap((owner) =>
+          owner.machines.map((machine) => [machine.id, ownerLabel(owner)] as const),
+        ),
+      );
+      const running: RunningMachine[] = [];
+      await forEachConcurrently(
+        report.machines.filter((machine) => isRunningState(machine.state)),
+        CONCURRENT_READS,
+        async (machine) => {
+          // How long it has run comes from its events; a machine whose events cannot be read is still
+          // listed (with its Stop button), only without the duration.
+          const events = await client.machines.show(machine.id).then(
+            (shown) => shown.events ?? [],
+            () => [],
+          );
+          running.push({
+            machine,
+            owner: ownerOf.get(machine.id) ?? 'owner unknown',
+            since: runningSince(events),
+          });
+        },
+      );
+      running.sort((a, b) => (a.since ?? 0) - (b.since ?? 0) || a.machine.name.localeCompare(b.machine.name));
+      const now = deps.now();
+      await audit.run(
+        { user: setter, action: 'digest.post', resourceId: digest.id, note: `in ${digest.channel}` },
+        async () => {
+          const delivery = await deliver(
+            deps.slack,
+            { channel: digest.channel, userId: setter.userId },
+            digestMessage(running, report, now),
+          );
+          if (delivery.landed === 'nowhere') throw new Error(`Slack refused the digest: ${delivery.refusal}`);
+          return delivery;
+        },
+      );
+    },
+  };
+}

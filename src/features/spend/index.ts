@@ -1,0 +1,19 @@
+// The cost guard's spend side: `/ps spend`, and the team digest (its commands, its Stop buttons and the
+// job that posts it). running-cost.ts is the one definition of running time and cost, also read by
+// /ps usage and the cost alerts.
+import type { BlockAction, ButtonAction } from '@slack/bolt';
+import { ActionId } from '../../slack/ids.js';
+import type { Feature } from '../feature.js';
+import { digestStopHandler } from './buttons/digest-stop.js';
+import { digestCommand } from './commands/digest.js';
+import { digestOffCommand } from './commands/digest-off.js';
+import { spend } from './commands/spend.js';
+import { spendJobs } from './jobs.js';
+
+export const spendFeature: Feature<'spend' | 'digest' | 'digest off'> = {
+  commands: { spend, digest: digestCommand, 'digest off': digestOffCommand },
+  listen(router, deps) {
+    router.action<BlockAction<ButtonAction>>(ActionId.digestStop, digestStopHandler(deps));
+  },
+  jobs: spendJobs,
+};

@@ -1,0 +1,186 @@
+import { describe, expect, it } from 'vitest';
+import { encodeMachineRef } from '../../../src/features/machines/blocks/machine-ref.js';
+import { digestBlockId } from '../../../src/features/spend/blocks/digest.js';
+import { ActionId } from '../../../src/slack/ids.js';
+import { createFakeClock } from '../../../tools/emulator/index.js';
+import { messageText } from '../../scheduler/harness.js';
+import type { ApiCall } from '../../support/fake-slack.js';
+import { USERS } from '../../support/test-bot.js';
+import { useTestBot } from '../../support/use-test-bot.js';
+
+// Wednesday 2024-05-15, 05:00 UTC; the emulator seeds its running machines at this moment. The test
+// users' Slack time zone is Europe/Amsterdam (UTC+2 in May): 09:00 there is 07:00 UTC.
+const clock = createFakeClock(Date.parse('2024-05-15T05:00:00Z'));
+const MAYA = USERS.maya.slackId;
+const SAM = USERS.sam.slackId;
+const OPS = 'C0OPS';
+const maya = () => ({ teamId: bot.slack.teamId, userId: MAYA });
+const sam = () => ({ teamId: bot.slack.teamId, userId: SAM });
+
+const bot = useTestBot({
+  now: clock.now,
+  emulator: { now: clock.now, transitionMs: 2000 },
+  prepare: async (started) => {
+    await started.link('maya', { withAccessToken: true });
+    await started.link('sam', { withAccessToken: true });
+  },
+});
+
+async function command(text: string, userId: string) {
+  const request = bot.requests.slashCommand({ text, userId });
+  await bot.send(request);
+  return bot.slack.waitForResponse(request.responseUrlId ?? '');
+}
+
+/** Moves the clock to `iso`, fires what is due, and answers the digests posted in #ops meanwhile. */
+async function fireAt(iso: string): Promise<ApiCall[]> {
+  const before = bot.slack.calls('chat.postMessage').length;
+  clock.set(Date.parse(iso));
+  await bot.scheduler.tick();
+  await bot.cron.runDue();
+  return (
+    bot.slack
+      .calls('chat.postMessage')
+      .slice(before)
+      // Thread replies (a Stop's completion) are not digests.
+      .filter((call) => call.args.channel === OPS && call.args.thread_ts === undefined)
+  );
+}
+
+async function clickStop(digest: ApiCall, machine: { id: string; name: string }, userId: string) {
+  const request = bot.requests.blockAction({
+    actionId: ActionId.digestStop,
+    value: encodeMachineRef(machine),
+    blockId: digestBlockId(machine.id),
+    channelId: OPS,
+    userId,
+    message: {
+      ts: '1715756400.000100',
+      text: String(digest.args.text),
+      blocks: digest.args.blocks as unknown[],
+    },
+  });
+  await bot.send(request);
+  return request;
+}
+
+describe('the team digest, end to end', () => {
+  let digest: ApiCall | undefined;
+
+  it('is refused to a team member, saying why', async () => {
+    const reply = await command(`digest <#${OPS}|ops> daily 09:00`, SAM);
+    expect(reply.text).toContain('Only team administrators can set the team digest, and');
+    expect(await bot.store.teamDigests.listAll()).toEqual([]);
+  });
+
+  it('is set by an administrator in their time zone and posts at 09:00 there, once, in the channel', async () => {
+    const reply = await command(`digest <#${OPS}|ops> daily 09:00`, MAYA);
+    expect(reply.text).toContain('Team digest set: <#C0OPS>, daily at 09:00 (Europe/Amsterdam)');
+    const [stored] = await bot.store.teamDigests.listAll();
+    expect(stored).toMatchObject({
+      channel: OPS,
+      cron: '0 9 * * *',
+      timezone: 'Europe/Amsterdam',
+      setBy: MAYA,
+    });
+    const audit = await bot.store.audit.list({ ...maya(), limit: 50 });
+    expect(audit.map((record) => record.action)).toContain('digest.set');
+
+    expect(await fireAt('2024-05-15T06:59:00Z')).toEqual([]);
+    const posted = await fireAt('2024-05-15T07:00:00Z');
+    expect(posted).toHaveLength(1);
+    digest = posted[0];
+    const text = messageText(digest?.args ?? {});
+    expect(text).toContain('Team digest · 2024-05-15');
+    expect(text).toContain('maya-trainer');
+    expect(text).toContain('sam-desktop');
+    expect(text).not.toContain('team-build');
+    // maya-trainer has run since the seed, two hours before.
+    expect(text).toMatch(/maya-trainer.*for 2 h 00 min/);
+    expect(text).toContain('May 2024 so far');
+    expect(JSON.stringify(digest?.args.blocks)).toContain(ActionId.digestStop);
+    if (bot.dialect === 'contract') {
+      expect(text).toMatch(/maya-trainer[^\n]*<@U0MAYA>/);
+      expect(text).toMatch(/sam-desktop[^\n]*<@U0SAM>/);
+    }
+    // The same occurrence fired again (another replica's cron) posts nothing more.
+    expect(await fireAt('2024-05-15T07:00:30Z')).toEqual([]);
+    const posts = (await bot.store.audit.list({ ...maya(), limit: 50 })).filter(
+      (r) => r.action === 'digest.post',
+    );
+    expect(posts).toHaveLength(1);
+  });
+
+  it("stops a machine with the clicker's own key, marks its row and audits it", async () => {
+    if (digest === undefined) throw new Error('the digest was not posted');
+    await clickStop(digest, { id: 'psorb003', name: 'sam-desktop' }, SAM);
+    const update = await bot.slack.waitFor('chat.update');
+    expect(JSON.stringify(update?.args.blocks)).toContain('sam-desktop*: stopping, requested by <@U0SAM>');
+    expect(bot.emulator.state.machine('psorb003')?.state).toBe('stopping');
+    const actions = (await bot.store.audit.list({ ...sam(), limit: 50 })).map((record) => [
+      record.action,
+      record.resourceId,
+    ]);
+    expect(actions).toContainEqual(['digest.stop', 'psorb003']);
+    expect(actions).toContainEqual(['machine.stop', 'psorb003']);
+  });
+
+  it("answers a click on someone else's machine as any Stop does, and leaves it running", async () => {
+    if (digest === undefined) throw new Error('the digest was not posted');
+    const request = await clickStop(digest, { id: 'psorb001', name: 'maya-trainer' }, SAM);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    if (bot.dialect === 'contract') {
+      expect(JSON.stringify(reply)).toContain('Ask the owner');
+    } else {
+      // v1 does not say who owns a machine: Paperspace's own refusal reaches Sam.
+      expect(reply.text).toMatch(/owner/i);
+    }
+    expect(bot.emulator.state.machine('psorb001')?.state).toBe('serviceready');
+  });
+
+  it("says in the channel that today's digest could not be made when Paperspace refuses the key", async () => {
+    clock.set(Date.parse('2024-05-16T07:00:00Z'));
+    // After the tick (whose watch polling lists machines too), so the digest's own list is refused.
+    await bot.scheduler.tick();
+    const path = bot.dialect === 'v1' ? '/v1/machines' : '/machines/getMachines';
+    bot.emulator.state.failNextRequests({ count: 1, status: 401, message: 'Invalid API token', path });
+    const [notice] = await fireAt('2024-05-16T07:00:00Z');
+    expect(messageText(notice?.args ?? {})).toContain(
+      `Today's team digest could not be made: Paperspace refused the key of <@${MAYA}>`,
+    );
+    expect(await bot.store.teamDigests.listAll()).toHaveLength(1);
+    const audit = await bot.store.audit.list({ ...maya(), limit: 50 });
+    expect(audit.find((record) => record.action === 'digest.post')?.outcome).toBe('error');
+  });
+
+  it('says in the channel once, and stops, when the administrator who set it unlinks', async () => {
+    await bot.vault.unlink(maya());
+    const posted = await fireAt('2024-05-17T07:00:00Z');
+    expect(posted).toHaveLength(1);
+    expect(messageText(posted[0]?.args ?? {})).toContain(
+      `The team digest has stopped: <@${MAYA}>, whose Paperspace key listed the team's machines, unlinked it.`,
+    );
+    expect(await bot.store.teamDigests.listAll()).toEqual([]);
+    expect(await fireAt('2024-05-18T07:00:00Z')).toEqual([]);
+  });
+
+  it('is posted in the time zone given, for a channel whose people live elsewhere, and refuses one that does not exist', async () => {
+    await bot.link('maya', { withAccessToken: true });
+    const bad = await command(`digest <#${OPS}|ops> daily 09:00 Mars/Olympus`, MAYA);
+    expect(bad.text).toContain('Unknown time zone "Mars/Olympus": give an IANA name such as Europe/Berlin');
+    expect(await bot.store.teamDigests.listAll()).toEqual([]);
+    const reply = await command(`digest <#${OPS}|ops> daily 09:00 America/New_York`, MAYA);
+    expect(reply.text).toContain('daily at 09:00 (America/New_York)');
+    // 09:00 in New York is 13:00 UTC in May, not 07:00.
+    expect(await fireAt('2024-05-19T07:00:00Z')).toEqual([]);
+    expect(await fireAt('2024-05-19T13:00:00Z')).toHaveLength(1);
+  });
+
+  it('is ended by /ps digest off', async () => {
+    await command(`digest <#${OPS}|ops> weekly 08:30`, MAYA);
+    const reply = await command('digest off', MAYA);
+    expect(reply.text).toContain('The team digest in <#C0OPS> (every Monday at 08:30) has ended.');
+    expect(await bot.store.teamDigests.listAll()).toEqual([]);
+    expect(await fireAt('2024-05-20T06:30:00Z')).toEqual([]);
+  });
+});
