@@ -11,6 +11,7 @@ const BOTH_DIALECTS = [
   'test/features/machines/power.test.ts',
   'test/features/machines/create.test.ts',
   'test/features/watches/power-watch.test.ts',
+  'test/features/cost-alerts/cost-alerts.test.ts',
 ];
 
 export default defineConfig({

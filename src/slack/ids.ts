@@ -37,6 +37,10 @@ export const ActionId = {
   requestApproveFor: 'request_approve_for',
   requestDeny: 'request_deny',
   requestWithdraw: 'request_withdraw',
+  /** Stop, Keep running and Not this machine on a forgotten-machine alert; the value names the machine. */
+  costAlertStop: 'cost_alert_stop',
+  costAlertKeep: 'cost_alert_keep',
+  costAlertNever: 'cost_alert_never',
 } as const;
 export type ActionId = (typeof ActionId)[keyof typeof ActionId];
 

@@ -3,6 +3,7 @@
 import { type DatabaseConfig, parseDatabaseUrl } from '../config.js';
 import { type ApprovalRequestRepository, createApprovalRequestRepository } from './approval-requests.js';
 import { type AuditRepository, createAuditRepository } from './audit-records.js';
+import { type CostAlertRepository, createCostAlertRepository } from './cost-alerts.js';
 import { createDelegationRepository, type DelegationRepository } from './delegations.js';
 import { migrate } from './migrations.js';
 import { describePostgresUrl, openPostgresClient } from './postgres-client.js';
@@ -24,6 +25,7 @@ export interface Store {
   readonly snoozes: SnoozeRepository;
   readonly delegations: DelegationRepository;
   readonly approvals: ApprovalRequestRepository;
+  readonly costAlerts: CostAlertRepository;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -53,6 +55,7 @@ export async function createStore(client: SqlClient, { now = Date.now }: StoreOp
     snoozes: createSnoozeRepository(client),
     delegations: createDelegationRepository(client),
     approvals: createApprovalRequestRepository(client),
+    costAlerts: createCostAlertRepository(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },

@@ -56,7 +56,12 @@ export type Command =
   | { name: 'remind off'; reminderId: string | null }
   /** `channel` null: requests go to each administrator's DM again; `lifetimeMs` null: the default. */
   | { name: 'approvals'; channel: string | null; lifetimeMs: number | null }
-  | { name: 'requests' };
+  | { name: 'requests' }
+  /**
+   * Forgotten-machine alerts. `scope` null: show the settings; `self`: the person's own threshold;
+   * `team`: the workspace default (administrators). `thresholdMs` null: off.
+   */
+  | { name: 'alerts'; scope: 'self' | 'team' | null; thresholdMs: number | null };
 
 export type CommandName = Command['name'];
 
@@ -168,6 +173,11 @@ const GRAMMAR = {
       "Post your team's create requests in a channel (off: to each administrator's DM), and how long requests stay open.",
   },
   requests: { usage: `${ps} requests`, summary: 'List your open requests and those waiting for you.' },
+  alerts: {
+    usage: `${ps} alerts [<6h>|off] | alerts default <6h|off>`,
+    summary:
+      'Be messaged when one of your machines runs longer than this (8h unless set); default sets it for the workspace (administrators).',
+  },
 } as const satisfies Record<CommandName, { usage: string; summary: string }>;
 
 /** Every command with its usage line and summary, in help order. */

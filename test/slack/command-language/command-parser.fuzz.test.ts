@@ -123,6 +123,16 @@ const commandSchema = z.discriminatedUnion('name', [
     lifetimeMs: z.number().int().positive().nullable(),
   }),
   z.strictObject({ name: z.literal('requests') }),
+  z.strictObject({
+    name: z.literal('alerts'),
+    scope: z.enum(['self', 'team']).nullable(),
+    thresholdMs: z
+      .number()
+      .int()
+      .positive()
+      .max(7 * 24 * 3_600_000)
+      .nullable(),
+  }),
 ]);
 
 // Keeps the oracle honest: it must describe exactly the Command type.

@@ -88,6 +88,10 @@ const EXAMPLES: Record<CommandName, { text: string; command: Command }> = {
     command: { name: 'approvals', channel: 'C0APPROVE', lifetimeMs: 48 * 3_600_000 },
   },
   requests: { text: 'requests', command: { name: 'requests' } },
+  alerts: {
+    text: 'alerts default 6h',
+    command: { name: 'alerts', scope: 'team', thresholdMs: 6 * 3_600_000 },
+  },
 };
 
 describe('the grammar table', () => {
