@@ -109,7 +109,7 @@ function markdownSection(result: BenchmarkResult, environment: RunEnvironment): 
 
 const INTRO = `# Benchmark results
 
-Written by \`npm run bench\` (all benchmarks) or \`npm run bench -- completion|polling|ack|memory\` (the
+Written by \`npm run bench\` (all benchmarks) or \`npm run bench -- completion|polling|ack|memory|cost-guard\` (the
 ones named; the others keep their last results). Each benchmark measures the bot and its reference in
 the same run and reports the ratio: the machines these run on are shared and noisy, so ratios are the
 figures to compare across runs, absolute times are context. \`BENCH_QUICK=1\` runs small sizes to check
@@ -127,6 +127,12 @@ How each is measured:
   and once with two replicas ticking together on one PostgreSQL schema (BENCH_DATABASE_URL, else
   TEST_DATABASE_URL, else the local server .ci/run starts). People polled twice or not at all in a tick
   are counted and fail the row. Calls are counted, not timed (the completion bench times).
+- **cost-guard**: 1,000 machines mid-start of 50 people (20 each), one replica on SQLite, the legacy
+  API, 5 s ticks on a fake clock; calls counted from the emulator's request log. Rows: calls per tick
+  over 5 minutes with every person watching one machine (reference: one list per person, what the
+  poller alone makes; goal 1.0x), lists per person over 5 minutes with nobody watching (goal 1), the
+  tick 8 hours later (one alert per machine; lists + one rate lookup per alert), and the 5 minutes
+  after it (no alert again, one list per person).
 - **ack** and **memory**: unchanged by issue #16 so far; see their sections for what they measure and
   what they do not (ack: a 200-request burst, CPU counted only until the last ack; memory: the bot
   process alone).`;
