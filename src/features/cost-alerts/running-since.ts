@@ -1,6 +1,7 @@
-// When a machine began running. Its event log says when its last start (or its create, which starts
-// it) was asked for; without such an event the best the bot knows is when it first saw it running,
-// which is an estimate, and the alert says so.
+// When a machine's current run began. Its event log says so: the newest finished start, restart or
+// create (the definition /ps spend uses too, so an alert and a spend report agree about a machine).
+// Without such an event the best the bot knows is when it first saw it running, which is an estimate,
+// and the alert says so.
 import type { MachineEvent } from '../../paperspace/schemas.js';
 
 export interface RunningSince {
@@ -8,13 +9,13 @@ export interface RunningSince {
   estimated: boolean;
 }
 
-const STARTING_EVENTS = new Set(['start', 'create']);
+const RUN_EVENTS: ReadonlySet<string> = new Set(['start', 'restart', 'create']);
 
 export function runningSinceOf(events: readonly MachineEvent[], seenAt: number): RunningSince {
   let latest: number | undefined;
   for (const event of events) {
-    if (!STARTING_EVENTS.has(event.name) || event.state === 'error') continue;
-    const at = Date.parse(event.dtCreated);
+    if (event.state !== 'done' || !RUN_EVENTS.has(event.name)) continue;
+    const at = Date.parse(event.dtFinished ?? event.dtCreated);
     if (!Number.isNaN(at) && at <= seenAt && (latest === undefined || at > latest)) latest = at;
   }
   return latest === undefined ? { at: seenAt, estimated: true } : { at: latest, estimated: false };
