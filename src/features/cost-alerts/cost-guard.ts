@@ -43,6 +43,8 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
   const { store, logger } = deps;
   /** When each person was last checked by this replica. */
   const lastChecked = new Map<string, number>();
+  /** Machines whose run this replica follows, so a list between checks can end a run without a query. */
+  const followed = new Set<string>();
   const keyOf = (user: SlackUser) => `${user.teamId}/${user.userId}`;
 
   /** When the machine began running: its events (one show, once per run) unless it is starting now. */
@@ -122,6 +124,21 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
 
     async check(user, machines, client) {
       const now = deps.now();
+      const isDue = now - (lastChecked.get(keyOf(user)) ?? Number.NEGATIVE_INFINITY) >= CHECK_EVERY_MS;
+      if (!isDue) {
+        // A list made for the person's watches between two checks: only a followed machine seen off
+        // is worth a write (a stop and a start before the next check would otherwise look like one run).
+        const ended = machines.filter(
+          (machine) => followed.has(machine.id) && !RUNNING_STATES.has(machine.state),
+        );
+        if (ended.length === 0) return;
+        await store.costAlerts.endRuns(
+          user,
+          ended.map((machine) => machine.id),
+        );
+        for (const machine of ended) followed.delete(machine.id);
+        return;
+      }
       lastChecked.set(keyOf(user), now);
       const paperspaceUserId = (await deps.vault.account(user))?.userId;
       // A team key lists the whole team's machines; each person is asked about their own only (the
@@ -131,10 +148,11 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
         return owner === undefined || owner === paperspaceUserId;
       });
       const running = own.filter((machine) => RUNNING_STATES.has(machine.state));
-      await store.costAlerts.endRuns(
-        user,
-        own.filter((machine) => !RUNNING_STATES.has(machine.state)).map((machine) => machine.id),
-      );
+      const stopped = own
+        .filter((machine) => !RUNNING_STATES.has(machine.state))
+        .map((machine) => machine.id);
+      await store.costAlerts.endRuns(user, stopped);
+      for (const id of stopped) followed.delete(id);
       const threshold = await thresholdOf(store, user);
       if (threshold.ms === null || running.length === 0) return;
       const excluded = await store.costAlerts.excluded(user);
@@ -146,6 +164,7 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
         ]),
       );
       for (const machine of candidates) {
+        followed.add(machine.id);
         const run = runs.get(machine.id) ?? (await beginRun(client, user, machine));
         const dueAt = run.keptUntil ?? run.runningSince + threshold.ms;
         if (now < dueAt) continue;
