@@ -2,6 +2,9 @@
 // polls: one getMachines call answers all of that person's watches (more only when their account
 // spans several pages), and a machine is shown (one more call, for its event log) only when the
 // watch may be ending: target reached, machine settled elsewhere, or machine missing from the list.
+// The same list, made once per person per tick under the person's lease, is what other features'
+// machine checks read (the cost guard); a linked person without watches is listed only when one of
+// those checks is due.
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
