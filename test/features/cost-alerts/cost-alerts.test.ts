@@ -180,6 +180,10 @@ describe('forgotten-machine alerts, end to end', () => {
     const update = await click(workstationAlert as ApiCall, ActionId.costAlertStop, WORKSTATION);
     expect(messageText(update.args)).toContain(`stopping, requested by <@${USERS.ada.slackId}>`);
     expect(bot.emulator.state.machine(WORKSTATION.id)?.state).toBe('stopping');
+    // The stop is followed to off, in the alert's thread.
+    await expect
+      .poll(async () => (await bot.store.watches.listActive({ machineId: WORKSTATION.id }))[0]?.threadTs)
+      .toBe(ALERT_TS);
     const stops = bot.emulator.state
       .requests()
       .slice(requestsBefore)
