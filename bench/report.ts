@@ -109,7 +109,7 @@ function markdownSection(result: BenchmarkResult, environment: RunEnvironment): 
 
 const INTRO = `# Benchmark results
 
-Written by \`npm run bench\` (all benchmarks) or \`npm run bench -- completion|polling|ack|memory\` (the
+Written by \`npm run bench\` (all benchmarks) or \`npm run bench -- completion|polling|ack|memory|cost-guard\` (the
 ones named; the others keep their last results). Each benchmark measures the bot and its reference in
 the same run and reports the ratio: the machines these run on are shared and noisy, so ratios are the
 figures to compare across runs, absolute times are context. \`BENCH_QUICK=1\` runs small sizes to check
@@ -152,7 +152,13 @@ How each is measured:
   listens with a backlog of 4096, and the counter did not move during the second run.
 - **memory**: the compiled build run as production runs it (\`node --enable-source-maps dist/main.js\`,
   one process), 200 people with 50 active watches each, all polled every tick; RSS summed over the
-  process and everything it started, sampled every 200 ms over four poll intervals. Goal: under 200 MB.`;
+  process and everything it started, sampled every 200 ms over four poll intervals. Goal: under 200 MB.
+- **cost-guard**: 1,000 machines mid-start of 50 people (20 each), one replica on SQLite, the legacy
+  API, 5 s ticks on a fake clock; calls counted from the emulator's request log. Rows: calls per tick
+  over 5 minutes with every person watching one machine (reference: one list per person, what the
+  poller alone makes; goal 1.0x), lists per person over 5 minutes with nobody watching (goal 1), the
+  tick 8 hours later (one alert per machine; lists + one rate lookup per alert), and the 5 minutes
+  after it (no alert again, one list per person).`;
 
 const sectionPattern = (name: string) =>
   new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench:${name} -->`);

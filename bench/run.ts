@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { runAckLatency } from './ack/ack-latency.js';
 import { runCompletionLatency } from './completion/completion-latency.js';
+import { runCostGuardCalls } from './cost-guard/cost-guard-calls.js';
 import { runMemory } from './memory/memory.js';
 import { runPollingCost } from './polling/polling-cost.js';
 import {
@@ -20,6 +21,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchmarkResult>> = {
   polling: runPollingCost,
   ack: runAckLatency,
   memory: runMemory,
+  'cost-guard': runCostGuardCalls,
 };
 const ORDER = Object.keys(BENCHMARKS);
 const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));

@@ -1,7 +1,7 @@
 // The one interface through which a feature plugs into the bot: the `/ps` subcommands it answers, the
 // buttons, modals and events it listens to, and the jobs it gives the scheduler. features/index.ts
 // lists the features; nothing else needs to know what a feature contains.
-import type { JobDeps, SchedulerJob } from '../scheduler/job.js';
+import type { JobDeps, PersonMachineCheck, SchedulerJob } from '../scheduler/job.js';
 import type { CommandHandlers } from '../slack/command-context.js';
 import type { ListenerDeps } from '../slack/listener-deps.js';
 import type { ListenerRouter } from '../slack/router.js';
@@ -13,4 +13,6 @@ export interface Feature<C extends keyof CommandHandlers = keyof CommandHandlers
   listen?(router: ListenerRouter, deps: ListenerDeps): void;
   /** What the scheduler runs for it, in order, on every tick. */
   jobs?(deps: JobDeps): SchedulerJob[];
+  /** What it does with each leased person's machines, as the tick lists them (no list call of its own). */
+  machineChecks?(deps: JobDeps): PersonMachineCheck[];
 }

@@ -18,6 +18,7 @@ import { createListenerRouter, type ListenerRouter } from '../slack/router.js';
 import { accountFeature } from './account/index.js';
 import { approvalsFeature } from './approvals/index.js';
 import { catalogFeature } from './catalog/index.js';
+import { costAlertsFeature } from './cost-alerts/index.js';
 import type { Feature } from './feature.js';
 import { machinesFeature } from './machines/index.js';
 import { remindersFeature } from './reminders/index.js';
@@ -35,6 +36,7 @@ const features: Feature<never>[] = [
   sharesFeature,
   approvalsFeature,
   spendFeature,
+  costAlertsFeature,
   retentionFeature,
 ];
 
@@ -47,6 +49,7 @@ const commandHandlers = {
   ...sharesFeature.commands,
   ...approvalsFeature.commands,
   ...spendFeature.commands,
+  ...costAlertsFeature.commands,
 } satisfies CommandHandlers;
 
 export function registerListeners(router: ListenerRouter, deps: ListenerDeps): void {
@@ -59,9 +62,10 @@ export function attachListeners(app: App, deps: ListenerDeps): void {
   registerListeners(createListenerRouter(app, deps.logger), deps);
 }
 
-/** The scheduler's jobs, every feature's, in the order above. */
+/** The scheduler's jobs, every feature's, in the order above, given every feature's machine checks. */
 export function featureJobs(deps: JobDeps): SchedulerJob[] {
-  return features.flatMap((feature) => feature.jobs?.(deps) ?? []);
+  const machineChecks = features.flatMap((feature) => feature.machineChecks?.(deps) ?? []);
+  return features.flatMap((feature) => feature.jobs?.({ ...deps, machineChecks }) ?? []);
 }
 
 export interface BotSchedulerOptions

@@ -4,6 +4,9 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { RetentionConfig, SlackPacing } from '../config.js';
+import type { PaperspaceClient } from '../paperspace/client.js';
+import type { Machine } from '../paperspace/schemas.js';
+import type { SlackUser } from '../store/slack-user.js';
 import type { Store } from '../store/store.js';
 import type { KeyVault } from '../vault/key-vault.js';
 import type { PaperspaceClientFactory } from '../vault/paperspace-clients.js';
@@ -18,6 +21,23 @@ export interface SchedulerJob {
   tick(): Promise<void>;
   /** After the last tick (e.g. giving up this replica's leases). */
   stop?(): Promise<void>;
+}
+
+/**
+ * Work a feature does with a person's machines, read from the one list the tick already makes for
+ * that person (the watch poller's, under the person's lease): a check costs Paperspace no list call of
+ * its own, and two replicas never check one person in the same tick.
+ */
+export interface PersonMachineCheck {
+  name: string;
+  /**
+   * Whether this person's machines must be listed this tick for this check. A person with watches is
+   * listed every tick anyway, and every check is handed that list; one without watches is listed only
+   * when some check is due.
+   */
+  due(user: SlackUser, now: number): boolean;
+  /** Every machine the person's key lists, as listed this tick, with the client that listed them. */
+  check(user: SlackUser, machines: readonly Machine[], client: PaperspaceClient): Promise<void>;
 }
 
 /** What the scheduler reports as it runs (the bot counts it in /metrics). */
@@ -57,4 +77,6 @@ export interface JobDeps {
   /** Names this replica in leases and claims. */
   replicaId: string;
   observer: SchedulerObserver;
+  /** Every feature's checks of a person's machines, run after the tick lists them (features/index.ts). */
+  machineChecks?: readonly PersonMachineCheck[];
 }

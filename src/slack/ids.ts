@@ -39,6 +39,10 @@ export const ActionId = {
   requestWithdraw: 'request_withdraw',
   /** Stop on a row of the team digest; the value names the machine. */
   digestStop: 'digest_stop',
+  /** Stop, Keep running and Not this machine on a forgotten-machine alert; the value names the machine. */
+  costAlertStop: 'cost_alert_stop',
+  costAlertKeep: 'cost_alert_keep',
+  costAlertNever: 'cost_alert_never',
 } as const;
 export type ActionId = (typeof ActionId)[keyof typeof ActionId];
 

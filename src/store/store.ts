@@ -3,6 +3,7 @@
 import { type DatabaseConfig, parseDatabaseUrl } from '../config.js';
 import { type ApprovalRequestRepository, createApprovalRequestRepository } from './approval-requests.js';
 import { type AuditRepository, createAuditRepository } from './audit-records.js';
+import { type CostAlertRepository, createCostAlertRepository } from './cost-alerts.js';
 import { createDelegationRepository, type DelegationRepository } from './delegations.js';
 import { migrate } from './migrations.js';
 import { describePostgresUrl, openPostgresClient } from './postgres-client.js';
@@ -30,6 +31,7 @@ export interface Store {
   readonly requestReplays: RequestReplayRepository;
   readonly workspaces: WorkspacePurge;
   readonly teamDigests: TeamDigestRepository;
+  readonly costAlerts: CostAlertRepository;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -62,6 +64,7 @@ export async function createStore(client: SqlClient, { now = Date.now }: StoreOp
     requestReplays: createRequestReplayRepository(client),
     workspaces: createWorkspacePurge(client),
     teamDigests: createTeamDigestRepository(client),
+    costAlerts: createCostAlertRepository(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },

@@ -7,6 +7,7 @@
 // its people's leases run out together, after one lease period, when the others take them over.
 // Nothing caps how many watches a replica loads: every active watch belongs to some person, and
 // every person with an active watch is leased to a live replica.
+import type { SlackUser } from './slack-user.js';
 import type { SqlClient } from './sql-client.js';
 import type { Watch, WatchLease } from './watch-types.js';
 import { fromRow as fromWatchRow, type WatchRow } from './watches.js';
@@ -14,9 +15,11 @@ import { fromRow as fromWatchRow, type WatchRow } from './watches.js';
 export interface PollAssignment {
   /** The active watches of the people this replica holds, to poll this tick. */
   watches: Watch[];
-  /** How many people this replica holds. */
+  /** Every person this replica holds: those with active watches, and linked people without any. */
+  held: SlackUser[];
+  /** How many people with active watches this replica holds. */
   people: number;
-  /** People with active watches, on every replica. */
+  /** People with active watches or a linked key, on every replica. */
   totalPeople: number;
   /** Live replicas, this one included. */
   replicas: number;
@@ -47,18 +50,28 @@ export function createWatchLeaseRepository(db: SqlClient): WatchLeaseRepository 
         [owner, until],
       );
       await db.run('DELETE FROM scheduler_replicas WHERE alive_until <= ?', [now]);
-      // A person appears here with their first active watch and leaves with their last. A watch
-      // created after this statement waits for the next tick, as it did when watches were leased.
+      // A person appears here with their first active watch or their linked key, and leaves when they
+      // have neither: the cost guard checks the machines of linked people without watches too, and
+      // one lease per person keeps that check and the watches' poll on one replica (one list call).
+      // A watch created after this statement waits for the next tick, as it did when watches were leased.
       await db.run(
         `INSERT INTO watch_poll_leases (slack_team_id, slack_user_id)
-         SELECT DISTINCT slack_team_id, slack_user_id FROM watches WHERE status = 'active'
+         SELECT slack_team_id, slack_user_id FROM (
+           SELECT slack_team_id, slack_user_id FROM watches WHERE status = 'active'
+           UNION SELECT slack_team_id, slack_user_id FROM vault_entries) AS people
+         -- SQLite reads ON CONFLICT after a bare SELECT as a join constraint; a WHERE tells them apart.
+         WHERE true
          ON CONFLICT (slack_team_id, slack_user_id) DO NOTHING`,
       );
       await db.run(
         `DELETE FROM watch_poll_leases WHERE NOT EXISTS (
            SELECT 1 FROM watches WHERE status = 'active'
              AND watches.slack_team_id = watch_poll_leases.slack_team_id
-             AND watches.slack_user_id = watch_poll_leases.slack_user_id)`,
+             AND watches.slack_user_id = watch_poll_leases.slack_user_id)
+         AND NOT EXISTS (
+           SELECT 1 FROM vault_entries AS v
+           WHERE v.slack_team_id = watch_poll_leases.slack_team_id
+             AND v.slack_user_id = watch_poll_leases.slack_user_id)`,
       );
       const counts = await db.get<{ replicas: number; people: number; held: number }>(
         `SELECT (SELECT COUNT(*) FROM scheduler_replicas WHERE alive_until > ?) AS replicas,
@@ -135,8 +148,14 @@ export function createWatchLeaseRepository(db: SqlClient): WatchLeaseRepository 
         [owner, now],
       );
       const watches = rows.map(fromWatchRow);
+      const heldRows = await db.all<{ slack_team_id: string; slack_user_id: string }>(
+        `SELECT slack_team_id, slack_user_id FROM watch_poll_leases WHERE claimed_by = ? AND lease_until > ?
+         ORDER BY slack_team_id, slack_user_id`,
+        [owner, now],
+      );
+      const heldPeople = heldRows.map((row) => ({ teamId: row.slack_team_id, userId: row.slack_user_id }));
       const people = new Set(watches.map((watch) => `${watch.teamId}/${watch.userId}`)).size;
-      return { watches, people, totalPeople, replicas };
+      return { watches, held: heldPeople, people, totalPeople, replicas };
     },
 
     async release(owner) {

@@ -1,6 +1,7 @@
 // Everything the bot stored for one Slack workspace, deleted when the app is uninstalled from it or its
 // bot token is revoked. The vault's entries (people's Paperspace keys) go first, then the work that
-// would make the bot act there (watches and their leases, reminders and snoozes, shares, approvals).
+// would make the bot act there (watches and their leases, reminders and snoozes, shares, approvals,
+// digests and cost alerts).
 // One transaction: a failure leaves everything as it was, to be tried again on Slack's retry. Audit
 // records stay: they are the record of what was done, and the retention job ages them out.
 import type { SqlClient } from './sql-client.js';
@@ -18,6 +19,10 @@ const WORKSPACE_TABLES = [
   'approval_requests',
   'approval_roles',
   'team_digests',
+  'cost_alert_settings',
+  'cost_alert_runs',
+  'cost_alert_exclusions',
+  'cost_alerts',
 ] as const;
 
 export type PurgedRows = Record<(typeof WORKSPACE_TABLES)[number], number>;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { openPostgresClient } from '../../src/store/postgres-client.js';
 import type { Store } from '../../src/store/store.js';
@@ -76,6 +77,38 @@ describe.each(storeFactories)('poll leases by person on $name', (factory) => {
         expect(a.watches.length + b.watches.length).toBe(22);
       }
     }
+  });
+
+  it('leases linked people without watches too, each to one replica, and drops them when unlinked', async () => {
+    const linked = Array.from({ length: 6 }, (_, index) => ({ teamId: 'T1', userId: `U_LINKED${index}` }));
+    for (const user of linked) {
+      await db.store.vaultEntries.put(user, {
+        sealed: { keyId: 'k1', iv: randomBytes(12), authTag: randomBytes(16), ciphertext: randomBytes(48) },
+        account: { userId: `u-${user.userId}`, email: `${user.userId}@example.com`, teamId: 'te1' },
+        at: T0,
+      });
+    }
+    // One of them also has a watch: still one person, one lease.
+    await db.store.watches.create(newWatch({ userId: 'U_LINKED0' }));
+    const other = await db.connect();
+    let a: PollAssignment | undefined;
+    let b: PollAssignment | undefined;
+    for (let tick = 0; tick < 3; tick++) {
+      const now = T0 + tick * 5000;
+      [a, b] = await Promise.all([
+        db.store.watchLeases.claimPeople({ owner: 'replica-a', now, ...LEASE }),
+        other.watchLeases.claimPeople({ owner: 'replica-b', now, ...LEASE }),
+      ]);
+      const held = (assignment: PollAssignment) => assignment.held.map((user) => user.userId);
+      expect(held(a).filter((user) => held(b as PollAssignment).includes(user))).toEqual([]);
+    }
+    const all = [...(a?.held ?? []), ...(b?.held ?? [])].map((user) => user.userId).sort();
+    expect(all).toEqual(linked.map((user) => user.userId));
+    expect(a?.totalPeople).toBe(6);
+
+    for (const user of linked.slice(1)) await db.store.vaultEntries.delete(user);
+    const after = await db.store.watchLeases.claimPeople({ owner: 'replica-a', now: T0 + 15_000, ...LEASE });
+    expect(after.totalPeople).toBe(1);
   });
 
   it('gives a second replica its share within two ticks of the first one holding everybody', async () => {

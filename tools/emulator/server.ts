@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { apiKeyOf, authenticateGraphql, authenticateRest, credentialOf } from './auth.js';
+import { authenticateGraphql, authenticateRest, credentialOf } from './auth.js';
 import type { Clock } from './clock.js';
 import { createControl, type EmulatorControl, type RequestLogEntry } from './control.js';
 import { delegationRoutes } from './delegation-routes.js';
@@ -195,8 +195,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
 
   // Who called, by user id rather than key: tests count calls per person without handling keys.
+  // v1 sends the key as a Bearer token; a delegation's access token matches no user and logs null.
   const userIdOf = (request: IncomingMessage) => {
-    const key = apiKeyOf(request.headers);
+    const key = credentialOf(request.headers);
     if (key === null) return null;
     return [...core.world.users.values()].find((user) => user.apiKey === key)?.id ?? null;
   };

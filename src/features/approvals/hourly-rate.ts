@@ -2,7 +2,11 @@
 // utilization, so the estimate is the rate of a machine of the same type the requester's key can
 // see; none, and the approver is told the rate is unknown rather than shown a guess.
 import type { PaperspaceClient } from '../../paperspace/client.js';
+import type { Machine } from '../../paperspace/schemas.js';
 import { billingMonthAt } from '../machines/machine-operations.js';
+
+/** v1 lists a machine's rate (mapped to "$0.51 / h"); the contract's usageRate only names the plan. */
+const LISTED_RATE = /^\$(\d+(?:\.\d+)?) \/ h$/;
 
 export async function estimatedHourlyRate(
   client: PaperspaceClient,
@@ -12,6 +16,16 @@ export async function estimatedHourlyRate(
   const machines = await client.machines.list();
   const sameType = machines.find((machine) => machine.machineType === machineType);
   if (sameType === undefined) return null;
-  const usage = await client.machines.utilization(sameType.id, billingMonthAt(now));
+  return hourlyRateOf(client, sameType, now);
+}
+
+/**
+ * The machine's own hourly rate in dollars, as text ("0.51"): read from the listed machine when the API
+ * put it there (v1), else from its utilization (one call).
+ */
+export async function hourlyRateOf(client: PaperspaceClient, machine: Machine, now: number): Promise<string> {
+  const listed = LISTED_RATE.exec(machine.usageRate);
+  if (listed?.[1] !== undefined) return listed[1];
+  const usage = await client.machines.utilization(machine.id, billingMonthAt(now));
   return usage.utilization.hourlyRate;
 }

@@ -39,6 +39,7 @@ export function watchJobs(deps: JobDeps): SchedulerJob[] {
     leaseMs: Math.max(MIN_LEASE_MS, 3 * deps.pollIntervalMs),
     pollIntervalMs: deps.pollIntervalMs,
     concurrency: deps.pollConcurrency,
+    checks: deps.machineChecks ?? [],
   });
   let lastHousekeeping = Number.NEGATIVE_INFINITY;
   return [

@@ -2,6 +2,9 @@
 // polls: one getMachines call answers all of that person's watches (more only when their account
 // spans several pages), and a machine is shown (one more call, for its event log) only when the
 // watch may be ending: target reached, machine settled elsewhere, or machine missing from the list.
+// The same list, made once per person per tick under the person's lease, is what other features'
+// machine checks read (the cost guard); a linked person without watches is listed only when one of
+// those checks is due.
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
@@ -13,6 +16,7 @@ import {
 } from '../../paperspace/errors.js';
 import type { Machine, MachineEvent } from '../../paperspace/schemas.js';
 import { forEachConcurrently } from '../../scheduler/concurrency.js';
+import type { PersonMachineCheck } from '../../scheduler/job.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 import type { FinishedWatchStatus, TimelineEntry, Watch } from '../../store/watch-types.js';
@@ -41,6 +45,11 @@ export interface WatchPollerDeps {
    * about ceil(people / concurrency) API latencies: sized for the API, not for the bot.
    */
   concurrency: number;
+  /**
+   * Other features' checks of a person's machines (the cost guard), handed the list this poll makes:
+   * a person with watches costs no extra call, and one without is listed only when a check is due.
+   */
+  checks?: readonly PersonMachineCheck[];
 }
 
 export interface WatchPoller {
@@ -217,6 +226,9 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
 
   async function pollUser(user: SlackUser, watches: Watch[]): Promise<void> {
     const userKey = `${user.teamId}/${user.userId}`;
+    const checks = deps.checks ?? [];
+    const due = checks.some((check) => check.due(user, deps.now()));
+    if (watches.length === 0 && !due) return;
     const timeOutAll = () =>
       forEachConcurrently(watches, WATCHES_AT_ONCE, (watch) =>
         guarded(watch, () => timeOutIfDue(watch, userKey)),
@@ -244,25 +256,35 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
       );
     }
 
-    let listed: Map<string, Machine>;
+    let listed: Listed;
     try {
-      listed = await listWatched(client, new Set(watches.map((watch) => watch.machineId)));
+      listed = await listMachines(client, new Set(watches.map((watch) => watch.machineId)), due);
       pauses.delete(userKey);
       lastErrors.delete(userKey);
     } catch (error) {
       pauseIfRateLimited(userKey, error);
       lastErrors.set(userKey, messageOf(error));
-      logger.warn(
-        { user: userKey, error: describeError(error) },
-        'could not list the machines of a watching user',
-      );
+      logger.warn({ user: userKey, error: describeError(error) }, 'could not list the machines of a user');
       return timeOutAll();
     }
 
     const ready = client;
     await forEachConcurrently(watches, WATCHES_AT_ONCE, (watch) =>
-      guarded(watch, () => advance(watch, listed.get(watch.machineId), ready, userKey)),
+      guarded(watch, () => advance(watch, listed.watched.get(watch.machineId), ready, userKey)),
     );
+    // A list made for the watches alone is handed on too when it holds every machine (one page
+    // usually does): the checks then see changes, such as a stop, at the watches' pace for free.
+    if (!listed.complete) return;
+    for (const check of checks) {
+      try {
+        await check.check(user, listed.all, ready);
+      } catch (error) {
+        logger.error(
+          { user: userKey, check: check.name, error: describeError(error) },
+          'a machine check failed',
+        );
+      }
+    }
   }
 
   async function guarded(watch: Watch, step: () => Promise<void>): Promise<void> {
@@ -278,12 +300,14 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
 
   return {
     async tick() {
-      const { watches } = await store.watchLeases.claimPeople({
+      const { watches, held } = await store.watchLeases.claimPeople({
         owner: deps.owner,
         now: deps.now(),
         leaseMs: deps.leaseMs,
       });
       const byUser = new Map<string, { user: SlackUser; watches: Watch[] }>();
+      // Every held person, watches or not: the machine checks may want the machines of any of them.
+      for (const user of held) byUser.set(`${user.teamId}/${user.userId}`, { user, watches: [] });
       for (const watch of watches) {
         const key = `${watch.teamId}/${watch.userId}`;
         const group = byUser.get(key) ?? {
@@ -300,15 +324,27 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
   };
 }
 
+interface Listed {
+  /** The watched machines that were listed, by id. */
+  watched: Map<string, Machine>;
+  /** Every machine listed: all of the person's when `complete`. */
+  all: Machine[];
+  /** The list reached its last page. */
+  complete: boolean;
+}
+
 /**
  * The watched machines among the user's, one page at a time: the first page is usually all there is,
- * and later pages are read only while a watched machine is still missing.
+ * and later pages are read only while a watched machine is still missing, or when `whole` asks for
+ * every machine (a machine check is due).
  */
-async function listWatched(
+async function listMachines(
   client: PaperspaceClient,
   wanted: ReadonlySet<string>,
-): Promise<Map<string, Machine>> {
+  whole: boolean,
+): Promise<Listed> {
   const found = new Map<string, Machine>();
+  const all: Machine[] = [];
   const seen = new Set<string>();
   for (let skip = 0; ; skip += MACHINE_LIST_PAGE_SIZE) {
     // Polls retry at the next tick, so the client's own quick retries (and Retry-After waits) are off.
@@ -318,10 +354,12 @@ async function listWatched(
       if (seen.has(machine.id)) continue;
       seen.add(machine.id);
       fresh += 1;
+      all.push(machine);
       if (wanted.has(machine.id)) found.set(machine.id, machine);
     }
     // A short page is the last one; a page of machines already seen means the API ignores skip.
-    if (page.length < MACHINE_LIST_PAGE_SIZE || fresh === 0 || found.size === wanted.size) return found;
+    const last = page.length < MACHINE_LIST_PAGE_SIZE || fresh === 0;
+    if (last || (!whole && found.size === wanted.size)) return { watched: found, all, complete: last };
   }
 }
 

@@ -73,7 +73,12 @@ export type Command =
       cron: string;
       timezone: string | null;
     }
-  | { name: 'digest off' };
+  | { name: 'digest off' }
+  /**
+   * Forgotten-machine alerts. `scope` null: show the settings; `self`: the person's own threshold;
+   * `team`: the workspace default (administrators). `thresholdMs` null: off.
+   */
+  | { name: 'alerts'; scope: 'self' | 'team' | null; thresholdMs: number | null };
 
 export type CommandName = Command['name'];
 
@@ -196,6 +201,11 @@ const GRAMMAR = {
       "Post the team's running machines, their owners and the month's spend per person in a channel, daily or every Monday, in your time zone or the one given (Europe/Berlin) (team administrators).",
   },
   'digest off': { usage: `${ps} digest off`, summary: "Stop your team's digest (team administrators)." },
+  alerts: {
+    usage: `${ps} alerts [<6h>|off] | alerts default <6h|off>`,
+    summary:
+      'Be messaged when one of your machines runs longer than this (8h unless set); default sets it for the workspace (administrators).',
+  },
 } as const satisfies Record<CommandName, { usage: string; summary: string }>;
 
 /** Every command with its usage line and summary, in help order. */

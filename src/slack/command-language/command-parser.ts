@@ -148,6 +148,7 @@ const READERS: Record<string, Reader> = {
   requests: (args) => withoutArguments('requests', args),
   spend: readSpend,
   digest: readDigest,
+  alerts: readAlerts,
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -256,6 +257,30 @@ function readApprovals(args: Token[]): ParseResult {
     lifetimeMs = duration.ms;
   }
   return success({ name: 'approvals', channel, lifetimeMs });
+}
+
+/** A forgotten machine is one left running for hours; a week is past forgetting. */
+const MAX_ALERT_THRESHOLD_MS = 7 * 24 * 3_600_000;
+
+function readAlerts(args: Token[]): ParseResult {
+  const split = splitWithoutKeyValues('alerts', args, NO_OPTIONS);
+  if (!split.ok) return split;
+  const positionals = [...split.args.positionals];
+  if (positionals.length === 0) return success({ name: 'alerts', scope: null, thresholdMs: null });
+  let scope: 'self' | 'team' = 'self';
+  if (positionals[0]?.text.toLowerCase() === 'default') {
+    scope = 'team';
+    positionals.shift();
+    if (positionals.length === 0)
+      return fail('alerts', 'Missing the default: give a duration such as 8h, or off.');
+  }
+  const extra = tooMany('alerts', positionals, 1, 'one duration or off');
+  if (extra !== null) return extra;
+  const typed = positionals[0]?.text ?? '';
+  if (typed.toLowerCase() === 'off') return success({ name: 'alerts', scope, thresholdMs: null });
+  const duration = parseDuration(typed, MAX_ALERT_THRESHOLD_MS);
+  if (!duration.ok) return fail('alerts', `Invalid threshold ${echo(typed)}: ${duration.error}.`);
+  return success({ name: 'alerts', scope, thresholdMs: duration.ms });
 }
 
 function readCreate(args: Token[]): ParseResult {

@@ -16,7 +16,19 @@ const ada = () => ({ teamId: bot.slack.teamId, userId: USERS.ada.slackId });
 const WORKSTATION = { id: 'psada001', name: 'ada-workstation' };
 const RENDER = { id: 'psada003', name: 'ada-render' };
 
-const bot = useTestBot({ now: clock.now, emulator: { now: clock.now, transitionMs: 2000 }, linked: ['ada'] });
+const bot = useTestBot({
+  now: clock.now,
+  emulator: { now: clock.now, transitionMs: 2000 },
+  linked: ['ada'],
+  // The clock jumps hours with ada's machines running: her forgotten-machine alerts would be DMs these
+  // tests count as reminders. They have their own tests (test/features/cost-alerts).
+  prepare: (started) =>
+    started.store.costAlerts.setThreshold(
+      { teamId: started.slack.teamId, userId: USERS.ada.slackId },
+      null,
+      clock.now(),
+    ),
+});
 
 async function command(text: string, userId: string = USERS.ada.slackId) {
   const request = bot.requests.slashCommand({ text, userId });

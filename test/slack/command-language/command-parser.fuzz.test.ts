@@ -147,6 +147,16 @@ const commandSchema = z.discriminatedUnion('name', [
       return cron === `${minute} ${hour} * * ${schedule === 'weekly' ? '1' : '*'}`;
     }, 'the cron expression fires at the time'),
   z.strictObject({ name: z.literal('digest off') }),
+  z.strictObject({
+    name: z.literal('alerts'),
+    scope: z.enum(['self', 'team']).nullable(),
+    thresholdMs: z
+      .number()
+      .int()
+      .positive()
+      .max(7 * 24 * 3_600_000)
+      .nullable(),
+  }),
 ]);
 
 // Keeps the oracle honest: it must describe exactly the Command type.

@@ -101,6 +101,10 @@ const EXAMPLES: Record<CommandName, { text: string; command: Command }> = {
     },
   },
   'digest off': { text: 'digest off', command: { name: 'digest off' } },
+  alerts: {
+    text: 'alerts default 6h',
+    command: { name: 'alerts', scope: 'team', thresholdMs: 6 * 3_600_000 },
+  },
 };
 
 describe('the grammar table', () => {
@@ -290,6 +294,13 @@ describe('parseCommand errors name the argument and show the usage line', () => 
     ['wait gpu-1 ready --timeout 0s', 'wait', '--timeout "0s"'],
     ['wait gpu-1 ready --timeout 25h', 'wait', '--timeout "25h"'],
     ['wait gpu-1 ready extra', 'wait', '"extra"'],
+    ['alerts soon', 'alerts', '"soon"'],
+    ['alerts 6', 'alerts', '"6"'],
+    ['alerts 8d', 'alerts', '"8d"'],
+    ['alerts 169h', 'alerts', '"169h"'],
+    ['alerts 6h 7h', 'alerts', '"7h"'],
+    ['alerts default', 'alerts', 'Missing the default'],
+    ['alerts default 6h off', 'alerts', '"off"'],
     ['create gpu-1', 'create', '"gpu-1"'],
     ['create size=50 size=60', 'create', '"size"'],
     ['create 9lives=1', 'create', '"9lives"'],

@@ -1,0 +1,98 @@
+// The direct message about a machine left running past its owner's threshold: its name, since when it
+// runs, what it has cost so far at its rate, and Stop, Keep running and Not this machine. A click
+// replaces the buttons with a line saying what was done, so the message tells the whole story.
+import type { KnownBlock } from '@slack/types';
+import type { Machine } from '../../../paperspace/schemas.js';
+import { button, contextLine } from '../../../slack/block-kit/elements.js';
+import { message, mrkdwn, nameMrkdwn, type SlackMessage, slackDate } from '../../../slack/block-kit/text.js';
+import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
+import { stopButton } from '../../machines/blocks/machine-card.js';
+import { encodeMachineRef } from '../../machines/blocks/machine-ref.js';
+import { formatThreshold } from '../thresholds.js';
+
+export interface CostAlert {
+  machine: Pick<Machine, 'id' | 'name' | 'machineType'>;
+  runningSince: number;
+  /** True when no event said when it started: runningSince is when the bot first saw it running. */
+  sinceEstimated: boolean;
+  now: number;
+  /** Dollars per hour as text ("0.51"), or null when Paperspace did not say. */
+  hourlyRate: string | null;
+  thresholdMs: number;
+}
+
+const ALERT_BLOCK_PREFIX = 'cost_alert:';
+
+export function costAlertBlockId(machineId: string): string {
+  return ALERT_BLOCK_PREFIX + machineId;
+}
+
+/** "9h 12m": how long it has run. */
+export function formatRunTime(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  const hours = Math.floor(minutes / 60);
+  return hours > 0 ? `${hours}h ${minutes % 60}m` : `${minutes}m`;
+}
+
+/** Dollars so far at the hourly rate, or undefined when the rate is not known. */
+export function costSoFar(hourlyRate: string | null, runningMs: number): string | undefined {
+  const rate = hourlyRate === null ? Number.NaN : Number(hourlyRate);
+  if (!Number.isFinite(rate)) return undefined;
+  return `$${((rate * Math.max(0, runningMs)) / 3_600_000).toFixed(2)}`;
+}
+
+export function costAlertMessage(alert: CostAlert): SlackMessage {
+  const { machine } = alert;
+  const runningMs = alert.now - alert.runningSince;
+  const since = slackDate(alert.runningSince, '{date_short_pretty} {time}');
+  const sinceLine = alert.sinceEstimated
+    ? `at least since ${since} (when I first saw it running; Paperspace's events did not say when it started)`
+    : `since ${since}`;
+  const cost = costSoFar(alert.hourlyRate, runningMs);
+  const costLine =
+    cost === undefined
+      ? 'Cost so far: not known (Paperspace did not give its hourly rate)'
+      : `Cost so far: about *${cost}* at $${alert.hourlyRate} / h${alert.sinceEstimated ? ', at least' : ''}`;
+  const title = `⏰ ${nameMrkdwn(machine.name)} has been running for ${formatRunTime(runningMs)}, ${sinceLine}.`;
+  const blocks: KnownBlock[] = [
+    { type: 'section', text: mrkdwn(`${title}\n${costLine}`) },
+    {
+      type: 'actions',
+      block_id: costAlertBlockId(machine.id),
+      elements: [
+        stopButton(machine, ActionId.costAlertStop),
+        button({
+          actionId: ActionId.costAlertKeep,
+          text: 'Keep running',
+          value: encodeMachineRef(machine),
+          accessibilityLabel: `Keep ${machine.name} running`,
+        }),
+        button({
+          actionId: ActionId.costAlertNever,
+          text: 'Not this machine',
+          value: encodeMachineRef(machine),
+          accessibilityLabel: `Never alert about ${machine.name}`,
+        }),
+      ],
+    },
+    contextLine(
+      `You are asked after ${formatThreshold(alert.thresholdMs)} of running. Keep running asks again after ` +
+        `that long; \`${SLASH_COMMAND} alerts 6h\` or \`${SLASH_COMMAND} alerts off\` changes it.`,
+    ),
+  ];
+  const plain = `${machine.name} has been running for ${formatRunTime(runningMs)}${cost === undefined ? '' : `, about ${cost} so far`}`;
+  return message(blocks, plain);
+}
+
+/** The alert with its buttons replaced by `line`; undefined when the message holds no such alert. */
+export function withAlertDone(
+  blocks: KnownBlock[],
+  machineId: string,
+  line: string,
+): KnownBlock[] | undefined {
+  const blockId = costAlertBlockId(machineId);
+  if (!blocks.some((block) => block.block_id === blockId)) return undefined;
+  return blocks.map((block) =>
+    block.block_id === blockId ? { ...contextLine(line), block_id: blockId } : block,
+  );
+}

@@ -1,0 +1,182 @@
+// The cost guard: on the tick, with the person's machines as the watch poller listed them, it follows
+// each of their running machines from when it began running and, once it has run longer than their
+// threshold, sends them one direct message about it. The alert's (machine, arming) key is claimed in
+// the store before posting, so with several replicas it is posted once; "Keep running" moves the
+// arming, which is what makes the machine due again later.
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from 'pino';
+import { describeError } from '../../errors/describe-error.js';
+import type { PaperspaceClient } from '../../paperspace/client.js';
+import type { Machine } from '../../paperspace/schemas.js';
+import type { PersonMachineCheck } from '../../scheduler/job.js';
+import type { AuditTrail } from '../../store/audit-trail.js';
+import type { MachineRun } from '../../store/cost-alerts.js';
+import type { SlackUser } from '../../store/slack-user.js';
+import type { Store } from '../../store/store.js';
+import type { KeyVault } from '../../vault/key-vault.js';
+import { ownerIdOf } from '../approvals/approvers.js';
+import { hourlyRateOf } from '../approvals/hourly-rate.js';
+import { costAlertMessage } from './blocks/cost-alert.js';
+import { runningSinceOf } from './running-since.js';
+import { thresholdOf } from './thresholds.js';
+
+/**
+ * How often a person's machines are checked. A person with watches is listed every tick anyway; for
+ * the others this is one list call per person every five minutes instead of every tick, and an alert
+ * about hours of running comes at most this much late.
+ */
+export const CHECK_EVERY_MS = 5 * 60_000;
+
+/** Running, as billed: from the start request until it is off again. */
+const RUNNING_STATES = new Set(['starting', 'serviceready', 'ready']);
+
+export interface CostGuardDeps {
+  store: Pick<Store, 'costAlerts'>;
+  vault: Pick<KeyVault, 'account'>;
+  slack: WebClient;
+  audit: AuditTrail;
+  logger: Logger;
+  now: () => number;
+}
+
+export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
+  const { store, logger } = deps;
+  /** When each person was last checked by this replica. */
+  const lastChecked = new Map<string, number>();
+  /** Machines whose run this replica follows, so a list between checks can end a run without a query. */
+  const followed = new Set<string>();
+  const keyOf = (user: SlackUser) => `${user.teamId}/${user.userId}`;
+
+  /** When the machine began running: its events (one show, once per run) unless it is starting now. */
+  async function beginRun(client: PaperspaceClient, user: SlackUser, machine: Machine): Promise<MachineRun> {
+    const now = deps.now();
+    let since = { at: now, estimated: machine.state !== 'starting' };
+    if (machine.state !== 'starting') {
+      try {
+        const shown = await client.machines.show(machine.id, { maxRetries: 0 });
+        since = runningSinceOf(shown.events, now);
+      } catch (error) {
+        logger.warn(
+          { machineId: machine.id, error: describeError(error) },
+          'could not read the events of a running machine; its start is estimated',
+        );
+      }
+    }
+    const run = {
+      machineId: machine.id,
+      owner: user,
+      runningSince: since.at,
+      sinceEstimated: since.estimated,
+    };
+    await store.costAlerts.beginRun(run);
+    return { ...run, keptUntil: null };
+  }
+
+  async function alert(
+    client: PaperspaceClient,
+    user: SlackUser,
+    machine: Machine,
+    run: MachineRun,
+    thresholdMs: number,
+  ): Promise<void> {
+    const now = deps.now();
+    const arming = run.keptUntil ?? run.runningSince;
+    if (!(await store.costAlerts.claimAlert(machine.id, arming, user, now))) return;
+    let hourlyRate: string | null = null;
+    try {
+      hourlyRate = await hourlyRateOf(client, machine, now);
+    } catch (error) {
+      logger.warn(
+        { machineId: machine.id, error: describeError(error) },
+        'could not read the rate of a machine',
+      );
+    }
+    const shown = costAlertMessage({
+      machine,
+      runningSince: run.runningSince,
+      sinceEstimated: run.sinceEstimated,
+      now,
+      hourlyRate,
+      thresholdMs,
+    });
+    try {
+      await deps.audit.run(
+        {
+          user,
+          action: 'machine.cost_alert',
+          resourceId: machine.id,
+          note: `running since ${new Date(run.runningSince).toISOString()}`,
+        },
+        () => deps.slack.chat.postMessage({ channel: user.userId, blocks: shown.blocks, text: shown.text }),
+      );
+    } catch (error) {
+      // Not posted: the claim is given back, so the next check (here or on another replica) tries again.
+      await store.costAlerts.releaseAlert(machine.id, arming);
+      throw error;
+    }
+    logger.info({ machineId: machine.id, user: keyOf(user) }, 'posted a forgotten-machine alert');
+  }
+
+  return {
+    name: 'cost guard',
+
+    due: (user, now) => now - (lastChecked.get(keyOf(user)) ?? Number.NEGATIVE_INFINITY) >= CHECK_EVERY_MS,
+
+    async check(user, machines, client) {
+      const now = deps.now();
+      const isDue = now - (lastChecked.get(keyOf(user)) ?? Number.NEGATIVE_INFINITY) >= CHECK_EVERY_MS;
+      if (!isDue) {
+        // A list made for the person's watches between two checks: only a followed machine seen off
+        // is worth a write (a stop and a start before the next check would otherwise look like one run).
+        const ended = machines.filter(
+          (machine) => followed.has(machine.id) && !RUNNING_STATES.has(machine.state),
+        );
+        if (ended.length === 0) return;
+        await store.costAlerts.endRuns(
+          user,
+          ended.map((machine) => machine.id),
+        );
+        for (const machine of ended) followed.delete(machine.id);
+        return;
+      }
+      lastChecked.set(keyOf(user), now);
+      const paperspaceUserId = (await deps.vault.account(user))?.userId;
+      // A team key lists the whole team's machines; each person is asked about their own only (the
+      // owner's own check covers theirs). Machines that name no owner are the key holder's.
+      const own = machines.filter((machine) => {
+        const owner = ownerIdOf(machine);
+        return owner === undefined || owner === paperspaceUserId;
+      });
+      const running = own.filter((machine) => RUNNING_STATES.has(machine.state));
+      const stopped = own
+        .filter((machine) => !RUNNING_STATES.has(machine.state))
+        .map((machine) => machine.id);
+      await store.costAlerts.endRuns(user, stopped);
+      for (const id of stopped) followed.delete(id);
+      const threshold = await thresholdOf(store, user);
+      if (threshold.ms === null || running.length === 0) return;
+      const excluded = await store.costAlerts.excluded(user);
+      const candidates = running.filter((machine) => !excluded.has(machine.id));
+      const runs = new Map(
+        (await store.costAlerts.runs(candidates.map((machine) => machine.id))).map((run) => [
+          run.machineId,
+          run,
+        ]),
+      );
+      for (const machine of candidates) {
+        followed.add(machine.id);
+        const run = runs.get(machine.id) ?? (await beginRun(client, user, machine));
+        const dueAt = run.keptUntil ?? run.runningSince + threshold.ms;
+        if (now < dueAt) continue;
+        try {
+          await alert(client, user, machine, run, threshold.ms);
+        } catch (error) {
+          logger.error(
+            { machineId: machine.id, user: keyOf(user), error: describeError(error) },
+            'could not post a forgotten-machine alert',
+          );
+        }
+      }
+    },
+  };
+}

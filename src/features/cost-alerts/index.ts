@@ -1,0 +1,30 @@
+// The cost guard: `/ps alerts`, the forgotten-machine alert's Stop, Keep running and Not this machine
+// buttons, and the check that reads each person's machines from the tick's one list call.
+import type { BlockAction, ButtonAction } from '@slack/bolt';
+import { ActionId } from '../../slack/ids.js';
+import { createAuditTrail } from '../../store/audit-trail.js';
+import type { Feature } from '../feature.js';
+import { alertKeepHandler } from './buttons/alert-keep.js';
+import { alertNeverHandler } from './buttons/alert-never.js';
+import { alertStopHandler } from './buttons/alert-stop.js';
+import { alertsCommand } from './commands/alerts.js';
+import { createCostGuard } from './cost-guard.js';
+
+export const costAlertsFeature: Feature<'alerts'> = {
+  commands: { alerts: alertsCommand },
+  listen(router, deps) {
+    router.action<BlockAction<ButtonAction>>(ActionId.costAlertStop, alertStopHandler(deps));
+    router.action<BlockAction<ButtonAction>>(ActionId.costAlertKeep, alertKeepHandler(deps));
+    router.action<BlockAction<ButtonAction>>(ActionId.costAlertNever, alertNeverHandler(deps));
+  },
+  machineChecks: (deps) => [
+    createCostGuard({
+      store: deps.store,
+      vault: deps.vault,
+      slack: deps.slack,
+      audit: createAuditTrail({ audit: deps.store.audit, now: deps.now, logger: deps.logger }),
+      logger: deps.logger,
+      now: deps.now,
+    }),
+  ],
+};

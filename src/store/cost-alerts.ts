@@ -1,0 +1,151 @@
+// What the cost guard keeps: thresholds (a person's own, or the workspace default), the runs of the
+// machines it follows, the machines a person excluded, and the alerts it posted. An alert is claimed
+// by inserting its (machine, arming) key before it is posted, so across replicas it is posted once.
+import type { SlackUser } from './slack-user.js';
+import type { SqlClient } from './sql-client.js';
+
+/** A threshold in milliseconds; null is "off". */
+export type Threshold = number | null;
+
+export interface MachineRun {
+  machineId: string;
+  /** The Slack person whose machine it is (the one the alert goes to). */
+  owner: SlackUser;
+  runningSince: number;
+  /** True when no event said when it started: runningSince is when the bot first saw it running. */
+  sinceEstimated: boolean;
+  /** Set by "Keep running": no alert before this time. */
+  keptUntil: number | null;
+}
+
+export interface CostAlertRepository {
+  /** The person's own threshold: a number, null for off, undefined when they never set one. */
+  threshold(user: SlackUser): Promise<Threshold | undefined>;
+  setThreshold(user: SlackUser, threshold: Threshold, at: number): Promise<void>;
+  /** The workspace default an administrator set; undefined when none was. */
+  teamDefault(teamId: string): Promise<Threshold | undefined>;
+  setTeamDefault(teamId: string, threshold: Threshold, at: number): Promise<void>;
+  /** The runs of these machines that are followed. */
+  runs(machineIds: readonly string[]): Promise<MachineRun[]>;
+  /** Starts following a run; an existing one (another replica was faster) is left as it is. */
+  beginRun(run: Omit<MachineRun, 'keptUntil'>): Promise<void>;
+  /** The machine stopped: its run is over, and so is any "Keep running". */
+  endRuns(owner: SlackUser, machineIds: readonly string[]): Promise<void>;
+  /** "Keep running": no alert for this run before `until`. False when the run is no longer followed. */
+  keep(machineId: string, until: number): Promise<boolean>;
+  exclude(user: SlackUser, machineId: string, at: number): Promise<void>;
+  excluded(user: SlackUser): Promise<Set<string>>;
+  /** Claims the alert of this arming. True for exactly one caller, the one that posts it. */
+  claimAlert(machineId: string, arming: number, owner: SlackUser, at: number): Promise<boolean>;
+  /** Gives a claim back when its alert could not be posted, so a later check posts it. */
+  releaseAlert(machineId: string, arming: number): Promise<void>;
+}
+
+/** The slack_user_id of a workspace's default threshold: no Slack user id is empty. */
+const TEAM_DEFAULT = '';
+
+type RunRow = {
+  machine_id: string;
+  slack_team_id: string;
+  slack_user_id: string;
+  running_since: number | string;
+  since_estimated: number;
+  kept_until: number | string | null;
+};
+
+const fromRunRow = (row: RunRow): MachineRun => ({
+  machineId: row.machine_id,
+  owner: { teamId: row.slack_team_id, userId: row.slack_user_id },
+  runningSince: Number(row.running_since),
+  sinceEstimated: Number(row.since_estimated) === 1,
+  keptUntil: row.kept_until === null ? null : Number(row.kept_until),
+});
+
+export function createCostAlertRepository(db: SqlClient): CostAlertRepository {
+  const readThreshold = async (teamId: string, userId: string): Promise<Threshold | undefined> => {
+    const row = await db.get<{ threshold_ms: number | string | null }>(
+      'SELECT threshold_ms FROM cost_alert_settings WHERE slack_team_id = ? AND slack_user_id = ?',
+      [teamId, userId],
+    );
+    if (row === undefined) return undefined;
+    return row.threshold_ms === null ? null : Number(row.threshold_ms);
+  };
+  const writeThreshold = async (teamId: string, userId: string, threshold: Threshold, at: number) => {
+    await db.run(
+      `INSERT INTO cost_alert_settings (slack_team_id, slack_user_id, threshold_ms, set_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (slack_team_id, slack_user_id)
+       DO UPDATE SET threshold_ms = excluded.threshold_ms, set_at = excluded.set_at`,
+      [teamId, userId, threshold, at],
+    );
+  };
+
+  return {
+    threshold: (user) => readThreshold(user.teamId, user.userId),
+    setThreshold: (user, threshold, at) => writeThreshold(user.teamId, user.userId, threshold, at),
+    teamDefault: (teamId) => readThreshold(teamId, TEAM_DEFAULT),
+    setTeamDefault: (teamId, threshold, at) => writeThreshold(teamId, TEAM_DEFAULT, threshold, at),
+
+    async runs(machineIds) {
+      if (machineIds.length === 0) return [];
+      const rows = await db.all<RunRow>(
+        `SELECT * FROM cost_alert_runs WHERE machine_id IN (${machineIds.map(() => '?').join(', ')})`,
+        machineIds,
+      );
+      return rows.map(fromRunRow);
+    },
+
+    async beginRun(run) {
+      await db.run(
+        `INSERT INTO cost_alert_runs (machine_id, slack_team_id, slack_user_id, running_since, since_estimated)
+         VALUES (?, ?, ?, ?, ?) ON CONFLICT (machine_id) DO NOTHING`,
+        [run.machineId, run.owner.teamId, run.owner.userId, run.runningSince, run.sinceEstimated ? 1 : 0],
+      );
+    },
+
+    async endRuns(owner, machineIds) {
+      if (machineIds.length === 0) return;
+      await db.run(
+        `DELETE FROM cost_alert_runs WHERE slack_team_id = ? AND slack_user_id = ?
+         AND machine_id IN (${machineIds.map(() => '?').join(', ')})`,
+        [owner.teamId, owner.userId, ...machineIds],
+      );
+    },
+
+    async keep(machineId, until) {
+      const { changes } = await db.run('UPDATE cost_alert_runs SET kept_until = ? WHERE machine_id = ?', [
+        until,
+        machineId,
+      ]);
+      return changes > 0;
+    },
+
+    async exclude(user, machineId, at) {
+      await db.run(
+        `INSERT INTO cost_alert_exclusions (slack_team_id, slack_user_id, machine_id, created_at)
+         VALUES (?, ?, ?, ?) ON CONFLICT (slack_team_id, slack_user_id, machine_id) DO NOTHING`,
+        [user.teamId, user.userId, machineId, at],
+      );
+    },
+
+    async excluded(user) {
+      const rows = await db.all<{ machine_id: string }>(
+        'SELECT machine_id FROM cost_alert_exclusions WHERE slack_team_id = ? AND slack_user_id = ?',
+        [user.teamId, user.userId],
+      );
+      return new Set(rows.map((row) => row.machine_id));
+    },
+
+    async claimAlert(machineId, arming, owner, at) {
+      const { changes } = await db.run(
+        `INSERT INTO cost_alerts (machine_id, arming, slack_team_id, slack_user_id, posted_at)
+         VALUES (?, ?, ?, ?, ?) ON CONFLICT (machine_id, arming) DO NOTHING`,
+        [machineId, arming, owner.teamId, owner.userId, at],
+      );
+      return changes === 1;
+    },
+
+    async releaseAlert(machineId, arming) {
+      await db.run('DELETE FROM cost_alerts WHERE machine_id = ? AND arming = ?', [machineId, arming]);
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { storeFactories, useFreshStore } from './store-factories.js';
+
+const T0 = Date.UTC(2025, 0, 6, 9, 0);
+const HOUR = 60 * 60_000;
+const ADA = { teamId: 'T1', userId: 'U_ADA' };
+const SAM = { teamId: 'T1', userId: 'U_SAM' };
+
+describe.each(storeFactories)('cost alert store on $name', (factory) => {
+  const db = useFreshStore(factory);
+
+  it('keeps a person’s threshold apart from the workspace default, with null as off', async () => {
+    const alerts = db.store.costAlerts;
+    expect(await alerts.threshold(ADA)).toBeUndefined();
+    expect(await alerts.teamDefault('T1')).toBeUndefined();
+    await alerts.setTeamDefault('T1', 6 * HOUR, T0);
+    await alerts.setThreshold(ADA, null, T0);
+    expect(await alerts.threshold(ADA)).toBeNull();
+    expect(await alerts.threshold(SAM)).toBeUndefined();
+    expect(await alerts.teamDefault('T1')).toBe(6 * HOUR);
+    expect(await alerts.teamDefault('T2')).toBeUndefined();
+    await alerts.setThreshold(ADA, 2 * HOUR, T0 + 1);
+    expect(await alerts.threshold(ADA)).toBe(2 * HOUR);
+  });
+
+  it('claims each (machine, arming) once, and a released claim can be taken again', async () => {
+    const alerts = db.store.costAlerts;
+    const claims = await Promise.all(Array.from({ length: 5 }, () => alerts.claimAlert('ps1', T0, ADA, T0)));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await alerts.claimAlert('ps1', T0 + HOUR, ADA, T0)).toBe(true);
+    await alerts.releaseAlert('ps1', T0);
+    expect(await alerts.claimAlert('ps1', T0, ADA, T0)).toBe(true);
+  });
+
+  it('follows a run from its start, keeps it running until a time, and forgets it when it ends', async () => {
+    const alerts = db.store.costAlerts;
+    expect(await alerts.keep('ps1', T0 + HOUR)).toBe(false);
+    await alerts.beginRun({ machineId: 'ps1', owner: ADA, runningSince: T0, sinceEstimated: false });
+    // Another replica beginning the same run later does not move its start.
+    await alerts.beginRun({ machineId: 'ps1', owner: ADA, runningSince: T0 + 5, sinceEstimated: true });
+    expect(await alerts.keep('ps1', T0 + HOUR)).toBe(true);
+    expect(await alerts.runs(['ps1', 'ps2'])).toEqual([
+      { machineId: 'ps1', owner: ADA, runningSince: T0, sinceEstimated: false, keptUntil: T0 + HOUR },
+    ]);
+    await alerts.endRuns(SAM, ['ps1']);
+    expect(await alerts.runs(['ps1'])).toHaveLength(1);
+    await alerts.endRuns(ADA, ['ps1']);
+    expect(await alerts.runs(['ps1'])).toEqual([]);
+  });
+
+  it('remembers the machines a person excluded, per person', async () => {
+    const alerts = db.store.costAlerts;
+    await alerts.exclude(ADA, 'ps1', T0);
+    await alerts.exclude(ADA, 'ps1', T0 + 1);
+    expect([...(await alerts.excluded(ADA))]).toEqual(['ps1']);
+    expect(await alerts.excluded(SAM)).toEqual(new Set());
+  });
+});
