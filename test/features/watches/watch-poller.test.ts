@@ -212,14 +212,18 @@ describe('watch poller', () => {
         namePrefix: `${name}-farm`,
       });
       for (const [index, id] of ids.entries()) {
-        await h.watcher.watch({
-          user: h.user(name),
+        // Stored directly: the watcher refuses a person's 51st active watch (MAX_ACTIVE_WATCHES_PER_PERSON),
+        // and what is tested here is the poller, whatever the store holds.
+        await h.store.watches.create({
+          ...h.user(name),
           machineId: id,
           machineName: `${name}-farm-${index + 1}`,
           targetState: 'serviceready',
           channel: CHANNEL,
+          createdAt: h.clock.now(),
+          deadlineAt: h.clock.now() + 60 * 60_000,
           // Seen off when asked; every machine is starting by the tick, so a polled watch records it.
-          initialState: 'off',
+          lastState: 'off',
         });
       }
     }
