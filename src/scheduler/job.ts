@@ -21,6 +21,12 @@ export interface SchedulerJob {
   tick(): Promise<void>;
   /** After the last tick (e.g. giving up this replica's leases). */
   stop?(): Promise<void>;
+  /**
+   * Resolves when the work a tick handed off has ended (posts waiting on Slack's pace). The timer's
+   * ticks do not wait for it, so a slow channel never delays the next poll; stop() and an explicit
+   * tick() do, so nothing is cut off at shutdown and a test sees the tick's posts.
+   */
+  settled?(): Promise<void>;
 }
 
 /**

@@ -46,7 +46,7 @@ export interface Scheduler {
   start(): Promise<void>;
   /** Stops ticking, waits for a running tick, then stops every job. */
   stop(): Promise<void>;
-  /** One tick: every job in order. Nothing after stop(). */
+  /** One tick: every job in order, and what it handed off settled. Nothing after stop(). */
   tick(): Promise<void>;
 }
 
@@ -79,11 +79,15 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     for (const job of jobs) await step(job.name, () => job.tick());
   };
 
+  const settled = async () => {
+    for (const job of jobs) if (job.settled) await step(job.name, () => job.settled?.() ?? Promise.resolve());
+  };
+
   // Ticks never overlap: an explicit tick() waits for one under way, and a timer tick that finds one
   // under way is skipped (the next interval comes soon enough).
   let queue: Promise<void> = Promise.resolve();
   let busy = false;
-  const tick = () => {
+  const timerTick = () => {
     queue = queue.then(async () => {
       busy = true;
       try {
@@ -93,6 +97,11 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       }
     });
     return queue;
+  };
+  // An explicit tick also waits for what the tick handed off (see SchedulerJob.settled).
+  const tick = async () => {
+    await timerTick();
+    await settled();
   };
 
   let stopTimer: (() => void) | undefined;
@@ -105,7 +114,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       stopped = false;
       for (const job of jobs) if (job.start) await step(job.name, () => job.start?.() ?? Promise.resolve());
       stopTimer = timers.every(deps.pollIntervalMs, () => {
-        if (!busy) void tick();
+        if (!busy) void timerTick();
       });
       logger.info({ replica: deps.replicaId, pollIntervalMs: deps.pollIntervalMs }, 'scheduler started');
     },
@@ -116,6 +125,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       stopTimer = undefined;
       // After the tick under way, so that a job cannot start again what its stop() ends.
       await queue;
+      await settled();
       for (const job of jobs) if (job.stop) await step(job.name, () => job.stop?.() ?? Promise.resolve());
     },
   };

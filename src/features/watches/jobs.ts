@@ -46,6 +46,7 @@ export function watchJobs(deps: JobDeps): SchedulerJob[] {
     {
       name: 'watches',
       tick: () => poller.tick(),
+      settled: () => outcomes.settled(),
       // Given up at once, so another replica takes these watches on its next tick, not after the lease.
       stop: async () => {
         await store.watchLeases.release(deps.replicaId);

@@ -54,8 +54,14 @@ const reportSchema = z.object({
 export interface WatchOutcomes {
   /** The stored form of `report`, for `store.watches.complete()`, due for any replica from `now` + RETRY_AFTER_MS. */
   stored(report: WatchReport, now: number): { body: string; retryAt: number };
-  /** Posts the report of a watch this replica just finished, and marks it reported once posted. */
-  post(watch: Watch, report: WatchReport): Promise<void>;
+  /**
+   * Starts posting the report of a watch this replica just finished, and marks it reported once
+   * posted, without waiting: the post waits its turn in the channel's queue (Slack allows about one a
+   * second per channel), and a tick that waited for it would hold every other person's poll back.
+   */
+  dispatch(watch: Watch, report: WatchReport): void;
+  /** Resolves once every dispatched post has ended (the scheduler's stop, and a tick asked for explicitly). */
+  settled(): Promise<void>;
   /** Posts the reports that are due: left by a replica that died, or refused by Slack before. */
   retryDue(): Promise<void>;
 }
@@ -85,15 +91,27 @@ export function createWatchOutcomes(deps: {
     }
   };
 
+  /** Posts under way, by watch: retryDue leaves them alone, though their retry time may come first. */
+  const inFlight = new Map<string, Promise<void>>();
+
   return {
     stored: (report, now) => ({ body: JSON.stringify(report), retryAt: now + RETRY_AFTER_MS }),
 
-    post,
+    dispatch(watch, report) {
+      // post() catches every failure (the report stays due), so nothing here can reject unobserved.
+      const posting = post(watch, report).finally(() => inFlight.delete(watch.id));
+      inFlight.set(watch.id, posting);
+    },
+
+    async settled() {
+      while (inFlight.size > 0) await Promise.all(inFlight.values());
+    },
 
     async retryDue() {
       const now = deps.now();
       for (const due of await store.watches.dueReports(now, REPORTS_PER_TICK)) {
         const { watch } = due;
+        if (inFlight.has(watch.id)) continue;
         if (now - (watch.completedAt ?? now) >= GIVE_UP_AFTER_MS) {
           await store.watches.reported(watch.id);
           logger.error(

@@ -104,7 +104,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
     // post never happened, the report is still due and outcomes.retryDue() posts it.
     if (!won) return;
     logger.info({ watchId: watch.id, machineId: watch.machineId, status: outcome.status }, 'watch finished');
-    await deps.outcomes.post(watch, report);
+    deps.outcomes.dispatch(watch, report);
   }
 
   /**
