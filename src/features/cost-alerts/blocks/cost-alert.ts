@@ -8,6 +8,7 @@ import { message, mrkdwn, nameMrkdwn, type SlackMessage, slackDate } from '../..
 import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
 import { stopButton } from '../../machines/blocks/machine-card.js';
 import { encodeMachineRef } from '../../machines/blocks/machine-ref.js';
+import { costAtRate } from '../../spend/running-cost.js';
 import { formatThreshold } from '../thresholds.js';
 
 export interface CostAlert {
@@ -38,7 +39,7 @@ export function formatRunTime(ms: number): string {
 export function costSoFar(hourlyRate: string | null, runningMs: number): string | undefined {
   const rate = hourlyRate === null ? Number.NaN : Number(hourlyRate);
   if (!Number.isFinite(rate)) return undefined;
-  return `$${((rate * Math.max(0, runningMs)) / 3_600_000).toFixed(2)}`;
+  return `$${costAtRate(rate, runningMs / 1000).toFixed(2)}`;
 }
 
 export function costAlertMessage(alert: CostAlert): SlackMessage {
