@@ -118,7 +118,8 @@ describe('Slack request metrics', () => {
       const broken = await bot.send(
         bot.requests.viewSubmission({
           callbackId: CallbackId.updateMachine,
-          privateMetadata: 'not json',
+          // Sealed by the bot, so it passes the seal and breaks the listener itself.
+          privateMetadata: bot.sealMetadata('not json'),
           values: {},
         }),
       );
@@ -172,7 +173,9 @@ describe('request ids', () => {
     const requestId = await sendAndFinish(
       bot.requests.viewSubmission({
         callbackId: CallbackId.updateMachine,
-        privateMetadata: encodeMachineModalMetadata({ id: 'psada003', name: 'ada-render' }, {}),
+        privateMetadata: bot.sealMetadata(
+          encodeMachineModalMetadata({ id: 'psada003', name: 'ada-render' }, {}),
+        ),
         values,
       }),
     );

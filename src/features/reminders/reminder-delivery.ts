@@ -40,7 +40,12 @@ const NOT_RUNNING = new Set(['off', 'stopping']);
 export function createReminderDelivery(deps: ReminderDeliveryDeps): ReminderDelivery {
   const post = async (target: { channel: string } & SlackUser, message: SlackMessage) => {
     const delivery = await deliver(deps.slack, { channel: target.channel, userId: target.userId }, message);
-    if (delivery.landed === 'nowhere' || delivery.landed === 'unknown') {
+    // Refused everywhere: a failed delivery, for the scheduler to log and count (psbot_errors_total).
+    if (delivery.landed === 'nowhere') {
+      throw new Error(`the reminder reached no conversation (Slack said ${delivery.refusal})`);
+    }
+    // Its fate unknown: it may have landed, so it is neither counted as failed nor sent again.
+    if (delivery.landed === 'unknown') {
       deps.logger.warn(
         {
           channel: target.channel,
@@ -48,7 +53,7 @@ export function createReminderDelivery(deps: ReminderDeliveryDeps): ReminderDeli
           landed: delivery.landed,
           refusal: delivery.refusal,
         },
-        'a reminder reached no conversation',
+        'a reminder may not have reached anyone: Slack left its fate unknown',
       );
     }
   };

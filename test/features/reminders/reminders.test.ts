@@ -303,8 +303,11 @@ describe('a reminder tells the truth after its buttons are used', () => {
     expect(String(stopped.args.text)).toMatch(/^⏰ 2 machines still running: /);
     expect(messageText(stopped.args)).toContain('I reply in this thread when it is off');
 
+    const updatesBefore = bot.slack.calls('chat.update').length;
     await click(first, ActionId.reminderSnooze, RENDER);
     await expect.poll(async () => (await bot.store.snoozes.listByUser(ada())).length).toBe(1);
+    // The snooze is stored before its row is redrawn: wait for the redraw itself.
+    await expect.poll(() => bot.slack.calls('chat.update').length).toBeGreaterThan(updatesBefore);
     expect(header(bot.slack.calls('chat.update').at(-1))).toBe('⏰ 3 machines still running');
 
     // 19:30 in Amsterdam, half an hour into the snooze.

@@ -134,7 +134,9 @@ describe('/ps share', () => {
 
     const told = await bot.slack.waitFor('chat.postMessage');
     expect(told.args.channel).toBe(USERS.ada.slackId);
-    expect(messageText(told.args)).toContain('Your share in <#C0CHANNEL> has expired');
+    expect(messageText(told.args)).toContain(
+      'Your share in <#C0CHANNEL> is over: the access it gave has ended',
+    );
     expect(messageText(told.args)).toContain('channel_not_found');
   });
 
