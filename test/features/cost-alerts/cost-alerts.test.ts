@@ -256,4 +256,15 @@ describe('forgotten-machine alerts, end to end', () => {
       'off',
     ]);
   });
+
+  it('lets an administrator of the team set the workspace default, on either API', async () => {
+    // maya administers the Orbital team: v1 says so in /auth/session; on the legacy API her access
+    // token may list the team's shared drives, which only an administrator may (spend's team-role.ts).
+    await bot.link('maya', { withAccessToken: true });
+    const set = await command('alerts default 6h', USERS.maya.slackId);
+    expect(set.text).toContain('✅');
+    expect(await bot.store.costAlerts.teamDefault(bot.slack.teamId)).toBe(6 * HOUR_MS);
+    const off = await command('alerts default off', USERS.maya.slackId);
+    expect(off.text).toContain('off by default');
+  });
 });

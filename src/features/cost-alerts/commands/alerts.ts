@@ -1,9 +1,12 @@
 // /ps alerts [<6h>|off]: how long one of your machines may run before you are messaged about it.
-// /ps alerts default <6h|off>: the workspace's default, for administrators of a Paperspace team (v1's
-// /auth/session says who is one). Without arguments it shows what applies and where it comes from.
+// /ps alerts default <6h|off>: the workspace's default, for administrators of a Paperspace team (as
+// spend's team-role.ts decides, on either API). Without arguments it shows what applies and where it
+// comes from.
+import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { mrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandContext, CommandOf } from '../../../slack/command-context.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
+import { requireAdministrator } from '../../spend/team-role.js';
 import {
   DEFAULT_THRESHOLD_MS,
   type EffectiveThreshold,
@@ -43,20 +46,12 @@ export async function alertsCommand(command: CommandOf<'alerts'>, context: Comma
   }
   const client = await context.userClient();
   if (client === undefined) return;
-  const identity = await client.account.whoAmI();
-  if (identity === undefined) {
-    return context.replyPrivately(
-      reply(
-        "⛔ I cannot tell whether you administer your Paperspace team: the legacy API does not say. The workspace default can be set by an administrator on Paperspace's v1 API.",
-      ),
-    );
-  }
-  if (!identity.isAdmin) {
-    return context.replyPrivately(
-      reply(
-        `⛔ Only an administrator of your Paperspace team can set the workspace default. You can set your own: ${hint}`,
-      ),
-    );
+  try {
+    // The same rule as the team's spend and digest: what Paperspace says of the person's role.
+    await requireAdministrator(deps, user, client, "set this workspace's default");
+  } catch (error) {
+    if (!(error instanceof UserFacingError)) throw error;
+    return context.replyPrivately(reply(`⛔ ${error.message} You can set your own: ${hint}`));
   }
   await deps.audit.run({ user, action: 'cost_alert.team_default', note: setting }, () =>
     deps.store.costAlerts.setTeamDefault(user.teamId, command.thresholdMs, deps.now()),
