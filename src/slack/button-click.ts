@@ -3,7 +3,9 @@
 // is told to the clicker alone, in one sentence.
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import { describeError } from '../errors/describe-error.js';
 import { actionInteraction, type Interaction } from './interaction.js';
 import type { ListenerDeps } from './listener-deps.js';
 
@@ -15,6 +17,30 @@ export interface ButtonClick extends Interaction {
   /** The message of the button; undefined for ephemeral messages and App Home. */
   message: { ts: string; text: string; blocks: KnownBlock[] } | undefined;
   logger: Logger;
+}
+
+/**
+ * Redraws the message a click came from (its row answered, its buttons replaced by what was done).
+ * Nothing to redraw for an ephemeral message or App Home. A message that cannot be edited is logged,
+ * not fatal: what the click asked for has already happened, and saying otherwise would be untrue.
+ */
+export async function redrawClickedMessage(
+  slack: WebClient,
+  click: Pick<ButtonClick, 'message' | 'channelId' | 'logger'>,
+  redraw: { blocks: KnownBlock[]; text?: string },
+  what: string,
+): Promise<void> {
+  if (click.message === undefined || click.channelId === undefined) return;
+  try {
+    await slack.chat.update({
+      channel: click.channelId,
+      ts: click.message.ts,
+      blocks: redraw.blocks,
+      text: redraw.text ?? click.message.text,
+    });
+  } catch (error) {
+    click.logger.warn({ error: describeError(error) }, `could not update ${what}`);
+  }
 }
 
 function readButtonClick(args: ButtonArgs, deps: ListenerDeps): ButtonClick {

@@ -2,7 +2,7 @@
 // message stays true in the person's DM. A message that cannot be edited is logged, not fatal: the
 // action itself already happened.
 import type { WebClient } from '@slack/web-api';
-import { describeError } from '../../../errors/describe-error.js';
+import { redrawClickedMessage } from '../../../slack/button-click.js';
 import type { MachineButtonClick } from '../../machines/machine-button.js';
 import { withAlertDone } from '../blocks/cost-alert.js';
 
@@ -13,14 +13,5 @@ export async function markAlert(slack: WebClient, click: MachineButtonClick, lin
   }
   const blocks = withAlertDone(click.message.blocks, click.machine.id, line);
   if (blocks === undefined) return;
-  try {
-    await slack.chat.update({
-      channel: click.channelId,
-      ts: click.message.ts,
-      blocks,
-      text: click.message.text,
-    });
-  } catch (error) {
-    click.logger.warn({ error: describeError(error) }, 'could not update a forgotten-machine alert');
-  }
+  await redrawClickedMessage(slack, click, { blocks }, 'a forgotten-machine alert');
 }

@@ -3,8 +3,8 @@
 
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import { describeError } from '../../../errors/describe-error.js';
 import { contextLine } from '../../../slack/block-kit/elements.js';
+import { redrawClickedMessage } from '../../../slack/button-click.js';
 import type { MachineButtonClick } from '../../machines/machine-button.js';
 import { reminderBlockId, stoppedRowBlockId, withRunningCount } from '../blocks/reminder.js';
 
@@ -34,15 +34,14 @@ export async function markReminderRow(
   const rows = withRowDone(click.message.blocks, click.machine.id, line, options.stopped);
   if (rows === undefined) return;
   const recounted = options.stopped ? withRunningCount(rows) : undefined;
-  try {
-    await slack.chat.update({
-      channel: click.channelId,
-      ts: click.message.ts,
+  await redrawClickedMessage(
+    slack,
+    click,
+    {
       blocks: recounted?.blocks ?? rows,
       // The notification text starts with the header's words: it is recounted with them.
-      text: recounted ? `${recounted.title}${click.message.text.replace(/^[^:]*/, '')}` : click.message.text,
-    });
-  } catch (error) {
-    click.logger.warn({ error: describeError(error) }, 'could not update the row of a reminder');
-  }
+      ...(recounted ? { text: `${recounted.title}${click.message.text.replace(/^[^:]*/, '')}` } : {}),
+    },
+    'the row of a reminder',
+  );
 }

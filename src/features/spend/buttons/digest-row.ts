@@ -2,8 +2,8 @@
 // the other rows stay usable.
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import { describeError } from '../../../errors/describe-error.js';
 import { mrkdwn } from '../../../slack/block-kit/text.js';
+import { redrawClickedMessage } from '../../../slack/button-click.js';
 import type { MachineButtonClick } from '../../machines/machine-button.js';
 import { digestBlockId } from '../blocks/digest.js';
 
@@ -28,14 +28,5 @@ export async function markDigestRow(
   if (click.message === undefined || click.channelId === undefined) return;
   const blocks = withDigestRowDone(click.message.blocks, click.machine.id, line);
   if (blocks === undefined) return;
-  try {
-    await slack.chat.update({
-      channel: click.channelId,
-      ts: click.message.ts,
-      blocks,
-      text: click.message.text,
-    });
-  } catch (error) {
-    click.logger.warn({ error: describeError(error) }, 'could not update the row of a team digest');
-  }
+  await redrawClickedMessage(slack, click, { blocks }, 'the row of a team digest');
 }
