@@ -4,17 +4,16 @@
 // linked people and 50 active watches each (the most `/ps wait` allows a person). The figure is the sum
 // of the RSS of that process and every process it started, sampled while it polls every watch for a
 // few ticks. The reference is the same build on the same database before the watches were made.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { createMachineWatcher } from '../../src/features/watches/machine-watcher.js';
 import { openStore } from '../../src/store/store.js';
 import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
+import { compileBuild } from '../../test/support/compile-build.js';
 import { startFakeSlack } from '../../test/support/fake-slack.js';
 import { type RunningEmulator, startEmulator } from '../../tools/emulator/index.js';
 import type { BenchmarkResult } from '../report.js';
@@ -41,35 +40,10 @@ const SAMPLE_MS = 200;
 /** No machine finishes starting while the benchmark runs (the emulator runs on the real clock). */
 const TRANSITION_MS = 24 * 60 * 60_000;
 const GOAL_RSS_BYTES = 200 * 1024 * 1024;
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const BUILD_TIMEOUT_MS = 300_000;
 const READY_TIMEOUT_MS = 60_000;
 
 const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
-
-/**
- * `npm run build`'s compilation (tsconfig.build.json) without its type check, which `npm run typecheck`
- * does and which does not change the emitted JavaScript. The output goes inside the repository (under
- * the ignored test/artifacts, as the compiled-bot test does) so that it finds node_modules and
- * package.json's "type": "module" as dist/ does, and a developer's own dist/ is left alone.
- */
-async function build(): Promise<string> {
-  await mkdir(join(ROOT, 'test/artifacts'), { recursive: true });
-  const outDir = await mkdtemp(join(ROOT, 'test/artifacts/bench-dist-'));
-  await promisify(execFile)(
-    process.execPath,
-    [
-      join(ROOT, 'node_modules/typescript/bin/tsc'),
-      '-p',
-      'tsconfig.build.json',
-      '--noCheck',
-      '--outDir',
-      outDir,
-    ],
-    { cwd: ROOT, timeout: BUILD_TIMEOUT_MS },
-  );
-  return outDir;
-}
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -197,7 +171,7 @@ export async function runMemory(): Promise<BenchmarkResult> {
   let outDir: string | undefined;
   try {
     const buildStarted = Date.now();
-    outDir = await build();
+    outDir = await compileBuild('bench-dist-', BUILD_TIMEOUT_MS);
     const buildMs = Date.now() - buildStarted;
     const databaseUrl = `sqlite:${join(dataDir, 'bot.db')}`;
     const vaultKey = randomBytes(32);

@@ -1,16 +1,16 @@
 // The production build: src/ compiled by tsconfig.build.json and run as `node dist/main.js`, the way the
 // container image runs it. The bot is started as a child process against the fake Slack and the
 // Paperspace emulator, so what is checked is the compiled output, not the TypeScript the other tests load.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../tools/emulator/index.js';
+import { compileBuild } from '../support/compile-build.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 import { createSlackRequests, send } from '../support/slack-requests.js';
 
@@ -24,24 +24,7 @@ const BUILD_TIMEOUT_MS = 180_000;
 let outDir: string;
 
 beforeAll(async () => {
-  // Inside the repository (test/artifacts is ignored), so the compiled files find node_modules and
-  // package.json's "type": "module" exactly as dist/ does.
-  await mkdir(join(ROOT, 'test/artifacts'), { recursive: true });
-  outDir = await mkdtemp(join(ROOT, 'test/artifacts/dist-'));
-  // The build's own configuration, minus type checking: `npm run typecheck` does that, and the emitted
-  // JavaScript is the same with or without it (isolatedModules).
-  await promisify(execFile)(
-    process.execPath,
-    [
-      join(ROOT, 'node_modules/typescript/bin/tsc'),
-      '-p',
-      'tsconfig.build.json',
-      '--noCheck',
-      '--outDir',
-      outDir,
-    ],
-    { cwd: ROOT, timeout: BUILD_TIMEOUT_MS },
-  );
+  outDir = await compileBuild('dist-', BUILD_TIMEOUT_MS);
 }, BUILD_TIMEOUT_MS);
 
 afterAll(async () => {
