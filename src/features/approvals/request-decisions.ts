@@ -20,6 +20,7 @@ import { machineCardMessage } from '../machines/blocks/machine-card.js';
 import { createdNotice, mention, powerRequestedNotice } from '../machines/blocks/machine-replies.js';
 import { checkCreateParams, findTemplate } from '../machines/create-flow.js';
 import { createMachineOperations, type PowerVerb } from '../machines/machine-operations.js';
+import { watchOperation } from '../machines/superseded-cards.js';
 import { learnRoleFromCreate, ownerIdOf } from './approvers.js';
 import { approverMessage, decisionLine, receiptMessage, requestSubject } from './blocks/request-messages.js';
 
@@ -82,7 +83,7 @@ export async function approve(decider: Decider, requestId: string, grantHours?: 
   if (!(await claim(decider, request, { status: 'approved', by: user.userId, at: deps.now() }))) return;
 
   const requester: SlackUser = { teamId: request.teamId, userId: request.requesterId };
-  let result: { machine: Machine; targetState: WaitableState | undefined; notice: string };
+  let result: ActedOn;
   try {
     result = await deps.audit.run(
       {
@@ -134,8 +135,13 @@ export async function approve(decider: Decider, requestId: string, grantHours?: 
   await refreshMessages(decider, request.id);
   const card = machineCardMessage(result.machine, result.notice ? { notice: result.notice } : {});
   const stored = await deps.store.approvals.get(request.id);
+  // The first copy's watch takes over from the machine's older watches (their cards are redrawn to say
+  // so); the other copies follow the same operation, which must not end the first.
+  let takesOver = true;
   for (const posted of stored?.messages ?? []) {
-    await postWatchedCard(decider, posted.to === 'requester' ? requester : user, posted, card, result);
+    const watcher = posted.to === 'requester' ? requester : user;
+    const operation = takesOver ? { kind: request.kind, by: user.userId } : undefined;
+    if (await postWatchedCard(decider, watcher, posted, card, result, operation)) takesOver = false;
   }
   const granted = grantHours
     ? ` You may ${request.kind} it without asking for the next ${grantHours} hours.`
@@ -153,11 +159,19 @@ function assignedNote(request: ApprovalRequest, machine: Machine): string {
   return ' Paperspace v1 cannot assign a machine to someone else: it was created under the approver’s account, and you were added to it as an accessor.';
 }
 
+/** What an approved request did: the machine as it left it, where it is heading, and its event (v1). */
+interface ActedOn {
+  machine: Machine;
+  targetState: WaitableState | undefined;
+  eventId?: string | null;
+  notice: string;
+}
+
 async function act(
   deps: ListenerDeps,
   approver: { user: SlackUser; client: NonNullable<Awaited<ReturnType<ListenerDeps['clients']['forUser']>>> },
   request: ApprovalRequest,
-): Promise<{ machine: Machine; targetState: WaitableState | undefined; notice: string }> {
+): Promise<ActedOn> {
   const operations = createMachineOperations(deps);
   if (request.kind === 'create') {
     const params = (request.details.params ?? {}) as Record<string, unknown>;
@@ -179,37 +193,49 @@ async function act(
   return {
     machine: outcome.machine,
     targetState: outcome.targetState,
+    eventId: outcome.eventId,
     notice: powerRequestedNotice(request.kind as PowerVerb, request.requesterId),
   };
 }
 
-/** The live card in the thread of one copy of the request, watched by the person who sees it. */
+/**
+ * The live card in the thread of one copy of the request, watched by the person who sees it. With
+ * `operation`, the watch supersedes the machine's older watches, as any start, stop, restart or create
+ * does. True when a watch was started.
+ */
 async function postWatchedCard(
   decider: Decider,
   watcher: SlackUser,
   where: { channel: string; ts: string },
   card: SlackMessage,
-  result: { machine: Machine; targetState: WaitableState | undefined },
-): Promise<void> {
+  result: ActedOn,
+  operation: { kind: string; by: string } | undefined,
+): Promise<boolean> {
   const { deps, web } = decider;
   try {
     const posted = await web.chat.postMessage({ channel: where.channel, thread_ts: where.ts, ...card });
-    if (!posted.ts || result.targetState === undefined) return;
-    await deps.watcher.watch({
+    if (!posted.ts || result.targetState === undefined) return false;
+    const watch = {
       user: watcher,
-      machineId: result.machine.id,
-      machineName: result.machine.name,
       targetState: result.targetState,
       channel: posted.channel ?? where.channel,
       messageTs: posted.ts,
       threadTs: where.ts,
       initialState: result.machine.state,
-    });
+      ...(result.eventId ? { eventId: result.eventId } : {}),
+    };
+    if (operation) {
+      await watchOperation(deps, web, result.machine, { ...watch, operation: operation.kind }, operation.by);
+    } else {
+      await deps.watcher.watch({ ...watch, machineId: result.machine.id, machineName: result.machine.name });
+    }
+    return true;
   } catch (error) {
     deps.logger.warn(
       { error: describeError(error) },
       'could not post or watch the card of an approved request',
     );
+    return false;
   }
 }
 

@@ -12,7 +12,7 @@ import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { announce, type FollowUpPlace, provesNothingPosted, withPrivateCopy } from '../../slack/posting.js';
 
-import { notWatchedMessage, WatchLimitError, type WatchRequest } from '../watches/machine-watcher.js';
+import { notWatchedMessage, WatchLimitError } from '../watches/machine-watcher.js';
 import { machineCardMessage } from './blocks/machine-card.js';
 import {
   alreadyUnderWayMessage,
@@ -21,7 +21,7 @@ import {
   powerUnwatchedNotice,
 } from './blocks/machine-replies.js';
 import { type Actor, bootedStateOf, createMachineOperations, type PowerVerb } from './machine-operations.js';
-import { redrawSupersededCards } from './superseded-cards.js';
+import { redrawSupersededCards, watchOperation } from './superseded-cards.js';
 
 /** Where the card of the request goes. */
 export type CardTarget =
@@ -170,10 +170,8 @@ async function watchMachine(
 ): Promise<boolean> {
   const { deps, actor, verb } = request;
 
-  const watch: WatchRequest = {
+  const watch = {
     user: actor.user,
-    machineId: outcome.machine.id,
-    machineName: outcome.machine.name,
     // Stop waits for off; start and restart for the state a boot of this machine ends in:
     // serviceready for LinuxHeadless (it has no agent to become ready), ready otherwise (bootedStateOf).
     targetState: outcome.targetState,
@@ -185,14 +183,7 @@ async function watchMachine(
     operation: verb,
   };
   try {
-    const { superseded, createdAt } = await deps.watcher.watch(watch);
-    await redrawSupersededCards(request.web, deps.logger, {
-      superseded,
-      machine: outcome.machine,
-      operation: verb,
-      slackUserId: actor.user.userId,
-      at: createdAt,
-    });
+    await watchOperation(deps, request.web, outcome.machine, watch);
     return true;
   } catch (error) {
     if (error instanceof WatchLimitError) {

@@ -5,7 +5,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
 import type { Machine } from '../../paperspace/schemas.js';
-import type { Watch } from '../../store/watch-types.js';
+import type { CreatedWatch, MachineWatcher, Watch, WatchRequest } from '../../store/watch-types.js';
 import { machineCardMessage } from './blocks/machine-card.js';
 import { supersededNotice } from './blocks/machine-replies.js';
 
@@ -42,4 +42,28 @@ export async function redrawSupersededCards(
       );
     }
   }
+}
+
+/**
+ * Watches `machine` (as the operation left it) after a start, stop, restart or create, and redraws the
+ * cards of the older watches it takes over. Every button or command that powers a machine and follows
+ * it goes through here, so none leaves an older card waiting for a state the machine is no longer
+ * heading to. `by` is who asked for the operation, when not the watcher (an approver of a request).
+ */
+export async function watchOperation(
+  deps: { watcher: MachineWatcher; logger: Logger },
+  web: WebClient,
+  machine: Machine,
+  request: Omit<WatchRequest, 'machineId' | 'machineName' | 'operation'> & { operation: string },
+  by: string = request.user.userId,
+): Promise<CreatedWatch> {
+  const created = await deps.watcher.watch({ ...request, machineId: machine.id, machineName: machine.name });
+  await redrawSupersededCards(web, deps.logger, {
+    superseded: created.superseded,
+    machine,
+    operation: request.operation,
+    slackUserId: by,
+    at: created.createdAt,
+  });
+  return created;
 }

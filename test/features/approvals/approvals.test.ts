@@ -295,6 +295,44 @@ describe("a member clicks Start on the owner's machine", () => {
     expect(stops().map(keyOf)).toEqual([USERS.maya.apiKey]);
     expect(bot.slack.calls().some(postsTo(MAYA))).toBe(false);
   });
+
+  it("takes over from the owner's older card of the machine, which says a newer start took over", async () => {
+    const machineId =
+      bot.emulator.state.addMachines(1, {
+        owner: USERS.maya.emulatorUserId,
+        state: 'off',
+        namePrefix: 'older-',
+      })[0] ?? '';
+    const name = bot.emulator.state.machine(machineId)?.name ?? '';
+    // Maya is already waiting for it to be ready on a card of her own.
+    await bot.send(
+      bot.requests.slashCommand({ text: `wait ${name} serviceready`, userId: MAYA, channelId: CHANNEL }),
+    );
+    await eventually(async () => {
+      const active = await bot.store.watches.listActive({ machineId });
+      return active.length === 1 ? true : undefined;
+    });
+    const [older] = await bot.store.watches.listActive({ machineId });
+
+    const { requestId } = await samAsksToStart(machineId, name);
+    await click(ActionId.requestApprove, requestId, MAYA);
+    await bot.slack.waitFor(
+      (call) =>
+        call.method === 'chat.update' &&
+        call.args.ts === older?.messageTs &&
+        textOf(call.args).includes(`a newer start by <@${MAYA}> took over`),
+    );
+    await bot.slack.waitFor(
+      (call) => postsTo(SAM)(call) && textOf(call.args).includes('approved your request'),
+    );
+    // Every copy of the request (Sam's receipt, the approvers') follows the approved start: the first
+    // copy's watch did not end the others'.
+    const copies = (await bot.store.approvals.get(requestId))?.messages ?? [];
+    const active = await bot.store.watches.listActive({ machineId });
+    expect(active.map((watch) => watch.id)).not.toContain(older?.id);
+    expect(active.map((watch) => watch.threadTs).sort()).toEqual(copies.map((copy) => copy.ts).sort());
+    expect(new Set(active.map((watch) => watch.userId))).toEqual(new Set([MAYA, SAM]));
+  });
 });
 
 describe("a member types /ps stop for the owner's machine", () => {

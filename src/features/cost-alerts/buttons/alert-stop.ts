@@ -5,6 +5,7 @@ import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { machineButtonHandler } from '../../machines/machine-button.js';
 import { createMachineOperations } from '../../machines/machine-operations.js';
+import { watchOperation } from '../../machines/superseded-cards.js';
 import { markAlert } from './alert-message.js';
 
 export function alertStopHandler(deps: ListenerDeps) {
@@ -21,14 +22,14 @@ export function alertStopHandler(deps: ListenerDeps) {
       return;
     }
     await markAlert(client, click, `🟤 ${name}: stopping, requested by <@${escapeMrkdwn(user.userId)}>.`);
-    await deps.watcher.watch({
+    await watchOperation(deps, client, outcome.machine, {
       user,
-      machineId: machine.id,
-      machineName: machine.name,
       targetState: outcome.targetState,
       channel: click.channelId ?? user.userId,
       initialState: outcome.machine.state,
+      eventId: outcome.eventId,
       ...(click.message === undefined ? {} : { threadTs: click.message.ts }),
+      operation: 'stop',
     });
   });
 }

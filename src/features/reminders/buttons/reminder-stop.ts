@@ -5,7 +5,7 @@ import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { machineButtonHandler } from '../../machines/machine-button.js';
 import { createMachineOperations } from '../../machines/machine-operations.js';
-import { redrawSupersededCards } from '../../machines/superseded-cards.js';
+import { watchOperation } from '../../machines/superseded-cards.js';
 import { markReminderRow } from './reminder-row.js';
 
 export function reminderStopHandler(deps: ListenerDeps) {
@@ -29,10 +29,8 @@ export function reminderStopHandler(deps: ListenerDeps) {
       `🟤 ${name}: stopping, requested by <@${escapeMrkdwn(user.userId)}>; I reply in this thread when it is off`,
       { stopped: true },
     );
-    const { superseded, createdAt } = await deps.watcher.watch({
+    await watchOperation(deps, client, outcome.machine, {
       user,
-      machineId: machine.id,
-      machineName: machine.name,
       targetState: outcome.targetState,
       channel: click.channelId ?? user.userId,
       initialState: outcome.machine.state,
@@ -41,13 +39,6 @@ export function reminderStopHandler(deps: ListenerDeps) {
       // into its thread, and the message itself is left as the row update made it.
       ...(click.message === undefined ? {} : { threadTs: click.message.ts }),
       operation: 'stop',
-    });
-    await redrawSupersededCards(client, deps.logger, {
-      superseded,
-      machine: outcome.machine,
-      operation: 'stop',
-      slackUserId: user.userId,
-      at: createdAt,
     });
   });
 }

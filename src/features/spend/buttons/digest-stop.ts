@@ -8,6 +8,7 @@ import { routePowerToOwner } from '../../approvals/owner-route.js';
 import { powerUnchangedMessage } from '../../machines/blocks/machine-replies.js';
 import { machineButtonHandler } from '../../machines/machine-button.js';
 import { createMachineOperations } from '../../machines/machine-operations.js';
+import { watchOperation } from '../../machines/superseded-cards.js';
 import { markDigestRow } from './digest-row.js';
 
 export function digestStopHandler(deps: ListenerDeps) {
@@ -45,14 +46,14 @@ export function digestStopHandler(deps: ListenerDeps) {
       click,
       `🟤 ${nameMrkdwn(machine.name)}: stopping, requested by <@${escapeMrkdwn(user.userId)}>`,
     );
-    await deps.watcher.watch({
+    await watchOperation(deps, client, outcome.machine, {
       user,
-      machineId: machine.id,
-      machineName: machine.name,
       targetState: outcome.targetState,
       channel,
       initialState: outcome.machine.state,
+      eventId: outcome.eventId,
       ...(click.message === undefined ? {} : { threadTs: click.message.ts }),
+      operation: 'stop',
     });
   });
 }
