@@ -9,7 +9,7 @@ import type { Machine } from '../../paperspace/schemas.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../slack/router.js';
 import type { SlackUser } from '../../store/slack-user.js';
-import { operableBy } from '../machines/machine-ownership.js';
+import { viewerButtons } from '../machines/machine-permissions.js';
 import { homeView } from './blocks/home.js';
 
 export function registerAppHomeOpened(router: ListenerRouter, deps: ListenerDeps): void {
@@ -22,6 +22,7 @@ export function registerAppHomeOpened(router: ListenerRouter, deps: ListenerDeps
 
 /** What drawing a person's Home needs: their key's account and client, and a log. */
 export type HomeDeps = Pick<ListenerDeps, 'clients' | 'logger'> & {
+  store: Pick<ListenerDeps['store'], 'approvals'>;
   vault: Pick<ListenerDeps['vault'], 'account' | 'maskedKey'>;
 };
 
@@ -50,7 +51,8 @@ async function homeOf(deps: HomeDeps, user: SlackUser): Promise<HomeView> {
     if (client === undefined) return homeView({ linked: undefined, machines: [] });
     const machines: Machine[] = [];
     for await (const machine of client.machines.listAll()) machines.push(machine);
-    return homeView({ linked, machines, operable: operableBy(account.userId) });
+    const buttons = await viewerButtons(deps, { user, client, paperspaceUserId: account.userId }, machines);
+    return homeView({ linked, machines, buttons });
   } catch (error) {
     return homeView({ linked, machines: [], error: messageForUser(error, deps.logger) });
   }

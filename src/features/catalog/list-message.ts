@@ -2,10 +2,11 @@
 // builders, whose Prev/Next buttons carry the kind, the filters and the page to come back here.
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { RequestOptions } from '../../paperspace/http.js';
+import type { Machine } from '../../paperspace/schemas.js';
 import type { ListKind } from '../../slack/block-kit/paging.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import { machineList } from '../machines/blocks/machine-list.js';
-import { operableBy } from '../machines/machine-ownership.js';
+import type { ButtonsFor } from '../machines/machine-permissions.js';
 import { resourceList } from './blocks/resource-list.js';
 import { fetchListing, type ListingKind, type RawFilters } from './listings.js';
 
@@ -19,16 +20,16 @@ export async function listMessage(
   filters: RawFilters,
   page: number,
   options?: RequestOptions & {
-    /** The Paperspace user id of the viewer's key: a team list offers power only on their own machines. */
-    viewerPaperspaceId?: string | undefined;
+    /** The buttons the viewer can use on the listed machines (machine-permissions.ts' viewerButtons). */
+    buttonsFor?: (machines: readonly Machine[]) => Promise<ButtonsFor>;
   },
 ): Promise<SlackMessage> {
-  const { viewerPaperspaceId, ...requestOptions } = options ?? {};
+  const { buttonsFor, ...requestOptions } = options ?? {};
   const listing = await fetchListing(client, kind, filters, requestOptions);
   const request = { page, filters: { ...filters } };
   switch (listing.kind) {
     case 'machines':
-      return machineList(listing.items, request, operableBy(viewerPaperspaceId));
+      return machineList(listing.items, request, await buttonsFor?.(listing.items));
     case 'templates':
       return resourceList('templates', listing.items, request);
     case 'users':

@@ -70,4 +70,30 @@ describe('App Home', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(bot.slack.calls('views.publish')).toHaveLength(0);
   });
+
+  it("offers Settings, Access and Destroy on a teammate's machine to an administrator, never to a member", async () => {
+    const actionsIn = async (user: string) => {
+      bot.slack.reset();
+      await openHome(user);
+      const publish = await bot.slack.waitFor('views.publish');
+      const view = publish.args.view as {
+        blocks: { block_id?: string; elements?: { action_id: string }[] }[];
+      };
+      return (machineId: string) =>
+        view.blocks
+          .find((block) => block.block_id === `machine_actions:${machineId}`)
+          ?.elements?.map((element) => element.action_id);
+    };
+    await bot.link('sam');
+    const samSees = await actionsIn(USERS.sam.slackId);
+    expect(samSees('psorb003')).toContain(ActionId.machineOverflow);
+    expect(samSees('psorb001')).toContain(ActionId.requestPower);
+    expect(samSees('psorb001')).not.toContain(ActionId.machineOverflow);
+
+    // With her access token Paperspace shows Maya administers the team: she may change Sam's machines.
+    await bot.link('maya', { withAccessToken: true });
+    const mayaSees = await actionsIn(USERS.maya.slackId);
+    expect(mayaSees('psorb003')).toContain(ActionId.machineOverflow);
+    expect(mayaSees('psorb003')).not.toContain(ActionId.machineStop);
+  });
 });

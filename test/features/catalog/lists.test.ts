@@ -298,6 +298,24 @@ describe('power buttons in a team list', () => {
   });
 
   it.skipIf(process.env.TEST_PAPERSPACE_DIALECT === 'v1')(
+    "offers Settings, Access and Destroy on a teammate's machine to an administrator, never to a member",
+    async () => {
+      // Paperspace lets a machine's owner or an administrator of its team change or destroy it.
+      await bot.link('sam');
+      const samSees = await command(bot, 'sam', 'list');
+      expect(actionsOf(samSees.blocks, 'psorb003')).toContain(ActionId.machineOverflow);
+      expect(actionsOf(samSees.blocks, 'psorb001')).not.toContain(ActionId.machineOverflow);
+      expect(actionsOf(samSees.blocks, 'psorb001')).toContain(ActionId.machineShare);
+
+      // Maya's access token lets Paperspace show she administers the team (spend's rule).
+      await bot.link('maya', { withAccessToken: true });
+      const mayaSees = await command(bot, 'maya', 'list');
+      expect(actionsOf(mayaSees.blocks, 'psorb003')).toContain(ActionId.machineOverflow);
+      expect(actionsOf(mayaSees.blocks, 'psorb003')).toContain(ActionId.requestPower);
+    },
+  );
+
+  it.skipIf(process.env.TEST_PAPERSPACE_DIALECT === 'v1')(
     'Ask the owner on a list card asks privately and leaves the list in place',
     async () => {
       const list = await command(bot, 'maya', 'list');

@@ -32,6 +32,20 @@ describe('/ps show', () => {
     expect(bot.slack.calls('chat.postMessage')).toEqual([]);
   });
 
+  it.skipIf(process.env.TEST_PAPERSPACE_DIALECT === 'v1')(
+    "shows a member a teammate's machine with Ask the owner, and without Settings, Access or Destroy",
+    async () => {
+      await bot.link('sam');
+      const request = bot.requests.slashCommand({ text: 'show maya-trainer', userId: USERS.sam.slackId });
+      await bot.send(request);
+      const blocks = textOf((await bot.slack.waitForResponse(request.responseUrlId ?? '')).blocks);
+      expect(blocks).toContain('maya-trainer');
+      expect(blocks).toContain(ActionId.requestPower);
+      expect(blocks).not.toContain(ActionId.machineStop);
+      expect(blocks).not.toContain(ActionId.machineOverflow);
+    },
+  );
+
   it('accepts the machine id, and a name typed in another case', async () => {
     for (const text of ['show psada002', 'show ADA-CPU-BOX']) {
       const request = bot.requests.slashCommand({ text, userId: ADA });

@@ -5,13 +5,14 @@ import { button, contextLine } from '../../../slack/block-kit/elements.js';
 import { escapeMrkdwn, LIMITS, mrkdwn, plainText } from '../../../slack/block-kit/text.js';
 import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
 import { machineCard } from '../../machines/blocks/machine-card.js';
+import type { ButtonsFor } from '../../machines/machine-permissions.js';
 
 export interface HomeViewInput {
   /** The linked account, or undefined when the viewer has not logged in. */
   linked: { maskedKey: string; account: string } | undefined;
   machines: Machine[];
-  /** Whether the viewer may power a machine (their own); a team key lists teammates' machines too. */
-  operable?: (machine: Machine) => boolean;
+  /** The buttons the viewer can use on each machine; a team key lists teammates' machines too. */
+  buttons?: ButtonsFor;
   /** Why the machines could not be loaded, in a sentence. */
   error?: string;
 }
@@ -19,7 +20,9 @@ export interface HomeViewInput {
 /** A divider and a compact card (section and actions). */
 const BLOCKS_PER_MACHINE = 3;
 
-export function homeView({ linked, machines, error, operable = () => true }: HomeViewInput): HomeView {
+const ALL_BUTTONS: ButtonsFor = () => ({ power: true, manage: true });
+
+export function homeView({ linked, machines, error, buttons = ALL_BUTTONS }: HomeViewInput): HomeView {
   const blocks: KnownBlock[] = [{ type: 'header', text: plainText('Paperspace', LIMITS.headerText) }];
   if (linked) {
     blocks.push({
@@ -43,8 +46,9 @@ export function homeView({ linked, machines, error, operable = () => true }: Hom
   if (error) blocks.push({ type: 'section', text: mrkdwn(`⚠️ ${escapeMrkdwn(error)}`) });
 
   if (linked && !error) {
-    const own = machines.filter(operable);
-    const team = machines.filter((machine) => !operable(machine));
+    // Paperspace lets only the owner power a machine: the ones the viewer can power are theirs.
+    const own = machines.filter((machine) => buttons(machine).power);
+    const team = machines.filter((machine) => !buttons(machine).power);
     blocks.push({ type: 'header', text: plainText(`Your machines (${own.length})`, LIMITS.headerText) });
     if (own.length === 0) {
       blocks.push({
@@ -58,22 +62,25 @@ export function homeView({ linked, machines, error, operable = () => true }: Hom
     }
     // Room for a second header, the "and N more" line and the footer.
     let room = Math.floor((LIMITS.viewBlocks - blocks.length - 4) / BLOCKS_PER_MACHINE);
-    const section = (list: Machine[], canPower: boolean) => {
+    const section = (list: Machine[]) => {
       const shown = list.slice(0, Math.max(0, room));
       room -= shown.length;
       for (const machine of shown) {
-        blocks.push({ type: 'divider' }, ...machineCard(machine, { compact: true, operable: canPower }));
+        blocks.push(
+          { type: 'divider' },
+          ...machineCard(machine, { compact: true, buttons: buttons(machine) }),
+        );
       }
       return list.length - shown.length;
     };
-    let hidden = section(own, true);
+    let hidden = section(own);
     if (team.length > 0 && room > 0) {
-      // Paperspace lets only the owner power a machine: these offer "Ask the owner" instead.
+      // These offer "Ask the owner" instead of power, and Settings, Access, Destroy to an administrator.
       blocks.push({
         type: 'header',
         text: plainText(`Your team's machines (${team.length})`, LIMITS.headerText),
       });
-      hidden += section(team, false);
+      hidden += section(team);
     } else hidden += team.length;
     if (hidden > 0) {
       blocks.push(contextLine(`… and ${hidden} more, use \`${SLASH_COMMAND} list\``));

@@ -1,15 +1,19 @@
 // /ps list, templates, users, networks, scripts and drives: page 1 of everything that matches, only
 // for the asker. Prev/Next are answered by buttons/list-page.ts.
 
+import type { Machine } from '../../../paperspace/schemas.js';
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
+import { viewerButtons } from '../../machines/machine-permissions.js';
 import { listMessage } from '../list-message.js';
 import type { ListingKind, RawFilters } from '../listings.js';
 
 async function replyWithFirstPage(context: CommandContext, kind: ListingKind, filters: RawFilters) {
   const client = await context.userClient();
   if (client === undefined) return;
-  const viewerPaperspaceId = (await context.deps.vault.account(context.user))?.userId;
-  await context.replyPrivately(await listMessage(client, kind, filters, 1, { viewerPaperspaceId }));
+  const paperspaceUserId = (await context.deps.vault.account(context.user))?.userId;
+  const buttonsFor = (machines: readonly Machine[]) =>
+    viewerButtons(context.deps, { user: context.user, client, paperspaceUserId }, machines);
+  await context.replyPrivately(await listMessage(client, kind, filters, 1, { buttonsFor }));
 }
 
 export const listCommand: CommandHandler<'list'> = (command, context) =>

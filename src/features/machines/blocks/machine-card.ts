@@ -19,6 +19,7 @@ import {
 } from '../../../slack/block-kit/text.js';
 import { ActionId, MachineOverflowOption } from '../../../slack/ids.js';
 import { encodePowerOffer } from '../../approvals/blocks/request-values.js';
+import type { MachineButtons } from '../machine-permissions.js';
 import { encodeMachineRef, machineActionsBlockId } from './machine-ref.js';
 import { isRunningState, stateLabel, stateMrkdwn } from './machine-state.js';
 
@@ -30,10 +31,11 @@ export interface MachineCardOptions {
   /** A mrkdwn line such as "Restarting… requested by <@U1>"; escape user-controlled parts yourself. */
   notice?: string;
   /**
-   * False when the viewer does not own the machine (team lists, App Home): Paperspace lets only the
-   * owner start or stop it, so instead of buttons that would be refused the card offers "Ask the owner".
+   * The buttons the viewer can use (machine-permissions.ts), for cards drawn for one person (lists,
+   * App Home, /ps show); all of them by default. Without power the card offers "Ask the owner" instead
+   * of Start or Stop; without manage it has no Settings, Access and Destroy.
    */
-  operable?: boolean;
+  buttons?: MachineButtons;
 }
 
 /** Timelines longer than this show their most recent entries: the line is for "what just happened". */
@@ -43,7 +45,7 @@ export function machineCard(machine: Machine, opts: MachineCardOptions = {}): Kn
   const blocks: KnownBlock[] = opts.compact ? [compactSummary(machine)] : detailedSummary(machine);
   if (opts.notice) blocks.push(contextLine(opts.notice));
   if (opts.timeline && opts.timeline.length > 0) blocks.push(contextLine(timelineText(opts.timeline)));
-  blocks.push(machineActions(machine, opts.operable ?? true));
+  blocks.push(machineActions(machine, opts.buttons ?? { power: true, manage: true }));
   if (!opts.compact) blocks.push(contextLine(footerText(machine)));
   return blocks;
 }
@@ -178,25 +180,27 @@ function askOwnerButtons(machine: Machine): Button[] {
 }
 
 /** Buttons that fit the state, then Share, Usage and the overflow (Settings, Access, Destroy). */
-function machineActions(machine: Machine, operable: boolean): ActionsBlock {
+function machineActions(machine: Machine, allowed: MachineButtons): ActionsBlock {
   const value = encodeMachineRef(machine);
   const name = machine.name;
-  const elements: (Button | Overflow)[] = operable ? powerButtons(machine) : askOwnerButtons(machine);
+  const elements: (Button | Overflow)[] = allowed.power ? powerButtons(machine) : askOwnerButtons(machine);
   elements.push(
     button({ actionId: ActionId.machineShare, text: 'Share', value, accessibilityLabel: `Share ${name}` }),
   );
   elements.push(
     button({ actionId: ActionId.machineUsage, text: 'Usage', value, accessibilityLabel: `Usage of ${name}` }),
   );
-  elements.push({
-    type: 'overflow',
-    action_id: ActionId.machineOverflow,
-    options: [
-      option('⚙️ Settings', MachineOverflowOption.settings),
-      option('👥 Access', MachineOverflowOption.access),
-      option('🗑️ Destroy', MachineOverflowOption.destroy),
-    ],
-  });
+  if (allowed.manage) {
+    elements.push({
+      type: 'overflow',
+      action_id: ActionId.machineOverflow,
+      options: [
+        option('⚙️ Settings', MachineOverflowOption.settings),
+        option('👥 Access', MachineOverflowOption.access),
+        option('🗑️ Destroy', MachineOverflowOption.destroy),
+      ],
+    });
+  }
   return { type: 'actions', block_id: machineActionsBlockId(machine.id), elements };
 }
 

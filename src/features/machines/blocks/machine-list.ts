@@ -19,6 +19,7 @@ import {
   plainText,
   type SlackMessage,
 } from '../../../slack/block-kit/text.js';
+import type { ButtonsFor } from '../machine-permissions.js';
 import { machineCard } from './machine-card.js';
 import { stateLabel } from './machine-state.js';
 
@@ -32,11 +33,11 @@ export const MAX_MACHINE_PAGE_SIZE = Math.floor(
   (LIMITS.messageBlocks - LIST_OVERHEAD - PAGER_BLOCKS) / BLOCKS_PER_MACHINE,
 );
 
-/** `operable`: whether the viewer may power a machine; the others offer "Ask the owner" instead. */
+/** `buttons`: the buttons the viewer can use on each machine (machine-permissions.ts). */
 export function machineList(
   machines: Machine[],
   request: PageRequest,
-  operable: (machine: Machine) => boolean = () => true,
+  buttons: ButtonsFor = () => ({ power: true, manage: true }),
 ): SlackMessage {
   const filters = filtersMrkdwn(request.filters);
   if (machines.length === 0) return emptyMachineList(filters);
@@ -50,7 +51,7 @@ export function machineList(
   if (filters) blocks.push(contextLine(`Filters: ${filters}`));
   shown.forEach((machine, index) => {
     if (index > 0) blocks.push({ type: 'divider' });
-    blocks.push(...machineCard(machine, { compact: true, operable: operable(machine) }));
+    blocks.push(...machineCard(machine, { compact: true, buttons: buttons(machine) }));
   });
   blocks.push(...pageNavigation('machines', request.filters, slice));
 

@@ -1,9 +1,11 @@
-// /ps show <machine>: the machine card, to the asker alone, with its recent events.
+// /ps show <machine>: the machine card, to the asker alone, with its recent events and the buttons
+// the asker can use.
 
 import type { CommandHandler } from '../../../slack/command-context.js';
 import { machineCardMessage } from '../blocks/machine-card.js';
 import { machineEventsLine } from '../blocks/machine-events.js';
 import { findMachine } from '../machine-lookup.js';
+import { viewerButtons } from '../machine-permissions.js';
 
 export const showMachine: CommandHandler<'show'> = async (command, context) => {
   const client = await context.userClient();
@@ -12,5 +14,9 @@ export const showMachine: CommandHandler<'show'> = async (command, context) => {
   // The list result has no events; show has them.
   const machine = await client.machines.show(found.id);
   const notice = machineEventsLine(machine.events);
-  await context.replyPrivately(machineCardMessage(machine, notice ? { notice } : {}));
+  const paperspaceUserId = (await context.deps.vault.account(context.user))?.userId;
+  const buttons = (
+    await viewerButtons(context.deps, { user: context.user, client, paperspaceUserId }, [machine])
+  )(machine);
+  await context.replyPrivately(machineCardMessage(machine, { buttons, ...(notice ? { notice } : {}) }));
 };
