@@ -387,6 +387,24 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (machine_id, arming)
       );`,
   },
+  {
+    // power_claims: "this start, stop or restart of this machine is being sent", held for a few seconds
+    // from before the Paperspace call, so two clicks arriving together send it once (power-claims.ts).
+    // One row per machine of a workspace, replaced by the next claim.
+    version: 16,
+    name: 'power_claims',
+    sql: () => `
+      CREATE TABLE power_claims (
+        slack_team_id TEXT NOT NULL,
+        machine_id TEXT NOT NULL,
+        operation TEXT NOT NULL,
+        slack_user_id TEXT NOT NULL,
+        claim_id TEXT NOT NULL,
+        claimed_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        PRIMARY KEY (slack_team_id, machine_id)
+      );`,
+  },
 ];
 
 /**

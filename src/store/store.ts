@@ -7,6 +7,7 @@ import { type CostAlertRepository, createCostAlertRepository } from './cost-aler
 import { createDelegationRepository, type DelegationRepository } from './delegations.js';
 import { migrate } from './migrations.js';
 import { describePostgresUrl, openPostgresClient } from './postgres-client.js';
+import { createPowerClaimRepository, type PowerClaimRepository } from './power-claims.js';
 import { createSnoozeRepository, type SnoozeRepository } from './reminder-snoozes.js';
 import { createReminderRepository, type ReminderRepository } from './reminders.js';
 import { createRequestReplayRepository, type RequestReplayRepository } from './request-replays.js';
@@ -32,6 +33,7 @@ export interface Store {
   readonly workspaces: WorkspacePurge;
   readonly teamDigests: TeamDigestRepository;
   readonly costAlerts: CostAlertRepository;
+  readonly powerClaims: PowerClaimRepository;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -65,6 +67,7 @@ export async function createStore(client: SqlClient, { now = Date.now }: StoreOp
     workspaces: createWorkspacePurge(client),
     teamDigests: createTeamDigestRepository(client),
     costAlerts: createCostAlertRepository(client),
+    powerClaims: createPowerClaimRepository(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },

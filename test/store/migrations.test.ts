@@ -23,6 +23,7 @@ const SCHEMA_TABLES = [
   'cost_alert_settings',
   'cost_alerts',
   'delegations',
+  'power_claims',
   'reminder_runs',
   'reminder_snoozes',
   'reminders',

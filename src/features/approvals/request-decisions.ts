@@ -189,7 +189,8 @@ async function act(
   }
   const machine = await approver.client.machines.show(request.machineId ?? '');
   const outcome = await operations.power(approver, machine, request.kind as PowerVerb);
-  if (outcome.kind === 'unchanged') return { machine: outcome.machine, targetState: undefined, notice: '' };
+  // Sent moments ago by someone else (the owner clicking too): its own card follows the machine.
+  if (outcome.kind !== 'requested') return { machine: outcome.machine, targetState: undefined, notice: '' };
   return {
     machine: outcome.machine,
     targetState: outcome.targetState,

@@ -8,6 +8,7 @@ import type { CreateMachineParams, TemplateInfo, UpdateMachineParams } from '../
 import type { Machine, MachineUtilization, MachineWithEvents } from '../../paperspace/schemas.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import type { Store } from '../../store/store.js';
 
 /** Who acts: the person, and a client carrying their own key. */
 export interface Actor {
@@ -29,7 +30,19 @@ export type PowerOutcome =
       /** The event that follows the operation, where the API names one (v1); null otherwise. */
       eventId: string | null;
     }
-  | { kind: 'unchanged'; machine: Machine; reason: UnchangedReason };
+  | { kind: 'unchanged'; machine: Machine; reason: UnchangedReason }
+  /**
+   * Nothing was sent: the same operation of this machine was asked for moments ago (two clicks arriving
+   * together) and is being sent or was just sent; `by` asked at `at`.
+   */
+  | { kind: 'already_requested'; machine: Machine; by: string; at: number };
+
+/**
+ * How long a start, stop or restart holds its claim (store/power-claims.ts): from before the Paperspace
+ * call until the machine has surely left the state the second click read, after which the machine's
+ * state and its watch tell a later click that the change is under way.
+ */
+export const POWER_CLAIM_MS = 30_000;
 
 export interface CreateOutcome {
   machine: Machine;
@@ -90,7 +103,11 @@ export function billingMonthAsked(month: string | null, now: number): string {
   return month ?? current;
 }
 
-export function createMachineOperations(deps: { audit: AuditTrail; now: () => number }): MachineOperations {
+export function createMachineOperations(deps: {
+  audit: AuditTrail;
+  now: () => number;
+  store: Pick<Store, 'powerClaims'>;
+}): MachineOperations {
   const { audit } = deps;
 
   /** A re-read for the card; if it fails after the change succeeded, the change still stands. */
@@ -106,9 +123,27 @@ export function createMachineOperations(deps: { audit: AuditTrail; now: () => nu
     async power({ user, client }, machine, verb) {
       const unchanged = unchangedReason(machine.state, verb);
       if (unchanged) return { kind: 'unchanged', machine, reason: unchanged };
-      const receipt = await audit.run({ user, action: `machine.${verb}`, resourceId: machine.id }, () =>
-        client.machines[verb](machine.id),
-      );
+      const at = deps.now();
+      const place = { teamId: user.teamId, machineId: machine.id };
+      const claim = await deps.store.powerClaims.claim({
+        ...place,
+        operation: verb,
+        userId: user.userId,
+        at,
+        expiresAt: at + POWER_CLAIM_MS,
+      });
+      if (!claim.claimed)
+        return { kind: 'already_requested', machine, by: claim.heldBy.userId, at: claim.heldBy.claimedAt };
+      let receipt: Awaited<ReturnType<PaperspaceClient['machines'][PowerVerb]>>;
+      try {
+        receipt = await audit.run({ user, action: `machine.${verb}`, resourceId: machine.id }, () =>
+          client.machines[verb](machine.id),
+        );
+      } catch (error) {
+        // Nothing is under way: asking again at once must be sent, not refused as a second click.
+        await deps.store.powerClaims.release({ ...place, claimId: claim.claimId });
+        throw error;
+      }
       const after = await reread(client, machine);
       return {
         kind: 'requested',

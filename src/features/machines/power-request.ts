@@ -15,6 +15,7 @@ import { announce, type FollowUpPlace, provesNothingPosted, withPrivateCopy } fr
 import { notWatchedMessage, WatchLimitError } from '../watches/machine-watcher.js';
 import { machineCardMessage } from './blocks/machine-card.js';
 import {
+  alreadyRequestedMessage,
   alreadyUnderWayMessage,
   powerRequestedNotice,
   powerUnchangedMessage,
@@ -105,6 +106,10 @@ export async function requestPower(request: PowerRequest): Promise<boolean> {
   }
   const operations = createMachineOperations(deps);
   const outcome = await operations.power(actor, request.machine, verb);
+  if (outcome.kind === 'already_requested') {
+    await request.tell(alreadyRequestedMessage(outcome.machine, verb, outcome));
+    return false;
+  }
   if (outcome.kind === 'unchanged') {
     await request.tell(powerUnchangedMessage(outcome.machine, outcome.reason));
     // A clicked card was stale (it offered Stop on a machine that is off): show it as it is now.

@@ -5,12 +5,14 @@ import {
   billingMonthAt,
   bootedStateOf,
   createMachineOperations,
+  type MachineOperations,
 } from '../../../src/features/machines/machine-operations.js';
 import { createLogger } from '../../../src/logger.js';
 import { createPaperspaceClient, type PaperspaceClient } from '../../../src/paperspace/client.js';
 import { PaperspacePermissionError } from '../../../src/paperspace/errors.js';
 import type { AuditRecord, AuditRecordInput, AuditRepository } from '../../../src/store/audit-records.js';
 import { createAuditTrail } from '../../../src/store/audit-trail.js';
+import { openStore, type Store } from '../../../src/store/store.js';
 import { createFakeClock, type RunningEmulator, startEmulator } from '../../../tools/emulator/index.js';
 
 const clock = createFakeClock();
@@ -37,10 +39,8 @@ const silent = createLogger({
   level: 'silent',
   destination: new Writable({ write: (_c, _e, done) => done() }),
 });
-const operations = createMachineOperations({
-  audit: createAuditTrail({ audit: auditLog, now: clock.now, logger: silent }),
-  now: clock.now,
-});
+let store: Store;
+let operations: MachineOperations;
 
 function actor(apiKey: string, userId: string): Actor {
   const client: PaperspaceClient = createPaperspaceClient({
@@ -54,9 +54,16 @@ function actor(apiKey: string, userId: string): Actor {
 
 beforeAll(async () => {
   emulator = await startEmulator({ now: clock.now, transitionMs: 1000 });
+  store = await openStore('sqlite::memory:', { now: clock.now });
+  operations = createMachineOperations({
+    audit: createAuditTrail({ audit: auditLog, now: clock.now, logger: silent }),
+    now: clock.now,
+    store,
+  });
 });
 afterAll(async () => {
   await emulator.close();
+  await store.close();
 });
 
 function machine(id: string) {
@@ -110,6 +117,16 @@ describe('machine operations', () => {
       outcome: 'error',
     });
     expect(machine('psorb001').state).toBe('serviceready');
+    // The refused stop holds no claim: asked again at once, it is sent again, not taken for a double click.
+    const stopsBefore = emulator.state
+      .requests()
+      .filter((entry) => entry.path.includes('psorb001/stop')).length;
+    await expect(operations.power(sam, machine('psorb001'), 'stop')).rejects.toBeInstanceOf(
+      PaperspacePermissionError,
+    );
+    expect(emulator.state.requests().filter((entry) => entry.path.includes('psorb001/stop'))).toHaveLength(
+      stopsBefore + 1,
+    );
   });
 
   it('records whom access was granted to, with the refusal when Paperspace refuses', async () => {

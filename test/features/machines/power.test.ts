@@ -320,6 +320,39 @@ describe('a second click while the first change is under way', () => {
     expect(startsOf(machine.id)).toBe(1);
   });
 
+  it('two Start clicks arriving together, on the card and in App Home: one start is sent, the later click is told so', async () => {
+    const machine = spareMachine();
+    const onCard = bot.requests.blockAction({
+      actionId: ActionId.machineStart,
+      value: cardValue(machine.id, machine.name),
+      userId: ADA,
+      channelId: CHANNEL,
+      message: { ts: '1600000000.000555' },
+    });
+    const inHome = bot.requests.blockAction({
+      actionId: ActionId.machineStart,
+      value: cardValue(machine.id, machine.name),
+      userId: ADA,
+      view: { type: 'home' },
+    });
+    // Both are signed and distinct, and both read the machine off before either start is sent.
+    await Promise.all([bot.send(onCard), bot.send(inHome)]);
+
+    const toldAgain = () =>
+      [
+        ...bot.slack.responses(onCard.responseUrlId ?? '').map((post) => textOf(post)),
+        ...bot.slack.calls('chat.postMessage').map((call) => textOf(call.args)),
+      ].find((text) => text.includes('I sent nothing again'));
+    const answer = await eventually(toldAgain);
+    expect(answer).toContain(`<@${ADA}> asked to start`);
+    await eventually(() => watchesOf(machine.id)[0]);
+    await settle();
+    expect(startsOf(machine.id)).toBe(1);
+    expect(watchesOf(machine.id)).toHaveLength(1);
+    const audits = await bot.store.audit.list({ resourceId: machine.id, limit: 10 });
+    expect(audits.filter((record) => record.action === 'machine.start')).toHaveLength(1);
+  });
+
   it('on the same card: the card is updated once, and the second Stop is answered privately', async () => {
     const machine = spareMachine('ready');
     const ts = '1600000000.000999';

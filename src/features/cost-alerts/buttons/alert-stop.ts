@@ -3,6 +3,7 @@
 // follows it to off with a reply in the alert's thread.
 import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import { alreadyRequestedMessage } from '../../machines/blocks/machine-replies.js';
 import { machineButtonHandler } from '../../machines/machine-button.js';
 import { createMachineOperations } from '../../machines/machine-operations.js';
 import { watchOperation } from '../../machines/superseded-cards.js';
@@ -17,6 +18,10 @@ export function alertStopHandler(deps: ListenerDeps) {
     const machine = await paperspace.machines.show(click.machine.id);
     const outcome = await operations.power({ user, client: paperspace }, machine, 'stop');
     const name = nameMrkdwn(machine.name);
+    if (outcome.kind === 'already_requested') {
+      await click.replyPrivately(alreadyRequestedMessage(machine, 'stop', outcome));
+      return;
+    }
     if (outcome.kind === 'unchanged') {
       await markAlert(client, click, `⚫ ${name} was already off: nothing to stop.`);
       return;

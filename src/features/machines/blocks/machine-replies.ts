@@ -85,6 +85,21 @@ export function alreadyUnderWayMessage(
   return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
 }
 
+/**
+ * A second click that arrived with the first: nothing was sent again, and the first request's card is
+ * the one that follows the machine.
+ */
+export function alreadyRequestedMessage(
+  machine: Pick<Machine, 'name'>,
+  verb: PowerVerb,
+  request: { by: string; at: number },
+): SlackMessage {
+  const text =
+    `⏳ ${mention(request.by)} asked to ${verb} ${nameMrkdwn(machine.name)} at ${timeOfDay(request.at)}, ` +
+    `moments ago, and that request is on its way: I sent nothing again. Its card follows the machine.`;
+  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+}
+
 /** Replaces an ephemeral card whose button was used: its buttons are stale, the live card is public. */
 export function cardMovedNotice(verb: PowerVerb, machineName: string): SlackMessage {
   const { emoji, words } = stateLabel(STATE_AFTER[verb]);

@@ -3,6 +3,7 @@
 // snooze of it, marks the row, and watches the machine to `off` with a reply in the reminder's thread.
 import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import { alreadyRequestedMessage } from '../../machines/blocks/machine-replies.js';
 import { machineButtonHandler } from '../../machines/machine-button.js';
 import { createMachineOperations } from '../../machines/machine-operations.js';
 import { watchOperation } from '../../machines/superseded-cards.js';
@@ -18,6 +19,10 @@ export function reminderStopHandler(deps: ListenerDeps) {
     const outcome = await operations.power({ user, client: paperspace }, machine, 'stop');
     await deps.store.snoozes.cancel(user, machine.id);
     const name = `${nameMrkdwn(machine.name)}`;
+    if (outcome.kind === 'already_requested') {
+      await click.replyPrivately(alreadyRequestedMessage(machine, 'stop', outcome));
+      return;
+    }
     if (outcome.kind === 'unchanged') {
       await markReminderRow(client, click, `⚫ ${name}: already off, nothing to stop`, { stopped: true });
       return;

@@ -5,7 +5,7 @@
 import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { routePowerToOwner } from '../../approvals/owner-route.js';
-import { powerUnchangedMessage } from '../../machines/blocks/machine-replies.js';
+import { alreadyRequestedMessage, powerUnchangedMessage } from '../../machines/blocks/machine-replies.js';
 import { machineButtonHandler } from '../../machines/machine-button.js';
 import { createMachineOperations } from '../../machines/machine-operations.js';
 import { watchOperation } from '../../machines/superseded-cards.js';
@@ -37,6 +37,10 @@ export function digestStopHandler(deps: ListenerDeps) {
       },
     );
     if (outcome === undefined) return;
+    if (outcome.kind === 'already_requested') {
+      await click.replyPrivately(alreadyRequestedMessage(machine, 'stop', outcome));
+      return;
+    }
     if (outcome.kind === 'unchanged') {
       await click.replyPrivately(powerUnchangedMessage(outcome.machine, outcome.reason));
       return;
