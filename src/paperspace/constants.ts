@@ -47,6 +47,19 @@ export type AutoSnapshotFrequency = (typeof AUTO_SNAPSHOT_FREQUENCIES)[number];
 
 export const RESTORE_POINT_FREQUENCIES = ['shutdown'] as const;
 
+/**
+ * The disk sizes (GB) a machine can be created with. Neither API lists them: the contract and v1's
+ * OpenAPI (Paperspace/cli api/openapi.ts, `diskSize`) type the size as any number, and Paperspace
+ * refuses the others only after the request. These are the sizes Paperspace's console offers for a
+ * machine's disk. One list: the create validator (so a wrong size is refused with the form's other
+ * errors, before anything is sent), the form's hint and the emulator's refusal all read it.
+ */
+export const MACHINE_DISK_SIZES_GB = [50, 100, 250, 500, 1000, 2000] as const;
+export type MachineDiskSizeGb = (typeof MACHINE_DISK_SIZES_GB)[number];
+
+/** "50, 100, 250, 500, 1000 or 2000". */
+export const MACHINE_DISK_SIZES_TEXT = `${MACHINE_DISK_SIZES_GB.slice(0, -1).join(', ')} or ${MACHINE_DISK_SIZES_GB.at(-1)}`;
+
 /** Script data limit, counted in bytes of UTF-8. */
 export const SCRIPT_MAX_BYTES = 16 * 1024;
 

@@ -9,6 +9,8 @@ import {
   DEDICATED_GPU_MACHINE_TYPES,
   isCpuMachineType,
   isGridMachineType,
+  MACHINE_DISK_SIZES_GB,
+  MACHINE_DISK_SIZES_TEXT,
   MACHINE_LIST_PAGE_SIZE,
   MACHINE_STATES,
   MACHINE_TYPES,
@@ -71,7 +73,17 @@ export const createMachineParamsSchema = z
   .strictObject({
     region: regionSchema,
     machineType: machineTypeSchema,
-    size: positiveWholeNumber(),
+    // Checked on the field, not in the refinement below, which zod runs only once every field is valid:
+    // a wrong size is reported in the same round as the form's other errors.
+    // A size that is not a positive whole number already has its one message.
+    size: positiveWholeNumber().refine(
+      (size) =>
+        !Number.isInteger(size) || size < 1 || (MACHINE_DISK_SIZES_GB as readonly number[]).includes(size),
+      {
+        error: (issue) =>
+          `must be a disk size Paperspace offers: ${MACHINE_DISK_SIZES_TEXT} GB, not ${String(issue.input)}`,
+      },
+    ),
     billingType: choice(BILLING_TYPES),
     machineName: text(),
     templateId: text(),

@@ -1,7 +1,13 @@
 // What the emulated cloud sells: hardware per machine type, prices, storage sizes and which dedicated
 // GPU types each region stocks. The numbers are plausible, not Paperspace's price list; they only
 // need to be stable so that utilization answers can be checked.
-import type { DedicatedGpuMachineType, MachineType, Region } from '../../src/paperspace/constants.js';
+import {
+  type DedicatedGpuMachineType,
+  MACHINE_DISK_SIZES_GB,
+  type MachineDiskSizeGb,
+  type MachineType,
+  type Region,
+} from '../../src/paperspace/constants.js';
 
 export interface MachineSpec {
   readonly cpus: number;
@@ -33,17 +39,22 @@ export const MACHINE_SPECS: Readonly<Record<MachineType, MachineSpec>> = {
   C10: { cpus: 32, ramGiB: 244, gpu: null, hourlyRate: '2.24' },
 };
 
-/** Storage sizes a machine can be created with (GB), and their monthly price. */
-export const STORAGE_MONTHLY_RATES: ReadonlyMap<number, string> = new Map([
-  [50, '5.00'],
-  [100, '7.00'],
-  [250, '10.00'],
-  [500, '20.00'],
-  [1000, '40.00'],
-  [2000, '80.00'],
-]);
+/** The monthly price of each disk size the bot's validator accepts (the one list, MACHINE_DISK_SIZES_GB). */
+const STORAGE_MONTHLY_RATE: Readonly<Record<MachineDiskSizeGb, string>> = {
+  50: '5.00',
+  100: '7.00',
+  250: '10.00',
+  500: '20.00',
+  1000: '40.00',
+  2000: '80.00',
+};
 
-export const STORAGE_SIZES_GB: readonly number[] = [...STORAGE_MONTHLY_RATES.keys()];
+/** Storage sizes a machine can be created with (GB), and their monthly price. */
+export const STORAGE_MONTHLY_RATES: ReadonlyMap<number, string> = new Map(
+  MACHINE_DISK_SIZES_GB.map((size) => [size, STORAGE_MONTHLY_RATE[size]]),
+);
+
+export const STORAGE_SIZES_GB: readonly number[] = MACHINE_DISK_SIZES_GB;
 
 export const GIB = 1024 ** 3;
 

@@ -53,6 +53,20 @@ function createForm(fields: {
   return form;
 }
 
+/**
+ * Paperspace refuses the next create about its disk, as only Paperspace can tell (stock), naming the
+ * field by the dialect's wire name so the bot can put the refusal under Size.
+ */
+function refuseNextCreate(reason: string) {
+  const v1 = bot.dialect === 'v1';
+  bot.emulator.state.failNextRequests({
+    count: 1,
+    status: 400,
+    message: `${v1 ? 'diskSize' : 'size'}: ${reason}`,
+    path: v1 ? '/v1/machines' : '/machines/createSingleMachinePublic',
+  });
+}
+
 /** Runs `/ps create` and answers the create modal the bot put in place of the loading one. */
 async function openCreateModal(userId: string): Promise<{ opened: ApiCall; filled: ApiCall }> {
   const request = bot.requests.slashCommand({ text: 'create', userId, channelId: CHANNEL });
@@ -107,6 +121,44 @@ describe('/ps create with the form', () => {
       errors: { [F.size.blockId]: 'size must be a positive whole number.' },
     });
     expect(bot.emulator.state.machines().length).toBe(before);
+  });
+
+  it("refuses, before the ack, a disk size Paperspace does not offer, with the form's other errors", async () => {
+    const { filled } = await openCreateModal(ADA);
+    const response = await bot.send(
+      bot.requests.viewSubmission({
+        callbackId: CallbackId.createMachine,
+        userId: ADA,
+        privateMetadata: viewOf(filled).private_metadata ?? '',
+        values: createForm({ name: '', template: 't04azgph', machineType: 'C4', size: '77' }),
+      }),
+    );
+    const body = response.body as { response_action: string; errors: Record<string, string> };
+    expect(body.response_action).toBe('errors');
+    expect(body.errors[F.size.blockId]).toContain(
+      'must be a disk size Paperspace offers: 50, 100, 250, 500, 1000 or 2000 GB, not 77',
+    );
+    expect(body.errors[F.machineName.blockId]).toBeDefined();
+    expect(createRequests()).toHaveLength(0);
+    expect(
+      bot.emulator.state
+        .requests()
+        .some((request) => request.path === '/v1/machines' && request.method === 'POST'),
+    ).toBe(false);
+  });
+
+  it('refuses an inline create with a disk size Paperspace does not offer, naming the sizes', async () => {
+    const request = bot.requests.slashCommand({
+      text: 'create machineName=inline-odd region=CA1 machineType=C4 size=60 billingType=hourly templateId=t04azgph',
+      userId: ADA,
+      channelId: CHANNEL,
+    });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.text).toContain(
+      'size must be a disk size Paperspace offers: 50, 100, 250, 500, 1000 or 2000 GB, not 60',
+    );
+    expect(bot.emulator.state.machineByName('inline-odd')).toBeUndefined();
   });
 
   it("applies the template's rules in the form: a Windows template cannot create a CPU type", async () => {
@@ -197,6 +249,7 @@ describe('/ps create with the form', () => {
   it('puts the form back with what was typed and the refusal under its field when Paperspace refuses', async () => {
     const { filled } = await openCreateModal(ADA);
     bot.slack.reset();
+    refuseNextCreate('100 GB disks are out of stock in West Coast (CA1) right now');
     const response = await bot.send(
       bot.requests.viewSubmission({
         callbackId: CallbackId.createMachine,
@@ -204,7 +257,7 @@ describe('/ps create with the form', () => {
         viewId: 'V0ODDSIZE',
         blocks: viewOf(filled).blocks,
         privateMetadata: viewOf(filled).private_metadata ?? '',
-        values: createForm({ name: 'odd-size', template: 't04azgph', machineType: 'C4', size: '77' }),
+        values: createForm({ name: 'odd-size', template: 't04azgph', machineType: 'C4', size: '100' }),
       }),
     );
     expect(textOf(response.body)).toContain('Creating *odd-size*');
@@ -213,8 +266,8 @@ describe('/ps create with the form', () => {
     const blocks = viewOf(back).blocks as Array<{ block_id?: string; element?: Record<string, unknown> }>;
     expect(viewOf(back).callback_id).toBe(CallbackId.createMachine);
     const sizeAt = blocks.findIndex((block) => block.block_id === F.size.blockId);
-    expect(blocks[sizeAt]?.element?.initial_value).toBe('77');
-    expect(textOf(blocks[sizeAt + 1])).toContain('77 GB is not offered');
+    expect(blocks[sizeAt]?.element?.initial_value).toBe('100');
+    expect(textOf(blocks[sizeAt + 1])).toContain('100 GB disks are out of stock');
     const name = blocks.find((block) => block.block_id === F.machineName.blockId);
     expect(name?.element?.initial_value).toBe('odd-size');
     const template = blocks.find((block) => block.block_id === F.template.blockId);
@@ -224,12 +277,13 @@ describe('/ps create with the form', () => {
 
   it('tells the submitter privately when the form was closed before Paperspace refused it', async () => {
     bot.slack.fail('views.update', 'not_found');
+    refuseNextCreate('100 GB disks are out of stock in West Coast (CA1) right now');
     await bot.send(
       bot.requests.viewSubmission({
         callbackId: CallbackId.createMachine,
         userId: ADA,
         privateMetadata: bot.sealMetadata(JSON.stringify({ channelId: CHANNEL })),
-        values: createForm({ name: 'odd-size-2', template: 't04azgph', machineType: 'C4', size: '77' }),
+        values: createForm({ name: 'odd-size-2', template: 't04azgph', machineType: 'C4', size: '100' }),
       }),
     );
     const note = await bot.slack.waitFor('chat.postEphemeral');

@@ -6,6 +6,7 @@ import {
   CPU_MACHINE_TYPES,
   DEDICATED_GPU_MACHINE_TYPES,
   GRID_MACHINE_TYPES,
+  MACHINE_DISK_SIZES_TEXT,
   REGIONS,
 } from '../../../paperspace/constants.js';
 import type { Network, Script, Template, User } from '../../../paperspace/schemas.js';
@@ -70,7 +71,7 @@ export function createMachineModal(input_: CreateMachineModalInput): ModalView {
           hint: 'No templates were listed for this account; paste a template id.',
         }),
     input(F.size, 'Storage size (GB)', numberElement({ initial: 50, min: 1 }), {
-      hint: 'Common sizes: 50, 100, 250, 500, 1000 or 2000 GB.',
+      hint: `Paperspace offers ${MACHINE_DISK_SIZES_TEXT} GB.`,
     }),
     input(F.machineName, 'Name', textElement({ placeholder: 'gpu-1', maxLength: 255 })),
     input(
