@@ -176,6 +176,16 @@ describe('forgotten-machine alerts, end to end', () => {
   });
 
   it('Stop stops the machine with the clicker’s key, audits it and says who stopped it', async () => {
+    // Ada was already waiting for it to go off on a card of her own: the Stop takes that card over.
+    const wait = bot.requests.slashCommand({
+      text: `wait ${WORKSTATION.name} off`,
+      userId: USERS.ada.slackId,
+    });
+    await bot.send(wait);
+    await expect
+      .poll(async () => (await bot.store.watches.listActive({ machineId: WORKSTATION.id })).length)
+      .toBe(1);
+    const [older] = await bot.store.watches.listActive({ machineId: WORKSTATION.id });
     const requestsBefore = bot.emulator.state.requests().length;
     const update = await click(workstationAlert as ApiCall, ActionId.costAlertStop, WORKSTATION);
     expect(messageText(update.args)).toContain(`stopping, requested by <@${USERS.ada.slackId}>`);
@@ -184,6 +194,16 @@ describe('forgotten-machine alerts, end to end', () => {
     await expect
       .poll(async () => (await bot.store.watches.listActive({ machineId: WORKSTATION.id }))[0]?.threadTs)
       .toBe(ALERT_TS);
+    expect(await bot.store.watches.listActive({ machineId: WORKSTATION.id })).toHaveLength(1);
+    await expect
+      .poll(() =>
+        bot.slack
+          .calls('chat.update')
+          .filter((call) => call.args.ts === older?.messageTs)
+          .map((call) => messageText(call.args))
+          .join('\n'),
+      )
+      .toContain(`a newer stop by <@${USERS.ada.slackId}> took over`);
     const stops = bot.emulator.state
       .requests()
       .slice(requestsBefore)
