@@ -36,6 +36,8 @@ export interface PowerClaimRepository {
   }): Promise<PowerClaimResult>;
   /** Gives the claim back (Paperspace refused the operation), so that asking again is not refused. */
   release(claim: { teamId: string; machineId: string; claimId: string }): Promise<void>;
+  /** Deletes the claims that expired before `now` (a destroyed machine's would stay for good); how many. */
+  pruneExpired(now: number): Promise<number>;
 }
 
 type PowerClaimRow = {
@@ -78,6 +80,10 @@ export function createPowerClaimRepository(db: SqlClient): PowerClaimRepository 
   };
   return {
     claim,
+    async pruneExpired(now) {
+      const { changes } = await db.run('DELETE FROM power_claims WHERE expires_at < ?', [now]);
+      return changes;
+    },
     async release({ teamId, machineId, claimId }) {
       await db.run('DELETE FROM power_claims WHERE slack_team_id = ? AND machine_id = ? AND claim_id = ?', [
         teamId,

@@ -40,4 +40,16 @@ describe.each(storeFactories)('power claims on $name', (factory) => {
     await db.store.powerClaims.release({ teamId: 'T1', machineId: 'psgpu1', claimId: stop.claimId });
     expect((await db.store.powerClaims.claim(claimOf('stop', 'U_SAM', T0 + TTL + 2))).claimed).toBe(true);
   });
+
+  it('prunes the expired claims only', async () => {
+    await db.store.powerClaims.claim(claimOf('start', 'U_ADA'));
+    await db.store.powerClaims.claim({ ...claimOf('stop', 'U_ADA', T0 + TTL), machineId: 'psgpu2' });
+    expect(await db.store.powerClaims.pruneExpired(T0 + TTL + 1)).toBe(1);
+    expect((await db.store.powerClaims.claim(claimOf('start', 'U_SAM', T0 + TTL + 1))).claimed).toBe(true);
+    const gpu2 = await db.store.powerClaims.claim({
+      ...claimOf('stop', 'U_SAM', T0 + TTL + 1),
+      machineId: 'psgpu2',
+    });
+    expect(gpu2.claimed).toBe(false);
+  });
 });

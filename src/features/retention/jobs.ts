@@ -1,5 +1,5 @@
-// Rows that only ever grow get a retention: audit records (about 400 MB a year at 500 people) and
-// channel shares long expired. Once a day a replica deletes what is past AUDIT_RETENTION_DAYS and
+// Rows that only ever grow get a retention: audit records (about 400 MB a year at 500 people),
+// channel shares long expired, and power claims (a few seconds' worth each, one row per machine). Once a day a replica deletes what is past AUDIT_RETENTION_DAYS and
 // DELEGATION_RETENTION_DAYS. Every replica may run it: deleting rows already deleted is a no-op.
 import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
 
@@ -38,8 +38,9 @@ export function retentionJobs(deps: Pick<JobDeps, 'store' | 'now' | 'logger' | '
         const delegations = await inBatches((limit) =>
           store.delegations.pruneExpiredBefore(delegationsBefore, limit),
         );
-        if (audit > 0 || delegations > 0) {
-          logger.info({ audit, delegations, retention }, 'pruned rows past their retention');
+        const powerClaims = await store.powerClaims.pruneExpired(at);
+        if (audit > 0 || delegations > 0 || powerClaims > 0) {
+          logger.info({ audit, delegations, powerClaims, retention }, 'pruned rows past their retention');
         }
       },
     },
