@@ -62,7 +62,10 @@ export interface WatchOutcomes {
   dispatch(watch: Watch, report: WatchReport): void;
   /** Resolves once every dispatched post has ended (the scheduler's stop, and a tick asked for explicitly). */
   settled(): Promise<void>;
-  /** Posts the reports that are due: left by a replica that died, or refused by Slack before. */
+  /**
+   * Starts posting the reports that are due (left by a replica that died, or refused by Slack before),
+   * each as dispatch() does; settled() waits for them.
+   */
   retryDue(): Promise<void>;
 }
 
@@ -93,15 +96,16 @@ export function createWatchOutcomes(deps: {
 
   /** Posts under way, by watch: retryDue leaves them alone, though their retry time may come first. */
   const inFlight = new Map<string, Promise<void>>();
+  const dispatch = (watch: Watch, report: WatchReport) => {
+    // post() catches every failure (the report stays due), so nothing here can reject unobserved.
+    const posting = post(watch, report).finally(() => inFlight.delete(watch.id));
+    inFlight.set(watch.id, posting);
+  };
 
   return {
     stored: (report, now) => ({ body: JSON.stringify(report), retryAt: now + RETRY_AFTER_MS }),
 
-    dispatch(watch, report) {
-      // post() catches every failure (the report stays due), so nothing here can reject unobserved.
-      const posting = post(watch, report).finally(() => inFlight.delete(watch.id));
-      inFlight.set(watch.id, posting);
-    },
+    dispatch,
 
     async settled() {
       while (inFlight.size > 0) await Promise.all(inFlight.values());
@@ -128,7 +132,9 @@ export function createWatchOutcomes(deps: {
           logger.error({ watchId: watch.id }, 'the stored outcome of a watch is unreadable; not posted');
           continue;
         }
-        await post(watch, report);
+        // Handed to the channel pacer like a fresh outcome, not awaited one by one: a retry wave led by
+        // one person's 50 reports would otherwise hold everyone else's back by 50 paced posts.
+        dispatch(watch, report);
       }
     },
   };

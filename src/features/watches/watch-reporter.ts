@@ -68,9 +68,12 @@ export function createWatchReporter(deps: {
   // and last an ephemeral message in the channel.
   const reply = async (watch: Watch, message: SlackMessage) => {
     const threadTs = watch.threadTs ?? watch.messageTs ?? undefined;
-    // Paced per channel: Slack takes about one message a second in a conversation.
-    const delivery = await pacer.message(watch.channel, () =>
-      deliver(slack, { channel: watch.channel, userId: watch.userId, threadTs }, message),
+    // Paced per channel: Slack takes about one message a second in a conversation. People take turns
+    // in a channel's queue, so one person's burst of completions does not hold another's back.
+    const delivery = await pacer.message(
+      watch.channel,
+      () => deliver(slack, { channel: watch.channel, userId: watch.userId, threadTs }, message),
+      `${watch.teamId}/${watch.userId}`,
     );
     if (delivery.landed === 'nowhere' || delivery.landed === 'unknown') {
       throw new Error(
