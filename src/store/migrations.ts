@@ -391,9 +391,12 @@ export const MIGRATIONS: readonly Migration[] = [
     // The per-person limit on active watches, enforced by the database: each active watch holds a
     // numbered slot no other active watch of the person shares (counting first and inserting second let
     // concurrent requests past the limit). Watches already active take slots in the order they began.
+    // And when a completion was last handed to Slack without an answer recorded, so that posting it
+    // again (after a crash, or an answer that never came) says it may be a repeat.
     version: 16,
-    name: 'watch_slots',
+    name: 'watch_slots_and_report_sending',
     sql: () => `
+      ALTER TABLE watches ADD COLUMN report_sent_at BIGINT;
       ALTER TABLE watches ADD COLUMN slot INTEGER;
       UPDATE watches SET slot = (
         SELECT COUNT(*) FROM watches older

@@ -57,6 +57,11 @@ export interface WatchRepository {
    * if another replica took it, or it was reported, since `dueAt` was read.
    */
   claimReport(id: string, dueAt: number, retryAt: number): Promise<boolean>;
+  /**
+   * A post of the report is being handed to Slack now (`at`), or (null) Slack refused it everywhere:
+   * kept until reported(), so a later post of it knows whether it may be a repeat.
+   */
+  reportSending(id: string, at: number | null): Promise<void>;
   /** The report was posted (or given up on): nothing is due for this watch any more. */
   reported(id: string): Promise<void>;
   /** Deletes watches that finished before `before`, except those whose report is still due; returns how many. */
@@ -85,6 +90,7 @@ export type WatchRow = {
   lease_until: number | null;
   report: string | null;
   report_due_at: number | null;
+  report_sent_at?: number | null;
   slot?: number | null;
 };
 
@@ -287,7 +293,14 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
       return rows.flatMap((row) =>
         row.report === null || row.report_due_at === null
           ? []
-          : [{ watch: fromRow(row), body: row.report, dueAt: row.report_due_at }],
+          : [
+              {
+                watch: fromRow(row),
+                body: row.report,
+                dueAt: row.report_due_at,
+                sentAt: row.report_sent_at ?? null,
+              },
+            ],
       );
     },
 
@@ -299,8 +312,15 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
       return changes === 1;
     },
 
+    async reportSending(id, at) {
+      await db.run('UPDATE watches SET report_sent_at = ? WHERE id = ? AND report IS NOT NULL', [at, id]);
+    },
+
     async reported(id) {
-      await db.run('UPDATE watches SET report = NULL, report_due_at = NULL WHERE id = ?', [id]);
+      await db.run(
+        'UPDATE watches SET report = NULL, report_due_at = NULL, report_sent_at = NULL WHERE id = ?',
+        [id],
+      );
     },
 
     async countActive(filter) {

@@ -6,7 +6,9 @@
 // The price is a rare duplicate instead of a lost reply: docs/scheduler.md lists when one can happen
 // (a crash between Slack taking the reply and the record of it, a post whose fate Slack left unknown,
 // a stalled replica). Slack offers no idempotency key to close those gaps; losing "your machine is
-// ready" is the worse failure.
+// ready" is the worse failure. What it can do is say so: the moment a post is handed to Slack is
+// recorded (reportSending), so a later post of a reply that may have landed ends with a note that it
+// may be a repeat, and one that never went out is posted plainly.
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { describeError } from '../../errors/describe-error.js';
@@ -79,10 +81,21 @@ export function createWatchOutcomes(deps: {
 }): WatchOutcomes {
   const { store, reporter, logger } = deps;
 
-  const post = async (watch: Watch, report: WatchReport) => {
-    const delivered = () => store.watches.reported(watch.id);
+  const post = async (watch: Watch, report: WatchReport, mayRepeat = false) => {
+    const record = {
+      sending: () => store.watches.reportSending(watch.id, deps.now()),
+      refused: () => store.watches.reportSending(watch.id, null),
+      delivered: () => store.watches.reported(watch.id),
+    };
     try {
-      await reporter.finished(watch, report.outcome, report.machine ?? undefined, report.timeline, delivered);
+      await reporter.finished(
+        watch,
+        report.outcome,
+        report.machine ?? undefined,
+        report.timeline,
+        record,
+        mayRepeat,
+      );
     } catch (error) {
       // A channel that is gone or refuses the bot does not land here: the reporter took the outcome to
       // the person's DM. What remains is a post no one took, or one whose fate Slack left unknown.
@@ -96,16 +109,16 @@ export function createWatchOutcomes(deps: {
 
   /** Posts under way, by watch: retryDue leaves them alone, though their retry time may come first. */
   const inFlight = new Map<string, Promise<void>>();
-  const dispatch = (watch: Watch, report: WatchReport) => {
+  const dispatch = (watch: Watch, report: WatchReport, mayRepeat = false) => {
     // post() catches every failure (the report stays due), so nothing here can reject unobserved.
-    const posting = post(watch, report).finally(() => inFlight.delete(watch.id));
+    const posting = post(watch, report, mayRepeat).finally(() => inFlight.delete(watch.id));
     inFlight.set(watch.id, posting);
   };
 
   return {
     stored: (report, now) => ({ body: JSON.stringify(report), retryAt: now + RETRY_AFTER_MS }),
 
-    dispatch,
+    dispatch: (watch, report) => dispatch(watch, report),
 
     async settled() {
       while (inFlight.size > 0) await Promise.all(inFlight.values());
@@ -134,7 +147,9 @@ export function createWatchOutcomes(deps: {
         }
         // Handed to the channel pacer like a fresh outcome, not awaited one by one: a retry wave led by
         // one person's 50 reports would otherwise hold everyone else's back by 50 paced posts.
-        dispatch(watch, report);
+        // A post of it that went out without an answer recorded (the replica died, or Slack never
+        // answered) may have landed: this one says it may be a repeat.
+        dispatch(watch, report, due.sentAt !== null);
       }
     },
   };
