@@ -159,6 +159,8 @@ export interface TemplateInfo {
    * they, not the contract's fixed list and OS rules, decide.
    */
   machineTypes?: readonly string[] | undefined;
+  /** The one region a custom template is in (v1), by the contract's name; absent or null: any. */
+  region?: string | null | undefined;
 }
 
 /** Windows or Ubuntu, read from the template's os or name; undefined when neither says. */
@@ -196,7 +198,10 @@ export function createMachineParamsSchemaFor(template: TemplateInfo | undefined)
   });
 }
 
-/** A template with its own catalog (v1): the machine type must be one it offers, named as it names it. */
+/**
+ * A template with its own catalog (v1): the machine type must be one it offers, named as it names it,
+ * and a custom template, which lives in one region, creates only there.
+ */
 function offeredTypesSchema(template: TemplateInfo, offered: readonly string[]) {
   const label = `${template.name ?? template.os ?? 'this template'}${template.id ? ` (${template.id})` : ''}`;
   // Typed in any case, sent as the template spells it.
@@ -204,6 +209,13 @@ function offeredTypesSchema(template: TemplateInfo, offered: readonly string[]) 
     (typed) => offered.find((type) => type.toLowerCase() === typed.toLowerCase()) ?? typed,
   );
   return createParamsSchema(spelled).superRefine((params, ctx) => {
+    if (template.region && params.region !== template.region) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['region'],
+        message: `cannot be ${params.region}: template ${label} is only in ${template.region}`,
+      });
+    }
     if (offered.includes(params.machineType)) return;
     ctx.addIssue({
       code: 'custom',
