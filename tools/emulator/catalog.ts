@@ -6,7 +6,6 @@ import {
   isCpuMachineType,
   isGridMachineType,
   MACHINE_TYPES,
-  type MachineType,
   type Region,
 } from '../../src/paperspace/constants.js';
 
@@ -17,11 +16,8 @@ import {
 export const V1_ONLY_MACHINE_TYPES = ['A4000', 'A5000', 'A6000', 'A100', 'H100'] as const;
 export type V1OnlyMachineType = (typeof V1_ONLY_MACHINE_TYPES)[number];
 /** Every type the emulated cloud builds: the contract's and v1's own. */
-export type EmulatorMachineType = MachineType | V1OnlyMachineType;
-export const EMULATOR_MACHINE_TYPES: readonly EmulatorMachineType[] = [
-  ...MACHINE_TYPES,
-  ...V1_ONLY_MACHINE_TYPES,
-];
+export const EMULATOR_MACHINE_TYPES = [...MACHINE_TYPES, ...V1_ONLY_MACHINE_TYPES] as const;
+export type EmulatorMachineType = (typeof EMULATOR_MACHINE_TYPES)[number];
 
 /**
  * The types a template can create, the world's one rule for both dialects: Windows images run on
