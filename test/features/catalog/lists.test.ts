@@ -337,3 +337,23 @@ describe('power buttons in a team list', () => {
     },
   );
 });
+
+// Last in the file: the machine it adds would change the other tests' counts.
+describe('machine types beyond the fixed list', () => {
+  it("filters by a type only v1 sells where v1's templates decide the types; the contract names the typo", async () => {
+    bot.emulator.state.addMachines(1, {
+      owner: 'u1ada',
+      machineType: 'A100',
+      templateId: 't04azgph',
+      namePrefix: 'ampere',
+    });
+    const reply = await command(bot, 'ada', 'list machineType=a100');
+    if (process.env.TEST_PAPERSPACE_DIALECT === 'v1') {
+      const text = textOf(reply.blocks);
+      expect(text).toContain('ampere-1');
+      expect(text).not.toContain('ada-render');
+    } else {
+      expect(reply.text).toContain('machineType must be one of');
+    }
+  });
+});
