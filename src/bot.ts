@@ -209,6 +209,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     } else {
       await dispatcher.close();
     }
+    await slackApp.closeConnections({ force: drained.unfinished > 0 }).catch((error: unknown) => {
+      logger.warn({ error: describeError(error) }, 'closing the Slack connections failed');
+    });
     logger.info({ abandonedRequests: drained.unfinished }, 'bot stopped');
   };
   return {

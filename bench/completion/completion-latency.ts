@@ -5,13 +5,22 @@
 // waves 1.1 s apart (so one channel never gets two replies within Slack's one-per-second limit, while
 // a whole wave, up to 1,000 machines, finishes at the same moment). The reference is the goal's own
 // bound: one poll interval (the wait for the next tick) + one API latency + 1 s.
+// The emulator and the fake Slack run in a process of their own (completion-world-process.ts), as
+// Paperspace and Slack do not share the bot's CPU in production; the bot runs here, alone on its loop.
 import { realTimers } from '../../src/scheduler/scheduler.js';
-import { startFakeSlack } from '../../test/support/fake-slack.js';
-import { startEmulator } from '../../tools/emulator/index.js';
 import type { BenchmarkResult, ResultRow } from '../report.js';
 import { BENCH_POLL_INTERVAL_MS, type BenchBot, startBenchBot } from '../support/bench-bot.js';
-import { BENCH_TEAM_ID, benchAccounts, benchSeed, linkAccounts } from '../support/bench-world.js';
+import { benchAccounts, linkAccounts } from '../support/bench-world.js';
+import { startChild } from '../support/child-process.js';
 import { formatMs, percentile } from '../support/stats.js';
+import type {
+  AddWave,
+  AwaitReplies,
+  CompletionWorldConfig,
+  CompletionWorldReady,
+  RepliesArrived,
+  WaveAdded,
+} from './completion-protocol.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const SIZES = QUICK ? [5, 20] : [10, 100, 1000];
@@ -21,24 +30,25 @@ const API_LATENCY_MS = 250;
 /** Long enough to create a whole wave's watches before its machines get there. */
 const TRANSITION_MS = QUICK ? 15_000 : 60_000;
 const GOAL_MS = BENCH_POLL_INTERVAL_MS + API_LATENCY_MS + 1000;
-/** How often the fake Slack's call log is read; arrival times are this precise. */
-const SAMPLE_MS = 20;
+/** How long after the last wave's machines get there the replies are waited for. */
+const REPLY_TIMEOUT_MS = TRANSITION_MS + 120_000;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function measure(people: number): Promise<{ latencies: number[]; expected: number }> {
   const accounts = benchAccounts(people);
-  const emulator = await startEmulator({
-    seed: benchSeed(accounts),
-    transitionMs: TRANSITION_MS,
-    latencyMs: API_LATENCY_MS,
-  });
-  const slack = await startFakeSlack({ teamId: BENCH_TEAM_ID });
+  const world = startChild(new URL('./completion-world-process.ts', import.meta.url));
   let bench: BenchBot | undefined;
   try {
+    world.send({
+      people,
+      transitionMs: TRANSITION_MS,
+      latencyMs: API_LATENCY_MS,
+    } satisfies CompletionWorldConfig);
+    const ready = await world.next<CompletionWorldReady>();
     bench = await startBenchBot({
-      paperspace: { apiUrl: emulator.url, graphqlUrl: emulator.graphqlUrl },
-      slackApiUrl: slack.apiUrl,
+      paperspace: ready.paperspace,
+      slackApiUrl: ready.slackApiUrl,
       timers: realTimers,
     });
     await linkAccounts(bench.vault, accounts);
@@ -48,17 +58,15 @@ async function measure(people: number): Promise<{ latencies: number[]; expected:
     for (let wave = 0; wave < WAVES; wave += 1) {
       const waveStart = started + wave * WAVE_SPACING_MS;
       if (Date.now() < waveStart) await delay(waveStart - Date.now());
-      const added = Date.now();
-      const watches = accounts.map(async ({ slackUser, account }, person) => {
-        const [machineId] = emulator.state.addMachines(1, {
-          owner: account.userId,
-          state: 'starting',
-          namePrefix: `${account.userId}-w${wave}`,
-        });
-        if (machineId === undefined) throw new Error('the emulator added no machine');
+      world.send({ type: 'wave', wave } satisfies AddWave);
+      const added = await world.next<WaveAdded>();
+      const watcher = bench.bot.watcher;
+      const watches = accounts.map(async ({ slackUser }, person) => {
+        const machineId = added.machineIds[person];
+        if (machineId === undefined) throw new Error('the world added no machine for a person');
         const cardTs = `1700000000.${String(wave * people + person + 1).padStart(6, '0')}`;
-        reachedAt.set(cardTs, added + TRANSITION_MS);
-        await bench?.bot.watcher.watch({
+        reachedAt.set(cardTs, added.reachedAt);
+        await watcher.watch({
           user: slackUser,
           machineId,
           machineName: machineId,
@@ -69,30 +77,21 @@ async function measure(people: number): Promise<{ latencies: number[]; expected:
         });
       });
       await Promise.all(watches);
-      if (Date.now() - added > TRANSITION_MS)
+      if (Date.now() > added.reachedAt)
         throw new Error('creating a wave of watches outlasted the transition');
     }
 
-    const arrivedAt = new Map<string, number>();
-    const deadline = started + WAVES * WAVE_SPACING_MS + TRANSITION_MS + 120_000;
-    let seen = 0;
-    while (arrivedAt.size < reachedAt.size && Date.now() < deadline) {
-      const posts = slack.calls('chat.postMessage');
-      const at = Date.now();
-      for (const call of posts.slice(seen)) {
-        const thread = call.args.thread_ts;
-        if (typeof thread === 'string' && reachedAt.has(thread) && !arrivedAt.has(thread))
-          arrivedAt.set(thread, at);
-      }
-      seen = posts.length;
-      await delay(SAMPLE_MS);
-    }
-    const latencies = [...arrivedAt].map(([card, at]) => at - (reachedAt.get(card) ?? at));
+    world.send({
+      type: 'replies',
+      cards: [...reachedAt.keys()],
+      timeoutMs: REPLY_TIMEOUT_MS,
+    } satisfies AwaitReplies);
+    const { arrivedAt } = await world.next<RepliesArrived>();
+    const latencies = Object.entries(arrivedAt).map(([card, at]) => at - (reachedAt.get(card) ?? at));
     return { latencies, expected: reachedAt.size };
   } finally {
     await bench?.close();
-    await slack.close();
-    await emulator.close();
+    await world.stop();
   }
 }
 
@@ -118,8 +117,8 @@ export async function runCompletionLatency(): Promise<BenchmarkResult> {
     setup:
       `${SIZES.join(', ')} people, ${WAVES} watches each, machines finishing in ${WAVES} waves ${WAVE_SPACING_MS} ms apart; ` +
       `real clock, the bot's real ${BENCH_POLL_INTERVAL_MS / 1000} s poll timer, ${API_LATENCY_MS} ms emulator latency, ` +
-      `production Slack pacing, each person in their own channel. Latency = reply seen at the fake Slack ` +
-      `(sampled every ${SAMPLE_MS} ms) minus the moment the emulator moved the machine to serviceready.` +
+      `production Slack pacing, each person in their own channel; the emulator and the fake Slack in a process apart from the bot. Latency = reply seen at the fake Slack ` +
+      `(sampled every 20 ms) minus the moment the emulator moved the machine to serviceready.` +
       (QUICK ? ' QUICK MODE (BENCH_QUICK=1): small sizes.' : ''),
     rows,
     notes: [

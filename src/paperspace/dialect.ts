@@ -23,6 +23,12 @@ export interface Capabilities {
   whoAmI: boolean;
   /** Shared drives need a separate access token (the contract's GraphQL). */
   driveAccessToken: boolean;
+  /**
+   * Where machine types come from: `fixed`, the contract's one list (constants.ts); `per template`,
+   * each template's own (v1's availableMachineTypes, `Template.machineTypes`), which may name types
+   * the contract never listed.
+   */
+  machineTypes: 'fixed' | 'per template';
 }
 
 export const CAPABILITIES: Record<Dialect, Capabilities> = {
@@ -34,6 +40,7 @@ export const CAPABILITIES: Record<Dialect, Capabilities> = {
     utilization: 'reported',
     whoAmI: false,
     driveAccessToken: true,
+    machineTypes: 'fixed',
   },
   v1: {
     scriptText: false,
@@ -43,6 +50,7 @@ export const CAPABILITIES: Record<Dialect, Capabilities> = {
     utilization: 'estimated',
     whoAmI: true,
     driveAccessToken: false,
+    machineTypes: 'per template',
   },
 };
 

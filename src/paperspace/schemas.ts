@@ -104,6 +104,11 @@ export const templateSchema = z.looseObject({
   label: z.string().nullable(),
   os: z.string(),
   dtCreated: z.string(),
+  /**
+   * The machine types it can create, where the API says so per template (v1); absent in the
+   * contract, where the fixed list (constants.ts) and the OS rules decide.
+   */
+  machineTypes: z.array(z.string()).optional(),
 });
 export type Template = z.infer<typeof templateSchema>;
 export const templateListSchema = z.array(templateSchema);

@@ -19,6 +19,7 @@ import {
 import { createMetadataSeal } from './metadata-seal.js';
 import { guardSlackRequests, type SeenSignatures } from './request-guard.js';
 import { openSealedMetadata, sealingFetch } from './sealed-views.js';
+import { createSlackTransport } from './slack-transport.js';
 
 /** The one endpoint Slack posts slash commands, interactions and events to (manifest.yml says the same). */
 export const SLACK_EVENTS_PATH = '/slack/events';
@@ -85,6 +86,12 @@ export interface SlackApp {
   start(): Promise<{ port: number }>;
   /** Stops accepting requests; a no-op when not started. */
   stop(): Promise<void>;
+  /**
+   * Closes the connections to Slack's Web API after stop(), once the listeners still answering are done:
+   * it waits for calls under way, or cuts them off with `force`. Idle connections never hold the
+   * process open, so this only tidies up.
+   */
+  closeConnections(options?: { force?: boolean }): Promise<void>;
 }
 
 function requireValue(value: string, name: string, mode: string): void {
@@ -142,6 +149,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     });
   }
 
+  const transport = createSlackTransport();
   const app = new App({
     token: options.botToken,
     receiver,
@@ -161,7 +169,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       // fails at once instead; posting.ts takes the message to the next conversation, and background work
       // (a separate client, app.client, used by the scheduler) tries again on a later tick.
       rejectRateLimitedCalls: true,
-      fetch: sealingFetch(metadataSeal),
+      fetch: sealingFetch(metadataSeal, transport.fetch),
     },
     deferInitialization: true,
     extendedErrorHandler: true,
@@ -214,7 +222,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     if (routesServer) await close(routesServer);
   };
 
-  return { app, start, stop };
+  return { app, start, stop, closeConnections: transport.close };
 }
 
 /**

@@ -1,8 +1,10 @@
 // Paces what the bot posts on its own (watch completions, card updates) to Slack's limits, so that a
 // burst of finishes drains at Slack's pace instead of into 429s, and never holds up the scheduler.
 // - messages: chat.postMessage allows about one message per second per channel. Each channel has a
-//   first-in-first-out lane, so one person's replies keep their order, and each message waits until a
-//   second after the previous one in its channel started.
+//   lane that takes its senders (the people the messages are for) in turns, one message each, so one
+//   person's burst of 50 completions does not put another person's one 50 seconds back; each sender's
+//   messages keep their order, and each message waits until a second after the previous one in its
+//   channel started.
 // - card updates: chat.update is Tier 3, about 50 a minute for the whole workspace, far fewer than a
 //   burst of 1,000 finishes asks for. A card shows its latest state, so an update that cannot go at
 //   once waits in a queue where a newer update of the same card replaces it, and the caller goes on:
@@ -14,8 +16,11 @@
 import { SLACK_PACING, type SlackPacing } from '../config.js';
 
 export interface ChannelPacer {
-  /** Runs `send` (a chat.postMessage) after the earlier messages of `channel`, at Slack's pace. */
-  message<T>(channel: string, send: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `send` (a chat.postMessage) in `channel` at Slack's pace: after the earlier messages of the
+   * same `sender`, and taking turns with the other senders waiting in the channel.
+   */
+  message<T>(channel: string, send: () => Promise<T>, sender?: string): Promise<T>;
   /**
    * Sends an update of `card` (a chat.update that handles its own failures) at once when the budget
    * allows, and then resolves once it is sent. Otherwise queues it, replacing an older update of the
@@ -39,21 +44,31 @@ export function createChannelPacer(deps: ChannelPacerDeps = {}): ChannelPacer {
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? realSleep;
 
-  /** The tail of each channel's message lane: the next message starts once it settles. */
-  const lanes = new Map<string, Promise<unknown>>();
+  /**
+   * Each busy channel's waiting messages, by sender, in the order their turns come: the sender served
+   * goes to the back if it has more. A channel is here only while its lane is being drained.
+   */
+  const lanes = new Map<string, Map<string, (() => Promise<void>)[]>>();
   const lastMessageAt = new Map<string, number>();
   let updateTokens = pacing.updateBurst;
   let tokensAt = now();
 
-  const enqueue = <T>(lane: string, run: () => Promise<T>): Promise<T> => {
-    const previous = lanes.get(lane) ?? Promise.resolve();
-    const result = previous.then(run, run);
-    const tail = result.catch(() => undefined);
-    lanes.set(lane, tail);
-    void tail.then(() => {
-      if (lanes.get(lane) === tail) lanes.delete(lane);
-    });
-    return result;
+  const drainLane = async (channel: string, senders: Map<string, (() => Promise<void>)[]>) => {
+    while (senders.size > 0) {
+      // The turn is chosen after the wait, so a sender who arrived during it is in this round.
+      const wait = (lastMessageAt.get(channel) ?? Number.NEGATIVE_INFINITY) + pacing.messageSpacingMs - now();
+      if (wait > 0) await sleep(wait);
+      const turn = senders.entries().next();
+      if (turn.done) break;
+      const [sender, waiting] = turn.value;
+      const send = waiting.shift();
+      senders.delete(sender);
+      if (waiting.length > 0) senders.set(sender, waiting);
+      // One number per channel the bot has posted in since it started: small even in thousands.
+      lastMessageAt.set(channel, now());
+      await send?.();
+    }
+    lanes.delete(channel);
   };
 
   /** Takes a chat.update token if one is there; tokens refill continuously at updatesPerMinute. */
@@ -86,14 +101,20 @@ export function createChannelPacer(deps: ChannelPacerDeps = {}): ChannelPacer {
   };
 
   return {
-    message(channel, send) {
-      return enqueue(channel, async () => {
-        const wait =
-          (lastMessageAt.get(channel) ?? Number.NEGATIVE_INFINITY) + pacing.messageSpacingMs - now();
-        if (wait > 0) await sleep(wait);
-        // One number per channel the bot has posted in since it started: small even in thousands.
-        lastMessageAt.set(channel, now());
-        return send();
+    message(channel, send, sender = '') {
+      return new Promise((resolve, reject) => {
+        // Settles the caller's promise and never rejects itself, so one failed post never stops the lane.
+        const run = () => Promise.resolve().then(send).then(resolve, reject);
+        const senders = lanes.get(channel);
+        if (senders === undefined) {
+          const fresh = new Map([[sender, [run]]]);
+          lanes.set(channel, fresh);
+          void drainLane(channel, fresh);
+          return;
+        }
+        const waiting = senders.get(sender);
+        if (waiting === undefined) senders.set(sender, [run]);
+        else waiting.push(run);
       });
     },
 

@@ -15,10 +15,7 @@ export const FORGED_METADATA_TEXT =
   'This form is not valid: what it carried was changed on its way back, so I did nothing with it. Close it and start again.';
 
 /** Wraps the Web API client's fetch so that each view's private_metadata leaves sealed. */
-export function sealingFetch(
-  seal: MetadataSeal,
-  inner: webApi.FetchFunction = (url, init) => fetch(url, init),
-): webApi.FetchFunction {
+export function sealingFetch(seal: MetadataSeal, inner: webApi.FetchFunction): webApi.FetchFunction {
   return (url, init) => {
     const method = new URL(url).pathname.split('/').pop() ?? '';
     if (!VIEW_METHODS.has(method) || typeof init?.body !== 'string') return inner(url, init);

@@ -68,6 +68,11 @@ export interface DelegationRepository {
   /** Accessor shares that are over (expired or ended) with grants left to remove and no attempt pending. */
   dueToRevoke(now: number, limit: number): Promise<Delegation[]>;
   /**
+   * A workspace's accessor shares whose grants are not all removed yet, expired or not: what an
+   * uninstall must take back on Paperspace before the keys that can are purged.
+   */
+  withGrantsLeft(teamId: string): Promise<Delegation[]>;
+  /**
    * Takes the next removal attempt of a share until `until`, so one replica makes it. True only for
    * the caller that took it.
    */
@@ -199,6 +204,15 @@ export function createDelegationRepository(db: SqlClient): DelegationRepository 
            AND revoked_at IS NULL AND (revoke_retry_at IS NULL OR revoke_retry_at <= ?)
          ORDER BY expires_at, id LIMIT ?`,
         [now, now, limit],
+      );
+      return rows.map(fromRow);
+    },
+
+    async withGrantsLeft(teamId) {
+      const rows = await db.all<DelegationRow>(
+        `SELECT * FROM delegations WHERE slack_team_id = ? AND accessor_grants IS NOT NULL AND revoked_at IS NULL
+         ORDER BY expires_at, id`,
+        [teamId],
       );
       return rows.map(fromRow);
     },

@@ -86,6 +86,12 @@ export interface DueReport {
   body: string;
   /** When it became due; `claimReport()` takes it for exactly one caller by this value. */
   dueAt: number;
+  /**
+   * When a post of it was last handed to Slack without an answer recorded since (the replica died, or
+   * Slack's answer never came): it may be in the conversation already. Null when no post went out, or
+   * Slack refused every one.
+   */
+  sentAt: number | null;
 }
 
 /** A replica's hold on watches: `owner` names the replica, the lease ends at now + leaseMs. */

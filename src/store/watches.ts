@@ -17,14 +17,24 @@ import {
 
 export type * from './watch-types.js';
 
+/** The person already has `limit` active watches: nothing was stored or finished. */
+export class WatchSlotsFullError extends StoreError {
+  constructor(readonly active: number) {
+    super(`The person already has ${active} active watches.`);
+  }
+}
+
 export interface WatchRepository {
   /**
    * Stores a new active watch. A card (team, channel and messageTs) has one active watch at most: one
    * already there is finished as failed, replaced by this one, in the same transaction. Two requests
    * about one card at once (a double click, two replicas) leave exactly one of them active.
    * With `supersedes`, the older active watches of the machine are finished too, and returned.
+   * With `limit`, throws WatchSlotsFullError (and changes nothing) when the person already has that
+   * many active watches: each active watch holds a numbered slot below the limit that no other active
+   * watch of the person can share, so the limit holds under concurrent calls on every replica.
    */
-  create(input: NewWatch): Promise<CreatedWatch>;
+  create(input: NewWatch, limit?: number): Promise<CreatedWatch>;
   get(id: string): Promise<Watch | undefined>;
   /**
    * Finishes every active watch of a machine as failed with `detail`, and returns them: an operation
@@ -47,6 +57,11 @@ export interface WatchRepository {
    * if another replica took it, or it was reported, since `dueAt` was read.
    */
   claimReport(id: string, dueAt: number, retryAt: number): Promise<boolean>;
+  /**
+   * A post of the report is being handed to Slack now (`at`), or (null) Slack refused it everywhere:
+   * kept until reported(), so a later post of it knows whether it may be a repeat.
+   */
+  reportSending(id: string, at: number | null): Promise<void>;
   /** The report was posted (or given up on): nothing is due for this watch any more. */
   reported(id: string): Promise<void>;
   /** Deletes watches that finished before `before`, except those whose report is still due; returns how many. */
@@ -75,6 +90,8 @@ export type WatchRow = {
   lease_until: number | null;
   report: string | null;
   report_due_at: number | null;
+  report_sent_at?: number | null;
+  slot?: number | null;
 };
 
 export const fromRow = (row: WatchRow): Watch => ({
@@ -105,13 +122,11 @@ const json = (timeline: TimelineEntry[] | undefined) =>
 /** Why a watch was finished without a result of its own: the newer watch of its card posts instead. */
 const REPLACED_ON_CARD = 'replaced by a newer request on the same card';
 /**
- * Each attempt fails only because another request's watch of the same card was committed meanwhile,
- * which the next attempt replaces; this many requests racing on one card is not a person clicking.
+ * Each attempt fails only because another request committed a watch of the same card (which the next
+ * attempt replaces) or took the free slot it picked; each such request is a watch stored, so the
+ * attempts are bounded by the limit plus a few clicks on one card.
  */
-const MAX_CARD_ATTEMPTS = 10;
-
-/** The predicate of the partial unique index watches_active_card (migration 6), repeated in ON CONFLICT. */
-const ACTIVE_CARD = "status = 'active' AND message_ts IS NOT NULL";
+const MAX_ATTEMPTS = 100;
 
 /**
  * A newer operation decides where the machine is heading: a stop card still waiting for off after a
@@ -130,6 +145,25 @@ async function supersedeIn(
   return rows.map(fromRow);
 }
 
+/**
+ * A slot below `limit` that no active watch of the person holds; throws WatchSlotsFullError when there
+ * is none. Under a limit it is picked at random among the lowest free ones, so that concurrent requests
+ * rarely pick the same one; without one it is the lowest, so that the slots of watches stored without a
+ * limit stay below it and count against it.
+ */
+async function freeSlot(client: SqlClient, person: { teamId: string; userId: string }, limit: number) {
+  const held = await client.all<{ slot: number | null }>(
+    `SELECT slot FROM watches WHERE status = 'active' AND slack_team_id = ? AND slack_user_id = ?`,
+    [person.teamId, person.userId],
+  );
+  const used = new Set(held.map((row) => row.slot));
+  const free: number[] = [];
+  const choices = Number.isFinite(limit) ? 8 : 1;
+  for (let slot = 0; slot < limit && free.length < choices; slot++) if (!used.has(slot)) free.push(slot);
+  if (free.length === 0) throw new WatchSlotsFullError(held.length);
+  return free[Math.floor(Math.random() * free.length)] as number;
+}
+
 export function createWatchRepository(db: SqlClient): WatchRepository {
   const get = async (id: string) => {
     const row = await db.get<WatchRow>('SELECT * FROM watches WHERE id = ?', [id]);
@@ -137,17 +171,17 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
   };
 
   return {
-    async create(input) {
+    async create(input, limit = Number.POSITIVE_INFINITY) {
       const timeline = input.lastState ? [{ state: input.lastState, at: input.createdAt }] : [];
       const messageTs = input.messageTs ?? null;
-      // On a conflict with the card's active watch (the watches_active_card index) nothing is inserted
-      // and no row comes back.
-      const insert = (client: SqlClient) =>
+      // On a conflict with the card's active watch (watches_active_card) or with another active watch of
+      // the person in the same slot (watches_active_slot) nothing is inserted and no row comes back.
+      const insert = (client: SqlClient, slot: number) =>
         client.get<WatchRow>(
           `INSERT INTO watches (id, slack_team_id, slack_user_id, machine_id, machine_name, target_state, channel,
-             message_ts, thread_ts, created_at, deadline_at, last_state, timeline, status, event_id)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?)
-           ON CONFLICT (slack_team_id, channel, message_ts) WHERE ${ACTIVE_CARD} DO NOTHING
+             message_ts, thread_ts, created_at, deadline_at, last_state, timeline, status, event_id, slot)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?)
+           ON CONFLICT DO NOTHING
            RETURNING *`,
           [
             randomUUID(),
@@ -164,6 +198,7 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
             input.lastState ?? null,
             JSON.stringify(timeline),
             input.eventId ?? null,
+            slot,
           ],
         );
       // Finished before the insert, so the new watch is never among them.
@@ -172,32 +207,28 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
           ? Promise.resolve([])
           : supersedeIn(client, { ...input, at: input.createdAt, detail: input.supersedes });
       let superseded: Watch[] = [];
-      const row =
-        messageTs === null
-          ? await db.transaction(async (tx) => {
-              superseded = await supersede(tx);
-              return insert(tx);
-            })
-          : await db.transaction(async (tx) => {
-              for (let attempt = 0; attempt < MAX_CARD_ATTEMPTS; attempt++) {
-                await tx.run(
-                  `UPDATE watches SET status = 'failed', completed_at = ?, detail = ?
-                   WHERE slack_team_id = ? AND channel = ? AND message_ts = ? AND status = 'active'`,
-                  [input.createdAt, REPLACED_ON_CARD, input.teamId, input.channel, messageTs],
-                );
-                // The card's own older watch was finished just above: the card is being redrawn anyway.
-                superseded = [...superseded, ...(await supersede(tx))];
-                // PostgreSQL: a watch of the card that another transaction inserted after the UPDATE
-                // read the table makes this insert wait for that transaction and then do nothing; the
-                // next UPDATE (a statement of its own, so it sees that watch) replaces it.
-                const inserted = await insert(tx);
-                if (inserted !== undefined) return inserted;
-              }
-              throw new StoreError(
-                `${MAX_CARD_ATTEMPTS} requests about one card kept replacing each other's watch; gave up.`,
-              );
-            });
-      if (row === undefined) throw new StoreError('Inserting a watch returned no row.');
+      const row = await db.transaction(async (tx) => {
+        for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+          if (messageTs !== null) {
+            await tx.run(
+              `UPDATE watches SET status = 'failed', completed_at = ?, detail = ?
+               WHERE slack_team_id = ? AND channel = ? AND message_ts = ? AND status = 'active'`,
+              [input.createdAt, REPLACED_ON_CARD, input.teamId, input.channel, messageTs],
+            );
+          }
+          // The card's own older watch was finished just above: the card is being redrawn anyway.
+          superseded = [...superseded, ...(await supersede(tx))];
+          // Read after the updates above, so the watches they finished free their slots. Throwing here
+          // rolls them back: a refused watch changes nothing.
+          const slot = await freeSlot(tx, input, limit);
+          // PostgreSQL: a watch of the card or of this slot that another transaction inserted after
+          // this one read the table makes the insert wait for that transaction and then do nothing; the
+          // next attempt (statements of its own, so they see that watch) replaces it or picks another slot.
+          const inserted = await insert(tx, slot);
+          if (inserted !== undefined) return inserted;
+        }
+        throw new StoreError(`${MAX_ATTEMPTS} attempts to store a watch conflicted with others; gave up.`);
+      });
       return { ...fromRow(row), superseded };
     },
 
@@ -262,7 +293,14 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
       return rows.flatMap((row) =>
         row.report === null || row.report_due_at === null
           ? []
-          : [{ watch: fromRow(row), body: row.report, dueAt: row.report_due_at }],
+          : [
+              {
+                watch: fromRow(row),
+                body: row.report,
+                dueAt: row.report_due_at,
+                sentAt: row.report_sent_at ?? null,
+              },
+            ],
       );
     },
 
@@ -274,8 +312,15 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
       return changes === 1;
     },
 
+    async reportSending(id, at) {
+      await db.run('UPDATE watches SET report_sent_at = ? WHERE id = ? AND report IS NOT NULL', [at, id]);
+    },
+
     async reported(id) {
-      await db.run('UPDATE watches SET report = NULL, report_due_at = NULL WHERE id = ?', [id]);
+      await db.run(
+        'UPDATE watches SET report = NULL, report_due_at = NULL, report_sent_at = NULL WHERE id = ?',
+        [id],
+      );
     },
 
     async countActive(filter) {

@@ -44,6 +44,31 @@ describe('request schemas shared with the Slack layer', () => {
     ]);
   });
 
+  it("checks a v1 template's own catalog instead of the fixed list: its types, in any case, and its region", () => {
+    const template = {
+      id: 'tcustom1',
+      name: 'Orbital ML base image',
+      os: 'Ubuntu 22.04',
+      machineTypes: ['A100', 'C4'],
+      region: 'East Coast (NY2)',
+    };
+    const schema = createMachineParamsSchemaFor(template);
+    const ampere = schema.safeParse({ ...validCreate, region: 'East Coast (NY2)', machineType: 'a100' });
+    expect(ampere.success && ampere.data.machineType).toBe('A100');
+    const refused = schema.safeParse({ ...validCreate, machineType: 'Air' });
+    expect(refused.error && toRequestIssues(refused.error)).toEqual([
+      {
+        field: 'region',
+        message:
+          'cannot be Europe (AMS1): template Orbital ML base image (tcustom1) is only in East Coast (NY2)',
+      },
+      {
+        field: 'machineType',
+        message: 'cannot be Air: template Orbital ML base image (tcustom1) offers A100, C4',
+      },
+    ]);
+  });
+
   it('trims text values, so a pasted space does not become part of a name', () => {
     expect(updateMachineParamsSchema.parse({ machineName: '  gpu-2 ' })).toEqual({ machineName: 'gpu-2' });
   });

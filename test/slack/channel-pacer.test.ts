@@ -38,6 +38,40 @@ describe('channel pacer', () => {
     ]);
   });
 
+  it("gives another person's completion the next turn in a channel where one person has 50 waiting", async () => {
+    const pacer = createChannelPacer();
+    const { sent, send } = recorder();
+    const adas = Array.from({ length: 50 }, (_, n) => pacer.message('C_OPS', send(`ada-${n}`), 'T1/U_ADA'));
+    await vi.advanceTimersByTimeAsync(2500);
+    // Sam's one completion arrives while Ada's 47 left are queued: Ada's next one, already in this
+    // round, goes at 3 s, and Sam's at 4 s, not after Ada's last at 50 s.
+    const sams = pacer.message('C_OPS', send('sam-1'), 'T1/U_SAM');
+    await vi.advanceTimersByTimeAsync(60_000);
+    await Promise.all([...adas, sams]);
+    const samAt = sent.find((entry) => entry.label === 'sam-1')?.at;
+    expect(samAt).toBe(4000);
+    // Ada's keep their order and Slack's pace: a second apart, 51 posts in 51 seconds.
+    const adaLabels = sent.filter((entry) => entry.label.startsWith('ada-')).map((entry) => entry.label);
+    expect(adaLabels).toEqual(Array.from({ length: 50 }, (_, n) => `ada-${n}`));
+    expect(sent.map((entry) => entry.at)).toEqual(Array.from({ length: 51 }, (_, n) => n * 1000));
+  });
+
+  it('takes turns between people waiting in one channel, each in their own order', async () => {
+    const pacer = createChannelPacer();
+    const { sent, send } = recorder();
+    const posts = [
+      pacer.message('C_OPS', send('ada-1'), 'ada'),
+      pacer.message('C_OPS', send('ada-2'), 'ada'),
+      pacer.message('C_OPS', send('ada-3'), 'ada'),
+      pacer.message('C_OPS', send('sam-1'), 'sam'),
+      pacer.message('C_OPS', send('sam-2'), 'sam'),
+      pacer.message('C_OPS', send('lin-1'), 'lin'),
+    ];
+    await vi.advanceTimersByTimeAsync(10_000);
+    await Promise.all(posts);
+    expect(sent.map((entry) => entry.label)).toEqual(['ada-1', 'ada-2', 'sam-1', 'lin-1', 'ada-3', 'sam-2']);
+  });
+
   it('keeps the order of a channel even when a post in it fails', async () => {
     const pacer = createChannelPacer();
     const { sent, send } = recorder();

@@ -3,11 +3,35 @@
 // need to be stable so that utilization answers can be checked.
 import {
   type DedicatedGpuMachineType,
+  isCpuMachineType,
+  isGridMachineType,
   MACHINE_DISK_SIZES_GB,
+  MACHINE_TYPES,
   type MachineDiskSizeGb,
-  type MachineType,
   type Region,
 } from '../../src/paperspace/constants.js';
+
+/**
+ * Types only v1 sells: its catalog is each template's availableMachineTypes, not the contract's fixed
+ * list, so a v1 create may name a type the contract never heard of.
+ */
+export const V1_ONLY_MACHINE_TYPES = ['A4000', 'A5000', 'A6000', 'A100', 'H100'] as const;
+export type V1OnlyMachineType = (typeof V1_ONLY_MACHINE_TYPES)[number];
+/** Every type the emulated cloud builds: the contract's and v1's own. */
+export const EMULATOR_MACHINE_TYPES = [...MACHINE_TYPES, ...V1_ONLY_MACHINE_TYPES] as const;
+export type EmulatorMachineType = (typeof EMULATOR_MACHINE_TYPES)[number];
+
+/**
+ * The types a template can create, the world's one rule for both dialects: Windows images run on
+ * neither CPU-only types nor v1's own, Ubuntu images on no GRID type.
+ */
+export function offeredMachineTypes(template: { readonly family: TemplateFamily }): EmulatorMachineType[] {
+  return EMULATOR_MACHINE_TYPES.filter((type) =>
+    template.family === 'windows'
+      ? !isCpuMachineType(type) && !(V1_ONLY_MACHINE_TYPES as readonly string[]).includes(type)
+      : !isGridMachineType(type),
+  );
+}
 
 export interface MachineSpec {
   readonly cpus: number;
@@ -17,7 +41,7 @@ export interface MachineSpec {
   readonly hourlyRate: string;
 }
 
-export const MACHINE_SPECS: Readonly<Record<MachineType, MachineSpec>> = {
+export const MACHINE_SPECS: Readonly<Record<EmulatorMachineType, MachineSpec>> = {
   Air: { cpus: 2, ramGiB: 4, gpu: 'GRID M60-0B', hourlyRate: '0.07' },
   Standard: { cpus: 2, ramGiB: 8, gpu: 'GRID M60-1Q', hourlyRate: '0.40' },
   Pro: { cpus: 4, ramGiB: 16, gpu: 'GRID M60-2Q', hourlyRate: '0.65' },
@@ -37,6 +61,11 @@ export const MACHINE_SPECS: Readonly<Record<MachineType, MachineSpec>> = {
   C8: { cpus: 16, ramGiB: 60, gpu: null, hourlyRate: '0.56' },
   C9: { cpus: 24, ramGiB: 120, gpu: null, hourlyRate: '1.12' },
   C10: { cpus: 32, ramGiB: 244, gpu: null, hourlyRate: '2.24' },
+  A4000: { cpus: 8, ramGiB: 45, gpu: 'RTX A4000', hourlyRate: '0.76' },
+  A5000: { cpus: 8, ramGiB: 45, gpu: 'RTX A5000', hourlyRate: '1.38' },
+  A6000: { cpus: 8, ramGiB: 45, gpu: 'RTX A6000', hourlyRate: '1.89' },
+  A100: { cpus: 12, ramGiB: 90, gpu: 'A100', hourlyRate: '3.09' },
+  H100: { cpus: 20, ramGiB: 250, gpu: 'H100', hourlyRate: '5.95' },
 };
 
 /** The monthly price of each disk size the bot's validator accepts (the one list, MACHINE_DISK_SIZES_GB). */

@@ -1,11 +1,7 @@
 // The handle tests (and the CLI) use to look inside the emulator and steer it: find machines, add
 // many at once, make a machine's next operation fail, change availability, fail upcoming requests.
-import type {
-  DedicatedGpuMachineType,
-  MachineState,
-  MachineType,
-  Region,
-} from '../../src/paperspace/constants.js';
+import type { DedicatedGpuMachineType, MachineState, Region } from '../../src/paperspace/constants.js';
+import type { EmulatorMachineType } from './catalog.js';
 import { delegationView } from './delegation-routes.js';
 import type { Faults, ScheduledFailure } from './faults.js';
 import { settleMachine } from './lifecycle.js';
@@ -41,7 +37,7 @@ export interface BulkMachines {
   /** User id of the owner; the machines belong to the owner's account. */
   readonly owner: string;
   readonly state?: MachineState;
-  readonly machineType?: MachineType;
+  readonly machineType?: EmulatorMachineType;
   readonly region?: Region;
   /** Defaults to the first stock Ubuntu template. */
   readonly templateId?: string;

@@ -7,13 +7,12 @@ import {
   isDedicatedGpuMachineType,
   isGridMachineType,
   MACHINE_TYPES,
-  type MachineType,
   REGIONS,
   RESTORE_POINT_FREQUENCIES,
   type Region,
 } from '../../src/paperspace/constants.js';
 import { requireUser } from './auth.js';
-import { STORAGE_SIZES_GB } from './catalog.js';
+import { type EmulatorMachineType, offeredMachineTypes, STORAGE_SIZES_GB } from './catalog.js';
 import { badRequest, forbidden } from './errors.js';
 import { provisionMachine } from './machine-factory.js';
 import { machineView } from './machine-view.js';
@@ -127,7 +126,8 @@ function resolveOwner(core: EmulatorCore, caller: UserRecord, request: CreateReq
 export interface PlacementRequest {
   readonly templateId: string;
   readonly region: Region;
-  readonly machineType: MachineType;
+  /** Any label: the contract's schema allows only its fixed list, v1's any, and the template decides. */
+  readonly machineType: string;
   readonly scriptId?: string | undefined;
   readonly networkId?: string | undefined;
 }
@@ -153,7 +153,7 @@ export function checkPlacement(
   core: EmulatorCore,
   user: UserRecord,
   request: PlacementRequest,
-): { template: TemplateRecord; network: NetworkRecord | null } {
+): { template: TemplateRecord; network: NetworkRecord | null; machineType: EmulatorMachineType } {
   const template = core.world.templates.get(request.templateId);
   if (!template || (template.accountId !== null && template.accountId !== user.accountId)) {
     throw badRequest(`templateId: no template ${request.templateId}`);
@@ -175,13 +175,21 @@ export function checkPlacement(
   ) {
     throw badRequest(`${request.machineType} machines are not available in ${request.region} right now`);
   }
+  const offered = offeredMachineTypes(template);
+  const machineType = offered.find((type) => type === request.machineType);
+  if (machineType === undefined) {
+    throw badRequest(
+      `machineType: template ${template.label ?? template.name} (${template.id}) is not available on ` +
+        `${request.machineType}; it is available on ${offered.join(', ')}`,
+    );
+  }
   if (
     request.scriptId !== undefined &&
     core.world.scripts.get(request.scriptId)?.accountId !== user.accountId
   ) {
     throw badRequest(`scriptId: no script ${request.scriptId}`);
   }
-  return { template, network: resolveNetwork(core, user, request) };
+  return { template, network: resolveNetwork(core, user, request), machineType };
 }
 
 function createMachine({ core, caller, body }: RequestContext): Reply {

@@ -1,8 +1,8 @@
 // Builds machine records. The create route provisions a machine from scratch; seeds and the test
 // controls place machines that already exist in a given state. Both go through here so a machine
 // looks the same whichever way it came into being.
-import type { MachineState, MachineType, Region } from '../../src/paperspace/constants.js';
-import { GIB, MACHINE_SPECS } from './catalog.js';
+import type { MachineState, Region } from '../../src/paperspace/constants.js';
+import { type EmulatorMachineType, GIB, MACHINE_SPECS } from './catalog.js';
 import {
   bootedStateOf,
   newEvent,
@@ -22,7 +22,7 @@ export interface MachineBlueprint {
   readonly name: string;
   readonly owner: UserRecord;
   readonly template: TemplateRecord;
-  readonly machineType: MachineType;
+  readonly machineType: EmulatorMachineType;
   readonly region: Region;
   readonly sizeGb: number;
   /** The caller checked that it has a free address. */

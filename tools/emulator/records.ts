@@ -1,12 +1,7 @@
 // The emulator's in-memory records. They hold times as epoch milliseconds and are turned into the
 // API's JSON shapes only at the edge (machine-view.ts and the route files).
-import type {
-  AutoSnapshotFrequency,
-  MachineState,
-  MachineType,
-  Region,
-} from '../../src/paperspace/constants.js';
-import type { TemplateFamily } from './catalog.js';
+import type { AutoSnapshotFrequency, MachineState, Region } from '../../src/paperspace/constants.js';
+import type { EmulatorMachineType, TemplateFamily } from './catalog.js';
 
 export type AccountKind = 'team' | 'individual';
 
@@ -109,7 +104,7 @@ export interface MachineRecord {
   readonly ownerId: string;
   readonly accountId: string;
   readonly templateId: string;
-  readonly machineType: MachineType;
+  readonly machineType: EmulatorMachineType;
   readonly region: Region;
   readonly agentType: AgentType;
   readonly sizeGb: number;

@@ -7,11 +7,15 @@ import {
   isCpuMachineType,
   isGridMachineType,
   MACHINE_STATES,
-  MACHINE_TYPES,
   REGIONS,
   SCRIPT_MAX_BYTES,
 } from '../../src/paperspace/constants.js';
-import { STORAGE_SIZES_GB, templateFamilyOf } from './catalog.js';
+import {
+  EMULATOR_MACHINE_TYPES,
+  STORAGE_SIZES_GB,
+  templateFamilyOf,
+  V1_ONLY_MACHINE_TYPES,
+} from './catalog.js';
 import { networkSize } from './network-space.js';
 
 const id = z.string().trim().min(1);
@@ -61,7 +65,8 @@ const machineSchema = z.strictObject({
   name: text,
   owner: id,
   templateId: id,
-  machineType: z.enum(MACHINE_TYPES),
+  // v1's own types too (A100 …): a seed can show the machines v1 sells.
+  machineType: z.enum(EMULATOR_MACHINE_TYPES),
   region: z.enum(REGIONS),
   state: z.enum(MACHINE_STATES).default('off'),
   size: z.number().int().positive().default(50),
@@ -201,6 +206,9 @@ function crossReferenceIssues(seed: Seed): Issue[] {
     }
     if (family === 'windows' && isCpuMachineType(machine.machineType)) {
       at('machineType', 'Windows templates cannot create C1 to C10');
+    }
+    if (family === 'windows' && (V1_ONLY_MACHINE_TYPES as readonly string[]).includes(machine.machineType)) {
+      at('machineType', `Windows templates cannot create ${V1_ONLY_MACHINE_TYPES.join(', ')}`);
     }
     if (family === 'ubuntu' && isGridMachineType(machine.machineType)) {
       at('machineType', 'Ubuntu templates cannot create Air, Standard, Pro or Advanced');

@@ -47,8 +47,10 @@ export async function fetchListing(
       // getMachines cannot filter by machine type (the contract lists no such filter), so the bot
       // filters the listed machines itself.
       const { machineType: typedType, ...apiFilters } = filters;
+      // The contract's fixed list names a typo at once; v1's types are whatever its templates offer,
+      // so there any label is compared, in any case, with the machines' own.
       const { machineType } = parseRequest(
-        machineTypeFilterSchema,
+        client.capabilities.machineTypes === 'fixed' ? machineTypeFilterSchema : anyMachineTypeFilterSchema,
         typedType === undefined ? {} : { machineType: typedType },
         'machines.list',
         'list machines',
@@ -63,7 +65,8 @@ export async function fetchListing(
       const { limit: _limit, skip: _skip, ...machineFilters } = typed;
       const items: Machine[] = [];
       for await (const machine of client.machines.listAll(machineFilters, options)) {
-        if (machineType === undefined || machine.machineType === machineType) items.push(machine);
+        if (machineType === undefined || machine.machineType.toLowerCase() === machineType.toLowerCase())
+          items.push(machine);
       }
       return { kind, items };
     }
@@ -100,6 +103,9 @@ export async function fetchListing(
 }
 
 const machineTypeFilterSchema = z.strictObject({ machineType: machineTypeSchema.optional() });
+const anyMachineTypeFilterSchema = z.strictObject({
+  machineType: z.string().trim().min(1, { error: 'must name a machine type' }).optional(),
+});
 
 /**
  * Turns typed text into the types a filter schema expects: `4` for a number filter, `true` for a

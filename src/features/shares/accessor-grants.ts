@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceNotFoundError } from '../../paperspace/errors.js';
+import type { RequestOptions } from '../../paperspace/http.js';
 import { escapeMrkdwn, mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { AccessorGrant, Delegation, DelegationRepository } from '../../store/delegations.js';
@@ -128,6 +129,7 @@ export async function revokeGrants(
   deps: RevokeDeps,
   client: PaperspaceClient | undefined,
   share: Delegation,
+  options?: RequestOptions,
 ): Promise<Delegation> {
   const grants = (share.grants ?? []).map((grant) => ({ ...grant }));
   let failure: string | null = null;
@@ -147,10 +149,11 @@ export async function revokeGrants(
             note: `accessor ${grant.paperspaceUserId} (<@${grant.slackUserId}>) at the end of a share`,
           },
           () =>
-            client.machines.setAccess(grant.machineId, {
-              userId: grant.paperspaceUserId,
-              enableAccess: false,
-            }),
+            client.machines.setAccess(
+              grant.machineId,
+              { userId: grant.paperspaceUserId, enableAccess: false },
+              options,
+            ),
         );
         grant.revoked = true;
       } catch (error) {

@@ -6,6 +6,7 @@ import { errorMessage } from '../../slack/block-kit/messages.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { Store } from '../../store/store.js';
 import type { MachineWatcher } from '../../store/watch-types.js';
+import { WatchSlotsFullError } from '../../store/watches.js';
 
 export type { MachineWatcher, WatchRequest } from '../../store/watch-types.js';
 
@@ -44,29 +45,35 @@ export function createMachineWatcher(deps: {
 }): MachineWatcher {
   return {
     async watch(request) {
-      const active = await deps.store.watches.countActive(request.user);
-      if (active >= MAX_ACTIVE_WATCHES_PER_PERSON) throw new WatchLimitError(active);
       const at = deps.now();
       // A newer request about the same card replaces the older watch of it, in the store and atomically
       // (two clicks may reach two replicas at once): one card tells one story, and a Start clicked twice
       // is answered once. An operation also supersedes every older watch of the machine (the caller
       // redraws their cards).
-      return deps.store.watches.create({
-        teamId: request.user.teamId,
-        userId: request.user.userId,
-        machineId: request.machineId,
-        machineName: request.machineName,
-        targetState: request.targetState,
-        channel: request.channel,
-        messageTs: request.messageTs ?? null,
-        threadTs: request.threadTs ?? null,
-        lastState: request.initialState ?? null,
-        eventId: request.eventId ?? null,
-        createdAt: at,
-        deadlineAt: at + (request.timeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS),
-        ...(request.operation === undefined
-          ? {}
-          : { supersedes: `superseded by a newer ${request.operation} of the machine` }),
+      // The store enforces the limit in the same transaction (numbered slots): counting here first let
+      // concurrent requests of one person past it.
+      const created = deps.store.watches.create(
+        {
+          teamId: request.user.teamId,
+          userId: request.user.userId,
+          machineId: request.machineId,
+          machineName: request.machineName,
+          targetState: request.targetState,
+          channel: request.channel,
+          messageTs: request.messageTs ?? null,
+          threadTs: request.threadTs ?? null,
+          lastState: request.initialState ?? null,
+          eventId: request.eventId ?? null,
+          createdAt: at,
+          deadlineAt: at + (request.timeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS),
+          ...(request.operation === undefined
+            ? {}
+            : { supersedes: `superseded by a newer ${request.operation} of the machine` }),
+        },
+        MAX_ACTIVE_WATCHES_PER_PERSON,
+      );
+      return created.catch((error: unknown) => {
+        throw error instanceof WatchSlotsFullError ? new WatchLimitError(error.active) : error;
       });
     },
   };

@@ -94,8 +94,18 @@ export function goneCard(watch: WatchSubject): SlackMessage {
 }
 
 /** The one reply in the card's thread that says how the watch ended; it mentions who asked. */
-export function completionReply(watch: WatchSubject, outcome: WatchOutcome): SlackMessage {
-  const line = `${mention(watch.userId)} ${replyText(watch, outcome)}`;
+/** Ends a completion posted again when an earlier post of it may have landed: a repeat explains itself. */
+export const MAY_REPEAT_NOTE =
+  '_(Sent again: my earlier post of this got no answer from Slack, so you may see it twice.)_';
+
+export function completionReply(
+  watch: WatchSubject,
+  outcome: WatchOutcome,
+  options: { mayRepeat?: boolean } = {},
+): SlackMessage {
+  const line =
+    `${mention(watch.userId)} ${replyText(watch, outcome)}` +
+    (options.mayRepeat ? `\n${MAY_REPEAT_NOTE}` : '');
   return {
     blocks: [{ type: 'section', text: mrkdwn(line) }],
     text: truncateMrkdwn(line, LIMITS.sectionText),

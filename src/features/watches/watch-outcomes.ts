@@ -6,7 +6,9 @@
 // The price is a rare duplicate instead of a lost reply: docs/scheduler.md lists when one can happen
 // (a crash between Slack taking the reply and the record of it, a post whose fate Slack left unknown,
 // a stalled replica). Slack offers no idempotency key to close those gaps; losing "your machine is
-// ready" is the worse failure.
+// ready" is the worse failure. What it can do is say so: the moment a post is handed to Slack is
+// recorded (reportSending), so a later post of a reply that may have landed ends with a note that it
+// may be a repeat, and one that never went out is posted plainly.
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { describeError } from '../../errors/describe-error.js';
@@ -62,7 +64,10 @@ export interface WatchOutcomes {
   dispatch(watch: Watch, report: WatchReport): void;
   /** Resolves once every dispatched post has ended (the scheduler's stop, and a tick asked for explicitly). */
   settled(): Promise<void>;
-  /** Posts the reports that are due: left by a replica that died, or refused by Slack before. */
+  /**
+   * Starts posting the reports that are due (left by a replica that died, or refused by Slack before),
+   * each as dispatch() does; settled() waits for them.
+   */
   retryDue(): Promise<void>;
 }
 
@@ -76,10 +81,21 @@ export function createWatchOutcomes(deps: {
 }): WatchOutcomes {
   const { store, reporter, logger } = deps;
 
-  const post = async (watch: Watch, report: WatchReport) => {
-    const delivered = () => store.watches.reported(watch.id);
+  const post = async (watch: Watch, report: WatchReport, mayRepeat = false) => {
+    const record = {
+      sending: () => store.watches.reportSending(watch.id, deps.now()),
+      refused: () => store.watches.reportSending(watch.id, null),
+      delivered: () => store.watches.reported(watch.id),
+    };
     try {
-      await reporter.finished(watch, report.outcome, report.machine ?? undefined, report.timeline, delivered);
+      await reporter.finished(
+        watch,
+        report.outcome,
+        report.machine ?? undefined,
+        report.timeline,
+        record,
+        mayRepeat,
+      );
     } catch (error) {
       // A channel that is gone or refuses the bot does not land here: the reporter took the outcome to
       // the person's DM. What remains is a post no one took, or one whose fate Slack left unknown.
@@ -93,15 +109,16 @@ export function createWatchOutcomes(deps: {
 
   /** Posts under way, by watch: retryDue leaves them alone, though their retry time may come first. */
   const inFlight = new Map<string, Promise<void>>();
+  const dispatch = (watch: Watch, report: WatchReport, mayRepeat = false) => {
+    // post() catches every failure (the report stays due), so nothing here can reject unobserved.
+    const posting = post(watch, report, mayRepeat).finally(() => inFlight.delete(watch.id));
+    inFlight.set(watch.id, posting);
+  };
 
   return {
     stored: (report, now) => ({ body: JSON.stringify(report), retryAt: now + RETRY_AFTER_MS }),
 
-    dispatch(watch, report) {
-      // post() catches every failure (the report stays due), so nothing here can reject unobserved.
-      const posting = post(watch, report).finally(() => inFlight.delete(watch.id));
-      inFlight.set(watch.id, posting);
-    },
+    dispatch: (watch, report) => dispatch(watch, report),
 
     async settled() {
       while (inFlight.size > 0) await Promise.all(inFlight.values());
@@ -128,7 +145,11 @@ export function createWatchOutcomes(deps: {
           logger.error({ watchId: watch.id }, 'the stored outcome of a watch is unreadable; not posted');
           continue;
         }
-        await post(watch, report);
+        // Handed to the channel pacer like a fresh outcome, not awaited one by one: a retry wave led by
+        // one person's 50 reports would otherwise hold everyone else's back by 50 paced posts.
+        // A post of it that went out without an answer recorded (the replica died, or Slack never
+        // answered) may have landed: this one says it may be a repeat.
+        dispatch(watch, report, due.sentAt !== null);
       }
     },
   };

@@ -2,6 +2,7 @@
 // polls: one getMachines call answers all of that person's watches (more only when their account
 // spans several pages), and a machine is shown (one more call, for its event log) only when the
 // watch may be ending: target reached, machine settled elsewhere, or machine missing from the list.
+// A watch's own event (v1) is read at its first poll and then once every few ticks, not every tick.
 // The same list, made once per person per tick under the person's lease, is what other features'
 // machine checks read (the cost guard); a linked person without watches is listed only when one of
 // those checks is due.
@@ -69,6 +70,13 @@ function satisfies(state: string, target: string): boolean {
 /** A 429 without Retry-After pauses the user for the poll interval, doubled per repeat, up to this. */
 const MAX_RATE_LIMIT_PAUSE_MS = 5 * 60_000;
 const WATCHES_AT_ONCE = 4;
+/**
+ * A watch's event (v1) is read at its first poll, then once per this many poll intervals until the
+ * target is reached: a refusal (no capacity) is usually known at once, and a later failure ends the
+ * watch within this many ticks, while a normal start costs about one list per person per tick
+ * rather than a list plus one event per watched machine.
+ */
+const EVENT_FOLLOW_EVERY_TICKS = 6;
 
 const UNLINKED = 'your Paperspace key was unlinked, so there is no key left to check it with.';
 
@@ -83,6 +91,17 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
   const pauses = new Map<string, { until: number; strikes: number }>();
   /** The last failed poll per user, quoted if their watch then times out. */
   const lastErrors = new Map<string, string>();
+  /** When each watch's event was last read by this replica; a watch new to it is read at once. */
+  const eventReadAt = new Map<string, number>();
+  const eventFollowMs = EVENT_FOLLOW_EVERY_TICKS * deps.pollIntervalMs;
+
+  /** Whether this poll reads the watch's event: its first here, then once per eventFollowMs. */
+  function eventDue(watch: Watch, now: number): boolean {
+    const last = eventReadAt.get(watch.id);
+    if (last !== undefined && now - last < eventFollowMs) return false;
+    eventReadAt.set(watch.id, now);
+    return true;
+  }
 
   async function finish(
     watch: Watch,
@@ -184,8 +203,11 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
 
     // The operation's own event says it failed even when the machine's state never moved (a start
     // refused for want of capacity leaves it off, as it was): no need to wait for the deadline.
-    if (!reached && watch.eventId !== null && client.capabilities.followEvents) {
+    // Read only now and then (eventDue): the list already says whether the machine moves.
+    if (!reached && watch.eventId !== null && client.capabilities.followEvents && eventDue(watch, now)) {
       const event = await followEvent(client, watch, userKey);
+      // An event that could not be read is tried again at the next poll, not a whole period later.
+      if (event === undefined) eventReadAt.delete(watch.id);
       if (event !== undefined && isFailed(event)) {
         return finish(watch, failedOutcome(event, machine), machine, timeline);
       }
@@ -305,6 +327,9 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
         now: deps.now(),
         leaseMs: deps.leaseMs,
       });
+      // Forget the event reads of watches this replica no longer polls (finished or taken elsewhere).
+      const polled = new Set(watches.map((watch) => watch.id));
+      for (const id of eventReadAt.keys()) if (!polled.has(id)) eventReadAt.delete(id);
       const byUser = new Map<string, { user: SlackUser; watches: Watch[] }>();
       // Every held person, watches or not: the machine checks may want the machines of any of them.
       for (const user of held) byUser.set(`${user.teamId}/${user.userId}`, { user, watches: [] });

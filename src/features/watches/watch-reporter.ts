@@ -20,20 +20,32 @@ import {
   waitingNotice,
 } from './watch-messages.js';
 
+/** What the completion's post does to its record, so that a crash or an unanswered post leaves a trace. */
+export interface CompletionRecord {
+  /** The reply is about to be handed to Slack (after its turn in the channel's queue). */
+  sending(): Promise<void>;
+  /** Slack refused it in every conversation: nothing was posted. */
+  refused(): Promise<void>;
+  /** Slack took it. */
+  delivered(): Promise<void>;
+}
+
 export interface WatchReporter {
   /** The machine changed state: the card shows the new state and the timeline. */
   progress(watch: Watch, machine: Machine, timeline: TimelineEntry[]): Promise<void>;
   /**
-   * The watch ended: the thread reply, then `delivered()`, then the final card (when there is a machine
-   * to show). Rejects when the reply reached no one, or Slack did not answer; a card that could not be
-   * updated is only logged.
+   * The watch ended: the thread reply, then `record.delivered()`, then the final card (when there is a
+   * machine to show). Rejects when the reply reached no one, or Slack did not answer; a card that could
+   * not be updated is only logged. `mayRepeat`: an earlier post of this reply may have landed, and the
+   * reply says so.
    */
   finished(
     watch: Watch,
     outcome: WatchOutcome,
     machine: Machine | undefined,
     timeline: TimelineEntry[],
-    delivered: () => Promise<void>,
+    record: CompletionRecord,
+    mayRepeat?: boolean,
   ): Promise<void>;
 }
 
@@ -66,12 +78,20 @@ export function createWatchReporter(deps: {
   // The completion takes the whole fallback chain: its thread, the channel (a thread whose parent was
   // deleted refuses replies), the person's DM (the channel was deleted, archived or forbids the bot),
   // and last an ephemeral message in the channel.
-  const reply = async (watch: Watch, message: SlackMessage) => {
+  const reply = async (watch: Watch, message: SlackMessage, record: CompletionRecord) => {
     const threadTs = watch.threadTs ?? watch.messageTs ?? undefined;
-    // Paced per channel: Slack takes about one message a second in a conversation.
-    const delivery = await pacer.message(watch.channel, () =>
-      deliver(slack, { channel: watch.channel, userId: watch.userId, threadTs }, message),
+    // Paced per channel: Slack takes about one message a second in a conversation. People take turns
+    // in a channel's queue, so one person's burst of completions does not hold another's back.
+    const delivery = await pacer.message(
+      watch.channel,
+      async () => {
+        // Recorded before the post leaves, not when it is queued: only a post that went out can repeat.
+        await record.sending();
+        return deliver(slack, { channel: watch.channel, userId: watch.userId, threadTs }, message);
+      },
+      `${watch.teamId}/${watch.userId}`,
     );
+    if (delivery.landed === 'nowhere') await record.refused();
     if (delivery.landed === 'nowhere' || delivery.landed === 'unknown') {
       throw new Error(
         `the completion of watch ${watch.id} was not delivered (${delivery.landed}: ${delivery.refusal})`,
@@ -90,12 +110,12 @@ export function createWatchReporter(deps: {
       await updateCard(watch, machineCardMessage(machine, { timeline, notice: waitingNotice(watch) }));
     },
 
-    async finished(watch, outcome, machine, timeline, delivered) {
+    async finished(watch, outcome, machine, timeline, record, mayRepeat = false) {
       // The reply goes first and is recorded at once: a crash between Slack taking it and the record is
       // the one moment a completion can be posted twice (docs/scheduler.md), so nothing else sits in it.
       // A reply no one took is thrown: the outcome stays due and is posted again later (watch-outcomes.ts).
-      await reply(watch, completionReply(watch, outcome));
-      await delivered();
+      await reply(watch, completionReply(watch, outcome, { mayRepeat }), record);
+      await record.delivered();
       if (outcome.status === 'gone') await updateCard(watch, goneCard(watch));
       else if (machine !== undefined) {
         await updateCard(

@@ -103,6 +103,14 @@ export function templateFromV1(template: V1Template): Template {
     label: template.name,
     os: template.operatingSystemLabel ?? template.agentType ?? '',
     region: regionFromV1(template.region),
+    // v1's catalog is per template: the types it is available on, in place of the contract's list.
+    ...(template.availableMachineTypes == null
+      ? {}
+      : {
+          machineTypes: template.availableMachineTypes
+            .filter((offer) => offer.isAvailable)
+            .map((offer) => offer.machineTypeLabel),
+        }),
   };
 }
 

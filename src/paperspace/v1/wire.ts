@@ -89,6 +89,9 @@ export const v1TemplateSchema = z.looseObject({
   operatingSystemLabel: z.string().nullish(),
   defaultSizeGb: z.number().nullish(),
   region: z.string().nullish(),
+  availableMachineTypes: z
+    .array(z.looseObject({ machineTypeLabel: z.string(), isAvailable: z.boolean() }))
+    .nullish(),
   dtCreated: date,
 });
 export type V1Template = z.infer<typeof v1TemplateSchema>;

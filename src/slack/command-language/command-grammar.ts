@@ -124,7 +124,8 @@ const GRAMMAR = {
   create: {
     usage: `${ps} create [key=value ...]`,
     summary:
-      'Create a machine: a form, or inline parameters (machineName=... region=CA1 machineType=C4 ...).',
+      'Create a machine: a form, or inline parameters (machineName=... region=CA1 machineType=C4 ...). ' +
+      `Machine types: with API v1, those the template offers (${ps} templates lists them).`,
   },
   update: {
     usage: `${ps} update <machine> key=value ...`,

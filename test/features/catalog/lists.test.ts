@@ -158,6 +158,18 @@ describe('catalogue lists', () => {
     expect(text).not.toContain('Windows 10');
   });
 
+  // v1 sells per template (availableMachineTypes); the contract has one fixed list, so shows none.
+  it('shows with each template the machine types it offers where Paperspace says so (v1)', async () => {
+    const text = textOf((await command(bot, 'maya', 'templates os="Windows 10 (Server 2016)"')).blocks);
+    if (process.env.TEST_PAPERSPACE_DIALECT === 'v1') {
+      expect(text).toContain('machine types: Air, Standard, Pro, Advanced, GPU+, P4000, P5000, P6000, V100');
+    } else {
+      expect(text).not.toContain('machine types:');
+    }
+    const ubuntu = textOf((await command(bot, 'maya', 'templates os="Ubuntu 20.04"')).blocks);
+    if (process.env.TEST_PAPERSPACE_DIALECT === 'v1') expect(ubuntu).toContain('A100');
+  });
+
   it('lists every template for a region: templates are not tied to one', async () => {
     const all = textOf((await command(bot, 'maya', 'templates')).blocks);
     const inCa1 = textOf((await command(bot, 'maya', 'templates region=CA1')).blocks);
@@ -342,4 +354,24 @@ describe('power buttons in a team list', () => {
       );
     },
   );
+});
+
+// Last in the file: the machine it adds would change the other tests' counts.
+describe('machine types beyond the fixed list', () => {
+  it("filters by a type only v1 sells where v1's templates decide the types; the contract names the typo", async () => {
+    bot.emulator.state.addMachines(1, {
+      owner: 'u1ada',
+      machineType: 'A100',
+      templateId: 't04azgph',
+      namePrefix: 'ampere',
+    });
+    const reply = await command(bot, 'ada', 'list machineType=a100');
+    if (process.env.TEST_PAPERSPACE_DIALECT === 'v1') {
+      const text = textOf(reply.blocks);
+      expect(text).toContain('ampere-1');
+      expect(text).not.toContain('ada-render');
+    } else {
+      expect(reply.text).toContain('machineType must be one of');
+    }
+  });
 });

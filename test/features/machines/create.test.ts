@@ -15,6 +15,9 @@ const MAYA = USERS.maya.slackId;
 const CHANNEL = 'C0BUILD';
 
 const bot = useTestBot({ emulator: { now: clock.now }, linked: ['ada', 'maya'] });
+const V1 = process.env.TEST_PAPERSPACE_DIALECT === 'v1';
+/** The types the Windows 10 template offers in v1: the emulator's catalog minus CPU types and v1's own. */
+const WINDOWS_OFFERS = 'Air, Standard, Pro, Advanced, GPU+, P4000, P5000, P6000, V100';
 
 const option = (value: string) => ({ text: { type: 'plain_text' as const, text: value }, value });
 const select = (value: string): ViewStateValue => ({ type: 'static_select', selected_option: option(value) });
@@ -171,9 +174,39 @@ describe('/ps create with the form', () => {
     );
     const body = response.body as { response_action: string; errors: Record<string, string> };
     expect(body.response_action).toBe('errors');
-    expect(body.errors[F.machineType.blockId]).toContain('Windows templates');
+    // The contract knows the OS rule; v1 the template's own catalog, which it names.
+    expect(body.errors[F.machineType.blockId]).toContain(
+      V1 ? `cannot be C4: template Windows 10 (tkni3aa4) offers ${WINDOWS_OFFERS}` : 'Windows templates',
+    );
     expect(bot.emulator.state.machineByName('win-cpu')).toBeUndefined();
   });
+
+  it.runIf(V1)(
+    "lists in the form the types the account's templates offer, v1's own too, and refuses one the chosen template lacks",
+    async () => {
+      const { filled } = await openCreateModal(ADA);
+      const typeBlock = viewOf(filled).blocks.find(
+        (block) => (block as { block_id?: string }).block_id === F.machineType.blockId,
+      );
+      const listed = JSON.stringify(typeBlock);
+      expect(listed).toContain('"A100"');
+      expect(listed).toContain('"C4"');
+      expect(listed).not.toContain('option_groups');
+
+      const response = await bot.send(
+        bot.requests.viewSubmission({
+          callbackId: CallbackId.createMachine,
+          userId: ADA,
+          values: createForm({ name: 'win-ampere', template: 'tkni3aa4', machineType: 'A100' }),
+        }),
+      );
+      const body = response.body as { response_action: string; errors: Record<string, string> };
+      expect(body.errors[F.machineType.blockId]).toContain(
+        `cannot be A100: template Windows 10 (tkni3aa4) offers ${WINDOWS_OFFERS}`,
+      );
+      expect(bot.emulator.state.machineByName('win-ampere')).toBeUndefined();
+    },
+  );
 
   it('creates the machine, posts its card in the channel, audits it and watches it boot', async () => {
     const { filled } = await openCreateModal(ADA);
@@ -362,8 +395,28 @@ describe('/ps create with key=value pairs', () => {
       'machineName=win-c4 region=CA1 machineType=c4 size=50 billingType=hourly templateId=tkni3aa4',
     );
     const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
-    expect(reply.text).toContain('machineType cannot be C4: Windows templates');
+    expect(reply.text).toContain(
+      V1
+        ? `machineType cannot be C4: template Windows 10 (tkni3aa4) offers ${WINDOWS_OFFERS}`
+        : 'machineType cannot be C4: Windows templates',
+    );
     expect(bot.emulator.state.machineByName('win-c4')).toBeUndefined();
+  });
+
+  // v1 sells types the contract never listed; its templates say which, and the bot follows them.
+  it('creates a type only v1 sells when its template offers it; the contract refuses the type by name', async () => {
+    const request = await createInline(
+      'machineName=ampere region=CA1 machineType=a100 size=50 billingType=hourly templateId=t04azgph startOnCreate=no',
+    );
+    if (V1) {
+      const post = await bot.slack.waitFor('chat.postMessage');
+      expect(textOf(post.args.blocks)).toContain('ampere');
+      expect(bot.emulator.state.machineByName('ampere')?.machineType).toBe('A100');
+    } else {
+      const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+      expect(reply.text).toContain('machineType must be one of');
+      expect(bot.emulator.state.machineByName('ampere')).toBeUndefined();
+    }
   });
 
   it('asks a team administrator who the machine is for before creating anything', async () => {

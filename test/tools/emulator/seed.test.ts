@@ -31,6 +31,14 @@ describe('seed validation', () => {
     expect(seed.machines).toEqual([]);
   });
 
+  it('accepts a machine of a type only v1 sells on a template that offers it', () => {
+    const seed = parseSeed({
+      ...minimal,
+      machines: [{ name: 'm', owner: 'u1', templateId: 't1', machineType: 'A100', region: 'Europe (AMS1)' }],
+    });
+    expect(seed.machines[0]?.machineType).toBe('A100');
+  });
+
   it('names the path of a machine owner that does not exist', () => {
     const message = seedError({
       ...minimal,
@@ -70,6 +78,16 @@ describe('seed validation', () => {
         machines: [{ name: 'm', owner: 'u1', templateId: 't1', machineType: 'Air', region: 'Europe (AMS1)' }],
       },
       'machines[0].machineType: Ubuntu templates cannot create',
+    ],
+    [
+      {
+        ...minimal,
+        templates: [{ id: 't1', name: 'paperspace/t1', os: 'Windows 10' }],
+        machines: [
+          { name: 'm', owner: 'u1', templateId: 't1', machineType: 'A100', region: 'Europe (AMS1)' },
+        ],
+      },
+      'machines[0].machineType: Windows templates cannot create A4000, A5000, A6000, A100, H100',
     ],
     [
       {

@@ -2,7 +2,7 @@
 // fields); the world's rules decide the rest: only administrators create, template, availability,
 // network and storage sizes are checked by the same code as the contract's create.
 import { z } from 'zod';
-import { AUTO_SNAPSHOT_FREQUENCIES, MACHINE_TYPES } from '../../../src/paperspace/constants.js';
+import { AUTO_SNAPSHOT_FREQUENCIES } from '../../../src/paperspace/constants.js';
 import { STORAGE_SIZES_GB } from '../catalog.js';
 import { badRequest, forbidden } from '../errors.js';
 import { checkPlacement } from '../machine-create.js';
@@ -15,7 +15,8 @@ import { eventV1View, machineV1View } from './views.js';
 
 const createSchema = z.strictObject({
   name: z.string().trim().min(1),
-  machineType: z.enum(MACHINE_TYPES),
+  // Any label: v1's catalog is the template's availableMachineTypes, checked once the template is known.
+  machineType: z.string().trim().min(1),
   templateId: z.string().min(1),
   region: z.string().min(1),
   diskSize: z.number().int().positive(),
@@ -67,7 +68,7 @@ function createMachine(context: V1Context): Reply {
   const request = parseV1Body(createSchema, context.body);
   checkRequest(context, request);
   const region = requireRegion('region', request.region);
-  const { template, network } = checkPlacement(core, user, {
+  const { template, network, machineType } = checkPlacement(core, user, {
     templateId: request.templateId,
     region,
     machineType: request.machineType,
@@ -80,7 +81,7 @@ function createMachine(context: V1Context): Reply {
       name: request.name,
       owner: user,
       template,
-      machineType: request.machineType,
+      machineType,
       region,
       sizeGb: request.diskSize,
       network,

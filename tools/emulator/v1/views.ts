@@ -1,8 +1,14 @@
 // The JSON shapes v1 answers with, built from the world's records: numbers where the contract has
 // strings (ram, storage, rates), region ids, publicIpType and autoShutdown* instead of the contract's
 // dynamicPublicIp and shutdownTimeout*, events with ids and their machine.
-import { isCpuMachineType, isGridMachineType, MACHINE_TYPES } from '../../../src/paperspace/constants.js';
-import { GIB, MACHINE_SPECS, STORAGE_MONTHLY_RATES, STORAGE_SIZES_GB } from '../catalog.js';
+import {
+  EMULATOR_MACHINE_TYPES,
+  GIB,
+  MACHINE_SPECS,
+  offeredMachineTypes,
+  STORAGE_MONTHLY_RATES,
+  STORAGE_SIZES_GB,
+} from '../catalog.js';
 import { iso } from '../machine-view.js';
 import type {
   DriveRecord,
@@ -105,13 +111,10 @@ export function templateV1View(template: TemplateRecord) {
     agentType: template.agentType,
     operatingSystemLabel: template.os,
     defaultSizeGb: Math.min(...STORAGE_SIZES_GB),
-    // The world's rule: Windows images do not run on CPU types, Ubuntu images not on GRID types.
-    availableMachineTypes: MACHINE_TYPES.map((machineTypeLabel) => ({
+    // The world's rule (offeredMachineTypes), over every type it builds, v1's own included.
+    availableMachineTypes: EMULATOR_MACHINE_TYPES.map((machineTypeLabel) => ({
       machineTypeLabel,
-      isAvailable:
-        template.family === 'windows'
-          ? !isCpuMachineType(machineTypeLabel)
-          : !isGridMachineType(machineTypeLabel),
+      isAvailable: offeredMachineTypes(template).includes(machineTypeLabel),
     })),
     dtCreated: iso(template.dtCreated),
   };

@@ -63,6 +63,12 @@ const DESCRIBE: { [K in ResourceKind]: (item: ResourceItems[K]) => (string | und
     bold(template.label ?? template.name),
     [escapeMrkdwn(template.os), code(template.name)].join(' · '),
     [`id ${code(template.id)}`, created(template.dtCreated)].filter(Boolean).join(' · '),
+    // Where each template has its own catalog (v1), it is what /ps create accepts with it.
+    template.machineTypes === undefined
+      ? undefined
+      : template.machineTypes.length === 0
+        ? 'machine types: none available right now'
+        : `machine types: ${template.machineTypes.map(escapeMrkdwn).join(', ')}`,
   ],
   users: (user) => [
     bold(`${user.firstname} ${user.lastname}`.trim() || user.email),

@@ -51,15 +51,7 @@ export function createMachineModal(input_: CreateMachineModalInput): ModalView {
   const scripts = selectable(input_.scripts);
   const blocks: KnownBlock[] = [
     input(F.region, 'Region', selectElement(REGIONS.map((region) => option(region, region)))),
-    input(F.machineType, 'Machine type', {
-      type: 'static_select',
-      placeholder: placeholder('Choose…'),
-      option_groups: [
-        group('GRID GPU · not with Ubuntu templates', GRID_MACHINE_TYPES),
-        group('Dedicated GPU', DEDICATED_GPU_MACHINE_TYPES),
-        group('CPU · not with Windows templates', CPU_MACHINE_TYPES),
-      ],
-    }),
+    machineTypeInput(input_.templates),
     templates.length > 0
       ? input(
           F.template,
@@ -161,6 +153,37 @@ export function createMachineModal(input_: CreateMachineModalInput): ModalView {
     submit: 'Create',
     privateMetadata: encodeModalMetadata(input_.context ?? {}),
     blocks,
+  });
+}
+
+/**
+ * The contract's fixed list in its three groups; or, when the templates name their own catalog (v1),
+ * every type one of them offers (a select holds 100): the submission then checks the chosen template
+ * offers the chosen type, and names what it does offer.
+ */
+function machineTypeInput(templates: readonly Template[]): KnownBlock {
+  const F = CreateMachineFields;
+  const offered = [...new Set(templates.flatMap((template) => template.machineTypes ?? []))];
+  const catalogs = templates.some((template) => template.machineTypes !== undefined);
+  if (!catalogs) {
+    return input(F.machineType, 'Machine type', {
+      type: 'static_select',
+      placeholder: placeholder('Choose…'),
+      option_groups: [
+        group('GRID GPU · not with Ubuntu templates', GRID_MACHINE_TYPES),
+        group('Dedicated GPU', DEDICATED_GPU_MACHINE_TYPES),
+        group('CPU · not with Windows templates', CPU_MACHINE_TYPES),
+      ],
+    });
+  }
+  const shown = offered.slice(0, LIMITS.selectOptions);
+  if (shown.length === 0) {
+    return input(F.machineType, 'Machine type', textElement({ placeholder: 'e.g. A4000' }), {
+      hint: 'Your templates offer no machine type right now; type one the template you choose offers.',
+    });
+  }
+  return input(F.machineType, 'Machine type', selectElement(shown.map((type) => option(type, type))), {
+    hint: `Each template offers only some of these; ${SLASH_COMMAND} templates lists which.`,
   });
 }
 

@@ -80,6 +80,44 @@ describe('v1 machines', () => {
     expect(full.status).toBe(200);
   });
 
+  it('takes its catalog from the template: a type only v1 sells is created where the template offers it', async () => {
+    const api = await startV1();
+    const templates = await api.call('GET', '/os-templates', { key: KEY.alma });
+    const offers = (id: string) =>
+      (
+        templates.body.items as {
+          id: string;
+          availableMachineTypes: { machineTypeLabel: string; isAvailable: boolean }[];
+        }[]
+      )
+        .find((template) => template.id === id)
+        ?.availableMachineTypes.filter((offer) => offer.isAvailable)
+        .map((offer) => offer.machineTypeLabel);
+    expect(offers('t-ubuntu')).toContain('A100');
+    expect(offers('t-win')).not.toContain('A100');
+
+    const created = await api.call('POST', '/machines', {
+      key: KEY.alma,
+      body: { ...CREATE, name: 'ampere-1', machineType: 'A100' },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body.data).toMatchObject({ name: 'ampere-1', machineType: 'A100' });
+
+    const refused = await api.call('POST', '/machines', {
+      key: KEY.alma,
+      body: { ...CREATE, name: 'ampere-win', machineType: 'A100', templateId: 't-win' },
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain(
+      `template Windows 10 (t-win) is not available on A100; it is available on ${offers('t-win')?.join(', ')}`,
+    );
+    const unknown = await api.call('POST', '/machines', {
+      key: KEY.alma,
+      body: { ...CREATE, name: 'nope', machineType: 'Z9' },
+    });
+    expect(unknown.status).toBe(400);
+  });
+
   it('updates name, auto shutdown and public IP type; refuses what it cannot model', async () => {
     const api = await startV1();
     const response = await api.call('PUT', '/machines/ps-milo-up', {

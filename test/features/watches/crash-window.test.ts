@@ -1,0 +1,119 @@
+// A replica killed (SIGKILL) while posting 50 completions, then started again minutes later: every
+// completion reaches Slack (none lost), and the only ones posted twice are those Slack had taken when
+// the replica died but had not yet answered (docs/scheduler.md, "can be posted twice"), and each such
+// repeat says it may be one; a completion whose post never went out is posted once, plainly.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAY_REPEAT_NOTE } from '../../../src/features/watches/watch-messages.js';
+import { createWatchOutcomes, RETRY_AFTER_MS } from '../../../src/features/watches/watch-outcomes.js';
+import { storeFactories, useFreshStore } from '../../store/store-factories.js';
+import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
+import { captureLogs } from '../../support/log-capture.js';
+
+const REPLICA = fileURLToPath(new URL('./fixtures/post-due-outcomes.ts', import.meta.url));
+const COMPLETIONS = 50;
+const CHANNELS = ['C0OPS', 'C0ML', 'C0DATA', 'C0INFRA', 'C0WEB'];
+/** How long Slack takes to answer a post it has already taken: the window a kill can fall into. */
+const SLACK_ANSWER_MS = 150;
+
+const sqlite = storeFactories.find((factory) => factory.dialect === 'sqlite');
+if (sqlite === undefined) throw new Error('no SQLite store factory');
+
+let slack: FakeSlack;
+beforeAll(async () => {
+  slack = await startFakeSlack({ botToken: 'xoxb-crash-window' });
+});
+afterAll(() => slack.close());
+
+function startReplica(url: string, aheadMs: number): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', REPLICA, url, slack.apiUrl, String(aheadMs)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
+const name = (index: number) => `crash-${String(index).padStart(3, '0')}`;
+
+/** The text of each post of each completion, oldest first, by machine name. */
+function postsByMachine(): Map<string, string[]> {
+  const posts = new Map<string, string[]>();
+  for (let index = 0; index < COMPLETIONS; index++) posts.set(name(index), []);
+  for (const call of slack.calls('chat.postMessage')) {
+    const text = String(call.args.text ?? '');
+    for (const [machine, texts] of posts) if (text.includes(machine)) texts.push(text);
+  }
+  return posts;
+}
+
+describe('a replica killed while posting completions', () => {
+  const db = useFreshStore(sqlite);
+
+  it('loses none after a restart, and repeats only posts Slack had taken but not answered', async () => {
+    const finishedAt = Date.now();
+    const { logger } = captureLogs('warn');
+    // Only stored() is used here, to write the reports as a finishing replica does: it posts nothing.
+    const outcomes = createWatchOutcomes({
+      store: db.store,
+      reporter: { progress: async () => {}, finished: async () => {} },
+      logger,
+      now: Date.now,
+    });
+    for (let index = 0; index < COMPLETIONS; index++) {
+      const watch = await db.store.watches.create({
+        teamId: 'T0ACME',
+        userId: `U0PERSON${index % 7}`,
+        machineId: `pscrash${index}`,
+        machineName: name(index),
+        targetState: 'ready',
+        channel: CHANNELS[index % CHANNELS.length] ?? 'C0OPS',
+        createdAt: finishedAt - 5 * 60_000,
+        deadlineAt: finishedAt + 30 * 60_000,
+      });
+      const report = {
+        outcome: { status: 'done' as const, state: 'ready', elapsedMs: 120_000 },
+        machine: null,
+        timeline: [],
+      };
+      // Due now: finished by a replica that never posted them.
+      await db.store.watches.complete(watch.id, {
+        status: 'done',
+        at: finishedAt - RETRY_AFTER_MS,
+        report: outcomes.stored(report, finishedAt - RETRY_AFTER_MS),
+      });
+    }
+    slack.script('chat.postMessage', { delayMs: SLACK_ANSWER_MS, times: Number.POSITIVE_INFINITY });
+
+    // Killed once Slack has taken 20 of them, mid-burst (five channels, a post a second in each).
+    const first = startReplica(db.url, 0);
+    await slack.waitFor(() => slack.calls('chat.postMessage').length >= 20, { timeoutMs: 30_000 });
+    first.kill('SIGKILL');
+    await once(first, 'exit');
+    const takenBeforeKill = slack.calls('chat.postMessage').length;
+
+    // Started again past the retry time of what the dead replica had claimed.
+    const second = startReplica(db.url, RETRY_AFTER_MS + 60_000);
+    const [exitCode] = await once(second, 'exit');
+    expect(exitCode).toBe(0);
+
+    const posts = [...postsByMachine().values()];
+    const lost = posts.filter((texts) => texts.length === 0).length;
+    const repeated = posts.filter((texts) => texts.length > 1);
+    const unexplained = repeated.filter(
+      (texts) => !texts.slice(1).every((text) => text.includes(MAY_REPEAT_NOTE)),
+    );
+    process.stdout.write(
+      `crash window: ${COMPLETIONS} due, ${takenBeforeKill} taken by Slack before the kill, ` +
+        `${repeated.length} posted twice (${unexplained.length} without saying it may be a repeat), ${lost} lost\n`,
+    );
+    expect(lost).toBe(0);
+    // At most one post in flight per channel when the replica died, and each repeat says so.
+    expect(repeated.length).toBeLessThanOrEqual(CHANNELS.length);
+    expect(unexplained).toEqual([]);
+    // Completions whose post never went out before the kill are posted once, without the note.
+    const postedOnce = posts.filter((texts) => texts.length === 1);
+    expect(postedOnce.length).toBe(COMPLETIONS - repeated.length);
+    expect(postedOnce.filter((texts) => texts[0]?.includes(MAY_REPEAT_NOTE))).toEqual([]);
+    expect(await db.store.watches.dueReports(Date.now() + RETRY_AFTER_MS + 60_000, 100)).toEqual([]);
+  }, 120_000);
+});
