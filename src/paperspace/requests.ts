@@ -319,7 +319,12 @@ export const availabilityParamsSchema = z.strictObject({
         : `must be ${oneOf(DEDICATED_GPU_MACHINE_TYPES)}: Paperspace reports availability only for dedicated GPU types`,
   }),
 });
-export type AvailabilityParams = z.input<typeof availabilityParamsSchema>;
+/** v1 reports availability for any type it sells: its catalog is the templates', not a fixed list. */
+export const v1AvailabilityParamsSchema = z.strictObject({
+  region: regionSchema,
+  machineType: z.string({ error: 'is required' }).trim().min(1, { error: 'must name a machine type' }),
+});
+export type AvailabilityParams = z.input<typeof v1AvailabilityParamsSchema>;
 
 export const waitForStateParamsSchema = z.strictObject({
   machineId: machineIdSchema,
