@@ -14,6 +14,7 @@ import {
   MACHINE_TYPES,
   REGIONS,
   RESTORE_POINT_FREQUENCIES,
+  regionCode,
   SCRIPT_MAX_BYTES,
   WAITABLE_STATES,
 } from './constants.js';
@@ -44,7 +45,10 @@ const nonNegativeWholeNumber = () => wholeNumber(0, 'a whole number, 0 or more')
 const choice = <const Values extends readonly [string, ...string[]]>(values: Values) =>
   z.enum(values, { error: mustBe(oneOf(values)) });
 
-export const regionSchema = choice(REGIONS);
+/** A refused region names every region and the codes that may be typed for it (`CA1`, v1's `ca1`). */
+export const regionSchema = z.enum(REGIONS, {
+  error: mustBe(`${oneOf(REGIONS)} (or a code: ${REGIONS.map(regionCode).join(', ')})`),
+});
 export const machineTypeSchema = choice(MACHINE_TYPES);
 /**
  * An id that goes into a URL path. Encoding keeps `/` and `?` from changing the path, but `.` and `..`
