@@ -2,8 +2,21 @@
 // (../shared/paperspace-api-contract.md). Both the client and the emulator import these, so a
 // string that the contract spells one way is spelled that way exactly once in the code.
 
+/**
+ * The regions, named as the contract names them; the one list for both dialects. v1 names a region by
+ * an id (`ny2`), which is this name's code in lower case (v1/mapping.ts), so people may type either.
+ * v1's typings give no list of regions: `region` is a free string on machines, networks and custom
+ * templates, and a template's availableMachineTypes carry no region. So the list stays fixed here; what
+ * v1 does say, a custom template's one region, is enforced where a create names the template
+ * (requests.ts).
+ */
 export const REGIONS = ['West Coast (CA1)', 'East Coast (NY2)', 'Europe (AMS1)'] as const;
 export type Region = (typeof REGIONS)[number];
+
+/** `West Coast (CA1)` -> `CA1`: the code people type, and (in lower case) v1's region id. */
+export function regionCode(region: Region): string {
+  return /\(([^)]+)\)$/.exec(region)?.[1] ?? region;
+}
 
 /** CPU-only types: Windows templates cannot create these. */
 export const CPU_MACHINE_TYPES = ['C1', 'C2', 'C3', 'C4', 'C5', 'C6', 'C7', 'C8', 'C9', 'C10'] as const;

@@ -16,6 +16,7 @@ import {
   MACHINE_TYPES,
   REGIONS,
   RESTORE_POINT_FREQUENCIES,
+  regionCode,
   SCRIPT_MAX_BYTES,
   WAITABLE_STATES,
 } from './constants.js';
@@ -46,7 +47,10 @@ const nonNegativeWholeNumber = () => wholeNumber(0, 'a whole number, 0 or more')
 const choice = <const Values extends readonly [string, ...string[]]>(values: Values) =>
   z.enum(values, { error: mustBe(oneOf(values)) });
 
-export const regionSchema = choice(REGIONS);
+/** A refused region names every region and the codes that may be typed for it (`CA1`, v1's `ca1`). */
+export const regionSchema = z.enum(REGIONS, {
+  error: mustBe(`${oneOf(REGIONS)} (or a code: ${REGIONS.map(regionCode).join(', ')})`),
+});
 export const machineTypeSchema = choice(MACHINE_TYPES);
 /**
  * An id that goes into a URL path. Encoding keeps `/` and `?` from changing the path, but `.` and `..`
@@ -335,7 +339,12 @@ export const availabilityParamsSchema = z.strictObject({
         : `must be ${oneOf(DEDICATED_GPU_MACHINE_TYPES)}: Paperspace reports availability only for dedicated GPU types`,
   }),
 });
-export type AvailabilityParams = z.input<typeof availabilityParamsSchema>;
+/** v1 reports availability for any type it sells: its catalog is the templates', not a fixed list. */
+export const v1AvailabilityParamsSchema = z.strictObject({
+  region: regionSchema,
+  machineType: z.string({ error: 'is required' }).trim().min(1, { error: 'must name a machine type' }),
+});
+export type AvailabilityParams = z.input<typeof v1AvailabilityParamsSchema>;
 
 export const waitForStateParamsSchema = z.strictObject({
   machineId: machineIdSchema,

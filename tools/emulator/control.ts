@@ -1,6 +1,6 @@
 // The handle tests (and the CLI) use to look inside the emulator and steer it: find machines, add
 // many at once, make a machine's next operation fail, change availability, fail upcoming requests.
-import type { DedicatedGpuMachineType, MachineState, Region } from '../../src/paperspace/constants.js';
+import type { MachineState, Region } from '../../src/paperspace/constants.js';
 import type { EmulatorMachineType } from './catalog.js';
 import { delegationView } from './delegation-routes.js';
 import type { Faults, ScheduledFailure } from './faults.js';
@@ -62,7 +62,7 @@ export interface EmulatorControl {
   failNextOperation(machineId: string, message?: string): void;
   /** The next machine created through the API fails provisioning: its create event ends in `error`. */
   failNextCreate(message?: string): void;
-  setAvailability(region: Region, machineType: DedicatedGpuMachineType, available: boolean): void;
+  setAvailability(region: Region, machineType: EmulatorMachineType, available: boolean): void;
   /** The next `count` requests (optionally only to one path) answer `status` (default 500). */
   failNextRequests(failure: ScheduledFailure): void;
   users(): EmulatorUser[];

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import {
   BILLING_TYPES,
   isCpuMachineType,
-  isDedicatedGpuMachineType,
   isGridMachineType,
   MACHINE_TYPES,
   REGIONS,
@@ -19,7 +18,7 @@ import { machineView } from './machine-view.js';
 import { freeAddressCount } from './network-space.js';
 import type { NetworkRecord, TemplateRecord, UserRecord } from './records.js';
 import { json, parseBody, type Reply, type RequestContext, type Route } from './router.js';
-import { availabilityKey, type EmulatorCore } from './world.js';
+import { type EmulatorCore, isAvailable } from './world.js';
 
 const optionalText = z.string().trim().min(1).optional();
 
@@ -169,10 +168,7 @@ export function checkPlacement(
       `Ubuntu templates cannot create ${request.machineType} machines (Air, Standard, Pro, Advanced)`,
     );
   }
-  if (
-    isDedicatedGpuMachineType(request.machineType) &&
-    core.world.availability.get(availabilityKey(request.region, request.machineType)) !== true
-  ) {
+  if (!isAvailable(core.world, request.region, request.machineType)) {
     throw badRequest(`${request.machineType} machines are not available in ${request.region} right now`);
   }
   const offered = offeredMachineTypes(template);

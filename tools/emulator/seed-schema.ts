@@ -3,7 +3,6 @@
 // cross-reference, and names the bad path (`machines[3].owner: no user with id "u9"`).
 import { z } from 'zod';
 import {
-  DEDICATED_GPU_MACHINE_TYPES,
   isCpuMachineType,
   isGridMachineType,
   MACHINE_STATES,
@@ -103,7 +102,7 @@ const driveSchema = z.strictObject({
 
 const availabilitySchema = z.strictObject({
   region: z.enum(REGIONS),
-  machineType: z.enum(DEDICATED_GPU_MACHINE_TYPES),
+  machineType: z.enum(EMULATOR_MACHINE_TYPES),
   available: z.boolean(),
 });
 

@@ -11,7 +11,7 @@ import { badRequest } from './errors.js';
 import { requiredQuery } from './filters.js';
 import { billedMs } from './lifecycle.js';
 import { json, type Reply, type RequestContext, type Route } from './router.js';
-import { availabilityKey } from './world.js';
+import { isAvailable } from './world.js';
 
 /** [start, end) of a `YYYY-MM` month in UTC. */
 function monthBounds(billingMonth: string): { start: number; end: number } {
@@ -62,9 +62,7 @@ function getAvailability({ core, caller, query }: RequestContext): Reply {
       `Availability is reported only for ${DEDICATED_GPU_MACHINE_TYPES.join(', ')}, got "${machineType}"`,
     );
   }
-  return json({
-    available: core.world.availability.get(availabilityKey(region as Region, machineType)) === true,
-  });
+  return json({ available: isAvailable(core.world, region as Region, machineType) });
 }
 
 export const usageRoutes: readonly Route[] = [

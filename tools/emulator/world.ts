@@ -1,7 +1,7 @@
 // The emulator's state: every record by id, plus the id sources and the settings that every route
 // needs (clock, transition length). One World per running emulator; nothing lives at module level.
 import { randomBytes } from 'node:crypto';
-import type { DedicatedGpuMachineType, Region } from '../../src/paperspace/constants.js';
+import { isDedicatedGpuMachineType, type Region } from '../../src/paperspace/constants.js';
 import type { Clock } from './clock.js';
 import type {
   AccountRecord,
@@ -25,7 +25,7 @@ export interface World {
   readonly scripts: Map<string, ScriptRecord>;
   readonly drives: Map<string, DriveRecord>;
   readonly delegations: Map<number, DelegationRecord>;
-  /** `region|machineType` -> available; a missing key means the type does not exist in that region. */
+  /** `region|machineType` -> available; a missing key: see isAvailable. */
   readonly availability: Map<string, boolean>;
   /** Failure messages for the next machines created through the API (fault injection), oldest first. */
   readonly createFailures: string[];
@@ -52,8 +52,19 @@ export function createWorld(): World {
   };
 }
 
-export function availabilityKey(region: Region, machineType: DedicatedGpuMachineType): string {
+export function availabilityKey(region: Region, machineType: string): string {
   return `${region}|${machineType}`;
+}
+
+/**
+ * Whether a type can be requested in a region now, the one rule for create and both availability
+ * routes. Dedicated GPU types are scarce: only the table says they are there. Every other type (CPU,
+ * GRID, v1's own) is stocked everywhere unless a test or seed says otherwise.
+ */
+export function isAvailable(world: World, region: Region, machineType: string): boolean {
+  return (
+    world.availability.get(availabilityKey(region, machineType)) ?? !isDedicatedGpuMachineType(machineType)
+  );
 }
 
 export interface IdSource {

@@ -9,7 +9,6 @@ import {
 } from '../errors.js';
 import type { RequestOptions } from '../http.js';
 import {
-  availabilityParamsSchema,
   createMachineParamsSchemaFor,
   destroyMachineParamsSchema,
   type MachineListFilters,
@@ -19,6 +18,7 @@ import {
   setMachineAccessParamsSchema,
   updateMachineParamsSchema,
   utilizationParamsSchema,
+  v1AvailabilityParamsSchema,
 } from '../requests.js';
 import type { MachinesResource, PowerReceipt } from '../resources/machines.js';
 import {
@@ -460,7 +460,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     async availability(region, machineType, options) {
       const action = `check availability of ${machineType} in ${region}`;
       const query = parseRequest(
-        availabilityParamsSchema,
+        v1AvailabilityParamsSchema,
         { region, machineType },
         'machines.availability',
         action,

@@ -1,7 +1,7 @@
 // The `/ps` command grammar in one place: what each command carries once parsed (`Command`), and the
 // usage line and summary of each (`COMMANDS`). `/ps help` and the parser's error messages both read
 // the table, so the help a person sees and the usage shown with an error cannot disagree.
-import type { DedicatedGpuMachineType, Region, WaitableState } from '../../paperspace/constants.js';
+import type { Region, WaitableState } from '../../paperspace/constants.js';
 import { SLASH_COMMAND } from '../ids.js';
 
 /** Raw `key=value` arguments; the service validates the values with the API client's schemas. */
@@ -31,8 +31,12 @@ export type Command =
   | { name: 'access'; machine: string; action: 'grant' | 'revoke'; user: AccessUser }
   /** `month` null: the current billing month (the service knows the clock and the user's time zone). */
   | { name: 'usage'; machine: string; month: string | null }
-  /** A null field means "every": every region, every dedicated GPU type. */
-  | { name: 'availability'; region: Region | null; machineType: DedicatedGpuMachineType | null }
+  /**
+   * A null field means "every": every region, every type the API reports on. The type is checked
+   * against the account's catalog when the command runs (the contract's dedicated GPU types, v1's
+   * templates' types), so here it is any label, spelled as the contract spells it when it knows it.
+   */
+  | { name: 'availability'; region: Region | null; machineType: string | null }
   | { name: 'scripts' }
   | { name: 'script show'; scriptId: string }
   | { name: 'script text'; scriptId: string }
@@ -145,7 +149,8 @@ const GRAMMAR = {
   },
   availability: {
     usage: `${ps} availability [region] [machineType]`,
-    summary: 'Show where dedicated GPU types (GPU+, P4000, P5000, P6000, V100) can be created now.',
+    summary:
+      'Show where machine types can be created now: dedicated GPU types on the legacy API, every type your templates offer on API v1.',
   },
   scripts: { usage: `${ps} scripts`, summary: 'List your startup scripts.' },
   'script show': { usage: `${ps} script show <id>`, summary: 'Show a startup script and its machines.' },

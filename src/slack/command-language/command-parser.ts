@@ -2,7 +2,7 @@
 // together with the command's usage line. Bad input never reaches a service or the API.
 // Order of checks: a pasted secret is refused before anything else reads the text (so no error can
 // echo it), then the length cap, then tokens (quotes, Slack markup), then the command's own rules.
-import { type DedicatedGpuMachineType, MACHINE_STATES, type Region } from '../../paperspace/constants.js';
+import { MACHINE_STATES, type Region } from '../../paperspace/constants.js';
 import { SLASH_COMMAND } from '../ids.js';
 import { closestMatch } from './closest-match.js';
 import {
@@ -33,7 +33,6 @@ import {
   usageOf,
 } from './command-grammar.js';
 import {
-  DEDICATED_GPU_TYPE_LIST,
   parseBillingMonth,
   parseReminderDays,
   parseTimeOfDay,
@@ -453,12 +452,16 @@ function readDigest(args: Token[]): ParseResult {
   });
 }
 
-/** Region and machine type may come in either order; each is recognised by its vocabulary. */
+/**
+ * Region and machine type may come in either order: a region is recognised by its codes, anything
+ * else is the machine type. Whether Paperspace reports on that type depends on the account's API, so
+ * the command checks it when it runs.
+ */
 function readAvailability(args: Token[]): ParseResult {
   const split = splitWithoutKeyValues('availability', args, NO_OPTIONS);
   if (!split.ok) return split;
   let region: Region | null = null;
-  let machineType: DedicatedGpuMachineType | null = null;
+  let machineType: string | null = null;
   for (const token of split.args.positionals) {
     const typedRegion = resolveRegion(token.text);
     if (typedRegion !== null) {
@@ -467,26 +470,14 @@ function readAvailability(args: Token[]): ParseResult {
       region = typedRegion;
       continue;
     }
-    const typedType = readMachineType(token.text);
-    if (typedType.kind === 'other') {
-      return fail(
-        'availability',
-        `Machine type ${typedType.machineType} has no availability report: only dedicated GPU types do (${DEDICATED_GPU_TYPE_LIST}).`,
-      );
-    }
-    if (typedType.kind === 'unknown') {
-      return fail(
-        'availability',
-        `Unknown region or machine type ${echo(token.text)}: regions are ${REGION_CODE_LIST.join(', ')}; machine types are ${DEDICATED_GPU_TYPE_LIST}.`,
-      );
-    }
     if (machineType !== null) {
       return fail(
         'availability',
-        `Unexpected second machine type ${echo(token.text)}: give one machine type.`,
+        `Unexpected second region or machine type ${echo(token.text)}: give one region (${REGION_CODE_LIST.join(', ')}) and one machine type.`,
       );
     }
-    machineType = typedType.machineType;
+    const typedType = readMachineType(token.text);
+    machineType = typedType.kind === 'unknown' ? token.text.trim() : typedType.machineType;
   }
   return success({ name: 'availability', region, machineType });
 }

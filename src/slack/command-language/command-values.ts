@@ -9,6 +9,7 @@ import {
   MACHINE_TYPES,
   REGIONS,
   type Region,
+  regionCode,
   WAITABLE_STATES,
   type WaitableState,
 } from '../../paperspace/constants.js';
@@ -42,7 +43,7 @@ export function parseBillingMonth(text: string): ValueResult<string> {
 
 /** Short code of each region, read from the contract strings: `West Coast (CA1)` -> `CA1`. */
 const REGION_CODES: ReadonlyMap<string, Region> = new Map(
-  REGIONS.map((region) => [/\(([^)]+)\)$/.exec(region)?.[1]?.toLowerCase() ?? region.toLowerCase(), region]),
+  REGIONS.map((region) => [regionCode(region).toLowerCase(), region]),
 );
 
 /** The region codes people type, for messages. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAvailability, mapWithConcurrency } from '../../../src/features/catalog/availability-check.js';
 import { createPaperspaceClient } from '../../../src/paperspace/client.js';
+import { DEDICATED_GPU_MACHINE_TYPES } from '../../../src/paperspace/constants.js';
 import { PaperspaceAuthenticationError } from '../../../src/paperspace/errors.js';
 import { type RunningEmulator, startEmulator } from '../../../tools/emulator/index.js';
 
@@ -36,10 +37,10 @@ describe('checkAvailability', () => {
     await emulator.close();
   });
 
-  it('asks for every region and dedicated GPU type left open, in order', async () => {
+  it('asks for every region and given type, in order', async () => {
     const cells = await checkAvailability(client('demo-key-ada-individual'), {
       region: null,
-      machineType: 'P6000',
+      machineTypes: ['P6000'],
     });
     expect(cells).toEqual([
       { region: 'West Coast (CA1)', machineType: 'P6000', available: true },
@@ -52,7 +53,7 @@ describe('checkAvailability', () => {
     emulator.state.failNextRequests({ count: 1, status: 500, path: '/machines/getAvailability' });
     const cells = await checkAvailability(
       client('demo-key-ada-individual'),
-      { region: 'West Coast (CA1)', machineType: null },
+      { region: 'West Coast (CA1)', machineTypes: DEDICATED_GPU_MACHINE_TYPES },
       { concurrency: 1 },
     );
     expect(cells.map((cell) => cell.available)).toEqual(['error', true, true, true, true]);
@@ -60,7 +61,10 @@ describe('checkAvailability', () => {
 
   it('throws a rejected key once rather than answering a grid of failures', async () => {
     await expect(
-      checkAvailability(client('no-such-key-000'), { region: null, machineType: null }),
+      checkAvailability(client('no-such-key-000'), {
+        region: null,
+        machineTypes: DEDICATED_GPU_MACHINE_TYPES,
+      }),
     ).rejects.toThrow(PaperspaceAuthenticationError);
   });
 });

@@ -60,7 +60,9 @@ describe('/ps help', () => {
     const reply = await command(bot, 'sam', 'help availability');
     const text = textOf(reply.blocks);
     expect(text).toContain('/ps availability [region] [machineType]');
-    expect(text).toContain('dedicated GPU types');
+    expect(text).toContain(
+      'dedicated GPU types on the legacy API, every type your templates offer on API v1',
+    );
     expect(text).not.toContain('/ps login');
   });
 
@@ -225,40 +227,82 @@ const availabilityPath = () =>
   bot.dialect === 'v1' ? '/v1/machine-availability' : '/machines/getAvailability';
 
 describe('/ps availability', () => {
-  it('checks every region and dedicated GPU type when none is given', async () => {
+  it('checks every region and every type the API reports on when none is given', async () => {
     bot.emulator.state.setAvailability('Europe (AMS1)', 'V100', true);
     const reply = await command(bot, 'ada', 'availability');
     const text = textOf(reply.blocks);
-    expect(text).toContain('GPU availability');
+    if (bot.dialect === 'contract') expect(text).toContain('GPU availability');
     for (const region of ['West Coast (CA1)', 'East Coast (NY2)', 'Europe (AMS1)'])
       expect(text).toContain(region);
-    expect(cellsOf(reply.blocks, 'Europe (AMS1)')).toEqual([
-      '❌ GPU+',
-      '✅ P4000',
-      '✅ P5000',
-      '❌ P6000',
-      '✅ V100',
-    ]);
+    const europe = cellsOf(reply.blocks, 'Europe (AMS1)');
+    expect(europe.slice(0, 5)).toEqual(['❌ GPU+', '✅ P4000', '✅ P5000', '❌ P6000', '✅ V100']);
     const asked = bot.emulator.state.requests().filter((request) => request.path === availabilityPath());
-    expect(asked.length).toBeGreaterThanOrEqual(15);
+    if (bot.dialect === 'v1') {
+      // v1's catalog is what the templates offer: CPU, GRID and v1's own types are checked too.
+      expect(europe).toEqual(expect.arrayContaining(['✅ C4', '✅ Air', '✅ A100']));
+      expect(text).toContain('Machine availability');
+      expect(asked.length).toBeGreaterThanOrEqual(3 * 24);
+    } else {
+      expect(europe).toHaveLength(5);
+      expect(asked.length).toBeGreaterThanOrEqual(15);
+    }
   });
 
   it('checks only what is left open', async () => {
     const before = bot.emulator.state.requests().length;
-    const reply = await command(bot, 'ada', 'availability AMS1');
+    const reply = await command(bot, 'ada', 'availability P5000 AMS1');
     const text = textOf(reply.blocks);
-    expect(text).toContain('Europe (AMS1)');
+    expect(cellsOf(reply.blocks, 'Europe (AMS1)')).toEqual(['✅ P5000']);
     expect(text).not.toContain('West Coast');
-    expect(bot.emulator.state.requests().length - before).toBe(5);
+    const asked = bot.emulator.state.requests().slice(before);
+    expect(asked.filter((request) => request.path === availabilityPath())).toHaveLength(1);
+  });
+
+  it("asks about any type the account's templates offer on v1, and refuses it on the contract", async () => {
+    bot.emulator.state.setAvailability('Europe (AMS1)', 'A100', false);
+    const before = bot.emulator.state.requests().length;
+    const reply = await command(bot, 'ada', 'availability a100 ams1');
+    const text = textOf(reply.blocks);
+    if (bot.dialect === 'v1') {
+      expect(cellsOf(reply.blocks, 'Europe (AMS1)')).toEqual(['❌ A100']);
+      // v1's own parameter names and region id, not the contract's region name.
+      const asked = bot.emulator.state.requests().slice(before);
+      const query = asked.find((request) => request.path === availabilityPath())?.query ?? '';
+      expect(new URLSearchParams(query).get('region')).toBe('ams1');
+      expect(new URLSearchParams(query).get('machineType')).toBe('A100');
+    } else {
+      expect(text).toMatch(/Unknown region or machine type \\"a100\\"/);
+      expect(text).toContain('P4000');
+      expect(text).not.toContain('GPU availability');
+    }
+  });
+
+  it('checks a CPU type where v1 reports on it; the contract says it has no report', async () => {
+    const reply = await command(bot, 'ada', 'availability c4 ca1');
+    const text = textOf(reply.blocks);
+    if (bot.dialect === 'v1') expect(cellsOf(reply.blocks, 'West Coast (CA1)')).toEqual(['✅ C4']);
+    else expect(text).toContain('Machine type C4 has no availability report: only dedicated GPU types do');
+  });
+
+  it('refuses a type no template offers by name, listing the regions and types that exist', async () => {
+    const before = bot.emulator.state.requests().length;
+    const reply = await command(bot, 'ada', 'availability mars');
+    const text = textOf(reply.blocks);
+    expect(text).toMatch(/Unknown region or machine type \\"mars\\"/);
+    expect(text).toContain('CA1, NY2, AMS1');
+    expect(text).toContain('P5000');
+    const asked = bot.emulator.state.requests().slice(before);
+    expect(asked.filter((request) => request.path === availabilityPath())).toHaveLength(0);
   });
 
   it('shows failed checks as failed cells, not a failed message', async () => {
     bot.emulator.state.failNextRequests({ count: 2, status: 400, path: availabilityPath() });
     const reply = await command(bot, 'ada', 'availability CA1');
     const cells = cellsOf(reply.blocks, 'West Coast (CA1)');
-    expect(cells).toHaveLength(5);
+    // Every type is stocked in CA1: the contract's five dedicated GPU types, v1's whole catalog.
+    expect(cells).toHaveLength(bot.dialect === 'v1' ? 24 : 5);
     expect(cells.filter((cell) => cell.startsWith('⚠️'))).toHaveLength(2);
-    expect(cells.filter((cell) => cell.startsWith('✅'))).toHaveLength(3);
+    expect(cells.filter((cell) => cell.startsWith('✅'))).toHaveLength(cells.length - 2);
   });
 
   it('says once that the key is refused, instead of a grid of failures', async () => {
@@ -276,11 +320,12 @@ describe('/ps availability', () => {
   });
 });
 
-/** The cells of one region's section in the availability grid. */
+/** The cells of one region's sections (the first and any "(continued)") in the availability grid. */
 function cellsOf(blocks: unknown, region: string): string[] {
   const sections = blocks as { type: string; text?: { text: string }; fields?: { text: string }[] }[];
-  const section = sections.find((block) => block.type === 'section' && block.text?.text === `*${region}*`);
-  return (section?.fields ?? []).map((field) => field.text);
+  return sections
+    .filter((block) => block.type === 'section' && block.text?.text.startsWith(`*${region}*`))
+    .flatMap((section) => (section.fields ?? []).map((field) => field.text));
 }
 
 describe('power buttons in a team list', () => {

@@ -390,6 +390,17 @@ describe('/ps create with key=value pairs', () => {
     expect(bot.emulator.state.machineByName('x')).toBeUndefined();
   });
 
+  it('refuses an unknown region by naming the regions and the codes that may be typed', async () => {
+    const request = await createInline(
+      'machineName=moon-1 region=moon1 machineType=C4 size=50 billingType=hourly templateId=t04azgph',
+    );
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.text).toContain(
+      'region must be one of "West Coast (CA1)", "East Coast (NY2)", "Europe (AMS1)" (or a code: CA1, NY2, AMS1)',
+    );
+    expect(bot.emulator.state.machineByName('moon-1')).toBeUndefined();
+  });
+
   it("checks the template's rules before creating", async () => {
     const request = await createInline(
       'machineName=win-c4 region=CA1 machineType=c4 size=50 billingType=hourly templateId=tkni3aa4',

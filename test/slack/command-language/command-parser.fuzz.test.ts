@@ -3,7 +3,6 @@ import { validate as isValidCron } from 'node-cron';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  DEDICATED_GPU_MACHINE_TYPES,
   MACHINE_STATES,
   MACHINE_TYPES,
   REGIONS,
@@ -83,7 +82,7 @@ const commandSchema = z.discriminatedUnion('name', [
   z.strictObject({
     name: z.literal('availability'),
     region: z.enum(REGIONS).nullable(),
-    machineType: z.enum(DEDICATED_GPU_MACHINE_TYPES).nullable(),
+    machineType: z.string().min(1).nullable(),
   }),
   z.strictObject({ name: z.literal('scripts') }),
   z.strictObject({ name: z.literal('script show'), scriptId: id }),

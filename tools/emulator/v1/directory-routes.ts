@@ -1,9 +1,9 @@
-// Who am I (GET /auth/session), team members, OS and custom templates, and GPU availability.
-import { DEDICATED_GPU_MACHINE_TYPES, isDedicatedGpuMachineType } from '../../../src/paperspace/constants.js';
+// Who am I (GET /auth/session), team members, OS and custom templates, and machine type availability.
+import { EMULATOR_MACHINE_TYPES } from '../catalog.js';
 import { badRequest, notFound } from '../errors.js';
 import { iso } from '../machine-view.js';
 import { json, type Reply } from '../router.js';
-import { availabilityKey } from '../world.js';
+import { isAvailable } from '../world.js';
 import { paginate } from './paging.js';
 import { requireRegion } from './regions.js';
 import type { V1Context, V1Route } from './router.js';
@@ -112,12 +112,11 @@ function availability({ core, query }: V1Context): Reply {
   if (!machineType) throw badRequest('machineType is required');
   if (!regionText) throw badRequest('region is required');
   const region = requireRegion('region', regionText);
-  if (!isDedicatedGpuMachineType(machineType)) {
-    throw badRequest(
-      `Availability is reported only for ${DEDICATED_GPU_MACHINE_TYPES.join(', ')}, got "${machineType}"`,
-    );
+  // v1 reports any type it sells, not only the contract's dedicated GPU types.
+  if (!(EMULATOR_MACHINE_TYPES as readonly string[]).includes(machineType)) {
+    throw badRequest(`machineType: unknown machine type "${machineType}"`);
   }
-  return json({ available: core.world.availability.get(availabilityKey(region, machineType)) === true });
+  return json({ available: isAvailable(core.world, region, machineType) });
 }
 
 export const v1DirectoryRoutes: readonly V1Route[] = [

@@ -1,7 +1,11 @@
-// /ps availability: which dedicated GPU types can be requested in which region right now. One section
+// /ps availability: which machine types can be requested in which region right now. One section
 // per region with a field per type reads as a two-column grid on a phone, where a wide table wraps.
 import type { KnownBlock } from '@slack/types';
-import { DEDICATED_GPU_MACHINE_TYPES, REGIONS } from '../../../paperspace/constants.js';
+import {
+  DEDICATED_GPU_MACHINE_TYPES,
+  isDedicatedGpuMachineType,
+  REGIONS,
+} from '../../../paperspace/constants.js';
 import { contextLine } from '../../../slack/block-kit/elements.js';
 import {
   escapeMrkdwn,
@@ -25,7 +29,7 @@ export const AVAILABILITY_LEGEND = `${MARK.available} available · ${MARK.unavai
 
 export function availabilityGrid(results: AvailabilityResult[]): SlackMessage {
   if (results.length === 0) {
-    const text = 'No availability to show: no region and GPU type were checked.';
+    const text = 'No availability to show: no region and machine type were checked.';
     return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
   }
   const regions = ordered(
@@ -36,6 +40,8 @@ export function availabilityGrid(results: AvailabilityResult[]): SlackMessage {
     results.map((result) => result.machineType),
     DEDICATED_GPU_MACHINE_TYPES,
   );
+  // v1 reports on every type its templates offer, CPU ones too: "GPU" would then say too little.
+  const kind = types.every(isDedicatedGpuMachineType) ? 'GPU' : 'machine';
   const lookup = new Map(
     results.map((result) => [`${result.region}\n${result.machineType}`, result.available]),
   );
@@ -55,7 +61,10 @@ export function availabilityGrid(results: AvailabilityResult[]): SlackMessage {
   }
   // Three regions need three sections; the cap only guards against a caller passing hundreds.
   const blocks: KnownBlock[] = [
-    { type: 'header', text: plainText('GPU availability', LIMITS.headerText) },
+    {
+      type: 'header',
+      text: plainText(kind === 'GPU' ? 'GPU availability' : 'Machine availability', LIMITS.headerText),
+    },
     ...grid.slice(0, LIMITS.messageBlocks - 2),
     contextLine(AVAILABILITY_LEGEND),
   ];
@@ -63,7 +72,7 @@ export function availabilityGrid(results: AvailabilityResult[]): SlackMessage {
   const available = results.filter((result) => result.available === true);
   const text =
     available.length === 0
-      ? 'No checked GPU type is available right now.'
+      ? `No checked ${kind} type is available right now.`
       : `Available now: ${available.map((result) => `${result.machineType} in ${result.region}`).join(', ')}`;
   return message(blocks, escapeMrkdwn(text));
 }

@@ -57,4 +57,14 @@ describe('availabilityGrid', () => {
     expect(second?.text?.text).toBe('*Europe (AMS1)* (continued)');
     expect(second?.fields).toHaveLength(2);
   });
+
+  it('calls the grid machine availability once it holds a type that is not a dedicated GPU (v1)', () => {
+    const { blocks, text } = grid([
+      { region: 'West Coast (CA1)', machineType: 'C4', available: false },
+      { region: 'West Coast (CA1)', machineType: 'A100', available: false },
+    ]);
+    expect(visibleText(blocks)).toContain('Machine availability');
+    expect(visibleText(blocks)).not.toContain('GPU availability');
+    expect(text).toBe('No checked machine type is available right now.');
+  });
 });

@@ -142,6 +142,30 @@ describe('v1 templates, users and availability', () => {
     });
     expect(bad.status).toBe(400);
   });
+
+  it('answers availability for any type v1 sells, not only dedicated GPUs, and refuses a label it does not', async () => {
+    const api = await startV1();
+    const ask = (machineType: string) =>
+      api.call('GET', '/machine-availability', { key: KEY.ivy, query: { machineType, region: 'ams1' } });
+    expect((await ask('C4')).body).toEqual({ available: true });
+    expect((await ask('A100')).body).toEqual({ available: true });
+    // The same answer create obeys: a type made unavailable cannot be created there.
+    api.emulator.state.setAvailability('Europe (AMS1)', 'A100', false);
+    expect((await ask('A100')).body).toEqual({ available: false });
+    const body = {
+      name: 'a100-ams',
+      machineType: 'A100',
+      templateId: 't-ubuntu',
+      region: 'ams1',
+      diskSize: 50,
+    };
+    const create = await api.call('POST', '/machines', { key: KEY.alma, body });
+    expect(create.status).toBe(400);
+    expect(JSON.stringify(create.body)).toContain('not available');
+    const unknown = await ask('Z9000');
+    expect(unknown.status).toBe(400);
+    expect(JSON.stringify(unknown.body)).toContain('Z9000');
+  });
 });
 
 describe('v1 private networks and shared drives', () => {
