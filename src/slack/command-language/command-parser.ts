@@ -478,6 +478,12 @@ function readAvailability(args: Token[]): ParseResult {
     }
     const typedType = readMachineType(token.text);
     machineType = typedType.kind === 'unknown' ? token.text.trim() : typedType.machineType;
+    // A quoted "" is a word with nothing in it: never a machine type to ask Paperspace about.
+    if (machineType === '')
+      return fail(
+        'availability',
+        `${echo(token.text)} is not a machine type: name one, such as A100, or leave it out.`,
+      );
   }
   return success({ name: 'availability', region, machineType });
 }

@@ -324,6 +324,8 @@ describe('parseCommand errors name the argument and show the usage line', () => 
     ['usage gpu-1 March', 'usage', '"March"'],
     ['availability CA1 NY2', 'availability', '"NY2"'],
     ['availability P4000 P5000', 'availability', '"P5000"'],
+    ['availability ""', 'availability', '"" is not a machine type'],
+    ['availability ny2 "  "', 'availability', 'is not a machine type'],
     ['scripts all', 'scripts', '"all"'],
     ['script show', 'script show', '<id>'],
     ['script text a b', 'script text', '"b"'],
