@@ -34,6 +34,28 @@ if (unknown.length > 0) {
 }
 const names = asked.length > 0 ? ORDER.filter((name) => asked.includes(name)) : ORDER;
 
+/** A benchmark that threw is reported as a failed row, so the others' figures of the run are still kept. */
+function crashed(name: string, error: unknown): BenchmarkResult {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(error);
+  return {
+    name,
+    title: `${name}: the benchmark itself failed`,
+    setup: 'The benchmark threw before it finished; nothing was measured.',
+    rows: [
+      {
+        metric: 'benchmark run',
+        measured: `threw: ${message}`,
+        reference: '-',
+        ratio: Number.NaN,
+        goal: 'runs to the end',
+        pass: false,
+      },
+    ],
+    notes: [],
+  };
+}
+
 const environment = describeEnvironment();
 console.log(
   `${environment.date} · ${environment.cpu} · ${environment.cores} cores · ${environment.memory} · ` +
@@ -44,7 +66,7 @@ for (const name of names) {
   const run = BENCHMARKS[name];
   if (run === undefined) continue;
   console.log(`running ${name} ...`);
-  const result = await run();
+  const result = await run().catch((error: unknown) => crashed(name, error));
   results.push(result);
   console.log(`${formatTable(result)}\n`);
 }

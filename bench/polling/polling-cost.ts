@@ -178,7 +178,13 @@ export async function runPollingCost(): Promise<BenchmarkResult> {
   for (const { people, watchesEach } of SIZES) {
     const accounts = benchAccounts(people);
     for (const { replicas, dialect } of RUNS) {
-      const emulator = await startEmulator({ seed: benchSeed(accounts), transitionMs: TRANSITION_MS });
+      // A tick can be every person's list plus, on v1, every watch's event read (1,000 + 10,000).
+      const requestLogLimit = 2 * people * (watchesEach + 1);
+      const emulator = await startEmulator({
+        seed: benchSeed(accounts),
+        transitionMs: TRANSITION_MS,
+        requestLogLimit,
+      });
       try {
         const figures = await measure(emulator, accounts, watchesEach, replicas, dialect);
         const perPerson = figures.callsPerTick / people;

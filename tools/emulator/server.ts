@@ -45,6 +45,11 @@ export interface EmulatorOptions {
    * may be short, so clients must follow `nextPage`. Default true; false gives full pages.
    */
   readonly shortPages?: boolean;
+  /**
+   * How many of the most recent requests `state.requests()` keeps; default 10,000, so a long demo stays
+   * small. A benchmark that counts one tick of 11,000 calls asks for more.
+   */
+  readonly requestLogLimit?: number;
 }
 
 export interface RunningEmulator {
@@ -59,7 +64,7 @@ export interface RunningEmulator {
 
 const GRAPHQL_PATH = '/graphql';
 const MAX_BODY_BYTES = 1024 * 1024;
-/** The request log keeps the most recent entries only, so a long demo or benchmark run stays small. */
+/** The request log keeps the most recent entries only (by default), so a long demo run stays small. */
 const REQUEST_LOG_LIMIT = 10_000;
 
 const ROUTES: readonly Route[] = [
@@ -207,7 +212,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const url = new URL(`http://emulator.invalid${request.url ?? '/'}`);
     void answer(request, url)
       .then(async (reply) => {
-        if (requestLog.length >= REQUEST_LOG_LIMIT) requestLog.shift();
+        if (requestLog.length >= (options.requestLogLimit ?? REQUEST_LOG_LIMIT)) requestLog.shift();
         requestLog.push({
           method: request.method ?? 'GET',
           path: url.pathname,
