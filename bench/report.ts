@@ -120,13 +120,16 @@ How each is measured:
 - **completion**: real clock, the bot's real 5 s poll timer, the emulator answering every call after
   250 ms, production Slack pacing. 10, 100 and 1,000 people with 10 watches each (10,000 at the top),
   each person in their own channel; machine k of every person finishes in wave k, waves 1.1 s apart.
-  Latency = the reply reaching the fake Slack minus the moment the machine reached serviceready.
-  Reference = the goal's bound, poll interval + API latency + 1 s.
+  The emulator and the fake Slack run in a process of their own (Paperspace and Slack do not share the
+  bot's CPU), which also reads the arrival times. Latency = the reply reaching the fake Slack minus the
+  moment the machine reached serviceready. Reference = the goal's bound, poll interval + API latency + 1 s.
 - **polling**: Paperspace calls per tick divided by the people with watches (the floor is 1.0x), at 100
   and 1,000 people with one watch each and 1,000 people with 10 each, once with one replica on SQLite
   and once with two replicas ticking together on one PostgreSQL schema (BENCH_DATABASE_URL, else
   TEST_DATABASE_URL, else the local server .ci/run starts). People polled twice or not at all in a tick
-  are counted and fail the row. Calls are counted, not timed (the completion bench times).
+  are counted and fail the row. Calls are counted, not timed (the completion bench times). A v1 row per
+  size (one replica, SQLite) starts the machines through v1, so each watch follows its start's event:
+  its floor adds one event read per watch per six ticks.
 - **ack**: a burst of 1,000 correctly signed requests sent at once, each on a connection of its own
   (\`/ps list\` commands, then Usage clicks), to the bot and to a bare Bolt app from the same
   createSlackApp whose listeners only ack, each in its own process; Paperspace answers after 250 ms.
