@@ -4,9 +4,9 @@
 import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { alreadyRequestedMessage } from '../../machines/blocks/machine-replies.js';
+import { followInClickedThread } from '../../machines/follow-in-thread.js';
 import { machineButtonHandler } from '../../machines/machine-button.js';
 import { createMachineOperations } from '../../machines/machine-operations.js';
-import { watchOperation } from '../../machines/superseded-cards.js';
 import { markAlert } from './alert-message.js';
 
 export function alertStopHandler(deps: ListenerDeps) {
@@ -27,14 +27,6 @@ export function alertStopHandler(deps: ListenerDeps) {
       return;
     }
     await markAlert(client, click, `🟤 ${name}: stopping, requested by <@${escapeMrkdwn(user.userId)}>.`);
-    await watchOperation(deps, client, outcome.machine, {
-      user,
-      targetState: outcome.targetState,
-      channel: click.channelId ?? user.userId,
-      initialState: outcome.machine.state,
-      eventId: outcome.eventId,
-      ...(click.message === undefined ? {} : { threadTs: click.message.ts }),
-      operation: 'stop',
-    });
+    await followInClickedThread(deps, client, click, outcome, 'stop');
   });
 }

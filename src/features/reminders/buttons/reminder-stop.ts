@@ -4,9 +4,9 @@
 import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { alreadyRequestedMessage } from '../../machines/blocks/machine-replies.js';
+import { followInClickedThread } from '../../machines/follow-in-thread.js';
 import { machineButtonHandler } from '../../machines/machine-button.js';
 import { createMachineOperations } from '../../machines/machine-operations.js';
-import { watchOperation } from '../../machines/superseded-cards.js';
 import { markReminderRow } from './reminder-row.js';
 
 export function reminderStopHandler(deps: ListenerDeps) {
@@ -34,16 +34,6 @@ export function reminderStopHandler(deps: ListenerDeps) {
       `🟤 ${name}: stopping, requested by <@${escapeMrkdwn(user.userId)}>; I reply in this thread when it is off`,
       { stopped: true },
     );
-    await watchOperation(deps, client, outcome.machine, {
-      user,
-      targetState: outcome.targetState,
-      channel: click.channelId ?? user.userId,
-      initialState: outcome.machine.state,
-      eventId: outcome.eventId,
-      // The reminder lists other machines too, so it is not this machine's card: the completion goes
-      // into its thread, and the message itself is left as the row update made it.
-      ...(click.message === undefined ? {} : { threadTs: click.message.ts }),
-      operation: 'stop',
-    });
+    await followInClickedThread(deps, client, click, outcome, 'stop');
   });
 }

@@ -6,9 +6,9 @@ import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { routePowerToOwner } from '../../approvals/owner-route.js';
 import { alreadyRequestedMessage, powerUnchangedMessage } from '../../machines/blocks/machine-replies.js';
+import { followInClickedThread } from '../../machines/follow-in-thread.js';
 import { machineButtonHandler } from '../../machines/machine-button.js';
 import { createMachineOperations } from '../../machines/machine-operations.js';
-import { watchOperation } from '../../machines/superseded-cards.js';
 import { markDigestRow } from './digest-row.js';
 
 export function digestStopHandler(deps: ListenerDeps) {
@@ -50,14 +50,6 @@ export function digestStopHandler(deps: ListenerDeps) {
       click,
       `🟤 ${nameMrkdwn(machine.name)}: stopping, requested by <@${escapeMrkdwn(user.userId)}>`,
     );
-    await watchOperation(deps, client, outcome.machine, {
-      user,
-      targetState: outcome.targetState,
-      channel,
-      initialState: outcome.machine.state,
-      eventId: outcome.eventId,
-      ...(click.message === undefined ? {} : { threadTs: click.message.ts }),
-      operation: 'stop',
-    });
+    await followInClickedThread(deps, client, click, outcome, 'stop');
   });
 }
