@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SqlClient } from '../../src/store/sql-client.js';
 import { openSqliteClient } from '../../src/store/sqlite-client.js';
@@ -63,5 +67,87 @@ describe('openSqliteClient', () => {
     await expect(db.run('INSERT INTO nowhere VALUES (1)')).rejects.toThrow(/no such table/);
     await db.run("INSERT INTO notes (body) VALUES ('still fine')");
     expect(await db.get('SELECT COUNT(*) AS count FROM notes')).toEqual({ count: 1 });
+  });
+
+  it('commits writes that arrive together as a group, each failing or succeeding on its own, in order', async () => {
+    await db.exec('CREATE UNIQUE INDEX notes_body ON notes (body)');
+    await db.run("INSERT INTO notes (id, body) VALUES (1, 'taken')");
+    // Issued without waiting, as concurrent callers do: they share one commit.
+    const writes = [
+      db.run("INSERT INTO notes (id, body) VALUES (2, 'first')"),
+      db.run("INSERT INTO notes (id, body) VALUES (3, 'taken')"),
+      db.run("UPDATE notes SET body = 'first, renamed' WHERE id = 2"),
+      db.run("DELETE FROM notes WHERE body = 'nothing'"),
+    ];
+    const outcomes = await Promise.allSettled(writes);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'SQLITE_CONSTRAINT_UNIQUE' });
+    expect(await Promise.all([writes[0], writes[2], writes[3]])).toEqual([
+      { changes: 1 },
+      { changes: 1 },
+      { changes: 0 },
+    ]);
+    expect(await db.all('SELECT id, body FROM notes ORDER BY id')).toEqual([
+      { id: 1, body: 'taken' },
+      { id: 2, body: 'first, renamed' },
+    ]);
+  });
+});
+
+describe('openSqliteClient on a file', () => {
+  let dir: string;
+  let db: SqlClient;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sqlite-client-'));
+    db = openSqliteClient(join(dir, 'bot.db'));
+    await db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+  });
+  afterEach(async () => {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('resolves a grouped write only once it is committed: another process sees it then', async () => {
+    const other = new Database(join(dir, 'bot.db'), { readonly: true });
+    try {
+      const seenAtResolve: unknown[] = [];
+      await Promise.all(
+        ['a', 'b', 'c'].map((body) =>
+          db.run('INSERT INTO notes (body) VALUES (?)', [body]).then(() => {
+            seenAtResolve.push(other.prepare('SELECT COUNT(*) AS count FROM notes').get());
+          }),
+        ),
+      );
+      expect(seenAtResolve).toEqual([{ count: 3 }, { count: 3 }, { count: 3 }]);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('fails the writes of a group when another process holds the write lock, and keeps working after', async () => {
+    const other = new Database(join(dir, 'bot.db'), { timeout: 0 });
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      await db.exec('PRAGMA busy_timeout = 50');
+      const outcomes = await Promise.allSettled([
+        db.run("INSERT INTO notes (body) VALUES ('one')"),
+        db.run("INSERT INTO notes (body) VALUES ('two')"),
+      ]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+      expect((outcomes[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'SQLITE_BUSY' });
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    await Promise.all([
+      db.run("INSERT INTO notes (body) VALUES ('three')"),
+      db.run("INSERT INTO notes (body) VALUES ('four')"),
+    ]);
+    expect(await db.all('SELECT body FROM notes ORDER BY id')).toEqual([{ body: 'three' }, { body: 'four' }]);
   });
 });
