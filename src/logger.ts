@@ -1,6 +1,6 @@
 // One pino logger for the whole bot. Secrets must never reach a log line, and code that logs an
 // object (a request, a config, an error with context) rarely checks what is inside it, so every
-// field name that can hold a secret is censored at any depth up to REDACT_DEPTH.
+// field named like a secret is censored at any depth up to CENSOR_DEPTH (censorSecrets).
 import { type DestinationStream, type Logger, pino } from 'pino';
 import type { LogLevel } from './config.js';
 import type { RequestScope } from './observability/request-scope.js';
@@ -46,20 +46,81 @@ const SECRET_FIELDS = [
   'refresh_token',
 ];
 
-// pino's wildcards match exactly one level, so each depth needs its own path. Four levels covers
-// `{ err: { request: { headers: { authorization } } } }`-style objects. The price, measured in a burst
-// of 10,000 completions: about 0.2 ms of CPU per line (9% of the burst's CPU), so hot paths log one
-// line per event, not one per step.
-const REDACT_DEPTH = 4;
+/** Matched without regard to case: HTTP header names come in any case. */
+const SECRET_NAMES: ReadonlySet<string> = new Set(SECRET_FIELDS.map((field) => field.toLowerCase()));
 
-/** The redaction paths given to pino: every secret field at depths 0 to REDACT_DEPTH. */
-const REDACT_PATHS: string[] = SECRET_FIELDS.flatMap((field) =>
-  Array.from({ length: REDACT_DEPTH + 1 }, (_, depth) => {
-    const wildcards = Array<string>(depth).fill('*').join('.');
-    if (/^[A-Za-z_$][\w$]*$/.test(field)) return depth === 0 ? field : `${wildcards}.${field}`;
-    return `${wildcards}["${field}"]`;
-  }),
-);
+/**
+ * How deep into a logged object secrets are looked for. Deeper than any object the bot logs; the
+ * limit is what stops a cycle.
+ */
+const CENSOR_DEPTH = 8;
+
+const isSecretName = (key: string) => SECRET_NAMES.has(key) || SECRET_NAMES.has(key.toLowerCase());
+
+/**
+ * `value` with every secret field censored, walked once. What holds no secret is returned as it is,
+ * so the common line (a few ids) allocates nothing; what does is copied, never changed in place, as
+ * the caller still holds it. This replaced pino's path redaction, which needs one path per field per
+ * depth (170 paths) and cost about 0.2 ms of CPU a line, 10% of a burst of 10,000 completions.
+ */
+function censorSecrets(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || depth > CENSOR_DEPTH) return value;
+  if (value instanceof Error) return censorError(value, depth);
+  // Written as its toJSON() says (a Date, a Buffer, a URL): the secrets, if any, are in that.
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') return censorSecrets(toJSON.call(value), depth + 1);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, index) => {
+      const censored = censorSecrets(item, depth + 1);
+      if (censored === item) return;
+      copy ??= [...value];
+      copy[index] = censored;
+    });
+    return copy ?? value;
+  }
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, field] of Object.entries(value)) {
+    const censored = isSecretName(key)
+      ? field === undefined
+        ? field
+        : REDACTED
+      : censorSecrets(field, depth + 1);
+    if (censored === field) continue;
+    copy ??= { ...value };
+    copy[key] = censored;
+  }
+  return copy ?? value;
+}
+
+/**
+ * An error with its secrets censored. Still an error of the same class, so that pino's `err`
+ * serializer writes its type, message, stack and causes as before; only its own fields and its
+ * cause are walked.
+ */
+function censorError(error: Error, depth: number): Error {
+  let copy: Error | undefined;
+  const copyOf = (): Error => {
+    if (copy) return copy;
+    copy = Object.create(Object.getPrototypeOf(error)) as Error;
+    for (const key of ['message', 'stack', 'cause', 'errors'] as const) {
+      if (key in error)
+        Object.defineProperty(copy, key, { value: error[key as keyof Error], writable: true });
+    }
+    Object.assign(copy, error);
+    return copy;
+  };
+  for (const [key, field] of Object.entries(error)) {
+    const censored = isSecretName(key) ? REDACTED : censorSecrets(field, depth + 1);
+    if (censored !== field) (copyOf() as unknown as Record<string, unknown>)[key] = censored;
+  }
+  if ('cause' in error) {
+    const censored = censorSecrets(error.cause, depth + 1);
+    if (censored !== error.cause)
+      Object.defineProperty(copyOf(), 'cause', { value: censored, writable: true });
+  }
+  return copy ?? error;
+}
 
 export interface LoggerOptions {
   level: LogLevel;
@@ -76,7 +137,10 @@ export interface LoggerOptions {
 export function createLogger({ level, destination, requestScope }: LoggerOptions): Logger {
   const options = {
     level,
-    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    // Every line's fields; a child's bindings are censored by censorChildBindings.
+    formatters: {
+      log: (object: Record<string, unknown>) => censorSecrets(object) as Record<string, unknown>,
+    },
     ...(requestScope === undefined
       ? {}
       : {
@@ -86,5 +150,17 @@ export function createLogger({ level, destination, requestScope }: LoggerOptions
           },
         }),
   };
-  return destination === undefined ? pino(options) : pino(options, destination);
+  return censorChildBindings(destination === undefined ? pino(options) : pino(options, destination));
+}
+
+/**
+ * pino writes a child's bindings (logger.child({ ... })) without its log formatter, so they are
+ * censored on the way in. Children inherit the root's methods, so this covers grandchildren too.
+ */
+function censorChildBindings(logger: Logger): Logger {
+  const pinoChild = logger.child;
+  logger.child = function child(this: Logger, bindings, options) {
+    return pinoChild.call(this, censorSecrets(bindings) as typeof bindings, options);
+  } as Logger['child'];
+  return logger;
 }

@@ -116,4 +116,51 @@ describe('createLogger', () => {
     expect(raw.join('')).not.toContain('cs-123');
     expect(raw.join('')).not.toContain('xoxe-1-abc');
   });
+
+  it('censors header names in any case, and secrets deeper than four levels', () => {
+    const { logger, raw, records } = capturingLogger();
+    logger.info(
+      {
+        headers: { AUTHORIZATION: `Bearer ${ACCESS_TOKEN}`, 'X-API-KEY': API_KEY },
+        a: { b: { c: { d: { e: { f: { apiKey: API_KEY } } } } } },
+      },
+      'sent',
+    );
+    expect(raw.join('')).not.toContain(API_KEY);
+    expect(raw.join('')).not.toContain(ACCESS_TOKEN);
+    expect(records()[0]).toMatchObject({ headers: { AUTHORIZATION: REDACTED, 'X-API-KEY': REDACTED } });
+  });
+
+  it("keeps a logged error's type, message and stack, and censors its cause and what it carries", () => {
+    class PaperspaceCallError extends Error {}
+    const { logger, raw, records } = capturingLogger();
+    const cause = Object.assign(new Error('socket closed'), {
+      request: { headers: { 'x-api-key': API_KEY } },
+    });
+    const error = new PaperspaceCallError('listing machines failed', { cause });
+    logger.error({ err: error, context: { token: 'xoxb-1' } }, 'call failed');
+    expect(raw.join('')).not.toContain(API_KEY);
+    expect(raw.join('')).not.toContain('xoxb-1');
+    const [record] = records();
+    expect(record).toMatchObject({
+      err: { type: 'PaperspaceCallError', message: 'listing machines failed: socket closed' },
+      context: { token: REDACTED },
+    });
+    expect(String((record?.err as { stack?: string } | undefined)?.stack)).toContain(
+      'caused by: Error: socket closed',
+    );
+    // The caller's error is left as it was.
+    expect(
+      (cause as unknown as { request: { headers: Record<string, string> } }).request.headers['x-api-key'],
+    ).toBe(API_KEY);
+  });
+
+  it("censors a child logger's bindings and what an object's toJSON writes", () => {
+    const { logger, raw } = capturingLogger();
+    const child = logger.child({ credentials: { apiKey: API_KEY } });
+    child.info({ link: { toJSON: () => ({ accessToken: ACCESS_TOKEN }) } }, 'linked');
+    expect(raw.join('')).toContain('linked');
+    expect(raw.join('')).not.toContain(API_KEY);
+    expect(raw.join('')).not.toContain(ACCESS_TOKEN);
+  });
 });
