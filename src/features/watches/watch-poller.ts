@@ -1,7 +1,8 @@
 // One poll of every active watch this replica holds. Watches are grouped by the person whose key
 // polls: one getMachines call answers all of that person's watches (more only when their account
 // spans several pages), and a machine is shown (one more call, for its event log) only when the
-// watch may be ending: target reached, machine settled elsewhere, or machine missing from the list.
+// watch may have failed: machine settled in a state it was not going to, or missing from the list.
+// A machine the list shows at its target ends the watch with no further call.
 // A watch's own event (v1) is read at its first poll and then once every few ticks, not every tick.
 // The same list, made once per person per tick under the person's lease, is what other features'
 // machine checks read (the cost guard); a linked person without watches is listed only when one of
@@ -211,6 +212,19 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
       if (event !== undefined && isFailed(event)) {
         return finish(watch, failedOutcome(event, machine), machine, timeline);
       }
+    }
+
+    if (reached && events === undefined) {
+      // The list that shows the machine there ends the watch, without a show for the event log: that
+      // cost every completion a second call against the person's rate limit and a second API latency.
+      // What the log added was the moment the operation finished; the reply's "took" is now this
+      // poll's time, at most one poll interval late. A machine at its target is not a failed operation.
+      return finish(
+        watch,
+        { status: 'done', state: machine.state, elapsedMs: Math.max(0, now - watch.createdAt) },
+        machine,
+        timeline,
+      );
     }
 
     if (reached || (changed && RESTING_STATES.has(machine.state))) {

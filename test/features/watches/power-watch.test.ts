@@ -36,7 +36,8 @@ describe('a power command followed through by the scheduler', () => {
     expect(replies).toHaveLength(1);
     expect(replies[0]?.args.thread_ts).toBe(request?.threadTs ?? request?.messageTs);
     expect(messageText(replies[0]?.args ?? {})).toContain(
-      `<@${USERS.ada.slackId}> *ada-render* is 🟢 Ready (took 2s)`,
+      // Ready after 2 s, seen by the tick at 5 s.
+      `<@${USERS.ada.slackId}> *ada-render* is 🟢 Ready (took 5s)`,
     );
   });
 

@@ -56,9 +56,9 @@ describe('a v1 watch of a one-minute start', () => {
     // machine, due every 5 minutes): ten lists and one event read.
     expect(perTick.slice(1).flat()).toHaveLength(10 + 1);
 
-    // The machine is ready at 60 s: the watch ends with the one show that reads its event log.
+    // The machine is ready at 60 s: the list that shows it ends the watch, with no call of its own.
     clock.advance(POLL_MS);
-    await bot.scheduler.tick();
+    expect(await requestsDuring(() => bot.scheduler.tick())).toEqual(['GET /v1/machines']);
     const replies = bot.slack.calls('chat.postMessage').slice(posted);
     expect(replies).toHaveLength(1);
     expect(messageText(replies[0]?.args ?? {})).toContain('*ada-render* is 🟢 Ready');
