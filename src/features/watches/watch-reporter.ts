@@ -59,12 +59,18 @@ export function createWatchReporter(deps: {
 }): WatchReporter {
   const { slack, logger, pacer } = deps;
 
-  const updateCard = async (watch: Watch, message: SlackMessage) => {
+  /**
+   * `draw` is called only when the update goes out: in a burst most updates wait for chat.update's
+   * budget and are replaced by a newer one of the same card, and drawing each was a tenth of a
+   * completion's CPU.
+   */
+  const updateCard = async (watch: Watch, draw: () => SlackMessage) => {
     if (watch.messageTs === null) return;
     const ts = watch.messageTs;
     // The update may go out later from the pacer's queue, so it handles its own failure.
     await pacer.update(`${watch.channel}/${ts}`, async () => {
       try {
+        const message = draw();
         await slack.chat.update({ channel: watch.channel, ts, blocks: message.blocks, text: message.text });
       } catch (error) {
         logger.warn(
@@ -107,7 +113,7 @@ export function createWatchReporter(deps: {
 
   return {
     async progress(watch, machine, timeline) {
-      await updateCard(watch, machineCardMessage(machine, { timeline, notice: waitingNotice(watch) }));
+      await updateCard(watch, () => machineCardMessage(machine, { timeline, notice: waitingNotice(watch) }));
     },
 
     async finished(watch, outcome, machine, timeline, record, mayRepeat = false) {
@@ -116,10 +122,9 @@ export function createWatchReporter(deps: {
       // A reply no one took is thrown: the outcome stays due and is posted again later (watch-outcomes.ts).
       await reply(watch, completionReply(watch, outcome, { mayRepeat }), record);
       await record.delivered();
-      if (outcome.status === 'gone') await updateCard(watch, goneCard(watch));
+      if (outcome.status === 'gone') await updateCard(watch, () => goneCard(watch));
       else if (machine !== undefined) {
-        await updateCard(
-          watch,
+        await updateCard(watch, () =>
           machineCardMessage(machine, { timeline, notice: finishedNotice(watch, outcome) }),
         );
       }
