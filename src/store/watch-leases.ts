@@ -9,12 +9,23 @@
 // every person with an active watch is leased to a live replica.
 import type { SlackUser } from './slack-user.js';
 import type { SqlClient } from './sql-client.js';
-import type { Watch, WatchLease } from './watch-types.js';
-import { fromRow as fromWatchRow, type WatchRow } from './watches.js';
+import type { WatchLease } from './watch-types.js';
+
+/**
+ * An active watch to poll this tick, by reference only. The poller reads each person's watches when
+ * their machine list is in: 10,000 whole watches read at the start of a tick lived through all of it,
+ * and the 25 MB each tick left behind in the old generation was most of the bot's peak memory.
+ */
+export interface PolledWatch {
+  id: string;
+  teamId: string;
+  userId: string;
+  machineId: string;
+}
 
 export interface PollAssignment {
-  /** The active watches of the people this replica holds, to poll this tick. */
-  watches: Watch[];
+  /** The active watches of the people this replica holds, to poll this tick, by deadline. */
+  watches: PolledWatch[];
   /** Every person this replica holds: those with active watches, and linked people without any. */
   held: SlackUser[];
   /** How many people with active watches this replica holds. */
@@ -141,13 +152,24 @@ export function createWatchLeaseRepository(db: SqlClient): WatchLeaseRepository 
          WHERE status = 'active' AND (claimed_by IS NULL OR claimed_by <> ?) AND EXISTS (${mine})`,
         [owner, until, owner, owner],
       );
-      const rows = await db.all<WatchRow>(
-        `SELECT watches.* FROM watches JOIN watch_poll_leases AS p ON ${SAME_PERSON}
+      const rows = await db.all<{
+        id: string;
+        slack_team_id: string;
+        slack_user_id: string;
+        machine_id: string;
+      }>(
+        `SELECT watches.id, watches.slack_team_id, watches.slack_user_id, watches.machine_id
+         FROM watches JOIN watch_poll_leases AS p ON ${SAME_PERSON}
          WHERE p.claimed_by = ? AND p.lease_until > ? AND watches.status = 'active'
          ORDER BY watches.deadline_at, watches.id`,
         [owner, now],
       );
-      const watches = rows.map(fromWatchRow);
+      const watches = rows.map((row) => ({
+        id: row.id,
+        teamId: row.slack_team_id,
+        userId: row.slack_user_id,
+        machineId: row.machine_id,
+      }));
       const heldRows = await db.all<{ slack_team_id: string; slack_user_id: string }>(
         `SELECT slack_team_id, slack_user_id FROM watch_poll_leases WHERE claimed_by = ? AND lease_until > ?
          ORDER BY slack_team_id, slack_user_id`,

@@ -51,7 +51,11 @@ describe.each(storeFactories)('poll leases by person on $name', (factory) => {
     const assignment = await db.store.watchLeases.claimPeople({ owner: 'replica-a', now: T0, ...LEASE });
     expect(assignment.watches.map((watch) => watch.id)).toEqual([cpu.id, gpu.id]);
     expect(assignment).toMatchObject({ people: 1, totalPeople: 1, replicas: 1 });
-    expect(assignment.watches.every((watch) => watch.claimedBy === 'replica-a')).toBe(true);
+    // Each watch says which replica polls it.
+    expect((await db.store.watches.listActive()).map((watch) => watch.claimedBy)).toEqual([
+      'replica-a',
+      'replica-a',
+    ]);
   });
 
   it('leaves no watch unpolled past any cap: 6,000 watches of 300 people all reach the one replica', async () => {
@@ -148,7 +152,9 @@ describe.each(storeFactories)('poll leases by person on $name', (factory) => {
       ...LEASE,
     });
     expect(takenOver).toMatchObject({ people: 4, replicas: 1 });
-    expect(takenOver.watches.every((watch) => watch.claimedBy === 'replica-b')).toBe(true);
+    expect((await survivor.watches.listActive()).every((watch) => watch.claimedBy === 'replica-b')).toBe(
+      true,
+    );
   });
 
   it('lets another replica take over at once the people of one that released them', async () => {

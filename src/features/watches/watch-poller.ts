@@ -1,8 +1,9 @@
 // One poll of every active watch this replica holds. Watches are grouped by the person whose key
 // polls: one getMachines call answers all of that person's watches (more only when their account
 // spans several pages), and a machine is shown (one more call, for its event log) only when the
-// watch may have failed: machine settled in a state it was not going to, or missing from the list.
-// A machine the list shows at its target ends the watch with no further call.
+// watch may have failed (machine settled in a state it was not going to, or missing from the list),
+// or it reached its target unseen by the last tick (for the real moment it got there). A machine the
+// list shows at its target, polled here last tick, ends the watch with no further call.
 // A watch's own event (v1) is read at its first poll and then once every few ticks, not every tick.
 // The same list, made once per person per tick under the person's lease, is what other features'
 // machine checks read (the cost guard); a linked person without watches is listed only when one of
@@ -21,6 +22,7 @@ import { forEachConcurrently } from '../../scheduler/concurrency.js';
 import type { PersonMachineCheck } from '../../scheduler/job.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
+import type { PolledWatch } from '../../store/watch-leases.js';
 import type { FinishedWatchStatus, TimelineEntry, Watch } from '../../store/watch-types.js';
 import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
 import { failedEventSince, finishedAt } from './event-log.js';
@@ -94,6 +96,8 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
   const lastErrors = new Map<string, string>();
   /** When each watch's event was last read by this replica; a watch new to it is read at once. */
   const eventReadAt = new Map<string, number>();
+  /** When this replica last polled each watch: a watch it polled last tick got where it is since then. */
+  const polledAt = new Map<string, number>();
   const eventFollowMs = EVENT_FOLLOW_EVERY_TICKS * deps.pollIntervalMs;
 
   /** Whether this poll reads the watch's event: its first here, then once per eventFollowMs. */
@@ -214,11 +218,17 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
       }
     }
 
-    if (reached && events === undefined) {
+    const polledLastTick =
+      now - (polledAt.get(watch.id) ?? Number.NEGATIVE_INFINITY) <= 2 * deps.pollIntervalMs;
+    polledAt.set(watch.id, now);
+    if (reached && events === undefined && polledLastTick) {
       // The list that shows the machine there ends the watch, without a show for the event log: that
       // cost every completion a second call against the person's rate limit and a second API latency.
-      // What the log added was the moment the operation finished; the reply's "took" is now this
-      // poll's time, at most one poll interval late. A machine at its target is not a failed operation.
+      // What the log added was the moment the operation finished; polled last tick, the machine got
+      // there since, so the reply's "took" is at most one poll interval long. A watch this replica
+      // did not poll last tick (its first poll, a restart, a takeover from a replica that died) may
+      // have got there long ago: its show below reads the real moment. A machine at its target is
+      // not a failed operation.
       return finish(
         watch,
         { status: 'done', state: machine.state, elapsedMs: Math.max(0, now - watch.createdAt) },
@@ -260,13 +270,27 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
     if (recorded) await deps.reporter.progress(watch, machine, timeline);
   }
 
-  async function pollUser(user: SlackUser, watches: Watch[]): Promise<void> {
+  /**
+   * Polls one person: `claimed` are their active watches as the lease handed them out. The watches
+   * themselves are read only once the person's machine list is in (or when the poll cannot go on),
+   * so a tick holds whole watches for moments, not for its whole length. A watch made after the
+   * claim waits for the next tick.
+   */
+  async function pollUser(user: SlackUser, claimed: readonly PolledWatch[]): Promise<void> {
     const userKey = `${user.teamId}/${user.userId}`;
     const checks = deps.checks ?? [];
     const due = checks.some((check) => check.due(user, deps.now()));
-    if (watches.length === 0 && !due) return;
-    const timeOutAll = () =>
-      forEachConcurrently(watches, WATCHES_AT_ONCE, (watch) =>
+    if (claimed.length === 0 && !due) return;
+    // In the lease's order (by deadline), as the person's completions are posted.
+    const order = new Map(claimed.map((watch, index) => [watch.id, index]));
+    const readWatches = async () =>
+      claimed.length === 0
+        ? []
+        : (await store.watches.listActive({ teamId: user.teamId, userId: user.userId }))
+            .filter((watch) => order.has(watch.id))
+            .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    const timeOutAll = async () =>
+      forEachConcurrently(await readWatches(), WATCHES_AT_ONCE, (watch) =>
         guarded(watch, () => timeOutIfDue(watch, userKey)),
       );
 
@@ -287,14 +311,14 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
       return timeOutAll();
     }
     if (client === undefined) {
-      return forEachConcurrently(watches, WATCHES_AT_ONCE, (watch) =>
+      return forEachConcurrently(await readWatches(), WATCHES_AT_ONCE, (watch) =>
         guarded(watch, () => finish(watch, { status: 'stopped', reason: UNLINKED }, undefined)),
       );
     }
 
     let listed: Listed;
     try {
-      listed = await listMachines(client, new Set(watches.map((watch) => watch.machineId)), due);
+      listed = await listMachines(client, new Set(claimed.map((watch) => watch.machineId)), due);
       pauses.delete(userKey);
       lastErrors.delete(userKey);
     } catch (error) {
@@ -305,7 +329,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
     }
 
     const ready = client;
-    await forEachConcurrently(watches, WATCHES_AT_ONCE, (watch) =>
+    await forEachConcurrently(await readWatches(), WATCHES_AT_ONCE, (watch) =>
       guarded(watch, () => advance(watch, listed.watched.get(watch.machineId), ready, userKey)),
     );
     // A list made for the watches alone is handed on too when it holds every machine (one page
@@ -344,7 +368,8 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
       // Forget the event reads of watches this replica no longer polls (finished or taken elsewhere).
       const polled = new Set(watches.map((watch) => watch.id));
       for (const id of eventReadAt.keys()) if (!polled.has(id)) eventReadAt.delete(id);
-      const byUser = new Map<string, { user: SlackUser; watches: Watch[] }>();
+      for (const id of polledAt.keys()) if (!polled.has(id)) polledAt.delete(id);
+      const byUser = new Map<string, { user: SlackUser; watches: PolledWatch[] }>();
       // Every held person, watches or not: the machine checks may want the machines of any of them.
       for (const user of held) byUser.set(`${user.teamId}/${user.userId}`, { user, watches: [] });
       for (const watch of watches) {

@@ -89,6 +89,6 @@ describe('a newer operation on a machine takes over from the older card', () => 
     expect(request?.targetState).toBe('off');
     await ticks(3);
     expect(messageText(repliesIn(request?.messageTs).at(-1)?.args ?? {})).toContain('*quiet-box* is ⚫ Off');
-    expect(messageText(lastUpdateOf(request?.messageTs)?.args ?? {})).toContain('✅ ⚫ Off after 5s');
+    expect(messageText(lastUpdateOf(request?.messageTs)?.args ?? {})).toContain('✅ ⚫ Off after 2s');
   });
 });
