@@ -21,8 +21,12 @@ RUN npm run build \
   && npm prune --omit=dev --no-audit --no-fund
 
 FROM ${NODE_IMAGE} AS runtime
+# The heap cap: without one, V8 sizes its heap from the host's memory and lets garbage pile up (peak
+# RSS 250 MB at 10,000 active watches, against 164 MB with it; bench/memory runs with this value). The
+# heap in use stays under 70 MB at that load. A larger deployment sets its own NODE_OPTIONS.
 ENV NODE_ENV=production \
-  PORT=3000
+  PORT=3000 \
+  NODE_OPTIONS=--max-old-space-size=384
 WORKDIR /app
 # Root owns the code, so the process cannot rewrite it; it may write only data/ (the SQLite default,
 # DATABASE_URL=sqlite:data/bot.db, for a single replica with a volume mounted there).

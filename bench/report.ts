@@ -154,8 +154,9 @@ How each is measured:
   counter stood at 6,640 after it) and the dropped connections came back 1 to 7 s later; the bot now
   listens with a backlog of 4096, and the counter did not move during the second run.
 - **memory**: the compiled build run as production runs it (\`node --enable-source-maps dist/main.js\`,
-  one process), 200 people with 50 active watches each, all polled every tick; RSS summed over the
-  process and everything it started, sampled every 200 ms over four poll intervals. Goal: under 200 MB.
+  one process, with the image's NODE_OPTIONS heap cap read from the Dockerfile), 200 people with 50
+  active watches each, all polled every tick; RSS summed over the process and everything it started,
+  sampled every 200 ms over four poll intervals. Goal: under 200 MB.
 - **cost-guard**: 1,000 machines mid-start of 50 people (20 each), one replica on SQLite, the legacy
   API, 5 s ticks on a fake clock; calls counted from the emulator's request log. Rows: calls per tick
   over 5 minutes with every person watching one machine (reference: one list per person, what the

@@ -1,12 +1,12 @@
 // Memory of the whole service with 10,000 active watches, as production runs it: src/ compiled by the
-// build's own configuration and started as `node --enable-source-maps dist/main.js` (the container
-// image's command; it is the only process production runs), with its SQLite database holding 200
-// linked people and 50 active watches each (the most `/ps wait` allows a person). The figure is the sum
+// build's own configuration and started as `node --enable-source-maps dist/main.js` with the image's
+// NODE_OPTIONS (the container image's command and environment; it is the only process production
+// runs), with its SQLite database holding 200 linked people and 50 active watches each (the most `/ps wait` allows a person). The figure is the sum
 // of the RSS of that process and every process it started, sampled while it polls every watch for a
 // few ticks. The reference is the same build on the same database before the watches were made.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { createMachineWatcher } from '../../src/features/watches/machine-watcher
 import { openStore } from '../../src/store/store.js';
 import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
 import { compileBuild } from '../../test/support/compile-build.js';
+import { runtimeEnvironment } from '../../test/support/dockerfile.js';
 import { startFakeSlack } from '../../test/support/fake-slack.js';
 import { type RunningEmulator, startEmulator } from '../../tools/emulator/index.js';
 import type { BenchmarkResult } from '../report.js';
@@ -175,10 +176,15 @@ export async function runMemory(): Promise<BenchmarkResult> {
     const buildMs = Date.now() - buildStarted;
     const databaseUrl = `sqlite:${join(dataDir, 'bot.db')}`;
     const vaultKey = randomBytes(32);
+    // The image's own NODE_OPTIONS (its heap cap), read from the Dockerfile so the two cannot drift.
+    const { NODE_OPTIONS } = runtimeEnvironment(
+      await readFile(new URL('../../Dockerfile', import.meta.url), 'utf8'),
+    );
     const service: Service = {
       outDir,
       emulator,
       env: {
+        ...(NODE_OPTIONS === undefined ? {} : { NODE_OPTIONS }),
         SLACK_BOT_TOKEN: BENCH_BOT_TOKEN,
         SLACK_SIGNING_SECRET: BENCH_SIGNING_SECRET,
         SLACK_API_URL: slack.apiUrl,
@@ -200,7 +206,7 @@ export async function runMemory(): Promise<BenchmarkResult> {
     await withVault(databaseUrl, vaultKey, async (_vault, store) => {
       activeWatches = await store.watches.countActive();
     });
-    return report(before, after, activeWatches, buildMs);
+    return report(before, after, activeWatches, buildMs, NODE_OPTIONS);
   } finally {
     await slack.close();
     await emulator.close();
@@ -219,6 +225,7 @@ function report(
   after: Observation,
   activeWatches: number,
   buildMs: number,
+  nodeOptions: string | undefined,
 ): BenchmarkResult {
   // Each person's watches are polled with one machine list per tick. TICKS poll intervals hold at
   // least TICKS - 1 whole ticks, whatever their phase, so a person listed fewer times was skipped.
@@ -230,7 +237,7 @@ function report(
     title: `Whole-service memory with ${WATCHES.toLocaleString('en-US')} active watches`,
     setup:
       `The compiled build (tsconfig.build.json) started as production starts it, \`node --enable-source-maps ` +
-      `dist/main.js\`, in HTTP mode on SQLite with ${PEOPLE} linked people and ${WATCHES_PER_PERSON} active ` +
+      `dist/main.js\` with the image's NODE_OPTIONS (\`${nodeOptions ?? 'none'}\`), in HTTP mode on SQLite with ${PEOPLE} linked people and ${WATCHES_PER_PERSON} active ` +
       `watches each (the most /ps wait allows), the emulator and the fake Slack in the benchmark's process. ` +
       `RSS = the sum over the bot's process and every process it started (/proc), sampled every ` +
       `${SAMPLE_MS} ms for ${TICKS} poll intervals of ${BENCH_POLL_INTERVAL_MS / 1000} s once /readyz answers. ` +

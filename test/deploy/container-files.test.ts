@@ -9,29 +9,10 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { dockerfileStages, runtimeEnvironment } from '../support/dockerfile.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (path: string) => readFileSync(resolve(ROOT, path), 'utf8');
-
-interface Instruction {
-  keyword: string;
-  args: string;
-}
-
-/** The Dockerfile's instructions by stage: continuation lines joined, comments dropped. */
-function dockerfileStages(text: string): Instruction[][] {
-  const joined = text.replace(/\\\n/g, ' ');
-  const stages: Instruction[][] = [];
-  for (const line of joined.split('\n')) {
-    const trimmed = line.trim();
-    if (trimmed === '' || trimmed.startsWith('#')) continue;
-    const [, keyword = '', args = ''] = /^(\S+)\s*(.*)$/.exec(trimmed) ?? [];
-    const instruction = { keyword: keyword.toUpperCase(), args: args.replace(/\s+/g, ' ') };
-    if (instruction.keyword === 'FROM') stages.push([]);
-    stages.at(-1)?.push(instruction);
-  }
-  return stages;
-}
 
 const stages = dockerfileStages(read('Dockerfile'));
 const runtime = stages.at(-1) ?? [];
@@ -66,6 +47,17 @@ describe('Dockerfile', () => {
     expect(inRuntime('ENTRYPOINT')).toEqual([]);
     const stopSignal = inRuntime('STOPSIGNAL').map((step) => step.args);
     expect(stopSignal.every((signal) => signal === 'SIGTERM')).toBe(true);
+  });
+
+  it('caps the heap with NODE_OPTIONS, which a deployment can override', () => {
+    // Without a cap V8 sizes its heap from the host's memory and let garbage reach 250 MB at 10,000
+    // watches before collecting (bench/memory runs with the image's NODE_OPTIONS).
+    const options = runtimeEnvironment(read('Dockerfile')).NODE_OPTIONS ?? '';
+    const [, megabytes] = /--max-old-space-size=(\d+)/.exec(options) ?? [];
+    expect(Number(megabytes)).toBeGreaterThanOrEqual(256);
+    // In the environment, not the command: `docker run -e NODE_OPTIONS=...` replaces it.
+    const command = JSON.parse(inRuntime('CMD')[0]?.args ?? '[]') as string[];
+    expect(command.join(' ')).not.toContain('--max-old-space-size');
   });
 
   it('sets no secret in a layer: no ENV or ARG names a credential', () => {
