@@ -22,7 +22,7 @@ RUN npm run build \
 
 FROM ${NODE_IMAGE} AS runtime
 # The heap cap: without one, V8 sizes its heap from the host's memory and lets garbage pile up (peak
-# RSS 250 MB at 10,000 active watches, against 164 MB with it; bench/memory runs with this value). The
+# RSS 207-250 MB at 10,000 active watches, against 163-167 MB with it; bench/memory runs with it). The
 # heap in use stays under 70 MB at that load. A larger deployment sets its own NODE_OPTIONS.
 ENV NODE_ENV=production \
   PORT=3000 \

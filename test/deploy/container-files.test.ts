@@ -50,8 +50,8 @@ describe('Dockerfile', () => {
   });
 
   it('caps the heap with NODE_OPTIONS, which a deployment can override', () => {
-    // Without a cap V8 sizes its heap from the host's memory and let garbage reach 250 MB at 10,000
-    // watches before collecting (bench/memory runs with the image's NODE_OPTIONS).
+    // Without a cap V8 sizes its heap from the host's memory and let garbage reach 207-250 MB of RSS at
+    // 10,000 watches before collecting (bench/memory runs with the image's NODE_OPTIONS).
     const options = runtimeEnvironment(read('Dockerfile')).NODE_OPTIONS ?? '';
     const [, megabytes] = /--max-old-space-size=(\d+)/.exec(options) ?? [];
     expect(Number(megabytes)).toBeGreaterThanOrEqual(256);
