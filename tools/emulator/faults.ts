@@ -19,6 +19,11 @@ export interface ScheduledFailure {
   readonly message?: string;
   /** Only requests to this path (for example `/machines/getMachines`) fail and are counted. */
   readonly path?: string;
+  /**
+   * Only requests made with this API key fail and are counted: a test aims the failure at one person's
+   * call, and another person's request still in flight cannot take it.
+   */
+  readonly apiKey?: string;
 }
 
 export interface Faults {
@@ -32,14 +37,19 @@ interface Scheduled {
   readonly status: number;
   readonly message: string;
   readonly path: string | null;
+  readonly apiKey: string | null;
 }
 
 export function createFaults(options: FaultOptions): Faults {
   const scheduled: Scheduled[] = [];
   const windows = new Map<string, { second: number; count: number }>();
 
-  function takeScheduled(path: string): EmulatorError | null {
-    const index = scheduled.findIndex((failure) => failure.path === null || failure.path === path);
+  function takeScheduled(key: string, path: string): EmulatorError | null {
+    const index = scheduled.findIndex(
+      (failure) =>
+        (failure.path === null || failure.path === path) &&
+        (failure.apiKey === null || failure.apiKey === key),
+    );
     const failure = scheduled[index];
     if (!failure) return null;
     failure.remaining -= 1;
@@ -63,14 +73,14 @@ export function createFaults(options: FaultOptions): Faults {
 
   return {
     check(key, path) {
-      const failure = takeScheduled(path) ?? rateLimited(key);
+      const failure = takeScheduled(key, path) ?? rateLimited(key);
       if (failure) return failure;
       if (options.failRate > 0 && options.random() < options.failRate) {
         return internalError('Internal server error (injected by the emulator)');
       }
       return null;
     },
-    failNextRequests({ count, status = 500, message, path }) {
+    failNextRequests({ count, status = 500, message, path, apiKey }) {
       if (!Number.isInteger(count) || count < 1)
         throw new RangeError(`count must be a positive integer, got ${count}`);
       if (!Number.isInteger(status) || status < 400 || status > 599) {
@@ -81,6 +91,7 @@ export function createFaults(options: FaultOptions): Faults {
         status,
         message: message ?? `Injected failure with status ${status}`,
         path: path ?? null,
+        apiKey: apiKey ?? null,
       });
     },
   };

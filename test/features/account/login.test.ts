@@ -171,7 +171,13 @@ describe('/ps login', () => {
 
   it('says when Paperspace cannot be reached to check the key, and stores nothing', async () => {
     const maya = USERS.maya;
-    bot.emulator.state.failNextRequests({ count: 2, status: 503, path: '/users/getUsers' });
+    // Aimed at maya's key: a request an earlier test left in flight must not take the failures.
+    bot.emulator.state.failNextRequests({
+      count: 2,
+      status: 503,
+      path: '/users/getUsers',
+      apiKey: maya.apiKey,
+    });
     const response = await submitLogin(bot, maya.slackId, {
       apiKey: maya.apiKey,
       email: 'maya.chen@orbital.example',

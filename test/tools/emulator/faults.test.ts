@@ -81,6 +81,14 @@ describe('scheduled failures', () => {
     expect((await api.get('/machines/getMachines', { key: KEY.ivy })).status).toBe(200);
   });
 
+  it("can target one person's key, so another person's request in flight cannot take the failure", async () => {
+    const api = await startHarness();
+    api.emulator.state.failNextRequests({ count: 1, status: 503, apiKey: KEY.alma });
+    expect((await api.get('/users/getUsers', { key: KEY.ivy })).status).toBe(200);
+    expect((await api.get('/users/getUsers', { key: KEY.alma })).status).toBe(503);
+    expect((await api.get('/users/getUsers', { key: KEY.alma })).status).toBe(200);
+  });
+
   it('refuses a status that is not an error', async () => {
     const api = await startHarness();
     expect(() => api.emulator.state.failNextRequests({ count: 1, status: 200 })).toThrow(RangeError);
