@@ -71,15 +71,14 @@ export function openSqliteClient(path: string): SqlClient {
       if (group === undefined) {
         const writes: PendingWrite[] = [];
         group = writes;
-        // Queued like any call: it runs after the work already waiting, and takes every write that
-        // arrived until then.
-        // Gathered until the event loop's next check phase: the writes of every callback that ran in
-        // this turn (each Paperspace answer, each Slack answer) share the commit.
-        setImmediate(() => {
-          void serialized(async () => {
-            group = undefined;
-            commitGroup(db, prepare, writes);
-          });
+        // Takes its place in the queue now, so that every call made after this write (a read, a
+        // transaction, close()) still runs after it. It then waits for the event loop's check phase,
+        // gathering the writes of every callback that ran in this turn (each Paperspace answer, each
+        // Slack answer), and commits them together.
+        void serialized(async () => {
+          await new Promise<void>((gathered) => setImmediate(gathered));
+          group = undefined;
+          commitGroup(db, prepare, writes);
         });
       }
       group.push({ sql, params, resolve, reject });

@@ -129,6 +129,21 @@ describe('openSqliteClient on a file', () => {
     }
   });
 
+  it('runs a grouped write before what was asked after it: a read, and a close', async () => {
+    const written = db.run("INSERT INTO notes (body) VALUES ('before the read')");
+    const read = db.all('SELECT body FROM notes');
+    const lastWrite = db.run("INSERT INTO notes (body) VALUES ('before the close')");
+    const closed = db.close();
+    await Promise.all([written, lastWrite, closed]);
+    expect(await read).toEqual([{ body: 'before the read' }, { body: 'before the close' }]);
+    const reopened = new Database(join(dir, 'bot.db'), { readonly: true });
+    try {
+      expect(reopened.prepare('SELECT COUNT(*) AS count FROM notes').get()).toEqual({ count: 2 });
+    } finally {
+      reopened.close();
+    }
+  });
+
   it('fails the writes of a group when another process holds the write lock, and keeps working after', async () => {
     const other = new Database(join(dir, 'bot.db'), { timeout: 0 });
     other.exec('BEGIN IMMEDIATE');
