@@ -46,7 +46,7 @@ async function storesOn(url: string, removeDatabase: () => Promise<void>): Promi
   };
 }
 
-const sqliteFile: StoreFactory = {
+export const sqliteFile: StoreFactory = {
   name: 'SQLite file',
   dialect: 'sqlite',
   async create() {

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAY_REPEAT_NOTE } from '../../../src/features/watches/watch-messages.js';
 import { createWatchOutcomes, RETRY_AFTER_MS } from '../../../src/features/watches/watch-outcomes.js';
-import { storeFactories, useFreshStore } from '../../store/store-factories.js';
+import { sqliteFile, useFreshStore } from '../../store/store-factories.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
 import { captureLogs } from '../../support/log-capture.js';
 
@@ -17,9 +17,6 @@ const COMPLETIONS = 50;
 const CHANNELS = ['C0OPS', 'C0ML', 'C0DATA', 'C0INFRA', 'C0WEB'];
 /** How long Slack takes to answer a post it has already taken: the window a kill can fall into. */
 const SLACK_ANSWER_MS = 150;
-
-const sqlite = storeFactories.find((factory) => factory.dialect === 'sqlite');
-if (sqlite === undefined) throw new Error('no SQLite store factory');
 
 let slack: FakeSlack;
 beforeAll(async () => {
@@ -47,7 +44,7 @@ function postsByMachine(): Map<string, string[]> {
 }
 
 describe('a replica killed while posting completions', () => {
-  const db = useFreshStore(sqlite);
+  const db = useFreshStore(sqliteFile);
 
   it('loses none after a restart, and repeats only posts Slack had taken but not answered', async () => {
     const finishedAt = Date.now();

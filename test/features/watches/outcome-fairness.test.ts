@@ -6,12 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWatchOutcomes } from '../../../src/features/watches/watch-outcomes.js';
 import { createWatchReporter } from '../../../src/features/watches/watch-reporter.js';
 import { createChannelPacer } from '../../../src/slack/channel-pacer.js';
-import { storeFactories, useFreshStore } from '../../store/store-factories.js';
+import { sqliteFile, useFreshStore } from '../../store/store-factories.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
 import { captureLogs } from '../../support/log-capture.js';
-
-const sqlite = storeFactories.find((factory) => factory.dialect === 'sqlite');
-if (sqlite === undefined) throw new Error('no SQLite store factory');
 
 let slack: FakeSlack;
 beforeAll(async () => {
@@ -20,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => slack.close());
 
 describe('posting due outcomes again', () => {
-  const db = useFreshStore(sqlite);
+  const db = useFreshStore(sqliteFile);
 
   it("posts another person's due outcome without waiting behind one person's 50", async () => {
     const now = Date.now();

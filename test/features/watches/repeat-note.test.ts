@@ -6,12 +6,9 @@ import { MAY_REPEAT_NOTE } from '../../../src/features/watches/watch-messages.js
 import { createWatchOutcomes, RETRY_AFTER_MS } from '../../../src/features/watches/watch-outcomes.js';
 import { createWatchReporter } from '../../../src/features/watches/watch-reporter.js';
 import { createChannelPacer } from '../../../src/slack/channel-pacer.js';
-import { storeFactories, useFreshStore } from '../../store/store-factories.js';
+import { sqliteFile, useFreshStore } from '../../store/store-factories.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
 import { captureLogs } from '../../support/log-capture.js';
-
-const sqlite = storeFactories.find((factory) => factory.dialect === 'sqlite');
-if (sqlite === undefined) throw new Error('no SQLite store factory');
 
 let slack: FakeSlack;
 beforeAll(async () => {
@@ -21,7 +18,7 @@ beforeEach(() => slack.reset());
 afterAll(() => slack.close());
 
 describe('a completion posted again', () => {
-  const db = useFreshStore(sqlite);
+  const db = useFreshStore(sqliteFile);
   let clock = Date.now();
 
   async function finishWatch() {
