@@ -12,7 +12,7 @@ import {
   WaitTimeoutError,
 } from './errors.js';
 import type { RequestOptions } from './http.js';
-import { parseRequest, waitForStateParamsSchema } from './requests.js';
+import { parseRequest, waitForStateParamsSchema } from './request-params.js';
 import type { MachineEvent, MachineWithEvents } from './schemas.js';
 import type { Sleep } from './sleep.js';
 

@@ -3,7 +3,10 @@
 
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
-import { type CreateSharedDriveParams, createSharedDriveParamsSchema } from '../../paperspace/requests.js';
+import {
+  type CreateSharedDriveParams,
+  createSharedDriveParamsSchema,
+} from '../../paperspace/request-params.js';
 import type { SharedDrive } from '../../paperspace/schemas.js';
 import { type FormReading, readForm } from '../../slack/block-kit/form-problems.js';
 import type { AuditTrail } from '../../store/audit-trail.js';

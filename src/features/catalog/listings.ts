@@ -15,7 +15,7 @@ import {
   scriptListFiltersSchema,
   templateListFiltersSchema,
   userListFiltersSchema,
-} from '../../paperspace/requests.js';
+} from '../../paperspace/request-params.js';
 import type { Machine, Network, Script, SharedDrive, Template, User } from '../../paperspace/schemas.js';
 
 export const LISTING_KINDS = ['machines', 'templates', 'users', 'networks', 'scripts', 'drives'] as const;

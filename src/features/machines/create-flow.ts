@@ -14,7 +14,7 @@ import {
   createMachineParamsSchemaFor,
   type TemplateInfo,
   toRequestIssues,
-} from '../../paperspace/requests.js';
+} from '../../paperspace/request-params.js';
 import type { Network, Template } from '../../paperspace/schemas.js';
 import { errorMessage } from '../../slack/block-kit/messages.js';
 import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';

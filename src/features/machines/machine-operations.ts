@@ -4,7 +4,11 @@
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { WaitableState } from '../../paperspace/constants.js';
-import type { CreateMachineParams, TemplateInfo, UpdateMachineParams } from '../../paperspace/requests.js';
+import type {
+  CreateMachineParams,
+  TemplateInfo,
+  UpdateMachineParams,
+} from '../../paperspace/request-params.js';
 import type { Machine, MachineUtilization, MachineWithEvents } from '../../paperspace/schemas.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { SlackUser } from '../../store/slack-user.js';

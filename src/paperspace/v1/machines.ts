@@ -8,6 +8,7 @@ import {
   RequestValidationError,
 } from '../errors.js';
 import type { RequestOptions } from '../http.js';
+import type { MachinesResource, PowerReceipt } from '../legacy/machines.js';
 import {
   createMachineParamsSchemaFor,
   destroyMachineParamsSchema,
@@ -19,8 +20,7 @@ import {
   updateMachineParamsSchema,
   utilizationParamsSchema,
   v1AvailabilityParamsSchema,
-} from '../requests.js';
-import type { MachinesResource, PowerReceipt } from '../resources/machines.js';
+} from '../request-params.js';
 import {
   acknowledgementSchema,
   type Machine,

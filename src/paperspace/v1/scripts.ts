@@ -2,13 +2,13 @@
 // with a clear error; the dialect declares `scriptText: false` so the bot says so before asking.
 import { z } from 'zod';
 import { PaperspaceError } from '../errors.js';
+import { readScriptFile, type ScriptsResource } from '../legacy/scripts.js';
 import {
   createScriptParamsSchema,
   parseRequest,
   scriptIdSchema,
   scriptListFiltersSchema,
-} from '../requests.js';
-import { readScriptFile, type ScriptsResource } from '../resources/scripts.js';
+} from '../request-params.js';
 import { acknowledgementSchema } from '../schemas.js';
 import { segment, type V1Context } from './context.js';
 import { scriptFromV1 } from './mapping.js';

@@ -6,7 +6,7 @@
 
 import { describeError } from '../../../errors/describe-error.js';
 import { failureText } from '../../../errors/user-message.js';
-import { toRequestIssues, updateMachineParamsSchema } from '../../../paperspace/requests.js';
+import { toRequestIssues, updateMachineParamsSchema } from '../../../paperspace/request-params.js';
 import type { SubmittedView } from '../../../slack/block-kit/form-refill.js';
 import { statusModal } from '../../../slack/block-kit/status-modal.js';
 import { escapeMrkdwn } from '../../../slack/block-kit/text.js';

@@ -12,7 +12,7 @@ import {
   scriptIdSchema,
   scriptListFiltersSchema,
   scriptSizeProblem,
-} from '../requests.js';
+} from '../request-params.js';
 import {
   acknowledgementSchema,
   type Script,

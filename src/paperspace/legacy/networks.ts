@@ -1,5 +1,5 @@
 // Private networks machines and shared drives are created on.
-import { type NetworkListFilters, networkListFiltersSchema } from '../requests.js';
+import { type NetworkListFilters, networkListFiltersSchema } from '../request-params.js';
 import { type Network, networkListSchema } from '../schemas.js';
 import type { ResourceContext } from './context.js';
 import { createListResource, type ListResource } from './list-resource.js';

@@ -1,5 +1,5 @@
 // Templates: the images new machines are created from.
-import { type TemplateListFilters, templateListFiltersSchema } from '../requests.js';
+import { type TemplateListFilters, templateListFiltersSchema } from '../request-params.js';
 import { type Template, templateListSchema } from '../schemas.js';
 import type { ResourceContext } from './context.js';
 import { createListResource, type ListResource } from './list-resource.js';

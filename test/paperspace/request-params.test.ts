@@ -7,7 +7,7 @@ import {
   templateFamily,
   toRequestIssues,
   updateMachineParamsSchema,
-} from '../../src/paperspace/requests.js';
+} from '../../src/paperspace/request-params.js';
 
 const validCreate = {
   region: 'Europe (AMS1)',

@@ -3,7 +3,7 @@
 // resource differs only in what this takes, so the call itself is written once.
 import type { z } from 'zod';
 import type { QueryValue, RequestOptions } from '../http.js';
-import { parseRequest } from '../requests.js';
+import { parseRequest } from '../request-params.js';
 import type { ResourceContext } from './context.js';
 
 export interface ListResource<Filters, Item> {

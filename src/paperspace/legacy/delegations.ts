@@ -1,6 +1,10 @@
 // Resource delegations: a 4-hour access token for chosen machines, used to share them.
 import type { RequestOptions } from '../http.js';
-import { type CreateDelegationParams, createDelegationParamsSchema, parseRequest } from '../requests.js';
+import {
+  type CreateDelegationParams,
+  createDelegationParamsSchema,
+  parseRequest,
+} from '../request-params.js';
 import { type ResourceDelegation, resourceDelegationSchema } from '../schemas.js';
 import type { ResourceContext } from './context.js';
 

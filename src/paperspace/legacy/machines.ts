@@ -21,7 +21,7 @@ import {
   type UpdateMachineParams,
   updateMachineParamsSchema,
   utilizationParamsSchema,
-} from '../requests.js';
+} from '../request-params.js';
 import {
   type Availability,
   acknowledgementSchema,

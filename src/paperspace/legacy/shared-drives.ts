@@ -8,7 +8,7 @@ import {
   type SharedDriveListParams,
   sharedDriveIdSchema,
   sharedDriveListParamsSchema,
-} from '../requests.js';
+} from '../request-params.js';
 import {
   createSharedDriveDataSchema,
   deleteSharedDriveDataSchema,

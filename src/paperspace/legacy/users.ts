@@ -1,5 +1,5 @@
 // Users of the caller's account or team.
-import { type UserListFilters, userListFiltersSchema } from '../requests.js';
+import { type UserListFilters, userListFiltersSchema } from '../request-params.js';
 import { type User, userListSchema } from '../schemas.js';
 import type { ResourceContext } from './context.js';
 import { createListResource, type ListResource } from './list-resource.js';
