@@ -13,16 +13,22 @@ import { PaperspacePermissionError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import { mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
-import type { ApprovalRequest, Decision } from '../../store/approval-requests.js';
+import type { Decision, ReadableRequest } from '../../store/approval-requests.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import { readAccountKind } from '../machines/account-kind.js';
 import { machineCardMessage } from '../machines/blocks/machine-card.js';
 import { createdNotice, mention, powerRequestedNotice } from '../machines/blocks/machine-replies.js';
 import { checkCreateParams, findTemplate } from '../machines/create-flow.js';
-import { createMachineOperations, type PowerVerb } from '../machines/machine-operations.js';
+import { createMachineOperations } from '../machines/machine-operations.js';
 import { watchOperation } from '../machines/superseded-cards.js';
 import { learnRoleFromCreate, ownerIdOf } from './approvers.js';
-import { approverMessage, decisionLine, receiptMessage, requestSubject } from './blocks/request-messages.js';
+import {
+  approverMessage,
+  decisionLine,
+  receiptMessage,
+  requestSubject,
+  unreadableRequestMessage,
+} from './blocks/request-messages.js';
 
 export interface Decider {
   deps: ListenerDeps;
@@ -34,17 +40,31 @@ export interface Decider {
 
 const plain = (text: string): SlackMessage => ({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
 
+/** The request clicked on; undefined, and the clicker told why, when it is gone or cannot be read. */
+export async function load(decider: Decider, requestId: string): Promise<ReadableRequest | undefined> {
+  const request = await decider.deps.store.approvals.get(requestId);
+  if (!request) {
+    await decider.tell(plain('This request no longer exists.'));
+    return undefined;
+  }
+  if (request.details === null) {
+    decider.deps.logger.error({ requestId, problem: request.problem }, 'an approval request cannot be read');
+    await decider.tell(unreadableRequestMessage(request));
+    return undefined;
+  }
+  return request;
+}
+
 /** Why this person may not decide the request; undefined when they may. */
-async function refusalOf(decider: Decider, request: ApprovalRequest): Promise<string | undefined> {
+async function refusalOf(decider: Decider, request: ReadableRequest): Promise<string | undefined> {
   if (request.requesterId === decider.user.userId) return 'You cannot approve or deny your own request.';
   const account = await decider.deps.vault.account(decider.user);
   if (!account) return 'Link your Paperspace key with `/ps login` first: an approval acts with your key.';
   if (request.kind !== 'create' && request.details.ownerUnknown !== true) {
     // Whoever holds the owner's Paperspace account decides, whichever Slack user they linked it from.
-    const owner = request.ownerId
-      ? mention(request.ownerId)
-      : String(request.details.ownerName ?? request.details.ownerPaperspaceId ?? '');
-    return account.userId === request.details.ownerPaperspaceId
+    const { ownerName, ownerPaperspaceId } = request.details;
+    const owner = request.ownerId ? mention(request.ownerId) : (ownerName ?? ownerPaperspaceId ?? '');
+    return account.userId === ownerPaperspaceId
       ? undefined
       : `Only the owner of ${request.machineName ?? 'the machine'}, ${owner}, can decide this request.`;
   }
@@ -56,7 +76,7 @@ async function refusalOf(decider: Decider, request: ApprovalRequest): Promise<st
 }
 
 /** Moves the request out of 'open'; false (and the clicker told why) when someone else was first. */
-async function claim(decider: Decider, request: ApprovalRequest, decision: Decision): Promise<boolean> {
+async function claim(decider: Decider, request: ReadableRequest, decision: Decision): Promise<boolean> {
   if (await decider.deps.store.approvals.decide(request.id, decision)) return true;
   const now = await decider.deps.store.approvals.get(request.id);
   if (now?.status === 'open') {
@@ -71,8 +91,8 @@ async function claim(decider: Decider, request: ApprovalRequest, decision: Decis
 
 export async function approve(decider: Decider, requestId: string, grantHours?: number): Promise<void> {
   const { deps, user } = decider;
-  const request = await deps.store.approvals.get(requestId);
-  if (!request) return decider.tell(plain('This request no longer exists.'));
+  const request = await load(decider, requestId);
+  if (!request) return;
   const refusal = await refusalOf(decider, request);
   if (refusal) return decider.tell(plain(refusal));
   const client = await deps.clients.forUser(user);
@@ -154,7 +174,7 @@ export async function approve(decider: Decider, requestId: string, grantHours?: 
 }
 
 /** A create on v1 cannot assign the machine to the requester: what they got instead. */
-function assignedNote(request: ApprovalRequest, machine: Machine): string {
+function assignedNote(request: ReadableRequest, machine: Machine): string {
   if (request.kind !== 'create' || ownerIdOf(machine) !== undefined) return '';
   return ' Paperspace v1 cannot assign a machine to someone else: it was created under the approver’s account, and you were added to it as an accessor.';
 }
@@ -170,11 +190,11 @@ interface ActedOn {
 async function act(
   deps: ListenerDeps,
   approver: { user: SlackUser; client: NonNullable<Awaited<ReturnType<ListenerDeps['clients']['forUser']>>> },
-  request: ApprovalRequest,
+  request: ReadableRequest,
 ): Promise<ActedOn> {
   const operations = createMachineOperations(deps);
   if (request.kind === 'create') {
-    const params = (request.details.params ?? {}) as Record<string, unknown>;
+    const { params } = request.details;
     const template = await findTemplate(approver.client, params.templateId);
     // The approver's account, as Paperspace lists it: a team, whose machines are assigned to a person.
     const { account } = await readAccountKind(approver.client);
@@ -188,14 +208,14 @@ async function act(
     return { ...outcome, notice: createdNotice(request.requesterId) };
   }
   const machine = await approver.client.machines.show(request.machineId ?? '');
-  const outcome = await operations.power(approver, machine, request.kind as PowerVerb);
+  const outcome = await operations.power(approver, machine, request.kind);
   // Sent moments ago by someone else (the owner clicking too): its own card follows the machine.
   if (outcome.kind !== 'requested') return { machine: outcome.machine, targetState: undefined, notice: '' };
   return {
     machine: outcome.machine,
     targetState: outcome.targetState,
     eventId: outcome.eventId,
-    notice: powerRequestedNotice(request.kind as PowerVerb, request.requesterId),
+    notice: powerRequestedNotice(request.kind, request.requesterId),
   };
 }
 
@@ -242,8 +262,8 @@ async function postWatchedCard(
 
 export async function deny(decider: Decider, requestId: string, reason: string | null): Promise<void> {
   const { deps, user } = decider;
-  const request = await deps.store.approvals.get(requestId);
-  if (!request) return decider.tell(plain('This request no longer exists.'));
+  const request = await load(decider, requestId);
+  if (!request) return;
   const refusal = await refusalOf(decider, request);
   if (refusal) return decider.tell(plain(refusal));
   const decided = await deps.audit.run(
@@ -262,8 +282,8 @@ export async function deny(decider: Decider, requestId: string, reason: string |
 
 export async function withdraw(decider: Decider, requestId: string): Promise<void> {
   const { deps, user } = decider;
-  const request = await deps.store.approvals.get(requestId);
-  if (!request) return decider.tell(plain('This request no longer exists.'));
+  const request = await load(decider, requestId);
+  if (!request) return;
   if (request.requesterId !== user.userId)
     return decider.tell(plain('Only the person who asked can withdraw a request.'));
   const decided = await deps.audit.run({ user, action: 'approval.withdraw', resourceId: request.id }, () =>
@@ -279,7 +299,14 @@ export async function refreshMessages(
 ): Promise<void> {
   const request = await decider.deps.store.approvals.get(requestId);
   if (!request) return;
-  const asked = typeof request.details.asked === 'string' ? request.details.asked : 'the approvers';
+  if (request.details === null) {
+    decider.deps.logger.error(
+      { requestId, problem: request.problem },
+      'could not redraw a request that cannot be read',
+    );
+    return;
+  }
+  const asked = request.details.asked ?? 'the approvers';
   for (const posted of request.messages) {
     const message = posted.to === 'requester' ? receiptMessage(request, asked) : approverMessage(request);
     try {

@@ -8,7 +8,7 @@ import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
-import type { ApprovalRequest, NewApprovalRequest } from '../../store/approval-requests.js';
+import type { NewApprovalRequest, ReadableRequest } from '../../store/approval-requests.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { LinkedAccount } from '../../vault/key-vault.js';
 import { mention } from '../machines/blocks/machine-replies.js';
@@ -169,7 +169,7 @@ async function open(
   asked: string,
   lifetimeMs: number | null,
   what: Omit<NewApprovalRequest, 'teamId' | 'requesterId' | 'channel' | 'createdAt' | 'expiresAt'>,
-): Promise<ApprovalRequest> {
+): Promise<ReadableRequest> {
   const { deps, web, user } = requester;
   const now = deps.now();
   const request = await deps.audit.run(

@@ -10,7 +10,7 @@ import type { ListenerRouter } from '../../../slack/router.js';
 import { machineIdFromBlockId } from '../../machines/blocks/machine-ref.js';
 import { denyModal } from '../blocks/deny-modal.js';
 import { decodeApproveFor, decodeCreateOffer, decodePowerOffer } from '../blocks/request-values.js';
-import { approve, type Decider, withdraw } from '../request-decisions.js';
+import { approve, type Decider, load, withdraw } from '../request-decisions.js';
 import { openCreateRequest, openPowerRequest, type Requester } from '../request-delivery.js';
 
 const sent = (text: string): SlackMessage => ({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
@@ -81,9 +81,8 @@ export function registerRequestButtons(router: ListenerRouter, deps: ListenerDep
   router.action<BlockAction<ButtonAction>>(
     ActionId.requestDeny,
     buttonHandler(deps, async (click, args) => {
-      const request = await click.deps.store.approvals.get(click.value);
-      if (!request) return click.replyPrivately(sent('This request no longer exists.'));
-      await click.web.views.open({ trigger_id: args.body.trigger_id, view: denyModal(request) });
+      const request = await load(deciderOf(click), click.value);
+      if (request) await click.web.views.open({ trigger_id: args.body.trigger_id, view: denyModal(request) });
     }),
   );
 }
