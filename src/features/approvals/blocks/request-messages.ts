@@ -36,6 +36,10 @@ export const unreadableRequestMessage = (request: Pick<StoredRequest, 'kind' | '
       'It has been logged, and it expires on its own; ask again if it is still needed.',
   );
 
+/** When the request closes unless decided, in the reader's time zone. */
+const expiry = (request: Pick<StoredRequest, 'expiresAt'>) =>
+  slackDate(request.expiresAt, '{date_short_pretty} {time}');
+
 /** `create machine gpu-1`, `start sam-dev`: what a request asks for, escaped. */
 export function requestSubject(request: Pick<ApprovalRequest, 'kind' | 'machineName'>): string {
   const name = escapeMrkdwn(request.machineName ?? 'a machine');
@@ -194,7 +198,7 @@ export function approverMessage(request: ApprovalRequest): SlackMessage {
     blocks.push(contextLine(decisionLine(request)));
     return message(blocks, `${text} ${decisionLine(request)}`);
   }
-  blocks.push(contextLine(`Expires ${slackDate(request.expiresAt, '{date_short_pretty} {time}')}.`));
+  blocks.push(contextLine(`Expires ${expiry(request)}.`));
   const elements = [
     button({ actionId: ActionId.requestApprove, text: 'Approve', style: 'primary', value: request.id }),
     ...(request.kind === 'create'
@@ -220,20 +224,16 @@ export function receiptMessage(request: ApprovalRequest, askedText: string): Sla
     blocks.push(contextLine(decisionLine(request)));
     return message(blocks, `${text} ${decisionLine(request)}`);
   }
-  blocks.push(
-    contextLine(`Expires ${slackDate(request.expiresAt, '{date_short_pretty} {time}')} unless decided.`),
-    {
-      type: 'actions',
-      elements: [button({ actionId: ActionId.requestWithdraw, text: 'Withdraw', value: request.id })],
-    },
-  );
+  blocks.push(contextLine(`Expires ${expiry(request)} unless decided.`), {
+    type: 'actions',
+    elements: [button({ actionId: ActionId.requestWithdraw, text: 'Withdraw', value: request.id })],
+  });
   return message(blocks, text);
 }
 
 /** One line per request, for /ps requests. */
 export function requestLine(request: StoredRequest, perspective: 'mine' | 'waiting'): string {
   const who = perspective === 'waiting' ? `${mention(request.requesterId)} asks to ` : '';
-  const expires = slackDate(request.expiresAt, '{date_short_pretty} {time}');
   const unreadable = request.details === null ? ` ⚠️ ${UNREADABLE}` : '';
-  return `• ${who}${requestSubject(request)} (expires ${expires})${unreadable}`;
+  return `• ${who}${requestSubject(request)} (expires ${expiry(request)})${unreadable}`;
 }
