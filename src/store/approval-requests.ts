@@ -64,7 +64,10 @@ interface RequestState {
   messages: PostedRequest[];
 }
 
-/** A request of any kind with details of either kind: what a message can be drawn from. */
+/**
+ * A request whose type does not tie its details to its kind: what a message is drawn from, whoever
+ * built it. What the store reads is a ReadableRequest (or an UnreadableRequest), where kind narrows.
+ */
 export interface ApprovalRequest extends NewApprovalRequest, RequestState {}
 export interface CreateRequest extends RequestColumns, RequestState {
   kind: 'create';
