@@ -115,6 +115,41 @@ async function post(web: WebClient, where: { channel: string; thread_ts?: string
 }
 
 /**
+ * Posts in this conversation and no other (a user id posts in the app's DM with them), in a thread
+ * when `threadTs` is given: for a message whose place is its point, such as a request in its
+ * approvers' channel or a card in a request's thread, where the DM of whoever caused it is no
+ * substitute. A refusal is thrown to the caller.
+ */
+export async function postIn(
+  web: WebClient,
+  target: { channel: string; threadTs?: string },
+  message: SlackMessage,
+): Promise<{ channel: string; ts: string }> {
+  return post(
+    web,
+    { channel: target.channel, ...(target.threadTs ? { thread_ts: target.threadTs } : {}) },
+    message,
+  );
+}
+
+/**
+ * Replaces a message the bot posted, blocks and text. No words-alone retry as for a post: an update
+ * without blocks keeps the old ones, buttons included.
+ */
+export async function updateMessage(
+  web: WebClient,
+  posted: { channel: string; ts: string },
+  message: SlackMessage,
+): Promise<void> {
+  await web.chat.update({
+    channel: posted.channel,
+    ts: posted.ts,
+    blocks: message.blocks,
+    text: message.text,
+  });
+}
+
+/**
  * A message only `userId` sees: ephemeral in `channel` when there is one the bot may post in,
  * otherwise in their DM with the app (a modal opened from App Home has no channel).
  */

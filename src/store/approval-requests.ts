@@ -4,28 +4,40 @@
 // once, exactly one of them gets `true` and acts; the other is told it was already handled.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import {
+  type CreateDetails,
+  type PowerDetails,
+  type PowerKind,
+  parseRequested,
+  type RequestDetails,
+  type RequestKind,
+  readRequested,
+} from './approval-request-details.js';
 import type { SqlClient } from './sql-client.js';
 import { StoreError } from './sql-client.js';
 
-export type RequestKind = 'create' | 'start' | 'stop' | 'restart';
 export type RequestStatus = 'open' | 'approved' | 'denied' | 'withdrawn' | 'expired' | 'failed';
 
-export interface NewApprovalRequest {
+/** The columns of a request, every kind alike. */
+interface RequestColumns {
   teamId: string;
   requesterId: string;
   /** The requester's Paperspace team: its administrators approve a create. */
   paperspaceTeamId: string | null;
-  kind: RequestKind;
   machineId: string | null;
   machineName: string | null;
   /** The owner asked (a power request); null for a create, which any administrator may approve. */
   ownerId: string | null;
-  /** What the approver needs to act: the create parameters, the hourly rate. JSON, never a secret. */
-  details: Record<string, unknown>;
   /** Where the requester asked, to tell them there. */
   channel: string | null;
   createdAt: number;
   expiresAt: number;
+}
+
+export interface NewApprovalRequest extends RequestColumns {
+  kind: RequestKind;
+  /** What the approver needs to act, of the request's kind; checked before it is stored. Never a secret. */
+  details: RequestDetails;
 }
 
 export interface PostedRequest {
@@ -41,7 +53,8 @@ export interface ApprovalSettings {
   lifetimeMs: number | null;
 }
 
-export interface ApprovalRequest extends NewApprovalRequest {
+/** What the store keeps of a request beyond what it was asked for: its decision and its copies. */
+interface RequestState {
   id: string;
   status: RequestStatus;
   decidedBy: string | null;
@@ -51,6 +64,32 @@ export interface ApprovalRequest extends NewApprovalRequest {
   messages: PostedRequest[];
 }
 
+/**
+ * A request whose type does not tie its details to its kind: what a message is drawn from, whoever
+ * built it. What the store reads is a ReadableRequest (or an UnreadableRequest), where kind narrows.
+ */
+export interface ApprovalRequest extends NewApprovalRequest, RequestState {}
+export interface CreateRequest extends RequestColumns, RequestState {
+  kind: 'create';
+  details: CreateDetails;
+}
+export interface PowerRequest extends RequestColumns, RequestState {
+  kind: PowerKind;
+  details: PowerDetails;
+}
+/** A request as the store reads it: its details parsed by its kind, so `kind` narrows them. */
+export type ReadableRequest = CreateRequest | PowerRequest;
+/**
+ * A stored request whose details do not parse (a bug wrote them, or a hand): its columns and why, so
+ * the person can be told it cannot be read and it can still expire, instead of a failure per read.
+ */
+export interface UnreadableRequest extends RequestColumns, RequestState {
+  kind: RequestKind;
+  details: null;
+  problem: string;
+}
+export type StoredRequest = ReadableRequest | UnreadableRequest;
+
 export interface Decision {
   status: Exclude<RequestStatus, 'open'>;
   by: string;
@@ -59,8 +98,9 @@ export interface Decision {
 }
 
 export interface ApprovalRequestRepository {
-  create(input: NewApprovalRequest): Promise<ApprovalRequest>;
-  get(id: string): Promise<ApprovalRequest | undefined>;
+  /** Stores a new open request; its details must parse by its kind (a StoreError otherwise). */
+  create(input: NewApprovalRequest): Promise<ReadableRequest>;
+  get(id: string): Promise<StoredRequest | undefined>;
   addMessage(id: string, message: PostedRequest): Promise<void>;
   /** Moves an open, unexpired request to the decision. True only for the one caller that moved it. */
   decide(id: string, decision: Decision): Promise<boolean>;
@@ -69,9 +109,9 @@ export interface ApprovalRequestRepository {
   /** Gives an approved request back to 'open' (the approver turned out not to be allowed either). */
   reopen(id: string, decidedBy: string): Promise<boolean>;
   /** Open requests past their expiry, oldest first. */
-  dueToExpire(now: number, limit: number): Promise<ApprovalRequest[]>;
+  dueToExpire(now: number, limit: number): Promise<StoredRequest[]>;
   /** A person's own open requests, newest first. */
-  openBy(teamId: string, requesterId: string, now: number): Promise<ApprovalRequest[]>;
+  openBy(teamId: string, requesterId: string, now: number): Promise<StoredRequest[]>;
   /**
    * Open requests this person may be asked to decide: power requests to them, and of their Paperspace
    * team the creates and the power requests no linked owner was found for (the caller narrows these).
@@ -80,7 +120,7 @@ export interface ApprovalRequestRepository {
     teamId: string,
     approver: { userId: string; paperspaceTeamId: string | null },
     now: number,
-  ): Promise<ApprovalRequest[]>;
+  ): Promise<StoredRequest[]>;
 
   /** Lets `requesterId` power `machineId` with the owner's key until `expiresAt`. */
   grant(input: {
@@ -108,7 +148,6 @@ export interface ApprovalRequestRepository {
   knownRoles(teamId: string): Promise<Map<string, boolean>>;
 }
 
-const detailsSchema = z.record(z.string(), z.unknown());
 const messagesSchema = z.array(
   z.object({ channel: z.string(), ts: z.string(), to: z.enum(['approver', 'requester']) }),
 );
@@ -133,29 +172,36 @@ type RequestRow = {
   messages: string;
 };
 
-const fromRow = (row: RequestRow): ApprovalRequest => ({
-  id: row.id,
-  teamId: row.slack_team_id,
-  requesterId: row.requester_id,
-  paperspaceTeamId: row.paperspace_team_id,
-  kind: row.kind,
-  machineId: row.machine_id,
-  machineName: row.machine_name,
-  ownerId: row.owner_id,
-  details: detailsSchema.parse(JSON.parse(row.details)),
-  channel: row.channel,
-  status: row.status,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-  decidedBy: row.decided_by,
-  decidedAt: row.decided_at,
-  reason: row.reason,
-  messages: messagesSchema.parse(JSON.parse(row.messages)),
-});
+function fromRow(row: RequestRow): StoredRequest {
+  const columns = {
+    id: row.id,
+    teamId: row.slack_team_id,
+    requesterId: row.requester_id,
+    paperspaceTeamId: row.paperspace_team_id,
+    machineId: row.machine_id,
+    machineName: row.machine_name,
+    ownerId: row.owner_id,
+    channel: row.channel,
+    status: row.status,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    decidedBy: row.decided_by,
+    decidedAt: row.decided_at,
+    reason: row.reason,
+    messages: messagesSchema.parse(JSON.parse(row.messages)),
+  };
+  const requested = readRequested(row.kind, row.details);
+  if (!requested.ok) return { ...columns, kind: row.kind, details: null, problem: requested.problem };
+  return { ...columns, ...requested.value };
+}
 
 export function createApprovalRequestRepository(db: SqlClient): ApprovalRequestRepository {
   return {
     async create(input) {
+      const requested = parseRequested(input.kind, input.details);
+      if (!requested.ok) {
+        throw new StoreError(`An approval request's details do not fit its kind (${requested.problem}).`);
+      }
       const row = await db.get<RequestRow>(
         `INSERT INTO approval_requests (id, slack_team_id, requester_id, paperspace_team_id, kind, machine_id,
            machine_name, owner_id, details, channel, status, created_at, expires_at, messages)
@@ -165,18 +211,21 @@ export function createApprovalRequestRepository(db: SqlClient): ApprovalRequestR
           input.teamId,
           input.requesterId,
           input.paperspaceTeamId,
-          input.kind,
+          requested.value.kind,
           input.machineId,
           input.machineName,
           input.ownerId,
-          JSON.stringify(input.details),
+          JSON.stringify(requested.value.details),
           input.channel,
           input.createdAt,
           input.expiresAt,
         ],
       );
       if (row === undefined) throw new StoreError('Inserting an approval request returned no row.');
-      return fromRow(row);
+      const created = fromRow(row);
+      if (created.details === null)
+        throw new StoreError(`A new approval request reads back as ${created.problem}.`);
+      return created;
     },
 
     async get(id) {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { parseDatabaseUrl } from '../../src/config.js';
 import type { NewApprovalRequest } from '../../src/store/approval-requests.js';
+import { openPostgresClient } from '../../src/store/postgres-client.js';
+import type { SqlClient } from '../../src/store/sql-client.js';
+import { openSqliteClient } from '../../src/store/sqlite-client.js';
 import { storeFactories, useFreshStore } from './store-factories.js';
 
 const T0 = Date.UTC(2025, 0, 6, 10, 0);
@@ -20,8 +24,26 @@ const createRequest = (overrides: Partial<NewApprovalRequest> = {}): NewApproval
   ...overrides,
 });
 
+/** A second connection to the database, to write rows as an older version of the bot (or a hand) did. */
+function rawClient(url: string): SqlClient {
+  const target = parseDatabaseUrl(url);
+  if ('error' in target) throw new Error(target.error);
+  return target.kind === 'postgres'
+    ? openPostgresClient(target.connectionString)
+    : openSqliteClient(target.path);
+}
+
 describe.each(storeFactories)('approval requests on $name', (factory) => {
   const db = useFreshStore(factory);
+
+  async function storeDetails(id: string, details: string): Promise<void> {
+    const raw = rawClient(db.url);
+    try {
+      await raw.run('UPDATE approval_requests SET details = ? WHERE id = ?', [details, id]);
+    } finally {
+      await raw.close();
+    }
+  }
 
   it('keeps a request with its details and the messages it was posted as', async () => {
     const request = await db.store.approvals.create(createRequest());
@@ -141,5 +163,51 @@ describe.each(storeFactories)('approval requests on $name', (factory) => {
     await set('C2', 2 * DAY);
     expect(await db.store.approvals.settingsOf('T1', 'te1')).toEqual({ channel: 'C2', lifetimeMs: 2 * DAY });
     expect(await db.store.approvals.settingsOf('T1', 'te2')).toBeUndefined();
+  });
+
+  it('reads the details of every shape an earlier version stored, by kind', async () => {
+    const create = await db.store.approvals.create(createRequest());
+    const power = await db.store.approvals.create(
+      createRequest({
+        kind: 'stop',
+        machineId: 'ps1',
+        ownerId: 'U_MAYA',
+        details: { ownerPaperspaceId: 'u_maya' },
+      }),
+    );
+    // Before `asked` was stored, and a power request's details were once empty; unknown keys are ignored.
+    await storeDetails(create.id, '{"params":{"machineName":"sam-gpu"},"hourlyRate":null,"later":1}');
+    await storeDetails(power.id, '{}');
+    expect((await db.store.approvals.get(create.id))?.details).toEqual({
+      params: { machineName: 'sam-gpu' },
+      hourlyRate: null,
+    });
+    expect((await db.store.approvals.get(power.id))?.details).toEqual({});
+  });
+
+  it('returns a request whose details do not parse as unreadable, with why, and still lists it', async () => {
+    const request = await db.store.approvals.create(createRequest());
+    const other = await db.store.approvals.create(createRequest());
+    await storeDetails(request.id, '{"params":"sam-gpu"}');
+    await storeDetails(other.id, 'not json');
+    const read = await db.store.approvals.get(request.id);
+    expect(read).toMatchObject({ id: request.id, status: 'open', machineName: 'sam-gpu', details: null });
+    expect(read && 'problem' in read ? read.problem : '').toContain('details.params');
+    expect(await db.store.approvals.get(other.id)).toMatchObject({
+      details: null,
+      problem: 'details: not JSON',
+    });
+    expect((await db.store.approvals.openBy('T1', 'U_SAM', T0)).map((r) => r.id).sort()).toEqual(
+      [request.id, other.id].sort(),
+    );
+    expect((await db.store.approvals.dueToExpire(T0 + DAY, 10)).map((r) => r.id).sort()).toEqual(
+      [request.id, other.id].sort(),
+    );
+  });
+
+  it('refuses to store details that do not fit the kind of request', async () => {
+    await expect(db.store.approvals.create(createRequest({ details: {} }))).rejects.toThrow(
+      /details do not fit its kind/,
+    );
   });
 });

@@ -3,7 +3,7 @@
 // requester told.
 import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
 import { requestSubject } from './blocks/request-messages.js';
-import { refreshMessages, tellRequester } from './request-decisions.js';
+import { refreshMessages, tellRequester } from './request-announcements.js';
 
 const BATCH = 50;
 
@@ -33,7 +33,7 @@ async function expireDue(deps: JobDeps): Promise<void> {
     await refreshMessages({ deps, web }, request.id);
     await tellRequester(
       { web },
-      { teamId: request.teamId, userId: request.requesterId },
+      request,
       `⌛ Your request to ${requestSubject(request)} expired before anyone decided it.`,
     );
   }

@@ -6,9 +6,10 @@
 import type { WebClient } from '@slack/web-api';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
-import { mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
+import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
-import type { ApprovalRequest, NewApprovalRequest } from '../../store/approval-requests.js';
+import { postIn } from '../../slack/posting.js';
+import type { NewApprovalRequest, ReadableRequest } from '../../store/approval-requests.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { LinkedAccount } from '../../vault/key-vault.js';
 import { mention } from '../machines/blocks/machine-replies.js';
@@ -20,7 +21,7 @@ import {
   ownerIdOf,
   paperspaceNameOf,
 } from './approvers.js';
-import { approverMessage, receiptMessage } from './blocks/request-messages.js';
+import { approverMessage, plainMessage, receiptMessage } from './blocks/request-messages.js';
 import { withoutNewUserFields } from './blocks/request-values.js';
 import { estimatedHourlyRate } from './hourly-rate.js';
 
@@ -36,8 +37,6 @@ export interface Requester {
   tell: (message: SlackMessage) => Promise<void>;
 }
 
-const plain = (text: string): SlackMessage => ({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
-
 export async function openCreateRequest(
   requester: Requester,
   account: LinkedAccount,
@@ -47,7 +46,7 @@ export async function openCreateRequest(
   const teamId = account.teamId;
   if (!teamId) {
     await requester.tell(
-      plain('Your Paperspace account is not a team account: there is no administrator to ask.'),
+      plainMessage('Your Paperspace account is not a team account: there is no administrator to ask.'),
     );
     return;
   }
@@ -63,7 +62,7 @@ export async function openCreateRequest(
         ? 'None of the administrators Paperspace lists for your team has linked a key here yet'
         : 'No teammate who could be an administrator of your Paperspace team has linked a key here yet';
     await requester.tell(
-      plain(
+      plainMessage(
         `${who}, so there is no one I can ask. ` +
           'Ask an administrator to run `/ps login`, or to set an approvals channel with `/ps approvals #channel`.',
       ),
@@ -117,7 +116,7 @@ export async function openPowerRequest(
     const teammates = paperspaceTeamId ? await linkedTeammates(deps.store, user, paperspaceTeamId) : [];
     if (teammates.length === 0) {
       await requester.tell(
-        plain(
+        plainMessage(
           `Paperspace does not say who owns ${machine.name}, and none of your teammates has linked a key here, so there is no one I can ask.`,
         ),
       );
@@ -136,7 +135,7 @@ export async function openPowerRequest(
   if (!owner) {
     const ownerName = await paperspaceNameOf(requester.client, ownerPaperspaceId);
     if (!settings?.channel) {
-      await requester.tell(plain(ownerNotLinkedText(machine.name, ownerName)));
+      await requester.tell(plainMessage(ownerNotLinkedText(machine.name, ownerName)));
       return;
     }
     // The request waits in the approvals channel, where the owner can approve it once they link a key.
@@ -169,7 +168,7 @@ async function open(
   asked: string,
   lifetimeMs: number | null,
   what: Omit<NewApprovalRequest, 'teamId' | 'requesterId' | 'channel' | 'createdAt' | 'expiresAt'>,
-): Promise<ApprovalRequest> {
+): Promise<ReadableRequest> {
   const { deps, web, user } = requester;
   const now = deps.now();
   const request = await deps.audit.run(
@@ -193,15 +192,9 @@ async function open(
   let delivered = 0;
   for (const target of targets) {
     try {
-      const posted = await web.chat.postMessage({ channel: target, ...approverMessage(request) });
-      if (posted.ts) {
-        await deps.store.approvals.addMessage(request.id, {
-          channel: posted.channel ?? target,
-          ts: posted.ts,
-          to: 'approver',
-        });
-        delivered += 1;
-      }
+      const posted = await postIn(web, { channel: target }, approverMessage(request));
+      await deps.store.approvals.addMessage(request.id, { ...posted, to: 'approver' });
+      delivered += 1;
     } catch (error) {
       deps.logger.warn({ error: describeError(error), target }, 'could not post a request to an approver');
     }
@@ -214,21 +207,15 @@ async function open(
       reason: 'undeliverable',
     });
     await requester.tell(
-      plain(`I could not deliver your request to ${asked}; nothing was sent. Try again later.`),
+      plainMessage(`I could not deliver your request to ${asked}; nothing was sent. Try again later.`),
     );
     return request;
   }
-  const receipt = await web.chat.postMessage({ channel: user.userId, ...receiptMessage(request, asked) });
-  if (receipt.ts) {
-    await deps.store.approvals.addMessage(request.id, {
-      channel: receipt.channel ?? user.userId,
-      ts: receipt.ts,
-      to: 'requester',
-    });
-  }
+  const receipt = await postIn(web, { channel: user.userId }, receiptMessage(request, asked));
+  await deps.store.approvals.addMessage(request.id, { ...receipt, to: 'requester' });
   if (requester.channel !== undefined && requester.channel !== user.userId) {
     await requester.tell(
-      plain(`📨 Request sent to ${asked}. I will tell you in our direct messages when it is decided.`),
+      plainMessage(`📨 Request sent to ${asked}. I will tell you in our direct messages when it is decided.`),
     );
   }
   return request;

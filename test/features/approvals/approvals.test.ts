@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ActionId, CallbackId } from '../../../src/slack/ids.js';
+import { openSqliteClient } from '../../../src/store/sqlite-client.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
 import type { ApiCall } from '../../support/fake-slack.js';
 import type { RecordedRequest } from '../../support/recording-proxy.js';
@@ -442,5 +443,38 @@ describe('/ps requests and /ps approvals', () => {
     const reset = bot.requests.slashCommand({ text: 'approvals off', userId: MAYA, channelId: CHANNEL });
     await bot.send(reset);
     await bot.slack.waitForResponse(reset.responseUrlId ?? '');
+  });
+});
+
+describe('a request whose stored details cannot be read', () => {
+  it('tells whoever clicks it that nothing was done, logs why, lists it as such, and still expires it', async () => {
+    const { requestId } = await samAsksToCreate('sam-damaged');
+    const raw = openSqliteClient(bot.databasePath);
+    await raw.run('UPDATE approval_requests SET details = ? WHERE id = ?', [
+      '{"params":"damaged"}',
+      requestId,
+    ]);
+    await raw.close();
+
+    const approval = await click(ActionId.requestApprove, requestId, MAYA);
+    await eventually(() => (approval.toldClicker().includes('cannot be read') ? true : undefined));
+    const withdrawal = await click(ActionId.requestWithdraw, requestId, SAM);
+    await eventually(() => (withdrawal.toldClicker().includes('cannot be read') ? true : undefined));
+    expect(bot.emulator.state.machineByName('sam-damaged')).toBeUndefined();
+    expect((await bot.store.approvals.get(requestId))?.status).toBe('open');
+    expect(bot.logText()).toContain('an approval request cannot be read');
+
+    const mine = bot.requests.slashCommand({ text: 'requests', userId: SAM, channelId: CHANNEL });
+    await bot.send(mine);
+    const listed = textOf((await bot.slack.waitForResponse(mine.responseUrlId ?? '')).blocks);
+    expect(listed).toMatch(/sam-damaged\* \(expires [^)]*\) ⚠️ cannot be read/);
+
+    clock.advance(25 * HOUR);
+    await bot.scheduler.tick();
+    await bot.slack.waitFor(
+      (call) =>
+        postsTo(SAM)(call) && textOf(call.args).includes('sam-damaged* expired before anyone decided'),
+    );
+    expect((await bot.store.approvals.get(requestId))?.status).toBe('expired');
   });
 });

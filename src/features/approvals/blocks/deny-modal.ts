@@ -12,7 +12,9 @@ export const denyReasonField = field('deny_reason');
 const REASON_CHARS = 500;
 const metadataSchema = z.object({ requestId: z.string().min(1).max(64) });
 
-export function denyModal(request: ApprovalRequest): ModalView {
+export function denyModal(
+  request: Pick<ApprovalRequest, 'id' | 'requesterId' | 'kind' | 'machineName'>,
+): ModalView {
   return modal({
     callbackId: CallbackId.denyRequest,
     title: 'Deny request',

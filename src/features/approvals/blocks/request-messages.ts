@@ -12,7 +12,8 @@ import {
   slackDate,
 } from '../../../slack/block-kit/text.js';
 import { ActionId } from '../../../slack/ids.js';
-import type { ApprovalRequest, RequestStatus } from '../../../store/approval-requests.js';
+import type { CreateDetails, RequestDetails } from '../../../store/approval-request-details.js';
+import type { ApprovalRequest, RequestStatus, StoredRequest } from '../../../store/approval-requests.js';
 import { mention } from '../../machines/blocks/machine-replies.js';
 import type { PowerVerb } from '../../machines/machine-operations.js';
 import { encodeApproveFor, encodeCreateOffer, encodePowerOffer } from './request-values.js';
@@ -21,6 +22,23 @@ import { encodeApproveFor, encodeCreateOffer, encodePowerOffer } from './request
 export const GRANT_HOURS = 4;
 
 const section = (text: string): KnownBlock => ({ type: 'section', text: mrkdwn(text) });
+
+/** One section of mrkdwn: the short answers and notes of a request's life. */
+export const plainMessage = (text: string): SlackMessage => ({ blocks: [section(text)], text });
+
+/** Said of a stored request whose details do not parse (see UnreadableRequest). */
+const UNREADABLE = 'cannot be read (its stored details are damaged)';
+
+/** Told to a person who clicked on a request that cannot be read: nothing was done, and why. */
+export const unreadableRequestMessage = (request: Pick<StoredRequest, 'kind' | 'machineName'>) =>
+  plainMessage(
+    `⚠️ This request to ${requestSubject(request)} ${UNREADABLE}, so nothing was done. ` +
+      'It has been logged, and it expires on its own; ask again if it is still needed.',
+  );
+
+/** When the request closes unless decided, in the reader's time zone. */
+const expiry = (request: Pick<StoredRequest, 'expiresAt'>) =>
+  slackDate(request.expiresAt, '{date_short_pretty} {time}');
 
 /** `create machine gpu-1`, `start sam-dev`: what a request asks for, escaped. */
 export function requestSubject(request: Pick<ApprovalRequest, 'kind' | 'machineName'>): string {
@@ -119,10 +137,9 @@ export function specificationText(params: Record<string, unknown>): string {
   return lines.join('\n');
 }
 
-function rateText(details: Record<string, unknown>): string {
-  const rate = details.hourlyRate;
-  return typeof rate === 'string'
-    ? `Estimated rate: *$${escapeMrkdwn(rate)} / hour* (storage billed monthly on top)`
+function rateText({ hourlyRate }: CreateDetails): string {
+  return typeof hourlyRate === 'string'
+    ? `Estimated rate: *$${escapeMrkdwn(hourlyRate)} / hour* (storage billed monthly on top)`
     : 'Estimated rate: unknown (no machine of this type in the account to read the rate from)';
 }
 
@@ -135,7 +152,7 @@ const DECIDED: Record<Exclude<RequestStatus, 'open'>, string> = {
 };
 
 /** `✅ Approved by <@U1>: reason`, the line a decided request shows in place of its buttons. */
-export function decisionLine(request: ApprovalRequest): string {
+export function decisionLine(request: Pick<StoredRequest, 'status' | 'decidedBy' | 'reason'>): string {
   if (request.status === 'open') return '';
   const by = request.decidedBy && request.status !== 'expired' ? ` by ${mention(request.decidedBy)}` : '';
   const reason = request.reason ? `: ${escapeMrkdwn(request.reason)}` : '';
@@ -146,9 +163,9 @@ export function decisionLine(request: ApprovalRequest): string {
  * Why these people were asked, when Paperspace did not name them itself: said on the request, so an
  * approver knows Paperspace may still refuse their key.
  */
-export function whoIsAskedNote(request: Pick<ApprovalRequest, 'kind' | 'details'>): string | undefined {
-  const { details } = request;
-  if (request.kind === 'create') {
+export function whoIsAskedNote(details: RequestDetails): string | undefined {
+  // Only a create's details carry its parameters.
+  if ('params' in details) {
     if (details.approverBasis === 'learned') {
       return 'Sent to the teammates whose creates Paperspace has accepted: this API does not list a team’s administrators.';
     }
@@ -170,18 +187,18 @@ export function whoIsAskedNote(request: Pick<ApprovalRequest, 'kind' | 'details'
 export function approverMessage(request: ApprovalRequest): SlackMessage {
   const text = `🙋 ${mention(request.requesterId)} asks to ${requestSubject(request)}.`;
   const blocks: KnownBlock[] = [section(text)];
-  const params = request.details.params;
-  if (request.kind === 'create' && params !== null && typeof params === 'object') {
-    blocks.push(section(specificationText(params as Record<string, unknown>)));
-    blocks.push(contextLine(rateText(request.details)));
+  const { details } = request;
+  if ('params' in details) {
+    blocks.push(section(specificationText(details.params)));
+    blocks.push(contextLine(rateText(details)));
   }
-  const note = whoIsAskedNote(request);
+  const note = whoIsAskedNote(details);
   if (note) blocks.push(contextLine(note));
   if (request.status !== 'open') {
     blocks.push(contextLine(decisionLine(request)));
     return message(blocks, `${text} ${decisionLine(request)}`);
   }
-  blocks.push(contextLine(`Expires ${slackDate(request.expiresAt, '{date_short_pretty} {time}')}.`));
+  blocks.push(contextLine(`Expires ${expiry(request)}.`));
   const elements = [
     button({ actionId: ActionId.requestApprove, text: 'Approve', style: 'primary', value: request.id }),
     ...(request.kind === 'create'
@@ -207,19 +224,16 @@ export function receiptMessage(request: ApprovalRequest, askedText: string): Sla
     blocks.push(contextLine(decisionLine(request)));
     return message(blocks, `${text} ${decisionLine(request)}`);
   }
-  blocks.push(
-    contextLine(`Expires ${slackDate(request.expiresAt, '{date_short_pretty} {time}')} unless decided.`),
-    {
-      type: 'actions',
-      elements: [button({ actionId: ActionId.requestWithdraw, text: 'Withdraw', value: request.id })],
-    },
-  );
+  blocks.push(contextLine(`Expires ${expiry(request)} unless decided.`), {
+    type: 'actions',
+    elements: [button({ actionId: ActionId.requestWithdraw, text: 'Withdraw', value: request.id })],
+  });
   return message(blocks, text);
 }
 
 /** One line per request, for /ps requests. */
-export function requestLine(request: ApprovalRequest, perspective: 'mine' | 'waiting'): string {
+export function requestLine(request: StoredRequest, perspective: 'mine' | 'waiting'): string {
   const who = perspective === 'waiting' ? `${mention(request.requesterId)} asks to ` : '';
-  const expires = slackDate(request.expiresAt, '{date_short_pretty} {time}');
-  return `• ${who}${requestSubject(request)} (expires ${expires})`;
+  const unreadable = request.details === null ? ` ⚠️ ${UNREADABLE}` : '';
+  return `• ${who}${requestSubject(request)} (expires ${expiry(request)})${unreadable}`;
 }

@@ -2,22 +2,21 @@
 // click on someone else's machine), Approve, Approve for N hours, Deny (opens the reason form) and
 // Withdraw. Each acks first and answers the clicker alone when something is in the way.
 import type { BlockAction, ButtonAction } from '@slack/bolt';
-import { mrkdwn, type SlackMessage } from '../../../slack/block-kit/text.js';
 import { type ButtonArgs, type ButtonClick, buttonHandler } from '../../../slack/button-click.js';
 import { ActionId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { machineIdFromBlockId } from '../../machines/blocks/machine-ref.js';
 import { denyModal } from '../blocks/deny-modal.js';
+import { plainMessage } from '../blocks/request-messages.js';
 import { decodeApproveFor, decodeCreateOffer, decodePowerOffer } from '../blocks/request-values.js';
-import { approve, type Decider, withdraw } from '../request-decisions.js';
+import type { Decider } from '../decider.js';
+import { approve, load, withdraw } from '../request-decisions.js';
 import { openCreateRequest, openPowerRequest, type Requester } from '../request-delivery.js';
-
-const sent = (text: string): SlackMessage => ({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
 
 /** Replaces the offer that was clicked, so it cannot be sent twice. */
 async function replaceOffer(args: ButtonArgs, text: string): Promise<void> {
-  if (args.body.response_url) await args.respond({ replace_original: true, ...sent(text) });
+  if (args.body.response_url) await args.respond({ replace_original: true, ...plainMessage(text) });
 }
 
 function deciderOf(click: ButtonClick): Decider {
@@ -81,9 +80,8 @@ export function registerRequestButtons(router: ListenerRouter, deps: ListenerDep
   router.action<BlockAction<ButtonAction>>(
     ActionId.requestDeny,
     buttonHandler(deps, async (click, args) => {
-      const request = await click.deps.store.approvals.get(click.value);
-      if (!request) return click.replyPrivately(sent('This request no longer exists.'));
-      await click.web.views.open({ trigger_id: args.body.trigger_id, view: denyModal(request) });
+      const request = await load(deciderOf(click), click.value);
+      if (request) await click.web.views.open({ trigger_id: args.body.trigger_id, view: denyModal(request) });
     }),
   );
 }

@@ -2,7 +2,7 @@
 import type { KnownBlock } from '@slack/types';
 import { message, mrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
-import type { ApprovalRequest } from '../../../store/approval-requests.js';
+import type { StoredRequest } from '../../../store/approval-requests.js';
 import { requestLine } from '../blocks/request-messages.js';
 
 const MAX_LISTED = 20;
@@ -19,6 +19,14 @@ export const requestsCommand: CommandHandler<'requests'> = async (_command, cont
       now,
     ),
   ]);
+  for (const request of [...mine, ...candidates]) {
+    if (request.details === null) {
+      deps.logger.error(
+        { requestId: request.id, problem: request.problem },
+        'an approval request cannot be read',
+      );
+    }
+  }
   const waiting = candidates.filter((request) => waitsFor(request, user.userId, account?.userId));
   const section = (title: string, lines: string[]): KnownBlock => ({
     type: 'section',
@@ -46,11 +54,13 @@ export const requestsCommand: CommandHandler<'requests'> = async (_command, cont
 };
 
 /** Whether this person is among those the request was sent to (or, in a channel, may decide it). */
-function waitsFor(request: ApprovalRequest, userId: string, paperspaceUserId: string | undefined): boolean {
+function waitsFor(request: StoredRequest, userId: string, paperspaceUserId: string | undefined): boolean {
   if (request.ownerId === userId) return true;
-  const { ownerPaperspaceId, approvers } = request.details;
-  if (request.kind !== 'create' && typeof ownerPaperspaceId === 'string') {
-    return ownerPaperspaceId === paperspaceUserId;
+  // Whom it was sent to is in the details: one that cannot be read is listed only to the owner it names.
+  if (request.details === null) return false;
+  if (request.kind !== 'create' && request.details.ownerPaperspaceId !== undefined) {
+    return request.details.ownerPaperspaceId === paperspaceUserId;
   }
-  return !Array.isArray(approvers) || approvers.includes(userId);
+  const { approvers } = request.details;
+  return approvers === undefined || approvers.includes(userId);
 }

@@ -1,0 +1,76 @@
+// What an approval does, once claimed: the create (assigned to the requester) or the start, stop or
+// restart, with the APPROVER's key, audited with both people. Its outcome is returned, never thrown:
+// a failure is the request's outcome too, announced to both (request-announcements.ts).
+import type { WaitableState } from '../../paperspace/constants.js';
+import { PaperspacePermissionError } from '../../paperspace/errors.js';
+import type { Machine } from '../../paperspace/schemas.js';
+import type { ListenerDeps } from '../../slack/listener-deps.js';
+import type { CreateRequest, PowerRequest, ReadableRequest } from '../../store/approval-requests.js';
+import { readAccountKind } from '../machines/account-kind.js';
+import { createdNotice, powerRequestedNotice } from '../machines/blocks/machine-replies.js';
+import { checkCreateParams, findTemplate } from '../machines/create-flow.js';
+import { type Actor, createMachineOperations } from '../machines/machine-operations.js';
+import { learnRoleFromCreate } from './approvers.js';
+
+/** What an approved request did: the machine as it left it, where it is heading, and its event (v1). */
+export interface ActedOn {
+  machine: Machine;
+  targetState: WaitableState | undefined;
+  eventId?: string | null;
+  notice: string;
+}
+
+export type Acted = { ok: true; done: ActedOn } | { ok: false; error: unknown };
+
+/** Runs the approved request with the approver's key, audited; what Paperspace said of their role is kept. */
+export async function act(deps: ListenerDeps, approver: Actor, request: ReadableRequest): Promise<Acted> {
+  let done: ActedOn;
+  try {
+    done = await deps.audit.run(
+      {
+        user: approver.user,
+        action: `approval.${request.kind}`,
+        ...(request.machineId ? { resourceId: request.machineId } : {}),
+        note: `approved request ${request.id} of ${request.requesterId}`,
+      },
+      () => (request.kind === 'create' ? create(deps, approver, request) : power(deps, approver, request)),
+      (acted) => acted.machine.id,
+    );
+  } catch (error) {
+    // A refused create shows the approver is no administrator after all.
+    if (error instanceof PaperspacePermissionError && request.kind === 'create') {
+      await learnRoleFromCreate(deps, approver.user, false);
+    }
+    return { ok: false, error };
+  }
+  if (request.kind === 'create') await learnRoleFromCreate(deps, approver.user, true);
+  return { ok: true, done };
+}
+
+async function create(deps: ListenerDeps, approver: Actor, request: CreateRequest): Promise<ActedOn> {
+  const { params } = request.details;
+  const template = await findTemplate(approver.client, params.templateId);
+  // The approver's account, as Paperspace lists it: a team, whose machines are assigned to a person.
+  const { account } = await readAccountKind(approver.client);
+  const checked = checkCreateParams(params, account, template);
+  if (!checked.ok) {
+    throw new Error(
+      `the request no longer passes the checks (${checked.issues.map((i) => `${i.field} ${i.message}`).join('; ')})`,
+    );
+  }
+  const outcome = await createMachineOperations(deps).create(approver, checked.value, template);
+  return { ...outcome, notice: createdNotice(request.requesterId) };
+}
+
+async function power(deps: ListenerDeps, approver: Actor, request: PowerRequest): Promise<ActedOn> {
+  const machine = await approver.client.machines.show(request.machineId ?? '');
+  const outcome = await createMachineOperations(deps).power(approver, machine, request.kind);
+  // Sent moments ago by someone else (the owner clicking too): its own card follows the machine.
+  if (outcome.kind !== 'requested') return { machine: outcome.machine, targetState: undefined, notice: '' };
+  return {
+    machine: outcome.machine,
+    targetState: outcome.targetState,
+    eventId: outcome.eventId,
+    notice: powerRequestedNotice(request.kind, request.requesterId),
+  };
+}
