@@ -6,6 +6,8 @@
 // Every decision and its action is audited with both people.
 
 import type { WebClient } from '@slack/web-api';
+import { ownerIdOf } from '../../domain/machine-people.js';
+import { learnRoleFromCreate } from '../../domain/team-role.js';
 import { describeError } from '../../errors/describe-error.js';
 import { failureText } from '../../errors/user-message.js';
 import type { WaitableState } from '../../paperspace/constants.js';
@@ -21,7 +23,6 @@ import { createdNotice, mention, powerRequestedNotice } from '../machines/blocks
 import { checkCreateParams, findTemplate } from '../machines/create-flow.js';
 import { createMachineOperations, type PowerVerb } from '../machines/machine-operations.js';
 import { watchOperation } from '../machines/superseded-cards.js';
-import { learnRoleFromCreate, ownerIdOf } from './approvers.js';
 import { approverMessage, decisionLine, receiptMessage, requestSubject } from './blocks/request-messages.js';
 
 export interface Decider {

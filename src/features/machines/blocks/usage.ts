@@ -1,4 +1,6 @@
 // /ps usage and the card's Usage button: time used in the billing month and what it costs so far.
+
+import { usageCost } from '../../../domain/money.js';
 import type { MachineUtilization } from '../../../paperspace/schemas.js';
 import { contextLine } from '../../../slack/block-kit/elements.js';
 import { formatHoursMinutes, formatMoney, MISSING } from '../../../slack/block-kit/format.js';
@@ -11,7 +13,6 @@ import {
   type SlackMessage,
   slackDate,
 } from '../../../slack/block-kit/text.js';
-import { usageCost } from '../../spend/running-cost.js';
 
 /**
  * `now` (epoch milliseconds) tells whether the billing month is still running, in which case the
@@ -31,7 +32,6 @@ export function usageMessage(
   const hourly = cost.hourlyRate;
   const monthly = cost.monthlyStorageRate;
   const storageShare = monthDays > 0 ? storageDays / monthDays : 1;
-  // Rounded to cents only when shown, so the total is the exact sum rounded, not a sum of rounded parts.
   const estimate = cost.total;
   const month = monthLabel(billingMonth);
   const current = billingMonth === new Date(now).toISOString().slice(0, 7);

@@ -1,6 +1,8 @@
 // /ps spend: a billing month's cost per person and per machine, with a bar per machine drawn in text
 // (Block Kit has no charts) so the biggest spender stands out, and how the figures were obtained.
+
 import type { KnownBlock } from '@slack/types';
+import { sumOfCents } from '../../../domain/money.js';
 import { contextLine } from '../../../slack/block-kit/elements.js';
 import { formatHoursMinutes, formatMoney } from '../../../slack/block-kit/format.js';
 import {
@@ -100,7 +102,7 @@ export function spendMessage(report: SpendReport, notAdminBecause?: string): Sla
   blocks.push(...people);
   if (shownPeople < report.owners.length) {
     const rest = report.owners.slice(shownPeople);
-    const restTotal = rest.reduce((sum, owner) => sum + owner.total, 0);
+    const restTotal = sumOfCents(rest.map((owner) => owner.total));
     blocks.push(
       contextLine(
         `…and ${plural(rest.length, 'more person', 'more people')}, ${formatMoney(restTotal)} together (in the total above).`,
