@@ -16,7 +16,7 @@ import { mention } from '../machines/blocks/machine-replies.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
 import { createApprovers } from './approvers.js';
 import { approverMessage, receiptMessage } from './blocks/request-messages.js';
-import { withoutNewUserFields } from './blocks/request-values.js';
+import { withoutNewUserFields } from '../machines/blocks/request-values.js';
 import { estimatedHourlyRate } from './hourly-rate.js';
 
 export const DEFAULT_REQUEST_LIFETIME_MS = 24 * 3_600_000;

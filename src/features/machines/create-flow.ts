@@ -22,7 +22,7 @@ import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { announce, type FollowUpPlace, withPrivateCopy } from '../../slack/posting.js';
 import type { SlackUser } from '../../store/slack-user.js';
-import { notWatchedMessage, WatchLimitError } from '../watches/machine-watcher.js';
+import { notWatchedMessage, WatchLimitError } from './machine-watcher.js';
 import type { AccountKind } from './account-kind.js';
 
 import { machineCardMessage } from './blocks/machine-card.js';

@@ -13,7 +13,7 @@ import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { announce, type FollowUpPlace, provesNothingPosted, withPrivateCopy } from '../../slack/posting.js';
 
-import { notWatchedMessage, WatchLimitError } from '../watches/machine-watcher.js';
+import { notWatchedMessage, WatchLimitError } from './machine-watcher.js';
 import { machineCardMessage } from './blocks/machine-card.js';
 import {
   alreadyRequestedMessage,

@@ -1,5 +1,5 @@
 // Watches: `/ps wait`, and the polling behind every card that follows a machine to a state (the
-// machines feature asks for those through machine-watcher.ts).
+// machines feature starts those through machines/machine-watcher.ts).
 import type { Feature } from '../feature.js';
 import { waitCommand } from './commands/wait.js';
 import { watchJobs } from './jobs.js';

@@ -19,7 +19,7 @@ import {
   slackDate,
 } from '../../../slack/block-kit/text.js';
 import { ActionId, MachineOverflowOption } from '../../../slack/ids.js';
-import { encodePowerOffer } from '../../approvals/blocks/request-values.js';
+import { encodePowerOffer } from './request-values.js';
 import type { MachineButtons } from '../machine-permissions.js';
 import { encodeMachineRef, machineActionsBlockId } from './machine-ref.js';
 import { stateLabel, stateMrkdwn } from './machine-state.js';

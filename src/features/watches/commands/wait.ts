@@ -8,7 +8,7 @@ import { announce, withPrivateCopy } from '../../../slack/posting.js';
 import { machineCardMessage } from '../../machines/blocks/machine-card.js';
 import { stateMrkdwn } from '../../machines/blocks/machine-state.js';
 import { findMachine } from '../../machines/machine-lookup.js';
-import { MAX_ACTIVE_WATCHES_PER_PERSON } from '../machine-watcher.js';
+import { MAX_ACTIVE_WATCHES_PER_PERSON } from '../../machines/machine-watcher.js';
 import { waitingNotice } from '../watch-messages.js';
 
 // Checked here as well as by the watcher, so that no card is posted for a watch that cannot start.
