@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { teamRoleOf } from '../../src/domain/team-role.js';
-import { viewerButtons } from '../../src/features/machines/machine-permissions.js';
 import type { PaperspaceClient } from '../../src/paperspace/client.js';
-import { MissingAccessTokenError } from '../../src/paperspace/errors.js';
-import type { Machine } from '../../src/paperspace/schemas.js';
+import { MissingAccessTokenError, PaperspacePermissionError } from '../../src/paperspace/errors.js';
 
 const SAM = { teamId: 'T1', userId: 'U0SAM' };
 
@@ -21,7 +19,6 @@ function legacyClientWithoutToken(): PaperspaceClient {
 }
 
 const noNotes = { store: { approvals: { knownRoles: async () => new Map<string, boolean>() } } };
-const quiet = { info: () => {} };
 
 describe('teamRoleOf', () => {
   it('answers unknown, not member, when Paperspace cannot say (legacy API, no access token)', async () => {
@@ -43,19 +40,25 @@ describe('teamRoleOf', () => {
   });
 });
 
-describe('viewerButtons', () => {
-  // The cards and /ps approvals used to disagree here: the cards hid Settings, Access and Destroy as if
-  // Paperspace had said "member", while the requests let Paperspace judge. Paperspace judges: a role it
-  // would not tell never hides a button whose click it might accept.
-  it("offers the manage buttons on a teammate's machine when Paperspace does not say the role", async () => {
-    const buttons = await viewerButtons(
-      { ...noNotes, logger: quiet },
-      { user: SAM, client: legacyClientWithoutToken(), paperspaceUserId: 'u1sam' },
-      [{ id: 'ps1', userId: 'u1maya' } as unknown as Machine],
-    );
-    expect(buttons({ id: 'ps1', userId: 'u1maya' } as unknown as Machine)).toEqual({
-      power: false,
-      manage: true,
-    });
+describe('one answer for /ps approvals and /ps spend', () => {
+  // The two copies disagreed here: /ps approvals never asked Paperspace on the legacy API and let a
+  // member whose creates it had not seen choose where the team's requests go, while /ps spend, asking
+  // the same Paperspace the one administrator-only read, said "member". A member is a member for both.
+  it('answers member when Paperspace refuses the person the administrator-only read', async () => {
+    const client = {
+      ...legacyClientWithoutToken(),
+      sharedDrives: {
+        list: async () => {
+          throw new PaperspacePermissionError({
+            operation: 'listSharedDrives',
+            action: 'list shared drives',
+            status: 403,
+            body: { message: 'Forbidden' },
+          });
+        },
+      },
+    } as unknown as PaperspaceClient;
+    const role = await teamRoleOf(noNotes, { user: SAM, client, paperspaceUserId: 'u1sam' });
+    expect(role.role).toBe('member');
   });
 });

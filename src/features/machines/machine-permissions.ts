@@ -3,8 +3,8 @@
 // its settings, its access or destroy it. Every card drawn for one viewer (lists, App Home, /ps show)
 // asks this one rule, so no card offers a button whose every click would end in a 403.
 // A key with no known account, a machine that does not say who owns it (API v1 machines carry no
-// owner), or a role Paperspace would not tell, count as allowed: Paperspace then decides, and the click
-// says why.
+// owner), or a role that could not be read (Paperspace failed to answer), count as allowed: Paperspace
+// then decides, and the click says why.
 import { ownerIdOf } from '../../domain/machine-people.js';
 import { type RoleNotes, teamRoleOf } from '../../domain/team-role.js';
 import { describeError } from '../../errors/describe-error.js';
@@ -47,11 +47,10 @@ export async function viewerButtons(
   const othersOwn = machines.some((machine) => !buttonsFor({ paperspaceUserId })(machine).power);
   if (!othersOwn) return buttonsFor({ paperspaceUserId });
   try {
+    // Only a role Paperspace confirms shows the manage buttons on someone else's machine: without an
+    // access token the legacy API cannot confirm it, and every such click would end in a 403.
     const { role } = await teamRoleOf(deps, { ...viewer, paperspaceUserId });
-    // A role Paperspace would not tell lets the buttons show: Paperspace then decides each click.
-    return role === 'unknown'
-      ? buttonsFor({ paperspaceUserId })
-      : buttonsFor({ paperspaceUserId, administers: role === 'admin' });
+    return buttonsFor({ paperspaceUserId, administers: role === 'admin' });
   } catch (error) {
     deps.logger.info(
       { error: describeError(error) },
