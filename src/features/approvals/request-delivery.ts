@@ -13,10 +13,10 @@ import type { ApprovalRequest, NewApprovalRequest } from '../../store/approval-r
 import type { SlackUser } from '../../store/slack-user.js';
 import type { LinkedAccount } from '../../vault/key-vault.js';
 import { mention } from '../machines/blocks/machine-replies.js';
+import { withoutNewUserFields } from '../machines/blocks/request-values.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
 import { createApprovers } from './approvers.js';
 import { approverMessage, receiptMessage } from './blocks/request-messages.js';
-import { withoutNewUserFields } from '../machines/blocks/request-values.js';
 import { estimatedHourlyRate } from './hourly-rate.js';
 
 export const DEFAULT_REQUEST_LIFETIME_MS = 24 * 3_600_000;

@@ -22,12 +22,11 @@ import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { announce, type FollowUpPlace, withPrivateCopy } from '../../slack/posting.js';
 import type { SlackUser } from '../../store/slack-user.js';
-import { notWatchedMessage, WatchLimitError } from './machine-watcher.js';
 import type { AccountKind } from './account-kind.js';
-
 import { machineCardMessage } from './blocks/machine-card.js';
 import { createdNotice } from './blocks/machine-replies.js';
 import { type CreateOutcome, createMachineOperations } from './machine-operations.js';
+import { notWatchedMessage, WatchLimitError } from './machine-watcher.js';
 
 /**
  * A team administrator must create for their team (the contract's teamId); the person never has to

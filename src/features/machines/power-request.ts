@@ -12,8 +12,6 @@ import { errorMessage } from '../../slack/block-kit/messages.js';
 import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { announce, type FollowUpPlace, provesNothingPosted, withPrivateCopy } from '../../slack/posting.js';
-
-import { notWatchedMessage, WatchLimitError } from './machine-watcher.js';
 import { machineCardMessage } from './blocks/machine-card.js';
 import {
   alreadyRequestedMessage,
@@ -23,6 +21,7 @@ import {
   powerUnwatchedNotice,
 } from './blocks/machine-replies.js';
 import { type Actor, createMachineOperations, type PowerVerb } from './machine-operations.js';
+import { notWatchedMessage, WatchLimitError } from './machine-watcher.js';
 import { redrawSupersededCards, watchOperation } from './superseded-cards.js';
 
 /** Where the card of the request goes. */

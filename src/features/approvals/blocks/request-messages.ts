@@ -14,8 +14,12 @@ import {
 import { ActionId } from '../../../slack/ids.js';
 import type { ApprovalRequest, RequestStatus } from '../../../store/approval-requests.js';
 import { mention } from '../../machines/blocks/machine-replies.js';
+import {
+  encodeApproveFor,
+  encodeCreateOffer,
+  encodePowerOffer,
+} from '../../machines/blocks/request-values.js';
 import type { PowerVerb } from '../../machines/machine-operations.js';
-import { encodeApproveFor, encodeCreateOffer, encodePowerOffer } from '../../machines/blocks/request-values.js';
 
 /** Hours an owner can approve a person for, in one click. */
 export const GRANT_HOURS = 4;

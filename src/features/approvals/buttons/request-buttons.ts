@@ -8,8 +8,12 @@ import { ActionId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { machineIdFromBlockId } from '../../machines/blocks/machine-ref.js';
+import {
+  decodeApproveFor,
+  decodeCreateOffer,
+  decodePowerOffer,
+} from '../../machines/blocks/request-values.js';
 import { denyModal } from '../blocks/deny-modal.js';
-import { decodeApproveFor, decodeCreateOffer, decodePowerOffer } from '../../machines/blocks/request-values.js';
 import { approve, type Decider, withdraw } from '../request-decisions.js';
 import { openCreateRequest, openPowerRequest, type Requester } from '../request-delivery.js';
 

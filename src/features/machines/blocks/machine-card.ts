@@ -19,10 +19,10 @@ import {
   slackDate,
 } from '../../../slack/block-kit/text.js';
 import { ActionId, MachineOverflowOption } from '../../../slack/ids.js';
-import { encodePowerOffer } from './request-values.js';
 import type { MachineButtons } from '../machine-permissions.js';
 import { encodeMachineRef, machineActionsBlockId } from './machine-ref.js';
 import { stateLabel, stateMrkdwn } from './machine-state.js';
+import { encodePowerOffer } from './request-values.js';
 
 export interface MachineCardOptions {
   /** One line of details instead of fields: for lists and App Home. */
