@@ -1,6 +1,7 @@
 // The billing month: Paperspace bills by UTC calendar month, named `YYYY-MM` in its API and in
 // `/ps usage` and `/ps spend`. Every reader of a month (usage, spend, the digest, an approval's rate)
-// takes it from here.
+// takes it from here. Its UTC bounds are the API client's (monthBounds in
+// paperspace/v1/usage-estimate.ts: v1's estimate needs them, and paperspace/ sits below domain/).
 import { UserFacingError } from '../errors/user-facing-error.js';
 
 const BILLING_MONTH = /^(\d{4})-(\d{2})$/;
@@ -32,10 +33,15 @@ export function parseBillingMonth(billingMonth: string): { year: number; month: 
   return { year: Number(match[1]), month: Number(match[2]) };
 }
 
-/** UTC bounds of a `YYYY-MM` billing month, as epoch milliseconds [start, end). */
-export function monthBounds(billingMonth: string): [number, number] {
-  const [year, month] = billingMonth.split('-').map(Number) as [number, number];
-  return [Date.UTC(year, month - 1, 1), Date.UTC(year, month, 1)];
+// Made once: toLocaleString would build a new formatter on every call, the costliest step of drawing
+// a Usage card.
+const MONTH_NAME = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** `May 2024` for `2024-05`; anything else is shown as sent. */
+export function billingMonthName(billingMonth: string): string {
+  const parsed = parseBillingMonth(billingMonth);
+  if (!parsed) return billingMonth;
+  return MONTH_NAME.format(new Date(Date.UTC(parsed.year, parsed.month - 1, 1)));
 }
 
 /** 31 for `2024-05`; 0 for a month that cannot be read. */

@@ -1,13 +1,14 @@
 // What a billing month has cost, machine by machine and person by person, read with one person's own
 // key: the machines it lists, each machine's utilization (Paperspace's meter, or v1's estimate from
 // events and rates), and the owner of each. /ps spend shows it; the team digest posts its totals.
-import { billingMonthAsked, billingMonthAt, monthBounds } from '../../domain/billing-month.js';
+import { billingMonthAsked, billingMonthAt } from '../../domain/billing-month.js';
 import { linkedPeopleOf, ownerIdOf } from '../../domain/machine-people.js';
 import { sumOfCents, type UsageCost, usageCost } from '../../domain/money.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceError } from '../../paperspace/errors.js';
 import type { Machine, User } from '../../paperspace/schemas.js';
+import { monthBounds } from '../../paperspace/v1/usage-estimate.js';
 import { forEachConcurrently } from '../../scheduler/concurrency.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
