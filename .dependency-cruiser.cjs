@@ -9,12 +9,26 @@
 //   store/           persistence: config.ts, and logger.ts's types
 //   vault/           API keys at rest: store, paperspace
 //   errors/          describeError and user-facing error text: paperspace, vault, store
+//   domain/          the ideas several features share (a person's team role, who owns a machine,
+//                    the machine state vocabulary, billing months and money): paperspace, store,
+//                    vault, errors, config.ts, logger.ts types; never slack, scheduler, features
 //   observability/   metrics, request scopes, /metrics routes: never slack, features, scheduler
 //   scheduler/       the scheduling engine: never slack or features
 //   slack/           the thin Slack platform (app, router, Block Kit kit, command language):
 //                    never features or scheduler
 //   features/        one folder per feature: anything above; another feature's services and
-//                    blocks, never its listeners
+//                    blocks, never its listeners. The features themselves are ordered, bottom up;
+//                    each may import only features before it:
+//                      machines     the cards, power, create, update, destroy, access, usage, and
+//                                   starting a watch; what it does through higher features (asking
+//                                   an owner, redrawing the Home) is handed in by features/index.ts
+//                      shares, catalog, watches   use machines' lookups, cards and flows
+//                      approvals    decides requests with machines' flows; the Stop-in-a-row service
+//                      reminders, spend, cost-alerts   their rows' Stop goes through approvals
+//                      retention    imports no feature
+//                      home         the App Home draws machines' cards
+//                      account      login and logout redraw the Home; uninstall purges shares
+//                    no-feature-cycle keeps the order free of circles.
 //   main.ts, bot.ts  composition roots: wire it all together; nothing in src/ imports them
 //
 // tools/ (emulator, sandbox, start.ts) runs the real bot, so it may import anything in src/; src/
@@ -51,6 +65,18 @@ module.exports = {
       severity: 'error',
       scope: 'folder',
       from: { path: '^src/[^/]+$' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-feature-cycle',
+      comment:
+        'A circle among the feature folders means no feature in it can be read, tested or changed ' +
+        'alone, and each shared idea ends up owned by whichever feature needed it first. Features ' +
+        'import one way (the order in the header). Break a circle by moving the shared piece down, into ' +
+        "domain/ or the lower feature's services, or by having features/index.ts pass a function in.",
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/features/[^/]+' },
       to: { circular: true },
     },
     {
@@ -111,6 +137,35 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/errors/' },
       to: elsewhereInSrc('errors/', 'paperspace/', 'vault/', 'store/'),
+    },
+    {
+      name: 'domain-below-slack-scheduler-and-features',
+      comment:
+        'domain/ holds what several features mean by a role, an owner, a running machine or a month ' +
+        'of money, once, so they cannot disagree. It sits below the features and below slack/ (it says ' +
+        'what things are, not how they are shown): it may use the API client, the store, the vault, ' +
+        "errors, config.ts and the logger's types, and importing anything above would put a feature's " +
+        'idea back under its name.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: elsewhereInSrc(
+        'domain/',
+        'paperspace/',
+        'store/',
+        'vault/',
+        'errors/',
+        'config\\.ts$',
+        'logger\\.ts$',
+      ),
+    },
+    {
+      name: 'domain-imports-logger-types-only',
+      comment:
+        'As for store/: logger.ts imports observability/, so a value import would tie domain/ to ' +
+        'metrics at run time. Take a Logger as a parameter; import only its type.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: '^src/logger\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'observability-not-above-itself',

@@ -6,7 +6,7 @@ import { Agent } from 'undici';
 import type { RetentionConfig, SlackPacing } from './config.js';
 import { describeError } from './errors/describe-error.js';
 import { attachListeners, createBotScheduler } from './features/index.js';
-import { createMachineWatcher, type MachineWatcher } from './features/watches/machine-watcher.js';
+import { createMachineWatcher, type MachineWatcher } from './features/machines/machine-watcher.js';
 import type { Logger } from './logger.js';
 import { type BotMetrics, createBotMetrics } from './observability/metrics.js';
 import { createRequestScope, type RequestScope } from './observability/request-scope.js';

@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMachineWatcher } from '../../src/features/watches/machine-watcher.js';
+import { createMachineWatcher } from '../../src/features/machines/machine-watcher.js';
 import { openStore } from '../../src/store/store.js';
 import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
 import { compileBuild } from '../../test/support/compile-build.js';

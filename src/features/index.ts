@@ -16,19 +16,32 @@ import type { ListenerDeps } from '../slack/listener-deps.js';
 import { registerPsCommand } from '../slack/ps-command.js';
 import { createListenerRouter, type ListenerRouter } from '../slack/router.js';
 import { accountFeature } from './account/index.js';
+import { offerCreateRequest } from './approvals/create-route.js';
 import { approvalsFeature } from './approvals/index.js';
+import { offerPowerRequest, routePowerToOwner } from './approvals/owner-route.js';
 import { catalogFeature } from './catalog/index.js';
 import { costAlertsFeature } from './cost-alerts/index.js';
 import type { Feature } from './feature.js';
-import { machinesFeature } from './machines/index.js';
+import { homeFeature } from './home/index.js';
+import { publishHome } from './home/publish-home.js';
+import { createMachinesFeature } from './machines/index.js';
 import { remindersFeature } from './reminders/index.js';
 import { retentionFeature } from './retention/index.js';
 import { sharesFeature } from './shares/index.js';
 import { spendFeature } from './spend/index.js';
-import { watchesFeature } from './watches/index.js';
+import { createWatchesFeature } from './watches/index.js';
+
+// The lower features do some of their work through the higher ones (the feature order is in
+// .dependency-cruiser.cjs): it is handed to them here, where every feature is in view.
+const machinesFeature = createMachinesFeature({
+  requests: { routePowerToOwner, offerPowerRequest, offerCreateRequest },
+  refreshHome: publishHome,
+});
+const watchesFeature = createWatchesFeature(publishHome);
 
 const features: Feature<never>[] = [
   accountFeature,
+  homeFeature,
   catalogFeature,
   machinesFeature,
   remindersFeature,

@@ -51,6 +51,20 @@ export const MACHINE_STATES = [
 ] as const;
 export type MachineState = (typeof MACHINE_STATES)[number];
 
+/**
+ * The states Paperspace bills compute time in: from the start request until the machine is off again
+ * (stopping included, provisioning not: a machine being created is not running yet). v1 has no meter,
+ * so its usage estimate counts these; domain/machine-states.ts builds the bot's "running" on them.
+ */
+export const BILLED_STATES = [
+  'starting',
+  'restarting',
+  'upgrading',
+  'serviceready',
+  'ready',
+  'stopping',
+] as const satisfies readonly MachineState[];
+
 /** The states a caller can wait for. */
 export const WAITABLE_STATES = ['off', 'serviceready', 'ready'] as const;
 export type WaitableState = (typeof WAITABLE_STATES)[number];

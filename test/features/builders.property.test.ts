@@ -2,7 +2,7 @@
 // output stays within Block Kit limits and no machine name becomes a live mention or link.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { homeView } from '../../src/features/account/blocks/home.js';
+import { homeView } from '../../src/features/home/blocks/home.js';
 import { destroyMachineModal } from '../../src/features/machines/blocks/destroy-machine-modal.js';
 import { machineCard, machineCardMessage } from '../../src/features/machines/blocks/machine-card.js';
 import { machineList } from '../../src/features/machines/blocks/machine-list.js';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { startBot } from '../../src/bot.js';
-import type { MachineWatcher } from '../../src/features/watches/machine-watcher.js';
+import type { MachineWatcher } from '../../src/features/machines/machine-watcher.js';
 import { createLogger } from '../../src/logger.js';
 import type { PaperspaceClient } from '../../src/paperspace/client.js';
 import { manualTimers, type Scheduler } from '../../src/scheduler/scheduler.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { WebClient } from '@slack/web-api';
 import { createBotScheduler } from '../../src/features/index.js';
-import { createMachineWatcher, type MachineWatcher } from '../../src/features/watches/machine-watcher.js';
+import { createMachineWatcher, type MachineWatcher } from '../../src/features/machines/machine-watcher.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import type { PaperspaceClient } from '../../src/paperspace/client.js';
 import { manualTimers, type Scheduler } from '../../src/scheduler/scheduler.js';

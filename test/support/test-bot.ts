@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { type RunningBot, startBot } from '../../src/bot.js';
-import type { MachineWatcher, WatchRequest } from '../../src/features/watches/machine-watcher.js';
+import type { MachineWatcher, WatchRequest } from '../../src/features/machines/machine-watcher.js';
 import { createLogger } from '../../src/logger.js';
 import { createRequestScope } from '../../src/observability/request-scope.js';
 import type { Dialect } from '../../src/paperspace/dialect.js';

@@ -1,7 +1,6 @@
 // The person's link to Paperspace: `/ps login`, `logout`, `whoami` and `help`, the Log in button and
-// form, and the App Home that shows the link and the person's machines.
+// form (which publish the App Home again, features/home/), and the purge when the app is uninstalled.
 import type { Feature } from '../feature.js';
-import { registerAppHomeOpened } from './app-home-opened.js';
 import { registerLoginButton } from './buttons/login-button.js';
 import { loginCommand, logoutCommand, whoamiCommand } from './commands/account-link.js';
 import { helpCommand } from './commands/help.js';
@@ -13,7 +12,6 @@ export const accountFeature: Feature<'help' | 'login' | 'logout' | 'whoami'> = {
   listen(router, deps) {
     registerLoginButton(router, deps);
     registerLoginSubmission(router, deps);
-    registerAppHomeOpened(router, deps);
     registerWorkspaceUninstall(router, deps);
   },
 };

@@ -1,9 +1,10 @@
 // The estimated hourly rate of a machine type. Paperspace publishes rates only through a machine's
 // utilization, so the estimate is the rate of a machine of the same type the requester's key can
 // see; none, and the approver is told the rate is unknown rather than shown a guess.
+
+import { billingMonthAt } from '../../domain/billing-month.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { Machine } from '../../paperspace/schemas.js';
-import { billingMonthAt } from '../machines/machine-operations.js';
 
 /** v1 lists a machine's rate (mapped to "$0.51 / h"); the contract's usageRate only names the plan. */
 const LISTED_RATE = /^\$(\d+(?:\.\d+)?) \/ h$/;

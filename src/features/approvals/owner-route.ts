@@ -2,6 +2,8 @@
 // so instead of sending a call that would be refused, the person either acts under the owner's
 // standing grant ("for the next N hours", with the owner's key) or is offered "Ask the owner". v1 does
 // not say who owns a machine: there the call is sent, and Paperspace's refusal brings the offer.
+
+import { linkedPeopleOf, linkedTeammates, ownerIdOf, paperspaceNameOf } from '../../domain/machine-people.js';
 import { PaperspacePermissionError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import type { Interaction } from '../../slack/interaction.js';
@@ -9,7 +11,6 @@ import type { SlackUser } from '../../store/slack-user.js';
 import { mention } from '../machines/blocks/machine-replies.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
 import { type PowerRequest, requestPower } from '../machines/power-request.js';
-import { linkedPeopleOf, linkedTeammates, ownerIdOf, paperspaceNameOf } from './approvers.js';
 import { ownerUnknownOfferMessage, powerOfferMessage } from './blocks/request-messages.js';
 
 export type OwnerRoute = 'own' | 'handled';

@@ -1,6 +1,8 @@
 // What an approval does, once claimed: the create (assigned to the requester) or the start, stop or
 // restart, with the APPROVER's key, audited with both people. Its outcome is returned, never thrown:
 // a failure is the request's outcome too, announced to both (request-announcements.ts).
+
+import { learnRoleFromCreate } from '../../domain/team-role.js';
 import type { WaitableState } from '../../paperspace/constants.js';
 import { PaperspacePermissionError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
@@ -10,7 +12,6 @@ import { readAccountKind } from '../machines/account-kind.js';
 import { createdNotice, powerRequestedNotice } from '../machines/blocks/machine-replies.js';
 import { checkCreateParams, findTemplate } from '../machines/create-flow.js';
 import { type Actor, createMachineOperations } from '../machines/machine-operations.js';
-import { learnRoleFromCreate } from './approvers.js';
 
 /** What an approved request did: the machine as it left it, where it is heading, and its event (v1). */
 export interface ActedOn {

@@ -2,6 +2,7 @@
 // in place of its buttons, the requester is told in their DM, and after an approval the live card is
 // posted in the thread of each copy and watched, like any create or power.
 import type { WebClient } from '@slack/web-api';
+import { ownerIdOf } from '../../domain/machine-people.js';
 import { describeError } from '../../errors/describe-error.js';
 import { failureText } from '../../errors/user-message.js';
 import { PaperspacePermissionError } from '../../paperspace/errors.js';
@@ -14,7 +15,6 @@ import type { SlackUser } from '../../store/slack-user.js';
 import { machineCardMessage } from '../machines/blocks/machine-card.js';
 import { mention } from '../machines/blocks/machine-replies.js';
 import { watchOperation } from '../machines/superseded-cards.js';
-import { ownerIdOf } from './approvers.js';
 import { approverMessage, plainMessage, receiptMessage, requestSubject } from './blocks/request-messages.js';
 import type { Decider } from './decider.js';
 import type { ActedOn } from './request-action.js';

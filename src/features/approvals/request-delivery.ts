@@ -4,6 +4,7 @@
 // and the requester gets a receipt with Withdraw in their DM. Every request is audited with its
 // requester.
 import type { WebClient } from '@slack/web-api';
+import { linkedPeopleOf, linkedTeammates, ownerIdOf, paperspaceNameOf } from '../../domain/machine-people.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
@@ -13,16 +14,10 @@ import type { NewApprovalRequest, ReadableRequest } from '../../store/approval-r
 import type { SlackUser } from '../../store/slack-user.js';
 import type { LinkedAccount } from '../../vault/key-vault.js';
 import { mention } from '../machines/blocks/machine-replies.js';
+import { withoutNewUserFields } from '../machines/blocks/request-values.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
-import {
-  createApprovers,
-  linkedPeopleOf,
-  linkedTeammates,
-  ownerIdOf,
-  paperspaceNameOf,
-} from './approvers.js';
+import { createApprovers } from './approvers.js';
 import { approverMessage, plainMessage, receiptMessage } from './blocks/request-messages.js';
-import { withoutNewUserFields } from './blocks/request-values.js';
 import { estimatedHourlyRate } from './hourly-rate.js';
 
 export const DEFAULT_REQUEST_LIFETIME_MS = 24 * 3_600_000;

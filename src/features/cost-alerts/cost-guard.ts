@@ -5,6 +5,8 @@
 // arming, which is what makes the machine due again later.
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import { ownerIdOf } from '../../domain/machine-people.js';
+import { isRunning, isStoppable } from '../../domain/machine-states.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { Machine } from '../../paperspace/schemas.js';
@@ -14,7 +16,6 @@ import type { MachineRun } from '../../store/cost-alerts.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 import type { KeyVault } from '../../vault/key-vault.js';
-import { ownerIdOf } from '../approvals/approvers.js';
 import { hourlyRateOf } from '../approvals/hourly-rate.js';
 import { costAlertMessage } from './blocks/cost-alert.js';
 import { runningSinceOf } from './running-since.js';
@@ -26,9 +27,6 @@ import { thresholdOf } from './thresholds.js';
  * about hours of running comes at most this much late.
  */
 export const CHECK_EVERY_MS = 5 * 60_000;
-
-/** Running, as billed: from the start request until it is off again. */
-const RUNNING_STATES = new Set(['starting', 'serviceready', 'ready']);
 
 export interface CostGuardDeps {
   store: Pick<Store, 'costAlerts'>;
@@ -128,9 +126,7 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
       if (!isDue) {
         // A list made for the person's watches between two checks: only a followed machine seen off
         // is worth a write (a stop and a start before the next check would otherwise look like one run).
-        const ended = machines.filter(
-          (machine) => followed.has(machine.id) && !RUNNING_STATES.has(machine.state),
-        );
+        const ended = machines.filter((machine) => followed.has(machine.id) && !isRunning(machine.state));
         if (ended.length === 0) return;
         await store.costAlerts.endRuns(
           user,
@@ -147,10 +143,10 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
         const owner = ownerIdOf(machine);
         return owner === undefined || owner === paperspaceUserId;
       });
-      const running = own.filter((machine) => RUNNING_STATES.has(machine.state));
-      const stopped = own
-        .filter((machine) => !RUNNING_STATES.has(machine.state))
-        .map((machine) => machine.id);
+      // A run lasts as long as Paperspace bills it: a restart or an upgrade does not end it. Only a
+      // machine that takes a stop is alerted about; one already changing is asked about once it settles.
+      const running = own.filter((machine) => isStoppable(machine.state));
+      const stopped = own.filter((machine) => !isRunning(machine.state)).map((machine) => machine.id);
       await store.costAlerts.endRuns(user, stopped);
       for (const id of stopped) followed.delete(id);
       const threshold = await thresholdOf(store, user);

@@ -1,8 +1,9 @@
 // When a machine's current run began: spend's definition (the first start or restart after its
 // last finished stop), so an alert and a spend report agree about a machine. Without such an event the
 // best the bot knows is when it first saw it running, which is an estimate, and the alert says so.
+
+import { runningSince } from '../../domain/running-time.js';
 import type { MachineEvent } from '../../paperspace/schemas.js';
-import { runningSince } from '../spend/running-cost.js';
 
 export interface RunningSince {
   at: number;

@@ -4,6 +4,7 @@
 // has booted when it starts on creation).
 
 import type { WebClient } from '@slack/web-api';
+import { learnRoleFromCreate } from '../../domain/team-role.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import { failureText } from '../../errors/user-message.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
@@ -21,13 +22,11 @@ import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { announce, type FollowUpPlace, withPrivateCopy } from '../../slack/posting.js';
 import type { SlackUser } from '../../store/slack-user.js';
-import { learnRoleFromCreate } from '../approvals/approvers.js';
-import { notWatchedMessage, WatchLimitError } from '../watches/machine-watcher.js';
 import type { AccountKind } from './account-kind.js';
-
 import { machineCardMessage } from './blocks/machine-card.js';
 import { createdNotice } from './blocks/machine-replies.js';
 import { type CreateOutcome, createMachineOperations } from './machine-operations.js';
+import { notWatchedMessage, WatchLimitError } from './machine-watcher.js';
 
 /**
  * A team administrator must create for their team (the contract's teamId); the person never has to

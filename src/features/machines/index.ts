@@ -1,24 +1,30 @@
 // Machines: show, start, stop, restart, create, update, destroy, access and usage, as commands, card
-// buttons and modals, all acting with the key of the person who typed or clicked.
+// buttons and modals, all acting with the key of the person who typed or clicked. The lowest feature:
+// what it does through features above it is handed in (machines-wiring.ts).
 import type { Feature } from '../feature.js';
 import { registerMachineOverflow } from './buttons/overflow.js';
 import { registerPowerButtons } from './buttons/power-buttons.js';
 import { registerUsageButton } from './buttons/usage-button.js';
 import { machineCommandHandlers } from './commands/index.js';
+import type { MachinesWiring } from './machines-wiring.js';
 import { registerAccessSubmission } from './modals/access-submission.js';
 import { registerCreateSubmission } from './modals/create-submission.js';
 import { registerDestroySubmission } from './modals/destroy-submission.js';
 import { registerUpdateSubmission } from './modals/update-submission.js';
 
-export const machinesFeature: Feature<keyof typeof machineCommandHandlers> = {
-  commands: machineCommandHandlers,
-  listen(router, deps) {
-    registerPowerButtons(router, deps);
-    registerUsageButton(router, deps);
-    registerMachineOverflow(router, deps);
-    registerCreateSubmission(router, deps);
-    registerUpdateSubmission(router, deps);
-    registerDestroySubmission(router, deps);
-    registerAccessSubmission(router, deps);
-  },
-};
+export function createMachinesFeature(
+  wiring: MachinesWiring,
+): Feature<keyof ReturnType<typeof machineCommandHandlers>> {
+  return {
+    commands: machineCommandHandlers(wiring.requests),
+    listen(router, deps) {
+      registerPowerButtons(router, deps, wiring);
+      registerUsageButton(router, deps);
+      registerMachineOverflow(router, deps);
+      registerCreateSubmission(router, deps, wiring.requests);
+      registerUpdateSubmission(router, deps);
+      registerDestroySubmission(router, deps);
+      registerAccessSubmission(router, deps);
+    },
+  };
+}

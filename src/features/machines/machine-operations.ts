@@ -1,6 +1,8 @@
 // What the bot does to a machine, apart from Slack: every change runs with the acting person's own
 // client and through the audit trail, and answers what the caller needs to show next (the machine as
 // it is after the call, and which state a watch should wait for).
+import { billingMonthAsked } from '../../domain/billing-month.js';
+import { bootedStateOf, isBooted } from '../../domain/machine-states.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { WaitableState } from '../../paperspace/constants.js';
@@ -72,39 +74,6 @@ export interface MachineOperations {
   ): Promise<void>;
   /** Usage in a billing month (`YYYY-MM`); the current UTC month when null. */
   usage(actor: Actor, machineId: string, month: string | null): Promise<MachineUtilization>;
-}
-
-const RUNNING_STATES: readonly string[] = ['ready', 'serviceready'];
-
-/**
- * The state a boot ends in. The contract does not say what selects ready or serviceready; a machine
- * without the remote-access agent (LinuxHeadless) never gets past serviceready, while desktops
- * (LinuxDesktop, WindowsDesktop and agent types we do not know) reach ready. Waiting for ready on a
- * headless machine would time out; waiting for serviceready on a desktop would announce it before
- * anyone can log in.
- */
-export function bootedStateOf(machine: Pick<Machine, 'agentType'>): WaitableState {
-  return machine.agentType === 'LinuxHeadless' ? 'serviceready' : 'ready';
-}
-
-/** `YYYY-MM` of the UTC month containing `now`: Paperspace bills by UTC month. */
-export function billingMonthAt(now: number): string {
-  return new Date(now).toISOString().slice(0, 7);
-}
-
-/**
- * The billing month a person asked for (`YYYY-MM`), or the current UTC month when null. A later month
- * is refused: it has not been used, and Paperspace has nothing to bill.
- */
-export function billingMonthAsked(month: string | null, now: number): string {
-  const current = billingMonthAt(now);
-  // YYYY-MM compares as text.
-  if (month !== null && month > current) {
-    throw new UserFacingError(
-      `${month} has not started yet: usage is known for ${current} and earlier months.`,
-    );
-  }
-  return month ?? current;
 }
 
 export function createMachineOperations(deps: {
@@ -225,6 +194,6 @@ async function refuseTakenName(client: PaperspaceClient, machineId: string, name
 function unchangedReason(state: string, verb: PowerVerb): UnchangedReason | undefined {
   if (verb === 'stop' && state === 'off') return 'already_off';
   if (verb === 'restart' && state === 'off') return 'off_cannot_restart';
-  if (verb === 'start' && RUNNING_STATES.includes(state)) return 'already_running';
+  if (verb === 'start' && isBooted(state)) return 'already_running';
   return undefined;
 }

@@ -4,6 +4,7 @@
 // said --no-wait. Requests that would change nothing are explained to the person alone.
 
 import type { WebClient } from '@slack/web-api';
+import { bootedStateOf, isSettled } from '../../domain/machine-states.js';
 import { describeError } from '../../errors/describe-error.js';
 import { failureText } from '../../errors/user-message.js';
 import type { Machine } from '../../paperspace/schemas.js';
@@ -11,8 +12,6 @@ import { errorMessage } from '../../slack/block-kit/messages.js';
 import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { announce, type FollowUpPlace, provesNothingPosted, withPrivateCopy } from '../../slack/posting.js';
-
-import { notWatchedMessage, WatchLimitError } from '../watches/machine-watcher.js';
 import { machineCardMessage } from './blocks/machine-card.js';
 import {
   alreadyRequestedMessage,
@@ -21,7 +20,8 @@ import {
   powerUnchangedMessage,
   powerUnwatchedNotice,
 } from './blocks/machine-replies.js';
-import { type Actor, bootedStateOf, createMachineOperations, type PowerVerb } from './machine-operations.js';
+import { type Actor, createMachineOperations, type PowerVerb } from './machine-operations.js';
+import { notWatchedMessage, WatchLimitError } from './machine-watcher.js';
 import { redrawSupersededCards, watchOperation } from './superseded-cards.js';
 
 /** Where the card of the request goes. */
@@ -80,9 +80,6 @@ async function placeCard(
   return { place: { ...announced.place, ...(inThread ? { threadTs } : {}) }, notice: announced.notice };
 }
 
-/** States a machine rests in; any other is a change under way. */
-const RESTING_STATES: readonly string[] = ['off', 'ready', 'serviceready'];
-
 /**
  * The watch of the same change, when one is under way: the machine is moving and an active watch waits
  * for where this request would send it. A double click (or a second click on another copy of the card,
@@ -90,7 +87,7 @@ const RESTING_STATES: readonly string[] = ['off', 'ready', 'serviceready'];
  */
 async function changeUnderWay(request: PowerRequest) {
   const { deps, actor, machine, verb } = request;
-  if (RESTING_STATES.includes(machine.state)) return undefined;
+  if (isSettled(machine.state)) return undefined;
   const target = verb === 'stop' ? 'off' : bootedStateOf(machine);
   const active = await deps.store.watches.listActive({ teamId: actor.user.teamId, machineId: machine.id });
   return active.find((watch) => watch.targetState === target);

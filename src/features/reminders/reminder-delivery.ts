@@ -4,6 +4,7 @@
 // archived or deleted since still reaches the person, in their DM.
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import { isStoppable } from '../../domain/machine-states.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
@@ -33,9 +34,6 @@ export interface ReminderDeliveryDeps {
   slack: WebClient;
   logger: Logger;
 }
-
-/** Off, or on its way there: nothing to remind about. */
-const NOT_RUNNING = new Set(['off', 'stopping']);
 
 export function createReminderDelivery(deps: ReminderDeliveryDeps): ReminderDelivery {
   const post = async (target: { channel: string } & SlackUser, message: SlackMessage) => {
@@ -71,8 +69,7 @@ export function createReminderDelivery(deps: ReminderDeliveryDeps): ReminderDeli
     const snoozed = new Set((await deps.snoozes.listByUser(user)).map((snooze) => snooze.machineId));
     const running: Machine[] = [];
     for await (const machine of client.machines.listAll()) {
-      if (!NOT_RUNNING.has(machine.state) && owned(machine) && !snoozed.has(machine.id))
-        running.push(machine);
+      if (isStoppable(machine.state) && owned(machine) && !snoozed.has(machine.id)) running.push(machine);
     }
     return running;
   };
@@ -118,7 +115,7 @@ export function createReminderDelivery(deps: ReminderDeliveryDeps): ReminderDeli
       } catch (error) {
         return couldNotCheck(snooze, error);
       }
-      if (machine === undefined || NOT_RUNNING.has(machine.state)) return;
+      if (machine === undefined || !isStoppable(machine.state)) return;
       await post(snooze, reminderMessage([machine]));
     },
   };

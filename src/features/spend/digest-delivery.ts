@@ -4,6 +4,8 @@
 // fallback chain (channel, then the administrator's DM, then ephemeral) and audited.
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
+import { isStoppable } from '../../domain/machine-states.js';
+import { runningSince } from '../../domain/running-time.js';
 import { PaperspaceError } from '../../paperspace/errors.js';
 import { forEachConcurrently } from '../../scheduler/concurrency.js';
 import { escapeMrkdwn, mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
@@ -15,10 +17,8 @@ import type { Store } from '../../store/store.js';
 import type { TeamDigest } from '../../store/team-digests.js';
 import type { KeyVault } from '../../vault/key-vault.js';
 import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
-import { isRunningState } from '../machines/blocks/machine-state.js';
 import { digestMessage, type RunningMachine } from './blocks/digest.js';
 import { ownerLabel } from './blocks/spend.js';
-import { runningSince } from './running-cost.js';
 import { readSpend, type SpendReport } from './spend-report.js';
 
 /** Machines whose events are read at once to tell how long they have run. */
@@ -111,7 +111,7 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
       );
       const running: RunningMachine[] = [];
       await forEachConcurrently(
-        report.machines.filter((machine) => isRunningState(machine.state)),
+        report.machines.filter((machine) => isStoppable(machine.state)),
         CONCURRENT_READS,
         async (machine) => {
           // How long it has run comes from its events; a machine whose events cannot be read is still

@@ -1,6 +1,9 @@
 // What a billing month has cost, machine by machine and person by person, read with one person's own
 // key: the machines it lists, each machine's utilization (Paperspace's meter, or v1's estimate from
 // events and rates), and the owner of each. /ps spend shows it; the team digest posts its totals.
+import { billingMonthAsked, billingMonthAt } from '../../domain/billing-month.js';
+import { linkedPeopleOf, ownerIdOf } from '../../domain/machine-people.js';
+import { sumOfCents, type UsageCost, usageCost } from '../../domain/money.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceError } from '../../paperspace/errors.js';
@@ -10,9 +13,6 @@ import { forEachConcurrently } from '../../scheduler/concurrency.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
-import { linkedPeopleOf, ownerIdOf } from '../approvals/approvers.js';
-import { billingMonthAsked, billingMonthAt } from '../machines/machine-operations.js';
-import { type UsageCost, usageCost } from './running-cost.js';
 import { utilizationCacheOf } from './utilization-cache.js';
 
 /** Utilization requests in flight at once for one report: quick, without a burst Paperspace answers with 429. */
@@ -157,7 +157,7 @@ export async function readSpend(reader: SpendReader, request: SpendRequest): Pro
       ...(creator ? { createdThroughBot: true } : {}),
       paperspaceUser: users.find((user) => user.id === ownerId),
       machines: owned,
-      total: owned.reduce((sum, machine) => sum + (machine.cost.total ?? 0), 0),
+      total: sumOfCents(owned.map((machine) => machine.cost.total ?? 0)),
     });
   }
   owners.sort((a, b) => b.total - a.total);
@@ -169,7 +169,7 @@ export async function readSpend(reader: SpendReader, request: SpendRequest): Pro
     scope,
     machines,
     owners,
-    total: owners.reduce((sum, owner) => sum + owner.total, 0),
+    total: sumOfCents(owners.map((owner) => owner.total)),
     unpriced: all.filter((machine) => machine.cost.total === undefined),
     unread: unread.sort((a, b) => a.name.localeCompare(b.name)),
     source: client.capabilities.utilization,

@@ -1,8 +1,9 @@
 // The watches' work on the scheduler's tick: poll the people this replica holds leases for, post
 // outcomes whose first post failed, and drop long-finished watches now and then.
+import type { WebClient } from '@slack/web-api';
 import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
 import { createChannelPacer } from '../../slack/channel-pacer.js';
-import { publishHome } from '../account/app-home-opened.js';
+import type { SlackUser } from '../../store/slack-user.js';
 import { createWatchOutcomes } from './watch-outcomes.js';
 import { createWatchPoller } from './watch-poller.js';
 import { createWatchReporter } from './watch-reporter.js';
@@ -13,13 +14,19 @@ const HOUSEKEEPING_EVERY_MS = 60 * 60_000;
 /** Finished watches are kept this long for support questions ("did it ever finish?"). */
 const KEEP_FINISHED_WATCHES_MS = 30 * 24 * 60 * 60_000;
 
-export function watchJobs(deps: JobDeps): SchedulerJob[] {
+/**
+ * Draws a person's App Home again once a watch of a machine on it ends (features/home/publish-home.ts,
+ * handed in by features/index.ts: the Home draws machines' cards from above the watches feature).
+ */
+export type HomeRefresh = (web: WebClient, deps: JobDeps, user: SlackUser) => Promise<void>;
+
+export function watchJobs(deps: JobDeps, refreshHome: HomeRefresh): SchedulerJob[] {
   const { store, logger, now } = deps;
   const reporter = createWatchReporter({
     slack: deps.slack,
     logger,
     pacer: createChannelPacer(deps.slackPacing === undefined ? {} : { pacing: deps.slackPacing }),
-    refreshHome: (user) => publishHome(deps.slack, deps, user),
+    refreshHome: (user) => refreshHome(deps.slack, deps, user),
   });
   const outcomes = createWatchOutcomes({
     store,

@@ -1,6 +1,7 @@
 // Machines in v1: the MachinesResource the features use, over `/machines`, `/machine-events`,
 // `/machines/{id}/accessors` and `/machine-availability`.
 import { z } from 'zod';
+import { BILLED_STATES } from '../constants.js';
 import {
   PaperspaceBadRequestError,
   PaperspaceError,
@@ -51,7 +52,7 @@ const eventPageSchema = v1PageSchema(v1EventSchema);
 /** v1 answers a repeated start or stop with 400 "currently starting"; the contract made it a no-op. */
 const ALREADY_UNDER_WAY =
   /currently (starting|stopping|restarting)|already (started|starting|running|stopped|stopping|off)/i;
-const RUNNING_STATES = new Set(['ready', 'serviceready', 'starting', 'restarting', 'upgrading', 'stopping']);
+const RUNNING_STATES: ReadonlySet<string> = new Set(BILLED_STATES);
 
 export function createV1MachinesResource(context: V1Context): MachinesResource {
   const { core, url } = context;

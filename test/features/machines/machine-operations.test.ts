@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { billingMonthAt } from '../../../src/domain/billing-month.js';
+import { bootedStateOf } from '../../../src/domain/machine-states.js';
 import {
   type Actor,
-  billingMonthAt,
-  bootedStateOf,
   createMachineOperations,
   type MachineOperations,
 } from '../../../src/features/machines/machine-operations.js';

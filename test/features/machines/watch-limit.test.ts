@@ -1,7 +1,7 @@
 // The per-person limit on active watches holds for the watches Start, Stop and Restart make, not only
 // for /ps wait: the operation is still done, and the person reads that no watch was started, and why.
 import { describe, expect, it } from 'vitest';
-import { MAX_ACTIVE_WATCHES_PER_PERSON } from '../../../src/features/watches/machine-watcher.js';
+import { MAX_ACTIVE_WATCHES_PER_PERSON } from '../../../src/features/machines/machine-watcher.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';

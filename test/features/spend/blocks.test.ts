@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { usageCost } from '../../../src/domain/money.js';
 import { digestMessage, type RunningMachine } from '../../../src/features/spend/blocks/digest.js';
 import { costBar, spendMessage } from '../../../src/features/spend/blocks/spend.js';
-import { usageCost } from '../../../src/features/spend/running-cost.js';
 import type { MachineSpend, OwnerSpend, SpendReport } from '../../../src/features/spend/spend-report.js';
 import type { Machine } from '../../../src/paperspace/schemas.js';
 

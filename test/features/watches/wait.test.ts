@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_ACTIVE_WATCHES_PER_PERSON } from '../../../src/features/watches/machine-watcher.js';
+import { MAX_ACTIVE_WATCHES_PER_PERSON } from '../../../src/features/machines/machine-watcher.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
 import { messageText } from '../../scheduler/harness.js';
 import { USERS } from '../../support/test-bot.js';

@@ -5,7 +5,7 @@ import {
   createMachineWatcher,
   MAX_ACTIVE_WATCHES_PER_PERSON,
   WatchLimitError,
-} from '../../../src/features/watches/machine-watcher.js';
+} from '../../../src/features/machines/machine-watcher.js';
 import { storeFactories, useFreshStore } from '../../store/store-factories.js';
 
 const T0 = Date.UTC(2026, 10, 24, 9, 0);

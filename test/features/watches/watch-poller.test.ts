@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_ACTIVE_WATCHES_PER_PERSON } from '../../../src/features/watches/machine-watcher.js';
+import { MAX_ACTIVE_WATCHES_PER_PERSON } from '../../../src/features/machines/machine-watcher.js';
 import { GIVE_UP_AFTER_MS, RETRY_AFTER_MS } from '../../../src/features/watches/watch-outcomes.js';
 import {
   messageText,

@@ -2,8 +2,8 @@
 
 import { loginPrompt } from '../../../slack/block-kit/messages.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
+import { publishHome } from '../../home/publish-home.js';
 import { createAccountLinking } from '../account-linking.js';
-import { publishHome } from '../app-home-opened.js';
 import { unlinkedMessage, whoamiMessage } from '../blocks/account.js';
 import { openLoginModal } from '../open-login-modal.js';
 

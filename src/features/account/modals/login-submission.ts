@@ -17,13 +17,13 @@ import { userOf } from '../../../slack/interaction.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { fieldErrors, showOutcome, within } from '../../../slack/modal-submission.js';
 import type { ListenerRouter } from '../../../slack/router.js';
+import { publishHome } from '../../home/publish-home.js';
 import {
   createAccountLinking,
   type LinkedResult,
   type LinkOutcome,
   type LinkProblems,
 } from '../account-linking.js';
-import { publishHome } from '../app-home-opened.js';
 import { linkedNotice } from '../blocks/account.js';
 import {
   LoginFields,

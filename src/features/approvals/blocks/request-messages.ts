@@ -15,8 +15,12 @@ import { ActionId } from '../../../slack/ids.js';
 import type { CreateDetails, RequestDetails } from '../../../store/approval-request-details.js';
 import type { ApprovalRequest, RequestStatus, StoredRequest } from '../../../store/approval-requests.js';
 import { mention } from '../../machines/blocks/machine-replies.js';
+import {
+  encodeApproveFor,
+  encodeCreateOffer,
+  encodePowerOffer,
+} from '../../machines/blocks/request-values.js';
 import type { PowerVerb } from '../../machines/machine-operations.js';
-import { encodeApproveFor, encodeCreateOffer, encodePowerOffer } from './request-values.js';
 
 /** Hours an owner can approve a person for, in one click. */
 export const GRANT_HOURS = 4;

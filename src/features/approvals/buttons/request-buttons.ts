@@ -7,9 +7,13 @@ import { ActionId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { machineIdFromBlockId } from '../../machines/blocks/machine-ref.js';
+import {
+  decodeApproveFor,
+  decodeCreateOffer,
+  decodePowerOffer,
+} from '../../machines/blocks/request-values.js';
 import { denyModal } from '../blocks/deny-modal.js';
 import { plainMessage } from '../blocks/request-messages.js';
-import { decodeApproveFor, decodeCreateOffer, decodePowerOffer } from '../blocks/request-values.js';
 import type { Decider } from '../decider.js';
 import { approve, load, withdraw } from '../request-decisions.js';
 import { openCreateRequest, openPowerRequest, type Requester } from '../request-delivery.js';

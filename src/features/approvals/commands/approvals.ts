@@ -1,10 +1,11 @@
 // /ps approvals <#channel|off> [--expires 24h]: where the create requests of the person's Paperspace
 // team are posted, and how long requests stay open. Audited: it changes who sees requests. Refused to
-// a person Paperspace shows is not an administrator (see approvers.ts for how it tells).
+// a person Paperspace shows is not an administrator (domain/team-role.ts); when Paperspace does not say,
+// the setting is allowed, as Paperspace then judges each approval made under it.
 
+import { teamRoleOf } from '../../../domain/team-role.js';
 import { mrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
-import { roleOf } from '../approvers.js';
 import { DEFAULT_REQUEST_LIFETIME_MS } from '../request-delivery.js';
 
 const reply = (text: string) => ({ blocks: [{ type: 'section' as const, text: mrkdwn(text) }], text });
@@ -26,7 +27,7 @@ export const approvalsCommand: CommandHandler<'approvals'> = async (command, con
   const client = await context.userClient();
   if (!client) return;
   // It decides who sees the team's requests: an administrator's setting, as far as Paperspace tells.
-  if ((await roleOf(deps, { user, client, paperspaceUserId: account.userId })) === 'member') {
+  if ((await teamRoleOf(deps, { user, client, paperspaceUserId: account.userId })).role === 'member') {
     return context.replyPrivately(
       reply(
         "Only your team's administrators can choose where requests go, and Paperspace says you are a member. Ask an administrator to run this.",

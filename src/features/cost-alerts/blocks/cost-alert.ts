@@ -2,13 +2,14 @@
 // runs, what it has cost so far at its rate, and Stop, Keep running and Not this machine. A click
 // replaces the buttons with a line saying what was done, so the message tells the whole story.
 import type { KnownBlock } from '@slack/types';
+import { costAtRate, roundToCents } from '../../../domain/money.js';
 import type { Machine } from '../../../paperspace/schemas.js';
 import { button, contextLine } from '../../../slack/block-kit/elements.js';
+import { formatMoney } from '../../../slack/block-kit/format.js';
 import { message, mrkdwn, nameMrkdwn, type SlackMessage, slackDate } from '../../../slack/block-kit/text.js';
 import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
 import { stopButton } from '../../machines/blocks/machine-card.js';
 import { encodeMachineRef } from '../../machines/blocks/machine-ref.js';
-import { costAtRate } from '../../spend/running-cost.js';
 import { formatThreshold } from '../thresholds.js';
 
 export interface CostAlert {
@@ -39,7 +40,7 @@ export function formatRunTime(ms: number): string {
 export function costSoFar(hourlyRate: string | null, runningMs: number): string | undefined {
   const rate = hourlyRate === null ? Number.NaN : Number(hourlyRate);
   if (!Number.isFinite(rate)) return undefined;
-  return `$${costAtRate(rate, runningMs / 1000).toFixed(2)}`;
+  return formatMoney(roundToCents(costAtRate(rate, runningMs / 1000)));
 }
 
 export function costAlertMessage(alert: CostAlert): SlackMessage {

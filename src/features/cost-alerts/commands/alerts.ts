@@ -2,11 +2,12 @@
 // /ps alerts default <6h|off>: the workspace's default, for administrators of a Paperspace team (as
 // spend's team-role.ts decides, on either API). Without arguments it shows what applies and where it
 // comes from.
+
+import { requireAdministrator } from '../../../domain/team-role.js';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { mrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandContext, CommandOf } from '../../../slack/command-context.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
-import { requireAdministrator } from '../../spend/team-role.js';
 import {
   DEFAULT_THRESHOLD_MS,
   type EffectiveThreshold,

@@ -1,6 +1,7 @@
 // The machine card: what a machine is and what can be done with it, as Block Kit. Used by /ps show,
 // lifecycle replies (updated in place as the state changes), lists and App Home (compact).
 import type { ActionsBlock, Button, KnownBlock, Overflow } from '@slack/types';
+import { isStoppable } from '../../../domain/machine-states.js';
 import type { Machine } from '../../../paperspace/schemas.js';
 import { button, contextLine } from '../../../slack/block-kit/elements.js';
 import { formatGiB, MISSING, storageBar } from '../../../slack/block-kit/format.js';
@@ -18,10 +19,10 @@ import {
   slackDate,
 } from '../../../slack/block-kit/text.js';
 import { ActionId, MachineOverflowOption } from '../../../slack/ids.js';
-import { encodePowerOffer } from '../../approvals/blocks/request-values.js';
 import type { MachineButtons } from '../machine-permissions.js';
 import { encodeMachineRef, machineActionsBlockId } from './machine-ref.js';
-import { isRunningState, stateLabel, stateMrkdwn } from './machine-state.js';
+import { stateLabel, stateMrkdwn } from './machine-state.js';
+import { encodePowerOffer } from './request-values.js';
 
 export interface MachineCardOptions {
   /** One line of details instead of fields: for lists and App Home. */
@@ -142,7 +143,7 @@ function powerButtons(machine: Machine): Button[] {
       }),
     );
   }
-  if (isRunningState(machine.state)) {
+  if (isStoppable(machine.state)) {
     elements.push(stopButton(machine, ActionId.machineStop));
     elements.push({
       ...button({
@@ -167,7 +168,7 @@ function powerButtons(machine: Machine): Button[] {
  * an off machine or stop a running one, in place of the power buttons only the owner can use.
  */
 function askOwnerButtons(machine: Machine): Button[] {
-  const verb = machine.state === 'off' ? 'start' : isRunningState(machine.state) ? 'stop' : undefined;
+  const verb = machine.state === 'off' ? 'start' : isStoppable(machine.state) ? 'stop' : undefined;
   if (verb === undefined) return [];
   return [
     button({

@@ -28,8 +28,3 @@ export function stateMrkdwn(state: string): string {
   const { emoji, words } = stateLabel(state);
   return `${emoji} ${escapeMrkdwn(words)}`;
 }
-
-/** States in which the machine runs (or is about to) and can be stopped or restarted from a card. */
-export function isRunningState(state: string): boolean {
-  return state === 'starting' || state === 'ready' || state === 'serviceready';
-}

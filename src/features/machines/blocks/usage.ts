@@ -1,4 +1,7 @@
 // /ps usage and the card's Usage button: time used in the billing month and what it costs so far.
+
+import { billingMonthAt, billingMonthName } from '../../../domain/billing-month.js';
+import { usageCost } from '../../../domain/money.js';
 import type { MachineUtilization } from '../../../paperspace/schemas.js';
 import { contextLine } from '../../../slack/block-kit/elements.js';
 import { formatHoursMinutes, formatMoney, MISSING } from '../../../slack/block-kit/format.js';
@@ -11,7 +14,6 @@ import {
   type SlackMessage,
   slackDate,
 } from '../../../slack/block-kit/text.js';
-import { usageCost } from '../../spend/running-cost.js';
 
 /**
  * `now` (epoch milliseconds) tells whether the billing month is still running, in which case the
@@ -31,10 +33,9 @@ export function usageMessage(
   const hourly = cost.hourlyRate;
   const monthly = cost.monthlyStorageRate;
   const storageShare = monthDays > 0 ? storageDays / monthDays : 1;
-  // Rounded to cents only when shown, so the total is the exact sum rounded, not a sum of rounded parts.
   const estimate = cost.total;
-  const month = monthLabel(billingMonth);
-  const current = billingMonth === new Date(now).toISOString().slice(0, 7);
+  const month = billingMonthName(billingMonth);
+  const current = billingMonth === billingMonthAt(now);
 
   const fields: [string, string][] = [
     [timeEstimated ? 'Time used (estimated)' : 'Time used', formatHoursMinutes(secondsUsed)],
@@ -77,17 +78,6 @@ export function usageMessage(
 
 const ESTIMATED_TIME =
   " Paperspace's API reports no usage, so the time used is estimated from the machine's start and stop events.";
-
-// Made once: toLocaleString builds a new formatter on every call, the costliest step of a Usage card
-// (profiled under a burst of Usage clicks, nine tenths of the CPU the card itself took).
-const MONTH_FORMAT = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
-
-/** `May 2024` for `2024-05`; anything else is shown as sent. */
-function monthLabel(billingMonth: string): string {
-  const match = /^(\d{4})-(\d{2})$/.exec(billingMonth);
-  if (!match) return billingMonth;
-  return MONTH_FORMAT.format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1)));
-}
 
 /** Rates keep their precision (`$0.0045`) where money totals round to cents. */
 function formatRate(rate: number): string {

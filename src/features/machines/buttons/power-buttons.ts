@@ -6,11 +6,10 @@ import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { ActionId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
-import { publishHome } from '../../account/app-home-opened.js';
-import { offerPowerRequest, routePowerToOwner } from '../../approvals/owner-route.js';
 import { decodeMachineRef } from '../blocks/machine-ref.js';
 import { cardMovedNotice } from '../blocks/machine-replies.js';
 import type { PowerVerb } from '../machine-operations.js';
+import type { MachinesWiring } from '../machines-wiring.js';
 import { type CardTarget, requestPower } from '../power-request.js';
 import { type CardLocation, cardAction } from './machine-click.js';
 
@@ -33,7 +32,11 @@ function cardTarget(card: CardLocation, userId: string): CardTarget {
   return { kind: 'post', channel: card.kind === 'ephemeral' ? card.channel : userId };
 }
 
-export function registerPowerButtons(router: ListenerRouter, deps: ListenerDeps): void {
+export function registerPowerButtons(
+  router: ListenerRouter,
+  deps: ListenerDeps,
+  { requests, refreshHome }: MachinesWiring,
+): void {
   for (const [verb, actionId] of Object.entries(BUTTONS) as [PowerVerb, string][]) {
     router.action<BlockAction<ButtonAction>>(
       actionId,
@@ -50,7 +53,7 @@ export function registerPowerButtons(router: ListenerRouter, deps: ListenerDeps)
           tell: click.replyPrivately,
         };
         // Someone else's machine: Paperspace lets only its owner power it (approvals feature).
-        if ((await routePowerToOwner(click, machine, verb, flow)) === 'handled') return;
+        if ((await requests.routePowerToOwner(click, machine, verb, flow)) === 'handled') return;
         let requested: boolean;
         try {
           requested = await requestPower({
@@ -61,12 +64,12 @@ export function registerPowerButtons(router: ListenerRouter, deps: ListenerDeps)
           });
         } catch (error) {
           // v1 names no owner: Paperspace's refusal is the first sign it is someone else's machine.
-          if (await offerPowerRequest(error, click, machine, verb)) return;
+          if (await requests.offerPowerRequest(error, click, machine, verb)) return;
           throw error;
         }
         // App Home would go on showing the state before the click (or a Stop on a machine found off)
         // until reopened; its watch refreshes it again when the machine gets there.
-        if (click.card.kind === 'home') await publishHome(click.web, click.deps, click.user);
+        if (click.card.kind === 'home') await refreshHome(click.web, click.deps, click.user);
         // The ephemeral card would keep offering the old buttons: say where the live card is now.
         if (requested) await click.replaceEphemeral(cardMovedNotice(verb, machine.name));
       }),

@@ -6,7 +6,6 @@ import { usageErrorMessage } from '../../../slack/block-kit/messages.js';
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
 import { type KeyValues, usageOf } from '../../../slack/command-language/command-grammar.js';
 import { openModalWhileLoading } from '../../../slack/modal-loading.js';
-import { offerCreateRequest } from '../../approvals/create-route.js';
 import { readAccountKind } from '../account-kind.js';
 import { createMachineModal } from '../blocks/create-machine-modal.js';
 import {
@@ -19,12 +18,15 @@ import {
   withAccountTeam,
 } from '../create-flow.js';
 import type { CreateOutcome } from '../machine-operations.js';
+import type { OwnerRequests } from '../machines-wiring.js';
 import { describeIssues, typedKeyValues } from '../typed-key-values.js';
 
-export const createMachine: CommandHandler<'create'> = async (command, context) => {
-  if (command.params === null) await openCreateModal(context);
-  else await createInline(command.params, context);
-};
+export function createMachineCommand(requests: OwnerRequests): CommandHandler<'create'> {
+  return async (command, context) => {
+    if (command.params === null) await openCreateModal(context);
+    else await createInline(command.params, context, requests);
+  };
+}
 
 async function openCreateModal(context: CommandContext): Promise<void> {
   const client = await context.userClient();
@@ -55,7 +57,11 @@ async function openCreateModal(context: CommandContext): Promise<void> {
   });
 }
 
-async function createInline(values: KeyValues, context: CommandContext): Promise<void> {
+async function createInline(
+  values: KeyValues,
+  context: CommandContext,
+  requests: OwnerRequests,
+): Promise<void> {
   const refuse = (error: string) => context.replyPrivately(usageErrorMessage(error, usageOf('create')));
   const typed = typedKeyValues(values, createMachineParamsSchema, 'create');
   if (!typed.ok) return refuse(typed.error);
@@ -77,7 +83,7 @@ async function createInline(values: KeyValues, context: CommandContext): Promise
     outcome = await createForPerson(context.deps, { user: context.user, client }, checked.value, template);
   } catch (error) {
     // A team member: the approvals feature offers to ask an administrator instead.
-    if (await offerCreateRequest(error, checked.value, context.replyPrivately)) return;
+    if (await requests.offerCreateRequest(error, checked.value, context.replyPrivately)) return;
     throw error;
   }
   await announceCreated({

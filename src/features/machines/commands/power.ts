@@ -2,13 +2,13 @@
 // power flow posts the card in this channel and watches it; someone else's machine goes to its owner.
 
 import type { CommandHandler, CommandOf } from '../../../slack/command-context.js';
-import { offerPowerRequest, routePowerToOwner } from '../../approvals/owner-route.js';
 import { findMachine } from '../machine-lookup.js';
+import type { OwnerRequests } from '../machines-wiring.js';
 import { requestPower } from '../power-request.js';
 
 type PowerCommand = 'start' | 'stop' | 'restart';
 
-export function powerCommand<N extends PowerCommand>(verb: N): CommandHandler<N> {
+export function powerCommand<N extends PowerCommand>(verb: N, requests: OwnerRequests): CommandHandler<N> {
   return async (command: CommandOf<PowerCommand>, context) => {
     const client = await context.userClient();
     if (!client) return;
@@ -21,12 +21,12 @@ export function powerCommand<N extends PowerCommand>(verb: N): CommandHandler<N>
       tell: context.replyPrivately,
     };
     // Someone else's machine: Paperspace lets only its owner power it (approvals feature).
-    if ((await routePowerToOwner(context, machine, verb, flow)) === 'handled') return;
+    if ((await requests.routePowerToOwner(context, machine, verb, flow)) === 'handled') return;
     try {
       await requestPower({ ...flow, actor: { user: context.user, client }, machine, verb });
     } catch (error) {
       // v1 names no owner: Paperspace's refusal is the first sign it is someone else's machine.
-      if (!(await offerPowerRequest(error, context, machine, verb))) throw error;
+      if (!(await requests.offerPowerRequest(error, context, machine, verb))) throw error;
     }
   };
 }

@@ -21,7 +21,6 @@ import { putFormBack } from '../../../slack/form-refusal.js';
 import { CallbackId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
-import { offerCreateRequest } from '../../approvals/create-route.js';
 import { type AccountKind, INDIVIDUAL } from '../account-kind.js';
 import { CreateMachineFields as F } from '../blocks/create-machine-fields.js';
 import {
@@ -37,13 +36,18 @@ import {
   networkIssues,
   withAccountTeam,
 } from '../create-flow.js';
+import type { OwnerRequests } from '../machines-wiring.js';
 import { fieldErrors, type MachineSubmission, readSubmission } from './machine-submission.js';
 
 /** Budget of the template and network lookups before the ack; the vault read and Slack need the rest. */
 export const LOOKUP_MS = 1500;
 const TITLE = 'Create machine';
 
-export function registerCreateSubmission(router: ListenerRouter, deps: ListenerDeps): void {
+export function registerCreateSubmission(
+  router: ListenerRouter,
+  deps: ListenerDeps,
+  requests: OwnerRequests,
+): void {
   router.view(CallbackId.createMachine, async ({ ack, body, client, context }) => {
     const submission = readSubmission(deps, { body, client, context });
     const { values, user } = submission;
@@ -85,7 +89,7 @@ export function registerCreateSubmission(router: ListenerRouter, deps: ListenerD
     } catch (error) {
       // A team member: the form comes back with the refusal, and the approvals feature offers, privately,
       // to ask an administrator instead.
-      await offerCreateRequest(error, checked.value, submission.tell);
+      await requests.offerCreateRequest(error, checked.value, submission.tell);
       await putFormBack({
         client,
         view,

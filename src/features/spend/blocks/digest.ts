@@ -1,6 +1,8 @@
 // The team digest as posted in its channel: what is running, whose it is and for how long, each with a
 // Stop button (acting with the clicker's own key), then the month's spend so far per person.
+
 import type { KnownBlock } from '@slack/types';
+import { billingMonthName } from '../../../domain/billing-month.js';
 import type { Machine } from '../../../paperspace/schemas.js';
 import { contextLine } from '../../../slack/block-kit/elements.js';
 import { formatHoursMinutes, formatMoney } from '../../../slack/block-kit/format.js';
@@ -19,7 +21,7 @@ import { ActionId } from '../../../slack/ids.js';
 import { stopButton } from '../../machines/blocks/machine-card.js';
 import { stateMrkdwn } from '../../machines/blocks/machine-state.js';
 import type { SpendReport } from '../spend-report.js';
-import { costBar, monthName, ownerLabel } from './spend.js';
+import { costBar, ownerLabel } from './spend.js';
 
 export interface RunningMachine {
   machine: Machine;
@@ -69,7 +71,7 @@ export function digestMessage(running: RunningMachine[], report: SpendReport, no
       `${how}, as of ${slackDate(report.asOf, '{date_short_pretty} at {time}')}. Stop acts with your own Paperspace key.`,
     ),
   );
-  const text = `${title}: ${plural(running.length, 'machine')} running, ${formatMoney(report.total)} spent in ${monthName(report.month)} so far`;
+  const text = `${title}: ${plural(running.length, 'machine')} running, ${formatMoney(report.total)} spent in ${billingMonthName(report.month)} so far`;
   return message(blocks, escapeMrkdwn(text));
 }
 
@@ -95,7 +97,7 @@ function machineRow({ machine, owner, since }: RunningMachine, now: number): Kno
 }
 
 function spendText(report: SpendReport): string {
-  const lines = [`*${monthName(report.month)} so far: ${formatMoney(report.total)}*`];
+  const lines = [`*${billingMonthName(report.month)} so far: ${formatMoney(report.total)}*`];
   const biggest = Math.max(0, ...report.owners.map((owner) => owner.total));
   for (const owner of report.owners) {
     const bar = costBar(owner.total, biggest);

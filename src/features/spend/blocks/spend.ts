@@ -1,6 +1,9 @@
 // /ps spend: a billing month's cost per person and per machine, with a bar per machine drawn in text
 // (Block Kit has no charts) so the biggest spender stands out, and how the figures were obtained.
+
 import type { KnownBlock } from '@slack/types';
+import { billingMonthName } from '../../../domain/billing-month.js';
+import { sumOfCents } from '../../../domain/money.js';
 import { contextLine } from '../../../slack/block-kit/elements.js';
 import { formatHoursMinutes, formatMoney } from '../../../slack/block-kit/format.js';
 import {
@@ -26,16 +29,6 @@ const PEOPLE_BLOCKS = LIMITS.messageBlocks - 6;
 export function costBar(amount: number, biggest: number): string {
   if (biggest <= 0 || amount <= 0) return '';
   return '▇'.repeat(Math.max(1, Math.round((amount / biggest) * BAR_WIDTH)));
-}
-
-/** `May 2024` for `2024-05`. */
-export function monthName(month: string): string {
-  const [year, index] = month.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(year, index - 1, 1)).toLocaleString('en-US', {
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
 }
 
 /** The owner as people in the channel know them: their Slack mention, else their Paperspace name. */
@@ -73,7 +66,7 @@ function ownerSections(owner: OwnerSpend, biggest: number, first: boolean): Know
 }
 
 export function spendMessage(report: SpendReport, notAdminBecause?: string): SlackMessage {
-  const month = monthName(report.month);
+  const month = billingMonthName(report.month);
   const title =
     report.scope === 'team'
       ? `Team spend · ${month}`
@@ -100,7 +93,7 @@ export function spendMessage(report: SpendReport, notAdminBecause?: string): Sla
   blocks.push(...people);
   if (shownPeople < report.owners.length) {
     const rest = report.owners.slice(shownPeople);
-    const restTotal = rest.reduce((sum, owner) => sum + owner.total, 0);
+    const restTotal = sumOfCents(rest.map((owner) => owner.total));
     blocks.push(
       contextLine(
         `…and ${plural(rest.length, 'more person', 'more people')}, ${formatMoney(restTotal)} together (in the total above).`,
@@ -113,8 +106,8 @@ export function spendMessage(report: SpendReport, notAdminBecause?: string): Sla
 }
 
 function emptyText(report: SpendReport): string {
-  if (report.scope === 'own') return `You own no machine that existed in ${monthName(report.month)}.`;
-  return `No machine existed in ${monthName(report.month)}.`;
+  if (report.scope === 'own') return `You own no machine that existed in ${billingMonthName(report.month)}.`;
+  return `No machine existed in ${billingMonthName(report.month)}.`;
 }
 
 /** How the figures were obtained, and everything they leave out. */

@@ -1,8 +1,9 @@
 // /ps digest off: an administrator ends their team's digest.
+
+import { requireAdministrator } from '../../../domain/team-role.js';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { escapeMrkdwn, mrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
-import { requireAdministrator } from '../team-role.js';
 
 export const digestOffCommand: CommandHandler<'digest off'> = async (_command, context) => {
   const client = await context.userClient();

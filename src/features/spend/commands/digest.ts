@@ -1,13 +1,14 @@
 // /ps digest <#channel> <daily|weekly> <HH:MM>: an administrator sets the team digest. It is stored
 // with who set it (their key lists the team's machines when it is posted) and their Slack time zone;
 // the scheduler picks it up on its next tick, on every replica.
+
+import { requireAdministrator } from '../../../domain/team-role.js';
 import { describeError } from '../../../errors/describe-error.js';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { isKnownTimeZone, nextFireTime } from '../../../scheduler/cron-engine.js';
 import { escapeMrkdwn, isoMinutes, mrkdwn, slackDate } from '../../../slack/block-kit/text.js';
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
-import { requireAdministrator } from '../team-role.js';
 
 export const digestCommand: CommandHandler<'digest'> = async (command, context) => {
   const client = await context.userClient();

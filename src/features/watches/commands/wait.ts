@@ -1,14 +1,14 @@
 // `/ps wait <machine> <state> [--timeout D]`: a public card for the machine, updated as it changes,
 // and a reply in its thread when it reaches the state (or fails, disappears, or runs out of time).
 
+import { bootedStateOf } from '../../../domain/machine-states.js';
 import { escapeMrkdwn, mrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
 import { announce, withPrivateCopy } from '../../../slack/posting.js';
 import { machineCardMessage } from '../../machines/blocks/machine-card.js';
 import { stateMrkdwn } from '../../machines/blocks/machine-state.js';
 import { findMachine } from '../../machines/machine-lookup.js';
-import { bootedStateOf } from '../../machines/machine-operations.js';
-import { MAX_ACTIVE_WATCHES_PER_PERSON } from '../machine-watcher.js';
+import { MAX_ACTIVE_WATCHES_PER_PERSON } from '../../machines/machine-watcher.js';
 import { waitingNotice } from '../watch-messages.js';
 
 // Checked here as well as by the watcher, so that no card is posted for a watch that cannot start.

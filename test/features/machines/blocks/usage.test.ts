@@ -51,6 +51,16 @@ describe('usageMessage', () => {
     expect(shown).toContain('= 1.00 h × $0.78 + $5.00 × 6.2/31 days.');
   });
 
+  it('shows a total that is the sum of the shown compute and storage', () => {
+    // 170 s × $0.51 = $0.024 (shown $0.02); a day of $0.12 a month in May = $0.004 ($0.00). Their exact
+    // sum, $0.028, used to be shown as $0.03 beside a compute of $0.02.
+    const shown = visibleText(
+      usage('cpu', utilization(170, '0.51', '0.12', '2024-05', 86_400), MID_MAY).blocks,
+    );
+    expect(shown).toContain('*Compute*\n$0.02');
+    expect(shown).toContain('*Estimated cost so far*\n$0.02');
+  });
+
   it('rounds the exact total once, with fractional seconds and a sub-cent rate', () => {
     // 3600.9 s ≈ 1.00025 h × $0.0045 = $0.0045; + $0.10 = $0.1045 -> $0.10
     const shown = visibleText(usage('cpu', utilization(3600.9, '0.0045', '0.10'), MID_MAY).blocks);

@@ -1,6 +1,8 @@
 // What a listener asks after a start, stop, restart, create or `/ps wait`: keep polling this machine
-// until it reaches a state, then post the completion. A watch is a row in the store; the watches job
-// (jobs.ts) polls it on the scheduler's tick, on whichever replica holds its lease.
+// until it reaches a state, then post the completion. A watch is a row in the store; the watches
+// feature's job (watches/jobs.ts) polls it on the scheduler's tick, on whichever replica holds its
+// lease. Starting a watch belongs to the machines feature, below watches: its power and create flows
+// start one, and the watches feature (which draws machines' cards) sits above it.
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import { errorMessage } from '../../slack/block-kit/messages.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';

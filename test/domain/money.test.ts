@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  costAtRate,
-  hoursRunningSince,
-  runningSince,
-  usageCost,
-} from '../../../src/features/spend/running-cost.js';
-import type { MachineEvent, MachineUtilization } from '../../../src/paperspace/schemas.js';
+import { costAtRate, roundToCents, sumOfCents, usageCost } from '../../src/domain/money.js';
+import { hoursRunningSince, runningSince } from '../../src/domain/running-time.js';
+import type { MachineEvent, MachineUtilization } from '../../src/paperspace/schemas.js';
 
 const event = (name: string, state: string, dtFinished: string | null, dtCreated = '2026-11-01T00:00:00Z') =>
   ({ name, state, errorMsg: '', handle: name, dtModified: dtCreated, dtFinished, dtCreated }) as MachineEvent;
@@ -70,5 +66,19 @@ describe('running cost', () => {
     unreadable.utilization.hourlyRate = 'C4 hourly';
     expect(usageCost(unreadable).total).toBeUndefined();
     expect(usageCost(unreadable).storage).toBeCloseTo(6, 10);
+  });
+
+  it('shows parts that add up to the shown total: each part in cents, the total their sum', () => {
+    // Compute $0.024 and storage $0.004 add up to $0.028, which rounded once reads $0.03; shown as
+    // $0.02 + $0.00 the total must read $0.02.
+    const cost = usageCost(utilization(170, 0.02 * 86_400));
+    expect(cost.compute).toBe(0.02);
+    expect(cost.storage).toBe(0);
+    expect(cost.total).toBe(0.02);
+  });
+
+  it('adds amounts in whole cents, with no float drift', () => {
+    expect(sumOfCents([0.1, 0.2])).toBe(0.3);
+    expect(roundToCents(0.125 + 0.0049)).toBe(0.13);
   });
 });

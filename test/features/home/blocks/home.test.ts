@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { homeView } from '../../../../src/features/account/blocks/home.js';
+import { homeView } from '../../../../src/features/home/blocks/home.js';
 import { ActionId } from '../../../../src/slack/ids.js';
 import { machinesFixture } from '../../../slack/block-kit/fixtures.js';
 import { buttons, visibleText } from '../../../slack/block-kit/inspect.js';

@@ -7,18 +7,9 @@ import type { WebClient } from '@slack/web-api';
 import { messageForUser } from '../../errors/user-message.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
-import type { ListenerRouter } from '../../slack/router.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import { viewerButtons } from '../machines/machine-permissions.js';
 import { homeView } from './blocks/home.js';
-
-export function registerAppHomeOpened(router: ListenerRouter, deps: ListenerDeps): void {
-  router.event('app_home_opened', async ({ event, body, client }) => {
-    // The same event fires for the Messages tab, which the bot does not draw.
-    if (event.tab !== 'home') return;
-    await publishHome(client, deps, { teamId: body.team_id, userId: event.user });
-  });
-}
 
 /** What drawing a person's Home needs: their key's account and client, and a log. */
 export type HomeDeps = Pick<ListenerDeps, 'clients' | 'logger'> & {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ActionId } from '../../../src/slack/ids.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
-import { textOf } from './helpers.js';
+import { textOf } from '../account/helpers.js';
 
 const bot = useTestBot({ linked: ['ada', 'maya'] });
 

@@ -1,0 +1,67 @@
+// Who a machine and a team are to the people of a Slack workspace: the machine's owner as Paperspace
+// names them, and the Slack people whose linked keys belong to a Paperspace user or team. Requests,
+// spend, cost alerts and the cards all route to people this way.
+import type { PaperspaceClient } from '../paperspace/client.js';
+import type { Machine } from '../paperspace/schemas.js';
+import type { SlackUser } from '../store/slack-user.js';
+import type { Store } from '../store/store.js';
+
+export interface Teammate extends SlackUser {
+  paperspaceUserId: string;
+}
+
+/**
+ * The Paperspace id of the machine's owner. The contract's machine lists no owner, but the API sends
+ * `userId` (the schema passes it through); undefined when it is missing, as on v1.
+ */
+export function ownerIdOf(machine: Machine): string | undefined {
+  const owner: unknown = (machine as { userId?: unknown }).userId;
+  return typeof owner === 'string' && owner !== '' ? owner : undefined;
+}
+
+/** Linked people of the same Slack workspace and Paperspace team, the given person excluded. */
+export async function linkedTeammates(
+  store: Pick<Store, 'vaultEntries'>,
+  person: SlackUser,
+  paperspaceTeamId: string,
+): Promise<Teammate[]> {
+  const entries = await store.vaultEntries.list();
+  return entries
+    .filter(
+      (entry) =>
+        entry.teamId === person.teamId &&
+        entry.userId !== person.userId &&
+        entry.account.teamId === paperspaceTeamId,
+    )
+    .map((entry) => ({ teamId: entry.teamId, userId: entry.userId, paperspaceUserId: entry.account.userId }));
+}
+
+/**
+ * The Slack people in this workspace whose linked key belongs to `paperspaceUserId` (usually one; a
+ * person may have linked the same account from two Slack users), oldest link first.
+ */
+export async function linkedPeopleOf(
+  store: Pick<Store, 'vaultEntries'>,
+  teamId: string,
+  paperspaceUserId: string,
+): Promise<SlackUser[]> {
+  const entries = await store.vaultEntries.list();
+  return entries
+    .filter((entry) => entry.teamId === teamId && entry.account.userId === paperspaceUserId)
+    .map((entry) => ({ teamId: entry.teamId, userId: entry.userId }));
+}
+
+/** "Maya Chen (maya@example.com)" for a Paperspace user the person's key can list, else the id. */
+export async function paperspaceNameOf(client: PaperspaceClient, paperspaceUserId: string): Promise<string> {
+  try {
+    const [user] = (await client.users.list({ id: paperspaceUserId })).filter(
+      (u) => u.id === paperspaceUserId,
+    );
+    if (!user) return paperspaceUserId;
+    const name = `${user.firstname} ${user.lastname}`.trim();
+    return name ? `${name} (${user.email})` : user.email;
+  } catch {
+    // The name is a courtesy: the id still names the owner when the list cannot be read.
+    return paperspaceUserId;
+  }
+}

@@ -1,0 +1,46 @@
+// What the machines feature does through features above it. machines is the lowest feature: the
+// approvals feature (which decides and carries out requests with machines' own flows) and the App
+// Home (which draws machines' cards) both import it, so machines cannot import them back.
+// features/index.ts hands these in instead: where a click on someone else's machine goes, and how a
+// Home a click came from is drawn again.
+import type { WebClient } from '@slack/web-api';
+import type { Machine } from '../../paperspace/schemas.js';
+import type { SlackMessage } from '../../slack/block-kit/text.js';
+import type { Interaction } from '../../slack/interaction.js';
+import type { ListenerDeps } from '../../slack/listener-deps.js';
+import type { SlackUser } from '../../store/slack-user.js';
+import type { PowerVerb } from './machine-operations.js';
+import type { PowerRequest } from './power-request.js';
+
+/** Requests to the people who may do what the person asked (approvals/owner-route.ts, create-route.ts). */
+export interface OwnerRequests {
+  /**
+   * 'own' when the person may power the machine themselves: the caller powers it as usual. 'handled'
+   * when it is someone else's, and the request was run under a standing grant or offered.
+   */
+  routePowerToOwner(
+    interaction: Interaction,
+    machine: Machine,
+    verb: PowerVerb,
+    request: Omit<PowerRequest, 'actor' | 'machine' | 'verb'>,
+  ): Promise<'own' | 'handled'>;
+  /** After Paperspace refused a power change: true when it was answered with an offer to ask instead. */
+  offerPowerRequest(
+    error: unknown,
+    interaction: Interaction,
+    machine: Machine,
+    verb: PowerVerb,
+  ): Promise<boolean>;
+  /** After Paperspace refused a create: true when it was answered with an offer to ask instead. */
+  offerCreateRequest(
+    error: unknown,
+    params: Record<string, unknown>,
+    tell: (message: SlackMessage) => Promise<void>,
+  ): Promise<boolean>;
+}
+
+export interface MachinesWiring {
+  requests: OwnerRequests;
+  /** Draws the person's App Home again (features/home/publish-home.ts). */
+  refreshHome(web: WebClient, deps: ListenerDeps, user: SlackUser): Promise<void>;
+}
