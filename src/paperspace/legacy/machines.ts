@@ -1,88 +1,34 @@
 // Machines: every machine operation of the contract, plus listAll and waitForState built on them.
 import { z } from 'zod';
-import { MACHINE_LIST_PAGE_SIZE, type WaitableState } from '../constants.js';
+import { MACHINE_LIST_PAGE_SIZE } from '../constants.js';
 import { PaperspaceError } from '../errors.js';
 import type { RequestOptions } from '../http.js';
 import {
-  type AvailabilityParams,
   availabilityParamsSchema,
-  type CreateMachineParams,
   createMachineParamsSchemaFor,
-  type DestroyMachineParams,
   destroyMachineParamsSchema,
   type MachineFilters,
   type MachineListFilters,
   machineIdSchema,
   machineListFiltersSchema,
   parseRequest,
-  type SetMachineAccessParams,
   setMachineAccessParamsSchema,
-  type TemplateInfo,
-  type UpdateMachineParams,
   updateMachineParamsSchema,
   utilizationParamsSchema,
 } from '../request-params.js';
+import type { MachinesResource, PowerReceipt } from '../resources.js';
 import {
-  type Availability,
   acknowledgementSchema,
   availabilitySchema,
   type Machine,
-  type MachineEvent,
-  type MachineUtilization,
   type MachineWithEvents,
   machineListSchema,
   machineSchema,
   machineUtilizationSchema,
   machineWithEventsSchema,
 } from '../schemas.js';
-import { type WaitForStateOptions, waitForState } from '../wait-for-state.js';
+import { waitForState } from '../wait-for-state.js';
 import { type ResourceContext, segment } from './context.js';
-
-export interface CreateMachineOptions extends RequestOptions {
-  /** The template being created from, when known: enables the contract's Windows/Ubuntu type rules. */
-  template?: TemplateInfo;
-}
-
-/** What a start, stop or restart answered: the event that follows it, where the API names one (v1). */
-export interface PowerReceipt {
-  /** Null when the API names none (the contract), or nothing new was started (already under way). */
-  eventId: string | null;
-}
-
-export interface MachinesResource {
-  create(params: CreateMachineParams, options?: CreateMachineOptions): Promise<Machine>;
-  start(machineId: string, options?: RequestOptions): Promise<PowerReceipt>;
-  stop(machineId: string, options?: RequestOptions): Promise<PowerReceipt>;
-  restart(machineId: string, options?: RequestOptions): Promise<PowerReceipt>;
-  /**
-   * One machine event, as it stands now (v1's `GET /machine-events/{id}`): how an operation is going,
-   * and its `errorMsg` if it failed. The contract has no such call (`capabilities.followEvents`).
-   */
-  event(eventId: string, options?: RequestOptions): Promise<MachineEvent>;
-  destroy(machineId: string, params?: DestroyMachineParams, options?: RequestOptions): Promise<void>;
-  update(machineId: string, params: UpdateMachineParams, options?: RequestOptions): Promise<void>;
-  list(filters?: MachineListFilters, options?: RequestOptions): Promise<Machine[]>;
-  /** Every machine matching `filters`, fetched in pages of 1000. */
-  listAll(filters?: MachineFilters, options?: RequestOptions): AsyncIterable<Machine>;
-  show(machineId: string, options?: RequestOptions): Promise<MachineWithEvents>;
-  setAccess(machineId: string, params: SetMachineAccessParams, options?: RequestOptions): Promise<void>;
-  /**
-   * The Paperspace user ids given explicit access to the machine (v1's accessors). The contract's API
-   * cannot list them: its dialect throws, and `capabilities.listAccessors` says so beforehand.
-   */
-  accessors(machineId: string, options?: RequestOptions): Promise<string[]>;
-  utilization(machineId: string, billingMonth: string, options?: RequestOptions): Promise<MachineUtilization>;
-  availability(
-    region: AvailabilityParams['region'],
-    machineType: AvailabilityParams['machineType'],
-    options?: RequestOptions,
-  ): Promise<Availability>;
-  waitForState(
-    machineId: string,
-    state: WaitableState,
-    options: WaitForStateOptions,
-  ): Promise<MachineWithEvents>;
-}
 
 const START_STOP_HINT = "Only the machine's owner can start, stop or restart it.";
 // Built once: zod compiles a schema on its first parse, which costs far more than the parse itself.

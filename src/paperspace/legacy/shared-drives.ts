@@ -1,28 +1,18 @@
 // Shared drives, the contract's GraphQL operations: list, create and delete.
 import { z } from 'zod';
-import type { RequestOptions } from '../http.js';
 import {
-  type CreateSharedDriveParams,
   createSharedDriveParamsSchema,
   parseRequest,
-  type SharedDriveListParams,
   sharedDriveIdSchema,
   sharedDriveListParamsSchema,
 } from '../request-params.js';
+import type { SharedDrivesResource } from '../resources.js';
 import {
   createSharedDriveDataSchema,
   deleteSharedDriveDataSchema,
-  type SharedDrive,
   sharedDrivesDataSchema,
 } from '../schemas.js';
 import type { ResourceContext } from './context.js';
-
-export interface SharedDrivesResource {
-  list(params?: SharedDriveListParams, options?: RequestOptions): Promise<SharedDrive[]>;
-  /** Returns the new drive's id and name (the fields the contract's mutation selects). */
-  create(params: CreateSharedDriveParams, options?: RequestOptions): Promise<SharedDrive>;
-  delete(sharedDriveId: string, options?: RequestOptions): Promise<{ id: string }>;
-}
 
 const DRIVE_FIELDS = 'id name mountPoint size username password region { name }';
 

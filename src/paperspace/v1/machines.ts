@@ -8,7 +8,6 @@ import {
   RequestValidationError,
 } from '../errors.js';
 import type { RequestOptions } from '../http.js';
-import type { MachinesResource, PowerReceipt } from '../legacy/machines.js';
 import {
   createMachineParamsSchemaFor,
   destroyMachineParamsSchema,
@@ -21,6 +20,7 @@ import {
   utilizationParamsSchema,
   v1AvailabilityParamsSchema,
 } from '../request-params.js';
+import type { MachinesResource, PowerReceipt } from '../resources.js';
 import {
   acknowledgementSchema,
   type Machine,

@@ -2,14 +2,15 @@
 // with a clear error; the dialect declares `scriptText: false` so the bot says so before asking.
 import { z } from 'zod';
 import { PaperspaceError } from '../errors.js';
-import { readScriptFile, type ScriptsResource } from '../legacy/scripts.js';
 import {
   createScriptParamsSchema,
   parseRequest,
   scriptIdSchema,
   scriptListFiltersSchema,
 } from '../request-params.js';
+import type { ScriptsResource } from '../resources.js';
 import { acknowledgementSchema } from '../schemas.js';
+import { readScriptFile } from '../script-file.js';
 import { segment, type V1Context } from './context.js';
 import { scriptFromV1 } from './mapping.js';
 import { v1All } from './pages.js';

@@ -1,12 +1,12 @@
 // Shared drives in v1: plain REST with the same Bearer key, so no GraphQL access token is needed.
 import { z } from 'zod';
-import type { SharedDrivesResource } from '../legacy/shared-drives.js';
 import {
   createSharedDriveParamsSchema,
   parseRequest,
   sharedDriveIdSchema,
   sharedDriveListParamsSchema,
 } from '../request-params.js';
+import type { SharedDrivesResource } from '../resources.js';
 import { acknowledgementSchema, type SharedDrive } from '../schemas.js';
 import { segment, type V1Context } from './context.js';
 import { regionToV1, sharedDriveFromV1 } from './mapping.js';
