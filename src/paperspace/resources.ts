@@ -100,7 +100,7 @@ export interface AccountResource {
 export interface ScriptsResource {
   /**
    * `scriptFile` is a path on this machine: the client reads it and sends its content as
-   * `scriptText` (see script-file.ts). Either `scriptText` or `scriptFile` is required, within 16 KB.
+   * `scriptText` (see script-to-create.ts). Either `scriptText` or `scriptFile` is required, within 16 KB.
    */
   create(params: CreateScriptParams, options?: RequestOptions): Promise<Script>;
   destroy(scriptId: string, options?: RequestOptions): Promise<void>;

@@ -1,15 +1,14 @@
 // Machines: every machine operation of the contract, plus listAll and waitForState built on them.
-import { z } from 'zod';
 import { MACHINE_LIST_PAGE_SIZE } from '../constants.js';
 import { PaperspaceError } from '../errors.js';
 import type { RequestOptions } from '../http.js';
+import { machineSubject, segment, validMachineId } from '../path-ids.js';
 import {
   availabilityParamsSchema,
   createMachineParamsSchemaFor,
   destroyMachineParamsSchema,
   type MachineFilters,
   type MachineListFilters,
-  machineIdSchema,
   machineListFiltersSchema,
   parseRequest,
   setMachineAccessParamsSchema,
@@ -27,19 +26,16 @@ import {
   machineUtilizationSchema,
   machineWithEventsSchema,
 } from '../schemas.js';
+import { sendChange } from '../send-change.js';
 import { waitForState } from '../wait-for-state.js';
-import { type ResourceContext, segment } from './context.js';
+import type { ResourceContext } from './context.js';
 
 const START_STOP_HINT = "Only the machine's owner can start, stop or restart it.";
 // Built once: zod compiles a schema on its first parse, which costs far more than the parse itself.
-const machineIdParamsSchema = z.object({ machineId: machineIdSchema });
 const listAllFiltersSchema = machineListFiltersSchema.omit({ limit: true, skip: true });
 
 export function createMachinesResource(context: ResourceContext): MachinesResource {
   const { core, restUrl } = context;
-  const machineSubject = (id: string) => ({ kind: 'machine', id });
-  const validId = (machineId: string, operation: string, action: string) =>
-    parseRequest(machineIdParamsSchema, { machineId }, operation, action).machineId;
 
   /** start, stop and restart differ only in path and in whether repeating them is harmless. */
   async function powerAction(
@@ -49,7 +45,7 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
   ): Promise<PowerReceipt> {
     const operation = `machines.${verb}`;
     const action = `${verb} machine ${machineId}`;
-    const id = validId(machineId, operation, action);
+    const id = validMachineId(machineId, operation, action);
     await core.send({
       ...options,
       operation,
@@ -85,7 +81,7 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
 
   async function show(machineId: string, options?: RequestOptions): Promise<MachineWithEvents> {
     const action = `show machine ${machineId}`;
-    const id = validId(machineId, 'machines.show', action);
+    const id = validMachineId(machineId, 'machines.show', action);
     const response = await core.send({
       ...options,
       operation: 'machines.show',
@@ -127,11 +123,11 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
 
     async destroy(machineId, params = {}, options) {
       const action = `destroy machine ${machineId}`;
-      const id = validId(machineId, 'machines.destroy', action);
+      const id = validMachineId(machineId, 'machines.destroy', action);
       // The contract does not say whether releasePublicIp travels in the query or the body; like
       // every other POST parameter of the contract it is sent in the JSON body.
       const body = parseRequest(destroyMachineParamsSchema, params, 'machines.destroy', action);
-      await core.send({
+      await sendChange(core, {
         ...options,
         operation: 'machines.destroy',
         action,
@@ -139,9 +135,6 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
         url: restUrl(`/machines/${segment(id)}/destroyMachine`),
         body,
         credential: 'apiKey',
-        schema: acknowledgementSchema,
-        anySuccessBody: true,
-        idempotent: false,
         subject: machineSubject(id),
         permissionHint:
           "Only the machine's owner, or a team administrator for a team machine, can destroy it.",
@@ -150,9 +143,9 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
 
     async update(machineId, params, options) {
       const action = `update machine ${machineId}`;
-      const id = validId(machineId, 'machines.update', action);
+      const id = validMachineId(machineId, 'machines.update', action);
       const body = parseRequest(updateMachineParamsSchema, params, 'machines.update', action);
-      await core.send({
+      await sendChange(core, {
         ...options,
         operation: 'machines.update',
         action,
@@ -160,9 +153,6 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
         url: restUrl(`/machines/${segment(id)}/updateMachinePublic`),
         body,
         credential: 'apiKey',
-        schema: acknowledgementSchema,
-        anySuccessBody: true,
-        idempotent: false,
         subject: machineSubject(id),
       });
     },
@@ -180,9 +170,9 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
     async setAccess(machineId, params, options) {
       const verb = params?.enableAccess === false ? 'revoke' : 'grant';
       const action = `${verb} access to machine ${machineId}`;
-      const id = validId(machineId, 'machines.setAccess', action);
+      const id = validMachineId(machineId, 'machines.setAccess', action);
       const body = parseRequest(setMachineAccessParamsSchema, params, 'machines.setAccess', action);
-      await core.send({
+      await sendChange(core, {
         ...options,
         operation: 'machines.setAccess',
         action,
@@ -190,9 +180,6 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
         url: restUrl(`/machines/${segment(id)}/setMachineAccess`),
         body,
         credential: 'apiKey',
-        schema: acknowledgementSchema,
-        anySuccessBody: true,
-        idempotent: false,
         subject: machineSubject(id),
       });
     },

@@ -1,42 +1,23 @@
 // Startup scripts: create (from text or a local file), destroy, list, show and text.
-import { z } from 'zod';
-import {
-  createScriptParamsSchema,
-  parseRequest,
-  scriptIdSchema,
-  scriptListFiltersSchema,
-} from '../request-params.js';
+import { scriptSubject, segment, validScriptId } from '../path-ids.js';
+import { parseRequest, scriptListFiltersSchema } from '../request-params.js';
 import type { ScriptsResource } from '../resources.js';
-import { acknowledgementSchema, scriptListSchema, scriptSchema, scriptTextSchema } from '../schemas.js';
-import { readScriptFile } from '../script-file.js';
-import { type ResourceContext, segment } from './context.js';
-
-// Built once: zod compiles a schema on its first parse, which costs far more than the parse itself.
-const scriptIdParamsSchema = z.object({ scriptId: scriptIdSchema });
+import { scriptListSchema, scriptSchema, scriptTextSchema } from '../schemas.js';
+import { readScriptToCreate } from '../script-to-create.js';
+import { sendChange } from '../send-change.js';
+import type { ResourceContext } from './context.js';
 
 export function createScriptsResource({ core, restUrl }: ResourceContext): ScriptsResource {
-  const scriptSubject = (id: string) => ({ kind: 'script', id });
-  const validId = (scriptId: string, operation: string, action: string) =>
-    parseRequest(scriptIdParamsSchema, { scriptId }, operation, action).scriptId;
-
   return {
     async create(params, options) {
-      const action = `create script ${params?.scriptName ?? ''}`.trim();
-      const { scriptFile, ...fields } = parseRequest(
-        createScriptParamsSchema,
-        params,
-        'scripts.create',
-        action,
-      );
-      const scriptText =
-        scriptFile === undefined ? fields.scriptText : await readScriptFile(scriptFile, action);
+      const { action, fields } = await readScriptToCreate(params);
       const response = await core.send({
         ...options,
         operation: 'scripts.create',
         action,
         method: 'POST',
         url: restUrl('/scripts/createScript'),
-        body: { ...fields, scriptText },
+        body: fields,
         credential: 'apiKey',
         schema: scriptSchema,
         idempotent: false,
@@ -46,17 +27,14 @@ export function createScriptsResource({ core, restUrl }: ResourceContext): Scrip
 
     async destroy(scriptId, options) {
       const action = `delete script ${scriptId}`;
-      const id = validId(scriptId, 'scripts.destroy', action);
-      await core.send({
+      const id = validScriptId(scriptId, 'scripts.destroy', action);
+      await sendChange(core, {
         ...options,
         operation: 'scripts.destroy',
         action,
         method: 'POST',
         url: restUrl(`/scripts/${segment(id)}/destroy`),
         credential: 'apiKey',
-        schema: acknowledgementSchema,
-        anySuccessBody: true,
-        idempotent: false,
         subject: scriptSubject(id),
       });
     },
@@ -79,7 +57,7 @@ export function createScriptsResource({ core, restUrl }: ResourceContext): Scrip
 
     async show(scriptId, options) {
       const action = `show script ${scriptId}`;
-      const id = validId(scriptId, 'scripts.show', action);
+      const id = validScriptId(scriptId, 'scripts.show', action);
       const response = await core.send({
         ...options,
         operation: 'scripts.show',
@@ -97,7 +75,7 @@ export function createScriptsResource({ core, restUrl }: ResourceContext): Scrip
 
     async text(scriptId, options) {
       const action = `read the text of script ${scriptId}`;
-      const id = validId(scriptId, 'scripts.text', action);
+      const id = validScriptId(scriptId, 'scripts.text', action);
       const response = await core.send({
         ...options,
         operation: 'scripts.text',

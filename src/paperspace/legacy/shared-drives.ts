@@ -1,9 +1,8 @@
 // Shared drives, the contract's GraphQL operations: list, create and delete.
-import { z } from 'zod';
+import { sharedDriveSubject, validSharedDriveId } from '../path-ids.js';
 import {
   createSharedDriveParamsSchema,
   parseRequest,
-  sharedDriveIdSchema,
   sharedDriveListParamsSchema,
 } from '../request-params.js';
 import type { SharedDrivesResource } from '../resources.js';
@@ -26,8 +25,6 @@ const DELETE_SHARED_DRIVE_MUTATION =
   'mutation DeleteSharedDrive($input: DeleteSharedDriveInput!) { deleteSharedDrive(input: $input) { sharedDrive { id } } }';
 
 const ADMIN_HINT = 'Only team administrators can list, create or delete shared drives.';
-// Built once: zod compiles a schema on its first parse, which costs far more than the parse itself.
-const deleteParamsSchema = z.object({ id: sharedDriveIdSchema });
 
 export function createSharedDrivesResource({ graphql }: ResourceContext): SharedDrivesResource {
   return {
@@ -77,7 +74,7 @@ export function createSharedDrivesResource({ graphql }: ResourceContext): Shared
 
     async delete(sharedDriveId, options) {
       const action = `delete shared drive ${sharedDriveId}`;
-      const { id } = parseRequest(deleteParamsSchema, { id: sharedDriveId }, 'sharedDrives.delete', action);
+      const id = validSharedDriveId(sharedDriveId, 'sharedDrives.delete', action);
       const data = await graphql({
         ...options,
         operation: 'sharedDrives.delete',
@@ -86,7 +83,7 @@ export function createSharedDrivesResource({ graphql }: ResourceContext): Shared
         variables: { input: { id } },
         dataSchema: deleteSharedDriveDataSchema,
         idempotent: false,
-        subject: { kind: 'shared drive', id },
+        subject: sharedDriveSubject(id),
         permissionHint: ADMIN_HINT,
       });
       return data.deleteSharedDrive.sharedDrive;

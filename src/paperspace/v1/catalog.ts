@@ -3,6 +3,7 @@
 // is applied here, on whole lists followed to their last cursor.
 import type { z } from 'zod';
 import type { RequestOptions } from '../http.js';
+import { segment } from '../path-ids.js';
 import {
   networkListFiltersSchema,
   parseRequest,
@@ -10,7 +11,7 @@ import {
   userListFiltersSchema,
 } from '../request-params.js';
 import type { ListResource, NetworksResource, TemplatesResource, UsersResource } from '../resources.js';
-import { segment, type V1Context } from './context.js';
+import type { V1Context } from './context.js';
 import { networkFromV1, templateFromV1, userFromV1 } from './mapping.js';
 import { v1All } from './pages.js';
 import { v1NetworkSchema, v1TeamMemberSchema, v1TemplateSchema } from './wire.js';

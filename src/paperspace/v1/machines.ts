@@ -1,6 +1,5 @@
 // Machines in v1: the MachinesResource the features use, over `/machines`, `/machine-events`,
 // `/machines/{id}/accessors` and `/machine-availability`.
-import { z } from 'zod';
 import {
   PaperspaceBadRequestError,
   PaperspaceError,
@@ -8,11 +7,11 @@ import {
   RequestValidationError,
 } from '../errors.js';
 import type { RequestOptions } from '../http.js';
+import { machineSubject, segment, validMachineId } from '../path-ids.js';
 import {
   createMachineParamsSchemaFor,
   destroyMachineParamsSchema,
   type MachineListFilters,
-  machineIdSchema,
   machineListFiltersSchema,
   parseRequest,
   setMachineAccessParamsSchema,
@@ -21,14 +20,10 @@ import {
   v1AvailabilityParamsSchema,
 } from '../request-params.js';
 import type { MachinesResource, PowerReceipt } from '../resources.js';
-import {
-  acknowledgementSchema,
-  type Machine,
-  type MachineEvent,
-  type MachineWithEvents,
-} from '../schemas.js';
+import type { Machine, MachineEvent, MachineWithEvents } from '../schemas.js';
+import { sendChange } from '../send-change.js';
 import { waitForState } from '../wait-for-state.js';
-import { segment, type V1Context } from './context.js';
+import type { V1Context } from './context.js';
 import { eventFromV1, machineFromV1, regionToV1, snapshotFrequencyToV1 } from './mapping.js';
 import { v1All, v1Pages } from './pages.js';
 import { estimateSecondsRunning, secondsExisting } from './usage-estimate.js';
@@ -46,7 +41,6 @@ const START_STOP_HINT =
   "Only the machine's owner and the team members given access to it can start, stop or restart it.";
 /** How many of a machine's newest events show includes: enough for its card and for waitForState. */
 const SHOWN_EVENTS = 20;
-const machineIdParamsSchema = z.object({ machineId: machineIdSchema });
 const eventPageSchema = v1PageSchema(v1EventSchema);
 /** v1 answers a repeated start or stop with 400 "currently starting"; the contract made it a no-op. */
 const ALREADY_UNDER_WAY =
@@ -55,9 +49,6 @@ const RUNNING_STATES = new Set(['ready', 'serviceready', 'starting', 'restarting
 
 export function createV1MachinesResource(context: V1Context): MachinesResource {
   const { core, url } = context;
-  const machineSubject = (id: string) => ({ kind: 'machine', id });
-  const validId = (machineId: string, operation: string, action: string) =>
-    parseRequest(machineIdParamsSchema, { machineId }, operation, action).machineId;
 
   async function powerAction(
     verb: 'start' | 'stop' | 'restart',
@@ -66,7 +57,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
   ): Promise<PowerReceipt> {
     const operation = `machines.${verb}`;
     const action = `${verb} machine ${machineId}`;
-    const id = validId(machineId, operation, action);
+    const id = validMachineId(machineId, operation, action);
     try {
       const response = await core.send({
         ...options,
@@ -110,7 +101,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
   }
 
   async function show(machineId: string, options?: RequestOptions): Promise<MachineWithEvents> {
-    const id = validId(machineId, 'machines.show', `show machine ${machineId}`);
+    const id = validMachineId(machineId, 'machines.show', `show machine ${machineId}`);
     // v1 keeps events apart from the machine: the newest page of them is what the card and
     // waitForState read, and a failed action's `error` arrives through it.
     const [machine, events] = await Promise.all([
@@ -245,7 +236,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
 
     async destroy(machineId, params = {}, options) {
       const action = `destroy machine ${machineId}`;
-      const id = validId(machineId, 'machines.destroy', action);
+      const id = validMachineId(machineId, 'machines.destroy', action);
       const { releasePublicIp } = parseRequest(
         destroyMachineParamsSchema,
         params,
@@ -254,32 +245,26 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
       );
       // v1 keeps public IPs as their own resource: the address is read before the machine goes.
       const publicIp = releasePublicIp ? (await get(id, options)).publicIpAddress : null;
-      await core.send({
+      await sendChange(core, {
         ...options,
         operation: 'machines.destroy',
         action,
         method: 'DELETE',
         url: url(`/machines/${segment(id)}`),
         credential: 'bearerKey',
-        schema: acknowledgementSchema,
-        anySuccessBody: true,
-        idempotent: false,
         subject: machineSubject(id),
         permissionHint:
           "Only the machine's owner, or a team administrator for a team machine, can destroy it.",
       });
       if (!publicIp) return;
       try {
-        await core.send({
+        await sendChange(core, {
           ...options,
           operation: 'publicIps.release',
           action: `release public IP ${publicIp}`,
           method: 'DELETE',
           url: url(`/public-ips/${segment(publicIp)}`),
           credential: 'bearerKey',
-          schema: acknowledgementSchema,
-          anySuccessBody: true,
-          idempotent: false,
         });
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
@@ -294,10 +279,10 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
 
     async update(machineId, params, options) {
       const action = `update machine ${machineId}`;
-      const id = validId(machineId, 'machines.update', action);
+      const id = validMachineId(machineId, 'machines.update', action);
       const fields = parseRequest(updateMachineParamsSchema, params, 'machines.update', action);
       const timeout = fields.shutdownTimeoutInHours;
-      await core.send({
+      await sendChange(core, {
         ...options,
         operation: 'machines.update',
         action,
@@ -323,9 +308,6 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
           publicIpType: publicIpTypeOf(fields.assignPublicIp, fields.dynamicPublicIp),
         },
         credential: 'bearerKey',
-        schema: acknowledgementSchema,
-        anySuccessBody: true,
-        idempotent: false,
         subject: machineSubject(id),
       });
     },
@@ -357,14 +339,14 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     async setAccess(machineId, params, options) {
       const verb = params?.enableAccess === false ? 'revoke' : 'grant';
       const action = `${verb} access to machine ${machineId}`;
-      const id = validId(machineId, 'machines.setAccess', action);
+      const id = validMachineId(machineId, 'machines.setAccess', action);
       const { userId, enableAccess } = parseRequest(
         setMachineAccessParamsSchema,
         params,
         'machines.setAccess',
         action,
       );
-      await core.send({
+      await sendChange(core, {
         ...options,
         operation: 'machines.setAccess',
         action,
@@ -376,9 +358,6 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
         ),
         ...(enableAccess ? { body: { userId } } : {}),
         credential: 'bearerKey',
-        schema: acknowledgementSchema,
-        anySuccessBody: true,
-        idempotent: false,
         subject: machineSubject(id),
       });
     },
@@ -401,7 +380,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
 
     async accessors(machineId, options) {
       const action = `list who has access to machine ${machineId}`;
-      const id = validId(machineId, 'machines.accessors', action);
+      const id = validMachineId(machineId, 'machines.accessors', action);
       const accessors = await v1All(
         context,
         {

@@ -1,8 +1,22 @@
-// A script given as a file: read here, on the bot's machine, and sent as text by either dialect.
+// A script to create, as both dialects send it: its parameters checked, and its text in scriptText
+// whether it was typed or given as a file on the bot's machine.
 import { readFile, stat } from 'node:fs/promises';
 import { SCRIPT_MAX_BYTES } from './constants.js';
 import { RequestValidationError } from './errors.js';
-import { scriptSizeProblem } from './request-params.js';
+import {
+  type CreateScriptParams,
+  createScriptParamsSchema,
+  parseRequest,
+  scriptSizeProblem,
+} from './request-params.js';
+
+/** The checked create parameters with the script's text, and the action phrase errors use. */
+export async function readScriptToCreate(params: CreateScriptParams) {
+  const action = `create script ${params?.scriptName ?? ''}`.trim();
+  const { scriptFile, ...fields } = parseRequest(createScriptParamsSchema, params, 'scripts.create', action);
+  const scriptText = scriptFile === undefined ? fields.scriptText : await readScriptFile(scriptFile, action);
+  return { action, fields: { ...fields, scriptText } };
+}
 
 /**
  * The contract's `scriptFile` is "a path to a file with the script data": a path on the caller's
@@ -10,7 +24,7 @@ import { scriptSizeProblem } from './request-params.js';
  * content in `scriptText`, the one body field that carries script data, so the 16 KB limit is
  * checked on exactly the bytes that will be sent.
  */
-export async function readScriptFile(path: string, action: string): Promise<string> {
+async function readScriptFile(path: string, action: string): Promise<string> {
   const fail = (message: string) =>
     new RequestValidationError('scripts.create', action, [{ field: 'scriptFile', message }]);
   let content: string;
