@@ -199,10 +199,22 @@ function whenToRetry(retryAfterMs: number | undefined): string {
   return retryAfterMs === undefined ? 'in a minute' : `in ${formatDuration(retryAfterMs)}`;
 }
 
-/** 429: too many requests; `retryAfterMs` says when Paperspace will accept more, if it said. */
-export class PaperspaceRateLimitError extends PaperspaceApiError {
-  override name = 'PaperspaceRateLimitError';
+/**
+ * A failure Paperspace expects to pass (429, 5xx). `retryAfterMs` is when it said to come back
+ * (Retry-After), if it said: the client's retries and waitForState wait that long.
+ */
+export abstract class PaperspaceRetryLaterError extends PaperspaceApiError {
   readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, details: ApiErrorDetails) {
+    super(message, details);
+    this.retryAfterMs = details.retryAfterMs;
+  }
+}
+
+/** 429: too many requests. */
+export class PaperspaceRateLimitError extends PaperspaceRetryLaterError {
+  override name = 'PaperspaceRateLimitError';
 
   constructor(details: ApiErrorDetails) {
     const when = whenToRetry(details.retryAfterMs);
@@ -210,14 +222,12 @@ export class PaperspaceRateLimitError extends PaperspaceApiError {
       `Paperspace is limiting requests (${details.status}) and did not ${details.action}. Try again ${when}.`,
       details,
     );
-    this.retryAfterMs = details.retryAfterMs;
   }
 }
 
-/** 5xx: Paperspace failed; `retryAfterMs` is set when a 503 said when to come back. */
-export class PaperspaceServerError extends PaperspaceApiError {
+/** 5xx: Paperspace failed (a 503 may say when to come back). */
+export class PaperspaceServerError extends PaperspaceRetryLaterError {
   override name = 'PaperspaceServerError';
-  readonly retryAfterMs: number | undefined;
 
   constructor(details: ApiErrorDetails) {
     const when = whenToRetry(details.retryAfterMs);
@@ -227,7 +237,6 @@ export class PaperspaceServerError extends PaperspaceApiError {
         (details.changesState ? `${MAY_HAVE_SUCCEEDED} Try again ${when} if not.` : `Try again ${when}.`),
       details,
     );
-    this.retryAfterMs = details.retryAfterMs;
   }
 }
 

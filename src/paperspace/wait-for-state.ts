@@ -7,8 +7,7 @@ import {
   MachineOperationFailedError,
   PaperspaceConnectionError,
   PaperspaceNotFoundError,
-  PaperspaceRateLimitError,
-  PaperspaceServerError,
+  PaperspaceRetryLaterError,
   WaitTimeoutError,
 } from './errors.js';
 import type { RequestOptions } from './http.js';
@@ -93,17 +92,11 @@ export async function waitForState(
 }
 
 function retryAfterOf(error: unknown): number | undefined {
-  return error instanceof PaperspaceRateLimitError || error instanceof PaperspaceServerError
-    ? error.retryAfterMs
-    : undefined;
+  return error instanceof PaperspaceRetryLaterError ? error.retryAfterMs : undefined;
 }
 
 function isTransient(error: unknown): boolean {
-  return (
-    error instanceof PaperspaceConnectionError ||
-    error instanceof PaperspaceServerError ||
-    error instanceof PaperspaceRateLimitError
-  );
+  return error instanceof PaperspaceConnectionError || error instanceof PaperspaceRetryLaterError;
 }
 
 function isFailedEvent(event: MachineEvent): boolean {
