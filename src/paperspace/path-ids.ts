@@ -2,7 +2,10 @@
 // both dialects: checked by their request schema before anything is sent, then encoded.
 import { z } from 'zod';
 import type { ApiErrorSubject } from './errors.js';
-import { machineIdSchema, parseRequest, scriptIdSchema, sharedDriveIdSchema } from './request-params.js';
+import { machineIdSchema } from './request-params/machine-params.js';
+import { parseRequest } from './request-params/parse-request.js';
+import { scriptIdSchema } from './request-params/script-params.js';
+import { sharedDriveIdSchema } from './request-params/shared-drive-params.js';
 
 // Built once: zod compiles a schema on its first parse, which costs far more than the parse itself.
 const machineIdParamsSchema = z.object({ machineId: machineIdSchema });

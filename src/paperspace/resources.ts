@@ -3,24 +3,23 @@
 // the two differ.
 import type { WaitableState } from './constants.js';
 import type { RequestOptions } from './http.js';
+import type { CreateDelegationParams } from './request-params/delegation-params.js';
+import type {
+  NetworkListFilters,
+  TemplateListFilters,
+  UserListFilters,
+} from './request-params/list-filters.js';
+import type { CreateMachineParams, TemplateInfo } from './request-params/machine-create-params.js';
 import type {
   AvailabilityParams,
-  CreateDelegationParams,
-  CreateMachineParams,
-  CreateScriptParams,
-  CreateSharedDriveParams,
   DestroyMachineParams,
   MachineFilters,
   MachineListFilters,
-  NetworkListFilters,
-  ScriptListFilters,
   SetMachineAccessParams,
-  SharedDriveListParams,
-  TemplateInfo,
-  TemplateListFilters,
   UpdateMachineParams,
-  UserListFilters,
-} from './request-params.js';
+} from './request-params/machine-params.js';
+import type { CreateScriptParams, ScriptListFilters } from './request-params/script-params.js';
+import type { CreateSharedDriveParams, SharedDriveListParams } from './request-params/shared-drive-params.js';
 import type {
   Availability,
   Machine,

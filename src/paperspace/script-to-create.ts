@@ -3,12 +3,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import { SCRIPT_MAX_BYTES } from './constants.js';
 import { RequestValidationError } from './errors.js';
+import { parseRequest } from './request-params/parse-request.js';
 import {
   type CreateScriptParams,
   createScriptParamsSchema,
-  parseRequest,
   scriptSizeProblem,
-} from './request-params.js';
+} from './request-params/script-params.js';
 
 /** The checked create parameters with the script's text, and the action phrase errors use. */
 export async function readScriptToCreate(params: CreateScriptParams) {

@@ -11,7 +11,8 @@ import {
   WaitTimeoutError,
 } from './errors.js';
 import type { RequestOptions } from './http.js';
-import { parseRequest, waitForStateParamsSchema } from './request-params.js';
+import { waitForStateParamsSchema } from './request-params/machine-params.js';
+import { parseRequest } from './request-params/parse-request.js';
 import type { MachineEvent, MachineWithEvents } from './schemas.js';
 import type { Sleep } from './sleep.js';
 

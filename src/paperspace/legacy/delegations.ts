@@ -1,5 +1,6 @@
 // Resource delegations (the contract): a 4-hour access token for chosen machines, used to share them.
-import { createDelegationParamsSchema, parseRequest } from '../request-params.js';
+import { createDelegationParamsSchema } from '../request-params/delegation-params.js';
+import { parseRequest } from '../request-params/parse-request.js';
 import type { DelegationsResource } from '../resources.js';
 import { resourceDelegationSchema } from '../schemas.js';
 import type { ResourceContext } from './context.js';

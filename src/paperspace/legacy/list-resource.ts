@@ -3,7 +3,7 @@
 // resource differs only in what this takes, so the call itself is written once.
 import type { z } from 'zod';
 import type { QueryValue } from '../http.js';
-import { parseRequest } from '../request-params.js';
+import { parseRequest } from '../request-params/parse-request.js';
 import type { ListResource } from '../resources.js';
 import type { ResourceContext } from './context.js';
 

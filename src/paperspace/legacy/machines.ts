@@ -3,18 +3,18 @@ import { MACHINE_LIST_PAGE_SIZE } from '../constants.js';
 import { PaperspaceError } from '../errors.js';
 import type { RequestOptions } from '../http.js';
 import { machineSubject, segment, validMachineId } from '../path-ids.js';
+import { createMachineParamsSchemaFor } from '../request-params/machine-create-params.js';
 import {
   availabilityParamsSchema,
-  createMachineParamsSchemaFor,
   destroyMachineParamsSchema,
   type MachineFilters,
   type MachineListFilters,
   machineListFiltersSchema,
-  parseRequest,
   setMachineAccessParamsSchema,
   updateMachineParamsSchema,
   utilizationParamsSchema,
-} from '../request-params.js';
+} from '../request-params/machine-params.js';
+import { parseRequest } from '../request-params/parse-request.js';
 import type { MachinesResource, PowerReceipt } from '../resources.js';
 import {
   acknowledgementSchema,

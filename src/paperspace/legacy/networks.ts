@@ -1,5 +1,5 @@
 // Private networks machines and shared drives are created on.
-import { networkListFiltersSchema } from '../request-params.js';
+import { networkListFiltersSchema } from '../request-params/list-filters.js';
 import type { NetworksResource } from '../resources.js';
 import { networkListSchema } from '../schemas.js';
 import type { ResourceContext } from './context.js';

@@ -1,6 +1,7 @@
 // Startup scripts: create (from text or a local file), destroy, list, show and text.
 import { scriptSubject, segment, validScriptId } from '../path-ids.js';
-import { parseRequest, scriptListFiltersSchema } from '../request-params.js';
+import { parseRequest } from '../request-params/parse-request.js';
+import { scriptListFiltersSchema } from '../request-params/script-params.js';
 import type { ScriptsResource } from '../resources.js';
 import { scriptListSchema, scriptSchema, scriptTextSchema } from '../schemas.js';
 import { readScriptToCreate } from '../script-to-create.js';

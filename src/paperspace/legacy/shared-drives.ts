@@ -1,10 +1,10 @@
 // Shared drives, the contract's GraphQL operations: list, create and delete.
 import { sharedDriveSubject, validSharedDriveId } from '../path-ids.js';
+import { parseRequest } from '../request-params/parse-request.js';
 import {
   createSharedDriveParamsSchema,
-  parseRequest,
   sharedDriveListParamsSchema,
-} from '../request-params.js';
+} from '../request-params/shared-drive-params.js';
 import type { SharedDrivesResource } from '../resources.js';
 import {
   createSharedDriveDataSchema,

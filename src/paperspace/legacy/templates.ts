@@ -1,5 +1,5 @@
 // Templates: the images new machines are created from.
-import { templateListFiltersSchema } from '../request-params.js';
+import { templateListFiltersSchema } from '../request-params/list-filters.js';
 import type { TemplatesResource } from '../resources.js';
 import { templateListSchema } from '../schemas.js';
 import type { ResourceContext } from './context.js';

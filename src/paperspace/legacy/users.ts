@@ -1,5 +1,5 @@
 // Users of the caller's account or team.
-import { userListFiltersSchema } from '../request-params.js';
+import { userListFiltersSchema } from '../request-params/list-filters.js';
 import type { UsersResource } from '../resources.js';
 import { userListSchema } from '../schemas.js';
 import type { ResourceContext } from './context.js';

@@ -6,10 +6,10 @@ import type { RequestOptions } from '../http.js';
 import { segment } from '../path-ids.js';
 import {
   networkListFiltersSchema,
-  parseRequest,
   templateListFiltersSchema,
   userListFiltersSchema,
-} from '../request-params.js';
+} from '../request-params/list-filters.js';
+import { parseRequest } from '../request-params/parse-request.js';
 import type { ListResource, NetworksResource, TemplatesResource, UsersResource } from '../resources.js';
 import type { V1Context } from './context.js';
 import { networkFromV1, templateFromV1, userFromV1 } from './mapping.js';

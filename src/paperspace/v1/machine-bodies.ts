@@ -1,7 +1,8 @@
 // The contract's create and update parameters, as the bot checks them, written as v1's request
 // bodies; and back from a v1 refusal to the create parameter it is about.
 import type { z } from 'zod';
-import type { createMachineParamsSchemaFor, updateMachineParamsSchema } from '../request-params.js';
+import type { createMachineParamsSchemaFor } from '../request-params/machine-create-params.js';
+import type { updateMachineParamsSchema } from '../request-params/machine-params.js';
 import { regionToV1, snapshotFrequencyToV1 } from './mapping.js';
 
 type CreateFields = z.output<ReturnType<typeof createMachineParamsSchemaFor>>;

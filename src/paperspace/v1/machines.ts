@@ -8,17 +8,17 @@ import {
 } from '../errors.js';
 import type { RequestOptions } from '../http.js';
 import { machineSubject, segment, validMachineId } from '../path-ids.js';
+import { createMachineParamsSchemaFor } from '../request-params/machine-create-params.js';
 import {
-  createMachineParamsSchemaFor,
   destroyMachineParamsSchema,
   type MachineListFilters,
   machineListFiltersSchema,
-  parseRequest,
   setMachineAccessParamsSchema,
   updateMachineParamsSchema,
   utilizationParamsSchema,
   v1AvailabilityParamsSchema,
-} from '../request-params.js';
+} from '../request-params/machine-params.js';
+import { parseRequest } from '../request-params/parse-request.js';
 import type { MachinesResource } from '../resources.js';
 import type { Machine, MachineWithEvents } from '../schemas.js';
 import { sendChange } from '../send-change.js';

@@ -2,7 +2,8 @@
 // with a clear error; the dialect declares `scriptText: false` so the bot says so before asking.
 import { PaperspaceError } from '../errors.js';
 import { scriptSubject, segment, validScriptId } from '../path-ids.js';
-import { parseRequest, scriptListFiltersSchema } from '../request-params.js';
+import { parseRequest } from '../request-params/parse-request.js';
+import { scriptListFiltersSchema } from '../request-params/script-params.js';
 import type { ScriptsResource } from '../resources.js';
 import { readScriptToCreate } from '../script-to-create.js';
 import { sendChange } from '../send-change.js';

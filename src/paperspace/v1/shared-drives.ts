@@ -1,10 +1,10 @@
 // Shared drives in v1: plain REST with the same Bearer key, so no GraphQL access token is needed.
 import { segment, sharedDriveSubject, validSharedDriveId } from '../path-ids.js';
+import { parseRequest } from '../request-params/parse-request.js';
 import {
   createSharedDriveParamsSchema,
-  parseRequest,
   sharedDriveListParamsSchema,
-} from '../request-params.js';
+} from '../request-params/shared-drive-params.js';
 import type { SharedDrivesResource } from '../resources.js';
 import type { SharedDrive } from '../schemas.js';
 import { sendChange } from '../send-change.js';
