@@ -1,8 +1,7 @@
 // Every failure the Paperspace client can produce, as a typed error whose `message` is a sentence a
 // person can act on. The Slack layer shows `message` as is, so no message (and no field a logger
 // might print) ever carries an API key or access token: the HTTP core redacts them from server text
-// before any of these classes sees it.
-import type { MachineEvent, MachineWithEvents } from './schemas.js';
+// before any of these classes sees it. waitForState's own endings are in wait-errors.ts.
 
 /** One problem with a request, found before anything was sent. */
 export interface RequestIssue {
@@ -314,67 +313,6 @@ export class PaperspaceTimeoutError extends PaperspaceConnectionError {
       { cause: options?.cause },
     );
     this.timeoutMs = timeoutMs;
-  }
-}
-
-/** waitForState ran out of time. `machine` is the last one observed (absent if none was). */
-export class WaitTimeoutError extends PaperspaceError {
-  override name = 'WaitTimeoutError';
-  readonly machine: MachineWithEvents | undefined;
-  readonly targetState: string;
-  readonly lastError: unknown;
-
-  constructor(
-    machineId: string,
-    targetState: string,
-    timeoutMs: number,
-    machine: MachineWithEvents | undefined,
-    lastError: unknown,
-  ) {
-    const where = machine ? `it is still ${machine.state}` : 'Paperspace could not be asked about it';
-    super(
-      `${machine?.name ?? machineId} did not become ${targetState} within ${formatDuration(timeoutMs)}; ${where}. ` +
-        'Check it with /ps show, or wait again.',
-      'machines.waitForState',
-      { cause: lastError },
-    );
-    this.machine = machine;
-    this.targetState = targetState;
-    this.lastError = lastError;
-  }
-}
-
-/** The machine's event log reports that the operation being waited for failed. */
-export class MachineOperationFailedError extends PaperspaceError {
-  override name = 'MachineOperationFailedError';
-  readonly machine: MachineWithEvents;
-  readonly event: MachineEvent;
-
-  constructor(machine: MachineWithEvents, event: MachineEvent) {
-    const reason = event.errorMsg?.trim() ? `: ${event.errorMsg.trim()}` : ` (event state "${event.state}")`;
-    super(
-      `Paperspace reports that the ${event.name} of ${machine.name} failed${reason}. ` +
-        'Check the machine in the Paperspace console before trying again.',
-      'machines.waitForState',
-    );
-    this.machine = machine;
-    this.event = event;
-  }
-}
-
-/** The machine being waited for no longer exists (404 while polling). */
-export class MachineGoneError extends PaperspaceError {
-  override name = 'MachineGoneError';
-  readonly machineId: string;
-
-  constructor(machineId: string, cause: PaperspaceNotFoundError) {
-    super(
-      `Machine "${machineId}" no longer exists or is no longer visible to your account; ` +
-        'it may have been destroyed.',
-      'machines.waitForState',
-      { cause },
-    );
-    this.machineId = machineId;
   }
 }
 

@@ -2,19 +2,13 @@
 // deadline, survives transient failures, notices a failed operation in the machine's event log,
 // and stops at once when its AbortSignal fires.
 import type { WaitableState } from './constants.js';
-import {
-  MachineGoneError,
-  MachineOperationFailedError,
-  PaperspaceConnectionError,
-  PaperspaceNotFoundError,
-  PaperspaceRetryLaterError,
-  WaitTimeoutError,
-} from './errors.js';
+import { PaperspaceConnectionError, PaperspaceNotFoundError, PaperspaceRetryLaterError } from './errors.js';
 import type { RequestOptions } from './http.js';
 import { waitForStateParamsSchema } from './request-params/machine-params.js';
 import { parseRequest } from './request-params/parse-request.js';
 import type { MachineEvent, MachineWithEvents } from './schemas.js';
 import type { Sleep } from './sleep.js';
+import { MachineGoneError, MachineOperationFailedError, WaitTimeoutError } from './wait-errors.js';
 
 export const DEFAULT_WAIT_INTERVAL_MS = 5_000;
 
