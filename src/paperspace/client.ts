@@ -4,15 +4,25 @@ import type { Dispatcher } from 'undici';
 import { CAPABILITIES, type Capabilities, type Dialect, dialectOf } from './dialect.js';
 import { createGraphqlCaller } from './graphql.js';
 import { createHttpCore, type ResponseEvent } from './http.js';
+import { contractAccountResource } from './legacy/account.js';
 import type { ResourceContext } from './legacy/context.js';
-import { createDelegationsResource, type DelegationsResource } from './legacy/delegations.js';
-import { type AccountResource, contractAccountResource } from './legacy/identity.js';
-import { createMachinesResource, type MachinesResource } from './legacy/machines.js';
-import { createNetworksResource, type NetworksResource } from './legacy/networks.js';
-import { createScriptsResource, type ScriptsResource } from './legacy/scripts.js';
-import { createSharedDrivesResource, type SharedDrivesResource } from './legacy/shared-drives.js';
-import { createTemplatesResource, type TemplatesResource } from './legacy/templates.js';
-import { createUsersResource, type UsersResource } from './legacy/users.js';
+import { createDelegationsResource } from './legacy/delegations.js';
+import { createMachinesResource } from './legacy/machines.js';
+import { createNetworksResource } from './legacy/networks.js';
+import { createScriptsResource } from './legacy/scripts.js';
+import { createSharedDrivesResource } from './legacy/shared-drives.js';
+import { createTemplatesResource } from './legacy/templates.js';
+import { createUsersResource } from './legacy/users.js';
+import type {
+  AccountResource,
+  DelegationsResource,
+  MachinesResource,
+  NetworksResource,
+  ScriptsResource,
+  SharedDrivesResource,
+  TemplatesResource,
+  UsersResource,
+} from './resources.js';
 import { createRedactor } from './response-body.js';
 import { abortableSleep, type Sleep } from './sleep.js';
 import { createV1Resources } from './v1/client.js';

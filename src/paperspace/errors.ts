@@ -1,8 +1,7 @@
 // Every failure the Paperspace client can produce, as a typed error whose `message` is a sentence a
 // person can act on. The Slack layer shows `message` as is, so no message (and no field a logger
 // might print) ever carries an API key or access token: the HTTP core redacts them from server text
-// before any of these classes sees it.
-import type { MachineEvent, MachineWithEvents } from './schemas.js';
+// before any of these classes sees it. waitForState's own endings are in wait-errors.ts.
 
 /** One problem with a request, found before anything was sent. */
 export interface RequestIssue {
@@ -199,10 +198,22 @@ function whenToRetry(retryAfterMs: number | undefined): string {
   return retryAfterMs === undefined ? 'in a minute' : `in ${formatDuration(retryAfterMs)}`;
 }
 
-/** 429: too many requests; `retryAfterMs` says when Paperspace will accept more, if it said. */
-export class PaperspaceRateLimitError extends PaperspaceApiError {
-  override name = 'PaperspaceRateLimitError';
+/**
+ * A failure Paperspace expects to pass (429, 5xx). `retryAfterMs` is when it said to come back
+ * (Retry-After), if it said: the client's retries and waitForState wait that long.
+ */
+export abstract class PaperspaceRetryLaterError extends PaperspaceApiError {
   readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, details: ApiErrorDetails) {
+    super(message, details);
+    this.retryAfterMs = details.retryAfterMs;
+  }
+}
+
+/** 429: too many requests. */
+export class PaperspaceRateLimitError extends PaperspaceRetryLaterError {
+  override name = 'PaperspaceRateLimitError';
 
   constructor(details: ApiErrorDetails) {
     const when = whenToRetry(details.retryAfterMs);
@@ -210,14 +221,12 @@ export class PaperspaceRateLimitError extends PaperspaceApiError {
       `Paperspace is limiting requests (${details.status}) and did not ${details.action}. Try again ${when}.`,
       details,
     );
-    this.retryAfterMs = details.retryAfterMs;
   }
 }
 
-/** 5xx: Paperspace failed; `retryAfterMs` is set when a 503 said when to come back. */
-export class PaperspaceServerError extends PaperspaceApiError {
+/** 5xx: Paperspace failed (a 503 may say when to come back). */
+export class PaperspaceServerError extends PaperspaceRetryLaterError {
   override name = 'PaperspaceServerError';
-  readonly retryAfterMs: number | undefined;
 
   constructor(details: ApiErrorDetails) {
     const when = whenToRetry(details.retryAfterMs);
@@ -227,7 +236,6 @@ export class PaperspaceServerError extends PaperspaceApiError {
         (details.changesState ? `${MAY_HAVE_SUCCEEDED} Try again ${when} if not.` : `Try again ${when}.`),
       details,
     );
-    this.retryAfterMs = details.retryAfterMs;
   }
 }
 
@@ -305,67 +313,6 @@ export class PaperspaceTimeoutError extends PaperspaceConnectionError {
       { cause: options?.cause },
     );
     this.timeoutMs = timeoutMs;
-  }
-}
-
-/** waitForState ran out of time. `machine` is the last one observed (absent if none was). */
-export class WaitTimeoutError extends PaperspaceError {
-  override name = 'WaitTimeoutError';
-  readonly machine: MachineWithEvents | undefined;
-  readonly targetState: string;
-  readonly lastError: unknown;
-
-  constructor(
-    machineId: string,
-    targetState: string,
-    timeoutMs: number,
-    machine: MachineWithEvents | undefined,
-    lastError: unknown,
-  ) {
-    const where = machine ? `it is still ${machine.state}` : 'Paperspace could not be asked about it';
-    super(
-      `${machine?.name ?? machineId} did not become ${targetState} within ${formatDuration(timeoutMs)}; ${where}. ` +
-        'Check it with /ps show, or wait again.',
-      'machines.waitForState',
-      { cause: lastError },
-    );
-    this.machine = machine;
-    this.targetState = targetState;
-    this.lastError = lastError;
-  }
-}
-
-/** The machine's event log reports that the operation being waited for failed. */
-export class MachineOperationFailedError extends PaperspaceError {
-  override name = 'MachineOperationFailedError';
-  readonly machine: MachineWithEvents;
-  readonly event: MachineEvent;
-
-  constructor(machine: MachineWithEvents, event: MachineEvent) {
-    const reason = event.errorMsg?.trim() ? `: ${event.errorMsg.trim()}` : ` (event state "${event.state}")`;
-    super(
-      `Paperspace reports that the ${event.name} of ${machine.name} failed${reason}. ` +
-        'Check the machine in the Paperspace console before trying again.',
-      'machines.waitForState',
-    );
-    this.machine = machine;
-    this.event = event;
-  }
-}
-
-/** The machine being waited for no longer exists (404 while polling). */
-export class MachineGoneError extends PaperspaceError {
-  override name = 'MachineGoneError';
-  readonly machineId: string;
-
-  constructor(machineId: string, cause: PaperspaceNotFoundError) {
-    super(
-      `Machine "${machineId}" no longer exists or is no longer visible to your account; ` +
-        'it may have been destroyed.',
-      'machines.waitForState',
-      { cause },
-    );
-    this.machineId = machineId;
   }
 }
 

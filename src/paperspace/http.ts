@@ -9,8 +9,7 @@ import {
   createApiError,
   MissingAccessTokenError,
   PaperspaceConnectionError,
-  PaperspaceRateLimitError,
-  PaperspaceServerError,
+  PaperspaceRetryLaterError,
   PaperspaceTimeoutError,
   PaperspaceUnexpectedResponseError,
 } from './errors.js';
@@ -255,14 +254,9 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
    */
   function retryDelay(error: unknown, retriesConsumed: number): number | undefined {
     const transient =
-      error instanceof PaperspaceConnectionError ||
-      error instanceof PaperspaceRateLimitError ||
-      error instanceof PaperspaceServerError;
+      error instanceof PaperspaceConnectionError || error instanceof PaperspaceRetryLaterError;
     if (!transient) return undefined;
-    const retryAfterMs =
-      error instanceof PaperspaceRateLimitError || error instanceof PaperspaceServerError
-        ? error.retryAfterMs
-        : undefined;
+    const retryAfterMs = error instanceof PaperspaceRetryLaterError ? error.retryAfterMs : undefined;
     if (retryAfterMs !== undefined) return retryAfterMs <= MAX_RETRY_AFTER_MS ? retryAfterMs : undefined;
     const ceiling = Math.min(BACKOFF_BASE_MS * 2 ** retriesConsumed, BACKOFF_MAX_MS);
     return Math.round(ceiling * (1 - BACKOFF_JITTER * options.random()));

@@ -2,19 +2,13 @@
 // deadline, survives transient failures, notices a failed operation in the machine's event log,
 // and stops at once when its AbortSignal fires.
 import type { WaitableState } from './constants.js';
-import {
-  MachineGoneError,
-  MachineOperationFailedError,
-  PaperspaceConnectionError,
-  PaperspaceNotFoundError,
-  PaperspaceRateLimitError,
-  PaperspaceServerError,
-  WaitTimeoutError,
-} from './errors.js';
+import { PaperspaceConnectionError, PaperspaceNotFoundError, PaperspaceRetryLaterError } from './errors.js';
 import type { RequestOptions } from './http.js';
-import { parseRequest, waitForStateParamsSchema } from './request-params.js';
+import { waitForStateParamsSchema } from './request-params/machine-params.js';
+import { parseRequest } from './request-params/parse-request.js';
 import type { MachineEvent, MachineWithEvents } from './schemas.js';
 import type { Sleep } from './sleep.js';
+import { MachineGoneError, MachineOperationFailedError, WaitTimeoutError } from './wait-errors.js';
 
 export const DEFAULT_WAIT_INTERVAL_MS = 5_000;
 
@@ -93,17 +87,11 @@ export async function waitForState(
 }
 
 function retryAfterOf(error: unknown): number | undefined {
-  return error instanceof PaperspaceRateLimitError || error instanceof PaperspaceServerError
-    ? error.retryAfterMs
-    : undefined;
+  return error instanceof PaperspaceRetryLaterError ? error.retryAfterMs : undefined;
 }
 
 function isTransient(error: unknown): boolean {
-  return (
-    error instanceof PaperspaceConnectionError ||
-    error instanceof PaperspaceServerError ||
-    error instanceof PaperspaceRateLimitError
-  );
+  return error instanceof PaperspaceConnectionError || error instanceof PaperspaceRetryLaterError;
 }
 
 function isFailedEvent(event: MachineEvent): boolean {

@@ -1,6 +1,7 @@
 // Shutdown reminders ("every weekday at 19:00 in my time zone, show me what is still running").
 // Every replica runs every cron schedule; claimRun decides which one posts a given occurrence.
 import { randomUUID } from 'node:crypto';
+import { createScheduledRunClaims, type ScheduledRunClaims } from './scheduled-run-claims.js';
 import type { SlackUser } from './slack-user.js';
 import { type SqlClient, StoreError } from './sql-client.js';
 
@@ -37,7 +38,7 @@ export class ReminderRefusedError extends StoreError {
   }
 }
 
-export interface ReminderRepository {
+export interface ReminderRepository extends ScheduledRunClaims {
   /**
    * Stores a reminder unless the person already has one on the same schedule or `limit` of them
    * (no limit by default); throws ReminderRefusedError then. Each reminder holds a slot below the
@@ -53,13 +54,6 @@ export interface ReminderRepository {
   delete(user: SlackUser, id: string): Promise<boolean>;
   /** `/ps remind off`: deletes all of the user's reminders and returns how many there were. */
   deleteByUser(user: SlackUser): Promise<number>;
-  /**
-   * Claims the occurrence of a reminder scheduled for `scheduledAt`. True for exactly one caller,
-   * whichever replica asks first, and that one posts it; false for the rest and for a deleted reminder.
-   */
-  claimRun(reminderId: string, scheduledAt: number, claim: { owner: string; at: number }): Promise<boolean>;
-  /** Forgets claimed occurrences scheduled before `before`; returns how many. */
-  pruneRuns(before: number): Promise<number>;
 }
 
 type ReminderRow = {
@@ -159,21 +153,6 @@ export function createReminderRepository(db: SqlClient): ReminderRepository {
       return changes;
     },
 
-    async claimRun(reminderId, scheduledAt, { owner, at }) {
-      // A reminder deleted meanwhile has nothing to claim. The casts tell PostgreSQL the types of
-      // parameters that have no column to infer them from.
-      const { changes } = await db.run(
-        `INSERT INTO reminder_runs (reminder_id, scheduled_at, claimed_by, claimed_at)
-         SELECT id, CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT) FROM reminders WHERE id = ?
-         ON CONFLICT (reminder_id, scheduled_at) DO NOTHING`,
-        [scheduledAt, owner, at, reminderId],
-      );
-      return changes === 1;
-    },
-
-    async pruneRuns(before) {
-      const { changes } = await db.run('DELETE FROM reminder_runs WHERE scheduled_at < ?', [before]);
-      return changes;
-    },
+    ...createScheduledRunClaims(db, { schedules: 'reminders', runs: 'reminder_runs', key: 'reminder_id' }),
   };
 }

@@ -2,6 +2,7 @@
 // cost so far". One per Paperspace team in a Slack workspace; setting it again replaces it. Every
 // replica schedules every digest; claimRun decides which one posts a given occurrence.
 import { randomUUID } from 'node:crypto';
+import { createScheduledRunClaims, type ScheduledRunClaims } from './scheduled-run-claims.js';
 import { type SqlClient, StoreError } from './sql-client.js';
 
 export interface NewTeamDigest {
@@ -24,7 +25,7 @@ export interface TeamDigest extends NewTeamDigest {
   id: string;
 }
 
-export interface TeamDigestRepository {
+export interface TeamDigestRepository extends ScheduledRunClaims {
   /** Stores the team's digest, replacing the one it had (which then stops firing). */
   put(input: NewTeamDigest): Promise<TeamDigest>;
   get(id: string): Promise<TeamDigest | undefined>;
@@ -32,9 +33,6 @@ export interface TeamDigestRepository {
   listAll(): Promise<TeamDigest[]>;
   /** False when it was gone already (another replica, or `/ps digest off`, got there first). */
   delete(id: string): Promise<boolean>;
-  /** True for exactly one caller per occurrence, and for none once the digest is deleted. */
-  claimRun(digestId: string, scheduledAt: number, claim: { owner: string; at: number }): Promise<boolean>;
-  pruneRuns(before: number): Promise<number>;
 }
 
 type Row = {
@@ -115,20 +113,10 @@ export function createTeamDigestRepository(db: SqlClient): TeamDigestRepository 
       return changes === 1;
     },
 
-    async claimRun(digestId, scheduledAt, { owner, at }) {
-      // The casts tell PostgreSQL the types of parameters that have no column to infer them from.
-      const { changes } = await db.run(
-        `INSERT INTO team_digest_runs (digest_id, scheduled_at, claimed_by, claimed_at)
-         SELECT id, CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT) FROM team_digests WHERE id = ?
-         ON CONFLICT (digest_id, scheduled_at) DO NOTHING`,
-        [scheduledAt, owner, at, digestId],
-      );
-      return changes === 1;
-    },
-
-    async pruneRuns(before) {
-      const { changes } = await db.run('DELETE FROM team_digest_runs WHERE scheduled_at < ?', [before]);
-      return changes;
-    },
+    ...createScheduledRunClaims(db, {
+      schedules: 'team_digests',
+      runs: 'team_digest_runs',
+      key: 'digest_id',
+    }),
   };
 }

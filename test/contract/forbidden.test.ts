@@ -11,7 +11,10 @@ import { z } from 'zod';
 import type { PaperspaceClient } from '../../src/paperspace/client.js';
 import { type DedicatedGpuMachineType, SCRIPT_MAX_BYTES } from '../../src/paperspace/constants.js';
 import { PaperspaceBadRequestError, RequestValidationError } from '../../src/paperspace/errors.js';
-import type { CreateMachineParams, TemplateInfo } from '../../src/paperspace/request-params.js';
+import type {
+  CreateMachineParams,
+  TemplateInfo,
+} from '../../src/paperspace/request-params/machine-create-params.js';
 import {
   type ContractWorld,
   DEMO_SECRETS,

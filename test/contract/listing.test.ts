@@ -2,7 +2,7 @@
 // equality filter of the contract, strings, numbers and booleans alike.
 import { describe, expect, it } from 'vitest';
 import type { PaperspaceClient } from '../../src/paperspace/client.js';
-import type { MachineListFilters } from '../../src/paperspace/request-params.js';
+import type { MachineListFilters } from '../../src/paperspace/request-params/machine-params.js';
 import type { Machine } from '../../src/paperspace/schemas.js';
 import { DEMO_SEED } from '../../tools/emulator/index.js';
 import { startContractWorld, TRANSITION_MS } from './harness.js';

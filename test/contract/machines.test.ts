@@ -1,7 +1,7 @@
 // Every machine operation of the contract, through the real client against the real emulator.
 import { describe, expect, it } from 'vitest';
 import { PaperspaceNotFoundError, PaperspacePermissionError } from '../../src/paperspace/errors.js';
-import type { CreateMachineParams } from '../../src/paperspace/request-params.js';
+import type { CreateMachineParams } from '../../src/paperspace/request-params/machine-create-params.js';
 import { rejectionOf, startContractWorld, TRANSITION_MS } from './harness.js';
 
 const ADA_WORKSTATION = 'psada001'; // Windows desktop, P4000, ready, West Coast

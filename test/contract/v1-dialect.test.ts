@@ -3,12 +3,12 @@
 // retry rules (never a create). And with a /v1 base URL, no request is a contract request.
 import { describe, expect, it } from 'vitest';
 import {
-  MachineOperationFailedError,
   PaperspaceAuthenticationError,
   PaperspaceNotFoundError,
   PaperspacePermissionError,
   PaperspaceServerError,
 } from '../../src/paperspace/errors.js';
+import { MachineOperationFailedError } from '../../src/paperspace/wait-errors.js';
 import { startRecordingProxy } from '../support/recording-proxy.js';
 import { rejectionOf, startContractWorld, TRANSITION_MS } from './harness.js';
 

@@ -5,7 +5,7 @@ import {
   MachineGoneError,
   MachineOperationFailedError,
   WaitTimeoutError,
-} from '../../src/paperspace/errors.js';
+} from '../../src/paperspace/wait-errors.js';
 import { rejectionOf, startContractWorld, TRANSITION_MS } from './harness.js';
 
 const ADA_RENDER = 'psada003'; // Ubuntu desktop: boots to ready

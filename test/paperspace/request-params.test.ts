@@ -3,11 +3,10 @@ import { RequestValidationError } from '../../src/paperspace/errors.js';
 import {
   createMachineParamsSchema,
   createMachineParamsSchemaFor,
-  parseRequest,
   templateFamily,
-  toRequestIssues,
-  updateMachineParamsSchema,
-} from '../../src/paperspace/request-params.js';
+} from '../../src/paperspace/request-params/machine-create-params.js';
+import { updateMachineParamsSchema } from '../../src/paperspace/request-params/machine-params.js';
+import { parseRequest, toRequestIssues } from '../../src/paperspace/request-params/parse-request.js';
 
 const validCreate = {
   region: 'Europe (AMS1)',

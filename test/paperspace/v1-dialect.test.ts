@@ -2,11 +2,11 @@
 // how it follows cursors, and how it reads v1's answers (numbers, events, {code,message} errors).
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  MachineOperationFailedError,
   PaperspaceBadRequestError,
   PaperspaceNotFoundError,
   PaperspaceServerError,
 } from '../../src/paperspace/errors.js';
+import { MachineOperationFailedError } from '../../src/paperspace/wait-errors.js';
 import {
   API_KEY,
   type FakePaperspace,

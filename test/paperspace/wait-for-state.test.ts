@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { PaperspaceAuthenticationError, PaperspaceServerError } from '../../src/paperspace/errors.js';
+import type { MachineWithEvents } from '../../src/paperspace/schemas.js';
 import {
   MachineGoneError,
   MachineOperationFailedError,
-  PaperspaceAuthenticationError,
-  PaperspaceServerError,
   WaitTimeoutError,
-} from '../../src/paperspace/errors.js';
-import type { MachineWithEvents } from '../../src/paperspace/schemas.js';
+} from '../../src/paperspace/wait-errors.js';
 import { findFailedEvent } from '../../src/paperspace/wait-for-state.js';
 import {
   eventFixture,

@@ -6,7 +6,7 @@ import type { PaperspaceClient } from '../../paperspace/client.js';
 import {
   type CreateSharedDriveParams,
   createSharedDriveParamsSchema,
-} from '../../paperspace/request-params.js';
+} from '../../paperspace/request-params/shared-drive-params.js';
 import type { SharedDrive } from '../../paperspace/schemas.js';
 import { type FormReading, readForm } from '../../slack/block-kit/form-problems.js';
 import type { AuditTrail } from '../../store/audit-trail.js';

@@ -8,14 +8,14 @@ import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { RequestOptions } from '../../paperspace/http.js';
 import {
-  machineListFiltersSchema,
-  machineTypeSchema,
   networkListFiltersSchema,
-  parseRequest,
-  scriptListFiltersSchema,
   templateListFiltersSchema,
   userListFiltersSchema,
-} from '../../paperspace/request-params.js';
+} from '../../paperspace/request-params/list-filters.js';
+import { machineTypeSchema } from '../../paperspace/request-params/machine-create-params.js';
+import { machineListFiltersSchema } from '../../paperspace/request-params/machine-params.js';
+import { parseRequest } from '../../paperspace/request-params/parse-request.js';
+import { scriptListFiltersSchema } from '../../paperspace/request-params/script-params.js';
 import type { Machine, Network, Script, SharedDrive, Template, User } from '../../paperspace/schemas.js';
 
 export const LISTING_KINDS = ['machines', 'templates', 'users', 'networks', 'scripts', 'drives'] as const;

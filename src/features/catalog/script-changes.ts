@@ -2,7 +2,10 @@
 // The form is checked with the client's own request schema (the 16 KB UTF-8 limit included), so a
 // problem is shown under its field before anything is sent.
 import type { PaperspaceClient } from '../../paperspace/client.js';
-import { type CreateScriptParams, createScriptParamsSchema } from '../../paperspace/request-params.js';
+import {
+  type CreateScriptParams,
+  createScriptParamsSchema,
+} from '../../paperspace/request-params/script-params.js';
 import type { Script } from '../../paperspace/schemas.js';
 import { type FormReading, readForm } from '../../slack/block-kit/form-problems.js';
 import type { AuditTrail } from '../../store/audit-trail.js';

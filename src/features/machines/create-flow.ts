@@ -14,8 +14,8 @@ import {
   type CreateMachineParams,
   createMachineParamsSchemaFor,
   type TemplateInfo,
-  toRequestIssues,
-} from '../../paperspace/request-params.js';
+} from '../../paperspace/request-params/machine-create-params.js';
+import { toRequestIssues } from '../../paperspace/request-params/parse-request.js';
 import type { Network, Template } from '../../paperspace/schemas.js';
 import { errorMessage } from '../../slack/block-kit/messages.js';
 import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';

@@ -9,8 +9,8 @@ import type { WaitableState } from '../../paperspace/constants.js';
 import type {
   CreateMachineParams,
   TemplateInfo,
-  UpdateMachineParams,
-} from '../../paperspace/request-params.js';
+} from '../../paperspace/request-params/machine-create-params.js';
+import type { UpdateMachineParams } from '../../paperspace/request-params/machine-params.js';
 import type { Machine, MachineUtilization, MachineWithEvents } from '../../paperspace/schemas.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { SlackUser } from '../../store/slack-user.js';

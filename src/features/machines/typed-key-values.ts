@@ -5,7 +5,7 @@
 // convert is passed on unchanged, so the schema's own message names the key and says what it must be.
 import { z } from 'zod';
 import type { RequestIssue } from '../../paperspace/errors.js';
-import { toRequestIssues } from '../../paperspace/request-params.js';
+import { toRequestIssues } from '../../paperspace/request-params/parse-request.js';
 import { closestMatch } from '../../slack/command-language/closest-match.js';
 import type { KeyValues } from '../../slack/command-language/command-grammar.js';
 

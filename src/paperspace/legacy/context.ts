@@ -11,6 +11,3 @@ export interface ResourceContext {
   sleep: Sleep;
   now: () => number;
 }
-
-/** Path segments are user input (ids typed in Slack): encoded so they cannot change the path. */
-export const segment = (id: string) => encodeURIComponent(id);

@@ -1,16 +1,9 @@
-// Resource delegations: a 4-hour access token for chosen machines, used to share them.
-import type { RequestOptions } from '../http.js';
-import {
-  type CreateDelegationParams,
-  createDelegationParamsSchema,
-  parseRequest,
-} from '../request-params.js';
-import { type ResourceDelegation, resourceDelegationSchema } from '../schemas.js';
+// Resource delegations (the contract): a 4-hour access token for chosen machines, used to share them.
+import { createDelegationParamsSchema } from '../request-params/delegation-params.js';
+import { parseRequest } from '../request-params/parse-request.js';
+import type { DelegationsResource } from '../resources.js';
+import { resourceDelegationSchema } from '../schemas.js';
 import type { ResourceContext } from './context.js';
-
-export interface DelegationsResource {
-  create(params: CreateDelegationParams, options?: RequestOptions): Promise<ResourceDelegation>;
-}
 
 export function createDelegationsResource({ core, restUrl }: ResourceContext): DelegationsResource {
   return {

@@ -2,13 +2,10 @@
 // the filters checked by their request schema and sent as the query string, safe to retry. Each such
 // resource differs only in what this takes, so the call itself is written once.
 import type { z } from 'zod';
-import type { QueryValue, RequestOptions } from '../http.js';
-import { parseRequest } from '../request-params.js';
+import type { QueryValue } from '../http.js';
+import { parseRequest } from '../request-params/parse-request.js';
+import type { ListResource } from '../resources.js';
 import type { ResourceContext } from './context.js';
-
-export interface ListResource<Filters, Item> {
-  list(filters?: Filters, options?: RequestOptions): Promise<Item[]>;
-}
 
 export interface ListOperation<Filters, Item> {
   /** Client operation name for metrics and errors, e.g. `networks.list`. */

@@ -1,99 +1,41 @@
 // Machines: every machine operation of the contract, plus listAll and waitForState built on them.
-import { z } from 'zod';
-import { MACHINE_LIST_PAGE_SIZE, type WaitableState } from '../constants.js';
+import { MACHINE_LIST_PAGE_SIZE } from '../constants.js';
 import { PaperspaceError } from '../errors.js';
 import type { RequestOptions } from '../http.js';
+import { machineSubject, segment, validMachineId } from '../path-ids.js';
+import { createMachineParamsSchemaFor } from '../request-params/machine-create-params.js';
 import {
-  type AvailabilityParams,
   availabilityParamsSchema,
-  type CreateMachineParams,
-  createMachineParamsSchemaFor,
-  type DestroyMachineParams,
   destroyMachineParamsSchema,
   type MachineFilters,
   type MachineListFilters,
-  machineIdSchema,
   machineListFiltersSchema,
-  parseRequest,
-  type SetMachineAccessParams,
   setMachineAccessParamsSchema,
-  type TemplateInfo,
-  type UpdateMachineParams,
   updateMachineParamsSchema,
   utilizationParamsSchema,
-} from '../request-params.js';
+} from '../request-params/machine-params.js';
+import { parseRequest } from '../request-params/parse-request.js';
+import type { MachinesResource, PowerReceipt } from '../resources.js';
 import {
-  type Availability,
   acknowledgementSchema,
   availabilitySchema,
   type Machine,
-  type MachineEvent,
-  type MachineUtilization,
   type MachineWithEvents,
   machineListSchema,
   machineSchema,
   machineUtilizationSchema,
   machineWithEventsSchema,
 } from '../schemas.js';
-import { type WaitForStateOptions, waitForState } from '../wait-for-state.js';
-import { type ResourceContext, segment } from './context.js';
-
-export interface CreateMachineOptions extends RequestOptions {
-  /** The template being created from, when known: enables the contract's Windows/Ubuntu type rules. */
-  template?: TemplateInfo;
-}
-
-/** What a start, stop or restart answered: the event that follows it, where the API names one (v1). */
-export interface PowerReceipt {
-  /** Null when the API names none (the contract), or nothing new was started (already under way). */
-  eventId: string | null;
-}
-
-export interface MachinesResource {
-  create(params: CreateMachineParams, options?: CreateMachineOptions): Promise<Machine>;
-  start(machineId: string, options?: RequestOptions): Promise<PowerReceipt>;
-  stop(machineId: string, options?: RequestOptions): Promise<PowerReceipt>;
-  restart(machineId: string, options?: RequestOptions): Promise<PowerReceipt>;
-  /**
-   * One machine event, as it stands now (v1's `GET /machine-events/{id}`): how an operation is going,
-   * and its `errorMsg` if it failed. The contract has no such call (`capabilities.followEvents`).
-   */
-  event(eventId: string, options?: RequestOptions): Promise<MachineEvent>;
-  destroy(machineId: string, params?: DestroyMachineParams, options?: RequestOptions): Promise<void>;
-  update(machineId: string, params: UpdateMachineParams, options?: RequestOptions): Promise<void>;
-  list(filters?: MachineListFilters, options?: RequestOptions): Promise<Machine[]>;
-  /** Every machine matching `filters`, fetched in pages of 1000. */
-  listAll(filters?: MachineFilters, options?: RequestOptions): AsyncIterable<Machine>;
-  show(machineId: string, options?: RequestOptions): Promise<MachineWithEvents>;
-  setAccess(machineId: string, params: SetMachineAccessParams, options?: RequestOptions): Promise<void>;
-  /**
-   * The Paperspace user ids given explicit access to the machine (v1's accessors). The contract's API
-   * cannot list them: its dialect throws, and `capabilities.listAccessors` says so beforehand.
-   */
-  accessors(machineId: string, options?: RequestOptions): Promise<string[]>;
-  utilization(machineId: string, billingMonth: string, options?: RequestOptions): Promise<MachineUtilization>;
-  availability(
-    region: AvailabilityParams['region'],
-    machineType: AvailabilityParams['machineType'],
-    options?: RequestOptions,
-  ): Promise<Availability>;
-  waitForState(
-    machineId: string,
-    state: WaitableState,
-    options: WaitForStateOptions,
-  ): Promise<MachineWithEvents>;
-}
+import { sendChange } from '../send-change.js';
+import { waitForState } from '../wait-for-state.js';
+import type { ResourceContext } from './context.js';
 
 const START_STOP_HINT = "Only the machine's owner can start, stop or restart it.";
 // Built once: zod compiles a schema on its first parse, which costs far more than the parse itself.
-const machineIdParamsSchema = z.object({ machineId: machineIdSchema });
 const listAllFiltersSchema = machineListFiltersSchema.omit({ limit: true, skip: true });
 
 export function createMachinesResource(context: ResourceContext): MachinesResource {
   const { core, restUrl } = context;
-  const machineSubject = (id: string) => ({ kind: 'machine', id });
-  const validId = (machineId: string, operation: string, action: string) =>
-    parseRequest(machineIdParamsSchema, { machineId }, operation, action).machineId;
 
   /** start, stop and restart differ only in path and in whether repeating them is harmless. */
   async function powerAction(
@@ -103,7 +45,7 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
   ): Promise<PowerReceipt> {
     const operation = `machines.${verb}`;
     const action = `${verb} machine ${machineId}`;
-    const id = validId(machineId, operation, action);
+    const id = validMachineId(machineId, operation, action);
     await core.send({
       ...options,
       operation,
@@ -139,7 +81,7 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
 
   async function show(machineId: string, options?: RequestOptions): Promise<MachineWithEvents> {
     const action = `show machine ${machineId}`;
-    const id = validId(machineId, 'machines.show', action);
+    const id = validMachineId(machineId, 'machines.show', action);
     const response = await core.send({
       ...options,
       operation: 'machines.show',
@@ -181,11 +123,11 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
 
     async destroy(machineId, params = {}, options) {
       const action = `destroy machine ${machineId}`;
-      const id = validId(machineId, 'machines.destroy', action);
+      const id = validMachineId(machineId, 'machines.destroy', action);
       // The contract does not say whether releasePublicIp travels in the query or the body; like
       // every other POST parameter of the contract it is sent in the JSON body.
       const body = parseRequest(destroyMachineParamsSchema, params, 'machines.destroy', action);
-      await core.send({
+      await sendChange(core, {
         ...options,
         operation: 'machines.destroy',
         action,
@@ -193,9 +135,6 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
         url: restUrl(`/machines/${segment(id)}/destroyMachine`),
         body,
         credential: 'apiKey',
-        schema: acknowledgementSchema,
-        anySuccessBody: true,
-        idempotent: false,
         subject: machineSubject(id),
         permissionHint:
           "Only the machine's owner, or a team administrator for a team machine, can destroy it.",
@@ -204,9 +143,9 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
 
     async update(machineId, params, options) {
       const action = `update machine ${machineId}`;
-      const id = validId(machineId, 'machines.update', action);
+      const id = validMachineId(machineId, 'machines.update', action);
       const body = parseRequest(updateMachineParamsSchema, params, 'machines.update', action);
-      await core.send({
+      await sendChange(core, {
         ...options,
         operation: 'machines.update',
         action,
@@ -214,9 +153,6 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
         url: restUrl(`/machines/${segment(id)}/updateMachinePublic`),
         body,
         credential: 'apiKey',
-        schema: acknowledgementSchema,
-        anySuccessBody: true,
-        idempotent: false,
         subject: machineSubject(id),
       });
     },
@@ -234,9 +170,9 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
     async setAccess(machineId, params, options) {
       const verb = params?.enableAccess === false ? 'revoke' : 'grant';
       const action = `${verb} access to machine ${machineId}`;
-      const id = validId(machineId, 'machines.setAccess', action);
+      const id = validMachineId(machineId, 'machines.setAccess', action);
       const body = parseRequest(setMachineAccessParamsSchema, params, 'machines.setAccess', action);
-      await core.send({
+      await sendChange(core, {
         ...options,
         operation: 'machines.setAccess',
         action,
@@ -244,9 +180,6 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
         url: restUrl(`/machines/${segment(id)}/setMachineAccess`),
         body,
         credential: 'apiKey',
-        schema: acknowledgementSchema,
-        anySuccessBody: true,
-        idempotent: false,
         subject: machineSubject(id),
       });
     },

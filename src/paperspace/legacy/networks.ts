@@ -1,10 +1,9 @@
 // Private networks machines and shared drives are created on.
-import { type NetworkListFilters, networkListFiltersSchema } from '../request-params.js';
-import { type Network, networkListSchema } from '../schemas.js';
+import { networkListFiltersSchema } from '../request-params/list-filters.js';
+import type { NetworksResource } from '../resources.js';
+import { networkListSchema } from '../schemas.js';
 import type { ResourceContext } from './context.js';
-import { createListResource, type ListResource } from './list-resource.js';
-
-export type NetworksResource = ListResource<NetworkListFilters, Network>;
+import { createListResource } from './list-resource.js';
 
 export function createNetworksResource(context: ResourceContext): NetworksResource {
   return createListResource(context, {

@@ -1,28 +1,17 @@
 // Shared drives, the contract's GraphQL operations: list, create and delete.
-import { z } from 'zod';
-import type { RequestOptions } from '../http.js';
+import { sharedDriveSubject, validSharedDriveId } from '../path-ids.js';
+import { parseRequest } from '../request-params/parse-request.js';
 import {
-  type CreateSharedDriveParams,
   createSharedDriveParamsSchema,
-  parseRequest,
-  type SharedDriveListParams,
-  sharedDriveIdSchema,
   sharedDriveListParamsSchema,
-} from '../request-params.js';
+} from '../request-params/shared-drive-params.js';
+import type { SharedDrivesResource } from '../resources.js';
 import {
   createSharedDriveDataSchema,
   deleteSharedDriveDataSchema,
-  type SharedDrive,
   sharedDrivesDataSchema,
 } from '../schemas.js';
 import type { ResourceContext } from './context.js';
-
-export interface SharedDrivesResource {
-  list(params?: SharedDriveListParams, options?: RequestOptions): Promise<SharedDrive[]>;
-  /** Returns the new drive's id and name (the fields the contract's mutation selects). */
-  create(params: CreateSharedDriveParams, options?: RequestOptions): Promise<SharedDrive>;
-  delete(sharedDriveId: string, options?: RequestOptions): Promise<{ id: string }>;
-}
 
 const DRIVE_FIELDS = 'id name mountPoint size username password region { name }';
 
@@ -36,8 +25,6 @@ const DELETE_SHARED_DRIVE_MUTATION =
   'mutation DeleteSharedDrive($input: DeleteSharedDriveInput!) { deleteSharedDrive(input: $input) { sharedDrive { id } } }';
 
 const ADMIN_HINT = 'Only team administrators can list, create or delete shared drives.';
-// Built once: zod compiles a schema on its first parse, which costs far more than the parse itself.
-const deleteParamsSchema = z.object({ id: sharedDriveIdSchema });
 
 export function createSharedDrivesResource({ graphql }: ResourceContext): SharedDrivesResource {
   return {
@@ -87,7 +74,7 @@ export function createSharedDrivesResource({ graphql }: ResourceContext): Shared
 
     async delete(sharedDriveId, options) {
       const action = `delete shared drive ${sharedDriveId}`;
-      const { id } = parseRequest(deleteParamsSchema, { id: sharedDriveId }, 'sharedDrives.delete', action);
+      const id = validSharedDriveId(sharedDriveId, 'sharedDrives.delete', action);
       const data = await graphql({
         ...options,
         operation: 'sharedDrives.delete',
@@ -96,7 +83,7 @@ export function createSharedDrivesResource({ graphql }: ResourceContext): Shared
         variables: { input: { id } },
         dataSchema: deleteSharedDriveDataSchema,
         idempotent: false,
-        subject: { kind: 'shared drive', id },
+        subject: sharedDriveSubject(id),
         permissionHint: ADMIN_HINT,
       });
       return data.deleteSharedDrive.sharedDrive;

@@ -1,10 +1,9 @@
 // Templates: the images new machines are created from.
-import { type TemplateListFilters, templateListFiltersSchema } from '../request-params.js';
-import { type Template, templateListSchema } from '../schemas.js';
+import { templateListFiltersSchema } from '../request-params/list-filters.js';
+import type { TemplatesResource } from '../resources.js';
+import { templateListSchema } from '../schemas.js';
 import type { ResourceContext } from './context.js';
-import { createListResource, type ListResource } from './list-resource.js';
-
-export type TemplatesResource = ListResource<TemplateListFilters, Template>;
+import { createListResource } from './list-resource.js';
 
 export function createTemplatesResource(context: ResourceContext): TemplatesResource {
   return createListResource(context, {

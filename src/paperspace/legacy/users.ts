@@ -1,10 +1,9 @@
 // Users of the caller's account or team.
-import { type UserListFilters, userListFiltersSchema } from '../request-params.js';
-import { type User, userListSchema } from '../schemas.js';
+import { userListFiltersSchema } from '../request-params/list-filters.js';
+import type { UsersResource } from '../resources.js';
+import { userListSchema } from '../schemas.js';
 import type { ResourceContext } from './context.js';
-import { createListResource, type ListResource } from './list-resource.js';
-
-export type UsersResource = ListResource<UserListFilters, User>;
+import { createListResource } from './list-resource.js';
 
 export function createUsersResource(context: ResourceContext): UsersResource {
   return createListResource(context, {

@@ -3,17 +3,15 @@
 // is applied here, on whole lists followed to their last cursor.
 import type { z } from 'zod';
 import type { RequestOptions } from '../http.js';
-import type { ListResource } from '../legacy/list-resource.js';
-import type { NetworksResource } from '../legacy/networks.js';
-import type { TemplatesResource } from '../legacy/templates.js';
-import type { UsersResource } from '../legacy/users.js';
+import { segment } from '../path-ids.js';
 import {
   networkListFiltersSchema,
-  parseRequest,
   templateListFiltersSchema,
   userListFiltersSchema,
-} from '../request-params.js';
-import { segment, type V1Context } from './context.js';
+} from '../request-params/list-filters.js';
+import { parseRequest } from '../request-params/parse-request.js';
+import type { ListResource, NetworksResource, TemplatesResource, UsersResource } from '../resources.js';
+import type { V1Context } from './context.js';
 import { networkFromV1, templateFromV1, userFromV1 } from './mapping.js';
 import { v1All } from './pages.js';
 import { v1NetworkSchema, v1TeamMemberSchema, v1TemplateSchema } from './wire.js';

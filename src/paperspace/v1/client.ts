@@ -2,8 +2,7 @@
 // contract's modules implement, so features hold one PaperspaceClient whichever API answers.
 import { PaperspaceError } from '../errors.js';
 import type { HttpCore } from '../http.js';
-import type { DelegationsResource } from '../legacy/delegations.js';
-import type { AccountResource } from '../legacy/identity.js';
+import type { AccountResource, DelegationsResource } from '../resources.js';
 import type { Sleep } from '../sleep.js';
 import { createV1NetworksResource, createV1TemplatesResource, createV1UsersResource } from './catalog.js';
 import type { V1Context } from './context.js';

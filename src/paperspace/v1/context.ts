@@ -13,6 +13,3 @@ export interface V1Context {
   /** `GET /auth/session`, asked once per client: team-scoped paths need the key's team id. */
   session: (options?: RequestOptions) => Promise<V1Session>;
 }
-
-/** Path segments are user input (ids typed in Slack): encoded so they cannot change the path. */
-export const segment = (id: string) => encodeURIComponent(id);

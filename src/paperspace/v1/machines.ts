@@ -1,7 +1,5 @@
 // Machines in v1: the MachinesResource the features use, over `/machines`, `/machine-events`,
 // `/machines/{id}/accessors` and `/machine-availability`.
-import { z } from 'zod';
-import { BILLED_STATES } from '../constants.js';
 import {
   PaperspaceBadRequestError,
   PaperspaceError,
@@ -9,30 +7,29 @@ import {
   RequestValidationError,
 } from '../errors.js';
 import type { RequestOptions } from '../http.js';
-import type { MachinesResource, PowerReceipt } from '../legacy/machines.js';
+import { machineSubject, segment, validMachineId } from '../path-ids.js';
+import { createMachineParamsSchemaFor } from '../request-params/machine-create-params.js';
 import {
-  createMachineParamsSchemaFor,
   destroyMachineParamsSchema,
   type MachineListFilters,
-  machineIdSchema,
   machineListFiltersSchema,
-  parseRequest,
   setMachineAccessParamsSchema,
   updateMachineParamsSchema,
   utilizationParamsSchema,
   v1AvailabilityParamsSchema,
-} from '../request-params.js';
-import {
-  acknowledgementSchema,
-  type Machine,
-  type MachineEvent,
-  type MachineWithEvents,
-} from '../schemas.js';
+} from '../request-params/machine-params.js';
+import { parseRequest } from '../request-params/parse-request.js';
+import type { MachinesResource } from '../resources.js';
+import type { Machine, MachineWithEvents } from '../schemas.js';
+import { sendChange } from '../send-change.js';
 import { waitForState } from '../wait-for-state.js';
-import { segment, type V1Context } from './context.js';
-import { eventFromV1, machineFromV1, regionToV1, snapshotFrequencyToV1 } from './mapping.js';
+import type { V1Context } from './context.js';
+import { createBodyOf, createParameterNamed, updateBodyOf } from './machine-bodies.js';
+import { newestFirst } from './machine-events.js';
+import { powerMachine } from './machine-power.js';
+import { eventFromV1, machineFromV1, regionToV1 } from './mapping.js';
 import { v1All, v1Pages } from './pages.js';
-import { estimateSecondsRunning, secondsExisting } from './usage-estimate.js';
+import { estimateUtilization } from './usage-estimate.js';
 import {
   v1AccessorSchema,
   v1AvailabilitySchema,
@@ -42,58 +39,12 @@ import {
   v1PageSchema,
 } from './wire.js';
 
-// v1 lets a machine's accessors power it as well as its owner.
-const START_STOP_HINT =
-  "Only the machine's owner and the team members given access to it can start, stop or restart it.";
 /** How many of a machine's newest events show includes: enough for its card and for waitForState. */
 const SHOWN_EVENTS = 20;
-const machineIdParamsSchema = z.object({ machineId: machineIdSchema });
 const eventPageSchema = v1PageSchema(v1EventSchema);
-/** v1 answers a repeated start or stop with 400 "currently starting"; the contract made it a no-op. */
-const ALREADY_UNDER_WAY =
-  /currently (starting|stopping|restarting)|already (started|starting|running|stopped|stopping|off)/i;
-const RUNNING_STATES: ReadonlySet<string> = new Set(BILLED_STATES);
 
 export function createV1MachinesResource(context: V1Context): MachinesResource {
   const { core, url } = context;
-  const machineSubject = (id: string) => ({ kind: 'machine', id });
-  const validId = (machineId: string, operation: string, action: string) =>
-    parseRequest(machineIdParamsSchema, { machineId }, operation, action).machineId;
-
-  async function powerAction(
-    verb: 'start' | 'stop' | 'restart',
-    machineId: string,
-    options?: RequestOptions,
-  ): Promise<PowerReceipt> {
-    const operation = `machines.${verb}`;
-    const action = `${verb} machine ${machineId}`;
-    const id = validId(machineId, operation, action);
-    try {
-      const response = await core.send({
-        ...options,
-        operation,
-        action,
-        method: 'PATCH',
-        url: url(`/machines/${segment(id)}/${verb}`),
-        body: {},
-        credential: 'bearerKey',
-        schema: v1MachineActionSchema,
-        idempotent: verb !== 'restart',
-        subject: machineSubject(id),
-        permissionHint: START_STOP_HINT,
-      });
-      return { eventId: response.data.event?.id ?? null };
-    } catch (error) {
-      // The machine is already doing what was asked: answered as the contract's no-op would be.
-      if (
-        verb !== 'restart' &&
-        error instanceof PaperspaceBadRequestError &&
-        ALREADY_UNDER_WAY.test(error.serverMessage ?? '')
-      )
-        return { eventId: null };
-      throw error;
-    }
-  }
 
   async function get(id: string, options?: RequestOptions): Promise<Machine> {
     const response = await core.send({
@@ -111,7 +62,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
   }
 
   async function show(machineId: string, options?: RequestOptions): Promise<MachineWithEvents> {
-    const id = validId(machineId, 'machines.show', `show machine ${machineId}`);
+    const id = validMachineId(machineId, 'machines.show', `show machine ${machineId}`);
     // v1 keeps events apart from the machine: the newest page of them is what the card and
     // waitForState read, and a failed action's `error` arrives through it.
     const [machine, events] = await Promise.all([
@@ -210,22 +161,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
           action,
           method: 'POST',
           url: url('/machines'),
-          body: {
-            name: fields.machineName,
-            machineType: fields.machineType,
-            templateId: fields.templateId,
-            region: regionToV1(fields.region),
-            diskSize: fields.size,
-            networkId: fields.networkId,
-            publicIpType: publicIpTypeOf(fields.assignPublicIp, fields.dynamicPublicIp),
-            startOnCreate: fields.startOnCreate,
-            startupScriptId: fields.scriptId,
-            accessorIds: fields.userId === undefined ? undefined : [fields.userId],
-            takeInitialSnapshot: fields.takeInitialSnapshot,
-            restorePointEnabled: fields.markSnapshotAsRestorePoint,
-            restorePointFrequency: fields.restorePointFrequency,
-            enableNvlink: fields.enableNvlink,
-          },
+          body: createBodyOf(fields),
           credential: 'bearerKey',
           schema: v1MachineActionSchema,
           // A create sent twice makes two machines, and two bills.
@@ -240,13 +176,13 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
       return machineFromV1(response.data.data);
     },
 
-    start: (machineId, options) => powerAction('start', machineId, options),
-    stop: (machineId, options) => powerAction('stop', machineId, options),
-    restart: (machineId, options) => powerAction('restart', machineId, options),
+    start: (machineId, options) => powerMachine(context, 'start', machineId, options),
+    stop: (machineId, options) => powerMachine(context, 'stop', machineId, options),
+    restart: (machineId, options) => powerMachine(context, 'restart', machineId, options),
 
     async destroy(machineId, params = {}, options) {
       const action = `destroy machine ${machineId}`;
-      const id = validId(machineId, 'machines.destroy', action);
+      const id = validMachineId(machineId, 'machines.destroy', action);
       const { releasePublicIp } = parseRequest(
         destroyMachineParamsSchema,
         params,
@@ -255,32 +191,26 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
       );
       // v1 keeps public IPs as their own resource: the address is read before the machine goes.
       const publicIp = releasePublicIp ? (await get(id, options)).publicIpAddress : null;
-      await core.send({
+      await sendChange(core, {
         ...options,
         operation: 'machines.destroy',
         action,
         method: 'DELETE',
         url: url(`/machines/${segment(id)}`),
         credential: 'bearerKey',
-        schema: acknowledgementSchema,
-        anySuccessBody: true,
-        idempotent: false,
         subject: machineSubject(id),
         permissionHint:
           "Only the machine's owner, or a team administrator for a team machine, can destroy it.",
       });
       if (!publicIp) return;
       try {
-        await core.send({
+        await sendChange(core, {
           ...options,
           operation: 'publicIps.release',
           action: `release public IP ${publicIp}`,
           method: 'DELETE',
           url: url(`/public-ips/${segment(publicIp)}`),
           credential: 'bearerKey',
-          schema: acknowledgementSchema,
-          anySuccessBody: true,
-          idempotent: false,
         });
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
@@ -295,38 +225,16 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
 
     async update(machineId, params, options) {
       const action = `update machine ${machineId}`;
-      const id = validId(machineId, 'machines.update', action);
+      const id = validMachineId(machineId, 'machines.update', action);
       const fields = parseRequest(updateMachineParamsSchema, params, 'machines.update', action);
-      const timeout = fields.shutdownTimeoutInHours;
-      await core.send({
+      await sendChange(core, {
         ...options,
         operation: 'machines.update',
         action,
         method: 'PUT',
         url: url(`/machines/${segment(id)}`),
-        body: {
-          name: fields.machineName,
-          ...(timeout === undefined
-            ? {}
-            : timeout === 0
-              ? { autoShutdownEnabled: false }
-              : { autoShutdownEnabled: true, autoShutdownTimeout: timeout }),
-          autoShutdownForce: fields.shutdownTimeoutForces,
-          ...(fields.autoSnapshotFrequency === null
-            ? { autoSnapshotEnabled: false }
-            : fields.autoSnapshotFrequency === undefined
-              ? {}
-              : { autoSnapshotFrequency: snapshotFrequencyToV1(fields.autoSnapshotFrequency) }),
-          autoSnapshotSaveCount: fields.autoSnapshotSaveCount,
-          ...(fields.performAutoSnapshot === undefined
-            ? {}
-            : { autoSnapshotEnabled: fields.performAutoSnapshot }),
-          publicIpType: publicIpTypeOf(fields.assignPublicIp, fields.dynamicPublicIp),
-        },
+        body: updateBodyOf(fields),
         credential: 'bearerKey',
-        schema: acknowledgementSchema,
-        anySuccessBody: true,
-        idempotent: false,
         subject: machineSubject(id),
       });
     },
@@ -358,14 +266,14 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     async setAccess(machineId, params, options) {
       const verb = params?.enableAccess === false ? 'revoke' : 'grant';
       const action = `${verb} access to machine ${machineId}`;
-      const id = validId(machineId, 'machines.setAccess', action);
+      const id = validMachineId(machineId, 'machines.setAccess', action);
       const { userId, enableAccess } = parseRequest(
         setMachineAccessParamsSchema,
         params,
         'machines.setAccess',
         action,
       );
-      await core.send({
+      await sendChange(core, {
         ...options,
         operation: 'machines.setAccess',
         action,
@@ -377,9 +285,6 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
         ),
         ...(enableAccess ? { body: { userId } } : {}),
         credential: 'bearerKey',
-        schema: acknowledgementSchema,
-        anySuccessBody: true,
-        idempotent: false,
         subject: machineSubject(id),
       });
     },
@@ -402,7 +307,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
 
     async accessors(machineId, options) {
       const action = `list who has access to machine ${machineId}`;
-      const id = validId(machineId, 'machines.accessors', action);
+      const id = validMachineId(machineId, 'machines.accessors', action);
       const accessors = await v1All(
         context,
         {
@@ -440,22 +345,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
         }),
         listMachineEvents(query.machineId, options),
       ]);
-      const running = RUNNING_STATES.has(machine.data.state);
-      const now = context.now();
-      const createdAt = Date.parse(machine.data.dtCreated);
-      const secondsUsed = estimateSecondsRunning(events, query.billingMonth, running, now, createdAt);
-      const usage = { machineId: query.machineId, billingMonth: query.billingMonth };
-      // Storage is billed for the time the disk existed, running or not, as the contract's meter counts it.
-      const storageSeconds = secondsExisting(query.billingMonth, createdAt, now);
-      return {
-        machineId: query.machineId,
-        utilization: { ...usage, secondsUsed, hourlyRate: String(machine.data.usageRate ?? '') },
-        storageUtilization: {
-          ...usage,
-          secondsUsed: storageSeconds,
-          monthlyRate: String(machine.data.storageRate ?? ''),
-        },
-      };
+      return estimateUtilization(query, machine.data, events, context.now());
     },
 
     async availability(region, machineType, options) {
@@ -483,57 +373,4 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     waitForState: (machineId, state, options) =>
       waitForState({ show, sleep: context.sleep, now: context.now }, machineId, state, options),
   };
-}
-
-/** v1's create body fields, by the create parameters they come from. */
-const CREATE_PARAMETERS: Readonly<Record<string, string>> = {
-  name: 'machineName',
-  machineType: 'machineType',
-  templateId: 'templateId',
-  region: 'region',
-  diskSize: 'size',
-  networkId: 'networkId',
-  publicIpType: 'assignPublicIp',
-  startupScriptId: 'scriptId',
-  accessorIds: 'userId',
-};
-
-/** The create parameter a v1 refusal names first ("diskSize: 77 GB is not offered" is about `size`). */
-function createParameterNamed(message: string | undefined): string | undefined {
-  if (message === undefined) return undefined;
-  let first: { parameter: string; at: number } | undefined;
-  for (const [wire, parameter] of Object.entries(CREATE_PARAMETERS)) {
-    const at = message.search(new RegExp(`\\b${wire}\\b`));
-    if (at >= 0 && (first === undefined || at < first.at)) first = { parameter, at };
-  }
-  return first?.parameter;
-}
-
-/** The contract's two public-IP flags as v1's one publicIpType; undefined leaves it as it is. */
-function publicIpTypeOf(assign: boolean | undefined, dynamic: boolean | undefined) {
-  if (dynamic === true) return 'dynamic';
-  if (assign === true) return 'static';
-  if (assign === false || dynamic === false) return 'none';
-  return undefined;
-}
-
-const timeOf = (value: string | null | undefined, fallback: number) => {
-  const time = value ? Date.parse(value) : Number.NaN;
-  return Number.isNaN(time) ? fallback : time;
-};
-
-/**
- * Newest first, as the contract lists a machine's events. One request can record several events in
- * the same instant (create, then the start that follows it): the one that finished later, or has not
- * finished yet, is the newer (and a create is older than anything else of its instant), so the order
- * does not depend on how v1 breaks the tie.
- */
-function newestFirst(events: MachineEvent[]): MachineEvent[] {
-  return [...events].sort(
-    (a, b) =>
-      timeOf(b.dtCreated, 0) - timeOf(a.dtCreated, 0) ||
-      timeOf(b.dtFinished, Number.POSITIVE_INFINITY) - timeOf(a.dtFinished, Number.POSITIVE_INFINITY) ||
-      // A machine's create comes before anything else that happened to it in the same instant.
-      Number(a.name === 'create') - Number(b.name === 'create'),
-  );
 }

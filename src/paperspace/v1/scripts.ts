@@ -1,46 +1,31 @@
 // Startup scripts in v1 (`/startup-scripts`). v1 never gives a script's text back, so `text` refuses
 // with a clear error; the dialect declares `scriptText: false` so the bot says so before asking.
-import { z } from 'zod';
 import { PaperspaceError } from '../errors.js';
-import { readScriptFile, type ScriptsResource } from '../legacy/scripts.js';
-import {
-  createScriptParamsSchema,
-  parseRequest,
-  scriptIdSchema,
-  scriptListFiltersSchema,
-} from '../request-params.js';
-import { acknowledgementSchema } from '../schemas.js';
-import { segment, type V1Context } from './context.js';
+import { scriptSubject, segment, validScriptId } from '../path-ids.js';
+import { parseRequest } from '../request-params/parse-request.js';
+import { scriptListFiltersSchema } from '../request-params/script-params.js';
+import type { ScriptsResource } from '../resources.js';
+import { readScriptToCreate } from '../script-to-create.js';
+import { sendChange } from '../send-change.js';
+import type { V1Context } from './context.js';
 import { scriptFromV1 } from './mapping.js';
 import { v1All } from './pages.js';
 import { v1ScriptSchema } from './wire.js';
 
-const scriptIdParamsSchema = z.object({ scriptId: scriptIdSchema });
-
 export function createV1ScriptsResource(context: V1Context): ScriptsResource {
   const { core, url } = context;
-  const scriptSubject = (id: string) => ({ kind: 'script', id });
-  const validId = (scriptId: string, operation: string, action: string) =>
-    parseRequest(scriptIdParamsSchema, { scriptId }, operation, action).scriptId;
   const teamId = async () => (await context.session()).team.id;
 
   return {
     async create(params, options) {
-      const action = `create script ${params?.scriptName ?? ''}`.trim();
-      const { scriptFile, ...fields } = parseRequest(
-        createScriptParamsSchema,
-        params,
-        'scripts.create',
-        action,
-      );
-      const script = scriptFile === undefined ? fields.scriptText : await readScriptFile(scriptFile, action);
+      const { action, fields } = await readScriptToCreate(params);
       const response = await core.send({
         ...options,
         operation: 'scripts.create',
         action,
         method: 'POST',
         url: url('/startup-scripts'),
-        body: { name: fields.scriptName, script, isRunOnce: fields.runOnce },
+        body: { name: fields.scriptName, script: fields.scriptText, isRunOnce: fields.runOnce },
         credential: 'bearerKey',
         schema: v1ScriptSchema,
         idempotent: false,
@@ -74,17 +59,14 @@ export function createV1ScriptsResource(context: V1Context): ScriptsResource {
 
     async destroy(scriptId, options) {
       const action = `delete script ${scriptId}`;
-      const id = validId(scriptId, 'scripts.destroy', action);
-      await core.send({
+      const id = validScriptId(scriptId, 'scripts.destroy', action);
+      await sendChange(core, {
         ...options,
         operation: 'scripts.destroy',
         action,
         method: 'DELETE',
         url: url(`/startup-scripts/${segment(id)}`),
         credential: 'bearerKey',
-        schema: acknowledgementSchema,
-        anySuccessBody: true,
-        idempotent: false,
         subject: scriptSubject(id),
       });
     },
@@ -114,7 +96,7 @@ export function createV1ScriptsResource(context: V1Context): ScriptsResource {
 
     async show(scriptId, options) {
       const action = `show script ${scriptId}`;
-      const id = validId(scriptId, 'scripts.show', action);
+      const id = validScriptId(scriptId, 'scripts.show', action);
       const response = await core.send({
         ...options,
         operation: 'scripts.show',

@@ -1,7 +1,7 @@
 // `GET /auth/session`: who a v1 key belongs to and whether they administer its team. Asked once per
 // client (every call of a client carries the same key), and forgotten if it fails so a retry asks again.
 import type { RequestOptions } from '../http.js';
-import type { Identity } from '../legacy/identity.js';
+import type { Identity } from '../resources.js';
 import type { V1Context } from './context.js';
 import { type V1Session, v1SessionSchema } from './wire.js';
 

@@ -1,20 +1,19 @@
 // Shared drives in v1: plain REST with the same Bearer key, so no GraphQL access token is needed.
-import { z } from 'zod';
-import type { SharedDrivesResource } from '../legacy/shared-drives.js';
+import { segment, sharedDriveSubject, validSharedDriveId } from '../path-ids.js';
+import { parseRequest } from '../request-params/parse-request.js';
 import {
   createSharedDriveParamsSchema,
-  parseRequest,
-  sharedDriveIdSchema,
   sharedDriveListParamsSchema,
-} from '../request-params.js';
-import { acknowledgementSchema, type SharedDrive } from '../schemas.js';
-import { segment, type V1Context } from './context.js';
+} from '../request-params/shared-drive-params.js';
+import type { SharedDrivesResource } from '../resources.js';
+import type { SharedDrive } from '../schemas.js';
+import { sendChange } from '../send-change.js';
+import type { V1Context } from './context.js';
 import { regionToV1, sharedDriveFromV1 } from './mapping.js';
 import { v1Pages } from './pages.js';
 import { v1SharedDriveSchema } from './wire.js';
 
 const ADMIN_HINT = 'Only team administrators can list, create or delete shared drives.';
-const deleteParamsSchema = z.object({ id: sharedDriveIdSchema });
 
 export function createV1SharedDrivesResource(context: V1Context): SharedDrivesResource {
   const { core, url } = context;
@@ -66,18 +65,15 @@ export function createV1SharedDrivesResource(context: V1Context): SharedDrivesRe
 
     async delete(sharedDriveId, options) {
       const action = `delete shared drive ${sharedDriveId}`;
-      const { id } = parseRequest(deleteParamsSchema, { id: sharedDriveId }, 'sharedDrives.delete', action);
-      await core.send({
+      const id = validSharedDriveId(sharedDriveId, 'sharedDrives.delete', action);
+      await sendChange(core, {
         ...options,
         operation: 'sharedDrives.delete',
         action,
         method: 'DELETE',
         url: url(`/shared-drives/${segment(id)}`),
         credential: 'bearerKey',
-        schema: acknowledgementSchema,
-        anySuccessBody: true,
-        idempotent: false,
-        subject: { kind: 'shared drive', id },
+        subject: sharedDriveSubject(id),
         permissionHint: ADMIN_HINT,
       });
       return { id };

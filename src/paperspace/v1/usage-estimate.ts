@@ -1,7 +1,11 @@
 // v1 has no utilization endpoint. The closest honest figure is the machine's running time in the
 // month, reconstructed from its finished start/stop events, times its usageRate. It is an estimate:
 // events can be missing, and Paperspace bills by its own meter, so the bot labels it as one.
-import type { MachineEvent } from '../schemas.js';
+import { BILLED_STATES } from '../constants.js';
+import type { MachineEvent, MachineUtilization } from '../schemas.js';
+import type { V1Machine } from './wire.js';
+
+const RUNNING_STATES: ReadonlySet<string> = new Set(BILLED_STATES);
 
 const RUNS = new Set(['start', 'restart']);
 const HALTS = new Set(['stop', 'deactivate', 'vm-shutdown-force']);
@@ -61,4 +65,28 @@ export function secondsExisting(billingMonth: string, createdAt: number, now: nu
   const [monthStart, monthEnd] = monthBounds(billingMonth);
   const from = Number.isNaN(createdAt) ? monthStart : Math.max(monthStart, createdAt);
   return Math.max(0, Math.round((Math.min(monthEnd, now) - from) / 1000));
+}
+
+/** A machine's usage in the month as the contract's utilization reports it, estimated from its events. */
+export function estimateUtilization(
+  { machineId, billingMonth }: { machineId: string; billingMonth: string },
+  machine: V1Machine,
+  events: readonly MachineEvent[],
+  now: number,
+): MachineUtilization {
+  const running = RUNNING_STATES.has(machine.state);
+  const createdAt = Date.parse(machine.dtCreated);
+  const secondsUsed = estimateSecondsRunning(events, billingMonth, running, now, createdAt);
+  const usage = { machineId, billingMonth };
+  // Storage is billed for the time the disk existed, running or not, as the contract's meter counts it.
+  const storageSeconds = secondsExisting(billingMonth, createdAt, now);
+  return {
+    machineId,
+    utilization: { ...usage, secondsUsed, hourlyRate: String(machine.usageRate ?? '') },
+    storageUtilization: {
+      ...usage,
+      secondsUsed: storageSeconds,
+      monthlyRate: String(machine.storageRate ?? ''),
+    },
+  };
 }

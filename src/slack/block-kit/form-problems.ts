@@ -2,7 +2,7 @@
 // after the parameter's name ("must not be empty"); in a form they sit under a field whose label the
 // person sees, so each gets a subject that names that field in words ("The name must not be empty").
 import type { z } from 'zod';
-import { toRequestIssues } from '../../paperspace/request-params.js';
+import { toRequestIssues } from '../../paperspace/request-params/parse-request.js';
 
 /** Problems keyed by request parameter name. */
 export type ParameterProblems = Record<string, string>;

@@ -19,6 +19,9 @@ export type ParseFailure = {
 
 export type ParseResult = { ok: true; command: Command } | ParseFailure;
 
+/** Reads the arguments that follow a command's words. */
+export type Reader = (args: Token[]) => ParseResult;
+
 // ---------------------------------------------------------------------------------------------------
 // Results
 

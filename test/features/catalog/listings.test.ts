@@ -3,7 +3,8 @@ import { UserFacingError } from '../../../src/errors/user-facing-error.js';
 import { fetchListing, typedFilters } from '../../../src/features/catalog/listings.js';
 import { createPaperspaceClient, type PaperspaceClient } from '../../../src/paperspace/client.js';
 import { RequestValidationError } from '../../../src/paperspace/errors.js';
-import { machineListFiltersSchema, scriptListFiltersSchema } from '../../../src/paperspace/request-params.js';
+import { machineListFiltersSchema } from '../../../src/paperspace/request-params/machine-params.js';
+import { scriptListFiltersSchema } from '../../../src/paperspace/request-params/script-params.js';
 import { type RunningEmulator, startEmulator } from '../../../tools/emulator/index.js';
 
 describe('typedFilters', () => {

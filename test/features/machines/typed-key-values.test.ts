@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { typedKeyValues, validateKeyValues } from '../../../src/features/machines/typed-key-values.js';
-import {
-  createMachineParamsSchema,
-  updateMachineParamsSchema,
-} from '../../../src/paperspace/request-params.js';
+import { createMachineParamsSchema } from '../../../src/paperspace/request-params/machine-create-params.js';
+import { updateMachineParamsSchema } from '../../../src/paperspace/request-params/machine-params.js';
 
 describe('typedKeyValues', () => {
   it('turns numbers into numbers and yes/no/true/false into flags, by what the schema says each key is', () => {

@@ -8,12 +8,12 @@ import {
   usageOf,
 } from '../../../src/slack/command-language/command-grammar.js';
 import {
-  DEFAULT_WAIT_TIMEOUT_MS,
   MAX_COMMAND_LENGTH,
   type ParseResult,
   parseCommand,
   SECRET_REFUSAL,
 } from '../../../src/slack/command-language/command-parser.js';
+import { DEFAULT_WAIT_TIMEOUT_MS } from '../../../src/slack/command-language/machine-commands.js';
 
 function parsed(text: string): Command {
   const result = parseCommand(text);

@@ -1,7 +1,7 @@
 // /ps create: with no arguments, the create form (opened as "Loading…" at once, filled when the
 // account's templates, networks, scripts and users are listed: a team's users to assign the machine
 // to); with key=value pairs, the machine is created straight away after the same checks the form gets.
-import { createMachineParamsSchema } from '../../../paperspace/request-params.js';
+import { createMachineParamsSchema } from '../../../paperspace/request-params/machine-create-params.js';
 import { usageErrorMessage } from '../../../slack/block-kit/messages.js';
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
 import { type KeyValues, usageOf } from '../../../slack/command-language/command-grammar.js';

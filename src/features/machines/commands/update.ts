@@ -1,7 +1,7 @@
 // /ps update <machine> key=value ...: typed and checked against the client's update schema before any
 // call, so a bad value is named with its key; the confirmation carries the refreshed card.
 import { failureText } from '../../../errors/user-message.js';
-import { updateMachineParamsSchema } from '../../../paperspace/request-params.js';
+import { updateMachineParamsSchema } from '../../../paperspace/request-params/machine-params.js';
 import { usageErrorMessage } from '../../../slack/block-kit/messages.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
 import { usageOf } from '../../../slack/command-language/command-grammar.js';

@@ -6,7 +6,8 @@
 
 import { describeError } from '../../../errors/describe-error.js';
 import { failureText } from '../../../errors/user-message.js';
-import { toRequestIssues, updateMachineParamsSchema } from '../../../paperspace/request-params.js';
+import { updateMachineParamsSchema } from '../../../paperspace/request-params/machine-params.js';
+import { toRequestIssues } from '../../../paperspace/request-params/parse-request.js';
 import type { SubmittedView } from '../../../slack/block-kit/form-refill.js';
 import { statusModal } from '../../../slack/block-kit/status-modal.js';
 import { escapeMrkdwn } from '../../../slack/block-kit/text.js';

@@ -1,0 +1,36 @@
+// Turns a zod failure into a RequestValidationError naming every bad field, so nothing invalid is
+// sent.
+import type { z } from 'zod';
+import { type RequestIssue, RequestValidationError } from '../errors.js';
+
+function fieldName(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((name, segment) => {
+    if (typeof segment === 'number') return `${name}[${segment}]`;
+    return name ? `${name}.${String(segment)}` : String(segment);
+  }, '');
+}
+
+/** One `{ field, message }` per problem, unknown keys reported under their own name. */
+export function toRequestIssues(error: z.ZodError): RequestIssue[] {
+  return error.issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        field: fieldName([...issue.path, key]),
+        message: 'is not a parameter of this request',
+      }));
+    }
+    return [{ field: fieldName(issue.path) || 'request', message: issue.message }];
+  });
+}
+
+/** Parses `input` or throws a RequestValidationError naming every bad field; nothing is sent. */
+export function parseRequest<Schema extends z.ZodType>(
+  schema: Schema,
+  input: unknown,
+  operation: string,
+  action: string,
+): z.output<Schema> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw new RequestValidationError(operation, action, toRequestIssues(result.error));
+}
