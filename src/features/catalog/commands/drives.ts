@@ -4,7 +4,6 @@
 import type { PaperspaceClient } from '../../../paperspace/client.js';
 import { errorMessage, loginPrompt } from '../../../slack/block-kit/messages.js';
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
-import { CallbackId } from '../../../slack/ids.js';
 import { openLoadingModal } from '../../../slack/loading-modal.js';
 import { driveDeleteConfirmation } from '../blocks/catalog.js';
 import { createDriveModal } from '../blocks/create-drive-modal.js';
@@ -33,12 +32,12 @@ export const driveCreateCommand: CommandHandler<'drive create'> = async (_comman
   const client = await driveClient(context);
   if (client === undefined) return;
   await openLoadingModal({
-    client: context.web,
+    web: context.web,
     triggerId: context.triggerId,
-    callbackId: CallbackId.createDrive,
     title: 'New shared drive',
+    loading: 'Loading networks…',
     logger: context.deps.logger,
-    async load() {
+    async build() {
       // Listing one drive asks Paperspace whether this token may manage drives at all, so a team
       // member hears "administrators only" now rather than after filling in the form.
       const [networks] = await Promise.all([client.networks.list(), client.sharedDrives.list({ first: 1 })]);

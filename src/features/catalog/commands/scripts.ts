@@ -2,7 +2,6 @@
 // the person confirms on the Delete button (buttons/delete-confirmed.ts).
 import type { Machine } from '../../../paperspace/schemas.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
-import { CallbackId } from '../../../slack/ids.js';
 import { openLoadingModal } from '../../../slack/loading-modal.js';
 import {
   scriptDeleteConfirmation,
@@ -47,12 +46,12 @@ export const scriptCreateCommand: CommandHandler<'script create'> = async (_comm
   const client = await context.userClient();
   if (client === undefined) return;
   await openLoadingModal({
-    client: context.web,
+    web: context.web,
     triggerId: context.triggerId,
-    callbackId: CallbackId.createScript,
     title: 'New startup script',
+    loading: 'Loading your machines…',
     logger: context.deps.logger,
-    async load() {
+    async build() {
       const machines: Machine[] = [];
       for await (const machine of client.machines.listAll()) machines.push(machine);
       return createScriptModal({ machines });

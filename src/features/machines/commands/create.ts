@@ -5,7 +5,7 @@ import { createMachineParamsSchema } from '../../../paperspace/request-params.js
 import { usageErrorMessage } from '../../../slack/block-kit/messages.js';
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
 import { type KeyValues, usageOf } from '../../../slack/command-language/command-grammar.js';
-import { openModalWhileLoading } from '../../../slack/modal-loading.js';
+import { openLoadingModal } from '../../../slack/loading-modal.js';
 import { offerCreateRequest } from '../../approvals/create-route.js';
 import { readAccountKind } from '../account-kind.js';
 import { createMachineModal } from '../blocks/create-machine-modal.js';
@@ -29,7 +29,7 @@ export const createMachine: CommandHandler<'create'> = async (command, context) 
 async function openCreateModal(context: CommandContext): Promise<void> {
   const client = await context.userClient();
   if (!client) return;
-  await openModalWhileLoading({
+  await openLoadingModal({
     web: context.web,
     triggerId: context.triggerId,
     logger: context.deps.logger,
