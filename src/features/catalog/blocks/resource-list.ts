@@ -2,7 +2,7 @@
 // paged like the machine list (the list kind travels in the Prev/Next value).
 import type { KnownBlock } from '@slack/types';
 import type { Network, Script, SharedDrive, Template, User } from '../../../paperspace/schemas.js';
-import { contextLine } from '../../../slack/block-kit/elements.js';
+import { contextLine, header } from '../../../slack/block-kit/elements.js';
 import { formatGiB } from '../../../slack/block-kit/format.js';
 import {
   clampPageSize,
@@ -18,7 +18,6 @@ import {
   LIMITS,
   message,
   mrkdwn,
-  plainText,
   type SlackMessage,
   slackDate,
   truncate,
@@ -120,7 +119,7 @@ export function resourceList<K extends ResourceKind>(
   const headline = countHeadline(items.length, noun, slice);
   const describe = DESCRIBE[kind];
 
-  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(headline, LIMITS.headerText) }];
+  const blocks: KnownBlock[] = [header(headline)];
   if (filters) blocks.push(contextLine(`Filters: ${filters}`));
   for (const item of items.slice(slice.start, slice.end)) {
     const lines = describe(item).filter((line): line is string => Boolean(line));

@@ -1,7 +1,7 @@
 // /ps list: one page of compact machine cards with a count, the filters in force and Prev/Next.
 import type { KnownBlock } from '@slack/types';
 import type { Machine } from '../../../paperspace/schemas.js';
-import { contextLine } from '../../../slack/block-kit/elements.js';
+import { contextLine, header } from '../../../slack/block-kit/elements.js';
 import {
   clampPageSize,
   countHeadline,
@@ -11,14 +11,7 @@ import {
   pageNavigation,
   pageSlice,
 } from '../../../slack/block-kit/paging.js';
-import {
-  escapeMrkdwn,
-  LIMITS,
-  message,
-  mrkdwn,
-  plainText,
-  type SlackMessage,
-} from '../../../slack/block-kit/text.js';
+import { escapeMrkdwn, LIMITS, message, mrkdwn, type SlackMessage } from '../../../slack/block-kit/text.js';
 import type { ButtonsFor } from '../machine-permissions.js';
 import { machineCard } from './machine-card.js';
 import { stateLabel } from './machine-state.js';
@@ -47,7 +40,7 @@ export function machineList(
   const shown = machines.slice(slice.start, slice.end);
   const headline = countHeadline(machines.length, 'machine', slice);
 
-  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(headline, LIMITS.headerText) }];
+  const blocks: KnownBlock[] = [header(headline)];
   if (filters) blocks.push(contextLine(`Filters: ${filters}`));
   shown.forEach((machine, index) => {
     if (index > 0) blocks.push({ type: 'divider' });

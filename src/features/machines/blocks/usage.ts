@@ -1,13 +1,12 @@
 // /ps usage and the card's Usage button: time used in the billing month and what it costs so far.
 import type { MachineUtilization } from '../../../paperspace/schemas.js';
-import { contextLine } from '../../../slack/block-kit/elements.js';
+import { contextLine, header } from '../../../slack/block-kit/elements.js';
 import { formatHoursMinutes, formatMoney, MISSING } from '../../../slack/block-kit/format.js';
 import {
   escapeMrkdwn,
   LIMITS,
   message,
   mrkdwn,
-  plainText,
   type SlackMessage,
   slackDate,
 } from '../../../slack/block-kit/text.js';
@@ -62,7 +61,7 @@ export function usageMessage(
   const text = `${escapeMrkdwn(machineName)} in ${escapeMrkdwn(month)}: ${formatHoursMinutes(secondsUsed)}, estimated ${estimate === undefined ? 'cost unknown' : formatMoney(estimate)}`;
   return message(
     [
-      { type: 'header', text: plainText(title, LIMITS.headerText) },
+      header(title),
       {
         type: 'section',
         fields: fields.map(([label, value]) => mrkdwn(`*${label}*\n${value}`, LIMITS.sectionField)),

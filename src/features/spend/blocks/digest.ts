@@ -2,7 +2,7 @@
 // Stop button (acting with the clicker's own key), then the month's spend so far per person.
 import type { KnownBlock } from '@slack/types';
 import type { Machine } from '../../../paperspace/schemas.js';
-import { contextLine } from '../../../slack/block-kit/elements.js';
+import { contextLine, header } from '../../../slack/block-kit/elements.js';
 import { formatHoursMinutes, formatMoney } from '../../../slack/block-kit/format.js';
 import {
   escapeMrkdwn,
@@ -10,7 +10,6 @@ import {
   message,
   mrkdwn,
   nameMrkdwn,
-  plainText,
   plural,
   type SlackMessage,
   slackDate,
@@ -42,7 +41,7 @@ export function digestBlockId(machineId: string): string {
 
 export function digestMessage(running: RunningMachine[], report: SpendReport, now: number): SlackMessage {
   const title = `📋 Team digest · ${new Date(now).toISOString().slice(0, 10)}`;
-  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(title, LIMITS.headerText) }];
+  const blocks: KnownBlock[] = [header(title)];
   blocks.push({
     type: 'section',
     text: mrkdwn(

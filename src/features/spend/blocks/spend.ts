@@ -1,7 +1,7 @@
 // /ps spend: a billing month's cost per person and per machine, with a bar per machine drawn in text
 // (Block Kit has no charts) so the biggest spender stands out, and how the figures were obtained.
 import type { KnownBlock } from '@slack/types';
-import { contextLine } from '../../../slack/block-kit/elements.js';
+import { contextLine, header } from '../../../slack/block-kit/elements.js';
 import { formatHoursMinutes, formatMoney } from '../../../slack/block-kit/format.js';
 import {
   escapeMrkdwn,
@@ -9,7 +9,6 @@ import {
   message,
   mrkdwn,
   nameMrkdwn,
-  plainText,
   plural,
   type SlackMessage,
   slackDate,
@@ -82,7 +81,7 @@ export function spendMessage(report: SpendReport, notAdminBecause?: string): Sla
         : `Spend · ${month}`;
   const machines = report.owners.flatMap((owner) => owner.machines);
   const biggest = Math.max(0, ...machines.map((machine) => machine.cost.total ?? 0));
-  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(title, LIMITS.headerText) }];
+  const blocks: KnownBlock[] = [header(title)];
   const totalLine = `*Total: ${formatMoney(report.total)}*${report.current ? ' so far' : ''} for ${plural(machines.length, 'machine')}`;
   blocks.push({ type: 'section', text: mrkdwn(totalLine) });
 
