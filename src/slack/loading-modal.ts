@@ -10,10 +10,14 @@ import { describeError, slackErrorCode } from '../errors/describe-error.js';
 import { failureText } from '../errors/user-message.js';
 import { loadingModal, noticeModal } from './block-kit/status-modal.js';
 
-export interface LoadingModalRequest {
+/** Where the modal opens from: a command or a click, within 3 s of it. */
+export interface ModalTrigger {
   web: WebClient;
   triggerId: string;
-  logger: Logger;
+  deps: { logger: Logger };
+}
+
+export interface LoadingModalRequest {
   /** Title of the loading view and of the failure notice (24 characters at most). */
   title: string;
   /** What is being fetched, e.g. "Loading templates, networks and scripts…". */
@@ -22,10 +26,11 @@ export interface LoadingModalRequest {
   build: () => Promise<ModalView>;
 }
 
-export async function openLoadingModal(request: LoadingModalRequest): Promise<void> {
-  const { web, logger } = request;
+export async function openLoadingModal(trigger: ModalTrigger, request: LoadingModalRequest): Promise<void> {
+  const { web } = trigger;
+  const { logger } = trigger.deps;
   const opened = await web.views.open({
-    trigger_id: request.triggerId,
+    trigger_id: trigger.triggerId,
     view: loadingModal(request.title, request.loading),
   });
   const viewId = opened.view?.id;

@@ -18,14 +18,14 @@ beforeEach(() => slack.reset());
 const form = modal({ callbackId: 'the_form', title: 'The form', blocks: [note('Fill me in')] });
 
 function open(build: () => Promise<typeof form>, logs = captureLogs()) {
-  return openLoadingModal({
-    web,
-    triggerId: 'T-loading',
-    logger: logs.logger,
-    title: 'The form',
-    loading: 'Loading the machines…',
-    build,
-  });
+  return openLoadingModal(
+    { web, triggerId: 'T-loading', deps: { logger: logs.logger } },
+    {
+      title: 'The form',
+      loading: 'Loading the machines…',
+      build,
+    },
+  );
 }
 
 describe('openLoadingModal', () => {

@@ -31,12 +31,9 @@ async function driveClient(context: CommandContext): Promise<PaperspaceClient | 
 export const driveCreateCommand: CommandHandler<'drive create'> = async (_command, context) => {
   const client = await driveClient(context);
   if (client === undefined) return;
-  await openLoadingModal({
-    web: context.web,
-    triggerId: context.triggerId,
+  await openLoadingModal(context, {
     title: 'New shared drive',
     loading: 'Loading networks…',
-    logger: context.deps.logger,
     async build() {
       // Listing one drive asks Paperspace whether this token may manage drives at all, so a team
       // member hears "administrators only" now rather than after filling in the form.

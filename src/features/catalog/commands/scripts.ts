@@ -45,12 +45,9 @@ export const scriptDeleteCommand: CommandHandler<'script delete'> = async (comma
 export const scriptCreateCommand: CommandHandler<'script create'> = async (_command, context) => {
   const client = await context.userClient();
   if (client === undefined) return;
-  await openLoadingModal({
-    web: context.web,
-    triggerId: context.triggerId,
+  await openLoadingModal(context, {
     title: 'New startup script',
     loading: 'Loading your machines…',
-    logger: context.deps.logger,
     async build() {
       const machines: Machine[] = [];
       for await (const machine of client.machines.listAll()) machines.push(machine);

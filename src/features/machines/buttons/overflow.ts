@@ -40,10 +40,7 @@ export function registerMachineOverflow(router: ListenerRouter, deps: ListenerDe
       const paperspace = await click.userClient();
       if (!paperspace) return;
       const modal = MODALS[option];
-      await openLoadingModal({
-        web: click.web,
-        triggerId: click.triggerId,
-        logger: click.deps.logger,
+      await openLoadingModal(click, {
         title: modal.title,
         loading: 'Loading the machine…',
         build: async () => modal.build(await paperspace.machines.show(machineId), modalContextOf(click.card)),

@@ -29,10 +29,7 @@ export const createMachine: CommandHandler<'create'> = async (command, context) 
 async function openCreateModal(context: CommandContext): Promise<void> {
   const client = await context.userClient();
   if (!client) return;
-  await openLoadingModal({
-    web: context.web,
-    triggerId: context.triggerId,
-    logger: context.deps.logger,
+  await openLoadingModal(context, {
     title: 'Create machine',
     loading: 'Loading templates, networks, scripts and users…',
     build: async () => {

@@ -9,10 +9,7 @@ import { findMachine } from '../machine-lookup.js';
 export const destroyMachine: CommandHandler<'destroy'> = async (command, context) => {
   const client = await context.userClient();
   if (!client) return;
-  await openLoadingModal({
-    web: context.web,
-    triggerId: context.triggerId,
-    logger: context.deps.logger,
+  await openLoadingModal(context, {
     title: 'Destroy machine',
     loading: `Looking up ${command.machine}…`,
     build: async () => {
