@@ -1,19 +1,10 @@
-import { WebClient } from '@slack/web-api';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SlackMessage } from '../../src/slack/block-kit/text.js';
 import { type ClickRedraw, redrawClickedMessage } from '../../src/slack/button-click.js';
-import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 import { captureLogs } from '../support/log-capture.js';
+import { useFakeSlack } from '../support/use-fake-slack.js';
 
-let slack: FakeSlack;
-let web: WebClient;
-
-beforeAll(async () => {
-  slack = await startFakeSlack();
-  web = new WebClient('xoxb-click', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
-});
-afterAll(() => slack.close());
-beforeEach(() => slack.reset());
+const fake = useFakeSlack();
 
 const row = { type: 'section' as const, block_id: 'row', text: { type: 'mrkdwn' as const, text: 'gpu-1' } };
 const redraw: ClickRedraw = {
@@ -42,8 +33,8 @@ function clickOn(message: { ts: string; text: string; blocks: (typeof row)[] } |
 describe('redrawClickedMessage', () => {
   it('rewrites the clicked message in place, keeping its text', async () => {
     const { click, told } = clickOn({ ts: '1700000000.000100', text: 'Still running', blocks: [row] });
-    await redrawClickedMessage(web, click, redraw);
-    const [update] = slack.calls('chat.update');
+    await redrawClickedMessage(fake.web, click, redraw);
+    const [update] = fake.slack.calls('chat.update');
     expect(update?.args).toMatchObject({ channel: 'C-ops', ts: '1700000000.000100', text: 'Still running' });
     expect(JSON.stringify(update?.args.blocks)).toContain('kept running');
     expect(told).toEqual([]);
@@ -52,15 +43,15 @@ describe('redrawClickedMessage', () => {
   it('tells the clicker what was done when there is no message to rewrite (an ephemeral one)', async () => {
     // The reminder's and the digest's rows said nothing here; the cost alert told the clicker. Telling wins.
     const { click, told } = clickOn(undefined);
-    await redrawClickedMessage(web, click, redraw);
+    await redrawClickedMessage(fake.web, click, redraw);
     expect(told).toEqual([{ blocks: [], text: '🟢 gpu-1: kept running' }]);
-    expect(slack.calls('chat.update')).toEqual([]);
+    expect(fake.slack.calls('chat.update')).toEqual([]);
   });
 
   it('leaves a message alone that no longer has what was clicked', async () => {
     const { click, told } = clickOn({ ts: '1700000000.000100', text: 'Still running', blocks: [row] });
-    await redrawClickedMessage(web, click, { ...redraw, redraw: () => undefined });
-    expect(slack.calls('chat.update')).toEqual([]);
+    await redrawClickedMessage(fake.web, click, { ...redraw, redraw: () => undefined });
+    expect(fake.slack.calls('chat.update')).toEqual([]);
     expect(told).toEqual([]);
   });
 });

@@ -1,25 +1,16 @@
-import { WebClient } from '@slack/web-api';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { modal, note } from '../../src/slack/block-kit/modal-kit.js';
 import { openLoadingModal } from '../../src/slack/loading-modal.js';
-import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 import { captureLogs } from '../support/log-capture.js';
+import { useFakeSlack } from '../support/use-fake-slack.js';
 
-let slack: FakeSlack;
-let web: WebClient;
-
-beforeAll(async () => {
-  slack = await startFakeSlack();
-  web = new WebClient('xoxb-loading', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
-});
-afterAll(() => slack.close());
-beforeEach(() => slack.reset());
+const fake = useFakeSlack();
 
 const form = modal({ callbackId: 'the_form', title: 'The form', blocks: [note('Fill me in')] });
 
 function open(build: () => Promise<typeof form>, logs = captureLogs()) {
   return openLoadingModal(
-    { web, triggerId: 'T-loading', deps: { logger: logs.logger } },
+    { web: fake.web, triggerId: 'T-loading', deps: { logger: logs.logger } },
     {
       title: 'The form',
       loading: 'Loading the machines…',
@@ -31,27 +22,27 @@ function open(build: () => Promise<typeof form>, logs = captureLogs()) {
 describe('openLoadingModal', () => {
   it('opens "Loading…" with the trigger at once, then puts the form in its place', async () => {
     await open(async () => form);
-    const [opened] = slack.calls('views.open');
+    const [opened] = fake.slack.calls('views.open');
     expect(opened?.args.trigger_id).toBe('T-loading');
     expect(JSON.stringify(opened?.args.view)).toContain('Loading the machines…');
-    const [filled] = slack.calls('views.update');
+    const [filled] = fake.slack.calls('views.update');
     expect((filled?.args.view as { callback_id?: string } | undefined)?.callback_id).toBe('the_form');
   });
 
   it('is quiet when the person closed the loading modal before the form arrived', async () => {
     // The catalog's copy rethrew this, and the person who closed the modal was told something failed.
-    slack.fail('views.update', 'not_found');
+    fake.slack.fail('views.update', 'not_found');
     await expect(open(async () => form)).resolves.toBeUndefined();
   });
 
   it('names a Slack refusal as one, with a reference, in place of the form', async () => {
     // The catalog's copy called every non-Paperspace failure "something went wrong on our side".
-    slack.fail('chat.postMessage', 'channel_not_found');
+    fake.slack.fail('chat.postMessage', 'channel_not_found');
     await open(async () => {
-      await web.chat.postMessage({ channel: 'C-gone', text: 'x' });
+      await fake.web.chat.postMessage({ channel: 'C-gone', text: 'x' });
       return form;
     });
-    const [filled] = slack.calls('views.update');
+    const [filled] = fake.slack.calls('views.update');
     expect(JSON.stringify(filled?.args.view)).toContain('Slack refused one of my messages');
   });
 });
