@@ -1,6 +1,7 @@
-// A button whose work is small and self-contained (a reminder's row, Share on a card): acked at once,
-// then handled with the clicker's interaction context and the message the button sits in; any failure
-// is told to the clicker alone, in one sentence.
+// The one way a click is handled: acked at once (Slack allows 3 s), the clicker's interaction context
+// built once, with the message the click came from, then the handler runs; any failure is told to the
+// clicker alone, in one sentence. Features add what they read from a click (a machine, a card's place)
+// by wrapping `buttonHandler`, not by acking again.
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
@@ -9,41 +10,65 @@ import { describeError } from '../errors/describe-error.js';
 import { actionInteraction, type Interaction } from './interaction.js';
 import type { ListenerDeps } from './listener-deps.js';
 
-export type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
+/** Bolt's arguments for a click on a button (the default) or on another interactive element. */
+export type ButtonArgs<A extends BlockAction = BlockAction<ButtonAction>> = SlackActionMiddlewareArgs<A> &
+  AllMiddlewareArgs;
+
+export interface ClickedMessage {
+  ts: string;
+  text: string;
+  blocks: KnownBlock[];
+}
 
 export interface ButtonClick extends Interaction {
-  /** The button's value, as the message that carries it set it. */
+  /** The button's value, as the message that carries it set it; '' for an element without one (a menu). */
   value: string;
   /** The message of the button; undefined for ephemeral messages and App Home. */
-  message: { ts: string; text: string; blocks: KnownBlock[] } | undefined;
+  message: ClickedMessage | undefined;
+  /** Opens a modal within 3 s of the click. */
+  triggerId: string;
   logger: Logger;
 }
 
+export interface ClickRedraw {
+  /** What the click did, in one line: told to the clicker alone when there is no message to redraw. */
+  done: string;
+  /** The message's new blocks (and text); undefined when the message no longer has what was clicked. */
+  redraw: (message: ClickedMessage) => { blocks: KnownBlock[]; text?: string } | undefined;
+  /** Names the message in the log line when it cannot be edited ("the row of a reminder"). */
+  what: string;
+}
+
 /**
- * Redraws the message a click came from (its row answered, its buttons replaced by what was done).
- * Nothing to redraw for an ephemeral message or App Home. A message that cannot be edited is logged,
- * not fatal: what the click asked for has already happened, and saying otherwise would be untrue.
+ * Redraws the message a click came from (its row answered, its buttons replaced by what was done). An
+ * ephemeral message or App Home has nothing to redraw, so the clicker is told `done` privately: they
+ * still learn what their click did. A message that cannot be edited is logged, not fatal: what the
+ * click asked for has already happened, and saying otherwise would be untrue.
  */
 export async function redrawClickedMessage(
   slack: WebClient,
-  click: Pick<ButtonClick, 'message' | 'channelId' | 'logger'>,
-  redraw: { blocks: KnownBlock[]; text?: string },
-  what: string,
+  click: Pick<ButtonClick, 'message' | 'channelId' | 'logger' | 'replyPrivately'>,
+  { done, redraw, what }: ClickRedraw,
 ): Promise<void> {
-  if (click.message === undefined || click.channelId === undefined) return;
+  if (click.message === undefined || click.channelId === undefined) {
+    await click.replyPrivately({ blocks: [], text: done });
+    return;
+  }
+  const redrawn = redraw(click.message);
+  if (redrawn === undefined) return;
   try {
     await slack.chat.update({
       channel: click.channelId,
       ts: click.message.ts,
-      blocks: redraw.blocks,
-      text: redraw.text ?? click.message.text,
+      blocks: redrawn.blocks,
+      text: redrawn.text ?? click.message.text,
     });
   } catch (error) {
     click.logger.warn({ error: describeError(error) }, `could not update ${what}`);
   }
 }
 
-function readButtonClick(args: ButtonArgs, deps: ListenerDeps): ButtonClick {
+function readButtonClick<A extends BlockAction>(args: ButtonArgs<A>, deps: ListenerDeps): ButtonClick {
   const { body, action } = args;
   const interaction = actionInteraction(deps, args);
   const message = body.message
@@ -53,13 +78,14 @@ function readButtonClick(args: ButtonArgs, deps: ListenerDeps): ButtonClick {
         blocks: Array.isArray(body.message.blocks) ? (body.message.blocks as KnownBlock[]) : [],
       }
     : undefined;
-  return { ...interaction, value: action.value ?? '', message, logger: interaction.deps.logger };
+  const value = 'value' in action && typeof action.value === 'string' ? action.value : '';
+  return { ...interaction, value, message, triggerId: body.trigger_id, logger: interaction.deps.logger };
 }
 
-export function buttonHandler(
+export function buttonHandler<A extends BlockAction = BlockAction<ButtonAction>>(
   deps: ListenerDeps,
-  handle: (click: ButtonClick, args: ButtonArgs) => Promise<void>,
-): (args: ButtonArgs) => Promise<void> {
+  handle: (click: ButtonClick, args: ButtonArgs<A>) => Promise<void>,
+): (args: ButtonArgs<A>) => Promise<void> {
   return async (args) => {
     await args.ack();
     const click = readButtonClick(args, deps);

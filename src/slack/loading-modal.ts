@@ -1,50 +1,58 @@
-// A form whose options come from Paperspace (the person's machines, networks) cannot wait for them
-// before opening: the trigger_id expires 3 s after the click or command. So a "Loading…" modal opens
-// at once and is replaced by the form, or by what went wrong, when the data arrives.
+// Opening a modal whose content needs Paperspace first. A trigger_id expires 3 seconds after the click
+// or command, and listing templates, networks and scripts (or finding a machine by name) can take
+// longer on a slow day, with retries. So the modal opens at once as "Loading…" (views.open, no API
+// call before it) and is replaced with the form when the data is there (views.update), or with the
+// reason there is no form. The person sees a response immediately and never a silent expiry.
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import { messageForUser } from '../errors/user-message.js';
-import { statusModal } from './block-kit/status-modal.js';
-import { escapeMrkdwn } from './block-kit/text.js';
+import { describeError, slackErrorCode } from '../errors/describe-error.js';
+import { failureText } from '../errors/user-message.js';
+import { loadingModal, noticeModal } from './block-kit/status-modal.js';
 
-export interface LoadingModalInput {
-  client: WebClient;
+/** Where the modal opens from: a command or a click, within 3 s of it. */
+export interface ModalTrigger {
+  web: WebClient;
   triggerId: string;
-  callbackId: string;
-  title: string;
-  /** Builds the real form; its failure is shown in the modal. */
-  load: () => Promise<ModalView>;
-  logger: Logger;
+  deps: { logger: Logger };
 }
 
-export async function openLoadingModal(input: LoadingModalInput): Promise<void> {
-  const opened = await input.client.views.open({
-    trigger_id: input.triggerId,
-    view: statusModal({
-      callbackId: input.callbackId,
-      title: input.title,
-      text: '⏳ Loading…',
-      close: 'Cancel',
-    }),
+export interface LoadingModalRequest {
+  /** Title of the loading view and of the failure notice (24 characters at most). */
+  title: string;
+  /** What is being fetched, e.g. "Loading templates, networks and scripts…". */
+  loading: string;
+  /** Fetches what the form needs and builds it. */
+  build: () => Promise<ModalView>;
+}
+
+export async function openLoadingModal(trigger: ModalTrigger, request: LoadingModalRequest): Promise<void> {
+  const { web } = trigger;
+  const { logger } = trigger.deps;
+  const opened = await web.views.open({
+    trigger_id: trigger.triggerId,
+    view: loadingModal(request.title, request.loading),
   });
-  let view: ModalView;
-  try {
-    view = await input.load();
-  } catch (error) {
-    view = statusModal({
-      callbackId: input.callbackId,
-      title: input.title,
-      text: `❌ ${escapeMrkdwn(messageForUser(error, input.logger))}`,
-      close: 'Close',
-    });
-  }
   const viewId = opened.view?.id;
   if (viewId === undefined) throw new Error('views.open answered without a view id');
-  // The hash makes Slack refuse the update if the modal changed meanwhile, instead of overwriting it.
-  await input.client.views.update({
-    view_id: viewId,
-    ...(opened.view?.hash ? { hash: opened.view.hash } : {}),
-    view,
-  });
+
+  let view: ModalView;
+  try {
+    view = await request.build();
+  } catch (error) {
+    view = noticeModal(request.title, `❌ ${failureText(error, logger)}`);
+  }
+  try {
+    // The hash makes Slack refuse the update if the view changed meanwhile (nothing else writes it).
+    await web.views.update({
+      view_id: viewId,
+      ...(opened.view?.hash ? { hash: opened.view.hash } : {}),
+      view,
+    });
+  } catch (error) {
+    // The person closed the loading modal before it was filled: nothing is waiting for it.
+    if (slackErrorCode(error) === 'not_found') return;
+    logger.warn({ error: describeError(error) }, 'could not replace the loading modal');
+    throw error;
+  }
 }

@@ -1,33 +1,10 @@
-// What every account modal submission needs: who submitted, field errors in Slack's shape, and a way
-// to show an outcome that arrives after the ack.
+// What a modal submission needs after its ack: a way to show an outcome that arrives later, and a
+// bound on how long to wait for work before the ack.
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { SlackUser } from '../store/slack-user.js';
 import type { SlackMessage } from './block-kit/text.js';
-import { errorsByBlock, type ViewStateValues } from './block-kit/view-state.js';
-
-/**
- * Field errors keyed by block id, as `response_action: 'errors'` takes them, from problems keyed by
- * parameter. Slack shows errors only under input blocks the submission has, so a problem without one
- * goes under `fallbackBlockId` rather than being lost.
- */
-export function fieldErrors(
-  problems: Readonly<Record<string, string | undefined>>,
-  blockIds: Readonly<Record<string, string>>,
-  values: ViewStateValues,
-  fallbackBlockId: string,
-): Record<string, string> {
-  const defined = Object.fromEntries(
-    Object.entries(problems).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
-  const { errors, unplaced } = errorsByBlock(defined, blockIds, values);
-  const rest = Object.values(unplaced);
-  if (rest.length > 0) {
-    errors[fallbackBlockId] = [errors[fallbackBlockId], ...rest].filter(Boolean).join(' ');
-  }
-  return errors;
-}
 
 /**
  * Replaces the modal (already acked with response_action 'update') with the outcome. If the person

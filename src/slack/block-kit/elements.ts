@@ -1,5 +1,5 @@
 // Element constructors more than one builder needs, sized to Block Kit limits.
-import type { Button, ConfirmationDialog, ContextBlock } from '@slack/types';
+import type { Button, ConfirmationDialog, ContextBlock, HeaderBlock } from '@slack/types';
 import { LIMITS, mrkdwn, plainText, truncate } from './text.js';
 
 export function button(options: {
@@ -54,4 +54,13 @@ function confirmationDialog(dialog: ConfirmDialog): ConfirmationDialog {
 /** A one-element context block: the small grey line under a card. `text` is mrkdwn, already escaped. */
 export function contextLine(text: string): ContextBlock {
   return { type: 'context', elements: [mrkdwn(text)] };
+}
+
+/** A message's or a list's title, in plain text, cut to the header's limit. */
+export function header(text: string, blockId?: string): HeaderBlock {
+  return {
+    type: 'header',
+    ...(blockId === undefined ? {} : { block_id: blockId }),
+    text: plainText(text, LIMITS.headerText),
+  };
 }

@@ -2,19 +2,24 @@
 // after the parameter's name ("must not be empty"); in a form they sit under a field whose label the
 // person sees, so each gets a subject that names that field in words ("The name must not be empty").
 import type { z } from 'zod';
+import type { RequestIssue } from '../../paperspace/errors.js';
 import { toRequestIssues } from '../../paperspace/request-params/parse-request.js';
 
 /** Problems keyed by request parameter name. */
 export type ParameterProblems = Record<string, string>;
 
-export function parameterProblems(
-  error: z.ZodError,
-  subjects: Readonly<Record<string, string>>,
+/**
+ * Problems keyed by the top-level parameter each issue is about, so one in `tags[0]` sits under the
+ * tags field. `subjects` names a parameter in words; without one, the issue's own field name is used.
+ */
+export function issueProblems(
+  issues: readonly RequestIssue[],
+  subjects: Readonly<Record<string, string>> = {},
 ): ParameterProblems {
   const problems: ParameterProblems = {};
-  for (const issue of toRequestIssues(error)) {
+  for (const issue of issues) {
     const parameter = issue.field.split(/[.[]/)[0] ?? issue.field;
-    const sentence = `${subjects[parameter] ?? parameter} ${issue.message}.`;
+    const sentence = `${subjects[parameter] ?? issue.field} ${issue.message}.`;
     problems[parameter] = problems[parameter] ? `${problems[parameter]} ${sentence}` : sentence;
   }
   return problems;
@@ -37,7 +42,7 @@ export function readForm<Schema extends z.ZodType>(
   const parsed = schema.safeParse(input);
   if (parsed.success) return { ok: true, params: parsed.data };
   const problems: ParameterProblems = {};
-  for (const [parameter, problem] of Object.entries(parameterProblems(parsed.error, subjects))) {
+  for (const [parameter, problem] of Object.entries(issueProblems(toRequestIssues(parsed.error), subjects))) {
     problems[formNames[parameter] ?? parameter] = problem;
   }
   return { ok: false, problems };

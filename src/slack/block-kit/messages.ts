@@ -2,8 +2,8 @@
 // the API is escaped; these messages are usually ephemeral but still go through Slack's mrkdwn.
 import type { KnownBlock } from '@slack/types';
 import { ActionId, SLASH_COMMAND } from '../ids.js';
-import { button, contextLine } from './elements.js';
-import { escapeMrkdwn, LIMITS, message, mrkdwn, plainText, type SlackMessage } from './text.js';
+import { button, contextLine, header } from './elements.js';
+import { escapeMrkdwn, LIMITS, message, mrkdwn, type SlackMessage } from './text.js';
 
 export interface HelpEntry {
   usage: string;
@@ -27,7 +27,7 @@ export function helpMessage(entries: HelpEntry[]): SlackMessage {
   if (current !== '') sections.push(current);
   const title = `${SLASH_COMMAND} commands`;
   const blocks: KnownBlock[] = [
-    { type: 'header', text: plainText(title, LIMITS.headerText) },
+    header(title),
     ...sections
       .slice(0, LIMITS.messageBlocks - 2)
       .map((text): KnownBlock => ({ type: 'section', text: mrkdwn(text) })),

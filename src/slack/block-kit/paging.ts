@@ -4,7 +4,7 @@
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import { ActionId } from '../ids.js';
-import { button, contextLine } from './elements.js';
+import { button, contextLine, header } from './elements.js';
 import { decodeEncodedValue } from './encoded-value.js';
 import { escapeMrkdwn, LIMITS, plural } from './text.js';
 
@@ -113,4 +113,43 @@ export function filtersMrkdwn(filters: Record<string, string>): string | undefin
 export function countHeadline(total: number, noun: string, slice: PageSlice): string {
   const count = plural(total, noun);
   return slice.pageCount > 1 ? `${count} · page ${slice.page} of ${slice.pageCount}` : count;
+}
+
+export interface ListPageInput<Item> {
+  kind: ListKind;
+  /** What one item is, for the headline ("machine" → "12 machines · page 2 of 3"). */
+  noun: string;
+  /** Every item of the list, not only this page's. */
+  items: Item[];
+  request: PageRequest;
+  /** Items a page shows when the request names no size, and the most it may show. */
+  pageSize: { fallback: number; max: number };
+  itemBlocks: (item: Item) => KnownBlock[];
+  /** A divider between items whose blocks would otherwise run together (cards with buttons). */
+  dividers?: boolean;
+}
+
+/**
+ * One page of a list, laid out the same way for every kind: the count as its header, the filters in
+ * force, the page's items, then Prev/Next. An empty list has no page: each list says why it is empty.
+ */
+export function listPage<Item>(input: ListPageInput<Item>): {
+  blocks: KnownBlock[];
+  headline: string;
+  shown: Item[];
+} {
+  const { request } = input;
+  const filters = filtersMrkdwn(request.filters);
+  const pageSize = clampPageSize(request.pageSize, input.pageSize.fallback, input.pageSize.max);
+  const slice = pageSlice(input.items.length, request.page, pageSize);
+  const shown = input.items.slice(slice.start, slice.end);
+  const headline = countHeadline(input.items.length, input.noun, slice);
+  const blocks: KnownBlock[] = [header(headline)];
+  if (filters) blocks.push(contextLine(`Filters: ${filters}`));
+  shown.forEach((item, index) => {
+    if (input.dividers && index > 0) blocks.push({ type: 'divider' });
+    blocks.push(...input.itemBlocks(item));
+  });
+  blocks.push(...pageNavigation(input.kind, request.filters, slice));
+  return { blocks, headline, shown };
 }

@@ -11,11 +11,12 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { messageForUser } from '../../../errors/user-message.js';
+import { fieldErrors } from '../../../slack/block-kit/field-errors.js';
 import { errorMessage } from '../../../slack/block-kit/messages.js';
 import { CallbackId } from '../../../slack/ids.js';
 import { userOf } from '../../../slack/interaction.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
-import { fieldErrors, showOutcome, within } from '../../../slack/modal-submission.js';
+import { showOutcome, within } from '../../../slack/modal-submission.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { publishHome } from '../../home/publish-home.js';
 import {

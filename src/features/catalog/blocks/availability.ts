@@ -6,15 +6,8 @@ import {
   isDedicatedGpuMachineType,
   REGIONS,
 } from '../../../paperspace/constants.js';
-import { contextLine } from '../../../slack/block-kit/elements.js';
-import {
-  escapeMrkdwn,
-  LIMITS,
-  message,
-  mrkdwn,
-  plainText,
-  type SlackMessage,
-} from '../../../slack/block-kit/text.js';
+import { contextLine, header } from '../../../slack/block-kit/elements.js';
+import { escapeMrkdwn, LIMITS, message, mrkdwn, type SlackMessage } from '../../../slack/block-kit/text.js';
 
 export interface AvailabilityResult {
   region: string;
@@ -61,10 +54,7 @@ export function availabilityGrid(results: AvailabilityResult[]): SlackMessage {
   }
   // Three regions need three sections; the cap only guards against a caller passing hundreds.
   const blocks: KnownBlock[] = [
-    {
-      type: 'header',
-      text: plainText(kind === 'GPU' ? 'GPU availability' : 'Machine availability', LIMITS.headerText),
-    },
+    header(kind === 'GPU' ? 'GPU availability' : 'Machine availability'),
     ...grid.slice(0, LIMITS.messageBlocks - 2),
     contextLine(AVAILABILITY_LEGEND),
   ];

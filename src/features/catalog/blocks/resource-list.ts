@@ -1,24 +1,13 @@
 // /ps templates | users | networks | scripts | drives: one section per item with its key fields,
 // paged like the machine list (the list kind travels in the Prev/Next value).
-import type { KnownBlock } from '@slack/types';
 import type { Network, Script, SharedDrive, Template, User } from '../../../paperspace/schemas.js';
-import { contextLine } from '../../../slack/block-kit/elements.js';
 import { formatGiB } from '../../../slack/block-kit/format.js';
-import {
-  clampPageSize,
-  countHeadline,
-  filtersMrkdwn,
-  PAGER_BLOCKS,
-  type PageRequest,
-  pageNavigation,
-  pageSlice,
-} from '../../../slack/block-kit/paging.js';
+import { filtersMrkdwn, listPage, PAGER_BLOCKS, type PageRequest } from '../../../slack/block-kit/paging.js';
 import {
   escapeMrkdwn,
   LIMITS,
   message,
   mrkdwn,
-  plainText,
   type SlackMessage,
   slackDate,
   truncate,
@@ -115,17 +104,17 @@ export function resourceList<K extends ResourceKind>(
     const text = filters ? `No ${noun}s match ${filters}.` : `No ${noun}s on this account.`;
     return message([{ type: 'section', text: mrkdwn(text) }], text);
   }
-  const pageSize = clampPageSize(request.pageSize, RESOURCE_PAGE_SIZE, MAX_RESOURCE_PAGE_SIZE);
-  const slice = pageSlice(items.length, request.page, pageSize);
-  const headline = countHeadline(items.length, noun, slice);
   const describe = DESCRIBE[kind];
-
-  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(headline, LIMITS.headerText) }];
-  if (filters) blocks.push(contextLine(`Filters: ${filters}`));
-  for (const item of items.slice(slice.start, slice.end)) {
-    const lines = describe(item).filter((line): line is string => Boolean(line));
-    blocks.push({ type: 'section', text: mrkdwn(lines.join('\n')) });
-  }
-  blocks.push(...pageNavigation(kind, request.filters, slice));
+  const { blocks, headline } = listPage({
+    kind,
+    noun,
+    items,
+    request,
+    pageSize: { fallback: RESOURCE_PAGE_SIZE, max: MAX_RESOURCE_PAGE_SIZE },
+    itemBlocks: (item) => {
+      const lines = describe(item).filter((line): line is string => Boolean(line));
+      return [{ type: 'section', text: mrkdwn(lines.join('\n')) }];
+    },
+  });
   return message(blocks, headline);
 }

@@ -4,7 +4,6 @@
 import type { PaperspaceClient } from '../../../paperspace/client.js';
 import { errorMessage, loginPrompt } from '../../../slack/block-kit/messages.js';
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
-import { CallbackId } from '../../../slack/ids.js';
 import { openLoadingModal } from '../../../slack/loading-modal.js';
 import { driveDeleteConfirmation } from '../blocks/catalog.js';
 import { createDriveModal } from '../blocks/create-drive-modal.js';
@@ -32,13 +31,10 @@ async function driveClient(context: CommandContext): Promise<PaperspaceClient | 
 export const driveCreateCommand: CommandHandler<'drive create'> = async (_command, context) => {
   const client = await driveClient(context);
   if (client === undefined) return;
-  await openLoadingModal({
-    client: context.web,
-    triggerId: context.triggerId,
-    callbackId: CallbackId.createDrive,
+  await openLoadingModal(context, {
     title: 'New shared drive',
-    logger: context.deps.logger,
-    async load() {
+    loading: 'Loading networks…',
+    async build() {
       // Listing one drive asks Paperspace whether this token may manage drives at all, so a team
       // member hears "administrators only" now rather than after filling in the form.
       const [networks] = await Promise.all([client.networks.list(), client.sharedDrives.list({ first: 1 })]);

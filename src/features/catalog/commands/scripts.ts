@@ -2,7 +2,6 @@
 // the person confirms on the Delete button (buttons/delete-confirmed.ts).
 import type { Machine } from '../../../paperspace/schemas.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
-import { CallbackId } from '../../../slack/ids.js';
 import { openLoadingModal } from '../../../slack/loading-modal.js';
 import {
   scriptDeleteConfirmation,
@@ -46,13 +45,10 @@ export const scriptDeleteCommand: CommandHandler<'script delete'> = async (comma
 export const scriptCreateCommand: CommandHandler<'script create'> = async (_command, context) => {
   const client = await context.userClient();
   if (client === undefined) return;
-  await openLoadingModal({
-    client: context.web,
-    triggerId: context.triggerId,
-    callbackId: CallbackId.createScript,
+  await openLoadingModal(context, {
     title: 'New startup script',
-    logger: context.deps.logger,
-    async load() {
+    loading: 'Loading your machines…',
+    async build() {
       const machines: Machine[] = [];
       for await (const machine of client.machines.listAll()) machines.push(machine);
       return createScriptModal({ machines });

@@ -12,6 +12,7 @@ import { describeError } from '../../../errors/describe-error.js';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
 import type { RequestOptions } from '../../../paperspace/http.js';
+import { fieldErrors } from '../../../slack/block-kit/field-errors.js';
 import type { FormReading, ParameterProblems } from '../../../slack/block-kit/form-problems.js';
 import type { SubmittedView } from '../../../slack/block-kit/form-refill.js';
 import { statusModal } from '../../../slack/block-kit/status-modal.js';
@@ -20,7 +21,7 @@ import type { ViewStateValues } from '../../../slack/block-kit/view-state.js';
 import { putFormBack } from '../../../slack/form-refusal.js';
 import { userOf } from '../../../slack/interaction.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
-import { fieldErrors, showOutcome } from '../../../slack/modal-submission.js';
+import { showOutcome } from '../../../slack/modal-submission.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import type { SlackUser } from '../../../store/slack-user.js';
 

@@ -1,24 +1,7 @@
 // /ps list: one page of compact machine cards with a count, the filters in force and Prev/Next.
-import type { KnownBlock } from '@slack/types';
 import type { Machine } from '../../../paperspace/schemas.js';
-import { contextLine } from '../../../slack/block-kit/elements.js';
-import {
-  clampPageSize,
-  countHeadline,
-  filtersMrkdwn,
-  PAGER_BLOCKS,
-  type PageRequest,
-  pageNavigation,
-  pageSlice,
-} from '../../../slack/block-kit/paging.js';
-import {
-  escapeMrkdwn,
-  LIMITS,
-  message,
-  mrkdwn,
-  plainText,
-  type SlackMessage,
-} from '../../../slack/block-kit/text.js';
+import { filtersMrkdwn, listPage, PAGER_BLOCKS, type PageRequest } from '../../../slack/block-kit/paging.js';
+import { escapeMrkdwn, LIMITS, message, mrkdwn, type SlackMessage } from '../../../slack/block-kit/text.js';
 import type { ButtonsFor } from '../machine-permissions.js';
 import { machineCard } from './machine-card.js';
 import { stateLabel } from './machine-state.js';
@@ -42,19 +25,15 @@ export function machineList(
   const filters = filtersMrkdwn(request.filters);
   if (machines.length === 0) return emptyMachineList(filters);
 
-  const pageSize = clampPageSize(request.pageSize, MACHINE_PAGE_SIZE, MAX_MACHINE_PAGE_SIZE);
-  const slice = pageSlice(machines.length, request.page, pageSize);
-  const shown = machines.slice(slice.start, slice.end);
-  const headline = countHeadline(machines.length, 'machine', slice);
-
-  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(headline, LIMITS.headerText) }];
-  if (filters) blocks.push(contextLine(`Filters: ${filters}`));
-  shown.forEach((machine, index) => {
-    if (index > 0) blocks.push({ type: 'divider' });
-    blocks.push(...machineCard(machine, { compact: true, buttons: buttons(machine) }));
+  const { blocks, headline, shown } = listPage({
+    kind: 'machines',
+    noun: 'machine',
+    items: machines,
+    request,
+    pageSize: { fallback: MACHINE_PAGE_SIZE, max: MAX_MACHINE_PAGE_SIZE },
+    itemBlocks: (machine) => machineCard(machine, { compact: true, buttons: buttons(machine) }),
+    dividers: true,
   });
-  blocks.push(...pageNavigation('machines', request.filters, slice));
-
   const names = shown.map((machine) => `${machine.name} (${stateLabel(machine.state).words})`);
   return message(blocks, `${headline}: ${escapeMrkdwn(names.join(', '))}`);
 }

@@ -3,14 +3,13 @@
 import { billingMonthAt, billingMonthName } from '../../../domain/billing-month.js';
 import { usageCost } from '../../../domain/money.js';
 import type { MachineUtilization } from '../../../paperspace/schemas.js';
-import { contextLine } from '../../../slack/block-kit/elements.js';
+import { contextLine, header } from '../../../slack/block-kit/elements.js';
 import { formatHoursMinutes, formatMoney, MISSING } from '../../../slack/block-kit/format.js';
 import {
   escapeMrkdwn,
   LIMITS,
   message,
   mrkdwn,
-  plainText,
   type SlackMessage,
   slackDate,
 } from '../../../slack/block-kit/text.js';
@@ -63,7 +62,7 @@ export function usageMessage(
   const text = `${escapeMrkdwn(machineName)} in ${escapeMrkdwn(month)}: ${formatHoursMinutes(secondsUsed)}, estimated ${estimate === undefined ? 'cost unknown' : formatMoney(estimate)}`;
   return message(
     [
-      { type: 'header', text: plainText(title, LIMITS.headerText) },
+      header(title),
       {
         type: 'section',
         fields: fields.map(([label, value]) => mrkdwn(`*${label}*\n${value}`, LIMITS.sectionField)),

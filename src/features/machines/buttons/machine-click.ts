@@ -1,10 +1,10 @@
 // What every machine card button needs to know about a click: who clicked (they act with their own
 // key, never the card poster's), where the card is (a channel message to update in place, an ephemeral
 // reply with nothing to update, or App Home), and how to answer the clicker alone.
-import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type { BlockAction } from '@slack/bolt';
 import type { ModalContext } from '../../../slack/block-kit/modal-metadata.js';
 import type { SlackMessage } from '../../../slack/block-kit/text.js';
-import { type ActionRequest, actionInteraction, type Interaction } from '../../../slack/interaction.js';
+import { type ButtonArgs, type ButtonClick, buttonHandler } from '../../../slack/button-click.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 
 export type CardLocation =
@@ -14,9 +14,8 @@ export type CardLocation =
   /** App Home (or a modal): no channel at all. */
   | { kind: 'home' };
 
-export interface MachineClick extends Interaction {
+export interface MachineClick extends ButtonClick {
   card: CardLocation;
-  triggerId: string;
   /** Replaces the ephemeral card that was clicked; a no-op elsewhere. */
   replaceEphemeral(message: SlackMessage): Promise<void>;
 }
@@ -46,14 +45,12 @@ export function modalContextOf(card: CardLocation): ModalContext {
   };
 }
 
-export function readClick(deps: ListenerDeps, request: ActionRequest): MachineClick {
-  const { body, respond } = request;
+function machineClickOf(click: ButtonClick, { body, respond }: ButtonArgs<BlockAction>): MachineClick {
   const card = locate(body);
   const hasResponseUrl = typeof body.response_url === 'string' && body.response_url !== '';
   return {
-    ...actionInteraction(deps, request),
+    ...click,
     card,
-    triggerId: body.trigger_id,
     async replaceEphemeral(message) {
       if (card.kind === 'ephemeral' && hasResponseUrl) await respond({ replace_original: true, ...message });
     },
@@ -61,21 +58,12 @@ export function readClick(deps: ListenerDeps, request: ActionRequest): MachineCl
 }
 
 /**
- * A card button's listener: acks at once, reads the click, then runs `handle`; whatever it throws
- * (Paperspace refusing the clicker's key, a machine that is gone) is told to the clicker alone, and the
- * card stays as it was.
+ * A card button's listener: the platform's click handling (ack at once, the clicker's context, any
+ * failure told to the clicker alone, and the card stays as it was), with where the card is.
  */
 export function cardAction<A extends BlockAction>(
   deps: ListenerDeps,
   handle: (click: MachineClick, action: A['actions'][number]) => Promise<void>,
-): (args: SlackActionMiddlewareArgs<A> & AllMiddlewareArgs) => Promise<void> {
-  return async (args) => {
-    await args.ack();
-    const click = readClick(deps, args);
-    try {
-      await handle(click, args.action);
-    } catch (error) {
-      await click.replyFailure(error);
-    }
-  };
+): (args: ButtonArgs<A>) => Promise<void> {
+  return buttonHandler<A>(deps, (click, args) => handle(machineClickOf(click, args), args.action));
 }

@@ -7,7 +7,7 @@ import type { Machine } from '../../../paperspace/schemas.js';
 import type { ModalContext } from '../../../slack/block-kit/modal-metadata.js';
 import { ActionId, MachineOverflowOption } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
-import { openModalWhileLoading } from '../../../slack/modal-loading.js';
+import { openLoadingModal } from '../../../slack/loading-modal.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { destroyMachineModal } from '../blocks/destroy-machine-modal.js';
 import { machineAccessModal } from '../blocks/machine-access-modal.js';
@@ -40,10 +40,7 @@ export function registerMachineOverflow(router: ListenerRouter, deps: ListenerDe
       const paperspace = await click.userClient();
       if (!paperspace) return;
       const modal = MODALS[option];
-      await openModalWhileLoading({
-        web: click.web,
-        triggerId: click.triggerId,
-        logger: click.deps.logger,
+      await openLoadingModal(click, {
         title: modal.title,
         loading: 'Loading the machine…',
         build: async () => modal.build(await paperspace.machines.show(machineId), modalContextOf(click.card)),

@@ -5,7 +5,7 @@ import { createMachineParamsSchema } from '../../../paperspace/request-params/ma
 import { usageErrorMessage } from '../../../slack/block-kit/messages.js';
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
 import { type KeyValues, usageOf } from '../../../slack/command-language/command-grammar.js';
-import { openModalWhileLoading } from '../../../slack/modal-loading.js';
+import { openLoadingModal } from '../../../slack/loading-modal.js';
 import { readAccountKind } from '../account-kind.js';
 import { createMachineModal } from '../blocks/create-machine-modal.js';
 import {
@@ -31,10 +31,7 @@ export function createMachineCommand(requests: OwnerRequests): CommandHandler<'c
 async function openCreateModal(context: CommandContext): Promise<void> {
   const client = await context.userClient();
   if (!client) return;
-  await openModalWhileLoading({
-    web: context.web,
-    triggerId: context.triggerId,
-    logger: context.deps.logger,
+  await openLoadingModal(context, {
     title: 'Create machine',
     loading: 'Loading templates, networks, scripts and users…',
     build: async () => {

@@ -2,17 +2,14 @@
 // the command's trigger) and the destroy happens when the person types the machine's name in it.
 
 import type { CommandHandler } from '../../../slack/command-context.js';
-import { openModalWhileLoading } from '../../../slack/modal-loading.js';
+import { openLoadingModal } from '../../../slack/loading-modal.js';
 import { destroyMachineModal } from '../blocks/destroy-machine-modal.js';
 import { findMachine } from '../machine-lookup.js';
 
 export const destroyMachine: CommandHandler<'destroy'> = async (command, context) => {
   const client = await context.userClient();
   if (!client) return;
-  await openModalWhileLoading({
-    web: context.web,
-    triggerId: context.triggerId,
-    logger: context.deps.logger,
+  await openLoadingModal(context, {
     title: 'Destroy machine',
     loading: `Looking up ${command.machine}…`,
     build: async () => {

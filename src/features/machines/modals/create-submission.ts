@@ -13,6 +13,8 @@
 import { describeError } from '../../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
 import type { Network, Template } from '../../../paperspace/schemas.js';
+import { fieldErrors } from '../../../slack/block-kit/field-errors.js';
+import { issueProblems } from '../../../slack/block-kit/form-problems.js';
 import type { SubmittedView } from '../../../slack/block-kit/form-refill.js';
 import { statusModal } from '../../../slack/block-kit/status-modal.js';
 import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
@@ -37,7 +39,7 @@ import {
   withAccountTeam,
 } from '../create-flow.js';
 import type { OwnerRequests } from '../machines-wiring.js';
-import { fieldErrors, type MachineSubmission, readSubmission } from './machine-submission.js';
+import { type MachineSubmission, readSubmission } from './machine-submission.js';
 
 /** Budget of the template and network lookups before the ack; the vault read and Slack need the rest. */
 export const LOOKUP_MS = 1500;
@@ -66,7 +68,7 @@ export function registerCreateSubmission(
     if (!checked.ok || issues.length > 0) {
       await ack({
         response_action: 'errors',
-        errors: fieldErrors(issues, createMachineFieldBlockIds, values),
+        errors: fieldErrors(issueProblems(issues), createMachineFieldBlockIds, values),
       });
       return;
     }

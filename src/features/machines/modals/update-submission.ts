@@ -8,6 +8,8 @@ import { describeError } from '../../../errors/describe-error.js';
 import { failureText } from '../../../errors/user-message.js';
 import { updateMachineParamsSchema } from '../../../paperspace/request-params/machine-params.js';
 import { toRequestIssues } from '../../../paperspace/request-params/parse-request.js';
+import { fieldErrors } from '../../../slack/block-kit/field-errors.js';
+import { issueProblems } from '../../../slack/block-kit/form-problems.js';
 import type { SubmittedView } from '../../../slack/block-kit/form-refill.js';
 import { statusModal } from '../../../slack/block-kit/status-modal.js';
 import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
@@ -19,7 +21,7 @@ import { machineCardMessage } from '../blocks/machine-card.js';
 import { updatedMessage, updatedUnreadMessage } from '../blocks/machine-replies.js';
 import { readUpdateMachineSubmission, updateMachineFieldBlockIds } from '../blocks/update-machine-modal.js';
 import { createMachineOperations, type UpdateOutcome } from '../machine-operations.js';
-import { fieldErrors, machineOf, readSubmission } from './machine-submission.js';
+import { machineOf, readSubmission } from './machine-submission.js';
 
 const TITLE = 'Machine settings';
 
@@ -30,7 +32,7 @@ export function registerUpdateSubmission(router: ListenerRouter, deps: ListenerD
     const parsed = updateMachineParamsSchema.safeParse(readUpdateMachineSubmission(submission.values));
     if (!parsed.success) {
       const errors = fieldErrors(
-        toRequestIssues(parsed.error),
+        issueProblems(toRequestIssues(parsed.error)),
         updateMachineFieldBlockIds,
         submission.values,
       );

@@ -2,14 +2,13 @@
 // and Keep running. Button values carry the machine id and name, like the card's.
 import type { KnownBlock } from '@slack/types';
 import type { Machine } from '../../../paperspace/schemas.js';
-import { button, contextLine } from '../../../slack/block-kit/elements.js';
+import { button, contextLine, header } from '../../../slack/block-kit/elements.js';
 import {
   escapeMrkdwn,
   LIMITS,
   message,
   mrkdwn,
   nameMrkdwn,
-  plainText,
   plural,
   type SlackMessage,
 } from '../../../slack/block-kit/text.js';
@@ -51,17 +50,13 @@ function reminderTitle(running: number): string {
  * A reminder posted before the header carried its count is left as it is.
  */
 export function withRunningCount(blocks: KnownBlock[]): { blocks: KnownBlock[]; title: string } | undefined {
-  const header = blocks.find((block) => block.block_id?.startsWith(HEADER_PREFIX));
-  const listed = Number(header?.block_id?.slice(HEADER_PREFIX.length));
-  if (header === undefined || !Number.isInteger(listed)) return undefined;
+  const counted = blocks.find((block) => block.block_id?.startsWith(HEADER_PREFIX));
+  const listed = Number(counted?.block_id?.slice(HEADER_PREFIX.length));
+  if (counted === undefined || !Number.isInteger(listed)) return undefined;
   const stopped = blocks.filter((block) => block.block_id?.startsWith(STOPPED_ROW_PREFIX)).length;
   const title = reminderTitle(Math.max(0, listed - stopped));
   return {
-    blocks: blocks.map((block) =>
-      block === header
-        ? { type: 'header', block_id: header.block_id, text: plainText(title, LIMITS.headerText) }
-        : block,
-    ),
+    blocks: blocks.map((block) => (block === counted ? header(title, counted.block_id) : block)),
     title,
   };
 }
@@ -72,9 +67,7 @@ export function reminderMessage(machines: Machine[]): SlackMessage {
     return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
   }
   const title = reminderTitle(machines.length);
-  const blocks: KnownBlock[] = [
-    { type: 'header', block_id: HEADER_PREFIX + machines.length, text: plainText(title, LIMITS.headerText) },
-  ];
+  const blocks: KnownBlock[] = [header(title, HEADER_PREFIX + machines.length)];
   const shown = machines.slice(0, MAX_REMINDER_MACHINES);
   for (const machine of shown) {
     const details = [machine.machineType, machine.region].filter((part): part is string => Boolean(part));

@@ -23,25 +23,23 @@ export function withRowDone(
   );
 }
 
-/** Updates the clicked row of the reminder (and its header); a message that cannot be edited is logged, not fatal. */
+/** Updates the clicked row of the reminder (and its header). */
 export async function markReminderRow(
   slack: WebClient,
   click: MachineButtonClick,
   line: string,
   options: { stopped?: boolean } = {},
 ): Promise<void> {
-  if (click.message === undefined || click.channelId === undefined) return;
-  const rows = withRowDone(click.message.blocks, click.machine.id, line, options.stopped);
-  if (rows === undefined) return;
-  const recounted = options.stopped ? withRunningCount(rows) : undefined;
-  await redrawClickedMessage(
-    slack,
-    click,
-    {
-      blocks: recounted?.blocks ?? rows,
+  await redrawClickedMessage(slack, click, {
+    done: line,
+    what: 'the row of a reminder',
+    redraw(message) {
+      const rows = withRowDone(message.blocks, click.machine.id, line, options.stopped);
+      if (rows === undefined) return undefined;
+      const recounted = options.stopped ? withRunningCount(rows) : undefined;
+      if (recounted === undefined) return { blocks: rows };
       // The notification text starts with the header's words: it is recounted with them.
-      ...(recounted ? { text: `${recounted.title}${click.message.text.replace(/^[^:]*/, '')}` } : {}),
+      return { blocks: recounted.blocks, text: `${recounted.title}${message.text.replace(/^[^:]*/, '')}` };
     },
-    'the row of a reminder',
-  );
+  });
 }

@@ -1,12 +1,12 @@
 // `/ps remind <HH:MM> [weekdays|daily|<cron days>]`: a shutdown reminder at that time in the person's
 // own Slack time zone. It is stored; the scheduler picks it up on its next tick (on every replica).
 
-import { describeError } from '../../../errors/describe-error.js';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { isKnownTimeZone, nextFireTime } from '../../../scheduler/cron-engine.js';
 import { escapeMrkdwn, isoMinutes, mrkdwn, slackDate } from '../../../slack/block-kit/text.js';
-import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
+import type { CommandHandler } from '../../../slack/command-context.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
+import { userTimeZone } from '../../../slack/user-time-zone.js';
 import { ReminderRefusedError } from '../../../store/reminders.js';
 import { scheduleLabel, shortId } from '../reminder-text.js';
 
@@ -17,7 +17,12 @@ export const remindCommand: CommandHandler<'remind'> = async (command, context) 
   // A reminder lists machines with the person's key: without one it could only ever complain.
   if ((await context.userClient()) === undefined) return;
   const { deps, user } = context;
-  const zone = await userTimeZone(context);
+  const zone = await userTimeZone({
+    web: context.web,
+    userId: user.userId,
+    usable: isKnownTimeZone,
+    logger: deps.logger,
+  });
   const now = deps.now();
   const label = scheduleLabel(command);
   // Not a Paperspace change, but it makes the bot act for the person later: it goes in the trail too.
@@ -68,16 +73,4 @@ function refusal(error: ReminderRefusedError): UserFacingError {
   return new UserFacingError(
     `You have ${error.detail.count} reminders, the most there can be. Turn one off first with \`${SLASH_COMMAND} remind off <id>\`.`,
   );
-}
-
-/** The time zone set in the person's Slack profile; UTC (and a note) when Slack does not say. */
-async function userTimeZone(context: CommandContext): Promise<{ timezone: string; fellBack: boolean }> {
-  try {
-    const answer = await context.web.users.info({ user: context.user.userId });
-    const tz = answer.user?.tz;
-    if (typeof tz === 'string' && isKnownTimeZone(tz)) return { timezone: tz, fellBack: false };
-  } catch (error) {
-    context.deps.logger.warn({ error: describeError(error) }, 'users.info failed; the reminder uses UTC');
-  }
-  return { timezone: 'UTC', fellBack: true };
 }

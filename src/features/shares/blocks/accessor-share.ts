@@ -13,7 +13,15 @@ import {
 } from '../../../slack/block-kit/text.js';
 import { ActionId } from '../../../slack/ids.js';
 import type { AccessorGrant } from '../../../store/delegations.js';
-import { encodeShareRequest, machineLines, mention, namesOf, type SharedMachine, when } from './share.js';
+import {
+  encodeShareRequest,
+  endShareActions,
+  machineLines,
+  mention,
+  namesOf,
+  type SharedMachine,
+  when,
+} from './share.js';
 
 function people(slackUserIds: readonly string[]): string {
   return slackUserIds.map(mention).join(', ');
@@ -115,22 +123,7 @@ export function accessorSharePost(input: AccessorSharePostInput): SlackMessage {
     },
     { type: 'section', text: mrkdwn(machineLines(input.machines)) },
     { type: 'section', text: mrkdwn(whatTheyGet(input.expiresAt)) },
-    {
-      type: 'actions',
-      elements: [
-        button({
-          actionId: ActionId.shareEnd,
-          text: 'End share',
-          value: input.shareId,
-          accessibilityLabel: `End the share of ${input.machines.map((machine) => machine.name).join(', ')}`,
-          confirm: {
-            title: 'End this share?',
-            text: 'Their access to these machines is removed now.',
-            confirm: 'End share',
-          },
-        }),
-      ],
-    },
+    endShareActions(input.shareId, input.machines, 'Their access to these machines is removed now.'),
     contextLine(`Paperspace machine access · only ${sharer} can end it early`),
   ];
   return message(blocks, `${sharer} shared ${names} until ${isoMinutes(input.expiresAt)}`);

@@ -2,7 +2,7 @@
 // is created, the channel post while the share runs (with End share for the sharer), and the same post
 // once it ended early or expired. The channel never sees a credential: a resource delegation's access
 // token id identifies a token that grants access, so it stays in the sharer's private replies.
-import type { KnownBlock } from '@slack/types';
+import type { ActionsBlock, KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import type { Machine } from '../../../paperspace/schemas.js';
 import { button, contextLine } from '../../../slack/block-kit/elements.js';
@@ -37,6 +37,22 @@ export function namesOf(machines: SharedMachine[]): string {
 }
 
 export const mention = (userId: string) => `<@${escapeMrkdwn(userId)}>`;
+
+/** A live share's End share button, for its sharer; `ending` (the confirmation) says what ending it does. */
+export function endShareActions(shareId: string, machines: SharedMachine[], ending: string): ActionsBlock {
+  return {
+    type: 'actions',
+    elements: [
+      button({
+        actionId: ActionId.shareEnd,
+        text: 'End share',
+        value: shareId,
+        accessibilityLabel: `End the share of ${machines.map((machine) => machine.name).join(', ')}`,
+        confirm: { title: 'End this share?', text: ending, confirm: 'End share' },
+      }),
+    ],
+  };
+}
 
 /** What a member of the channel gets from a share, said the same way in the confirmation and the post. */
 function whatMembersGet(sharerUserId: string, until: number): string {
@@ -165,22 +181,11 @@ export function sharePost(input: SharePostInput): SlackMessage {
     },
     { type: 'section', text: mrkdwn(machineLines(input.machines)) },
     { type: 'section', text: mrkdwn(whatMembersGet(input.sharerUserId, input.expiresAt)) },
-    {
-      type: 'actions',
-      elements: [
-        button({
-          actionId: ActionId.shareEnd,
-          text: 'End share',
-          value: input.shareId,
-          accessibilityLabel: `End the share of ${input.machines.map((machine) => machine.name).join(', ')}`,
-          confirm: {
-            title: 'End this share?',
-            text: 'The post is marked ended. Paperspace cannot revoke the delegation, so access already handed out lasts until it expires.',
-            confirm: 'End share',
-          },
-        }),
-      ],
-    },
+    endShareActions(
+      input.shareId,
+      input.machines,
+      'The post is marked ended. Paperspace cannot revoke the delegation, so access already handed out lasts until it expires.',
+    ),
     contextLine(`${delegation} · only ${sharer} can end it early`),
   ];
   return message(blocks, `${sharer} shared ${names} until ${isoMinutes(input.expiresAt)}`);

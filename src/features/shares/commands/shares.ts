@@ -1,13 +1,12 @@
 // `/ps shares`: the person's shares that have not expired, with where they were posted and until when.
 import type { KnownBlock } from '@slack/types';
-import { contextLine } from '../../../slack/block-kit/elements.js';
+import { contextLine, header } from '../../../slack/block-kit/elements.js';
 import {
   escapeMrkdwn,
   isoMinutes,
   LIMITS,
   mrkdwn,
   nameMrkdwn,
-  plainText,
   plural,
   type SlackMessage,
   slackDate,
@@ -47,7 +46,7 @@ async function machineNames(context: CommandContext): Promise<Map<string, string
 
 function sharesMessage(shares: Delegation[], names: Map<string, string>): SlackMessage {
   const title = `Your active shares (${shares.length})`;
-  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(title, LIMITS.headerText) }];
+  const blocks: KnownBlock[] = [header(title)];
   for (const share of shares.slice(0, MAX_SHARES_SHOWN)) {
     const machines = share.machineIds
       .map((id) => `${nameMrkdwn(names.get(id) ?? id)} \`${escapeMrkdwn(id)}\``)

@@ -4,7 +4,7 @@
 import type { KnownBlock } from '@slack/types';
 import { billingMonthName } from '../../../domain/billing-month.js';
 import type { Machine } from '../../../paperspace/schemas.js';
-import { contextLine } from '../../../slack/block-kit/elements.js';
+import { contextLine, header } from '../../../slack/block-kit/elements.js';
 import { formatHoursMinutes, formatMoney } from '../../../slack/block-kit/format.js';
 import {
   escapeMrkdwn,
@@ -12,7 +12,6 @@ import {
   message,
   mrkdwn,
   nameMrkdwn,
-  plainText,
   plural,
   type SlackMessage,
   slackDate,
@@ -44,7 +43,7 @@ export function digestBlockId(machineId: string): string {
 
 export function digestMessage(running: RunningMachine[], report: SpendReport, now: number): SlackMessage {
   const title = `📋 Team digest · ${new Date(now).toISOString().slice(0, 10)}`;
-  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(title, LIMITS.headerText) }];
+  const blocks: KnownBlock[] = [header(title)];
   blocks.push({
     type: 'section',
     text: mrkdwn(

@@ -4,7 +4,7 @@
 import type { KnownBlock } from '@slack/types';
 import { billingMonthName } from '../../../domain/billing-month.js';
 import { sumOfCents } from '../../../domain/money.js';
-import { contextLine } from '../../../slack/block-kit/elements.js';
+import { contextLine, header } from '../../../slack/block-kit/elements.js';
 import { formatHoursMinutes, formatMoney } from '../../../slack/block-kit/format.js';
 import {
   escapeMrkdwn,
@@ -12,7 +12,6 @@ import {
   message,
   mrkdwn,
   nameMrkdwn,
-  plainText,
   plural,
   type SlackMessage,
   slackDate,
@@ -75,7 +74,7 @@ export function spendMessage(report: SpendReport, notAdminBecause?: string): Sla
         : `Spend · ${month}`;
   const machines = report.owners.flatMap((owner) => owner.machines);
   const biggest = Math.max(0, ...machines.map((machine) => machine.cost.total ?? 0));
-  const blocks: KnownBlock[] = [{ type: 'header', text: plainText(title, LIMITS.headerText) }];
+  const blocks: KnownBlock[] = [header(title)];
   const totalLine = `*Total: ${formatMoney(report.total)}*${report.current ? ' so far' : ''} for ${plural(machines.length, 'machine')}`;
   blocks.push({ type: 'section', text: mrkdwn(totalLine) });
 

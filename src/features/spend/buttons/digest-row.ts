@@ -19,14 +19,18 @@ export function withDigestRowDone(
   );
 }
 
-/** Updates the clicked row; a digest that cannot be edited is logged, not fatal: the stop went through. */
+/** Updates the clicked row. */
 export async function markDigestRow(
   slack: WebClient,
   click: MachineButtonClick,
   line: string,
 ): Promise<void> {
-  if (click.message === undefined || click.channelId === undefined) return;
-  const blocks = withDigestRowDone(click.message.blocks, click.machine.id, line);
-  if (blocks === undefined) return;
-  await redrawClickedMessage(slack, click, { blocks }, 'the row of a team digest');
+  await redrawClickedMessage(slack, click, {
+    done: line,
+    what: 'the row of a team digest',
+    redraw(message) {
+      const blocks = withDigestRowDone(message.blocks, click.machine.id, line);
+      return blocks && { blocks };
+    },
+  });
 }

@@ -3,19 +3,28 @@
 // the scheduler picks it up on its next tick, on every replica.
 
 import { requireAdministrator } from '../../../domain/team-role.js';
-import { describeError } from '../../../errors/describe-error.js';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { isKnownTimeZone, nextFireTime } from '../../../scheduler/cron-engine.js';
 import { escapeMrkdwn, isoMinutes, mrkdwn, slackDate } from '../../../slack/block-kit/text.js';
-import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
+import type { CommandHandler } from '../../../slack/command-context.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
+import { userTimeZone } from '../../../slack/user-time-zone.js';
 
 export const digestCommand: CommandHandler<'digest'> = async (command, context) => {
   const client = await context.userClient();
   if (!client) return;
   const { deps, user } = context;
   const account = await requireAdministrator(deps, user, client, 'set the team digest');
-  const zone = command.timezone === null ? await timeZoneOf(context) : givenTimeZone(command.timezone);
+  // A channel has no time zone: without one typed, the administrator's own is used.
+  const zone =
+    command.timezone === null
+      ? await userTimeZone({
+          web: context.web,
+          userId: user.userId,
+          usable: isKnownTimeZone,
+          logger: deps.logger,
+        })
+      : givenTimeZone(command.timezone);
   const label = `${command.schedule === 'daily' ? 'daily' : 'every Monday'} at ${command.time}`;
   const digest = await deps.audit.run(
     { user, action: 'digest.set', note: `in ${command.channel}, ${label} ${zone.timezone}` },
@@ -58,16 +67,4 @@ function givenTimeZone(typed: string): { timezone: string; fellBack: false } {
     );
   }
   return { timezone: typed, fellBack: false };
-}
-
-/** The time zone in the administrator's Slack profile (a channel has none); UTC, and a note, when Slack does not say. */
-async function timeZoneOf(context: CommandContext): Promise<{ timezone: string; fellBack: boolean }> {
-  try {
-    const answer = await context.web.users.info({ user: context.user.userId });
-    const tz = answer.user?.tz;
-    if (typeof tz === 'string' && isKnownTimeZone(tz)) return { timezone: tz, fellBack: false };
-  } catch (error) {
-    context.deps.logger.warn({ error: describeError(error) }, 'users.info failed; the digest uses UTC');
-  }
-  return { timezone: 'UTC', fellBack: true };
 }

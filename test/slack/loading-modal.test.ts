@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { modal, note } from '../../src/slack/block-kit/modal-kit.js';
+import { openLoadingModal } from '../../src/slack/loading-modal.js';
+import { captureLogs } from '../support/log-capture.js';
+import { useFakeSlack } from '../support/use-fake-slack.js';
+
+const fake = useFakeSlack();
+
+const form = modal({ callbackId: 'the_form', title: 'The form', blocks: [note('Fill me in')] });
+
+function open(build: () => Promise<typeof form>, logs = captureLogs()) {
+  return openLoadingModal(
+    { web: fake.web, triggerId: 'T-loading', deps: { logger: logs.logger } },
+    {
+      title: 'The form',
+      loading: 'Loading the machines…',
+      build,
+    },
+  );
+}
+
+describe('openLoadingModal', () => {
+  it('opens "Loading…" with the trigger at once, then puts the form in its place', async () => {
+    await open(async () => form);
+    const [opened] = fake.slack.calls('views.open');
+    expect(opened?.args.trigger_id).toBe('T-loading');
+    expect(JSON.stringify(opened?.args.view)).toContain('Loading the machines…');
+    const [filled] = fake.slack.calls('views.update');
+    expect((filled?.args.view as { callback_id?: string } | undefined)?.callback_id).toBe('the_form');
+  });
+
+  it('is quiet when the person closed the loading modal before the form arrived', async () => {
+    // The catalog's copy rethrew this, and the person who closed the modal was told something failed.
+    fake.slack.fail('views.update', 'not_found');
+    await expect(open(async () => form)).resolves.toBeUndefined();
+  });
+
+  it('names a Slack refusal as one, with a reference, in place of the form', async () => {
+    // The catalog's copy called every non-Paperspace failure "something went wrong on our side".
+    fake.slack.fail('chat.postMessage', 'channel_not_found');
+    await open(async () => {
+      await fake.web.chat.postMessage({ channel: 'C-gone', text: 'x' });
+      return form;
+    });
+    const [filled] = fake.slack.calls('views.update');
+    expect(JSON.stringify(filled?.args.view)).toContain('Slack refused one of my messages');
+  });
+});
