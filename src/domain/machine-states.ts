@@ -35,11 +35,6 @@ export function isSettled(state: string): boolean {
   return SETTLED_STATES.includes(state);
 }
 
-/** Moving between resting states: starting, stopping, restarting, upgrading, provisioning, or unknown. */
-export function isInTransition(state: string): boolean {
-  return !isSettled(state);
-}
-
 /**
  * The state a boot ends in. The contract does not say what selects ready or serviceready; a machine
  * without the remote-access agent (LinuxHeadless) never gets past serviceready, while desktops

@@ -5,6 +5,7 @@
 // (for the real moment it got there). A watch's own event (v1) is read at its first poll and then once
 // every few ticks, not every tick.
 import type { Logger } from 'pino';
+import { isSettled, targetReached } from '../../domain/machine-states.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceNotFoundError } from '../../paperspace/errors.js';
@@ -41,17 +42,6 @@ export interface WatchSteps {
   finish(watch: Watch, outcome: WatchOutcome, machine: Machine | undefined): Promise<void>;
   /** Forgets what was remembered of watches this replica no longer polls (finished or taken elsewhere). */
   forgetAllBut(polled: ReadonlySet<string>): void;
-}
-
-/** States a machine rests in. Settling in one that is not the target is when an operation may have failed. */
-const RESTING_STATES = new Set(['off', 'serviceready', 'ready']);
-
-/**
- * `ready` is `serviceready` plus a running agent (contract, States), so a wait for serviceready is
- * over once the machine is ready too: a desktop passes through serviceready faster than one tick.
- */
-function satisfies(state: string, target: string): boolean {
-  return state === target || (target === 'serviceready' && state === 'ready');
 }
 
 /**
@@ -166,7 +156,7 @@ export function createWatchSteps(deps: WatchStepsDeps): WatchSteps {
 
     const now = deps.now();
     const changed = machine.state !== watch.lastState;
-    const reached = satisfies(machine.state, watch.targetState);
+    const reached = targetReached(machine.state, watch.targetState);
     const timeline = changed ? [...watch.timeline, { state: machine.state, at: now }] : watch.timeline;
 
     // The operation's own event says it failed even when the machine's state never moved (a start
@@ -200,7 +190,7 @@ export function createWatchSteps(deps: WatchStepsDeps): WatchSteps {
       );
     }
 
-    if (reached || (changed && RESTING_STATES.has(machine.state))) {
+    if (reached || (changed && isSettled(machine.state))) {
       if (events === undefined) {
         const shown = await show(client, watch, userKey);
         if (shown.kind === 'gone') return finish(watch, { status: 'gone' }, undefined);
