@@ -22,7 +22,7 @@ import type { Store } from './store/store.js';
 import type { KeyVault } from './vault/key-vault.js';
 import { createPaperspaceClientFactory } from './vault/paperspace-clients.js';
 
-export type SlackConnection =
+type SlackConnection =
   | { mode: 'http'; botToken: string; signingSecret: string; apiUrl: string }
   | { mode: 'socket'; botToken: string; appToken: string; apiUrl: string };
 
@@ -97,8 +97,8 @@ export interface RunningBot {
 const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 /**
  * Sockets to Paperspace at once. Every request past the cap waits for a free socket, a whole API round
- * trip: at 64, a burst of 200 commands against a 1 s API got its last reply after 4 s; at 256 after
- * 1.4 s (bench/RESULTS.md, ack latency). Idle sockets close after keepAliveTimeout.
+ * trip, so the cap is set for a burst of commands rather than for the average (the ack bench shows
+ * its effect). Idle sockets close after keepAliveTimeout.
  */
 const PAPERSPACE_CONNECTIONS = 256;
 

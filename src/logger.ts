@@ -60,8 +60,8 @@ const isSecretName = (key: string) => SECRET_NAMES.has(key) || SECRET_NAMES.has(
 /**
  * `value` with every secret field censored, walked once. What holds no secret is returned as it is,
  * so the common line (a few ids) allocates nothing; what does is copied, never changed in place, as
- * the caller still holds it. This replaced pino's path redaction, which needs one path per field per
- * depth (170 paths) and cost about 0.2 ms of CPU a line, 10% of a burst of 10,000 completions.
+ * the caller still holds it. pino's own path redaction would need one path per field per depth, and
+ * would match neither any case nor any depth.
  */
 function censorSecrets(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object' || depth > CENSOR_DEPTH) return value;

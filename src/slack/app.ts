@@ -28,9 +28,9 @@ const DEFAULT_PORT = 3000;
 const SLACK_WEB_API_TIMEOUT_MS = 10_000;
 /**
  * Connections the kernel holds for the HTTP server until the event loop accepts them (Linux caps it at
- * net.core.somaxconn). Node's default, 511, overflowed under a burst of 1,000 Slack deliveries while the
- * loop was busy acking: the dropped connections were retried by the sender 1, 3 and 7 s later, past
- * Slack's 3 s ack budget (bench/RESULTS.md, ack), for the bare Bolt app as much as for the bot.
+ * net.core.somaxconn). Node's default, 511, can overflow under a burst of Slack deliveries while the
+ * loop is busy acking, and a dropped connection is retried by the sender seconds later: past Slack's
+ * 3 s ack budget.
  */
 const LISTEN_BACKLOG = 4096;
 
@@ -69,7 +69,7 @@ export interface HttpSlackAppOptions extends CommonSlackAppOptions {
   seenSignatures?: SeenSignatures;
 }
 
-export interface SocketSlackAppOptions extends CommonSlackAppOptions {
+interface SocketSlackAppOptions extends CommonSlackAppOptions {
   mode: 'socket';
   /** App-level token (xapp-) with connections:write. */
   appToken: string;
@@ -106,8 +106,7 @@ function requireValue(value: string, name: string, mode: string): void {
  * - The app is created with `deferInitialization`, so no Web API call happens in the constructor; start() runs
  *   auth.test once (against slackApiUrl) and Bolt caches the bot ids, so no request triggers another call.
  * - `processBeforeResponse` stays false: ack() answers Slack immediately and the listener keeps working.
- *   Nothing holds that work back for the acks of a burst: measured under 1,000 requests at once, doing so
- *   made the replies people wait for later (bench/RESULTS.md, ack).
+ *   Nothing holds that work back for the acks of a burst: the replies people wait for would come later.
  */
 export function createSlackApp(options: SlackAppOptions): SlackApp {
   requireValue(options.botToken, 'botToken', options.mode);

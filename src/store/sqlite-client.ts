@@ -4,9 +4,9 @@
 //
 // Writes made outside a transaction are committed in groups: every run() made in one turn of the event
 // loop joins one group, committed as one transaction. A commit writes every page the statement touched
-// (the row and each index) to the WAL: in a burst of 10,000 completions, three writes each, autocommit
-// took 3.3 s of CPU and grouped commits 0.9 s (groups of about 200). Each caller still learns its own
-// statement's outcome, and only once its group is committed: a resolved run() is as durable as before.
+// (the row and each index) to the WAL, so a burst of single-statement commits writes the same pages
+// over and over. Each caller still learns its own statement's outcome, and only once its group is
+// committed: a resolved run() is as durable as an autocommit.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -22,8 +22,8 @@ export function openSqliteClient(path: string): SqlClient {
   // writer wait for another process's write instead of failing at once.
   if (!inMemory) db.pragma('journal_mode = WAL');
   // better-sqlite3 runs on the event loop, so the fsync that synchronous=FULL makes at every commit
-  // blocked the whole bot for about a millisecond per write (1.1 ms against 0.07-0.18 ms per update
-  // measured here): at a burst of 1,000 completions that alone held every reply back by seconds. In WAL
+  // would block the whole bot for longer than the write itself, and a burst of completions would hold
+  // every reply back behind those syncs. In WAL
   // mode NORMAL syncs at checkpoints instead: the file never corrupts, and a commit is lost only if the
   // machine itself loses power or crashes (never when the bot's process dies), which at worst repeats
   // or drops the last moment's work, as docs/deploy.md says.

@@ -21,7 +21,7 @@ import {
 } from './watch-messages.js';
 
 /** What the completion's post does to its record, so that a crash or an unanswered post leaves a trace. */
-export interface CompletionRecord {
+interface CompletionRecord {
   /** The reply is about to be handed to Slack (after its turn in the channel's queue). */
   sending(): Promise<void>;
   /** Slack refused it in every conversation: nothing was posted. */
@@ -61,8 +61,7 @@ export function createWatchReporter(deps: {
 
   /**
    * `draw` is called only when the update goes out: in a burst most updates wait for chat.update's
-   * budget and are replaced by a newer one of the same card, and drawing each cost about 4% of a
-   * completion's CPU (profiled in a burst of 10,000).
+   * budget and are replaced by a newer one of the same card, so drawing each would be wasted work.
    */
   const updateCard = async (watch: Watch, draw: () => SlackMessage) => {
     if (watch.messageTs === null) return;
