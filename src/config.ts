@@ -3,7 +3,7 @@
 // ever repeats a value: most of these variables are secrets.
 import { z } from 'zod';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export type DatabaseConfig =
@@ -43,9 +43,9 @@ export interface RetentionConfig {
  */
 export const DEFAULT_POLL_CONCURRENCY = 256;
 /** Half a year of "who stopped gpu-1?" answers; about 200 MB of audit rows at 500 people. */
-export const DEFAULT_AUDIT_RETENTION_DAYS = 180;
+const DEFAULT_AUDIT_RETENTION_DAYS = 180;
 /** An expired share is history once its post says so; a month covers "who had access last week?". */
-export const DEFAULT_DELEGATION_RETENTION_DAYS = 30;
+const DEFAULT_DELEGATION_RETENTION_DAYS = 30;
 export const DEFAULT_RETENTION: RetentionConfig = {
   auditDays: DEFAULT_AUDIT_RETENTION_DAYS,
   delegationDays: DEFAULT_DELEGATION_RETENTION_DAYS,
@@ -65,7 +65,7 @@ export interface SlackPacing {
 export const SLACK_PACING: SlackPacing = { messageSpacingMs: 1000, updatesPerMinute: 50, updateBurst: 50 };
 
 /** Slack settings by mode: without a bot token the local sandbox stands in for Slack. */
-export type SlackModeConfig =
+type SlackModeConfig =
   | {
       mode: 'sandbox';
       slack: { apiUrl: string };
@@ -84,7 +84,6 @@ export type SlackModeConfig =
     };
 
 export type Config = CommonConfig & SlackModeConfig;
-export type SlackMode = Config['mode'];
 
 /** The configuration is unusable; `problems` holds one line per variable, never a value. */
 export class ConfigError extends Error {

@@ -27,7 +27,7 @@ export function billingMonthAsked(month: string | null, now: number): string {
 }
 
 /** The year and month (1-12) of a `YYYY-MM` billing month; undefined for anything else. */
-export function parseBillingMonth(billingMonth: string): { year: number; month: number } | undefined {
+function parseBillingMonth(billingMonth: string): { year: number; month: number } | undefined {
   const match = BILLING_MONTH.exec(billingMonth);
   if (!match) return undefined;
   return { year: Number(match[1]), month: Number(match[2]) };

@@ -22,7 +22,7 @@ export function sumOfCents(amounts: Iterable<number>): number {
 }
 
 /** Dollars as Paperspace sends them (`"0.51"`); undefined when not a number. */
-export function dollarsOf(amount: string): number | undefined {
+function dollarsOf(amount: string): number | undefined {
   if (amount.trim() === '') return undefined;
   const value = Number(amount);
   return Number.isFinite(value) ? value : undefined;

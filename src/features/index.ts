@@ -76,7 +76,7 @@ export function attachListeners(app: App, deps: ListenerDeps): void {
 }
 
 /** The scheduler's jobs, every feature's, in the order above, given every feature's machine checks. */
-export function featureJobs(deps: JobDeps): SchedulerJob[] {
+function featureJobs(deps: JobDeps): SchedulerJob[] {
   const machineChecks = features.flatMap((feature) => feature.machineChecks?.(deps) ?? []);
   return features.flatMap((feature) => feature.jobs?.({ ...deps, machineChecks }) ?? []);
 }

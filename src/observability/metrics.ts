@@ -6,7 +6,7 @@ import { describeError } from '../errors/describe-error.js';
 import type { ResponseEvent } from '../paperspace/http.js';
 import { withinDeadline } from './deadline.js';
 
-export const METRIC_PREFIX = 'psbot_';
+const METRIC_PREFIX = 'psbot_';
 
 /** What Slack asked for: slash command, interaction (button, menu), modal, Events API, or other. */
 export type SlackRequestKind = 'command' | 'action' | 'view' | 'event' | 'options' | 'shortcut' | 'other';
@@ -23,11 +23,11 @@ export type SlackRequestOutcome = 'acked' | 'error' | 'unacked';
  * reminder that could not be delivered, `completion` the outcome of a watch that could not be posted
  * (it is posted again later).
  */
-export type ErrorSource = 'slack' | 'scheduler' | 'reminder' | 'completion';
+type ErrorSource = 'slack' | 'scheduler' | 'reminder' | 'completion';
 const ERROR_SOURCES: readonly ErrorSource[] = ['slack', 'scheduler', 'reminder', 'completion'];
 
 /** `scheduled` fires of a reminder's cron, and `snoozed` reminders asked again after Snooze 1h. */
-export type ReminderKind = 'scheduled' | 'snoozed';
+type ReminderKind = 'scheduled' | 'snoozed';
 const REMINDER_KINDS: readonly ReminderKind[] = ['scheduled', 'snoozed'];
 
 /** Slack wants an ack within 3 s; the buckets are dense below that. */

@@ -17,10 +17,10 @@ import type { Store } from '../store/store.js';
 import { DeadlineExceededError, withinDeadline } from './deadline.js';
 import type { BotMetrics } from './metrics.js';
 
-export const HEALTH_PATH = '/healthz';
-export const LIVENESS_PATH = '/livez';
-export const READINESS_PATH = '/readyz';
-export const METRICS_PATH = '/metrics';
+const HEALTH_PATH = '/healthz';
+const LIVENESS_PATH = '/livez';
+const READINESS_PATH = '/readyz';
+const METRICS_PATH = '/metrics';
 const DEFAULT_PING_TIMEOUT_MS = 2_000;
 
 export interface ObservabilityRoutesDeps {
@@ -35,7 +35,7 @@ export interface ObservabilityRoutesDeps {
   shuttingDown?: () => boolean;
 }
 
-export type HealthReport = { status: 'ok' } | { status: 'unavailable'; reason: string };
+type HealthReport = { status: 'ok' } | { status: 'unavailable'; reason: string };
 
 /** A code such as ECONNREFUSED, SQLITE_BUSY or 57P01 says what failed and cannot hold a secret. */
 const SAFE_CODE = /^[A-Z0-9_]{2,40}$/;

@@ -72,7 +72,7 @@ export type PaperspaceClient = {
   sharedDrives: SharedDrivesResource;
 };
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 3;
 
 export function createPaperspaceClient(options: PaperspaceClientOptions): PaperspaceClient {

@@ -30,13 +30,11 @@ export const MACHINE_TYPES = [
   ...DEDICATED_GPU_MACHINE_TYPES,
   ...CPU_MACHINE_TYPES,
 ] as const;
-export type MachineType = (typeof MACHINE_TYPES)[number];
 export type CpuMachineType = (typeof CPU_MACHINE_TYPES)[number];
 export type GridMachineType = (typeof GRID_MACHINE_TYPES)[number];
 export type DedicatedGpuMachineType = (typeof DEDICATED_GPU_MACHINE_TYPES)[number];
 
 export const BILLING_TYPES = ['hourly'] as const;
-export type BillingType = (typeof BILLING_TYPES)[number];
 
 /** Every machine state the contract names. The real API may send others; schemas pass them through. */
 export const MACHINE_STATES = [

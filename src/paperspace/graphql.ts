@@ -16,7 +16,7 @@ import type { HttpCore, RequestOptions } from './http.js';
 import { type Redactor, redactDeep } from './response-body.js';
 import { type GraphqlError, graphqlEnvelopeSchema } from './schemas.js';
 
-export interface GraphqlCall<T> extends RequestOptions {
+interface GraphqlCall<T> extends RequestOptions {
   operation: string;
   action: string;
   query: string;

@@ -79,7 +79,7 @@ export interface HttpRequest<T> extends RequestOptions {
   permissionHint?: string;
 }
 
-export interface ApiResponse<T> {
+interface ApiResponse<T> {
   data: T;
   status: number;
   requestId: string | undefined;

@@ -35,7 +35,7 @@ import type {
 } from './schemas.js';
 import type { WaitForStateOptions } from './wait-for-state.js';
 
-export interface CreateMachineOptions extends RequestOptions {
+interface CreateMachineOptions extends RequestOptions {
   /** The template being created from, when known: enables the contract's Windows/Ubuntu type rules. */
   template?: TemplateInfo;
 }

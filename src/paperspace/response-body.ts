@@ -4,7 +4,7 @@
 /** Removes secrets from text that came from the network before it can reach a message or a log. */
 export type Redactor = (text: string) => string;
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 export function createRedactor(secrets: readonly (string | undefined)[]): Redactor {
   const present = secrets.filter(

@@ -13,7 +13,7 @@ const openString = <Known extends string>() => z.string() as unknown as z.ZodTyp
 /** Byte counts arrive as strings ("53687091200"); some clients have seen numbers. Keep a string. */
 const byteString = z.union([z.string(), z.number().transform(String)]);
 
-export const machineEventSchema = z.looseObject({
+const machineEventSchema = z.looseObject({
   name: openString<'start' | 'stop' | 'restart' | 'create' | 'deactivate'>(),
   state: openString<'new' | 'in progress' | 'done' | 'error'>(),
   errorMsg: z.string().nullish(),
@@ -98,7 +98,7 @@ export const scriptListSchema = z.array(scriptSchema);
 /** getScriptText answers with a bare JSON string. */
 export const scriptTextSchema = z.string();
 
-export const templateSchema = z.looseObject({
+const templateSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
   label: z.string().nullable(),
@@ -113,7 +113,7 @@ export const templateSchema = z.looseObject({
 export type Template = z.infer<typeof templateSchema>;
 export const templateListSchema = z.array(templateSchema);
 
-export const userSchema = z.looseObject({
+const userSchema = z.looseObject({
   id: z.string(),
   email: z.string(),
   firstname: z.string(),
@@ -124,7 +124,7 @@ export const userSchema = z.looseObject({
 export type User = z.infer<typeof userSchema>;
 export const userListSchema = z.array(userSchema);
 
-export const networkSchema = z.looseObject({
+const networkSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
   region: z.string(),
@@ -166,7 +166,7 @@ export const acknowledgementSchema = z.unknown();
 
 // ---- GraphQL (shared drives) ----
 
-export const graphqlErrorSchema = z.looseObject({
+const graphqlErrorSchema = z.looseObject({
   message: z.string(),
   path: z.array(z.union([z.string(), z.number()])).optional(),
   extensions: z.record(z.string(), z.unknown()).optional(),

@@ -10,7 +10,7 @@ import type { MachineEvent, MachineWithEvents } from './schemas.js';
 import type { Sleep } from './sleep.js';
 import { MachineGoneError, MachineOperationFailedError, WaitTimeoutError } from './wait-errors.js';
 
-export const DEFAULT_WAIT_INTERVAL_MS = 5_000;
+const DEFAULT_WAIT_INTERVAL_MS = 5_000;
 
 export interface WaitForStateOptions {
   /** Give up after this long, with a WaitTimeoutError carrying the last machine seen. */

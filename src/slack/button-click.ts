@@ -14,7 +14,7 @@ import type { ListenerDeps } from './listener-deps.js';
 export type ButtonArgs<A extends BlockAction = BlockAction<ButtonAction>> = SlackActionMiddlewareArgs<A> &
   AllMiddlewareArgs;
 
-export interface ClickedMessage {
+interface ClickedMessage {
   ts: string;
   text: string;
   blocks: KnownBlock[];

@@ -51,7 +51,7 @@ export async function putFormBack(refusal: FormRefusal): Promise<void> {
 }
 
 /** The refusal under the field(s) it names, or above the form when it names none the form has. */
-export function placeRefusal(
+function placeRefusal(
   error: unknown,
   reason: string,
   fieldBlockIds: Readonly<Record<string, string>>,

@@ -13,15 +13,6 @@ import type { KnownBlock, WebClient } from '@slack/web-api';
 import { describeError, slackErrorCode } from '../errors/describe-error.js';
 import { escapeMrkdwn, mrkdwn, type SlackMessage } from './block-kit/text.js';
 
-/** Where a message landed: enough to update it (chat.update) or to reply in its thread. */
-export interface PostedMessage {
-  /** The conversation it landed in (a D… id when it went to the DM). */
-  channel: string;
-  ts: string;
-  /** True when the conversation refused the post and it went to the person's DM instead. */
-  movedToDm: boolean;
-}
-
 /**
  * Slack's answers when the bot may not post in a conversation: a private channel it was not invited
  * to, a DM between other people, an archived or deleted channel, a workspace rule against apps posting
@@ -78,25 +69,6 @@ export function slackRefusalText(error: unknown): string {
   if (description.code === webApi.ErrorCode.RateLimitedError) return 'rate limited';
   if (description.statusCode !== undefined) return `HTTP ${description.statusCode}`;
   return 'no answer';
-}
-
-/**
- * Posts in the channel (in a thread when `threadTs` is given); when the channel refuses the bot,
- * posts in the person's DM instead (posting to a user id lands in the app's DM with them, no im:write
- * scope needed) and says so in `movedToDm`.
- */
-export async function postPublicly(
-  web: WebClient,
-  target: { channel: string; userId: string; threadTs?: string },
-  message: SlackMessage,
-): Promise<PostedMessage> {
-  try {
-    const thread = target.threadTs ? { thread_ts: target.threadTs } : {};
-    return { ...(await post(web, { channel: target.channel, ...thread }, message)), movedToDm: false };
-  } catch (error) {
-    if (!isRefusedConversation(error) || target.channel === target.userId) throw error;
-  }
-  return { ...(await post(web, { channel: target.userId }, message)), movedToDm: true };
 }
 
 async function post(web: WebClient, where: { channel: string; thread_ts?: string }, message: SlackMessage) {
@@ -224,7 +196,7 @@ export async function deliver(
  * Told to the person privately when their post went to the DM: `what` is "the card of gpu-1", "the
  * share" (escaped here: machine names come from users).
  */
-export function postedInDmNotice(what: string): SlackMessage {
+function postedInDmNotice(what: string): SlackMessage {
   const text =
     `📬 I cannot post in this conversation (I am not a member, or it is private), so ${escapeMrkdwn(what)} ` +
     'is in our direct messages. Invite me to the channel (`/invite`) to post here next time.';
@@ -264,7 +236,7 @@ export async function announce(
 }
 
 /** Told to the person when an announcement did not land in public: what Slack did, in one sentence. */
-export function notPostedNotice(what: string, delivery: Delivery): SlackMessage | undefined {
+function notPostedNotice(what: string, delivery: Delivery): SlackMessage | undefined {
   const subject = escapeMrkdwn(what);
   let text: string;
   switch (delivery.landed) {

@@ -20,7 +20,7 @@ import { HTTPModuleFunctions, verifySlackRequest } from '@slack/bolt';
 import type { Logger } from 'pino';
 
 /** How far ahead of this clock Slack's timestamp may be (clock drift between Slack and this host). */
-export const MAX_FUTURE_SKEW_S = 60;
+const MAX_FUTURE_SKEW_S = 60;
 /** Bolt refuses requests older than this, so a signature need not be remembered longer. */
 const REPLAY_WINDOW_MS = 5 * 60_000;
 /** How often the store's expired signatures are deleted (by whichever replica gets there). */

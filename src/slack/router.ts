@@ -20,8 +20,8 @@ import type {
 import type { Logger } from 'pino';
 import { errorMessage } from './block-kit/messages.js';
 
-export type ActionListener<A extends BlockAction = BlockAction> = Middleware<SlackActionMiddlewareArgs<A>>;
-export type ViewListener = Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>>;
+type ActionListener<A extends BlockAction = BlockAction> = Middleware<SlackActionMiddlewareArgs<A>>;
+type ViewListener = Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>>;
 
 /** What the listener modules register with: the same calls as Bolt's App, for the surfaces the bot uses. */
 export interface ListenerRouter {

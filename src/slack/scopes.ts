@@ -19,5 +19,3 @@ export const BOT_SCOPES = [
   // the e-mail of the person's own Slack profile, so nobody can link under a teammate's address.
   'users:read.email',
 ] as const;
-
-export type BotScope = (typeof BOT_SCOPES)[number];

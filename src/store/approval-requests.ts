@@ -47,7 +47,7 @@ export interface PostedRequest {
   to: 'approver' | 'requester';
 }
 
-export interface ApprovalSettings {
+interface ApprovalSettings {
   channel: string | null;
   /** How long a request stays open; null: the default. */
   lifetimeMs: number | null;
@@ -83,7 +83,7 @@ export type ReadableRequest = CreateRequest | PowerRequest;
  * A stored request whose details do not parse (a bug wrote them, or a hand): its columns and why, so
  * the person can be told it cannot be read and it can still expire, instead of a failure per read.
  */
-export interface UnreadableRequest extends RequestColumns, RequestState {
+interface UnreadableRequest extends RequestColumns, RequestState {
   kind: RequestKind;
   details: null;
   problem: string;

@@ -3,7 +3,7 @@
 import type { SlackUser } from './slack-user.js';
 import { equalityFilters, type SqlClient, StoreError } from './sql-client.js';
 
-export type AuditOutcome = 'ok' | 'error';
+type AuditOutcome = 'ok' | 'error';
 
 export interface AuditRecordInput extends SlackUser {
   /** What was done, e.g. `machine.start`, `delegation.create`. */
@@ -25,7 +25,7 @@ export interface AuditRecord extends SlackUser {
   at: number;
 }
 
-export interface AuditListFilter {
+interface AuditListFilter {
   teamId?: string;
   userId?: string;
   resourceId?: string;
@@ -41,7 +41,7 @@ export interface AuditRepository {
   pruneBefore(before: number, limit: number): Promise<number>;
 }
 
-export const MAX_AUDIT_LIST = 1000;
+const MAX_AUDIT_LIST = 1000;
 // An error message from an API can be a whole HTML page; the audit log needs the gist.
 const MAX_MESSAGE_LENGTH = 1000;
 

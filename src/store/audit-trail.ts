@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { AuditRepository } from './audit-records.js';
 import type { SlackUser } from './slack-user.js';
 
-export interface AuditedAction {
+interface AuditedAction {
   user: SlackUser;
   /** What was done, e.g. `machine.start`, `script.create`. */
   action: string;

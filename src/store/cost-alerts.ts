@@ -5,7 +5,7 @@ import type { SlackUser } from './slack-user.js';
 import type { SqlClient } from './sql-client.js';
 
 /** A threshold in milliseconds; null is "off". */
-export type Threshold = number | null;
+type Threshold = number | null;
 
 export interface MachineRun {
   machineId: string;

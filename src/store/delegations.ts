@@ -41,7 +41,7 @@ export interface Delegation extends Omit<NewDelegation, 'messageTs' | 'grants'> 
   revokeFailure: string | null;
 }
 
-export interface RevokeOutcome {
+interface RevokeOutcome {
   grants: AccessorGrant[];
   /** Set when no grant remains. */
   revokedAt: number | null;

@@ -5,7 +5,7 @@
 // Never edit a migration that has shipped: add a new one.
 import { type SqlClient, type SqlDialect, StoreError } from './sql-client.js';
 
-export interface ColumnTypes {
+interface ColumnTypes {
   bytes: string;
   autoIncrementPrimaryKey: string;
 }

@@ -7,14 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlClient } from './sql-client.js';
 
-export interface PowerClaim {
+interface PowerClaim {
   userId: string;
   operation: string;
   claimedAt: number;
   expiresAt: number;
 }
 
-export type PowerClaimResult =
+type PowerClaimResult =
   /** This caller holds the claim; `claimId` releases it. */
   | { claimed: true; claimId: string }
   /** Someone asked for the same operation moments ago, and their claim still holds. */

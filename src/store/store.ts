@@ -46,7 +46,7 @@ export interface StoreOptions {
 }
 
 /** Migrates the database behind `client` and builds the repositories on it. */
-export async function createStore(client: SqlClient, { now = Date.now }: StoreOptions = {}): Promise<Store> {
+async function createStore(client: SqlClient, { now = Date.now }: StoreOptions = {}): Promise<Store> {
   try {
     await migrate(client, now);
   } catch (error) {

@@ -68,7 +68,7 @@ export interface WatchRepository {
   purgeFinished(before: number): Promise<number>;
 }
 
-export type WatchRow = {
+type WatchRow = {
   id: string;
   slack_team_id: string;
   slack_user_id: string;
@@ -94,7 +94,7 @@ export type WatchRow = {
   slot?: number | null;
 };
 
-export const fromRow = (row: WatchRow): Watch => ({
+const fromRow = (row: WatchRow): Watch => ({
   id: row.id,
   teamId: row.slack_team_id,
   userId: row.slack_user_id,

@@ -26,7 +26,7 @@ const WORKSPACE_TABLES = [
   'power_claims',
 ] as const;
 
-export type PurgedRows = Record<(typeof WORKSPACE_TABLES)[number], number>;
+type PurgedRows = Record<(typeof WORKSPACE_TABLES)[number], number>;
 
 export interface WorkspacePurge {
   /** Deletes the workspace's rows from every table and says how many went from each. */

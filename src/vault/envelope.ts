@@ -8,7 +8,7 @@ import type { SlackUser } from '../store/slack-user.js';
 import type { SealedCredentials } from '../store/vault-entries.js';
 import { VaultError } from './vault-error.js';
 
-export const VAULT_KEY_BYTES = 32;
+const VAULT_KEY_BYTES = 32;
 const IV_BYTES = 12;
 const AUTH_TAG_BYTES = 16;
 const KEY_ID_LABEL = 'paperspace-chatops vault key id v1\0';

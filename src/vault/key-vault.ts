@@ -19,7 +19,7 @@ export interface LinkedAccount extends PaperspaceAccount {
   updatedAt: number;
 }
 
-export interface VaultStatus {
+interface VaultStatus {
   records: number;
   /** Records still sealed with an older key; the old key can leave VAULT_KEY once this is 0. */
   staleRecords: number;

@@ -26,7 +26,7 @@ export interface PaperspaceClientFactoryDeps {
   currentRequestId?: () => string | undefined;
 }
 
-export interface ClientRequestOptions {
+interface ClientRequestOptions {
   /** Correlates the Slack request with the API calls it causes (sent as X-Request-Id). */
   requestId?: string;
 }

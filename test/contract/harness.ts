@@ -34,12 +34,12 @@ export const DEMO_USERS = {
 } as const;
 export type DemoUser = keyof typeof DEMO_USERS;
 
-export interface Credentials {
+interface Credentials {
   apiKey: string;
   accessToken?: string;
 }
 
-export interface RawAnswer {
+interface RawAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;

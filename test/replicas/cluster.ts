@@ -37,7 +37,7 @@ export const TRANSITION_MS = 2000;
 /** The scheduler's lease on a watch: three poll intervals, but never under 30 s. */
 export const LEASE_MS = Math.max(30_000, 3 * POLL_INTERVAL_MS);
 
-export interface LogLine {
+interface LogLine {
   level: number;
   msg?: string;
   [field: string]: unknown;

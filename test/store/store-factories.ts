@@ -9,7 +9,7 @@ import type { SqlDialect } from '../../src/store/sql-client.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createTestSchema, postgresSkipReason } from './postgres-test-database.js';
 
-export interface FreshDatabase {
+interface FreshDatabase {
   /** DATABASE_URL of the database, for a separate process to open. */
   url: string;
   store: Store;

@@ -33,7 +33,7 @@ export interface ResponseUrlPost {
   [key: string]: unknown;
 }
 
-export interface FakeUser {
+interface FakeUser {
   id: string;
   real_name: string;
   /** The profile e-mail (users:read.email); absent: the profile shows none, as for a bot. */
@@ -52,7 +52,7 @@ export interface FakeSlackOptions {
   users?: Array<Partial<FakeUser> & { id: string }>;
 }
 
-export interface WaitOptions {
+interface WaitOptions {
   /** How long to poll before failing with a dump of what was recorded. Default 2000 ms. */
   timeoutMs?: number;
 }
@@ -96,7 +96,7 @@ export interface FakeSlack {
 }
 
 /** How one scripted call is answered; the fields combine (a delay, then an error or a status). */
-export interface ScriptedAnswer {
+interface ScriptedAnswer {
   /** Only calls to this channel (the `channel` argument as sent, or the response_url id). */
   channel?: string;
   /** How many matching calls this applies to. Default 1; Infinity for every one. */

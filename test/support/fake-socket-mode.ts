@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 
-export type EnvelopeType = 'slash_commands' | 'interactive' | 'events_api';
+type EnvelopeType = 'slash_commands' | 'interactive' | 'events_api';
 
 export interface FakeSocketMode {
   /** Connections the app holds open now. */

@@ -4,7 +4,7 @@
 import { Writable } from 'node:stream';
 import { type Level, type Logger, pino } from 'pino';
 
-export interface LogLine {
+interface LogLine {
   level: number;
   msg?: string;
   component?: string;

@@ -21,7 +21,7 @@ function findSchemaDirectory(): string | undefined {
   }
 }
 
-export const manifestSchemaDirectory = findSchemaDirectory();
+const manifestSchemaDirectory = findSchemaDirectory();
 
 const HOW_TO_RUN =
   "set SLACK_MANIFEST_SCHEMA_DIR to a directory holding Slack's manifest.schema.json and " +

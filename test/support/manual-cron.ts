@@ -4,7 +4,7 @@
 import type { CronEngine, CronJobSpec } from '../../src/scheduler/cron-engine.js';
 import { nextFireTime } from '../../src/scheduler/cron-engine.js';
 
-export interface ManualCronJob extends CronJobSpec {
+interface ManualCronJob extends CronJobSpec {
   /** The next occurrence (epoch ms), undefined when there is none. */
   nextAt: number | undefined;
 }

@@ -34,7 +34,7 @@ export interface SlackRequest {
 }
 
 /** How to sign: by default correctly, with the current time. */
-export interface SignOptions {
+interface SignOptions {
   /** Sign with another secret: a well-formed signature that does not match. */
   badSignature?: boolean;
   /** Date the request this many seconds back (Bolt rejects anything older than 5 minutes). */
@@ -54,7 +54,7 @@ export interface SlackRequestDefaults {
   now?: () => number;
 }
 
-export interface SlashCommandInput {
+interface SlashCommandInput {
   text?: string;
   command?: string;
   userId?: string;
@@ -67,7 +67,7 @@ export interface SlashCommandInput {
   responseUrlId?: string;
 }
 
-export interface BlockActionInput {
+interface BlockActionInput {
   actionId: string;
   /** Button value. */
   value?: string;
@@ -93,9 +93,9 @@ export interface BlockActionInput {
 }
 
 /** A form value: a string means a plain_text_input with that value. */
-export type ViewValuesInput = Record<string, Record<string, ViewStateValue | string>>;
+type ViewValuesInput = Record<string, Record<string, ViewStateValue | string>>;
 
-export interface ViewSubmissionInput {
+interface ViewSubmissionInput {
   callbackId: string;
   values?: ViewValuesInput;
   privateMetadata?: string;
@@ -107,7 +107,7 @@ export interface ViewSubmissionInput {
   triggerId?: string;
 }
 
-export interface EventInput {
+interface EventInput {
   type: string;
   user?: string;
   [field: string]: unknown;

@@ -16,7 +16,6 @@ import {
  * list, so a v1 create may name a type the contract never heard of.
  */
 export const V1_ONLY_MACHINE_TYPES = ['A4000', 'A5000', 'A6000', 'A100', 'H100'] as const;
-export type V1OnlyMachineType = (typeof V1_ONLY_MACHINE_TYPES)[number];
 /** Every type the emulated cloud builds: the contract's and v1's own. */
 export const EMULATOR_MACHINE_TYPES = [...MACHINE_TYPES, ...V1_ONLY_MACHINE_TYPES] as const;
 export type EmulatorMachineType = (typeof EMULATOR_MACHINE_TYPES)[number];

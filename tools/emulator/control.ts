@@ -33,7 +33,7 @@ export interface EmulatorUser {
   readonly accessToken: string | null;
 }
 
-export interface BulkMachines {
+interface BulkMachines {
   /** User id of the owner; the machines belong to the owner's account. */
   readonly owner: string;
   readonly state?: MachineState;
@@ -45,7 +45,7 @@ export interface BulkMachines {
   readonly namePrefix?: string;
 }
 
-export type MachineSnapshot = ReturnType<typeof machineView>;
+type MachineSnapshot = ReturnType<typeof machineView>;
 
 export interface EmulatorControl {
   /** The emulator's clock. */

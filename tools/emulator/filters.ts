@@ -6,7 +6,7 @@ import { badRequest } from './errors.js';
 
 export type FilterKind = 'string' | 'number' | 'boolean';
 
-export interface FilterField<T> {
+interface FilterField<T> {
   readonly kind: FilterKind;
   readonly value: (item: T) => unknown;
 }

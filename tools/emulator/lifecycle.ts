@@ -15,7 +15,7 @@ export function bootedStateOf(agentType: AgentType): MachineState {
 }
 
 /** States in which the machine runs and is billed by the hour. */
-export function isBilledState(state: MachineState): boolean {
+function isBilledState(state: MachineState): boolean {
   return state !== 'off' && state !== 'provisioning';
 }
 
@@ -84,7 +84,7 @@ export function settleMachine(machine: MachineRecord, now: number): void {
 }
 
 /** The state the machine will rest in once everything requested so far has finished. */
-export function eventualState(machine: MachineRecord): MachineState {
+function eventualState(machine: MachineRecord): MachineState {
   const last = machine.queue.at(-1);
   if (!last) return machine.state;
   return last.failure === null ? last.finalState : 'off';

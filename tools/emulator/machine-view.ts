@@ -12,7 +12,7 @@ import type { World } from './world.js';
 export const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
-export function eventView(event: EventRecord) {
+function eventView(event: EventRecord) {
   return {
     name: event.name,
     state: event.state,

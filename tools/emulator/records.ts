@@ -3,7 +3,7 @@
 import type { AutoSnapshotFrequency, MachineState, Region } from '../../src/paperspace/constants.js';
 import type { EmulatorMachineType, TemplateFamily } from './catalog.js';
 
-export type AccountKind = 'team' | 'individual';
+type AccountKind = 'team' | 'individual';
 
 /** A team, or the personal account of an individual user (whose only user is its administrator). */
 export interface AccountRecord {
@@ -59,7 +59,7 @@ export interface NetworkRecord {
 
 // `deactivate` is recorded only when a machine is deleted through v1, whose delete answers an event.
 export type EventName = 'create' | 'start' | 'stop' | 'restart' | 'upgrade' | 'deactivate';
-export type EventState = 'new' | 'in progress' | 'done' | 'error';
+type EventState = 'new' | 'in progress' | 'done' | 'error';
 
 export interface EventRecord {
   readonly name: EventName;
@@ -92,7 +92,7 @@ export interface OperationRecord {
   readonly onComplete?: (machine: MachineRecord, at: number) => void;
 }
 
-export interface StateChange {
+interface StateChange {
   readonly state: MachineState;
   readonly at: number;
 }
@@ -142,7 +142,7 @@ export interface MachineRecord {
   pendingFailure: string | null;
 }
 
-export type ScriptOwnerType = 'user' | 'team';
+type ScriptOwnerType = 'user' | 'team';
 
 /** Name, text and flags change only through v1, where scripts can be edited. */
 export interface ScriptRecord {

@@ -22,7 +22,7 @@ export interface Reply {
 }
 
 /** `delegated`: also callable with a resource delegation's token (machine reads only). */
-export type RouteAccess = 'user' | 'delegated';
+type RouteAccess = 'user' | 'delegated';
 
 export interface Route {
   readonly method: 'GET' | 'POST';

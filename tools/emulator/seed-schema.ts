@@ -125,7 +125,7 @@ export type SeedInput = z.input<typeof seedShape>;
 /** A validated seed with defaults applied. */
 export type Seed = z.output<typeof seedShape>;
 
-export const seedSchema = seedShape.superRefine((seed, context) => {
+const seedSchema = seedShape.superRefine((seed, context) => {
   for (const issue of crossReferenceIssues(seed)) context.addIssue({ code: 'custom', ...issue });
 });
 

@@ -12,8 +12,6 @@ import type { AgentType, TemplateRecord, UserRecord } from './records.js';
 import { parseSeed, type Seed, SeedError } from './seed-schema.js';
 import { availabilityKey, type EmulatorCore } from './world.js';
 
-export { parseSeed, type Seed, SeedError, type SeedInput, seedSchema } from './seed-schema.js';
-
 const timeOf = (core: EmulatorCore, dtCreated: string | undefined) =>
   dtCreated === undefined ? core.now() : Date.parse(dtCreated);
 

@@ -7,7 +7,7 @@ import { isRecord } from './http-util.js';
 
 type Json = Record<string, unknown>;
 
-export const BLOCK_LIMITS = {
+const BLOCK_LIMITS = {
   messageBlocks: 50,
   viewBlocks: 100,
   messageText: 40_000,

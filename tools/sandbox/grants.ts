@@ -3,12 +3,12 @@
 // The sandbox enforces the same limits, so a handler that is too slow or answers too often shows it.
 import { randomBytes } from 'node:crypto';
 
-export const TRIGGER_TTL_MS = 3_000;
-export const RESPONSE_URL_TTL_MS = 30 * 60_000;
-export const RESPONSE_URL_USES = 5;
+const TRIGGER_TTL_MS = 3_000;
+const RESPONSE_URL_TTL_MS = 30 * 60_000;
+const RESPONSE_URL_USES = 5;
 
 /** Where a response_url answers: the conversation and, for a click, the message clicked. */
-export interface ResponseTarget {
+interface ResponseTarget {
   userId: string;
   channel: string;
   /** The message holding the clicked element, for replace_original and delete_original. */

@@ -26,7 +26,7 @@ const SLACKBOT: Author = { kind: 'slackbot' };
 
 export type Outcome = { ok: true } | { ok: false; error: string };
 
-export interface ActionInput {
+interface ActionInput {
   userId: string;
   /** Where the clicked element is. */
   container:

@@ -62,7 +62,7 @@ export interface ChannelSeed {
   topic: string;
 }
 
-export const GENERAL_CHANNEL_ID = 'C0GENERAL';
+const GENERAL_CHANNEL_ID = 'C0GENERAL';
 
 export const SANDBOX_CHANNELS: readonly ChannelSeed[] = [
   {

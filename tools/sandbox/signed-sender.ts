@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 
 /** How long Slack waits for an acknowledgement before giving up on the app. */
-export const ACK_TIMEOUT_MS = 3_000;
+const ACK_TIMEOUT_MS = 3_000;
 
 /** The app's answer, or Slack's name for not getting one. */
 export type Ack = { status: number; body: unknown } | { failure: 'operation_timeout' | 'dispatch_failed' };

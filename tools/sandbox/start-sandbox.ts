@@ -16,11 +16,11 @@ import { startSlackSandbox } from './slack-sandbox.js';
 import { loadOrCreateVaultKey } from './vault-key-file.js';
 
 /** Fast enough to watch a machine start in a demo, slow enough to see each state on the card. */
-export const SANDBOX_TRANSITION_MS = 1500;
+const SANDBOX_TRANSITION_MS = 1500;
 /** Watches poll this often, so a card follows each of those states (POLL_INTERVAL_MS is for real APIs). */
-export const SANDBOX_POLL_INTERVAL_MS = 1000;
-export const VAULT_KEY_FILE = 'sandbox-vault.key';
-export const DATABASE_FILE = 'sandbox.db';
+const SANDBOX_POLL_INTERVAL_MS = 1000;
+const VAULT_KEY_FILE = 'sandbox-vault.key';
+const DATABASE_FILE = 'sandbox.db';
 
 export interface SandboxOptions {
   logger: Logger;

@@ -8,10 +8,10 @@ import { isRecord } from './http-util.js';
 type Json = Record<string, unknown>;
 
 /** What the page sends per element: typed text or a chosen value, several values for checkboxes. */
-export type EnteredValue = string | string[] | null;
+type EnteredValue = string | string[] | null;
 export type EnteredValues = Record<string, Record<string, EnteredValue>>;
 
-export type SlackStateValues = Record<string, Record<string, Json>>;
+type SlackStateValues = Record<string, Record<string, Json>>;
 
 export interface StateResult {
   values: SlackStateValues;
@@ -19,7 +19,7 @@ export interface StateResult {
   errors: Record<string, string>;
 }
 
-export const REQUIRED_MESSAGE = 'Please fill out this required field.';
+const REQUIRED_MESSAGE = 'Please fill out this required field.';
 
 const TEXT_TYPES = new Set(['plain_text_input', 'email_text_input', 'url_text_input', 'number_input']);
 const OPTION_TYPES = new Set(['static_select', 'radio_buttons', 'overflow']);
@@ -27,7 +27,7 @@ const STATEFUL_TYPES = new Set([...TEXT_TYPES, ...OPTION_TYPES, 'checkboxes', 'u
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Every option an element offers, from `options` or from `option_groups`. */
-export function optionsOf(element: Json): Json[] {
+function optionsOf(element: Json): Json[] {
   if (Array.isArray(element.option_groups)) {
     return element.option_groups.flatMap((group) =>
       isRecord(group) && Array.isArray(group.options) ? group.options.filter(isRecord) : [],

@@ -9,7 +9,7 @@ import { SANDBOX_APP, SANDBOX_TEAM } from './sandbox-identity.js';
 type Json = Record<string, unknown>;
 
 /** Slack's limit on stacked modals. */
-export const MAX_MODAL_STACK = 3;
+const MAX_MODAL_STACK = 3;
 
 export interface ViewRecord {
   id: string;
@@ -23,7 +23,7 @@ export interface ViewRecord {
   problem: string | null;
 }
 
-export type ViewRef = { viewId: string } | { externalId: string };
+type ViewRef = { viewId: string } | { externalId: string };
 
 export interface ViewStacks {
   /** Starts a new modal stack for the person (replacing any open one). */

@@ -29,7 +29,7 @@ export interface PageMessage {
   ephemeral: boolean;
 }
 
-export interface Channel {
+interface Channel {
   id: string;
   name: string;
   kind: ChannelKind;

@@ -27,7 +27,7 @@ import type { KeyVault } from '../../vault/key-vault.js';
 import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
 
 /** What the person typed into the login form, before any check. */
-export interface LinkRequest {
+interface LinkRequest {
   apiKey?: string | undefined;
   accessToken?: string | undefined;
   email?: string | undefined;
@@ -35,7 +35,7 @@ export interface LinkRequest {
   slackEmail?: string | undefined;
 }
 
-export type CredentialField = 'apiKey' | 'accessToken' | 'email';
+type CredentialField = 'apiKey' | 'accessToken' | 'email';
 /** Why a field was refused, in a sentence for the person, per field. */
 export type LinkProblems = Partial<Record<CredentialField, string>>;
 
@@ -64,7 +64,7 @@ export interface AccountLinkingDeps {
   checkTimeoutMs?: number;
 }
 
-export const DEFAULT_CHECK_TIMEOUT_MS = 20_000;
+const DEFAULT_CHECK_TIMEOUT_MS = 20_000;
 
 /** Thrown inside the audited action so the audit records the refusal; never leaves this module. */
 class CredentialsRefused extends UserFacingError {

@@ -150,7 +150,7 @@ export async function openPowerRequest(
 }
 
 /** Said when the owner of a machine has not linked a key, and no approvals channel is set. */
-export function ownerNotLinkedText(machineName: string, ownerName: string): string {
+function ownerNotLinkedText(machineName: string, ownerName: string): string {
   return (
     `The owner of ${machineName}, ${ownerName}, has not linked a Paperspace key here, so I cannot ask them. ` +
     'Ask them to run `/ps login`, or ask an administrator to set an approvals channel with `/ps approvals #channel`, where such requests wait for the owner.'

@@ -15,7 +15,7 @@ import { createMachineOperations } from '../machines/machine-operations.js';
 import { routePowerToOwner } from './owner-route.js';
 
 /** What the message a row belongs to does around the stop. */
-export interface StoppedRow {
+interface StoppedRow {
   /** Marks the row once the stop was sent (`machine` as re-read; `requestedBy`, the clicker's mention). */
   markStopping(machine: Machine, requestedBy: string): Promise<void>;
   /** Marks the row of a machine found already off; without it the clicker is told privately. */

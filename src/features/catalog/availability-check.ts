@@ -27,7 +27,7 @@ export interface AvailabilityCell {
   available: boolean | 'error';
 }
 
-export const DEFAULT_AVAILABILITY_CONCURRENCY = 5;
+const DEFAULT_AVAILABILITY_CONCURRENCY = 5;
 
 export type AvailabilityTypes = { ok: true; machineTypes: string[] } | { ok: false; message: string };
 

@@ -18,7 +18,7 @@ import { parseRequest } from '../../paperspace/request-params/parse-request.js';
 import { scriptListFiltersSchema } from '../../paperspace/request-params/script-params.js';
 import type { Machine, Network, Script, SharedDrive, Template, User } from '../../paperspace/schemas.js';
 
-export const LISTING_KINDS = ['machines', 'templates', 'users', 'networks', 'scripts', 'drives'] as const;
+const LISTING_KINDS = ['machines', 'templates', 'users', 'networks', 'scripts', 'drives'] as const;
 export type ListingKind = (typeof LISTING_KINDS)[number];
 
 export type Listing =

@@ -4,8 +4,6 @@ import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 
 export const DEFAULT_THRESHOLD_MS = 8 * 60 * 60_000;
-/** The longest threshold `/ps alerts` takes: a week, past which a machine is no longer forgotten. */
-export const MAX_THRESHOLD_MS = 7 * 24 * 60 * 60_000;
 
 export interface EffectiveThreshold {
   /** Milliseconds, or null when alerts are off. */

@@ -21,7 +21,7 @@ export async function readAccountKind(
   return { account: accountKindOf(users), users };
 }
 
-export function accountKindOf(users: readonly User[]): AccountKind {
+function accountKindOf(users: readonly User[]): AccountKind {
   const [first] = users;
   return users.length > 1 && first !== undefined ? { kind: 'team', teamId: first.teamId } : INDIVIDUAL;
 }

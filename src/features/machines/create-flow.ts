@@ -108,7 +108,7 @@ export async function findNetwork(
   return network;
 }
 
-export const MEMBER_CANNOT_CREATE =
+const MEMBER_CANNOT_CREATE =
   "Only your team's administrators can create machines: Paperspace refused this one for your account. " +
   'Ask an administrator to create it and assign it to you; you can then start, stop and share it from here.';
 
@@ -117,7 +117,7 @@ export const MEMBER_CANNOT_CREATE =
  * create machines, and nothing in the API says beforehand who is one, so the refusal (403) is turned
  * into the sentence a member needs. Anything else is passed on as it came.
  */
-export function memberCreateRefusal(error: unknown): unknown {
+function memberCreateRefusal(error: unknown): unknown {
   return error instanceof PaperspacePermissionError
     ? new MemberCannotCreateError(MEMBER_CANNOT_CREATE)
     : error;

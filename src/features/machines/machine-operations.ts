@@ -48,7 +48,7 @@ export type PowerOutcome =
  * call until the machine has surely left the state the second click read, after which the machine's
  * state and its watch tell a later click that the change is under way.
  */
-export const POWER_CLAIM_MS = 30_000;
+const POWER_CLAIM_MS = 30_000;
 
 export interface CreateOutcome {
   machine: Machine;

@@ -23,7 +23,7 @@ export interface MachineButtons {
 export type ButtonsFor = (machine: Machine) => MachineButtons;
 
 /** `paperspaceUserId`: the viewer's linked key's user; `administers`: their team role, if known. */
-export function buttonsFor(viewer: { paperspaceUserId?: string; administers?: boolean }): ButtonsFor {
+function buttonsFor(viewer: { paperspaceUserId?: string; administers?: boolean }): ButtonsFor {
   return (machine) => {
     const owner = ownerIdOf(machine);
     const power =

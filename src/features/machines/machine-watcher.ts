@@ -12,7 +12,7 @@ import { WatchSlotsFullError } from '../../store/watches.js';
 
 export type { MachineWatcher, WatchRequest } from '../../store/watch-types.js';
 
-export const DEFAULT_WATCH_TIMEOUT_MS = 30 * 60_000;
+const DEFAULT_WATCH_TIMEOUT_MS = 30 * 60_000;
 
 /**
  * Active watches one person may have, whatever made them (Start, Stop, Restart, create, /ps wait, a

@@ -6,7 +6,7 @@ import type { Command } from '../../slack/command-language/command-grammar.js';
 import type { Reminder } from '../../store/reminders.js';
 
 /** Enough of a UUID to tell one person's reminders apart; `/ps remind off` accepts it. */
-export const SHORT_ID_LENGTH = 8;
+const SHORT_ID_LENGTH = 8;
 
 export const shortId = (reminder: Pick<Reminder, 'id'>) => reminder.id.slice(0, SHORT_ID_LENGTH);
 

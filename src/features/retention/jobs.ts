@@ -5,7 +5,7 @@ import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** Pruning is about disk space, not freshness: once a day is plenty. */
-export const PRUNE_EVERY_MS = DAY_MS;
+const PRUNE_EVERY_MS = DAY_MS;
 /**
  * Rows deleted per statement: the first prune after an upgrade may meet a year of rows, and one
  * statement deleting them all would hold its locks (and the tick) for a long time.

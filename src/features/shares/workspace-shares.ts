@@ -7,7 +7,7 @@ import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js'
 import { type RevokeDeps, revokeGrants } from './accessor-grants.js';
 
 /** How long removing a leaving workspace's shared access may take in all before the keys are purged anyway. */
-export const LEAVING_REVOKE_BUDGET_MS = 20_000;
+const LEAVING_REVOKE_BUDGET_MS = 20_000;
 
 export interface LeftAccess {
   share: Delegation;

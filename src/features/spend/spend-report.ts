@@ -47,7 +47,7 @@ export interface OwnerSpend {
  * `team`: every machine of the team, for an administrator. `own`: the machines the person owns.
  * `visible`: every machine the key lists, because Paperspace does not say who owns them (v1).
  */
-export type SpendScope = 'team' | 'own' | 'visible';
+type SpendScope = 'team' | 'own' | 'visible';
 
 export interface SpendReport {
   month: string;

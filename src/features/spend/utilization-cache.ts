@@ -11,7 +11,7 @@
 // person who may see it, and the cache is read only for machines the asker's own key has just listed.
 import type { MachineUtilization } from '../../paperspace/schemas.js';
 
-export const CURRENT_MONTH_TTL_MS = 5 * 60_000;
+const CURRENT_MONTH_TTL_MS = 5 * 60_000;
 /** Enough for a large team's machines over a year of months, and small next to a replica's memory. */
 const MAX_ENTRIES = 20_000;
 
@@ -43,7 +43,7 @@ export function utilizationCacheOf(owner: object, now: () => number): Utilizatio
   return cache;
 }
 
-export function createUtilizationCache(now: () => number): UtilizationCache {
+function createUtilizationCache(now: () => number): UtilizationCache {
   const entries = new Map<string, Entry>();
   return {
     get(machineId, month, current, read) {

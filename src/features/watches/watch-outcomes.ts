@@ -19,7 +19,7 @@ import type { WatchOutcome } from './watch-messages.js';
 import type { WatchReporter } from './watch-reporter.js';
 
 /** What is posted about a finished watch: its outcome, the machine as last seen, its timeline. */
-export interface WatchReport {
+interface WatchReport {
   outcome: WatchOutcome;
   machine: Machine | null;
   timeline: TimelineEntry[];

@@ -95,7 +95,7 @@ export type DestroyMachineParams = z.input<typeof destroyMachineParamsSchema>;
 export const setMachineAccessParamsSchema = z.strictObject({ userId: text(), enableAccess: flag() });
 export type SetMachineAccessParams = z.input<typeof setMachineAccessParamsSchema>;
 
-export const billingMonthSchema = z
+const billingMonthSchema = z
   .string({ error: mustBe('a month written YYYY-MM') })
   .regex(/^\d{4}-(0[1-9]|1[0-2])$/, { error: 'must be a month written YYYY-MM, e.g. 2024-05' });
 

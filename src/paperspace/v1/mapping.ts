@@ -15,7 +15,7 @@ import type {
 } from './wire.js';
 
 /** v1 names regions by id (`ny2`); the domain keeps the contract's names ("East Coast (NY2)"). */
-export function regionFromV1(region: string | null | undefined): string | null {
+function regionFromV1(region: string | null | undefined): string | null {
   if (!region) return null;
   const wanted = `(${region.toUpperCase()})`;
   return REGIONS.find((name) => name.endsWith(wanted)) ?? region;

@@ -6,7 +6,7 @@ import type { V1Context } from './context.js';
 import { v1PageSchema } from './wire.js';
 
 /** The largest page v1 serves (`limit` 1-120): fewer round trips for a team with many machines. */
-export const V1_PAGE_LIMIT = 120;
+const V1_PAGE_LIMIT = 120;
 
 export interface V1ListRequest<Item extends z.ZodType> extends RequestOptions {
   operation: string;

@@ -26,7 +26,7 @@ export function monthBounds(billingMonth: string): [number, number] {
  * when the month (or its event history) began. Nothing counts before `createdAt`: a machine is never
  * charged for time before it existed, whatever its events leave open.
  */
-export function estimateSecondsRunning(
+function estimateSecondsRunning(
   events: readonly MachineEvent[],
   billingMonth: string,
   runningNow: boolean,
@@ -61,7 +61,7 @@ export function estimateSecondsRunning(
 }
 
 /** Seconds of the month the machine's disk existed (storage is billed for them), up to `now`. */
-export function secondsExisting(billingMonth: string, createdAt: number, now: number): number {
+function secondsExisting(billingMonth: string, createdAt: number, now: number): number {
   const [monthStart, monthEnd] = monthBounds(billingMonth);
   const from = Number.isNaN(createdAt) ? monthStart : Math.max(monthStart, createdAt);
   return Math.max(0, Math.round((Math.min(monthEnd, now) - from) / 1000));

@@ -7,7 +7,7 @@ import { z } from 'zod';
 /** Dates arrive as ISO strings; the typings say Date because their client revives them. */
 const date = z.string();
 
-export const v1AcceleratorSchema = z.looseObject({
+const v1AcceleratorSchema = z.looseObject({
   name: z.string(),
   count: z.number(),
   memory: z.number().nullish(),

@@ -7,7 +7,7 @@ import type { KnownBlock, ModalView, PlainTextElement } from '@slack/types';
 import { escapeMrkdwn, mrkdwn } from './text.js';
 
 /** One input's state as Slack sends it in view.state.values (the parts a form can hold). */
-export interface SubmittedInput {
+interface SubmittedInput {
   type: string;
   value?: string | null;
   selected_option?: unknown;

@@ -6,7 +6,7 @@ export const MISSING = '—';
 const GIB = 1024 ** 3;
 
 /** The API sends byte counts as strings ("53687091200"); null or garbage yields undefined. */
-export function parseBytes(bytes: string | number | null | undefined): number | undefined {
+function parseBytes(bytes: string | number | null | undefined): number | undefined {
   if (bytes === null || bytes === undefined || bytes === '') return undefined;
   const value = Number(bytes);
   return Number.isFinite(value) && value >= 0 ? value : undefined;
@@ -49,13 +49,6 @@ export function formatHoursMinutes(seconds: number): string {
   const minutes = totalMinutes % 60;
   if (hours === 0) return `${minutes} min`;
   return `${hours} h ${String(minutes).padStart(2, '0')} min`;
-}
-
-/** Decimal amounts arrive as strings ("0.78"); anything unreadable yields undefined. */
-export function parseAmount(amount: string): number | undefined {
-  if (amount.trim() === '') return undefined;
-  const value = Number(amount);
-  return Number.isFinite(value) ? value : undefined;
 }
 
 /** `$12.34`. Paperspace bills in US dollars. */

@@ -8,7 +8,7 @@ import { button, contextLine, header } from './elements.js';
 import { decodeEncodedValue } from './encoded-value.js';
 import { escapeMrkdwn, LIMITS, plural } from './text.js';
 
-export const LIST_KINDS = ['machines', 'templates', 'users', 'networks', 'scripts', 'drives'] as const;
+const LIST_KINDS = ['machines', 'templates', 'users', 'networks', 'scripts', 'drives'] as const;
 export type ListKind = (typeof LIST_KINDS)[number];
 
 const pageValueSchema = z.strictObject({
@@ -57,7 +57,7 @@ export function pageSlice(total: number, requestedPage: number, pageSize: number
 }
 
 /** The page size asked for, within 1..max. */
-export function clampPageSize(requested: number | undefined, fallback: number, max: number): number {
+function clampPageSize(requested: number | undefined, fallback: number, max: number): number {
   if (requested === undefined || !Number.isFinite(requested)) return fallback;
   return Math.min(max, Math.max(1, Math.floor(requested)));
 }
@@ -69,11 +69,7 @@ export const PAGER_BLOCKS = 2;
  * Prev/Next buttons. Both carry ActionId.listPage, and Slack rejects two equal action_ids in one
  * block, so each sits in its own actions block; Prev is absent on the first page, Next on the last.
  */
-export function pageNavigation(
-  kind: ListKind,
-  filters: Record<string, string>,
-  slice: PageSlice,
-): KnownBlock[] {
+function pageNavigation(kind: ListKind, filters: Record<string, string>, slice: PageSlice): KnownBlock[] {
   const targets: { label: string; page: number; blockId: string }[] = [];
   if (slice.page > 1) targets.push({ label: '◀ Prev', page: slice.page - 1, blockId: 'list_page_prev' });
   if (slice.page < slice.pageCount)
@@ -110,7 +106,7 @@ export function filtersMrkdwn(filters: Record<string, string>): string | undefin
 }
 
 /** `12 machines · page 2 of 3`, or `12 machines` when everything fits on one page. */
-export function countHeadline(total: number, noun: string, slice: PageSlice): string {
+function countHeadline(total: number, noun: string, slice: PageSlice): string {
   const count = plural(total, noun);
   return slice.pageCount > 1 ? `${count} · page ${slice.page} of ${slice.pageCount}` : count;
 }

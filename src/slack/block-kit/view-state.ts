@@ -4,7 +4,7 @@
 import type { Field } from './modal-kit.js';
 
 /** The part of a view state value the readers use; Bolt's ViewStateValue is assignable to it. */
-export interface ViewStateInput {
+interface ViewStateInput {
   type: string;
   value?: string | null;
   selected_option?: { value: string } | null;

@@ -11,7 +11,7 @@ export type KeyValues = Record<string, string>;
 export type AccessUser = { kind: 'slack'; slackUserId: string } | { kind: 'paperspace'; userId: string };
 
 /** How a reminder repeats; `cron` means the user gave the day fields of a cron expression. */
-export type ReminderSchedule = 'weekdays' | 'daily' | 'cron';
+type ReminderSchedule = 'weekdays' | 'daily' | 'cron';
 
 export type Command =
   | { name: 'help'; topic: string | null }

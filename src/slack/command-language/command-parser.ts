@@ -39,7 +39,7 @@ import { readAlerts, readDigest, readSpend } from './spend-commands.js';
 import type { Token } from './tokenize.js';
 import { tokenize } from './tokenize.js';
 
-export type { ParseFailure, ParseResult } from './command-arguments.js';
+export type { ParseResult } from './command-arguments.js';
 
 /** Longer texts are refused: no command needs this much, and it bounds the parser's work. */
 export const MAX_COMMAND_LENGTH = 4000;

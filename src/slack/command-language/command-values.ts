@@ -3,7 +3,6 @@
 // the parser adds which argument it was.
 import { validateDetailed } from 'node-cron';
 import {
-  DEDICATED_GPU_MACHINE_TYPES,
   type DedicatedGpuMachineType,
   isDedicatedGpuMachineType,
   MACHINE_TYPES,
@@ -72,8 +71,6 @@ export function readMachineType(text: string): MachineTypeRead {
     ? { kind: 'dedicated', machineType }
     : { kind: 'other', machineType };
 }
-
-export const DEDICATED_GPU_TYPE_LIST = DEDICATED_GPU_MACHINE_TYPES.join(', ');
 
 export function parseWaitState(text: string): ValueResult<WaitableState> {
   const typed = text.toLowerCase();

@@ -1,7 +1,7 @@
 // Shared by the account and catalogue end-to-end tests: who is who, and how to read what Slack got.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { ApiCall, ResponseUrlPost } from '../../support/fake-slack.js';
+import type { ResponseUrlPost } from '../../support/fake-slack.js';
 import type { SlackResponse } from '../../support/slack-requests.js';
 import { TEAM_ID, type TestBot, type TestUserName, USERS } from '../../support/test-bot.js';
 
@@ -49,8 +49,4 @@ export function submitLogin(
 export async function databaseBytes(bot: TestBot): Promise<Buffer> {
   const files = [bot.databasePath, `${bot.databasePath}-wal`].filter((path) => existsSync(path));
   return Buffer.concat(await Promise.all(files.map((path) => readFile(path))));
-}
-
-export function callsTo(bot: TestBot, method: string, match?: (call: ApiCall) => boolean): ApiCall[] {
-  return bot.slack.calls(method).filter((call) => match === undefined || match(call));
 }

@@ -25,7 +25,7 @@ export function buttonByAction(blocks: readonly unknown[], actionId: string): Bu
 }
 
 /** All text a reader sees, in block order, one string per text object. */
-export function visibleTexts(blocks: readonly unknown[]): string[] {
+function visibleTexts(blocks: readonly unknown[]): string[] {
   const texts: string[] = [];
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) {
@@ -48,15 +48,6 @@ export function visibleTexts(blocks: readonly unknown[]): string[] {
 
 export function visibleText(blocks: readonly unknown[]): string {
   return visibleTexts(blocks).join('\n');
-}
-
-/** Every button value and option value: what Slack sends back to the app. */
-export function sentValues(blocks: readonly unknown[]): string[] {
-  return (
-    JSON.stringify(blocks)
-      .match(/"value":"(?:[^"\\]|\\.)*"/g)
-      ?.map((match) => JSON.parse(match.slice('"value":'.length)) as string) ?? []
-  );
 }
 
 /** The text of every mrkdwn object: the only text in which Slack turns `<...>` into mentions and links. */

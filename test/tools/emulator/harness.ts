@@ -20,7 +20,7 @@ export interface ApiResponse {
   readonly headers: Headers;
 }
 
-export interface CallOptions {
+interface CallOptions {
   readonly key?: string;
   readonly token?: string;
   readonly body?: unknown;

@@ -16,12 +16,12 @@ const CODES: Readonly<Record<number, string>> = {
   500: 'INTERNAL_SERVER_ERROR',
 };
 
-export function v1ErrorCode(status: number): string {
+function v1ErrorCode(status: number): string {
   return CODES[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
 }
 
 /** A 400 that lists every problem of a request body, as v1's validation errors do. */
-export class V1ValidationError extends EmulatorError {
+class V1ValidationError extends EmulatorError {
   constructor(
     message: string,
     readonly issues: ReadonlyArray<{ readonly message: string }>,

@@ -5,8 +5,8 @@
 // as real v1 pages may: a client that stops at the first page shorter than `limit` misses items.
 import { badRequest } from '../errors.js';
 
-export const DEFAULT_PAGE_LIMIT = 20;
-export const MAX_PAGE_LIMIT = 120;
+const DEFAULT_PAGE_LIMIT = 20;
+const MAX_PAGE_LIMIT = 120;
 
 type SortValue = string | number;
 

@@ -13,7 +13,7 @@ export function regionId(region: Region): string {
   return REGION_IDS[region];
 }
 
-export function regionFromV1(text: string): Region | null {
+function regionFromV1(text: string): Region | null {
   const lower = text.trim().toLowerCase();
   return REGIONS.find((region) => REGION_IDS[region] === lower || region.toLowerCase() === lower) ?? null;
 }

@@ -23,7 +23,7 @@ import {
 import type { PowerVerb } from '../../machines/machine-operations.js';
 
 /** Hours an owner can approve a person for, in one click. */
-export const GRANT_HOURS = 4;
+const GRANT_HOURS = 4;
 
 const section = (text: string): KnownBlock => ({ type: 'section', text: mrkdwn(text) });
 
@@ -134,7 +134,7 @@ export function ownerUnknownOfferMessage(
 }
 
 /** The create parameters, one per line, as the approver needs to judge them. */
-export function specificationText(params: Record<string, unknown>): string {
+function specificationText(params: Record<string, unknown>): string {
   const lines = Object.entries(params)
     .filter(([key]) => key !== 'password')
     .map(([key, value]) => `• ${escapeMrkdwn(key)}: \`${escapeMrkdwn(String(value))}\``);
@@ -167,7 +167,7 @@ export function decisionLine(request: Pick<StoredRequest, 'status' | 'decidedBy'
  * Why these people were asked, when Paperspace did not name them itself: said on the request, so an
  * approver knows Paperspace may still refuse their key.
  */
-export function whoIsAskedNote(details: RequestDetails): string | undefined {
+function whoIsAskedNote(details: RequestDetails): string | undefined {
   // Only a create's details carry its parameters.
   if ('params' in details) {
     if (details.approverBasis === 'learned') {

@@ -18,7 +18,7 @@ export interface AvailabilityResult {
 
 const MARK = { available: '✅', unavailable: '❌', notChecked: '—', error: '⚠️' } as const;
 
-export const AVAILABILITY_LEGEND = `${MARK.available} available · ${MARK.unavailable} not available now · ${MARK.notChecked} not offered or not checked · ${MARK.error} check failed`;
+const AVAILABILITY_LEGEND = `${MARK.available} available · ${MARK.unavailable} not available now · ${MARK.notChecked} not offered or not checked · ${MARK.error} check failed`;
 
 export function availabilityGrid(results: AvailabilityResult[]): SlackMessage {
   if (results.length === 0) {

@@ -30,7 +30,7 @@ export const CreateScriptFields = {
   machine: field('script_machine'),
 } as const;
 
-export const CreateScriptOptions = { runOnce: 'run_once', enabled: 'enabled' } as const;
+const CreateScriptOptions = { runOnce: 'run_once', enabled: 'enabled' } as const;
 
 export interface CreateScriptModalInput {
   machines: Machine[];

@@ -22,9 +22,9 @@ export interface ResourceItems {
 }
 export type ResourceKind = keyof ResourceItems;
 
-export const RESOURCE_PAGE_SIZE = 20;
+const RESOURCE_PAGE_SIZE = 20;
 /** Header, filters line and pager around one section per item. */
-export const MAX_RESOURCE_PAGE_SIZE = LIMITS.messageBlocks - 2 - PAGER_BLOCKS;
+const MAX_RESOURCE_PAGE_SIZE = LIMITS.messageBlocks - 2 - PAGER_BLOCKS;
 
 const NOUNS: Record<ResourceKind, string> = {
   templates: 'template',

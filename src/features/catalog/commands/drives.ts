@@ -9,7 +9,7 @@ import { driveDeleteConfirmation } from '../blocks/catalog.js';
 import { createDriveModal } from '../blocks/create-drive-modal.js';
 import { findDrive } from '../drive-changes.js';
 
-export const NO_ACCESS_TOKEN =
+const NO_ACCESS_TOKEN =
   'Shared drives need a Paperspace access token, and you linked only an API key. ' +
   'Run /ps login again and paste the token in the access token field, with your key.';
 

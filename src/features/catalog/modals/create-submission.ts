@@ -102,7 +102,7 @@ export function registerCreateForm<Params>(
 }
 
 /** Budget of a form's checks before the ack; the vault read and Slack need the rest of the 3 s. */
-export const CHECK_MS = 1500;
+const CHECK_MS = 1500;
 
 async function checkWithinBudget<Params>(
   deps: ListenerDeps,

@@ -30,14 +30,14 @@ export function costAlertBlockId(machineId: string): string {
 }
 
 /** "9h 12m": how long it has run. */
-export function formatRunTime(ms: number): string {
+function formatRunTime(ms: number): string {
   const minutes = Math.max(0, Math.floor(ms / 60_000));
   const hours = Math.floor(minutes / 60);
   return hours > 0 ? `${hours}h ${minutes % 60}m` : `${minutes}m`;
 }
 
 /** Dollars so far at the hourly rate, or undefined when the rate is not known. */
-export function costSoFar(hourlyRate: string | null, runningMs: number): string | undefined {
+function costSoFar(hourlyRate: string | null, runningMs: number): string | undefined {
   const rate = hourlyRate === null ? Number.NaN : Number(hourlyRate);
   if (!Number.isFinite(rate)) return undefined;
   return formatMoney(roundToCents(costAtRate(rate, runningMs / 1000)));

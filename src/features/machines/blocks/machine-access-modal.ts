@@ -22,7 +22,7 @@ export const MachineAccessFields = {
   change: field('access_change'),
 } as const;
 
-export const MachineAccessOptions = { grant: 'grant', revoke: 'revoke' } as const;
+const MachineAccessOptions = { grant: 'grant', revoke: 'revoke' } as const;
 
 export function machineAccessModal(machine: Machine, context: ModalContext = {}): ModalView {
   return modal({

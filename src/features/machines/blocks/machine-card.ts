@@ -57,7 +57,7 @@ export function machineCardMessage(machine: Machine, opts: MachineCardOptions = 
 }
 
 /** `gpu-1: 🟢 Ready` (escaped): the fallback text of a message about one machine. */
-export function machineSummaryText(machine: Pick<Machine, 'name' | 'state'>): string {
+function machineSummaryText(machine: Pick<Machine, 'name' | 'state'>): string {
   return `${escapeMrkdwn(machine.name)}: ${stateMrkdwn(machine.state)}`;
 }
 

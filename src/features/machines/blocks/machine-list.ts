@@ -10,9 +10,9 @@ import { stateLabel } from './machine-state.js';
 const BLOCKS_PER_MACHINE = 3;
 /** Header and filters line. */
 const LIST_OVERHEAD = 2;
-export const MACHINE_PAGE_SIZE = 10;
+const MACHINE_PAGE_SIZE = 10;
 /** The most machines a 50-block message holds with the header, filters line and pager. */
-export const MAX_MACHINE_PAGE_SIZE = Math.floor(
+const MAX_MACHINE_PAGE_SIZE = Math.floor(
   (LIMITS.messageBlocks - LIST_OVERHEAD - PAGER_BLOCKS) / BLOCKS_PER_MACHINE,
 );
 

@@ -114,7 +114,7 @@ export function createdNotice(slackUserId: string): string {
 }
 
 /** A line of mrkdwn (already escaped) above a machine card. */
-export function cardWithLine(line: string, machine: Machine, card: MachineCardOptions = {}): SlackMessage {
+function cardWithLine(line: string, machine: Machine, card: MachineCardOptions = {}): SlackMessage {
   return {
     blocks: [{ type: 'section', text: mrkdwn(line) }, ...machineCard(machine, card)],
     text: truncateMrkdwn(line, LIMITS.sectionText),

@@ -34,7 +34,7 @@ export const UpdateMachineFields = {
   publicIp: field('public_ip'),
 } as const;
 
-export const UpdateMachineOptions = {
+const UpdateMachineOptions = {
   shutdownTimeoutForces: 'force',
   performAutoSnapshot: 'perform',
   dynamicPublicIp: 'dynamic',

@@ -42,7 +42,7 @@ import type { OwnerRequests } from '../machines-wiring.js';
 import { type MachineSubmission, readSubmission } from './machine-submission.js';
 
 /** Budget of the template and network lookups before the ack; the vault read and Slack need the rest. */
-export const LOOKUP_MS = 1500;
+const LOOKUP_MS = 1500;
 const TITLE = 'Create machine';
 
 export function registerCreateSubmission(

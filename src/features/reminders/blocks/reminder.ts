@@ -21,7 +21,7 @@ import { stateMrkdwn } from '../../machines/blocks/machine-state.js';
 const BLOCKS_PER_MACHINE = 2;
 /** Header, "and N more" line and footer. */
 const OVERHEAD = 3;
-export const MAX_REMINDER_MACHINES = Math.floor((LIMITS.messageBlocks - OVERHEAD) / BLOCKS_PER_MACHINE);
+const MAX_REMINDER_MACHINES = Math.floor((LIMITS.messageBlocks - OVERHEAD) / BLOCKS_PER_MACHINE);
 
 const REMINDER_BLOCK_PREFIX = 'reminder:';
 /** The row of a machine stopped from the reminder: it no longer counts as running in the header. */

@@ -9,7 +9,7 @@ import type { MachineButtonClick } from '../../machines/machine-button.js';
 import { reminderBlockId, stoppedRowBlockId, withRunningCount } from '../blocks/reminder.js';
 
 /** `stopped`: the machine no longer runs (stopped, or found off), so the header counts one fewer. */
-export function withRowDone(
+function withRowDone(
   blocks: KnownBlock[],
   machineId: string,
   line: string,

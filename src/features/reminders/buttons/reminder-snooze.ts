@@ -5,7 +5,7 @@ import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { machineButtonHandler } from '../../machines/machine-button.js';
 import { markReminderRow } from './reminder-row.js';
 
-export const SNOOZE_MS = 60 * 60_000;
+const SNOOZE_MS = 60 * 60_000;
 
 export function reminderSnoozeHandler(deps: ListenerDeps) {
   return machineButtonHandler(deps, async (click, { client }) => {

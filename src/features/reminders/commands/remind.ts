@@ -11,7 +11,7 @@ import { ReminderRefusedError } from '../../../store/reminders.js';
 import { scheduleLabel, shortId } from '../reminder-text.js';
 
 /** A person's reminders are for "what is still running"; more than a handful is a mistake. */
-export const MAX_REMINDERS_PER_USER = 10;
+const MAX_REMINDERS_PER_USER = 10;
 
 export const remindCommand: CommandHandler<'remind'> = async (command, context) => {
   // A reminder lists machines with the person's key: without one it could only ever complain.

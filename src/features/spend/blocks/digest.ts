@@ -32,7 +32,7 @@ export interface RunningMachine {
 
 /** Header, the running count, the spend section, its "and more" and the closing line. */
 const OVERHEAD = 8;
-export const MAX_DIGEST_MACHINES = LIMITS.messageBlocks - OVERHEAD;
+const MAX_DIGEST_MACHINES = LIMITS.messageBlocks - OVERHEAD;
 
 const DIGEST_BLOCK_PREFIX = 'digest:';
 

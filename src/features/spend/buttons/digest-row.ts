@@ -7,11 +7,7 @@ import { redrawClickedMessage } from '../../../slack/button-click.js';
 import type { MachineButtonClick } from '../../machines/machine-button.js';
 import { digestBlockId } from '../blocks/digest.js';
 
-export function withDigestRowDone(
-  blocks: KnownBlock[],
-  machineId: string,
-  line: string,
-): KnownBlock[] | undefined {
+function withDigestRowDone(blocks: KnownBlock[], machineId: string, line: string): KnownBlock[] | undefined {
   const blockId = digestBlockId(machineId);
   if (!blocks.some((block) => block.block_id === blockId)) return undefined;
   return blocks.map((block) =>

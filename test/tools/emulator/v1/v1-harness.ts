@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { EmulatorOptions } from '../../../../tools/emulator/index.js';
 import { type ApiResponse, type Harness, startHarness } from '../harness.js';
 
-export interface V1CallOptions {
+interface V1CallOptions {
   /** Sent as `Authorization: Bearer <key>`. */
   readonly key?: string;
   /** Sent as X-Api-Key (which v1 must refuse). */

@@ -7,15 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import { describe, it } from 'vitest';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-];
+const CHROMIUM_PATH = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 /** Screenshots go here (git-ignored). */
-export const ARTIFACTS_DIR = fileURLToPath(new URL('../../../artifacts/', import.meta.url));
+const ARTIFACTS_DIR = fileURLToPath(new URL('../../../artifacts/', import.meta.url));
 
 function chromiumMissing(): string | undefined {
   try {

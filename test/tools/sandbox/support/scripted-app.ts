@@ -10,7 +10,7 @@ import { captureLogs, type LogCapture } from '../../../support/log-capture.js';
 
 /** A machine name that tries to inject markup; every surface must show it as text. */
 export const HOSTILE_NAME = '<img src=x onerror="window.__xss=1">';
-export const escapeMrkdwn = (text: string) =>
+const escapeMrkdwn = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export interface Received {
