@@ -38,12 +38,15 @@ describe('/ps login with a v1 key', () => {
     expect(asked.map((entry) => `${entry.method} ${entry.path}`)).toEqual(['GET /v1/auth/session']);
   });
 
-  it('refuses a key v1 does not know, under the API key field', async () => {
+  it('refuses a key v1 answers with a null session as not valid, under the API key field, and keeps nothing', async () => {
     const response = await submitLogin(bot, USERS.ada.slackId, { apiKey: 'not-a-real-key-0001' });
     expect(response.body).toMatchObject({
       response_action: 'errors',
-      errors: { api_key: expect.stringContaining('does not accept this API key (401)') },
+      errors: { api_key: expect.stringContaining('Paperspace does not know this API key') },
     });
+    expect(textOf(response.body)).not.toContain('Try again');
     expect(await bot.vault.credentials(slackUser('ada'))).toBeUndefined();
+    const [asked] = bot.emulator.state.requests().slice(-1);
+    expect(asked).toMatchObject({ method: 'GET', path: '/v1/auth/session', status: 200 });
   });
 });
