@@ -57,6 +57,16 @@ const NOT_IN_V1: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Required by the contract; v1 has no billing type (NOT_IN_V1 refuses one given). Typed optional for
+ * both, since one parameter type serves both dialects: the contract's schema still requires it when
+ * it runs, which is the stricter of the two, so the cast only widens what callers may omit.
+ */
+const billingTypeSchema = (dialect: Dialect) => {
+  const optional = choice(BILLING_TYPES).optional();
+  return dialect === 'v1' ? optional : (choice(BILLING_TYPES) as unknown as typeof optional);
+};
+
+/**
  * The create parameters with `machineType` checked by the given schema: the contract's fixed list, or
  * (a template that names its own catalog, v1) any label, checked against the template afterwards.
  */
@@ -66,8 +76,7 @@ const createParamsSchema = (machineType: z.ZodType<string, string>, dialect: Dia
       region: regionSchema,
       machineType,
       size: diskSizeSchema(dialect),
-      // Required by the contract; v1 has no billing type (NOT_IN_V1 refuses one given).
-      billingType: dialect === 'v1' ? choice(BILLING_TYPES).optional() : choice(BILLING_TYPES),
+      billingType: billingTypeSchema(dialect),
       machineName: text(),
       templateId: text(),
       teamId: text().optional(),
@@ -144,8 +153,7 @@ const createParamsSchema = (machineType: z.ZodType<string, string>, dialect: Dia
       }
     });
 /** The create parameters as typed (`/ps create key=value`), before any template is known. */
-const createMachineParamsSchemaOf = (dialect: Dialect) =>
-  createParamsSchema(machineTypeSchema, dialect);
+const createMachineParamsSchemaOf = (dialect: Dialect) => createParamsSchema(machineTypeSchema, dialect);
 export const createMachineParamsSchema = createMachineParamsSchemaOf('contract');
 export type CreateMachineParams = z.input<ReturnType<typeof createParamsSchema>>;
 
