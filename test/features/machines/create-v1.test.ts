@@ -79,6 +79,29 @@ describe('/ps create on v1', () => {
     expect(sentFor('shared-1')).toMatchObject({ accessorIds: ['u1sam'] });
   });
 
+  it('lists the team by its id, and by its namespace when Paperspace does not know the id', async () => {
+    const usersCalls = () =>
+      bot.emulator.state.requests().filter((entry) => /^\/v1\/teams\/[^/]+\/users$/.test(entry.path));
+    for (const refuseId of [false, true]) {
+      const before = usersCalls().length;
+      if (refuseId) {
+        bot.emulator.state.failNextRequests({ count: 1, status: 404, path: '/v1/teams/te1orbit/users' });
+      }
+      bot.slack.reset();
+      await bot.send(bot.requests.slashCommand({ text: 'create', userId: MAYA, channelId: CHANNEL }));
+      const filled = await bot.slack.waitFor('views.update');
+      expect(textOf(filled.args.view)).toContain('sam.rivera@orbital.example');
+      const paths = usersCalls()
+        .slice(before)
+        .map((entry) => `${entry.status} ${entry.path}`);
+      expect(paths).toEqual(
+        refuseId
+          ? ['404 /v1/teams/te1orbit/users', '200 /v1/teams/orbital-labs/users']
+          : ['200 /v1/teams/te1orbit/users'],
+      );
+    }
+  });
+
   it('shows a form without billing or new-user fields, with v1 disk sizes and access instead of an owner', async () => {
     await bot.send(bot.requests.slashCommand({ text: 'create', userId: MAYA, channelId: CHANNEL }));
     await bot.slack.waitFor('views.open');
