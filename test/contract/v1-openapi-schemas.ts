@@ -98,7 +98,7 @@ const network = z.object({
 const drive = z.object({ id: z.string(), name: z.string(), size: z.number(), region: z.string() });
 const script = z.object({ id: z.string(), name: z.string(), isEnabled: z.boolean(), isRunOnce: z.boolean() });
 
-export interface V1Operation {
+interface V1Operation {
   readonly method: string;
   /** The path under /v1 with `{name}` parameters. */
   readonly path: string;
@@ -107,7 +107,7 @@ export interface V1Operation {
   readonly answer: z.ZodType;
 }
 
-export const V1_OPERATIONS: readonly V1Operation[] = [
+const V1_OPERATIONS: readonly V1Operation[] = [
   { method: 'GET', path: '/auth/session', query: noQuery, answer: session },
   {
     method: 'GET',
