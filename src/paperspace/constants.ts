@@ -2,6 +2,8 @@
 // (../shared/paperspace-api-contract.md). Both the client and the emulator import these, so a
 // string that the contract spells one way is spelled that way exactly once in the code.
 
+import type { Dialect } from './dialect.js';
+
 /**
  * The regions, named as the contract names them; the one list for both dialects. v1 names a region by
  * an id (`ny2`), which is this name's code in lower case (v1/mapping.ts), so people may type either.
@@ -73,17 +75,24 @@ export type AutoSnapshotFrequency = (typeof AUTO_SNAPSHOT_FREQUENCIES)[number];
 export const RESTORE_POINT_FREQUENCIES = ['shutdown'] as const;
 
 /**
- * The disk sizes (GB) a machine can be created with. Neither API lists them: the contract and v1's
- * OpenAPI (Paperspace/cli api/openapi.ts, `diskSize`) type the size as any number, and Paperspace
- * refuses the others only after the request. These are the sizes Paperspace's console offers for a
- * machine's disk. One list: the create validator (so a wrong size is refused with the form's other
- * errors, before anything is sent), the form's hint and the emulator's refusal all read it.
+ * The disk sizes (GB) a machine can be created with, per dialect. The contract types the size as any
+ * number and Paperspace refuses the others only after the request; the sizes are those Paperspace's
+ * console offered for a machine's disk. v1's OpenAPI lists its own in `diskSize` (the newer document's
+ * enum: 50 to 2000 as before, plus 4000, 8000, 12000 and 16000). One list per dialect: the create
+ * validator (so a wrong size is refused with the form's other errors, before anything is sent), the
+ * form's hint and the emulator's refusal all read it.
  */
-export const MACHINE_DISK_SIZES_GB = [50, 100, 250, 500, 1000, 2000] as const;
-export type MachineDiskSizeGb = (typeof MACHINE_DISK_SIZES_GB)[number];
+export const MACHINE_DISK_SIZES_GB = {
+  contract: [50, 100, 250, 500, 1000, 2000],
+  v1: [50, 100, 250, 500, 1000, 2000, 4000, 8000, 12000, 16000],
+} as const satisfies Record<Dialect, readonly number[]>;
+export type MachineDiskSizeGb = (typeof MACHINE_DISK_SIZES_GB)[Dialect][number];
 
 /** "50, 100, 250, 500, 1000 or 2000". */
-export const MACHINE_DISK_SIZES_TEXT = `${MACHINE_DISK_SIZES_GB.slice(0, -1).join(', ')} or ${MACHINE_DISK_SIZES_GB.at(-1)}`;
+export function diskSizesText(dialect: Dialect): string {
+  const sizes = MACHINE_DISK_SIZES_GB[dialect];
+  return `${sizes.slice(0, -1).join(', ')} or ${sizes.at(-1)}`;
+}
 
 /** Script data limit, counted in bytes of UTF-8. */
 export const SCRIPT_MAX_BYTES = 16 * 1024;

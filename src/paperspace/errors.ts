@@ -130,6 +130,22 @@ export class PaperspaceAuthenticationError extends PaperspaceApiError {
   }
 }
 
+/**
+ * v1's `GET /auth/session` answered 200 with `null`: the OpenAPI's way of saying nobody is logged in
+ * with this key (mistyped, revoked, or from another product). It is a 401 by another name, so it is
+ * one: everything that handles a rejected key handles it.
+ */
+export class PaperspaceUnknownKeyError extends PaperspaceAuthenticationError {
+  override name = 'PaperspaceUnknownKeyError';
+
+  constructor(operation: string, action: string) {
+    super({ operation, action, status: 200, body: null, credential: 'API key' });
+    this.message =
+      `Paperspace does not know this API key: it answered that nobody is logged in with it while ` +
+      `trying to ${action}. Link a valid API key with /ps login.`;
+  }
+}
+
 /** 403: the credential is fine but its owner may not do this. */
 export class PaperspacePermissionError extends PaperspaceApiError {
   override name = 'PaperspacePermissionError';

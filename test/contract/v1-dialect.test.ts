@@ -18,7 +18,6 @@ const newMachine = {
   region: 'East Coast (NY2)',
   machineType: 'C4',
   size: 50,
-  billingType: 'hourly',
   machineName: 'v1-box',
 } as const;
 

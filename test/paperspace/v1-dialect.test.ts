@@ -193,7 +193,6 @@ describe('the v1 dialect', () => {
         region: 'East Coast (NY2)',
         machineType: 'P4000',
         size: 50,
-        billingType: 'hourly',
         machineName: 'gpu-2',
         templateId: 't123',
       }),

@@ -67,7 +67,11 @@ export const MACHINE_SPECS: Readonly<Record<EmulatorMachineType, MachineSpec>> =
   H100: { cpus: 20, ramGiB: 250, gpu: 'H100', hourlyRate: '5.95' },
 };
 
-/** The monthly price of each disk size the bot's validator accepts (the one list, MACHINE_DISK_SIZES_GB). */
+/**
+ * The monthly price of each disk size the bot's validator accepts (MACHINE_DISK_SIZES_GB, both
+ * dialects). Paperspace's pricing page listed 50 GB to 2 TB; the sizes only v1 offers are priced at
+ * 2 TB's rate per GB ($0.04), an assumption of the emulator, not a published price.
+ */
 const STORAGE_MONTHLY_RATE: Readonly<Record<MachineDiskSizeGb, string>> = {
   50: '5.00',
   100: '7.00',
@@ -75,14 +79,20 @@ const STORAGE_MONTHLY_RATE: Readonly<Record<MachineDiskSizeGb, string>> = {
   500: '20.00',
   1000: '40.00',
   2000: '80.00',
+  4000: '160.00',
+  8000: '320.00',
+  12000: '480.00',
+  16000: '640.00',
 };
 
 /** Storage sizes a machine can be created with (GB), and their monthly price. */
 export const STORAGE_MONTHLY_RATES: ReadonlyMap<number, string> = new Map(
-  MACHINE_DISK_SIZES_GB.map((size) => [size, STORAGE_MONTHLY_RATE[size]]),
+  MACHINE_DISK_SIZES_GB.v1.map((size) => [size, STORAGE_MONTHLY_RATE[size]]),
 );
 
-export const STORAGE_SIZES_GB: readonly number[] = MACHINE_DISK_SIZES_GB;
+/** The sizes each dialect's create accepts. */
+export const STORAGE_SIZES_GB: readonly number[] = MACHINE_DISK_SIZES_GB.contract;
+export const V1_STORAGE_SIZES_GB: readonly number[] = MACHINE_DISK_SIZES_GB.v1;
 
 export const GIB = 1024 ** 3;
 

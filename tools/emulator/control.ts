@@ -19,6 +19,10 @@ export interface RequestLogEntry {
   readonly at: number;
   /** The emulator user whose API key made the request; null without a key or for an unknown one. */
   readonly userId: string | null;
+  /** The request's JSON body as parsed; undefined when it had none (or was not JSON). */
+  readonly body: unknown;
+  /** The body the emulator answered with, before serialisation. */
+  readonly reply: unknown;
 }
 
 export interface EmulatorUser {

@@ -147,6 +147,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     now,
   });
   const requestLog: RequestLogEntry[] = [];
+  // The parsed JSON body of each request, for its log entry (contract tests check what was sent).
+  const requestBodies = new WeakMap<IncomingMessage, unknown>();
 
   async function answer(request: IncomingMessage, url: URL): Promise<Reply> {
     const isGraphql = url.pathname === GRAPHQL_PATH;
@@ -165,6 +167,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       );
       if (fault) return asReply(fault);
       const body = parseJson(text);
+      requestBodies.set(request, body);
       if (isV1) {
         return answerV1(
           core,
@@ -220,6 +223,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           status: reply.status,
           at: now(),
           userId: userIdOf(request),
+          body: requestBodies.get(request),
+          reply: reply.body,
         });
         if (options.latencyMs) await delay(options.latencyMs);
         send(response, reply);

@@ -17,6 +17,7 @@ import {
   PaperspaceAuthenticationError,
   PaperspaceError,
   PaperspacePermissionError,
+  PaperspaceUnknownKeyError,
 } from '../../paperspace/errors.js';
 import type { RequestOptions } from '../../paperspace/http.js';
 import type { User } from '../../paperspace/schemas.js';
@@ -200,6 +201,12 @@ async function proveAccessToken(client: PaperspaceClient, options: RequestOption
 }
 
 function refusal(error: unknown, credential: 'API key' | 'access token', timeoutMs: number): string {
+  if (error instanceof PaperspaceUnknownKeyError) {
+    return (
+      'Paperspace does not know this API key: it says nobody is logged in with it, so nothing was saved. ' +
+      'Check that you pasted all of it and that it was not revoked (Paperspace console, Team settings, API keys).'
+    );
+  }
   if (error instanceof PaperspaceAuthenticationError) {
     return `Paperspace does not accept this ${credential} (401). Check that you pasted all of it.`;
   }

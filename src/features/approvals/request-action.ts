@@ -53,14 +53,14 @@ async function create(deps: ListenerDeps, approver: Actor, request: CreateReques
   const template = await findTemplate(approver.client, params.templateId);
   // The approver's account, as Paperspace lists it: a team, whose machines are assigned to a person.
   const { account } = await readAccountKind(approver.client);
-  const checked = checkCreateParams(params, account, template);
+  const checked = checkCreateParams(params, account, approver.client.dialect, template);
   if (!checked.ok) {
     throw new Error(
       `the request no longer passes the checks (${checked.issues.map((i) => `${i.field} ${i.message}`).join('; ')})`,
     );
   }
   const outcome = await createMachineOperations(deps).create(approver, checked.value, template);
-  return { ...outcome, notice: createdNotice(request.requesterId) };
+  return { ...outcome, notice: createdNotice(request.requesterId, outcome.targetState !== 'off') };
 }
 
 async function power(deps: ListenerDeps, approver: Actor, request: PowerRequest): Promise<ActedOn> {

@@ -8,6 +8,7 @@ import { learnRoleFromCreate } from '../../domain/team-role.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import { failureText } from '../../errors/user-message.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
+import type { Dialect } from '../../paperspace/dialect.js';
 import { PaperspacePermissionError, type RequestIssue } from '../../paperspace/errors.js';
 import type { RequestOptions } from '../../paperspace/http.js';
 import {
@@ -29,15 +30,17 @@ import { type CreateOutcome, createMachineOperations } from './machine-operation
 import { notWatchedMessage, WatchLimitError } from './machine-watcher.js';
 
 /**
- * A team administrator must create for their team (the contract's teamId); the person never has to
+ * On the contract, a team administrator must create for their team (teamId); the person never has to
  * type it, since Paperspace says which team it is. A teamId they did give is kept, so a wrong one is
  * refused by Paperspace rather than silently replaced. An individual account sends none.
  */
 export function withAccountTeam(
   params: Record<string, unknown>,
   account: AccountKind,
+  dialect: Dialect,
 ): Record<string, unknown> {
-  if (account.kind !== 'team' || params.teamId !== undefined) return params;
+  // v1 creates in the key's own team and has no teamId field to send.
+  if (dialect === 'v1' || account.kind !== 'team' || params.teamId !== undefined) return params;
   return { ...params, teamId: account.teamId };
 }
 
@@ -48,17 +51,19 @@ export type CheckedCreate = { ok: true; value: CreateMachineParams } | { ok: fal
 /**
  * The create parameters as the client's schema sees them (with the template's rules once the template
  * is known), plus the contract's rules on who the machine belongs to: a team machine is assigned to a
- * person, and on an individual account the caller becomes owner, so assigning it is refused. The
+ * person on the contract (v1 has no owner), and on an individual account the caller becomes owner,
+ * so assigning it is refused. The
  * schema cannot know the account's kind, so without this the person would learn it from Paperspace
  * only after the form was sent.
  */
 export function checkCreateParams(
   params: Record<string, unknown>,
   account: AccountKind,
+  dialect: Dialect,
   template?: TemplateInfo,
 ): CheckedCreate {
   const issues: RequestIssue[] = [];
-  const parsed = createMachineParamsSchemaFor(template).safeParse(params);
+  const parsed = createMachineParamsSchemaFor(template, dialect).safeParse(params);
   if (!parsed.success) issues.push(...toRequestIssues(parsed.error));
   const assignedFields = ['userId', ...NEW_USER_FIELDS].filter((field) => params[field] !== undefined);
   if (account.kind === 'individual') {
@@ -68,7 +73,8 @@ export function checkCreateParams(
         message: 'cannot be given on an individual account: the machine belongs to you, leave it out',
       });
     }
-  } else if (assignedFields.length === 0) {
+  } else if (assignedFields.length === 0 && dialect === 'contract') {
+    // v1 has no owner to assign (userId only makes the person an accessor), so nothing is required.
     issues.push({
       field: 'userId',
       message:
@@ -176,7 +182,7 @@ export interface CreatedAnnouncement {
 export async function announceCreated(announcement: CreatedAnnouncement): Promise<void> {
   const { web, user, outcome } = announcement;
   const { machine, targetState } = outcome;
-  const card = machineCardMessage(machine, { notice: createdNotice(user.userId) });
+  const card = machineCardMessage(machine, { notice: createdNotice(user.userId, targetState !== 'off') });
   const { place, notice } = await announce(
     web,
     { channel: announcement.channel ?? user.userId, userId: user.userId },
@@ -186,7 +192,7 @@ export async function announceCreated(announcement: CreatedAnnouncement): Promis
   const watching = await watchCreated(announcement, targetState, place);
   if (notice === undefined) return;
   const followUp = watching
-    ? `I am watching *${escapeMrkdwn(machine.name)}* and will tell you when it is ${targetState === 'off' ? 'provisioned' : 'up'}.`
+    ? `I am watching *${escapeMrkdwn(machine.name)}* and will tell you when it is ${targetState === 'off' ? 'provisioned (it was created off)' : 'up'}.`
     : undefined;
   await announcement.tell(place.ts === undefined ? withPrivateCopy(notice, card, followUp) : notice);
 }

@@ -3,13 +3,14 @@
 import { z } from 'zod';
 import {
   BILLING_TYPES,
+  diskSizesText,
   isCpuMachineType,
   isGridMachineType,
   MACHINE_DISK_SIZES_GB,
-  MACHINE_DISK_SIZES_TEXT,
   MACHINE_TYPES,
   RESTORE_POINT_FREQUENCIES,
 } from '../constants.js';
+import type { Dialect } from '../dialect.js';
 import {
   choice,
   flag,
@@ -24,30 +25,58 @@ import {
 export const machineTypeSchema = choice(MACHINE_TYPES);
 
 /**
- * A machine's disk size. Checked on the field, not in the create's refinement, which zod runs only once
- * every field is valid: a wrong size is reported in the same round as the form's other errors. A size
- * that is not a positive whole number already has its one message.
+ * A machine's disk size, among the dialect's. Checked on the field, not in the create's refinement,
+ * which zod runs only once every field is valid: a wrong size is reported in the same round as the
+ * form's other errors. A size that is not a positive whole number already has its one message.
  */
-const diskSizeSchema = positiveWholeNumber().refine(
-  (size) =>
-    !Number.isInteger(size) || size < 1 || (MACHINE_DISK_SIZES_GB as readonly number[]).includes(size),
-  {
-    error: (issue) =>
-      `must be a disk size Paperspace offers: ${MACHINE_DISK_SIZES_TEXT} GB, not ${String(issue.input)}`,
-  },
-);
+const diskSizeSchema = (dialect: Dialect) =>
+  positiveWholeNumber().refine(
+    (size) =>
+      !Number.isInteger(size) ||
+      size < 1 ||
+      (MACHINE_DISK_SIZES_GB[dialect] as readonly number[]).includes(size),
+    {
+      error: (issue) =>
+        `must be a disk size Paperspace offers: ${diskSizesText(dialect)} GB, not ${String(issue.input)}`,
+    },
+  );
+
+/**
+ * The contract's create parameters that v1's `POST /machines` has no field for (its OpenAPI requires
+ * name, machineType, templateId, region and diskSize and lists the optional rest), with why, so a
+ * person who types one learns what to do instead of having it dropped without a word.
+ */
+const NOT_IN_V1: Readonly<Record<string, string>> = {
+  billingType: 'is not part of a Paperspace v1 create: leave it out',
+  teamId: "is not part of a Paperspace v1 create: the machine is made in your API key's team",
+  email: 'cannot be used: Paperspace v1 creates no users; invite them in the console',
+  password: 'cannot be used: Paperspace v1 creates no users; invite them in the console',
+  firstName: 'cannot be used: Paperspace v1 creates no users; invite them in the console',
+  lastName: 'cannot be used: Paperspace v1 creates no users; invite them in the console',
+  notificationEmail: 'is not part of a Paperspace v1 create: leave it out',
+};
+
+/**
+ * Required by the contract; v1 has no billing type (NOT_IN_V1 refuses one given). Typed optional for
+ * both, since one parameter type serves both dialects: the contract's schema still requires it when
+ * it runs, which is the stricter of the two, so the cast only widens what callers may omit.
+ */
+const billingTypeSchema = (dialect: Dialect) => {
+  const optional = choice(BILLING_TYPES).optional();
+  return dialect === 'v1' ? optional : (choice(BILLING_TYPES) as unknown as typeof optional);
+};
 
 /**
  * The create parameters with `machineType` checked by the given schema: the contract's fixed list, or
  * (a template that names its own catalog, v1) any label, checked against the template afterwards.
  */
-const createParamsSchema = (machineType: z.ZodType<string, string>) =>
+const createParamsSchema = (machineType: z.ZodType<string, string>, dialect: Dialect) =>
   z
     .strictObject({
       region: regionSchema,
       machineType,
-      size: diskSizeSchema,
-      billingType: choice(BILLING_TYPES),
+      size: diskSizeSchema(dialect),
+      billingType: billingTypeSchema(dialect),
       machineName: text(),
       templateId: text(),
       teamId: text().optional(),
@@ -68,6 +97,13 @@ const createParamsSchema = (machineType: z.ZodType<string, string>) =>
       enableNvlink: flag().optional(),
     })
     .superRefine((params, ctx) => {
+      if (dialect === 'v1') {
+        for (const [field, message] of Object.entries(NOT_IN_V1)) {
+          if (params[field as keyof typeof params] !== undefined) {
+            ctx.addIssue({ code: 'custom', path: [field], message });
+          }
+        }
+      }
       // The contract forbids supplying both, whatever their values: "cannot be combined".
       if (params.assignPublicIp !== undefined && params.dynamicPublicIp !== undefined) {
         ctx.addIssue({
@@ -116,7 +152,9 @@ const createParamsSchema = (machineType: z.ZodType<string, string>) =>
         }
       }
     });
-export const createMachineParamsSchema = createParamsSchema(machineTypeSchema);
+/** The create parameters as typed (`/ps create key=value`), before any template is known. */
+const createMachineParamsSchemaOf = (dialect: Dialect) => createParamsSchema(machineTypeSchema, dialect);
+export const createMachineParamsSchema = createMachineParamsSchemaOf('contract');
 export type CreateMachineParams = z.input<ReturnType<typeof createParamsSchema>>;
 
 /** What the client needs to know of a template to apply its rules on machine types. */
@@ -142,12 +180,16 @@ export function templateFamily(template: TemplateInfo): 'windows' | 'ubuntu' | u
 }
 
 /** The create schema plus the rules that depend on the template the machine is created from. */
-export function createMachineParamsSchemaFor(template: TemplateInfo | undefined) {
-  if (!template) return createMachineParamsSchema;
+export function createMachineParamsSchemaFor(
+  template: TemplateInfo | undefined,
+  dialect: Dialect = 'contract',
+) {
+  const base = createMachineParamsSchemaOf(dialect);
+  if (!template) return base;
   const offered = template.machineTypes;
-  if (offered !== undefined) return offeredTypesSchema(template, offered);
+  if (offered !== undefined) return offeredTypesSchema(template, offered, dialect);
   const family = templateFamily(template);
-  return createMachineParamsSchema.superRefine((params, ctx) => {
+  return base.superRefine((params, ctx) => {
     const label = template.name ?? template.os ?? 'this template';
     if (family === 'windows' && isCpuMachineType(params.machineType)) {
       ctx.addIssue({
@@ -172,13 +214,13 @@ export function createMachineParamsSchemaFor(template: TemplateInfo | undefined)
  * A template with its own catalog (v1): the machine type must be one it offers, named as it names it,
  * and a custom template, which lives in one region, creates only there.
  */
-function offeredTypesSchema(template: TemplateInfo, offered: readonly string[]) {
+function offeredTypesSchema(template: TemplateInfo, offered: readonly string[], dialect: Dialect) {
   const label = `${template.name ?? template.os ?? 'this template'}${template.id ? ` (${template.id})` : ''}`;
   // Typed in any case, sent as the template spells it.
   const spelled = text().transform(
     (typed) => offered.find((type) => type.toLowerCase() === typed.toLowerCase()) ?? typed,
   );
-  return createParamsSchema(spelled).superRefine((params, ctx) => {
+  return createParamsSchema(spelled, dialect).superRefine((params, ctx) => {
     if (template.region && params.region !== template.region) {
       ctx.addIssue({
         code: 'custom',

@@ -2,6 +2,7 @@
 // ones), the team's users and its private networks. v1 filters few fields, so every contract filter
 // is applied here, on whole lists followed to their last cursor.
 import type { z } from 'zod';
+import { PaperspaceNotFoundError } from '../errors.js';
 import type { RequestOptions } from '../http.js';
 import { segment } from '../path-ids.js';
 import {
@@ -53,18 +54,29 @@ export function createV1TemplatesResource(context: V1Context): TemplatesResource
 
 export function createV1UsersResource(context: V1Context): UsersResource {
   return listOf(userListFiltersSchema, 'users.list', 'list users', async (options) => {
-    const teamId = (await context.session(options)).team.id;
-    return v1All(
-      context,
-      {
-        ...options,
-        operation: 'users.list',
-        action: 'list users',
-        path: `/teams/${segment(teamId)}/users`,
-        item: v1TeamMemberSchema,
-      },
-      (member) => userFromV1(member, teamId),
-    );
+    const { team } = await context.session(options);
+    const members = (address: string) =>
+      v1All(
+        context,
+        {
+          ...options,
+          operation: 'users.list',
+          action: 'list users',
+          path: `/teams/${segment(address)}/users`,
+          item: v1TeamMemberSchema,
+        },
+        (member) => userFromV1(member, team.id),
+      );
+    // The typings name the path parameter the team's id; Paperspace's own CLI sends the namespace.
+    // The id is asked first; a 404 for it is asked again by namespace, so either answer works.
+    try {
+      return await members(team.id);
+    } catch (error) {
+      if (!(error instanceof PaperspaceNotFoundError) || !team.namespace || team.namespace === team.id) {
+        throw error;
+      }
+      return members(team.namespace);
+    }
   });
 }
 

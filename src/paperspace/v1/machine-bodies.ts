@@ -8,7 +8,10 @@ import { regionToV1, snapshotFrequencyToV1 } from './mapping.js';
 type CreateFields = z.output<ReturnType<typeof createMachineParamsSchemaFor>>;
 type UpdateFields = z.output<typeof updateMachineParamsSchema>;
 
-/** `POST /machines`: v1's names for the contract's create parameters. */
+/**
+ * `POST /machines`: v1's names for the contract's create parameters. Fields the contract has and v1
+ * does not (billingType, teamId, new-user fields) were refused by the v1 create schema already.
+ */
 export function createBodyOf(fields: CreateFields) {
   return {
     name: fields.machineName,
@@ -18,7 +21,9 @@ export function createBodyOf(fields: CreateFields) {
     diskSize: fields.size,
     networkId: fields.networkId,
     publicIpType: publicIpTypeOf(fields.assignPublicIp, fields.dynamicPublicIp),
-    startOnCreate: fields.startOnCreate,
+    // v1's OpenAPI documents no default for startOnCreate, so it is always sent: the contract's
+    // default (true) unless the person said otherwise.
+    startOnCreate: fields.startOnCreate ?? true,
     startupScriptId: fields.scriptId,
     accessorIds: fields.userId === undefined ? undefined : [fields.userId],
     takeInitialSnapshot: fields.takeInitialSnapshot,

@@ -1,11 +1,6 @@
 // Machines in v1: the MachinesResource the features use, over `/machines`, `/machine-events`,
 // `/machines/{id}/accessors` and `/machine-availability`.
-import {
-  PaperspaceBadRequestError,
-  PaperspaceError,
-  PaperspaceNotFoundError,
-  RequestValidationError,
-} from '../errors.js';
+import { PaperspaceBadRequestError, PaperspaceError, PaperspaceNotFoundError } from '../errors.js';
 import type { RequestOptions } from '../http.js';
 import { machineSubject, segment, validMachineId } from '../path-ids.js';
 import { createMachineParamsSchemaFor } from '../request-params/machine-create-params.js';
@@ -145,15 +140,12 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     async create(params, options = {}) {
       const { template, ...requestOptions } = options;
       const action = `create machine ${params.machineName ?? ''}`.trim();
-      const fields = parseRequest(createMachineParamsSchemaFor(template), params, 'machines.create', action);
-      if (fields.email !== undefined) {
-        throw new RequestValidationError('machines.create', action, [
-          {
-            field: 'email',
-            message: 'cannot be used: Paperspace v1 creates no users; invite them in the console',
-          },
-        ]);
-      }
+      const fields = parseRequest(
+        createMachineParamsSchemaFor(template, 'v1'),
+        params,
+        'machines.create',
+        action,
+      );
       const response = await core
         .send({
           ...requestOptions,

@@ -137,6 +137,10 @@ export const v1SharedDriveSchema = z.looseObject({
 });
 export type V1SharedDrive = z.infer<typeof v1SharedDriveSchema>;
 
+/**
+ * `GET /auth/session`. The OpenAPI marks the whole answer nullable: "if a user is not logged in, this
+ * will be null", a 200 for a key Paperspace does not know (its CLI reports it as an invalid key).
+ */
 export const v1SessionSchema = z.looseObject({
   user: z.looseObject({
     id: z.string(),
@@ -156,5 +160,6 @@ export const v1SessionSchema = z.looseObject({
   team: z.looseObject({ id: z.string(), namespace: z.string().nullish() }),
 });
 export type V1Session = z.infer<typeof v1SessionSchema>;
+export const v1SessionAnswerSchema = v1SessionSchema.nullable();
 
 export const v1AvailabilitySchema = z.looseObject({ available: z.boolean() });

@@ -38,12 +38,27 @@ describe('/ps login with a v1 key', () => {
     expect(asked.map((entry) => `${entry.method} ${entry.path}`)).toEqual(['GET /v1/auth/session']);
   });
 
-  it('refuses a key v1 does not know, under the API key field', async () => {
+  it('answers /ps whoami without asking for a shared-drive access token, which v1 does not use', async () => {
+    await submitLogin(bot, USERS.sam.slackId, { apiKey: USERS.sam.apiKey });
+    const request = bot.requests.slashCommand({ text: 'whoami', userId: USERS.sam.slackId });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    const text = textOf(reply);
+    expect(text).toContain('sam.rivera@orbital.example');
+    expect(text).toContain('Shared drives: reached with this same key');
+    expect(text).not.toContain('access token');
+    expect(text).not.toContain('Access token');
+  });
+
+  it('refuses a key v1 answers with a null session as not valid, under the API key field, and keeps nothing', async () => {
     const response = await submitLogin(bot, USERS.ada.slackId, { apiKey: 'not-a-real-key-0001' });
     expect(response.body).toMatchObject({
       response_action: 'errors',
-      errors: { api_key: expect.stringContaining('does not accept this API key (401)') },
+      errors: { api_key: expect.stringContaining('Paperspace does not know this API key') },
     });
+    expect(textOf(response.body)).not.toContain('Try again');
     expect(await bot.vault.credentials(slackUser('ada'))).toBeUndefined();
+    const [asked] = bot.emulator.state.requests().slice(-1);
+    expect(asked).toMatchObject({ method: 'GET', path: '/v1/auth/session', status: 200 });
   });
 });

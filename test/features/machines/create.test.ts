@@ -16,6 +16,12 @@ const CHANNEL = 'C0BUILD';
 
 const bot = useTestBot({ emulator: { now: clock.now }, linked: ['ada', 'maya'] });
 const V1 = process.env.TEST_PAPERSPACE_DIALECT === 'v1';
+/** The contract requires a billing type; v1's create has no such field, so its requests name none. */
+const BILLING = V1 ? '' : ' billingType=hourly';
+/** The disk sizes each dialect's create offers (v1's OpenAPI adds 4000 to 16000 GB). */
+const SIZES = V1
+  ? '50, 100, 250, 500, 1000, 2000, 4000, 8000, 12000 or 16000'
+  : '50, 100, 250, 500, 1000 or 2000';
 /** The types the Windows 10 template offers in v1: the emulator's catalog minus CPU types and v1's own. */
 const WINDOWS_OFFERS = 'Air, Standard, Pro, Advanced, GPU+, P4000, P5000, P6000, V100';
 
@@ -42,7 +48,8 @@ function createForm(fields: {
     [F.template.blockId]: { [F.template.actionId]: select(fields.template) },
     [F.size.blockId]: { [F.size.actionId]: typed('number_input', fields.size ?? '50') },
     [F.machineName.blockId]: { [F.machineName.actionId]: typed('plain_text_input', fields.name) },
-    [F.billingType.blockId]: { [F.billingType.actionId]: select('hourly') },
+    // v1's form has no billing field (its create has none).
+    ...(V1 ? {} : { [F.billingType.blockId]: { [F.billingType.actionId]: select('hourly') } }),
     [F.publicIp.blockId]: {
       [F.publicIp.actionId]: { type: 'radio_buttons', selected_option: option('none') },
     },
@@ -139,7 +146,7 @@ describe('/ps create with the form', () => {
     const body = response.body as { response_action: string; errors: Record<string, string> };
     expect(body.response_action).toBe('errors');
     expect(body.errors[F.size.blockId]).toContain(
-      'must be a disk size Paperspace offers: 50, 100, 250, 500, 1000 or 2000 GB, not 77',
+      `must be a disk size Paperspace offers: ${SIZES} GB, not 77`,
     );
     expect(body.errors[F.machineName.blockId]).toBeDefined();
     expect(createRequests()).toHaveLength(0);
@@ -152,15 +159,13 @@ describe('/ps create with the form', () => {
 
   it('refuses an inline create with a disk size Paperspace does not offer, naming the sizes', async () => {
     const request = bot.requests.slashCommand({
-      text: 'create machineName=inline-odd region=CA1 machineType=C4 size=60 billingType=hourly templateId=t04azgph',
+      text: `create machineName=inline-odd region=CA1 machineType=C4 size=60${BILLING} templateId=t04azgph`,
       userId: ADA,
       channelId: CHANNEL,
     });
     await bot.send(request);
     const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
-    expect(reply.text).toContain(
-      'size must be a disk size Paperspace offers: 50, 100, 250, 500, 1000 or 2000 GB, not 60',
-    );
+    expect(reply.text).toContain(`size must be a disk size Paperspace offers: ${SIZES} GB, not 60`);
     expect(bot.emulator.state.machineByName('inline-odd')).toBeUndefined();
   });
 
@@ -260,7 +265,8 @@ describe('/ps create with the form', () => {
     expect(bot.emulator.state.machineByName('team-fresh')).toBeDefined();
   });
 
-  it('asks a team administrator, in the form, who a team machine is for', async () => {
+  // v1 has no machine owner: the choice only makes a team member an accessor, so it may stay empty.
+  it.skipIf(V1)('asks a team administrator, in the form, who a team machine is for', async () => {
     const response = await bot.send(
       bot.requests.viewSubmission({
         callbackId: CallbackId.createMachine,
@@ -382,7 +388,7 @@ describe('/ps create with key=value pairs', () => {
 
   it('names every key whose value is wrong', async () => {
     const request = await createInline(
-      'machineName=x region=CA1 machineType=C4 size=big billingType=hourly templateId=t04azgph startOnCreate=maybe',
+      `machineName=x region=CA1 machineType=C4 size=big${BILLING} templateId=t04azgph startOnCreate=maybe`,
     );
     const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
     expect(reply.text).toContain('size must be a positive whole number');
@@ -392,7 +398,7 @@ describe('/ps create with key=value pairs', () => {
 
   it('refuses an unknown region by naming the regions and the codes that may be typed', async () => {
     const request = await createInline(
-      'machineName=moon-1 region=moon1 machineType=C4 size=50 billingType=hourly templateId=t04azgph',
+      `machineName=moon-1 region=moon1 machineType=C4 size=50${BILLING} templateId=t04azgph`,
     );
     const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
     expect(reply.text).toContain(
@@ -403,7 +409,7 @@ describe('/ps create with key=value pairs', () => {
 
   it("checks the template's rules before creating", async () => {
     const request = await createInline(
-      'machineName=win-c4 region=CA1 machineType=c4 size=50 billingType=hourly templateId=tkni3aa4',
+      `machineName=win-c4 region=CA1 machineType=c4 size=50${BILLING} templateId=tkni3aa4`,
     );
     const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
     expect(reply.text).toContain(
@@ -417,7 +423,7 @@ describe('/ps create with key=value pairs', () => {
   // v1 sells types the contract never listed; its templates say which, and the bot follows them.
   it('creates a type only v1 sells when its template offers it; the contract refuses the type by name', async () => {
     const request = await createInline(
-      'machineName=ampere region=CA1 machineType=a100 size=50 billingType=hourly templateId=t04azgph startOnCreate=no',
+      `machineName=ampere region=CA1 machineType=a100 size=50${BILLING} templateId=t04azgph startOnCreate=no`,
     );
     if (V1) {
       const post = await bot.slack.waitFor('chat.postMessage');
@@ -430,10 +436,10 @@ describe('/ps create with key=value pairs', () => {
     }
   });
 
-  it('asks a team administrator who the machine is for before creating anything', async () => {
+  it.skipIf(V1)('asks a team administrator who the machine is for before creating anything', async () => {
     const before = createRequests().length;
     const request = bot.requests.slashCommand({
-      text: 'create machineName=t region=CA1 machineType=C4 size=50 billingType=hourly templateId=t04azgph',
+      text: `create machineName=t region=CA1 machineType=C4 size=50${BILLING} templateId=t04azgph`,
       userId: MAYA,
     });
     await bot.send(request);
@@ -445,7 +451,7 @@ describe('/ps create with key=value pairs', () => {
   it('refuses a user for an individual account, whose machines are its own, before creating anything', async () => {
     const before = createRequests().length;
     const request = await createInline(
-      'machineName=ada-assign region=CA1 machineType=C4 size=50 billingType=hourly templateId=t04azgph userId=u1maya',
+      `machineName=ada-assign region=CA1 machineType=C4 size=50${BILLING} templateId=t04azgph userId=u1maya`,
     );
     const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
     expect(reply.text).toContain('userId cannot be given on an individual account');
@@ -455,7 +461,7 @@ describe('/ps create with key=value pairs', () => {
   it("answers a team member's create once, clearly", async () => {
     await bot.link('sam');
     const request = bot.requests.slashCommand({
-      text: 'create machineName=sam-inline region=CA1 machineType=C4 size=50 billingType=hourly templateId=t04azgph userId=u1sam',
+      text: `create machineName=sam-inline region=CA1 machineType=C4 size=50${BILLING} templateId=t04azgph userId=u1sam`,
       userId: USERS.sam.slackId,
     });
     await bot.send(request);
@@ -467,7 +473,7 @@ describe('/ps create with key=value pairs', () => {
 
   it('creates the machine from typed values and follows one that is not started until it rests off', async () => {
     await createInline(
-      'machineName="ada inline" region=CA1 machineType=C4 size=50 billingType=hourly templateId=t04azgph startOnCreate=no',
+      `machineName="ada inline" region=CA1 machineType=C4 size=50${BILLING} templateId=t04azgph startOnCreate=no`,
     );
     const post = await bot.slack.waitFor('chat.postMessage');
     expect(textOf(post.args.blocks)).toContain('ada inline');

@@ -18,7 +18,14 @@ export function authenticateV1(core: EmulatorCore, headers: IncomingHttpHeaders)
         : 'X-Api-Key is not accepted by /v1: send the key as Authorization: Bearer <API key>',
     );
   }
-  const user = [...core.world.users.values()].find((candidate) => candidate.apiKey === token);
+  const user = findV1User(core, headers);
   if (!user) throw unauthorized('Invalid API key');
   return user;
+}
+
+/** The user whose key the request carries as a Bearer token; undefined for none or an unknown one. */
+export function findV1User(core: EmulatorCore, headers: IncomingHttpHeaders): UserRecord | undefined {
+  const token = bearerToken(headers);
+  if (token === null) return undefined;
+  return [...core.world.users.values()].find((candidate) => candidate.apiKey === token);
 }

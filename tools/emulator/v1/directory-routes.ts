@@ -38,8 +38,13 @@ function session({ core, user }: V1Context): Reply {
 
 function teamUsers(context: V1Context): Reply {
   const { core, user, params } = context;
-  // Another team's members are as invisible as a team that does not exist.
-  if (params.teamId !== user.accountId) throw notFound(`Team ${params.teamId} not found`);
+  // The typings name the path parameter the team's id; Paperspace's own CLI passes the namespace.
+  // Both address the caller's team; another team's members are as invisible as a missing team.
+  const account = core.world.accounts.get(user.accountId);
+  const namespace = namespaceOf(account?.name ?? user.accountId);
+  if (params.teamId !== user.accountId && params.teamId !== namespace) {
+    throw notFound(`Team ${params.teamId} not found`);
+  }
   const members = [...core.world.users.values()]
     .filter((member) => member.accountId === user.accountId)
     .map((member) => ({

@@ -2,8 +2,7 @@
 // fields); the world's rules decide the rest: only administrators create, template, availability,
 // network and storage sizes are checked by the same code as the contract's create.
 import { z } from 'zod';
-import { AUTO_SNAPSHOT_FREQUENCIES } from '../../../src/paperspace/constants.js';
-import { STORAGE_SIZES_GB } from '../catalog.js';
+import { V1_STORAGE_SIZES_GB } from '../catalog.js';
 import { badRequest, forbidden } from '../errors.js';
 import { checkPlacement } from '../machine-create.js';
 import { provisionMachine } from '../machine-factory.js';
@@ -11,6 +10,7 @@ import { json, type Reply } from '../router.js';
 import { parseV1Body } from './errors.js';
 import { requireRegion } from './regions.js';
 import type { V1Context, V1Route } from './router.js';
+import { snapshotFrequencyToWorld, v1SnapshotFrequencySchema } from './snapshot-frequency.js';
 import { eventV1View, machineV1View } from './views.js';
 
 const createSchema = z.strictObject({
@@ -29,7 +29,7 @@ const createSchema = z.strictObject({
   autoShutdownTimeout: z.number().int().min(1).optional(),
   autoShutdownForce: z.boolean().optional(),
   autoSnapshotEnabled: z.boolean().optional(),
-  autoSnapshotFrequency: z.enum(AUTO_SNAPSHOT_FREQUENCIES).optional(),
+  autoSnapshotFrequency: v1SnapshotFrequencySchema.optional(),
   autoSnapshotSaveCount: z.number().int().min(1).optional(),
   takeInitialSnapshot: z.boolean().optional(),
   restorePointEnabled: z.boolean().optional(),
@@ -42,9 +42,9 @@ const createSchema = z.strictObject({
 type CreateRequest = z.infer<typeof createSchema>;
 
 function checkRequest(context: V1Context, request: CreateRequest): void {
-  if (!STORAGE_SIZES_GB.includes(request.diskSize)) {
+  if (!V1_STORAGE_SIZES_GB.includes(request.diskSize)) {
     throw badRequest(
-      `diskSize: ${request.diskSize} GB is not offered; choose one of ${STORAGE_SIZES_GB.join(', ')}`,
+      `diskSize: ${request.diskSize} GB is not offered; choose one of ${V1_STORAGE_SIZES_GB.join(', ')}`,
     );
   }
   if (request.restorePointEnabled && !(request.takeInitialSnapshot && request.restorePointFrequency)) {
@@ -99,7 +99,10 @@ function createMachine(context: V1Context): Reply {
   if (request.autoShutdownEnabled) machine.shutdownTimeoutInHours = request.autoShutdownTimeout ?? null;
   machine.shutdownTimeoutForces = request.autoShutdownForce ?? false;
   machine.performAutoSnapshot = request.autoSnapshotEnabled ?? false;
-  machine.autoSnapshotFrequency = request.autoSnapshotFrequency ?? null;
+  machine.autoSnapshotFrequency =
+    request.autoSnapshotFrequency === undefined
+      ? null
+      : snapshotFrequencyToWorld(request.autoSnapshotFrequency);
   machine.autoSnapshotSaveCount = request.autoSnapshotSaveCount ?? null;
   for (const userId of request.accessorIds ?? []) if (userId !== user.id) machine.accessorIds.add(userId);
   const event = machine.events.find((candidate) => candidate.name === 'create');

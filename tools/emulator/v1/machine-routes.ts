@@ -1,7 +1,6 @@
 // v1 machine reads and changes: list, get, update, delete. Create is in machine-create.ts, the
 // power actions in machine-actions.ts. Who may do what is the world's rule (auth.ts), as for the contract.
 import { z } from 'zod';
-import { AUTO_SNAPSHOT_FREQUENCIES } from '../../../src/paperspace/constants.js';
 import { canSeeMachine, requireManager, visibleMachine } from '../auth.js';
 import { badRequest } from '../errors.js';
 import { newEvent, settleMachine } from '../lifecycle.js';
@@ -13,6 +12,7 @@ import { parseV1Body } from './errors.js';
 import { paginate } from './paging.js';
 import { asRegionId } from './regions.js';
 import type { V1Context, V1Route } from './router.js';
+import { snapshotFrequencyToWorld, v1SnapshotFrequencySchema } from './snapshot-frequency.js';
 import { eventV1View, machineV1View } from './views.js';
 
 type MachineView = ReturnType<typeof machineV1View>;
@@ -59,7 +59,7 @@ const updateSchema = z.strictObject({
   autoShutdownTimeout: z.number().int().min(1).optional(),
   autoShutdownForce: z.boolean().optional(),
   autoSnapshotEnabled: z.boolean().optional(),
-  autoSnapshotFrequency: z.enum(AUTO_SNAPSHOT_FREQUENCIES).optional(),
+  autoSnapshotFrequency: v1SnapshotFrequencySchema.optional(),
   autoSnapshotSaveCount: z.number().int().min(1).optional(),
   diskSize: z.number().int().positive().optional(),
   machineType: z.string().min(1).optional(),
@@ -111,7 +111,7 @@ function updateMachine(context: V1Context): Reply {
   if (update.autoShutdownForce !== undefined) machine.shutdownTimeoutForces = update.autoShutdownForce;
   if (update.autoSnapshotEnabled !== undefined) machine.performAutoSnapshot = update.autoSnapshotEnabled;
   if (update.autoSnapshotFrequency !== undefined)
-    machine.autoSnapshotFrequency = update.autoSnapshotFrequency;
+    machine.autoSnapshotFrequency = snapshotFrequencyToWorld(update.autoSnapshotFrequency);
   if (update.autoSnapshotSaveCount !== undefined)
     machine.autoSnapshotSaveCount = update.autoSnapshotSaveCount;
   if (update.restorePointEnabled === false) machine.restorePointFrequency = null;

@@ -2,9 +2,9 @@
 // Faults, body reading and latency happen in server.ts for both dialects alike.
 import type { IncomingHttpHeaders } from 'node:http';
 import { EmulatorError } from '../errors.js';
-import { matchRoute, type Reply } from '../router.js';
+import { json, matchRoute, type Reply } from '../router.js';
 import type { EmulatorCore } from '../world.js';
-import { authenticateV1 } from './auth.js';
+import { authenticateV1, findV1User } from './auth.js';
 import type { PageOptions } from './paging.js';
 import { V1_ROUTES } from './routes.js';
 
@@ -28,6 +28,9 @@ export function answerV1(core: EmulatorCore, request: V1Request, paging: PageOpt
   if (match.kind === 'missing') {
     throw new EmulatorError(404, `No such endpoint: ${request.method} ${request.pathname}`);
   }
+  // `GET /auth/session` is the one operation that answers a key nobody is logged in with: the
+  // OpenAPI says "if a user is not logged in, this will be null", a 200 and not a 401.
+  if (path === '/auth/session' && findV1User(core, request.headers) === undefined) return json(null);
   const user = authenticateV1(core, request.headers);
   return match.route.handle({
     core,

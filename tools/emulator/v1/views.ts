@@ -21,6 +21,7 @@ import type {
 } from '../records.js';
 import type { World } from '../world.js';
 import { regionId } from './regions.js';
+import { snapshotFrequencyToV1 } from './snapshot-frequency.js';
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
@@ -62,7 +63,7 @@ export function machineV1View(machine: MachineRecord) {
     autoShutdownTimeout: machine.shutdownTimeoutInHours,
     autoShutdownForce: machine.shutdownTimeoutForces,
     autoSnapshotEnabled: machine.performAutoSnapshot,
-    autoSnapshotFrequency: machine.autoSnapshotFrequency,
+    autoSnapshotFrequency: snapshotFrequencyToV1(machine.autoSnapshotFrequency),
     autoSnapshotSaveCount: machine.autoSnapshotSaveCount,
     restorePointEnabled: machine.restorePointFrequency !== null,
     restorePointFrequency: machine.restorePointFrequency,

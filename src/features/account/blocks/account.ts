@@ -13,6 +13,11 @@ export interface LinkedAccountView {
   /** Epoch milliseconds. */
   linkedAt: number;
   hasAccessToken: boolean;
+  /**
+   * Shared drives need an access token of their own (the contract's GraphQL); false on v1, whose
+   * drives answer the same API key, so there is nothing to add.
+   */
+  drivesNeedAccessToken: boolean;
 }
 
 const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
@@ -22,9 +27,11 @@ export function whoamiMessage(view: LinkedAccountView): SlackMessage {
     `🔑 Your key ${code(view.maskedKey)} belongs to *${escapeMrkdwn(view.email)}*`,
     `Paperspace user ${code(view.userId)}${view.teamId ? ` · team ${code(view.teamId)}` : ''}`,
     `Linked ${slackDate(view.linkedAt, '{date_short_pretty} at {time}')}`,
-    view.hasAccessToken
-      ? 'Access token: linked (shared drives work)'
-      : `Access token: none (shared drives need one: add it with \`${SLASH_COMMAND} login\`)`,
+    !view.drivesNeedAccessToken
+      ? 'Shared drives: reached with this same key'
+      : view.hasAccessToken
+        ? 'Access token: linked (shared drives work)'
+        : `Access token: none (shared drives need one: add it with \`${SLASH_COMMAND} login\`)`,
   ];
   return {
     blocks: [

@@ -101,14 +101,18 @@ export interface LinkedAccountSummary {
   userId: string;
   teamId: string | null;
   hasAccessToken: boolean;
+  /** False on v1: its shared drives answer the same API key. */
+  drivesNeedAccessToken: boolean;
 }
 
 /** The result of a successful link: which account the key belongs to, never the key itself. */
 export function loginLinkedView(summary: LinkedAccountSummary): ModalView {
   const team = summary.teamId ? ` · team \`${escapeMrkdwn(summary.teamId)}\`` : '';
-  const token = summary.hasAccessToken
-    ? 'Your access token is linked too, for shared drives.'
-    : 'No access token is linked: shared drives will ask for one.';
+  const token = !summary.drivesNeedAccessToken
+    ? 'Shared drives use this same key.'
+    : summary.hasAccessToken
+      ? 'Your access token is linked too, for shared drives.'
+      : 'No access token is linked: shared drives will ask for one.';
   return modal({
     callbackId: CallbackId.login,
     title: TITLE,

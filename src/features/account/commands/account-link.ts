@@ -42,6 +42,7 @@ export const whoamiCommand: CommandHandler<'whoami'> = async (_command, context)
       teamId: account.teamId,
       linkedAt: account.linkedAt,
       hasAccessToken: credentials?.accessToken !== undefined,
+      drivesNeedAccessToken: context.deps.clients.capabilities.driveAccessToken,
     }),
   );
 };

@@ -77,7 +77,10 @@ export function registerLoginSubmission(router: ListenerRouter, deps: ListenerDe
     if (early !== undefined) {
       settled = early;
       if (isLinked(settled)) {
-        await ack({ response_action: 'update', view: loginLinkedView(summaryOf(settled.outcome)) });
+        await ack({
+          response_action: 'update',
+          view: loginLinkedView(summaryOf(settled.outcome, deps.clients.capabilities.driveAccessToken)),
+        });
       } else {
         await ack({ response_action: 'errors', errors: errorsOf(problemsOf(settled)) });
       }
@@ -88,7 +91,10 @@ export function registerLoginSubmission(router: ListenerRouter, deps: ListenerDe
       if (isLinked(settled)) {
         // The DM below confirms the link even when the modal was closed meanwhile.
         await client.views
-          .update({ view_id: view.id, view: loginLinkedView(summaryOf(settled.outcome)) })
+          .update({
+            view_id: view.id,
+            view: loginLinkedView(summaryOf(settled.outcome, deps.clients.capabilities.driveAccessToken)),
+          })
           .catch((error: unknown) => logger.info({ err: error }, 'login modal gone before its outcome'));
       } else {
         const problem = problemText(settled);
@@ -105,7 +111,10 @@ export function registerLoginSubmission(router: ListenerRouter, deps: ListenerDe
 
     if (isLinked(settled)) {
       try {
-        await client.chat.postMessage({ channel: user.userId, ...linkedNotice(summaryOf(settled.outcome)) });
+        await client.chat.postMessage({
+          channel: user.userId,
+          ...linkedNotice(summaryOf(settled.outcome, deps.clients.capabilities.driveAccessToken)),
+        });
       } catch (error) {
         logger.warn({ err: error }, 'could not send the link confirmation');
       }
@@ -128,8 +137,9 @@ async function profileEmail(client: WebClient, userId: string, logger: Logger): 
   }
 }
 
-function summaryOf(outcome: LinkedResult) {
+function summaryOf(outcome: LinkedResult, drivesNeedAccessToken: boolean) {
   return {
+    drivesNeedAccessToken,
     maskedKey: outcome.maskedKey,
     email: outcome.account.email,
     userId: outcome.account.userId,

@@ -5,10 +5,11 @@ import {
   BILLING_TYPES,
   CPU_MACHINE_TYPES,
   DEDICATED_GPU_MACHINE_TYPES,
+  diskSizesText,
   GRID_MACHINE_TYPES,
-  MACHINE_DISK_SIZES_TEXT,
   REGIONS,
 } from '../../../paperspace/constants.js';
+import type { Dialect } from '../../../paperspace/dialect.js';
 import type { Network, Script, Template, User } from '../../../paperspace/schemas.js';
 import {
   checkboxesElement,
@@ -34,6 +35,8 @@ export interface CreateMachineModalInput {
   /** Team users a team administrator may assign the machine to. */
   users?: User[];
   isTeam: boolean;
+  /** v1's create has no billing type, no new users and no notification e-mail; its disk sizes differ. */
+  dialect: Dialect;
   context?: ModalContext;
 }
 
@@ -63,18 +66,22 @@ export function createMachineModal(input_: CreateMachineModalInput): ModalView {
           hint: 'No templates were listed for this account; paste a template id.',
         }),
     input(F.size, 'Storage size (GB)', numberElement({ initial: 50, min: 1 }), {
-      hint: `Paperspace offers ${MACHINE_DISK_SIZES_TEXT} GB.`,
+      hint: `Paperspace offers ${diskSizesText(input_.dialect)} GB.`,
     }),
     input(F.machineName, 'Name', textElement({ placeholder: 'gpu-1', maxLength: 255 })),
-    input(
-      F.billingType,
-      'Billing',
-      selectElement(
-        BILLING_TYPES.map((type) => option(type, type)),
-        'hourly',
-      ),
-    ),
   ];
+  if (input_.dialect === 'contract') {
+    blocks.push(
+      input(
+        F.billingType,
+        'Billing',
+        selectElement(
+          BILLING_TYPES.map((type) => option(type, type)),
+          'hourly',
+        ),
+      ),
+    );
+  }
   if (networks.length > 0) {
     const options = networks.map((n) =>
       option(`${n.name} · ${n.region}`, n.id, `${n.network} / ${n.netmask}`),
@@ -116,7 +123,11 @@ export function createMachineModal(input_: CreateMachineModalInput): ModalView {
       { optional: true },
     ),
   );
-  if (input_.isTeam) blocks.push(...userAssignment(input_.users ?? []));
+  if (input_.isTeam) {
+    blocks.push(
+      ...(input_.dialect === 'v1' ? accessorChoice(input_.users ?? []) : userAssignment(input_.users ?? [])),
+    );
+  }
   blocks.push(
     input(
       F.snapshot,
@@ -137,16 +148,20 @@ export function createMachineModal(input_: CreateMachineModalInput): ModalView {
       checkboxesElement([option('Enable NVLink', O.enableNvlink, 'On compatible multi-GPU types')]),
       { optional: true },
     ),
-    input(
-      F.notificationEmail,
-      'Notify by e-mail',
-      { type: 'email_text_input', placeholder: placeholder('you@example.com') },
-      {
-        optional: true,
-        hint: 'Paperspace writes to this address when the machine is created.',
-      },
-    ),
   );
+  if (input_.dialect === 'contract') {
+    blocks.push(
+      input(
+        F.notificationEmail,
+        'Notify by e-mail',
+        { type: 'email_text_input', placeholder: placeholder('you@example.com') },
+        {
+          optional: true,
+          hint: 'Paperspace writes to this address when the machine is created.',
+        },
+      ),
+    );
+  }
   return modal({
     callbackId: CallbackId.createMachine,
     title: 'Create machine',
@@ -194,25 +209,44 @@ function group(
   return { label: plainText(label, LIMITS.optionText), options: types.map((type) => option(type, type)) };
 }
 
-/** A team administrator assigns the machine to an existing user or creates a new one. */
-function userAssignment(users: User[]): KnownBlock[] {
+/** The existing-user choice: a select of the team's users, or an id field when none were listed. */
+function existingUserInput(users: User[], label: string): KnownBlock {
   const F = CreateMachineFields;
   const existing = selectable(users);
+  return existing.length > 0
+    ? input(
+        F.existingUser,
+        label,
+        selectElement(
+          existing.map((u) => option(`${u.firstname} ${u.lastname}`.trim() || u.email, u.id, u.email)),
+        ),
+        { optional: true, hint: shownOfHint(existing.length, 'users', INLINE_HINT) },
+      )
+    : input(F.existingUser, `${label} id`, textElement({ placeholder: 'e.g. u1a2b3c4' }), {
+        optional: true,
+      });
+}
+
+/**
+ * v1 has no machine owner and creates no users: a team member can only be given access (an accessor,
+ * `accessorIds`), and none is needed.
+ */
+function accessorChoice(users: User[]): KnownBlock[] {
+  return [
+    { type: 'divider' },
+    note('*Give access* (optional): a team member who may use the machine besides its creator.'),
+    existingUserInput(users, 'Team member'),
+    { type: 'divider' },
+  ];
+}
+
+/** A team administrator assigns the machine to an existing user or creates a new one (the contract). */
+function userAssignment(users: User[]): KnownBlock[] {
+  const F = CreateMachineFields;
   const blocks: KnownBlock[] = [
     { type: 'divider' },
     note('*Assign to a user* (team accounts): pick an existing user, *or* fill in all four new-user fields.'),
-    existing.length > 0
-      ? input(
-          F.existingUser,
-          'Existing user',
-          selectElement(
-            existing.map((u) => option(`${u.firstname} ${u.lastname}`.trim() || u.email, u.id, u.email)),
-          ),
-          { optional: true, hint: shownOfHint(existing.length, 'users', INLINE_HINT) },
-        )
-      : input(F.existingUser, 'Existing user id', textElement({ placeholder: 'e.g. u1a2b3c4' }), {
-          optional: true,
-        }),
+    existingUserInput(users, 'Existing user'),
     input(F.newUserEmail, 'New user e-mail', { type: 'email_text_input' }, { optional: true }),
     input(F.newUserPassword, 'New user password', textElement({ maxLength: 200 }), {
       optional: true,

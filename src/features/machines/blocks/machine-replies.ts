@@ -107,10 +107,16 @@ export function cardMovedNotice(verb: PowerVerb, machineName: string): SlackMess
   return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
 }
 
-/** `🟡 Provisioning… created by <@U1>`: the notice of the card of a machine just created. */
-export function createdNotice(slackUserId: string): string {
+/**
+ * `🟡 Provisioning… created by <@U1>`: the notice of the card of a machine just created. One created
+ * with startOnCreate=false will not boot: the card says it rests off once provisioned, and how to
+ * start it, rather than suggest it is on its way up.
+ */
+export function createdNotice(slackUserId: string, startsOnCreate = true): string {
   const { emoji, words } = stateLabel('provisioning');
-  return `${emoji} ${escapeMrkdwn(words)}… created by ${mention(slackUserId)}`;
+  const notice = `${emoji} ${escapeMrkdwn(words)}… created by ${mention(slackUserId)}`;
+  if (startsOnCreate) return notice;
+  return `${notice}, not started: it stays off once provisioned (start it with the Start button or \`${SLASH_COMMAND} start\`).`;
 }
 
 /** A line of mrkdwn (already escaped) above a machine card. */

@@ -48,6 +48,7 @@ async function openCreateModal(context: CommandContext): Promise<void> {
         scripts,
         users: isTeam ? users : [],
         isTeam,
+        dialect: client.dialect,
         context: { channelId: context.channelId },
       });
     },
@@ -71,7 +72,12 @@ async function createInline(
     findTemplate(client, typed.value.templateId),
     findNetwork(client, typed.value.networkId),
   ]);
-  const checked = checkCreateParams(withAccountTeam(typed.value, account), account, template);
+  const checked = checkCreateParams(
+    withAccountTeam(typed.value, account, client.dialect),
+    account,
+    client.dialect,
+    template,
+  );
   const issues = [...(checked.ok ? [] : checked.issues), ...networkIssues(typed.value, network)];
   if (!checked.ok || issues.length > 0) return refuse(describeIssues(issues));
 

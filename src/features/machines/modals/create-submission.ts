@@ -58,12 +58,13 @@ export function registerCreateSubmission(
       hasField(values, F.existingUser) && linked?.teamId
         ? { kind: 'team', teamId: linked.teamId }
         : INDIVIDUAL;
-    const params = withAccountTeam(readCreateMachineSubmission(values), account);
     const paperspace = await deps.clients.forUser(user);
+    const dialect = paperspace?.dialect ?? 'contract';
+    const params = withAccountTeam(readCreateMachineSubmission(values), account, dialect);
     const { template, network } = paperspace
       ? await lookupsWithinBudget(submission, paperspace, params)
       : { template: undefined, network: undefined };
-    const checked = checkCreateParams(params, account, template);
+    const checked = checkCreateParams(params, account, dialect, template);
     const issues = [...(checked.ok ? [] : checked.issues), ...networkIssues(params, network)];
     if (!checked.ok || issues.length > 0) {
       await ack({

@@ -14,6 +14,7 @@ const linked = {
   teamId: 'te1ab',
   linkedAt: Date.UTC(2025, 0, 2, 3, 4),
   hasAccessToken: false,
+  drivesNeedAccessToken: true,
 };
 
 describe('whoamiMessage', () => {
@@ -25,6 +26,12 @@ describe('whoamiMessage', () => {
     expect(text).toContain('Paperspace user `u1ada` · team `te1ab`');
     expect(text).toContain('Linked <!date^1735787040^{date_short_pretty} at {time}|2025-01-02 03:04 UTC>');
     expect(text).toContain('Access token: none');
+  });
+
+  it('on v1, says shared drives use the same key and asks for no access token', () => {
+    const text = visibleText(whoamiMessage({ ...linked, drivesNeedAccessToken: false }).blocks);
+    expect(text).toContain('Shared drives: reached with this same key');
+    expect(text).not.toContain('Access token');
   });
 
   it('says when an access token is linked', () => {

@@ -70,6 +70,7 @@ describe('login status views', () => {
       userId: 'u1ada',
       teamId: 'te1',
       hasAccessToken: false,
+      drivesNeedAccessToken: true,
     });
     assertBlockKitLimits(view);
     expect(view.close?.text).toBe('Done');

@@ -31,7 +31,13 @@ const select = (view: ReturnType<typeof build>, blockId: string) =>
 
 describe('createMachineModal', () => {
   it('offers region, machine types grouped by kind, templates, size, name and hourly billing', () => {
-    const view = build({ templates: templatesFixture(3), networks: [], scripts: [], isTeam: false });
+    const view = build({
+      templates: templatesFixture(3),
+      networks: [],
+      scripts: [],
+      isTeam: false,
+      dialect: 'contract',
+    });
     expect(view.callback_id).toBe(CallbackId.createMachine);
     expect(select(view, F.region.blockId)?.options?.map((o) => o.value)).toEqual([
       'West Coast (CA1)',
@@ -64,6 +70,7 @@ describe('createMachineModal', () => {
       scripts: scriptsFixture(101),
       users: usersFixture(300),
       isTeam: true,
+      dialect: 'contract',
     });
     expect(view.blocks.length).toBeLessThanOrEqual(100);
     expect(select(view, F.template.blockId)?.options).toHaveLength(100);
@@ -75,7 +82,14 @@ describe('createMachineModal', () => {
   });
 
   it('asks a team administrator for an existing user or a new one', () => {
-    const view = build({ templates: [], networks: [], scripts: [], users: usersFixture(2), isTeam: true });
+    const view = build({
+      templates: [],
+      networks: [],
+      scripts: [],
+      users: usersFixture(2),
+      isTeam: true,
+      dialect: 'contract',
+    });
     const ids = inputBlocks(view).map((block) => block.block_id);
     for (const target of [
       F.existingUser,
@@ -91,7 +105,13 @@ describe('createMachineModal', () => {
   });
 
   it('makes every checkbox group optional so it can be submitted unticked', () => {
-    const view = build({ templates: templatesFixture(1), networks: [], scripts: [], isTeam: false });
+    const view = build({
+      templates: templatesFixture(1),
+      networks: [],
+      scripts: [],
+      isTeam: false,
+      dialect: 'contract',
+    });
     for (const block of inputBlocks(view).filter((b) => b.element.type === 'checkboxes')) {
       expect(block.optional).toBe(true);
     }

@@ -27,6 +27,15 @@ describe('v1 authentication', () => {
     expect((await api.call('GET', '/machines', { key: KEY.ivy })).status).toBe(200);
   });
 
+  it('answers GET /auth/session with 200 and null for a key nobody is logged in with', async () => {
+    const api = await startV1();
+    for (const key of ['not-a-real-key-0001', undefined]) {
+      const response = await api.call('GET', '/auth/session', key === undefined ? {} : { key });
+      expect(response.status).toBe(200);
+      expect(response.body).toBeNull();
+    }
+  });
+
   it('keeps the contract on its own paths: a Bearer key is no X-Api-Key there', async () => {
     const api = await startV1();
     expect((await api.get('/machines/getMachines', { key: KEY.ivy })).status).toBe(200);

@@ -126,6 +126,12 @@ describe('v1 templates, users and availability', () => {
     expect((await api.call('GET', '/teams/te-other/users', { key: KEY.milo })).status).toBe(404);
   });
 
+  it('addresses the team by its namespace too, as Paperspace’s CLI does', async () => {
+    const api = await startV1();
+    const { items } = await api.all('/teams/acme/users', KEY.milo);
+    expect(items.map((member) => member.user.id).sort()).toEqual(['u-alma', 'u-milo', 'u-nora']);
+  });
+
   it('answers availability by machine type and region id', async () => {
     const api = await startV1();
     const query = { machineType: 'P6000', region: 'ny2' };
