@@ -141,7 +141,7 @@ export type V1SharedDrive = z.infer<typeof v1SharedDriveSchema>;
  * `GET /auth/session`. The OpenAPI marks the whole answer nullable: "if a user is not logged in, this
  * will be null", a 200 for a key Paperspace does not know (its CLI reports it as an invalid key).
  */
-export const v1SessionSchema = z.looseObject({
+const v1SessionSchema = z.looseObject({
   user: z.looseObject({
     id: z.string(),
     email: z.string(),
