@@ -1,10 +1,10 @@
-# The bot as a service: `node dist/main.js` on a slim Node 20 image, production dependencies only, as
+# The bot as a service: `node dist/main.js` on a slim Node 24 (LTS) image, production dependencies only, as
 # the unprivileged `node` user. docs/deploy.md explains how to run it (compose.yaml, Kubernetes).
 # No secret is baked in: Slack tokens, VAULT_KEY and DATABASE_URL come from the environment at run time.
 
-# Any Debian-based Node 20 image with npm and a `node` user (uid 1000) will do; the official one by default.
+# Any Debian-based Node 24 image with npm and a `node` user (uid 1000) will do; the official one by default.
 # No `# syntax=` line: the builder's own Dockerfile frontend suffices, so building pulls nothing beyond it.
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # Compiles src/ and installs the production dependencies. better-sqlite3 is a native module: its
 # install script downloads a prebuilt binary, and builds one with these tools when none fits.

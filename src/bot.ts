@@ -2,6 +2,7 @@
 // vault. Everything that talks to Slack or Paperspace is built here, so production and the end-to-end
 // tests run the same wiring.
 import type { CustomRoute } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import { Agent } from 'undici';
 import type { RetentionConfig, SlackPacing } from './config.js';
 import { describeError } from './errors/describe-error.js';
@@ -13,18 +14,37 @@ import { createRequestScope, type RequestScope } from './observability/request-s
 import { createObservabilityRoutes } from './observability/routes.js';
 import { instrumentSlackRequests } from './observability/slack-requests.js';
 import type { CronEngine } from './scheduler/cron-engine.js';
+import type { WorkspaceSlack } from './scheduler/job.js';
 import type { Scheduler, SchedulerTimers } from './scheduler/scheduler.js';
-import { createSlackApp, type SlackApp } from './slack/app.js';
+import { createSlackApp, type SlackApp, type SlackOAuthOptions } from './slack/app.js';
+import {
+  type BotInstallationStore,
+  createInstallationStore,
+  NotInstalledError,
+} from './slack/installation-store.js';
 import type { ListenerDeps } from './slack/listener-deps.js';
 import { METADATA_SEAL_PURPOSE } from './slack/metadata-seal.js';
+import { BOT_SCOPES } from './slack/scopes.js';
 import { createAuditTrail } from './store/audit-trail.js';
 import type { Store } from './store/store.js';
+import { createInstallationSeal } from './vault/installation-seal.js';
 import type { KeyVault } from './vault/key-vault.js';
 import { createPaperspaceClientFactory } from './vault/paperspace-clients.js';
 
 type SlackConnection =
   | { mode: 'http'; botToken: string; signingSecret: string; apiUrl: string }
-  | { mode: 'socket'; botToken: string; appToken: string; apiUrl: string };
+  | { mode: 'socket'; botToken: string; appToken: string; apiUrl: string }
+  | {
+      /** Installed in many workspaces by OAuth; each installation's token is kept in the store, sealed. */
+      mode: 'oauth';
+      clientId: string;
+      clientSecret: string;
+      stateSecret: string;
+      signingSecret: string;
+      apiUrl: string;
+      /** Slack's authorize page; tests point it at the fake Slack. */
+      authorizationUrl?: string;
+    };
 
 export interface BotOptions {
   slack: SlackConnection;
@@ -150,8 +170,16 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       ? {}
       : { metricsToken: options.observability.metricsToken }),
   });
+  const installationStore =
+    slack.mode === 'oauth'
+      ? createInstallationStore({
+          installations: options.store.slackInstallations,
+          seal: createInstallationSeal(options.vault),
+          now,
+        })
+      : undefined;
   const common = {
-    botToken: slack.botToken,
+    botToken: slack.mode === 'oauth' ? undefined : slack.botToken,
     slackApiUrl: slack.apiUrl,
     logger,
     port: options.port,
@@ -161,20 +189,26 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     customRoutes: [...observabilityRoutes, ...(options.customRoutes ?? [])],
   };
   const slackApp =
-    slack.mode === 'http'
-      ? createSlackApp({
+    slack.mode === 'socket'
+      ? createSlackApp({ ...common, mode: 'socket', appToken: slack.appToken })
+      : createSlackApp({
           ...common,
           mode: 'http',
           signingSecret: slack.signingSecret,
           seenSignatures: options.store.requestReplays,
-        })
-      : createSlackApp({ ...common, mode: 'socket', appToken: slack.appToken });
+          ...(slack.mode === 'oauth' && installationStore !== undefined
+            ? { oauth: oauthOptions(slack, installationStore) }
+            : {}),
+        });
   const slackRequests = instrumentSlackRequests(slackApp.app, { metrics, scope: requestScope, logger });
   const running = createBotScheduler({
     store: options.store,
     vault: options.vault,
     clients,
-    slack: slackApp.app.client,
+    slack:
+      installationStore === undefined
+        ? async () => slackApp.app.client
+        : installedWorkspaceSlack(installationStore, (token) => slackApp.clientFor(token)),
     logger: logger.child({ component: 'scheduler' }),
     now,
     observer: {
@@ -189,7 +223,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   const shutdownGraceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   const shutdown = async (drainMs: number) => {
     // Socket Mode has no load balancer in front of it: Slack moves to another replica's socket itself.
-    if (slack.mode === 'http' && drainMs > 0) {
+    if (slack.mode !== 'socket' && drainMs > 0) {
       logger.info({ drainMs }, 'not ready: serving on while load balancers stop sending here');
       await new Promise((resolve) => setTimeout(resolve, drainMs));
     }
@@ -224,5 +258,41 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       stopping ??= shutdown(stopOptions?.drainMs ?? 0);
       return stopping;
     },
+  };
+}
+
+function oauthOptions(
+  slack: Extract<SlackConnection, { mode: 'oauth' }>,
+  installationStore: BotInstallationStore,
+): SlackOAuthOptions {
+  return {
+    clientId: slack.clientId,
+    clientSecret: slack.clientSecret,
+    stateSecret: slack.stateSecret,
+    installationStore,
+    scopes: BOT_SCOPES,
+    ...(slack.authorizationUrl === undefined ? {} : { authorizationUrl: slack.authorizationUrl }),
+  };
+}
+
+/**
+ * The scheduler's Web API client for a workspace, with the token of the installation that serves it,
+ * read from the store each time (an uninstall on another replica takes effect at once); one client per
+ * token, not per call. A workspace without one gets no client at all: the job's step fails and is logged.
+ */
+function installedWorkspaceSlack(
+  installations: BotInstallationStore,
+  clientFor: (token: string) => WebClient,
+): WorkspaceSlack {
+  const clients = new Map<string, WebClient>();
+  return async (teamId) => {
+    const token = await installations.botTokenFor(teamId);
+    if (token === undefined) throw new NotInstalledError(`The app is not installed in workspace ${teamId}`);
+    let client = clients.get(token);
+    if (client === undefined) {
+      client = clientFor(token);
+      clients.set(token, client);
+    }
+    return client;
   };
 }

@@ -81,7 +81,22 @@ type SlackModeConfig =
       mode: 'http';
       slack: { apiUrl: string; botToken: string; signingSecret: string };
       vaultKeys: [Buffer, ...Buffer[]];
+    }
+  | {
+      /** Distribution: any workspace (or Enterprise Grid organisation) installs it from GET /slack/install. */
+      mode: 'oauth';
+      slack: OAuthSlackConfig;
+      vaultKeys: [Buffer, ...Buffer[]];
     };
+
+/** The Slack app's OAuth credentials (Basic Information > App Credentials) and the state's HMAC secret. */
+interface OAuthSlackConfig {
+  apiUrl: string;
+  clientId: string;
+  clientSecret: string;
+  stateSecret: string;
+  signingSecret: string;
+}
 
 export type Config = CommonConfig & SlackModeConfig;
 
@@ -98,6 +113,9 @@ export const CONFIG_VARIABLES = [
   'SLACK_BOT_TOKEN',
   'SLACK_SIGNING_SECRET',
   'SLACK_APP_TOKEN',
+  'SLACK_CLIENT_ID',
+  'SLACK_CLIENT_SECRET',
+  'SLACK_STATE_SECRET',
   'SLACK_API_URL',
   'PORT',
   'HOST',
@@ -117,6 +135,9 @@ type Variable = (typeof CONFIG_VARIABLES)[number];
 const VAULT_KEY_BYTES = 32;
 // A guessable token would be worse than none: it looks like protection.
 const MIN_METRICS_TOKEN_LENGTH = 16;
+// The state secret signs the install flow's state (CSRF protection): as guessable as the metrics token would be.
+const MIN_STATE_SECRET_LENGTH = 16;
+const OAUTH_VARIABLES = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'] as const;
 const MIN_POLL_INTERVAL_MS = 500;
 // setTimeout fires at once for delays beyond 2^31-1 ms; an hour is already far past any useful poll.
 const MAX_POLL_INTERVAL_MS = 3_600_000;
@@ -209,6 +230,19 @@ const envSchema = z.object({
       'must be an app-level token starting with xapp- (Slack app settings > Basic Information)',
     )
     .optional(),
+  // Slack's client ids are two numbers joined by a dot: 1234567890.9876543210.
+  SLACK_CLIENT_ID: z
+    .string()
+    .regex(/^\d+\.\d+$/, 'must be the Client ID (digits.digits) from Slack app settings > Basic Information')
+    .optional(),
+  SLACK_CLIENT_SECRET: z.string().optional(),
+  SLACK_STATE_SECRET: z
+    .string()
+    .min(
+      MIN_STATE_SECRET_LENGTH,
+      `must be at least ${MIN_STATE_SECRET_LENGTH} characters; generate one with \`openssl rand -hex 32\``,
+    )
+    .optional(),
   SLACK_API_URL: httpUrl('https://slack.com/api/').default('https://slack.com/api/'),
   PORT: wholeNumber('must be a whole number from 0 to 65535')
     .pipe(z.number().max(65535, 'must be a whole number from 0 to 65535'))
@@ -257,6 +291,40 @@ const envSchema = z.object({
 function crossVariableProblems(env: Partial<Record<Variable, string>>): [Variable, string][] {
   const problems: [Variable, string][] = [];
   const generateKey = 'generate one with `openssl rand -base64 32`';
+  const oauthSet = OAUTH_VARIABLES.filter((name) => env[name] !== undefined);
+  if (oauthSet.length > 0) {
+    if (env.SLACK_BOT_TOKEN !== undefined) {
+      problems.push([
+        'SLACK_BOT_TOKEN',
+        `is set beside ${oauthSet.join(', ')}; set SLACK_BOT_TOKEN for one workspace, or SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET to install in many, not both`,
+      ]);
+    }
+    for (const name of OAUTH_VARIABLES.filter((variable) => env[variable] === undefined)) {
+      problems.push([
+        name,
+        `is missing but ${oauthSet.join(', ')} is set; installing in many workspaces needs all three`,
+      ]);
+    }
+    if (env.SLACK_APP_TOKEN !== undefined) {
+      problems.push([
+        'SLACK_APP_TOKEN',
+        'is set, but installing in many workspaces takes Slack requests over HTTP (the install page and the OAuth redirect are web pages); unset it',
+      ]);
+    }
+    if (env.SLACK_SIGNING_SECRET === undefined) {
+      problems.push([
+        'SLACK_SIGNING_SECRET',
+        'is required to install in many workspaces; find it under Slack app settings > Basic Information',
+      ]);
+    }
+    if (env.VAULT_KEY === undefined) {
+      problems.push([
+        'VAULT_KEY',
+        `is required to install in many workspaces (it encrypts their bot tokens): a base64 ${VAULT_KEY_BYTES}-byte key (${generateKey})`,
+      ]);
+    }
+    return problems;
+  }
   if (env.SLACK_BOT_TOKEN === undefined) {
     const dependent = (['SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET'] as const).find(
       (name) => env[name] !== undefined,
@@ -264,7 +332,7 @@ function crossVariableProblems(env: Partial<Record<Variable, string>>): [Variabl
     if (dependent !== undefined) {
       problems.push([
         'SLACK_BOT_TOKEN',
-        `is missing but ${dependent} is set; set the bot token (xoxb-...), or unset ${dependent} to run the local sandbox`,
+        `is missing but ${dependent} is set; set the bot token (xoxb-...), or SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET to install in many workspaces, or unset ${dependent} to run the local sandbox`,
       ]);
     }
     return problems;
@@ -320,11 +388,20 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   };
   const apiUrl = values.SLACK_API_URL;
   const botToken = values.SLACK_BOT_TOKEN;
+  if (values.SLACK_CLIENT_ID !== undefined) {
+    const slack: OAuthSlackConfig = {
+      apiUrl,
+      clientId: values.SLACK_CLIENT_ID,
+      clientSecret: checked(values.SLACK_CLIENT_SECRET, 'SLACK_CLIENT_SECRET'),
+      stateSecret: checked(values.SLACK_STATE_SECRET, 'SLACK_STATE_SECRET'),
+      signingSecret: checked(values.SLACK_SIGNING_SECRET, 'SLACK_SIGNING_SECRET'),
+    };
+    return { ...common, mode: 'oauth', slack, vaultKeys: requiredVaultKeys(values.VAULT_KEY) };
+  }
   if (botToken === undefined) {
     return { ...common, mode: 'sandbox', slack: { apiUrl }, vaultKeys: values.VAULT_KEY ?? [] };
   }
-  const [primaryKey, ...olderKeys] = checked(values.VAULT_KEY, 'VAULT_KEY');
-  const vaultKeys: [Buffer, ...Buffer[]] = [checked(primaryKey, 'VAULT_KEY'), ...olderKeys];
+  const vaultKeys = requiredVaultKeys(values.VAULT_KEY);
   if (values.SLACK_APP_TOKEN !== undefined) {
     const slack = {
       apiUrl,
@@ -336,6 +413,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const signingSecret = checked(values.SLACK_SIGNING_SECRET, 'SLACK_SIGNING_SECRET');
   return { ...common, mode: 'http', slack: { apiUrl, botToken, signingSecret }, vaultKeys };
+}
+
+function requiredVaultKeys(keys: Buffer[] | undefined): [Buffer, ...Buffer[]] {
+  const [primaryKey, ...olderKeys] = checked(keys, 'VAULT_KEY');
+  return [checked(primaryKey, 'VAULT_KEY'), ...olderKeys];
 }
 
 /** Narrows a value that crossVariableProblems has already required; a miss is a bug in this file. */

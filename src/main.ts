@@ -38,6 +38,7 @@ async function main(): Promise<void> {
     // The compiled bot carries no sandbox: `npm start` (tools/start.ts) runs it from the source tree.
     process.stderr.write(
       'No Slack credentials: set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN for Socket Mode), ' +
+        'or SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET and SLACK_SIGNING_SECRET to install in many workspaces, ' +
         'or run `npm start` from the source tree for the local sandbox.\n',
     );
     process.exit(1);
@@ -74,12 +75,14 @@ async function startConnectedBot(
   const slack =
     config.mode === 'http'
       ? ({ mode: 'http', ...config.slack } as const)
-      : ({
-          mode: 'socket',
-          botToken: config.slack.botToken,
-          appToken: config.slack.appToken,
-          apiUrl: config.slack.apiUrl,
-        } as const);
+      : config.mode === 'oauth'
+        ? ({ mode: 'oauth', ...config.slack } as const)
+        : ({
+            mode: 'socket',
+            botToken: config.slack.botToken,
+            appToken: config.slack.appToken,
+            apiUrl: config.slack.apiUrl,
+          } as const);
   const bot = await startBot({
     slack,
     paperspace: config.paperspace,

@@ -218,6 +218,71 @@ describe('loadConfig', () => {
     ]);
   });
 
+  describe('installing in many workspaces (OAuth)', () => {
+    const CLIENT_ID = '1234567890123.9876543210987';
+    const CLIENT_SECRET = 'c1e2n3t4s5e6c7r8e9t0';
+    const STATE_SECRET = 'state-secret-for-the-install-flow';
+    const oauthEnv = {
+      SLACK_CLIENT_ID: CLIENT_ID,
+      SLACK_CLIENT_SECRET: CLIENT_SECRET,
+      SLACK_STATE_SECRET: STATE_SECRET,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    };
+
+    it('runs in OAuth mode with the client id, client secret, state secret, signing secret and VAULT_KEY', () => {
+      const config = loadConfig({ ...oauthEnv, VAULT_KEY: key() });
+      expect(config.mode).toBe('oauth');
+      if (config.mode !== 'oauth') return;
+      expect(config.slack).toEqual({
+        apiUrl: 'https://slack.com/api/',
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        stateSecret: STATE_SECRET,
+        signingSecret: SIGNING_SECRET,
+      });
+    });
+
+    it('refuses a bot token beside the OAuth credentials in one message, naming both ways', () => {
+      const error = configError({ ...oauthEnv, VAULT_KEY: key(), SLACK_BOT_TOKEN: BOT_TOKEN });
+      expect(error.problems).toEqual([
+        expect.stringMatching(
+          /^SLACK_BOT_TOKEN: is set beside SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET; .* not both$/,
+        ),
+      ]);
+      expect(error.message).not.toContain(BOT_TOKEN);
+      expect(error.message).not.toContain(CLIENT_SECRET);
+    });
+
+    it('lists every missing OAuth variable, the signing secret and VAULT_KEY at once', () => {
+      const error = configError({ SLACK_CLIENT_ID: CLIENT_ID });
+      expect(error.problems).toEqual([
+        expect.stringMatching(/^SLACK_SIGNING_SECRET: is required to install in many workspaces/),
+        expect.stringMatching(/^SLACK_CLIENT_SECRET: is missing but SLACK_CLIENT_ID is set/),
+        expect.stringMatching(/^SLACK_STATE_SECRET: is missing but SLACK_CLIENT_ID is set/),
+        expect.stringMatching(
+          /^VAULT_KEY: is required to install in many workspaces \(it encrypts their bot tokens\)/,
+        ),
+      ]);
+    });
+
+    it('refuses Socket Mode with OAuth, a malformed client id and a short state secret', () => {
+      const error = configError({
+        ...oauthEnv,
+        SLACK_CLIENT_ID: 'my-app',
+        SLACK_STATE_SECRET: 'short',
+        SLACK_APP_TOKEN: APP_TOKEN,
+        VAULT_KEY: key(),
+      });
+      expect(error.problems).toEqual([
+        expect.stringMatching(
+          /^SLACK_APP_TOKEN: is set, but installing in many workspaces takes Slack requests over HTTP/,
+        ),
+        expect.stringMatching(/^SLACK_CLIENT_ID: must be the Client ID/),
+        expect.stringMatching(/^SLACK_STATE_SECRET: must be at least 16 characters/),
+      ]);
+    });
+  });
+
   it('still validates a VAULT_KEY given to the sandbox', () => {
     expect(configError({ VAULT_KEY: 'abcd' }).problems).toEqual([
       'VAULT_KEY: the key decodes to 3 bytes, expected 32',

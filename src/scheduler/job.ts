@@ -59,14 +59,21 @@ export interface SchedulerObserver {
 
 export const NO_OBSERVER: SchedulerObserver = { reminderFired: () => undefined, failed: () => undefined };
 
+/**
+ * The Web API client carrying the bot token of one workspace (the single bot token, or the workspace's
+ * OAuth installation). Rejects when the bot is not installed there: nothing is posted with another
+ * workspace's token.
+ */
+export type WorkspaceSlack = (teamId: string) => Promise<WebClient>;
+
 /** Everything a feature may build its jobs from. */
 export interface JobDeps {
   store: Store;
   /** `maskedKey` for the App Home, which a finished watch refreshes. */
   vault: Pick<KeyVault, 'account' | 'maskedKey'>;
   clients: PaperspaceClientFactory;
-  /** The bot token's Web API client (the Slack app's `app.client`). */
-  slack: WebClient;
+  /** Each workspace's Web API client: every post a job makes goes out with the token of its workspace. */
+  slack: WorkspaceSlack;
   logger: Logger;
   now: () => number;
   pollIntervalMs: number;

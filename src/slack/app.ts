@@ -8,6 +8,8 @@ import {
   type Receiver,
   SocketModeReceiver,
 } from '@slack/bolt';
+import type { InstallationStore } from '@slack/oauth';
+import { WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { describeError } from '../errors/describe-error.js';
 import { createBoltLogger } from './bolt-logger.js';
@@ -16,6 +18,7 @@ import {
   answerFailedHttpRequest,
   createSlackErrorHandler,
 } from './error-handler.js';
+import { installCallbacks } from './install-pages.js';
 import { createMetadataSeal } from './metadata-seal.js';
 import { guardSlackRequests, type SeenSignatures } from './request-guard.js';
 import { openSealedMetadata, sealingFetch } from './sealed-views.js';
@@ -23,6 +26,10 @@ import { createSlackTransport } from './slack-transport.js';
 
 /** The one endpoint Slack posts slash commands, interactions and events to (manifest.yml says the same). */
 export const SLACK_EVENTS_PATH = '/slack/events';
+/** Where an installation starts (OAuth mode): a redirect to Slack's authorize page with a fresh state. */
+export const SLACK_INSTALL_PATH = '/slack/install';
+/** Where Slack sends the installer back with a code (manifest.yml's oauth_config.redirect_urls). */
+export const SLACK_OAUTH_REDIRECT_PATH = '/slack/oauth_redirect';
 
 const DEFAULT_PORT = 3000;
 const SLACK_WEB_API_TIMEOUT_MS = 10_000;
@@ -35,8 +42,8 @@ const SLACK_WEB_API_TIMEOUT_MS = 10_000;
 const LISTEN_BACKLOG = 4096;
 
 interface CommonSlackAppOptions {
-  /** Bot token (xoxb-). */
-  botToken: string;
+  /** Bot token (xoxb-) of the one workspace served; undefined with `oauth`, where each installation has its own. */
+  botToken: string | undefined;
   /** Base URL of the Slack Web API, e.g. `https://slack.com/api/`; tests point it at a fake server. */
   slackApiUrl: string;
   logger: Logger;
@@ -67,6 +74,24 @@ export interface HttpSlackAppOptions extends CommonSlackAppOptions {
   signingSecret: string;
   /** The signatures served, shared by every replica (the store); without it, this process's memory only. */
   seenSignatures?: SeenSignatures;
+  /** Installs in many workspaces by OAuth (Bolt's InstallProvider) instead of serving `botToken`'s one. */
+  oauth?: SlackOAuthOptions;
+}
+
+/** The Slack app's OAuth credentials and where installations are kept; Bolt's authorize reads them. */
+export interface SlackOAuthOptions {
+  clientId: string;
+  clientSecret: string;
+  /** Signs the state that ties Slack's redirect to the browser that started the install. */
+  stateSecret: string;
+  installationStore: InstallationStore;
+  /** The bot scopes asked for (scopes.ts). */
+  scopes: readonly string[];
+  /**
+   * Slack's authorize page; Slack's own by default. Tests point it at the fake, whose page it is not:
+   * the install flow's redirect is only followed, never rendered.
+   */
+  authorizationUrl?: string;
 }
 
 interface SocketSlackAppOptions extends CommonSlackAppOptions {
@@ -79,6 +104,8 @@ export type SlackAppOptions = HttpSlackAppOptions | SocketSlackAppOptions;
 
 export interface SlackApp {
   app: App;
+  /** A Web API client for one workspace's bot token, set up like the app's own (timeouts, no retries). */
+  clientFor(botToken: string): WebClient;
   /**
    * Verifies the bot token (one auth.test call, at slackApiUrl), then listens (HTTP) or connects (Socket Mode).
    * Rejects with a message naming the problem when Slack refuses the token or cannot be reached.
@@ -109,7 +136,10 @@ function requireValue(value: string, name: string, mode: string): void {
  *   Nothing holds that work back for the acks of a burst: the replies people wait for would come later.
  */
 export function createSlackApp(options: SlackAppOptions): SlackApp {
-  requireValue(options.botToken, 'botToken', options.mode);
+  const oauth = options.mode === 'http' ? options.oauth : undefined;
+  if (oauth === undefined) requireValue(options.botToken ?? '', 'botToken', options.mode);
+  else if (options.botToken !== undefined)
+    throw new Error('createSlackApp: give botToken or oauth, not both');
   requireValue(options.slackApiUrl, 'slackApiUrl', options.mode);
   if (options.mode === 'http') requireValue(options.signingSecret, 'signingSecret', 'http');
   else requireValue(options.appToken, 'appToken', 'socket');
@@ -129,6 +159,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
           logger: boltLogger,
           processBeforeResponse: false,
           processEventErrorHandler: answerFailedHttpRequest,
+          ...(oauth === undefined ? {} : oauthReceiverOptions(oauth, options.slackApiUrl)),
         })
       : new SocketModeReceiver({
           appToken: options.appToken,
@@ -149,27 +180,29 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   }
 
   const transport = createSlackTransport();
+  const clientOptions: WebClientOptions = {
+    slackApiUrl: options.slackApiUrl,
+    // The Web API client's defaults are no timeout and ten retries over about half an hour: a person waiting
+    // on a reply, or a scheduler tick, must not hang that long when Slack is slow or unreachable.
+    timeout: SLACK_WEB_API_TIMEOUT_MS,
+    // No automatic retry: the client retries a timed-out chat.postMessage, and a post Slack received but
+    // did not answer in time then lands twice. posting.ts moves a message on only when Slack's answer
+    // proves nothing was posted; the scheduler retries its own work on a later tick.
+    retryConfig: { retries: 0 },
+    // On a 429 the client would pause its whole queue for Retry-After, and every request of every person
+    // behind it: a views.open (whose trigger lasts 3 s) waited 20 s behind a card. A rate-limited call
+    // fails at once instead; posting.ts takes the message to the next conversation, and background work
+    // (a separate client, app.client, used by the scheduler) tries again on a later tick.
+    rejectRateLimitedCalls: true,
+    fetch: sealingFetch(metadataSeal, transport.fetch),
+  };
   const app = new App({
-    token: options.botToken,
+    // Without a token Bolt's authorize is the installer's: each request gets its workspace's token.
+    ...(options.botToken === undefined ? {} : { token: options.botToken }),
     receiver,
     logger: boltLogger,
     logLevel: boltLogger.getLevel(),
-    clientOptions: {
-      slackApiUrl: options.slackApiUrl,
-      // The Web API client's defaults are no timeout and ten retries over about half an hour: a person waiting
-      // on a reply, or a scheduler tick, must not hang that long when Slack is slow or unreachable.
-      timeout: SLACK_WEB_API_TIMEOUT_MS,
-      // No automatic retry: the client retries a timed-out chat.postMessage, and a post Slack received but
-      // did not answer in time then lands twice. posting.ts moves a message on only when Slack's answer
-      // proves nothing was posted; the scheduler retries its own work on a later tick.
-      retryConfig: { retries: 0 },
-      // On a 429 the client would pause its whole queue for Retry-After, and every request of every person
-      // behind it: a views.open (whose trigger lasts 3 s) waited 20 s behind a card. A rate-limited call
-      // fails at once instead; posting.ts takes the message to the next conversation, and background work
-      // (a separate client, app.client, used by the scheduler) tries again on a later tick.
-      rejectRateLimitedCalls: true,
-      fetch: sealingFetch(metadataSeal, transport.fetch),
-    },
+    clientOptions,
     deferInitialization: true,
     extendedErrorHandler: true,
     // Bolt's default in-memory conversation store is per process; nothing here uses it, and with several
@@ -187,7 +220,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     if (state !== 'idle') throw new Error(`createSlackApp: start() called when the app is ${state}`);
     state = 'starting';
     try {
-      // app.init() runs auth.test; Bolt keeps the bot's ids from it for every later request.
+      // app.init() runs auth.test on a single workspace's token; Bolt keeps the bot's ids from it for every
+      // later request. Installed by OAuth there is no one token: each installation was checked as it came.
       await explainStartupFailure(() => app.init(), 'bot token', 'auth.test', options.slackApiUrl);
       if (options.mode === 'http') {
         const server = await app.start({
@@ -221,7 +255,38 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     if (routesServer) await close(routesServer);
   };
 
-  return { app, start, stop, closeConnections: transport.close };
+  return {
+    app,
+    clientFor: (botToken) => new WebClient(botToken, { ...clientOptions, logger: boltLogger }),
+    start,
+    stop,
+    closeConnections: transport.close,
+  };
+}
+
+/**
+ * Bolt's HTTPReceiver runs the install flow itself (@slack/oauth's InstallProvider): GET /slack/install
+ * redirects to Slack's authorize page with the scopes and a signed state kept in a cookie, and GET
+ * /slack/oauth_redirect checks the state, exchanges the code (oauth.v2.access, then auth.test for the
+ * bot id) and stores the installation. Our pages replace its bare defaults (install-pages.ts).
+ */
+function oauthReceiverOptions(oauth: SlackOAuthOptions, slackApiUrl: string) {
+  return {
+    clientId: oauth.clientId,
+    clientSecret: oauth.clientSecret,
+    stateSecret: oauth.stateSecret,
+    scopes: [...oauth.scopes],
+    installationStore: oauth.installationStore,
+    installerOptions: {
+      installPath: SLACK_INSTALL_PATH,
+      redirectUriPath: SLACK_OAUTH_REDIRECT_PATH,
+      // Straight to Slack: the page in between would only hold an "Add to Slack" button.
+      directInstall: true,
+      callbackOptions: installCallbacks,
+      clientOptions: { slackApiUrl, timeout: SLACK_WEB_API_TIMEOUT_MS, retryConfig: { retries: 0 } },
+      ...(oauth.authorizationUrl === undefined ? {} : { authorizationUrl: oauth.authorizationUrl }),
+    },
+  };
 }
 
 /**

@@ -11,6 +11,10 @@ import { createPowerClaimRepository, type PowerClaimRepository } from './power-c
 import { createSnoozeRepository, type SnoozeRepository } from './reminder-snoozes.js';
 import { createReminderRepository, type ReminderRepository } from './reminders.js';
 import { createRequestReplayRepository, type RequestReplayRepository } from './request-replays.js';
+import {
+  createSlackInstallationRepository,
+  type SlackInstallationRepository,
+} from './slack-installations.js';
 import { type SqlClient, type SqlDialect, StoreError } from './sql-client.js';
 import { openSqliteClient } from './sqlite-client.js';
 import { createTeamDigestRepository, type TeamDigestRepository } from './team-digests.js';
@@ -34,6 +38,8 @@ export interface Store {
   readonly teamDigests: TeamDigestRepository;
   readonly costAlerts: CostAlertRepository;
   readonly powerClaims: PowerClaimRepository;
+  /** OAuth installations (SLACK_CLIENT_ID mode): each workspace's sealed bot token. */
+  readonly slackInstallations: SlackInstallationRepository;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -68,6 +74,7 @@ async function createStore(client: SqlClient, { now = Date.now }: StoreOptions =
     teamDigests: createTeamDigestRepository(client),
     costAlerts: createCostAlertRepository(client),
     powerClaims: createPowerClaimRepository(client),
+    slackInstallations: createSlackInstallationRepository(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },

@@ -1,7 +1,8 @@
 // Everything the bot stored for one Slack workspace, deleted when the app is uninstalled from it or its
 // bot token is revoked. The vault's entries (people's Paperspace keys) go first, then the work that
 // would make the bot act there (watches and their leases, reminders and snoozes, shares, approvals,
-// digests, cost alerts and power claims).
+// digests, cost alerts and power claims), and last the workspace's OAuth installation (its bot token),
+// so that nothing is ever sent there again with it.
 // One transaction: a failure leaves everything as it was, to be tried again on Slack's retry. Audit
 // records stay: they are the record of what was done, and the retention job ages them out.
 import type { SqlClient } from './sql-client.js';
@@ -26,7 +27,10 @@ const WORKSPACE_TABLES = [
   'power_claims',
 ] as const;
 
-type PurgedRows = Record<(typeof WORKSPACE_TABLES)[number], number>;
+/** Tables keyed by the workspace as Slack's OAuth names it (team_id): its installation. */
+const INSTALLATION_TABLES = ['slack_installations', 'slack_installation_teams'] as const;
+
+type PurgedRows = Record<(typeof WORKSPACE_TABLES)[number] | (typeof INSTALLATION_TABLES)[number], number>;
 
 export interface WorkspacePurge {
   /** Deletes the workspace's rows from every table and says how many went from each. */
@@ -40,6 +44,10 @@ export function createWorkspacePurge(db: SqlClient): WorkspacePurge {
         const purged = {} as PurgedRows;
         for (const table of WORKSPACE_TABLES) {
           const { changes } = await tx.run(`DELETE FROM ${table} WHERE slack_team_id = ?`, [teamId]);
+          purged[table] = changes;
+        }
+        for (const table of INSTALLATION_TABLES) {
+          const { changes } = await tx.run(`DELETE FROM ${table} WHERE team_id = ?`, [teamId]);
           purged[table] = changes;
         }
         return purged;

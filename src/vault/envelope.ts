@@ -46,23 +46,40 @@ export function toVaultKeys(keys: readonly Buffer[]): [VaultKey, ...VaultKey[]] 
   return [first, ...rest];
 }
 
-// JSON keeps the encoding unambiguous: ("T1", "U23") and ("T12", "U3") never produce the same bytes.
-const associatedData = (user: SlackUser) =>
-  Buffer.from(JSON.stringify([AAD_LABEL, user.teamId, user.userId]));
+/**
+ * What a sealed record is bound to: its kind's label and the ids of the row it belongs on. JSON keeps
+ * the encoding unambiguous: ("T1", "U23") and ("T12", "U3") never produce the same bytes.
+ */
+export type SealBinding = readonly [label: string, ...ids: string[]];
+
+const userBinding = (user: SlackUser): SealBinding => [AAD_LABEL, user.teamId, user.userId];
 
 export function seal(key: VaultKey, user: SlackUser, plaintext: Buffer): SealedCredentials {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key.key, iv, { authTagLength: AUTH_TAG_BYTES });
-  cipher.setAAD(associatedData(user));
-  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return { keyId: key.id, iv, authTag: cipher.getAuthTag(), ciphertext };
+  return sealBound(key, userBinding(user), plaintext);
 }
 
 /** The plaintext, or undefined when the record fails authentication (altered, moved, wrong key). */
 export function unseal(key: VaultKey, user: SlackUser, sealed: SealedCredentials): Buffer | undefined {
+  return unsealBound(key, userBinding(user), sealed);
+}
+
+/** Seals `plaintext` so that it opens only on the row `binding` names. */
+export function sealBound(key: VaultKey, binding: SealBinding, plaintext: Buffer): SealedCredentials {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key.key, iv, { authTagLength: AUTH_TAG_BYTES });
+  cipher.setAAD(Buffer.from(JSON.stringify(binding)));
+  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return { keyId: key.id, iv, authTag: cipher.getAuthTag(), ciphertext };
+}
+
+export function unsealBound(
+  key: VaultKey,
+  binding: SealBinding,
+  sealed: SealedCredentials,
+): Buffer | undefined {
   if (sealed.iv.length !== IV_BYTES || sealed.authTag.length !== AUTH_TAG_BYTES) return undefined;
   const decipher = createDecipheriv('aes-256-gcm', key.key, sealed.iv, { authTagLength: AUTH_TAG_BYTES });
-  decipher.setAAD(associatedData(user));
+  decipher.setAAD(Buffer.from(JSON.stringify(binding)));
   decipher.setAuthTag(sealed.authTag);
   try {
     return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]);

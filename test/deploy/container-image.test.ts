@@ -1,7 +1,7 @@
 // The image for real: built from the Dockerfile, run with host networking against the fake Slack and the
 // Paperspace emulator, stopped the way an orchestrator stops it. It needs a Docker daemon and the base
 // image; where either is missing the suite is skipped and says why. DOCKER_NODE_IMAGE names another base
-// image (any Debian-based Node 20 image with npm and a `node` user), for machines without registry access.
+// image (any Debian-based Node 24 image with npm and a `node` user), for machines without registry access.
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
@@ -14,7 +14,7 @@ import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 import { createSlackRequests, send } from '../support/slack-requests.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const NODE_IMAGE = process.env.DOCKER_NODE_IMAGE ?? 'node:20-bookworm-slim';
+const NODE_IMAGE = process.env.DOCKER_NODE_IMAGE ?? 'node:24-bookworm-slim';
 /** npm ci and tsc inside the build; minutes on a loaded machine. */
 const BUILD_TIMEOUT_MS = 900_000;
 const BOT_TOKEN = 'xoxb-image-bot-token';

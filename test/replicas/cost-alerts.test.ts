@@ -85,7 +85,7 @@ describe('forgotten-machine alerts with two replicas', () => {
         store: replica.store,
         // Only the account facts are read, never a key: the replica's own vault would answer the same.
         vault: createKeyVault({ keys: [randomBytes(32)], store: replica.store, now: c.clock.now }),
-        slack: new WebClient(BOT_TOKEN, { slackApiUrl: c.slack.apiUrl }),
+        slack: async () => new WebClient(BOT_TOKEN, { slackApiUrl: c.slack.apiUrl }),
         audit: createAuditTrail({ audit: replica.store.audit, now: c.clock.now, logger }),
         logger,
         now: c.clock.now,

@@ -97,7 +97,7 @@ export async function startSchedulerHarness(
       store,
       vault,
       clients,
-      slack: slackClient,
+      slack: async () => slackClient,
       logger,
       now: clock.now,
       pollIntervalMs: POLL_INTERVAL_MS,

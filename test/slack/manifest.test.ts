@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { registerListeners } from '../../src/features/index.js';
+import { SLACK_EVENTS_PATH, SLACK_OAUTH_REDIRECT_PATH } from '../../src/slack/app.js';
 import { ActionId, CallbackId, SLASH_COMMAND } from '../../src/slack/ids.js';
 import type { ListenerDeps } from '../../src/slack/listener-deps.js';
 import type { ListenerRouter } from '../../src/slack/router.js';
@@ -25,7 +26,10 @@ const manifestShape = z.object({
     app_home: z.object({ home_tab_enabled: z.boolean(), messages_tab_enabled: z.boolean() }),
     slash_commands: z.array(z.object({ command: z.string(), url: z.string(), should_escape: z.boolean() })),
   }),
-  oauth_config: z.object({ scopes: z.object({ bot: z.array(z.string()) }) }),
+  oauth_config: z.object({
+    redirect_urls: z.array(z.string()),
+    scopes: z.object({ bot: z.array(z.string()) }),
+  }),
   settings: z.object({
     event_subscriptions: z.object({ request_url: z.string(), bot_events: z.array(z.string()) }),
     interactivity: z.object({ is_enabled: z.boolean(), request_url: z.string() }),
@@ -110,6 +114,11 @@ describe('manifest.yml', () => {
 
   it('requests exactly the bot scopes the code declares in BOT_SCOPES', () => {
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...BOT_SCOPES].sort());
+  });
+
+  it('sends installers back to the OAuth redirect the bot serves, on the same host as its events', () => {
+    expect(manifest.oauth_config.redirect_urls).toEqual([`https://YOUR-HOST${SLACK_OAUTH_REDIRECT_PATH}`]);
+    expect(manifest.settings.event_subscriptions.request_url).toBe(`https://YOUR-HOST${SLACK_EVENTS_PATH}`);
   });
 
   it('sends every request to the one Bolt endpoint, /slack/events, in HTTP mode', () => {

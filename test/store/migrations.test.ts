@@ -29,6 +29,8 @@ const SCHEMA_TABLES = [
   'reminders',
   'scheduler_replicas',
   'schema_migrations',
+  'slack_installation_teams',
+  'slack_installations',
   'slack_request_replays',
   'team_digest_runs',
   'team_digests',

@@ -1,5 +1,6 @@
 // The uninstall purge must reach every table that holds a workspace's data. Tables are added by
-// features over time; this fails the day one with a slack_team_id column is left out of the list, so
+// features over time; this fails the day one with a slack_team_id column (or OAuth's team_id: the
+// workspace's installation) is left out of the list, so
 // an uninstalled workspace's rows can never outlive it unnoticed. Audit records alone stay, by design.
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrations.js';
@@ -14,7 +15,7 @@ describe('the workspace purge', () => {
     await store?.close();
   });
 
-  it('empties every table with a slack_team_id column except the audit trail', async () => {
+  it('empties every table with a slack_team_id or team_id column except the audit trail', async () => {
     store = await openStore('sqlite::memory:');
     const schema = openSqliteClient(':memory:');
     try {
@@ -25,7 +26,8 @@ describe('the workspace purge', () => {
       const withTeam: string[] = [];
       for (const { name } of tables) {
         const columns = await schema.all<{ name: string }>(`PRAGMA table_info(${name})`);
-        if (columns.some((column) => column.name === 'slack_team_id') && !KEPT_ON_PURGE.has(name)) {
+        const keyed = columns.some((column) => column.name === 'slack_team_id' || column.name === 'team_id');
+        if (keyed && !KEPT_ON_PURGE.has(name)) {
           withTeam.push(name);
         }
       }

@@ -4,6 +4,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createFakeSlackOAuth, type FakeSlackOAuth } from './fake-slack-oauth.js';
 import { createFakeSocketMode, type FakeSocketMode } from './fake-socket-mode.js';
 
 /** One Web API call as the bot made it. */
@@ -18,6 +19,8 @@ export interface ApiCall {
   /** Token from `Authorization: Bearer` (or a `token` argument); undefined when none was sent. */
   token: string | undefined;
   contentType: string;
+  /** `Authorization: Basic` credentials (oauth.v2.access takes the client id and secret either way). */
+  basicAuth?: string;
   /** What the fake answered, so a test can tell an accepted call from a refused one. */
   answer?: Record<string, unknown> & { ok: boolean };
 }
@@ -50,6 +53,11 @@ export interface FakeSlackOptions {
   /** When set, a call with any other token gets `invalid_auth`; otherwise any token is accepted. */
   botToken?: string;
   users?: Array<Partial<FakeUser> & { id: string }>;
+  /**
+   * The app is distributed by OAuth with these credentials: oauth.v2.access issues tokens, and every
+   * other call needs one of them (or `botToken`) not revoked: `invalid_auth` or `token_revoked` otherwise.
+   */
+  oauth?: { clientId: string; clientSecret: string };
 }
 
 interface WaitOptions {
@@ -77,6 +85,8 @@ export interface FakeSlack {
   waitForResponse(id: string, options?: WaitOptions & { count?: number }): Promise<ResponseUrlPost>;
   /** Socket Mode: apps.connections.open points the app here; deliver envelopes and read its acks. */
   socketMode: FakeSocketMode;
+  /** The install flow (with `options.oauth`): approve an install, read and revoke issued tokens. */
+  oauth: FakeSlackOAuth;
   /** Sets what users.info answers for one user (others get defaults: UTC, not a bot). */
   setUser(user: Partial<FakeUser> & { id: string }): void;
   /** The next `times` calls to `method` answer `{ ok: false, error }`, as Slack does for that failure. */
@@ -274,21 +284,40 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   };
 
   const socketMode = createFakeSocketMode('A0FAKE');
+  const oauth = createFakeSlackOAuth(options.oauth ?? { clientId: '', clientSecret: '' }, 'A0FAKE');
+  const defaultIdentity = {
+    ok: true,
+    url: 'https://fake-team.slack.com/',
+    team: 'Fake Team',
+    user: 'paperspace-bot',
+    team_id: teamId,
+    user_id: botUserId,
+    bot_id: botId,
+    is_enterprise_install: false,
+  };
   // Known once the server listens, before any call can arrive.
   let socketModeUrl = '';
 
   const handlers: Record<string, MethodHandler> = {
     'apps.connections.open': () => ({ ok: true, url: socketModeUrl }),
-    'auth.test': () => ({
-      ok: true,
-      url: 'https://fake-team.slack.com/',
-      team: 'Fake Team',
-      user: 'paperspace-bot',
-      team_id: teamId,
-      user_id: botUserId,
-      bot_id: botId,
-      is_enterprise_install: false,
-    }),
+    'auth.test': (call) => {
+      const installed = options.oauth && call.token ? oauth.check(call.token) : undefined;
+      if (installed?.ok && installed.issued) {
+        const { issued } = installed;
+        return {
+          ok: true,
+          url: `https://${(issued.team ?? issued.enterprise)?.name.toLowerCase().replace(/\W+/g, '-')}.slack.com/`,
+          team: issued.team?.name ?? issued.enterprise?.name,
+          user: 'paperspace-bot',
+          team_id: issued.team?.id ?? issued.enterprise?.id,
+          ...(issued.enterprise ? { enterprise_id: issued.enterprise.id } : {}),
+          user_id: issued.botUserId,
+          bot_id: `B${issued.botUserId.slice(1)}`,
+          is_enterprise_install: issued.isEnterpriseInstall === true,
+        };
+      }
+      return defaultIdentity;
+    },
     'chat.postMessage': (call) => {
       const channel = stringArg(call, 'channel');
       if (!channel) return slackError('channel_not_found');
@@ -405,8 +434,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   };
 
   const answerApiCall = (call: ApiCall): SlackAnswer => {
+    // The one method called before there is a token: it is how a token is obtained.
+    if (options.oauth && call.method === 'oauth.v2.access') return oauth.access(call.args, call.basicAuth);
     if (call.token === undefined) return slackError('not_authed');
-    if (options.botToken !== undefined && call.token !== options.botToken) return slackError('invalid_auth');
+    if (options.oauth && call.token !== options.botToken) {
+      const checked = oauth.check(call.token);
+      if (!checked.ok) return slackError(checked.error);
+    } else if (options.botToken !== undefined && call.token !== options.botToken) {
+      return slackError('invalid_auth');
+    }
     const handler = handlers[call.method];
     return handler ? handler(call) : slackError('unknown_method');
   };
@@ -476,7 +512,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       }
       const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
       const bodyToken = typeof args.token === 'string' ? args.token : undefined;
-      const call: ApiCall = { method: apiMatch[1], args, token: bearer ?? bodyToken, contentType };
+      const basicAuth = /^Basic (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+      const call: ApiCall = {
+        method: apiMatch[1],
+        args,
+        token: bearer ?? bodyToken,
+        contentType,
+        ...(basicAuth === undefined ? {} : { basicAuth }),
+      };
       recorded.push(call);
       const channel = typeof args.channel === 'string' ? args.channel : undefined;
       const scripted = call.token === undefined ? undefined : takeScript(call.method, channel);
@@ -541,6 +584,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       );
     },
     socketMode,
+    oauth: oauth.api,
     setUser,
     fail(method, error, { times = 1 } = {}) {
       scripts.push({ method, error, times, remaining: times });

@@ -3,7 +3,9 @@
 // everything it stored for the workspace is purged (vault entries first), so no watch is polled and no
 // reminder or share expiry is posted for it again, and one audit record says what went. Before that,
 // the access accessor shares (v1) gave on Paperspace is removed with the sharers' keys, the last moment
-// those keys exist; what could not be removed is named in the audit record and the log.
+// those keys exist; what could not be removed is named in the audit record and the log. Installed by
+// OAuth, the workspace's installation (its bot token) goes with its data; an organisation's org-wide
+// install, uninstalled, takes every workspace it served with it.
 import { describeError } from '../../errors/describe-error.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../slack/router.js';
@@ -40,13 +42,31 @@ export function registerWorkspaceUninstall(router: ListenerRouter, deps: Listene
     );
   };
 
+  const leave = async (
+    body: { team_id: string; enterprise_id?: string; authorizations?: { is_enterprise_install?: boolean }[] },
+    cause: string,
+  ) => {
+    const orgWide = body.authorizations?.[0]?.is_enterprise_install === true ? body.enterprise_id : undefined;
+    if (orgWide === undefined) {
+      await purge(body.team_id, cause);
+      return;
+    }
+    const teams = await deps.store.slackInstallations.servedTeams(orgWide);
+    for (const teamId of teams) await purge(teamId, `${cause} (org-wide, ${orgWide})`);
+    await deps.store.slackInstallations.delete({ enterpriseId: orgWide, teamId: undefined });
+    deps.logger.info(
+      { enterpriseId: orgWide, workspaces: teams.length, cause },
+      'removed an org-wide installation',
+    );
+  };
+
   router.event('app_uninstalled', async ({ body }) => {
-    await purge(body.team_id, 'app_uninstalled');
+    await leave(body, 'app_uninstalled');
   });
 
   router.event('tokens_revoked', async ({ event, body }) => {
     // Revoked user tokens are not the bot's concern: it holds none. Its own token is what matters.
     if ((event.tokens.bot ?? []).length === 0) return;
-    await purge(body.team_id, 'tokens_revoked');
+    await leave(body, 'tokens_revoked');
   });
 }

@@ -29,7 +29,7 @@ async function expireDue(deps: JobDeps): Promise<void> {
       message: `${request.kind} ${request.machineName ?? ''}`.trim(),
       at: now,
     });
-    const web = deps.slack;
+    const web = await deps.slack(request.teamId);
     await refreshMessages({ deps, web }, request.id);
     await tellRequester(
       { web },

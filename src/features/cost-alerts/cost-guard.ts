@@ -3,14 +3,14 @@
 // threshold, sends them one direct message about it. The alert's (machine, arming) key is claimed in
 // the store before posting, so with several replicas it is posted once; "Keep running" moves the
 // arming, which is what makes the machine due again later.
-import type { WebClient } from '@slack/web-api';
+
 import type { Logger } from 'pino';
 import { ownerIdOf } from '../../domain/machine-people.js';
 import { isRunning, isStoppable } from '../../domain/machine-states.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { Machine } from '../../paperspace/schemas.js';
-import type { PersonMachineCheck } from '../../scheduler/job.js';
+import type { PersonMachineCheck, WorkspaceSlack } from '../../scheduler/job.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { MachineRun } from '../../store/cost-alerts.js';
 import type { SlackUser } from '../../store/slack-user.js';
@@ -31,7 +31,7 @@ export const CHECK_EVERY_MS = 5 * 60_000;
 export interface CostGuardDeps {
   store: Pick<Store, 'costAlerts'>;
   vault: Pick<KeyVault, 'account'>;
-  slack: WebClient;
+  slack: WorkspaceSlack;
   audit: AuditTrail;
   logger: Logger;
   now: () => number;
@@ -105,7 +105,12 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
           resourceId: machine.id,
           note: `running since ${new Date(run.runningSince).toISOString()}`,
         },
-        () => deps.slack.chat.postMessage({ channel: user.userId, blocks: shown.blocks, text: shown.text }),
+        async () =>
+          (await deps.slack(user.teamId)).chat.postMessage({
+            channel: user.userId,
+            blocks: shown.blocks,
+            text: shown.text,
+          }),
       );
     } catch (error) {
       // Not posted: the claim is given back, so the next check (here or on another replica) tries again.

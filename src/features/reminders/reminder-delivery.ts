@@ -2,12 +2,13 @@
 // and Keep running, in one message to their DM with the app. Nothing running: no message at all.
 // Every message goes through the fallback chain (posting.ts deliver): a snooze whose conversation was
 // archived or deleted since still reaches the person, in their DM.
-import type { WebClient } from '@slack/web-api';
+
 import type { Logger } from 'pino';
 import { isStoppable } from '../../domain/machine-states.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
+import type { WorkspaceSlack } from '../../scheduler/job.js';
 import { errorMessage } from '../../slack/block-kit/messages.js';
 import { mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
@@ -31,13 +32,17 @@ export interface ReminderDeliveryDeps {
   /** A machine with a pending snooze is asked about when the snooze is due, not by the next reminder. */
   snoozes: Pick<SnoozeRepository, 'listByUser'>;
   vault: Pick<KeyVault, 'account'>;
-  slack: WebClient;
+  slack: WorkspaceSlack;
   logger: Logger;
 }
 
 export function createReminderDelivery(deps: ReminderDeliveryDeps): ReminderDelivery {
   const post = async (target: { channel: string } & SlackUser, message: SlackMessage) => {
-    const delivery = await deliver(deps.slack, { channel: target.channel, userId: target.userId }, message);
+    const delivery = await deliver(
+      await deps.slack(target.teamId),
+      { channel: target.channel, userId: target.userId },
+      message,
+    );
     // Refused everywhere: a failed delivery, for the scheduler to log and count (psbot_errors_total).
     if (delivery.landed === 'nowhere') {
       throw new Error(`the reminder reached no conversation (Slack said ${delivery.refusal})`);

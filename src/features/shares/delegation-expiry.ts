@@ -4,10 +4,11 @@
 // refuses, and its post says whether the access is gone. When the post cannot be edited (its channel
 // was archived or deleted, or the post removed), the sharer is told in their DM instead, so the end
 // of a share is never silent.
-import type { WebClient } from '@slack/web-api';
+
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
 import { DELEGATION_LIFETIME_MS } from '../../paperspace/constants.js';
+import type { WorkspaceSlack } from '../../scheduler/job.js';
 import { escapeMrkdwn, mrkdwn } from '../../slack/block-kit/text.js';
 import { deliver, provesNothingPosted, slackRefusalText } from '../../slack/posting.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
@@ -29,7 +30,7 @@ export function createDelegationExpiry(deps: {
   store: Pick<Store, 'delegations'>;
   audit: AuditTrail;
   clients: PaperspaceClientFactory;
-  slack: WebClient;
+  slack: WorkspaceSlack;
   now: () => number;
   logger: Logger;
 }): DelegationExpiry {
@@ -63,7 +64,7 @@ export function createDelegationExpiry(deps: {
   const markPost = async (share: Delegation) => {
     if (share.messageTs === null) return;
     const message = await postOf(share);
-    await deps.slack.chat.update({
+    await (await deps.slack(share.teamId)).chat.update({
       channel: share.channel,
       ts: share.messageTs,
       blocks: message.blocks,
@@ -80,7 +81,7 @@ export function createDelegationExpiry(deps: {
       `⌛ Your share in <#${share.channel}> is over: ${access}. ` +
       `I could not mark its post in the channel (Slack said ${escapeMrkdwn(refusal)}).`;
     const delivery = await deliver(
-      deps.slack,
+      await deps.slack(share.teamId),
       { channel: undefined, userId: share.userId },
       { text, blocks: [{ type: 'section', text: mrkdwn(text) }] },
     );

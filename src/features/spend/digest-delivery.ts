@@ -2,12 +2,13 @@
 // who set it (explicitly theirs, never a key picked from whoever is linked), the running ones with
 // their owners and how long they have run, and the month's spend per person. Posted through the
 // fallback chain (channel, then the administrator's DM, then ephemeral) and audited.
-import type { WebClient } from '@slack/web-api';
+
 import type { Logger } from 'pino';
 import { isStoppable } from '../../domain/machine-states.js';
 import { runningSince } from '../../domain/running-time.js';
 import { PaperspaceError } from '../../paperspace/errors.js';
 import { forEachConcurrently } from '../../scheduler/concurrency.js';
+import type { WorkspaceSlack } from '../../scheduler/job.js';
 import { escapeMrkdwn, mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
 import { deliver } from '../../slack/posting.js';
@@ -28,7 +29,7 @@ export interface DigestDeliveryDeps {
   store: Store;
   vault: Pick<KeyVault, 'account'>;
   clients: PaperspaceClientFactory;
-  slack: WebClient;
+  slack: WorkspaceSlack;
   logger: Logger;
   now: () => number;
 }
@@ -52,7 +53,11 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
       `📋 The team digest has stopped: <@${setter.userId}>, whose Paperspace key listed the team's machines, ` +
       `unlinked it. A team administrator can set it again with \`${SLASH_COMMAND} digest\`.`;
     const notice: SlackMessage = { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
-    await deliver(deps.slack, { channel: digest.channel, userId: setter.userId }, notice);
+    await deliver(
+      await deps.slack(setter.teamId),
+      { channel: digest.channel, userId: setter.userId },
+      notice,
+    );
   };
 
   /**
@@ -68,7 +73,7 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
         { user: setter, action: 'digest.post', resourceId: digest.id, note: `in ${digest.channel}` },
         async () => {
           await deliver(
-            deps.slack,
+            await deps.slack(setter.teamId),
             { channel: digest.channel, userId: setter.userId },
             {
               blocks: [{ type: 'section', text: mrkdwn(text) }],
@@ -133,7 +138,7 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
         { user: setter, action: 'digest.post', resourceId: digest.id, note: `in ${digest.channel}` },
         async () => {
           const delivery = await deliver(
-            deps.slack,
+            await deps.slack(setter.teamId),
             { channel: digest.channel, userId: setter.userId },
             digestMessage(running, report, now),
           );

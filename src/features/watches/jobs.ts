@@ -26,7 +26,7 @@ export function watchJobs(deps: JobDeps, refreshHome: HomeRefresh): SchedulerJob
     slack: deps.slack,
     logger,
     pacer: createChannelPacer(deps.slackPacing === undefined ? {} : { pacing: deps.slackPacing }),
-    refreshHome: (user) => refreshHome(deps.slack, deps, user),
+    refreshHome: async (user) => refreshHome(await deps.slack(user.teamId), deps, user),
   });
   const outcomes = createWatchOutcomes({
     store,

@@ -2,10 +2,11 @@
 // thread when the watch ends. A card that cannot be updated (deleted, or in a channel the bot left)
 // never costs the completion: the failure is logged and the reply still goes out, to the person when
 // the channel refuses it.
-import type { WebClient } from '@slack/web-api';
+
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
 import type { Machine } from '../../paperspace/schemas.js';
+import type { WorkspaceSlack } from '../../scheduler/job.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { ChannelPacer } from '../../slack/channel-pacer.js';
 import { deliver } from '../../slack/posting.js';
@@ -50,7 +51,7 @@ export interface WatchReporter {
 }
 
 export function createWatchReporter(deps: {
-  slack: WebClient;
+  slack: WorkspaceSlack;
   logger: Logger;
   /** Keeps a burst of finishes within Slack's per-channel and chat.update limits, in order. */
   pacer: ChannelPacer;
@@ -70,7 +71,12 @@ export function createWatchReporter(deps: {
     await pacer.update(`${watch.channel}/${ts}`, async () => {
       try {
         const message = draw();
-        await slack.chat.update({ channel: watch.channel, ts, blocks: message.blocks, text: message.text });
+        await (await slack(watch.teamId)).chat.update({
+          channel: watch.channel,
+          ts,
+          blocks: message.blocks,
+          text: message.text,
+        });
       } catch (error) {
         logger.warn(
           { watchId: watch.id, channel: watch.channel, error: describeError(error) },
@@ -92,7 +98,11 @@ export function createWatchReporter(deps: {
       async () => {
         // Recorded before the post leaves, not when it is queued: only a post that went out can repeat.
         await record.sending();
-        return deliver(slack, { channel: watch.channel, userId: watch.userId, threadTs }, message);
+        return deliver(
+          await slack(watch.teamId),
+          { channel: watch.channel, userId: watch.userId, threadTs },
+          message,
+        );
       },
       `${watch.teamId}/${watch.userId}`,
     );

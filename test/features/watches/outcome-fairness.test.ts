@@ -27,7 +27,7 @@ describe('posting due outcomes again', () => {
       pacing: { messageSpacingMs: 100, updatesPerMinute: 6000, updateBurst: 100 },
     });
     const client = new WebClient('xoxb-fairness', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
-    const reporter = createWatchReporter({ slack: client, logger, pacer });
+    const reporter = createWatchReporter({ slack: async () => client, logger, pacer });
     const outcomes = createWatchOutcomes({ store: db.store, reporter, logger, now: () => Date.now() });
 
     const finishDue = async (userId: string, channel: string, index: number, finishedAt: number) => {

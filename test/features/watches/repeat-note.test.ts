@@ -25,7 +25,7 @@ describe('a completion posted again', () => {
     const { logger } = captureLogs('warn');
     const client = new WebClient('xoxb-repeat', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
     const reporter = createWatchReporter({
-      slack: client,
+      slack: async () => client,
       logger,
       pacer: createChannelPacer({ pacing: null }),
     });
