@@ -427,6 +427,22 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (slack_team_id, machine_id)
       );`,
   },
+  {
+    // workflow_step_settings: whether a person let Workflow Builder steps that name them act with their
+    // key (/ps steps on). A step finds no row for someone who never chose: off, so a workflow someone
+    // else built never acts for a person who did not agree to it. (18 is the installations migration
+    // of the OAuth work, built beside this one.)
+    version: 19,
+    name: 'workflow_step_settings',
+    sql: () => `
+      CREATE TABLE workflow_step_settings (
+        slack_team_id TEXT NOT NULL,
+        slack_user_id TEXT NOT NULL,
+        enabled INTEGER NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (slack_team_id, slack_user_id)
+      );`,
+  },
 ];
 
 /**

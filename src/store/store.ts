@@ -17,6 +17,10 @@ import { createTeamDigestRepository, type TeamDigestRepository } from './team-di
 import { createVaultEntryRepository, type VaultEntryRepository } from './vault-entries.js';
 import { createWatchLeaseRepository, type WatchLeaseRepository } from './watch-leases.js';
 import { createWatchRepository, type WatchRepository } from './watches.js';
+import {
+  createWorkflowStepSettingRepository,
+  type WorkflowStepSettingRepository,
+} from './workflow-step-settings.js';
 import { createWorkspacePurge, type WorkspacePurge } from './workspace-purge.js';
 
 export interface Store {
@@ -34,6 +38,7 @@ export interface Store {
   readonly teamDigests: TeamDigestRepository;
   readonly costAlerts: CostAlertRepository;
   readonly powerClaims: PowerClaimRepository;
+  readonly workflowSteps: WorkflowStepSettingRepository;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -68,6 +73,7 @@ export async function createStore(client: SqlClient, { now = Date.now }: StoreOp
     teamDigests: createTeamDigestRepository(client),
     costAlerts: createCostAlertRepository(client),
     powerClaims: createPowerClaimRepository(client),
+    workflowSteps: createWorkflowStepSettingRepository(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },

@@ -1,7 +1,8 @@
 // Everything the bot stored for one Slack workspace, deleted when the app is uninstalled from it or its
 // bot token is revoked. The vault's entries (people's Paperspace keys) go first, then the work that
 // would make the bot act there (watches and their leases, reminders and snoozes, shares, approvals,
-// digests, cost alerts and power claims).
+// digests, cost alerts, power claims and
+// who let workflow steps act for them).
 // One transaction: a failure leaves everything as it was, to be tried again on Slack's retry. Audit
 // records stay: they are the record of what was done, and the retention job ages them out.
 import type { SqlClient } from './sql-client.js';
@@ -24,6 +25,7 @@ const WORKSPACE_TABLES = [
   'cost_alert_exclusions',
   'cost_alerts',
   'power_claims',
+  'workflow_step_settings',
 ] as const;
 
 export type PurgedRows = Record<(typeof WORKSPACE_TABLES)[number], number>;

@@ -4,6 +4,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createFakeFunctions, type FakeFunctions } from './fake-slack-functions.js';
 import { createFakeSocketMode, type FakeSocketMode } from './fake-socket-mode.js';
 
 /** One Web API call as the bot made it. */
@@ -77,6 +78,8 @@ export interface FakeSlack {
   waitForResponse(id: string, options?: WaitOptions & { count?: number }): Promise<ResponseUrlPost>;
   /** Socket Mode: apps.connections.open points the app here; deliver envelopes and read its acks. */
   socketMode: FakeSocketMode;
+  /** Workflow Builder's custom steps: start a run (the function_executed event) and see how it ended. */
+  functions: Pick<FakeFunctions, 'execute' | 'execution'>;
   /** Sets what users.info answers for one user (others get defaults: UTC, not a bot). */
   setUser(user: Partial<FakeUser> & { id: string }): void;
   /** The next `times` calls to `method` answer `{ ok: false, error }`, as Slack does for that failure. */
@@ -277,7 +280,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   // Known once the server listens, before any call can arrive.
   let socketModeUrl = '';
 
+  const functions = createFakeFunctions('A0FAKE');
+
   const handlers: Record<string, MethodHandler> = {
+    ...functions.handlers,
     'apps.connections.open': () => ({ ok: true, url: socketModeUrl }),
     'auth.test': () => ({
       ok: true,
@@ -406,7 +412,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
   const answerApiCall = (call: ApiCall): SlackAnswer => {
     if (call.token === undefined) return slackError('not_authed');
-    if (options.botToken !== undefined && call.token !== options.botToken) return slackError('invalid_auth');
+    // A step's run hands the app a workflow token (xwfp-) that Slack accepts beside the bot token.
+    if (
+      options.botToken !== undefined &&
+      call.token !== options.botToken &&
+      !functions.isWorkflowToken(call.token)
+    )
+      return slackError('invalid_auth');
     const handler = handlers[call.method];
     return handler ? handler(call) : slackError('unknown_method');
   };
@@ -541,6 +553,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       );
     },
     socketMode,
+    functions,
     setUser,
     fail(method, error, { times = 1 } = {}) {
       scripts.push({ method, error, times, remaining: times });
