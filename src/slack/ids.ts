@@ -63,6 +63,7 @@ export const StepCallbackId = {
   startMachine: 'start_machine',
   stopMachine: 'stop_machine',
   restartMachine: 'restart_machine',
+  waitForState: 'wait_for_machine_state',
 } as const;
 export type StepCallbackId = (typeof StepCallbackId)[keyof typeof StepCallbackId];
 

@@ -151,15 +151,17 @@ describe('manifest.yml', () => {
     expect(manifest.settings.org_deploy_enabled).toBe(true);
   });
 
-  it('gives every step a Slack user input to act as, and the outputs the step completes with', () => {
+  it('gives every step a machine and a Slack user to act as, and the outputs the step completes with', () => {
+    const outputs: Record<string, string[]> = {
+      [StepCallbackId.startMachine]: ['machine_id', 'machine_name', 'state'],
+      [StepCallbackId.stopMachine]: ['machine_id', 'machine_name', 'state'],
+      [StepCallbackId.restartMachine]: ['machine_id', 'machine_name', 'state'],
+      [StepCallbackId.waitForState]: ['public_ip', 'state'],
+    };
     for (const [callbackId, step] of Object.entries(manifest.functions)) {
       expect(step.input_parameters.user?.type, callbackId).toBe('slack#/types/user_id');
       expect(step.input_parameters.machine?.type, callbackId).toBe('string');
-      expect(Object.keys(step.output_parameters).sort(), callbackId).toEqual([
-        'machine_id',
-        'machine_name',
-        'state',
-      ]);
+      expect(Object.keys(step.output_parameters).sort(), callbackId).toEqual(outputs[callbackId]);
     }
   });
 });

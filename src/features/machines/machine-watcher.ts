@@ -66,6 +66,7 @@ export function createMachineWatcher(deps: {
           threadTs: request.threadTs ?? null,
           lastState: request.initialState ?? null,
           eventId: request.eventId ?? null,
+          functionExecutionId: request.functionExecutionId ?? null,
           createdAt: at,
           deadlineAt: at + (request.timeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS),
           ...(request.operation === undefined
