@@ -29,6 +29,7 @@ import { remindersFeature } from './reminders/index.js';
 import { retentionFeature } from './retention/index.js';
 import { sharesFeature } from './shares/index.js';
 import { spendFeature } from './spend/index.js';
+import { unfurlsFeature } from './unfurls/index.js';
 import { createWatchesFeature } from './watches/index.js';
 import { workflowStepsFeature } from './workflow-steps/index.js';
 
@@ -53,6 +54,7 @@ const features: Feature<never>[] = [
   costAlertsFeature,
   retentionFeature,
   workflowStepsFeature,
+  unfurlsFeature,
 ];
 
 const commandHandlers = {

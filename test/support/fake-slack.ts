@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFakeFunctions, type FakeFunctions } from './fake-slack-functions.js';
+import { createFakeUnfurls, type FakeUnfurls } from './fake-slack-unfurls.js';
 import { createFakeSocketMode, type FakeSocketMode } from './fake-socket-mode.js';
 
 /** One Web API call as the bot made it. */
@@ -80,6 +81,8 @@ export interface FakeSlack {
   socketMode: FakeSocketMode;
   /** Workflow Builder's custom steps: start a run (the function_executed event) and see how it ended. */
   functions: Pick<FakeFunctions, 'execute' | 'execution'>;
+  /** Link unfurling: a message with links posted (the link_shared event); chat.unfurl answers for it. */
+  unfurls: Pick<FakeUnfurls, 'share'>;
   /** Sets what users.info answers for one user (others get defaults: UTC, not a bot). */
   setUser(user: Partial<FakeUser> & { id: string }): void;
   /** The next `times` calls to `method` answer `{ ok: false, error }`, as Slack does for that failure. */
@@ -281,9 +284,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   let socketModeUrl = '';
 
   const functions = createFakeFunctions('A0FAKE');
+  const unfurls = createFakeUnfurls(() => nextTs());
 
   const handlers: Record<string, MethodHandler> = {
     ...functions.handlers,
+    ...unfurls.handlers,
     'apps.connections.open': () => ({ ok: true, url: socketModeUrl }),
     'auth.test': () => ({
       ok: true,
@@ -554,6 +559,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     socketMode,
     functions,
+    unfurls,
     setUser,
     fail(method, error, { times = 1 } = {}) {
       scripts.push({ method, error, times, remaining: times });
