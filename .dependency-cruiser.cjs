@@ -28,6 +28,7 @@
 //                      retention    imports no feature
 //                      home         the App Home draws machines' cards
 //                      account      login and logout redraw the Home; uninstall purges shares
+//                      workflow-steps, unfurls   act through machines' lookups, power and cards
 //                    no-feature-cycle keeps the order free of circles.
 //   main.ts, bot.ts  composition roots: wire it all together; nothing in src/ imports them
 //

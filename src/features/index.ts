@@ -29,7 +29,9 @@ import { remindersFeature } from './reminders/index.js';
 import { retentionFeature } from './retention/index.js';
 import { sharesFeature } from './shares/index.js';
 import { spendFeature } from './spend/index.js';
+import { unfurlsFeature } from './unfurls/index.js';
 import { createWatchesFeature } from './watches/index.js';
+import { workflowStepsFeature } from './workflow-steps/index.js';
 
 // The lower features do some of their work through the higher ones (the feature order is in
 // .dependency-cruiser.cjs): it is handed to them here, where every feature is in view.
@@ -51,6 +53,8 @@ const features: Feature<never>[] = [
   spendFeature,
   costAlertsFeature,
   retentionFeature,
+  workflowStepsFeature,
+  unfurlsFeature,
 ];
 
 const commandHandlers = {
@@ -63,6 +67,7 @@ const commandHandlers = {
   ...approvalsFeature.commands,
   ...spendFeature.commands,
   ...costAlertsFeature.commands,
+  ...workflowStepsFeature.commands,
 } satisfies CommandHandlers;
 
 export function registerListeners(router: ListenerRouter, deps: ListenerDeps): void {

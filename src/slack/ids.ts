@@ -1,4 +1,5 @@
-// Every identifier that Slack sends back to us: the slash command, action_ids and callback_ids.
+// Every identifier that Slack sends back to us: the slash command, action_ids, callback_ids of modals
+// and of custom steps.
 // They live here once so manifest.yml, the Block Kit builders and the listeners cannot drift apart
 // (test/slack/manifest.test.ts checks the manifest and the registered listeners against this file).
 
@@ -53,6 +54,18 @@ export const MachineOverflowOption = {
   destroy: 'destroy',
 } as const;
 export type MachineOverflowOption = (typeof MachineOverflowOption)[keyof typeof MachineOverflowOption];
+
+/**
+ * callback_id of every custom step (manifest.yml `functions`) Workflow Builder can run. Renaming one
+ * breaks every workflow built with it: Slack stores the step by this id.
+ */
+export const StepCallbackId = {
+  startMachine: 'start_machine',
+  stopMachine: 'stop_machine',
+  restartMachine: 'restart_machine',
+  waitForState: 'wait_for_machine_state',
+} as const;
+export type StepCallbackId = (typeof StepCallbackId)[keyof typeof StepCallbackId];
 
 /** callback_id of every modal the bot opens. */
 export const CallbackId = {

@@ -31,6 +31,8 @@ export interface ListenerRouter {
   /** A modal's submission by its callback_id. */
   view(callbackId: string, listener: ViewListener): void;
   event<E extends string>(name: E, listener: Middleware<SlackEventMiddlewareArgs<E>>): void;
+  /** A custom step of Workflow Builder (a `function_executed` event) by its callback_id; acked by Bolt. */
+  function(callbackId: string, listener: Middleware<SlackEventMiddlewareArgs<'function_executed'>>): void;
 }
 
 /** Told to a person who clicks a button no listener owns. */
@@ -39,8 +41,8 @@ export const STALE_BUTTON_TEXT =
 
 /**
  * Registers the dispatching listeners on `app` and answers the router the listener modules register
- * with. Commands and events go to Bolt as they are: the bot has one of each kind, so there is nothing
- * to save.
+ * with. Commands, events and custom steps go to Bolt as they are: the bot has one of each kind, so
+ * there is nothing to save.
  */
 export function createListenerRouter(app: App, logger: Logger): ListenerRouter {
   const actions = new Map<string, ActionListener>();
@@ -79,5 +81,6 @@ export function createListenerRouter(app: App, logger: Logger): ListenerRouter {
       claim(actions, 'action', actionId, listener as unknown as ActionListener),
     view: (callbackId, listener) => claim(views, 'view', callbackId, listener),
     event: (name, listener) => app.event(name, listener),
+    function: (callbackId, listener) => app.function(callbackId, listener),
   };
 }

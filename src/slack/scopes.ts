@@ -18,4 +18,8 @@ export const BOT_SCOPES = [
   // users.info's profile.email: a team key is linked only to the member whose Paperspace e-mail is
   // the e-mail of the person's own Slack profile, so nobody can link under a teammate's address.
   'users:read.email',
+  // The link_shared event: a message with a link to the unfurl domain (paperspace.com) was posted.
+  'links:read',
+  // chat.unfurl: a console link to a machine shown as its card.
+  'links:write',
 ] as const;

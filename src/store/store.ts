@@ -21,6 +21,10 @@ import { createTeamDigestRepository, type TeamDigestRepository } from './team-di
 import { createVaultEntryRepository, type VaultEntryRepository } from './vault-entries.js';
 import { createWatchLeaseRepository, type WatchLeaseRepository } from './watch-leases.js';
 import { createWatchRepository, type WatchRepository } from './watches.js';
+import {
+  createWorkflowStepSettingRepository,
+  type WorkflowStepSettingRepository,
+} from './workflow-step-settings.js';
 import { createWorkspacePurge, type WorkspacePurge } from './workspace-purge.js';
 
 export interface Store {
@@ -40,6 +44,7 @@ export interface Store {
   readonly powerClaims: PowerClaimRepository;
   /** OAuth installations (SLACK_CLIENT_ID mode): each workspace's sealed bot token. */
   readonly slackInstallations: SlackInstallationRepository;
+  readonly workflowSteps: WorkflowStepSettingRepository;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -75,6 +80,7 @@ async function createStore(client: SqlClient, { now = Date.now }: StoreOptions =
     costAlerts: createCostAlertRepository(client),
     powerClaims: createPowerClaimRepository(client),
     slackInstallations: createSlackInstallationRepository(client),
+    workflowSteps: createWorkflowStepSettingRepository(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },

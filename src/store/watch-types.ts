@@ -27,6 +27,7 @@ export interface NewWatch extends WatchSubject {
   threadTs?: string | null;
   lastState?: string | null;
   eventId?: string | null;
+  functionExecutionId?: string | null;
   /**
    * Set for a watch that follows an operation (start, stop, restart, create): every older active watch
    * of the same machine in the workspace is finished as failed with this detail, in the same
@@ -50,6 +51,8 @@ export interface Watch extends WatchSubject {
    * known from its error at once, even when the machine's state never moves.
    */
   eventId: string | null;
+  /** The Workflow Builder step run this watch ends (a Wait step): it completes the step, posting nothing. */
+  functionExecutionId: string | null;
   timeline: TimelineEntry[];
   status: WatchStatus;
   /** Why it finished as it did (an event's error message, "machine was destroyed"...). */
@@ -127,6 +130,8 @@ export interface WatchRequest {
    * ("a newer start took over"). Absent for `/ps wait`, which only looks: it supersedes nothing.
    */
   operation?: string;
+  /** A Wait step's run: the watch ends it instead of posting; `channel` is then the person's id. */
+  functionExecutionId?: string;
 }
 
 export interface MachineWatcher {

@@ -82,6 +82,7 @@ type WatchRow = {
   deadline_at: number;
   last_state: string | null;
   event_id?: string | null;
+  function_execution_id?: string | null;
   timeline: string;
   status: WatchStatus;
   detail: string | null;
@@ -108,6 +109,7 @@ const fromRow = (row: WatchRow): Watch => ({
   deadlineAt: row.deadline_at,
   lastState: row.last_state,
   eventId: row.event_id ?? null,
+  functionExecutionId: row.function_execution_id ?? null,
   timeline: timelineSchema.parse(JSON.parse(row.timeline)),
   status: row.status,
   detail: row.detail,
@@ -179,8 +181,9 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
       const insert = (client: SqlClient, slot: number) =>
         client.get<WatchRow>(
           `INSERT INTO watches (id, slack_team_id, slack_user_id, machine_id, machine_name, target_state, channel,
-             message_ts, thread_ts, created_at, deadline_at, last_state, timeline, status, event_id, slot)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?)
+             message_ts, thread_ts, created_at, deadline_at, last_state, timeline, status, event_id, slot,
+             function_execution_id)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)
            ON CONFLICT DO NOTHING
            RETURNING *`,
           [
@@ -199,6 +202,7 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
             JSON.stringify(timeline),
             input.eventId ?? null,
             slot,
+            input.functionExecutionId ?? null,
           ],
         );
       // Finished before the insert, so the new watch is never among them.

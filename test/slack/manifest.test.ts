@@ -8,7 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { registerListeners } from '../../src/features/index.js';
 import { SLACK_EVENTS_PATH, SLACK_OAUTH_REDIRECT_PATH } from '../../src/slack/app.js';
-import { ActionId, CallbackId, SLASH_COMMAND } from '../../src/slack/ids.js';
+import { ActionId, CallbackId, SLASH_COMMAND, StepCallbackId } from '../../src/slack/ids.js';
 import type { ListenerDeps } from '../../src/slack/listener-deps.js';
 import type { ListenerRouter } from '../../src/slack/router.js';
 import { BOT_SCOPES } from '../../src/slack/scopes.js';
@@ -30,7 +30,16 @@ const manifestShape = z.object({
     redirect_urls: z.array(z.string()),
     scopes: z.object({ bot: z.array(z.string()) }),
   }),
+  functions: z.record(
+    z.string(),
+    z.object({
+      input_parameters: z.record(z.string(), z.object({ type: z.string() })),
+      output_parameters: z.record(z.string(), z.object({ type: z.string() })),
+    }),
+  ),
   settings: z.object({
+    org_deploy_enabled: z.boolean(),
+    function_runtime: z.string(),
     event_subscriptions: z.object({ request_url: z.string(), bot_events: z.array(z.string()) }),
     interactivity: z.object({ is_enabled: z.boolean(), request_url: z.string() }),
     socket_mode_enabled: z.boolean(),
@@ -47,12 +56,14 @@ function registeredListeners() {
     actions: [] as string[],
     views: [] as string[],
     events: [] as string[],
+    functions: [] as string[],
   };
   const recorder: ListenerRouter = {
     command: (name) => registered.commands.push(name),
     action: (actionId) => registered.actions.push(actionId),
     view: (callbackId) => registered.views.push(callbackId),
     event: (name) => registered.events.push(name),
+    function: (callbackId) => registered.functions.push(callbackId),
   };
   // The dependencies are used by handlers, which never run here.
   registerListeners(recorder, {} as ListenerDeps);
@@ -136,8 +147,30 @@ describe('manifest.yml', () => {
     expect(registered.commands).toEqual(manifest.features.slash_commands.map((command) => command.command));
     expect([...new Set(registered.actions)].sort()).toEqual(Object.values(ActionId).sort());
     expect([...new Set(registered.views)].sort()).toEqual(Object.values(CallbackId).sort());
+    // function_executed is not subscribed to: Slack sends it to an app that declares functions.
     expect([...new Set(registered.events)].sort()).toEqual(
       [...manifest.settings.event_subscriptions.bot_events].sort(),
     );
+    expect([...registered.functions].sort()).toEqual(Object.values(StepCallbackId).sort());
+    expect(Object.keys(manifest.functions).sort()).toEqual(Object.values(StepCallbackId).sort());
+  });
+
+  it('declares the steps to run on the bot (remote), org-ready as Slack requires for custom steps', () => {
+    expect(manifest.settings.function_runtime).toBe('remote');
+    expect(manifest.settings.org_deploy_enabled).toBe(true);
+  });
+
+  it('gives every step a machine and a Slack user to act as, and the outputs the step completes with', () => {
+    const outputs: Record<string, string[]> = {
+      [StepCallbackId.startMachine]: ['machine_id', 'machine_name', 'state'],
+      [StepCallbackId.stopMachine]: ['machine_id', 'machine_name', 'state'],
+      [StepCallbackId.restartMachine]: ['machine_id', 'machine_name', 'state'],
+      [StepCallbackId.waitForState]: ['public_ip', 'state'],
+    };
+    for (const [callbackId, step] of Object.entries(manifest.functions)) {
+      expect(step.input_parameters.user?.type, callbackId).toBe('slack#/types/user_id');
+      expect(step.input_parameters.machine?.type, callbackId).toBe('string');
+      expect(Object.keys(step.output_parameters).sort(), callbackId).toEqual(outputs[callbackId]);
+    }
   });
 });

@@ -37,6 +37,7 @@ const SCHEMA_TABLES = [
   'vault_entries',
   'watch_poll_leases',
   'watches',
+  'workflow_step_settings',
 ];
 
 /**

@@ -57,6 +57,7 @@ describe.each(storeFactories)('watches on $name', (factory) => {
       threadTs: '111.1',
       lastState: 'off',
       eventId: 'ev-start-1',
+      functionExecutionId: null,
       timeline: [{ state: 'off', at: T0 }],
       status: 'active',
       detail: null,

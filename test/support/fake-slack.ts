@@ -4,7 +4,9 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createFakeFunctions, type FakeFunctions } from './fake-slack-functions.js';
 import { createFakeSlackOAuth, type FakeSlackOAuth } from './fake-slack-oauth.js';
+import { createFakeUnfurls, type FakeUnfurls } from './fake-slack-unfurls.js';
 import { createFakeSocketMode, type FakeSocketMode } from './fake-socket-mode.js';
 
 /** One Web API call as the bot made it. */
@@ -87,6 +89,10 @@ export interface FakeSlack {
   socketMode: FakeSocketMode;
   /** The install flow (with `options.oauth`): approve an install, read and revoke issued tokens. */
   oauth: FakeSlackOAuth;
+  /** Workflow Builder's custom steps: start a run (the function_executed event) and see how it ended. */
+  functions: Pick<FakeFunctions, 'execute' | 'execution'>;
+  /** Link unfurling: a message with links posted (the link_shared event); chat.unfurl answers for it. */
+  unfurls: Pick<FakeUnfurls, 'share'>;
   /** Sets what users.info answers for one user (others get defaults: UTC, not a bot). */
   setUser(user: Partial<FakeUser> & { id: string }): void;
   /** The next `times` calls to `method` answer `{ ok: false, error }`, as Slack does for that failure. */
@@ -298,7 +304,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   // Known once the server listens, before any call can arrive.
   let socketModeUrl = '';
 
+  const functions = createFakeFunctions('A0FAKE');
+  const unfurls = createFakeUnfurls(() => nextTs());
+
   const handlers: Record<string, MethodHandler> = {
+    ...functions.handlers,
+    ...unfurls.handlers,
     'apps.connections.open': () => ({ ok: true, url: socketModeUrl }),
     'auth.test': (call) => {
       const installed = options.oauth && call.token ? oauth.check(call.token) : undefined;
@@ -437,7 +448,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     // The one method called before there is a token: it is how a token is obtained.
     if (options.oauth && call.method === 'oauth.v2.access') return oauth.access(call.args, call.basicAuth);
     if (call.token === undefined) return slackError('not_authed');
-    if (options.oauth && call.token !== options.botToken) {
+    // A step's run hands the app a workflow token (xwfp-) that Slack accepts beside the bot token.
+    if (functions.isWorkflowToken(call.token)) {
+      // accepted as Slack does, for the run it was issued to
+    } else if (options.oauth && call.token !== options.botToken) {
       const checked = oauth.check(call.token);
       if (!checked.ok) return slackError(checked.error);
     } else if (options.botToken !== undefined && call.token !== options.botToken) {
@@ -585,6 +599,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
     socketMode,
     oauth: oauth.api,
+    functions,
+    unfurls,
     setUser,
     fail(method, error, { times = 1 } = {}) {
       scripts.push({ method, error, times, remaining: times });

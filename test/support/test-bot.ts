@@ -118,6 +118,12 @@ export interface TestBot {
   send(request: SlackRequest): Promise<SlackResponse>;
   /** GET a path of the bot's HTTP server (/healthz, /metrics). */
   get(path: string): Promise<{ status: number; contentType: string | null; text: string }>;
+  /**
+   * Stops the bot and starts it again over the same database file and vault key, against the same
+   * emulator and fake Slack, as a deploy or a crash and restart would; store, vault, scheduler, url and
+   * port are the new run's afterwards.
+   */
+  restart(): Promise<void>;
   /** The bot's own stop() (the running bot's graceful shutdown); close() afterwards still cleans up. */
   stop(options?: { drainMs?: number }): Promise<void>;
   /** Links a demo user's key straight into the vault (the login modal has its own tests). */
@@ -158,8 +164,9 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
   });
   let proxy: RecordingProxy | undefined;
   if (options.recordPaperspaceHeaders) proxy = await startRecordingProxy(emulator.url);
-  const store = await openStore(`sqlite:${databasePath}`, { now });
-  const vault = createKeyVault({ keys: [randomBytes(32)], store, now });
+  const vaultKey = randomBytes(32);
+  let store = await openStore(`sqlite:${databasePath}`, { now });
+  let vault = createKeyVault({ keys: [vaultKey], store, now });
   const watchRequests: WatchRequest[] = [];
   const cron = createManualCron(now);
   const recording = (inner: MachineWatcher): MachineWatcher => ({
@@ -168,9 +175,8 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
       return inner.watch(request);
     },
   });
-  let bot: RunningBot;
-  try {
-    bot = await startBot({
+  const boot = () =>
+    startBot({
       slack:
         options.transport === 'socket'
           ? { mode: 'socket', botToken: BOT_TOKEN, appToken: APP_TOKEN, apiUrl: slack.apiUrl }
@@ -198,11 +204,14 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
       observability: { processMetrics: false },
       ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
     });
+  let bot: RunningBot;
+  try {
+    bot = await boot();
   } catch (error) {
     await Promise.allSettled([emulator.close(), slack.close(), store.close(), proxy?.close()]);
     throw error;
   }
-  const url = `http://127.0.0.1:${bot.port}`;
+  let url = `http://127.0.0.1:${bot.port}`;
   const requests = createSlackRequests({
     signingSecret: SIGNING_SECRET,
     responseUrl: slack.responseUrl,
@@ -211,21 +220,31 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     botUserId: slack.botUserId,
   });
 
-  const runningBot = bot;
+  let runningBot = bot;
   const metadataSeal = createMetadataSeal(vault.derivedKeys(METADATA_SEAL_PURPOSE));
   return {
-    url,
-    port: bot.port,
+    get url() {
+      return url;
+    },
+    get port() {
+      return runningBot.port;
+    },
     emulator,
     dialect,
     slack,
     requests,
-    store,
-    vault,
+    get store() {
+      return store;
+    },
+    get vault() {
+      return vault;
+    },
     databasePath,
     logText: () => logs,
     watchRequests,
-    scheduler: bot.scheduler,
+    get scheduler() {
+      return runningBot.scheduler;
+    },
     cron,
     paperspaceRequests: proxy?.requests ?? [],
     send: (request) => send(url, request),
@@ -236,6 +255,14 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
         contentType: response.headers.get('content-type'),
         text: await response.text(),
       };
+    },
+    async restart() {
+      await runningBot.stop();
+      await store.close();
+      store = await openStore(`sqlite:${databasePath}`, { now });
+      vault = createKeyVault({ keys: [vaultKey], store, now });
+      runningBot = await boot();
+      url = `http://127.0.0.1:${runningBot.port}`;
     },
     stop: (stopOptions) => runningBot.stop(stopOptions),
     async link(name, linkOptions = {}) {

@@ -12,7 +12,7 @@ import { WatchSlotsFullError } from '../../store/watches.js';
 
 export type { MachineWatcher, WatchRequest } from '../../store/watch-types.js';
 
-const DEFAULT_WATCH_TIMEOUT_MS = 30 * 60_000;
+export const DEFAULT_WATCH_TIMEOUT_MS = 30 * 60_000;
 
 /**
  * Active watches one person may have, whatever made them (Start, Stop, Restart, create, /ps wait, a
@@ -66,6 +66,7 @@ export function createMachineWatcher(deps: {
           threadTs: request.threadTs ?? null,
           lastState: request.initialState ?? null,
           eventId: request.eventId ?? null,
+          functionExecutionId: request.functionExecutionId ?? null,
           createdAt: at,
           deadlineAt: at + (request.timeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS),
           ...(request.operation === undefined

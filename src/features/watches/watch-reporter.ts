@@ -13,6 +13,7 @@ import { deliver } from '../../slack/posting.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { TimelineEntry, Watch } from '../../store/watch-types.js';
 import { machineCardMessage } from '../machines/blocks/machine-card.js';
+import { completeStep } from './step-completion.js';
 import {
   completionReply,
   finishedNotice,
@@ -122,10 +123,23 @@ export function createWatchReporter(deps: {
 
   return {
     async progress(watch, machine, timeline) {
+      // A Wait step's watch has no card: Workflow Builder shows the step as running until it ends.
+      if (watch.functionExecutionId !== null) return;
       await updateCard(watch, () => machineCardMessage(machine, { timeline, notice: waitingNotice(watch) }));
     },
 
     async finished(watch, outcome, machine, timeline, record, mayRepeat = false) {
+      const { functionExecutionId } = watch;
+      if (functionExecutionId !== null) {
+        await record.sending();
+        await completeStep(
+          { slack: await deps.slack(watch.teamId), logger: deps.logger },
+          { ...watch, functionExecutionId },
+          outcome,
+          machine,
+        );
+        return record.delivered();
+      }
       // The reply goes first and is recorded at once: a crash between Slack taking it and the record is
       // the one moment a completion can be posted twice (docs/scheduler.md), so nothing else sits in it.
       // A reply no one took is thrown: the outcome stays due and is posted again later (watch-outcomes.ts).

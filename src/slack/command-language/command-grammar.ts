@@ -82,7 +82,9 @@ export type Command =
    * Forgotten-machine alerts. `scope` null: show the settings; `self`: the person's own threshold;
    * `team`: the workspace default (administrators). `thresholdMs` null: off.
    */
-  | { name: 'alerts'; scope: 'self' | 'team' | null; thresholdMs: number | null };
+  | { name: 'alerts'; scope: 'self' | 'team' | null; thresholdMs: number | null }
+  /** Workflow Builder steps acting with the person's key. `enabled` null: say whether they are on. */
+  | { name: 'steps'; enabled: boolean | null };
 
 export type CommandName = Command['name'];
 
@@ -211,6 +213,11 @@ const GRAMMAR = {
     usage: `${ps} alerts [<6h>|off] | alerts default <6h|off>`,
     summary:
       'Be messaged when one of your machines runs longer than this (8h unless set); default sets it for the workspace (administrators).',
+  },
+  steps: {
+    usage: `${ps} steps [on|off]`,
+    summary:
+      'Let Workflow Builder steps that name you act with your Paperspace key (off unless you turn them on), or say whether they may.',
   },
 } as const satisfies Record<CommandName, { usage: string; summary: string }>;
 

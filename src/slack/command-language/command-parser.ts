@@ -36,6 +36,7 @@ import { readRemind } from './reminder-commands.js';
 import { looksLikeSecret } from './secret-detector.js';
 import { readApprovals, readShare } from './sharing-commands.js';
 import { readAlerts, readDigest, readSpend } from './spend-commands.js';
+import { readSteps } from './steps-commands.js';
 import type { Token } from './tokenize.js';
 import { tokenize } from './tokenize.js';
 
@@ -138,6 +139,7 @@ const READERS: Record<string, Reader> = {
   spend: readSpend,
   digest: readDigest,
   alerts: readAlerts,
+  steps: readSteps,
 };
 
 function readHelp(args: Token[]): ParseResult {

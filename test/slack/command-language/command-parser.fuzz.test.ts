@@ -156,6 +156,7 @@ const commandSchema = z.discriminatedUnion('name', [
       .max(7 * 24 * 3_600_000)
       .nullable(),
   }),
+  z.object({ name: z.literal('steps'), enabled: z.boolean().nullable() }),
 ]);
 
 // Keeps the oracle honest: it must describe exactly the Command type.

@@ -105,6 +105,7 @@ const EXAMPLES: Record<CommandName, { text: string; command: Command }> = {
     text: 'alerts default 6h',
     command: { name: 'alerts', scope: 'team', thresholdMs: 6 * 3_600_000 },
   },
+  steps: { text: 'steps ON', command: { name: 'steps', enabled: true } },
 };
 
 describe('the grammar table', () => {
@@ -304,6 +305,9 @@ describe('parseCommand errors name the argument and show the usage line', () => 
     ['alerts 6h 7h', 'alerts', '"7h"'],
     ['alerts default', 'alerts', 'Missing the default'],
     ['alerts default 6h off', 'alerts', '"off"'],
+    ['steps yes', 'steps', '"yes"'],
+    ['steps on off', 'steps', '"off"'],
+    ['steps on=1', 'steps', '"on=1"'],
     ['create gpu-1', 'create', '"gpu-1"'],
     ['create size=50 size=60', 'create', '"size"'],
     ['create 9lives=1', 'create', '"9lives"'],

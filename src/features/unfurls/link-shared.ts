@@ -1,0 +1,60 @@
+// A console link to a machine posted in a conversation becomes a compact machine card (name, state,
+// type, region, rate, Start/Stop), read with the key of the person who posted it: what it shows is
+// what their key may see. Someone without a linked key gets no unfurl, and neither does a machine
+// their key cannot read: Slack then shows the link as it is. The buttons act with the key of whoever
+// clicks them, as on every card (someone else's machine offers "Ask the owner" on the click).
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { describeError } from '../../errors/describe-error.js';
+import type { PaperspaceClient } from '../../paperspace/client.js';
+import type { ListenerDeps } from '../../slack/listener-deps.js';
+import { hourlyRateOf } from '../approvals/hourly-rate.js';
+import { machineCard } from '../machines/blocks/machine-card.js';
+import { machineIdOfConsoleUrl } from './console-links.js';
+
+type LinkSharedArgs = SlackEventMiddlewareArgs<'link_shared'> & AllMiddlewareArgs;
+
+async function cardOf(deps: ListenerDeps, client: PaperspaceClient, machineId: string) {
+  const machine = await client.machines.show(machineId);
+  // The rate is a nicety: a card without it beats no card.
+  const rate = await hourlyRateOf(client, machine, deps.now()).catch(() => null);
+  return {
+    blocks: machineCard(machine, {
+      compact: true,
+      ...(rate === null ? {} : { notice: `$${rate} / h while running` }),
+      // Settings, Access and Destroy are a person's own business, not a channel's.
+      buttons: { power: true, manage: false },
+    }),
+  };
+}
+
+export function linkSharedHandler(deps: ListenerDeps) {
+  return async ({ event, body, client }: LinkSharedArgs): Promise<void> => {
+    const links = event.links.flatMap((link) => {
+      const machineId = machineIdOfConsoleUrl(link.url);
+      return machineId === undefined ? [] : [{ url: link.url, machineId }];
+    });
+    if (links.length === 0) return;
+    const poster = { teamId: body.team_id, userId: event.user };
+    const paperspace = await deps.clients.forUser(poster);
+    if (paperspace === undefined) return;
+    const unfurls: Record<string, { blocks: ReturnType<typeof machineCard> }> = {};
+    for (const link of links) {
+      try {
+        unfurls[link.url] = await cardOf(deps, paperspace, link.machineId);
+      } catch (error) {
+        deps.logger.info(
+          { machineId: link.machineId, error: describeError(error) },
+          'no unfurl for a console link',
+        );
+      }
+    }
+    if (Object.keys(unfurls).length === 0) return;
+    // A link typed in the message composer has no message yet: Slack names it by unfurl_id and source.
+    const { unfurl_id: unfurlId, source } = event;
+    if (unfurlId !== undefined && (source === 'composer' || source === 'conversations_history')) {
+      await client.chat.unfurl({ unfurl_id: unfurlId, source, unfurls });
+    } else {
+      await client.chat.unfurl({ channel: event.channel, ts: event.message_ts, unfurls });
+    }
+  };
+}

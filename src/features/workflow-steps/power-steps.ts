@@ -1,0 +1,32 @@
+// Start, Stop and Restart machine as Workflow Builder steps: the same power request as a click (its
+// claim against a second request, its audit record), with the key of the person the step names. A
+// machine already where the step would take it completes the step: "stop my dev machines" at 19:00
+// succeeds for the ones already off. The outputs are the machine as re-read after the request; the
+// Wait step follows it to a state.
+import { UserFacingError } from '../../errors/user-facing-error.js';
+import type { Machine } from '../../paperspace/schemas.js';
+import type { ListenerDeps } from '../../slack/listener-deps.js';
+import { findMachine } from '../machines/machine-lookup.js';
+import { createMachineOperations, type PowerVerb } from '../machines/machine-operations.js';
+import { stepActor } from './step-actor.js';
+import { type StepArgs, type StepOutputs, stepListener, textInput } from './step-run.js';
+
+/** The outputs every machine step declares in manifest.yml. */
+function machineOutputs(machine: Pick<Machine, 'id' | 'name' | 'state'>): StepOutputs {
+  return { machine_id: machine.id, machine_name: machine.name, state: machine.state };
+}
+
+export function powerStep(deps: ListenerDeps, verb: PowerVerb): (args: StepArgs) => Promise<void> {
+  return stepListener(deps, `workflow_step.${verb}`, async ({ user, inputs }) => {
+    const reference = textInput(inputs, 'machine', 'Machine');
+    const actor = await stepActor(deps, user);
+    const machine = await findMachine(actor.client, reference);
+    const outcome = await createMachineOperations(deps).power(actor, machine, verb);
+    if (outcome.kind === 'unchanged' && outcome.reason === 'off_cannot_restart') {
+      throw new UserFacingError(
+        `${machine.name} is off, so there is nothing to restart: use the Start machine step for it.`,
+      );
+    }
+    return { machineId: outcome.machine.id, outputs: machineOutputs(outcome.machine) };
+  });
+}

@@ -1,0 +1,41 @@
+// Whose key a step acts with: only the Slack user named in the step's own input, and only once that
+// person said yes with `/ps steps on`. A workflow is built by someone and run by a trigger, possibly
+// for many people; without their yes it must not spend anyone's Paperspace account. Everything here
+// happens before the first Paperspace call, so a refusal sends nothing there.
+import { UserFacingError } from '../../errors/user-facing-error.js';
+import { SLASH_COMMAND } from '../../slack/ids.js';
+import type { ListenerDeps } from '../../slack/listener-deps.js';
+import type { SlackUser } from '../../store/slack-user.js';
+import type { Actor } from '../machines/machine-operations.js';
+
+/** A Slack user id as Slack sends it in a `slack#/types/user_id` input. */
+const USER_ID = /^[UW][A-Z0-9]{2,}$/;
+
+/** The person a step names in its `user` input; a refusal naming the input when it is not one. */
+export function namedPerson(teamId: string, input: unknown): SlackUser {
+  if (typeof input !== 'string' || !USER_ID.test(input)) {
+    throw new UserFacingError(
+      'This step needs a Slack user in its "Act as" input: choose the person whose Paperspace key it should use.',
+    );
+  }
+  return { teamId, userId: input };
+}
+
+/** The person with their own client, or a UserFacingError saying who must do what. */
+export async function stepActor(
+  deps: Pick<ListenerDeps, 'store' | 'clients'>,
+  user: SlackUser,
+): Promise<Actor> {
+  if (!(await deps.store.workflowSteps.enabled(user))) {
+    throw new UserFacingError(
+      `<@${user.userId}> has not allowed Paperspace steps to act for them: they must type \`${SLASH_COMMAND} steps on\` in Slack first (or the workflow should name someone who did).`,
+    );
+  }
+  const client = await deps.clients.forUser(user);
+  if (client === undefined) {
+    throw new UserFacingError(
+      `<@${user.userId}> has no Paperspace key linked: they must type \`${SLASH_COMMAND} login\` and link their key before a step can act for them.`,
+    );
+  }
+  return { user, client };
+}

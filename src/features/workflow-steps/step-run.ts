@@ -1,0 +1,69 @@
+// What every step run shares: the person it names, the audit record carrying the workflow's execution
+// id, and the one way it ends (completeSuccess with outputs, or completeError with one sentence).
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { UserFacingError } from '../../errors/user-facing-error.js';
+import { failureText } from '../../errors/user-message.js';
+import type { ListenerDeps } from '../../slack/listener-deps.js';
+import type { SlackUser } from '../../store/slack-user.js';
+import { namedPerson } from './step-actor.js';
+
+export type StepArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
+export type StepOutputs = Record<string, string>;
+
+/** How a run went: every step here acts on a machine, whose id the audit record keeps. */
+export interface StepResult {
+  machineId: string;
+  /** What the step completes with now; absent when something else ends it later (a Wait step's watch). */
+  outputs?: StepOutputs;
+}
+
+export interface StepRun {
+  /** The person the step's `user` input names (not the one who built or triggered the workflow). */
+  user: SlackUser;
+  inputs: Record<string, unknown>;
+  /** Where the step runs, for the audit record and the log: `workflow Wx…, step Fx…`. */
+  where: string;
+  /** The run's function_execution_id, for whatever completes it later. */
+  executionId: string;
+}
+
+/**
+ * Runs one step: `perform` answers how it went, or throws a UserFacingError (a sentence for the workflow's
+ * runner) or any other error (logged, reported with a reference). Every run writes one audit record with
+ * `action`, the machine it names and the workflow's execution id, whatever its outcome.
+ */
+export function stepListener(
+  deps: ListenerDeps,
+  action: string,
+  perform: (run: StepRun) => Promise<StepResult>,
+): (args: StepArgs) => Promise<void> {
+  return async ({ event, body, complete, fail }) => {
+    const where = `workflow ${event.workflow_execution_id}, step ${event.function_execution_id}`;
+    const executionId = event.function_execution_id;
+    const teamId = body.team_id;
+    let result: StepResult;
+    try {
+      // A step whose "Act as" input names nobody ran for no one, so it has no audit record: it fails
+      // with the sentence saying which input to fill in.
+      const user = namedPerson(teamId, event.inputs.user);
+      const machine = typeof event.inputs.machine === 'string' ? event.inputs.machine : undefined;
+      result = await deps.audit.run(
+        { user, action, note: where, ...(machine === undefined ? {} : { resourceId: machine }) },
+        () => perform({ user, inputs: event.inputs, where, executionId }),
+        // The machine as typed is only a name until Paperspace says which one it is.
+        (done) => done.machineId,
+      );
+    } catch (error) {
+      await fail({ error: failureText(error, deps.logger) });
+      return;
+    }
+    if (result.outputs !== undefined) await complete({ outputs: result.outputs });
+  };
+}
+
+/** A text input of the step, trimmed; a refusal naming the input when it is empty. */
+export function textInput(inputs: Record<string, unknown>, name: string, title: string): string {
+  const value = inputs[name];
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  throw new UserFacingError(`This step needs the "${title}" input.`);
+}
