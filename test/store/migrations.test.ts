@@ -329,6 +329,9 @@ describe('migrations on PostgreSQL', () => {
     );
     expect(columns).toEqual([
       { table_name: 'audit_records', column_name: 'id', data_type: 'bigint', is_identity: 'YES' },
+      { table_name: 'slack_installations', column_name: 'iv', data_type: 'bytea', is_identity: 'NO' },
+      { table_name: 'slack_installations', column_name: 'auth_tag', data_type: 'bytea', is_identity: 'NO' },
+      { table_name: 'slack_installations', column_name: 'ciphertext', data_type: 'bytea', is_identity: 'NO' },
       { table_name: 'vault_entries', column_name: 'iv', data_type: 'bytea', is_identity: 'NO' },
       { table_name: 'vault_entries', column_name: 'auth_tag', data_type: 'bytea', is_identity: 'NO' },
       { table_name: 'vault_entries', column_name: 'ciphertext', data_type: 'bytea', is_identity: 'NO' },
