@@ -66,7 +66,9 @@ export async function openCreateRequest(
   }
   const request = {
     ...withoutNewUserFields(params),
-    teamId,
+    // The contract creates for a team by its id; v1 creates in the approver key's own team and refuses
+    // a teamId field.
+    ...(requester.client.dialect === 'v1' ? {} : { teamId }),
     // The contract's userId: the machine is created for the requester, not for whoever approves.
     userId: account.userId,
   };

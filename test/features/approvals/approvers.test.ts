@@ -6,6 +6,9 @@ import { TEAM_ID, USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
 import { cardValue, eventually, settle, textOf } from '../machines/machine-kit.js';
 
+/** The contract requires a billing type; v1's create has no such field, so its requests name none. */
+const BILLING = process.env.TEST_PAPERSPACE_DIALECT === 'v1' ? '' : ' billingType=hourly';
+
 // Orbital Labs with more people than the demo: Lee, a second administrator; Kim, a second member; and
 // Noor, a member who owns a machine and never links a key. Who is asked must follow what Paperspace
 // says about each of them, never who happens to have linked a key.
@@ -86,7 +89,7 @@ async function askedAbout(name: string, requester: string): Promise<string[]> {
 /** A member types an inline create, Paperspace refuses it, and they click Send request. */
 async function asksToCreate(userId: string, name: string, paperspaceUserId: string): Promise<void> {
   const command = bot.requests.slashCommand({
-    text: `create machineName=${name} region=CA1 machineType=C4 size=50 billingType=hourly templateId=t04azgph userId=${paperspaceUserId}`,
+    text: `create machineName=${name} region=CA1 machineType=C4 size=50${BILLING} templateId=t04azgph userId=${paperspaceUserId}`,
     userId,
     channelId: CHANNEL,
   });
@@ -164,7 +167,7 @@ describe("a member's create request", () => {
 describe.skipIf(onV1)('on the legacy API, a create a teammate makes themselves', () => {
   it('shows Paperspace accepted them as an administrator, and later requests reach them', async () => {
     const command = bot.requests.slashCommand({
-      text: 'create machineName=lee-own region=CA1 machineType=C4 size=50 billingType=hourly templateId=t04azgph userId=u1lee',
+      text: `create machineName=lee-own region=CA1 machineType=C4 size=50${BILLING} templateId=t04azgph userId=u1lee`,
       userId: LEE,
       channelId: CHANNEL,
     });
