@@ -444,19 +444,23 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     },
   };
 
+  /** Why Slack refuses `token`, or undefined when it takes it. */
+  const tokenRefusal = (token: string): string | undefined => {
+    // A step's run hands the app a workflow token (xwfp-) that Slack accepts beside the bot token.
+    if (functions.isWorkflowToken(token) || token === options.botToken) return undefined;
+    if (options.oauth) {
+      const checked = oauth.check(token);
+      return checked.ok ? undefined : checked.error;
+    }
+    return options.botToken === undefined ? undefined : 'invalid_auth';
+  };
+
   const answerApiCall = (call: ApiCall): SlackAnswer => {
     // The one method called before there is a token: it is how a token is obtained.
     if (options.oauth && call.method === 'oauth.v2.access') return oauth.access(call.args, call.basicAuth);
     if (call.token === undefined) return slackError('not_authed');
-    // A step's run hands the app a workflow token (xwfp-) that Slack accepts beside the bot token.
-    if (functions.isWorkflowToken(call.token)) {
-      // accepted as Slack does, for the run it was issued to
-    } else if (options.oauth && call.token !== options.botToken) {
-      const checked = oauth.check(call.token);
-      if (!checked.ok) return slackError(checked.error);
-    } else if (options.botToken !== undefined && call.token !== options.botToken) {
-      return slackError('invalid_auth');
-    }
+    const refusal = tokenRefusal(call.token);
+    if (refusal !== undefined) return slackError(refusal);
     const handler = handlers[call.method];
     return handler ? handler(call) : slackError('unknown_method');
   };
