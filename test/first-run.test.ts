@@ -14,17 +14,20 @@ const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../', import.meta.url));
 const COPIED = ['src', 'test', 'tools', 'manifest.yml', 'package.json', 'tsconfig.json', 'vitest.config.ts'];
 
+let scratch: string;
 let clone: string;
 
 beforeAll(async () => {
-  clone = await mkdtemp(join(tmpdir(), 'ps-fresh-clone-'));
+  // One level down, so that "beside the checkout" is inside the scratch folder and not tmpdir itself.
+  scratch = await mkdtemp(join(tmpdir(), 'ps-fresh-clone-'));
+  clone = join(scratch, 'checkout');
   await Promise.all(
     COPIED.map((entry) => cp(join(repoRoot, entry), join(clone, entry), { recursive: true })),
   );
   await symlink(join(repoRoot, 'node_modules'), join(clone, 'node_modules'));
 });
 afterAll(async () => {
-  await rm(clone, { recursive: true, force: true });
+  await rm(scratch, { recursive: true, force: true });
 });
 
 async function manifestSuite(ci: string): Promise<{ code: number; output: string }> {
