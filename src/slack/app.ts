@@ -20,7 +20,7 @@ import {
 } from './error-handler.js';
 import { installCallbacks } from './install-pages.js';
 import { createMetadataSeal } from './metadata-seal.js';
-import { guardSlackRequests, type SeenSignatures } from './request-guard.js';
+import { BODY_LIMIT_BYTES, guardSlackRequests, type SeenSignatures } from './request-guard.js';
 import { openSealedMetadata, sealingFetch } from './sealed-views.js';
 import { createSlackTransport } from './slack-transport.js';
 
@@ -159,6 +159,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
           logger: boltLogger,
           processBeforeResponse: false,
           processEventErrorHandler: answerFailedHttpRequest,
+          bodyLimit: BODY_LIMIT_BYTES,
           ...(oauth === undefined ? {} : oauthReceiverOptions(oauth, options.slackApiUrl)),
         })
       : new SocketModeReceiver({
