@@ -23,6 +23,7 @@ import { createMetadataSeal } from './metadata-seal.js';
 import { BODY_LIMIT_BYTES, guardSlackRequests, type SeenSignatures } from './request-guard.js';
 import { openSealedMetadata, sealingFetch } from './sealed-views.js';
 import { createSlackTransport } from './slack-transport.js';
+import { guardSocketModePayloads } from './socket-mode-guard.js';
 
 /** The one endpoint Slack posts slash commands, interactions and events to (manifest.yml says the same). */
 export const SLACK_EVENTS_PATH = '/slack/events';
@@ -211,6 +212,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     convoStore: false,
   });
   app.error(createSlackErrorHandler(options.logger));
+  // Over HTTP the same checks ran before Bolt saw the request (guardSlackRequests above).
+  if (options.mode === 'socket')
+    app.use(guardSocketModePayloads(responseUrlHosts(options.slackApiUrl), options.logger));
   app.use(openSealedMetadata(metadataSeal, options.logger));
   options.register(app);
 

@@ -260,7 +260,7 @@ function objectBody(raw: string, contentType: string): Record<string, unknown> |
 }
 
 /** Every response_url of the request (a command's, an action's, a modal's response_urls) is https on an allowed host. */
-function responseUrlsAllowed(body: Record<string, unknown>, hosts: readonly string[]): boolean {
+export function responseUrlsAllowed(body: Record<string, unknown>, hosts: readonly string[]): boolean {
   const urls: unknown[] = [body.response_url];
   if (Array.isArray(body.response_urls)) {
     for (const entry of body.response_urls) {
