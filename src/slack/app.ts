@@ -12,6 +12,7 @@ import type { InstallationStore } from '@slack/oauth';
 import { WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { describeError } from '../errors/describe-error.js';
+import { ARRIVED_AT } from './ack-deadline.js';
 import { createBoltLogger } from './bolt-logger.js';
 import {
   acknowledgeFailedSocketModeEvent,
@@ -20,7 +21,7 @@ import {
 } from './error-handler.js';
 import { installCallbacks } from './install-pages.js';
 import { createMetadataSeal } from './metadata-seal.js';
-import { BODY_LIMIT_BYTES, guardSlackRequests, type SeenSignatures } from './request-guard.js';
+import { arrivalOf, BODY_LIMIT_BYTES, guardSlackRequests, type SeenSignatures } from './request-guard.js';
 import { openSealedMetadata, sealingFetch } from './sealed-views.js';
 import { createSlackTransport } from './slack-transport.js';
 import { guardSocketModePayloads } from './socket-mode-guard.js';
@@ -161,6 +162,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
           processBeforeResponse: false,
           processEventErrorHandler: answerFailedHttpRequest,
           bodyLimit: BODY_LIMIT_BYTES,
+          customPropertiesExtractor: (request) => ({ [ARRIVED_AT]: arrivalOf(request) ?? Date.now() }),
           ...(oauth === undefined ? {} : oauthReceiverOptions(oauth, options.slackApiUrl)),
         })
       : new SocketModeReceiver({
@@ -169,6 +171,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
           // A separate object: the Socket Mode client mutates the options it is given.
           installerOptions: { clientOptions: { slackApiUrl: options.slackApiUrl } },
           processEventErrorHandler: acknowledgeFailedSocketModeEvent,
+          customPropertiesExtractor: () => ({ [ARRIVED_AT]: Date.now() }),
         });
 
   if (receiver instanceof HTTPReceiver && options.mode === 'http') {

@@ -154,6 +154,8 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
   };
 
   return (request, response) => {
+    // Before anything else: listeners' budgets before their ack count from here (ack-deadline.ts).
+    stampArrival(request, now());
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (request.method !== 'POST' || path !== options.path) {
       listener(request, response);
@@ -180,6 +182,17 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
       },
     );
   };
+}
+
+const arrivals = new WeakMap<IncomingMessage, number>();
+
+function stampArrival(request: IncomingMessage, at: number): void {
+  arrivals.set(request, at);
+}
+
+/** When the guard first saw `request` (epoch ms), for the receiver to put in the request's context. */
+export function arrivalOf(request: IncomingMessage): number | undefined {
+  return arrivals.get(request);
 }
 
 function isHelpCommand(body: Record<string, unknown>): boolean {
