@@ -4,12 +4,27 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { PaperspaceError } from '../paperspace/errors.js';
+import { isStoreUnreachable } from '../store/store-unreachable.js';
 import { VaultError } from '../vault/vault-error.js';
 import { describeError, isSlackApiError } from './describe-error.js';
 import { UserFacingError } from './user-facing-error.js';
 
+/**
+ * Said when the database cannot be reached part-way through a request. Most such requests stop at the
+ * key vault, before anything is asked of Paperspace, but not all (an audit write comes after the
+ * change), so this does not claim that nothing happened. The request guard, which answers before any
+ * work starts, can and does (request-guard.ts).
+ */
+const STORE_UNREACHABLE_TEXT =
+  "I can't reach my database right now. Try again in a minute; if you asked for a change, `/ps list` shows whether it happened.";
+
 export function messageForUser(error: unknown, logger: Logger): string {
   if (error instanceof UserFacingError || error instanceof PaperspaceError) return error.message;
+  if (isStoreUnreachable(error)) {
+    // An outage, not a bug: /readyz and the health log say so; no reference to quote.
+    logger.warn({ error: describeError(error) }, 'the database could not be reached while serving a request');
+    return STORE_UNREACHABLE_TEXT;
+  }
   const reference = randomBytes(4).toString('hex');
   if (error instanceof VaultError) {
     // Vault messages are written for the operator (key ids, counts); the person only needs a way out.

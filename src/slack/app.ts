@@ -12,6 +12,7 @@ import type { InstallationStore } from '@slack/oauth';
 import { WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { describeError } from '../errors/describe-error.js';
+import { ARRIVED_AT } from './ack-deadline.js';
 import { createBoltLogger } from './bolt-logger.js';
 import {
   acknowledgeFailedSocketModeEvent,
@@ -20,9 +21,10 @@ import {
 } from './error-handler.js';
 import { installCallbacks } from './install-pages.js';
 import { createMetadataSeal } from './metadata-seal.js';
-import { guardSlackRequests, type SeenSignatures } from './request-guard.js';
+import { arrivalOf, BODY_LIMIT_BYTES, guardSlackRequests, type SeenSignatures } from './request-guard.js';
 import { openSealedMetadata, sealingFetch } from './sealed-views.js';
 import { createSlackTransport } from './slack-transport.js';
+import { guardSocketModePayloads } from './socket-mode-guard.js';
 
 /** The one endpoint Slack posts slash commands, interactions and events to (manifest.yml says the same). */
 export const SLACK_EVENTS_PATH = '/slack/events';
@@ -159,6 +161,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
           logger: boltLogger,
           processBeforeResponse: false,
           processEventErrorHandler: answerFailedHttpRequest,
+          bodyLimit: BODY_LIMIT_BYTES,
+          customPropertiesExtractor: (request) => ({ [ARRIVED_AT]: arrivalOf(request) ?? Date.now() }),
           ...(oauth === undefined ? {} : oauthReceiverOptions(oauth, options.slackApiUrl)),
         })
       : new SocketModeReceiver({
@@ -167,6 +171,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
           // A separate object: the Socket Mode client mutates the options it is given.
           installerOptions: { clientOptions: { slackApiUrl: options.slackApiUrl } },
           processEventErrorHandler: acknowledgeFailedSocketModeEvent,
+          customPropertiesExtractor: () => ({ [ARRIVED_AT]: Date.now() }),
         });
 
   if (receiver instanceof HTTPReceiver && options.mode === 'http') {
@@ -210,6 +215,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     convoStore: false,
   });
   app.error(createSlackErrorHandler(options.logger));
+  // Over HTTP the same checks ran before Bolt saw the request (guardSlackRequests above).
+  if (options.mode === 'socket')
+    app.use(guardSocketModePayloads(responseUrlHosts(options.slackApiUrl), options.logger));
   app.use(openSealedMetadata(metadataSeal, options.logger));
   options.register(app);
 

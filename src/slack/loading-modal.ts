@@ -4,18 +4,10 @@
 // call before it) and is replaced with the form when the data is there (views.update), or with the
 // reason there is no form. The person sees a response immediately and never a silent expiry.
 import type { ModalView } from '@slack/types';
-import type { WebClient } from '@slack/web-api';
-import type { Logger } from 'pino';
 import { describeError, slackErrorCode } from '../errors/describe-error.js';
 import { failureText } from '../errors/user-message.js';
 import { loadingModal, noticeModal } from './block-kit/status-modal.js';
-
-/** Where the modal opens from: a command or a click, within 3 s of it. */
-export interface ModalTrigger {
-  web: WebClient;
-  triggerId: string;
-  deps: { logger: Logger };
-}
+import { type ModalTrigger, openModal } from './open-modal.js';
 
 export interface LoadingModalRequest {
   /** Title of the loading view and of the failure notice (24 characters at most). */
@@ -29,12 +21,9 @@ export interface LoadingModalRequest {
 export async function openLoadingModal(trigger: ModalTrigger, request: LoadingModalRequest): Promise<void> {
   const { web } = trigger;
   const { logger } = trigger.deps;
-  const opened = await web.views.open({
-    trigger_id: trigger.triggerId,
-    view: loadingModal(request.title, request.loading),
-  });
-  const viewId = opened.view?.id;
-  if (viewId === undefined) throw new Error('views.open answered without a view id');
+  const opened = await openModal(trigger, loadingModal(request.title, request.loading));
+  // Slack refused the trigger and the person has been told what to do: nothing to fill.
+  if (opened === undefined) return;
 
   let view: ModalView;
   try {
@@ -45,8 +34,8 @@ export async function openLoadingModal(trigger: ModalTrigger, request: LoadingMo
   try {
     // The hash makes Slack refuse the update if the view changed meanwhile (nothing else writes it).
     await web.views.update({
-      view_id: viewId,
-      ...(opened.view?.hash ? { hash: opened.view.hash } : {}),
+      view_id: opened.id,
+      ...(opened.hash ? { hash: opened.hash } : {}),
       view,
     });
   } catch (error) {

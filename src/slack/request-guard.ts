@@ -9,6 +9,15 @@
 // - a response_url on any host but Slack's hooks host (or the stand-in Slack of SLACK_API_URL in the
 //   sandbox and tests) is refused: the bot would POST to wherever a signed request pointed it.
 //
+// - a body over BODY_LIMIT_BYTES is refused with 413 before it is read further.
+//
+// When the store cannot be asked whether a request is a replay (the database is unreachable), nothing
+// can be done for the person anyway (their key is in it), so the request is answered in words on its
+// own surface instead of Slack's generic failure: a command's ephemeral reply, a pushed modal over a
+// submitted form (closing it goes back to what was typed), an ephemeral at a clicked button. `/ps help`
+// needs no database and running it twice harms nobody, so it goes through. Events get a 503, which
+// Slack retries.
+//
 // Seen signatures are claimed in the store (the SHA-256 of each, never the signature itself), so a
 // replay reaching another replica behind the load balancer is refused too; the claim is one INSERT on
 // a primary key, atomic across replicas. This process's memory stays in front, so a replay to the same
@@ -18,6 +27,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { HTTPModuleFunctions, verifySlackRequest } from '@slack/bolt';
 import type { Logger } from 'pino';
+import { request as httpRequest } from 'undici';
+import { describeError } from '../errors/describe-error.js';
+import { statusModal } from './block-kit/status-modal.js';
 
 /** How far ahead of this clock Slack's timestamp may be (clock drift between Slack and this host). */
 const MAX_FUTURE_SKEW_S = 60;
@@ -25,6 +37,16 @@ const MAX_FUTURE_SKEW_S = 60;
 const REPLAY_WINDOW_MS = 5 * 60_000;
 /** How often the store's expired signatures are deleted (by whichever replica gets there). */
 const PRUNE_EVERY_MS = 60_000;
+/**
+ * Slack's largest payload, a submitted modal, carries at most 100 blocks of a few thousand characters
+ * and their state: a few hundred KB. Anything far beyond that is not Slack, and reading it costs memory.
+ */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** What a person is told when the store cannot be asked whether their request is a replay. */
+export const GUARD_STORE_UNREACHABLE_TEXT =
+  "I can't reach my database right now, so nothing was done. Try again in a minute.";
+/** How long the guard waits for a response_url to take the answer above. */
+const RESPONSE_URL_TIMEOUT_MS = 5_000;
 
 /** The store's record of signatures served (RequestReplayRepository). */
 export interface SeenSignatures {
@@ -82,10 +104,7 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
   };
 
   const check = async (request: IncomingMessage, response: ServerResponse): Promise<boolean> => {
-    const buffered = await HTTPModuleFunctions.bufferIncomingMessage(
-      request,
-      HTTPModuleFunctions.defaultBodyLimit,
-    );
+    const buffered = await HTTPModuleFunctions.bufferIncomingMessage(request, BODY_LIMIT_BYTES);
     const raw = buffered.rawBody.toString();
     const contentType = request.headers['content-type'] ?? '';
     if (contentType === 'application/x-www-form-urlencoded' && parseQuery(raw).ssl_check === '1') return true;
@@ -120,10 +139,11 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
     try {
       first = await rememberOnce(signature);
     } catch (error) {
-      // Without the store there is no telling a replay from a first request: refuse rather than risk
-      // running a command twice; Slack retries a request answered with 5xx.
-      options.logger.error({ error: String(error) }, 'could not check a Slack request for a replay');
-      refuse(response, 503, 'the store could not be asked whether the request is a replay');
+      // Without the store there is no telling a replay from a first request: nothing runs that could
+      // run twice, and the person is told why.
+      options.logger.error({ error: describeError(error) }, 'could not check a Slack request for a replay');
+      if (body !== undefined && isHelpCommand(body)) return true;
+      await answerWithoutStore(body, response, options.logger);
       return false;
     }
     if (!first) {
@@ -134,6 +154,8 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
   };
 
   return (request, response) => {
+    // Before anything else: listeners' budgets before their ack count from here (ack-deadline.ts).
+    stampArrival(request, now());
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (request.method !== 'POST' || path !== options.path) {
       listener(request, response);
@@ -145,10 +167,89 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
       },
       (error: unknown) => {
         const tooLarge = HTTPModuleFunctions.isRawBodyError(error) && error.statusCode === 413;
-        if (!response.headersSent) refuse(response, tooLarge ? 413 : 400, 'the body could not be read');
+        if (response.headersSent) return;
+        if (!tooLarge) {
+          refuse(response, 400, 'the body could not be read');
+          return;
+        }
+        // The rest of the body is still on its way; closing the connection stops it, where keep-alive
+        // would have the server read (and the client send) all of it first.
+        options.logger.warn(
+          { status: 413, limit: BODY_LIMIT_BYTES },
+          'refused a request to the Slack endpoint',
+        );
+        response.writeHead(413, { connection: 'close' }).end();
       },
     );
   };
+}
+
+const arrivals = new WeakMap<IncomingMessage, number>();
+
+function stampArrival(request: IncomingMessage, at: number): void {
+  arrivals.set(request, at);
+}
+
+/** When the guard first saw `request` (epoch ms), for the receiver to put in the request's context. */
+export function arrivalOf(request: IncomingMessage): number | undefined {
+  return arrivals.get(request);
+}
+
+function isHelpCommand(body: Record<string, unknown>): boolean {
+  return typeof body.command === 'string' && typeof body.text === 'string' && /^\s*help\b/i.test(body.text);
+}
+
+/** Answers a request the guard cannot let through because the store is unreachable (see the header). */
+async function answerWithoutStore(
+  body: Record<string, unknown> | undefined,
+  response: ServerResponse,
+  logger: Logger,
+): Promise<void> {
+  const answerJson = (answer: unknown) =>
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+  if (body !== undefined && typeof body.command === 'string') {
+    answerJson({ response_type: 'ephemeral', text: `❌ ${GUARD_STORE_UNREACHABLE_TEXT}` });
+    return;
+  }
+  if (body?.type === 'view_submission') {
+    answerJson({
+      response_action: 'push',
+      view: statusModal({
+        title: 'Nothing was done',
+        text: `❌ ${GUARD_STORE_UNREACHABLE_TEXT}`,
+        close: 'Back',
+      }),
+    });
+    return;
+  }
+  if (body?.type === 'block_actions') {
+    response.writeHead(200).end();
+    // The host was checked above (responseUrlsAllowed) before anything else was read.
+    if (typeof body.response_url === 'string' && body.response_url !== '') {
+      await httpRequest(body.response_url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          response_type: 'ephemeral',
+          replace_original: false,
+          text: `❌ ${GUARD_STORE_UNREACHABLE_TEXT}`,
+        }),
+        headersTimeout: RESPONSE_URL_TIMEOUT_MS,
+        bodyTimeout: RESPONSE_URL_TIMEOUT_MS,
+      })
+        .then((answer) => answer.body.dump())
+        .catch((error: unknown) =>
+          logger.warn(
+            { error: describeError(error) },
+            'could not tell a clicker the database is unreachable',
+          ),
+        );
+    }
+    return;
+  }
+  // Events and the rest: Slack retries a 5xx answer, by which time the store may be back.
+  logger.warn({ status: 503 }, 'refused a request to the Slack endpoint: the store is unreachable');
+  response.writeHead(503).end();
 }
 
 /** The parsed body; undefined when it is not JSON (Bolt answers that with 400 itself). */
@@ -172,7 +273,7 @@ function objectBody(raw: string, contentType: string): Record<string, unknown> |
 }
 
 /** Every response_url of the request (a command's, an action's, a modal's response_urls) is https on an allowed host. */
-function responseUrlsAllowed(body: Record<string, unknown>, hosts: readonly string[]): boolean {
+export function responseUrlsAllowed(body: Record<string, unknown>, hosts: readonly string[]): boolean {
   const urls: unknown[] = [body.response_url];
   if (Array.isArray(body.response_urls)) {
     for (const entry of body.response_urls) {

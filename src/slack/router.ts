@@ -19,6 +19,7 @@ import type {
 } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { errorMessage } from './block-kit/messages.js';
+import { answerActionFailures, answerCommandFailures, answerViewFailures } from './failure-answers.js';
 
 type ActionListener<A extends BlockAction = BlockAction> = Middleware<SlackActionMiddlewareArgs<A>>;
 type ViewListener = Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>>;
@@ -75,11 +76,11 @@ export function createListenerRouter(app: App, logger: Logger): ListenerRouter {
     registry.set(id, listener);
   };
   return {
-    command: (name, listener) => app.command(name, listener),
+    command: (name, listener) => app.command(name, answerCommandFailures(listener, logger)),
     action: (actionId, listener) =>
       // Bolt narrows a listener's payload type the same unchecked way: the action_id decides it.
-      claim(actions, 'action', actionId, listener as unknown as ActionListener),
-    view: (callbackId, listener) => claim(views, 'view', callbackId, listener),
+      claim(actions, 'action', actionId, answerActionFailures(listener as unknown as ActionListener, logger)),
+    view: (callbackId, listener) => claim(views, 'view', callbackId, answerViewFailures(listener, logger)),
     event: (name, listener) => app.event(name, listener),
     function: (callbackId, listener) => app.function(callbackId, listener),
   };

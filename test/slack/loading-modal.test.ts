@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { modal, note } from '../../src/slack/block-kit/modal-kit.js';
+import type { SlackMessage } from '../../src/slack/block-kit/text.js';
 import { openLoadingModal } from '../../src/slack/loading-modal.js';
 import { captureLogs } from '../support/log-capture.js';
 import { useFakeSlack } from '../support/use-fake-slack.js';
@@ -8,9 +9,18 @@ const fake = useFakeSlack();
 
 const form = modal({ callbackId: 'the_form', title: 'The form', blocks: [note('Fill me in')] });
 
+/** What the person was told privately, oldest first. */
+let told: SlackMessage[] = [];
+
 function open(build: () => Promise<typeof form>, logs = captureLogs()) {
+  told = [];
   return openLoadingModal(
-    { web: fake.web, triggerId: 'T-loading', deps: { logger: logs.logger } },
+    {
+      web: fake.web,
+      triggerId: 'T-loading',
+      deps: { logger: logs.logger },
+      replyPrivately: async (message) => void told.push(message),
+    },
     {
       title: 'The form',
       loading: 'Loading the machines…',
@@ -45,4 +55,22 @@ describe('openLoadingModal', () => {
     const [filled] = fake.slack.calls('views.update');
     expect(JSON.stringify(filled?.args.view)).toContain('Slack refused one of my messages');
   });
+
+  it.each([
+    ['expired_trigger_id', /3 seconds .* Click the button or run the command again/],
+    ['exchanged_trigger_id', /used already/],
+  ])(
+    'tells the person what to do when Slack refuses the trigger (%s), and builds nothing',
+    async (code, said) => {
+      fake.slack.fail('views.open', code);
+      let built = false;
+      await open(async () => {
+        built = true;
+        return form;
+      });
+      expect(told.map((message) => message.text)).toEqual([expect.stringMatching(said)]);
+      expect(built).toBe(false);
+      expect(fake.slack.calls('views.update')).toEqual([]);
+    },
+  );
 });

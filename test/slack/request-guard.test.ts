@@ -37,6 +37,15 @@ describe('the Slack endpoint', () => {
     await stillAnswers();
   });
 
+  it('refuses a body far larger than anything Slack sends with 413, and keeps serving', async () => {
+    const response = await signedRaw(
+      `payload=${'x'.repeat(2 * 1024 * 1024)}`,
+      'application/x-www-form-urlencoded',
+    );
+    expect(response.status).toBe(413);
+    await stillAnswers();
+  });
+
   it('refuses a request signed for a time far in the future', async () => {
     const request = bot.requests.slashCommand(
       { text: 'help', userId: USERS.ada.slackId, channelId: 'C0OPS' },

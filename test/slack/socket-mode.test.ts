@@ -49,6 +49,21 @@ describe('the bot in Socket Mode', () => {
     expect(publish.args.user_id).toBe(USERS.ada.slackId);
   });
 
+  it('never calls a response_url outside Slack, as over HTTP', async () => {
+    const foreign = 'https://attacker.example/hook';
+    const request = bot.requests.slashCommand({ text: 'list', userId: USERS.ada.slackId });
+    const paperspaceCallsBefore = bot.emulator.state.requests().length;
+    const ack = await bot.slack.socketMode.deliver('slash_commands', {
+      ...request.payload,
+      response_url: foreign,
+    });
+    expect(ack).toEqual({});
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(bot.logText()).toContain('a response_url points outside Slack');
+    // Nothing ran: no Paperspace call for a listing whose answer would have gone to the foreign host.
+    expect(bot.emulator.state.requests()).toHaveLength(paperspaceCallsBefore);
+  });
+
   it('serves /healthz and /metrics on its own port, and never logs the app token', async () => {
     expect((await bot.get('/healthz')).status).toBe(200);
     const metrics = await bot.get('/metrics');

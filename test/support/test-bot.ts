@@ -90,6 +90,8 @@ export interface TestBotOptions {
    * (`slack.socketMode.deliver`), with the port serving only /healthz and /metrics. Default http.
    */
   transport?: 'http' | 'socket';
+  /** The store's URL (a PostgreSQL schema); default a fresh SQLite file, `databasePath`. */
+  databaseUrl?: string;
 }
 
 export interface TestBot {
@@ -165,7 +167,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
   let proxy: RecordingProxy | undefined;
   if (options.recordPaperspaceHeaders) proxy = await startRecordingProxy(emulator.url);
   const vaultKey = randomBytes(32);
-  let store = await openStore(`sqlite:${databasePath}`, { now });
+  let store = await openStore(options.databaseUrl ?? `sqlite:${databasePath}`, { now });
   let vault = createKeyVault({ keys: [vaultKey], store, now });
   const watchRequests: WatchRequest[] = [];
   const cron = createManualCron(now);
@@ -259,7 +261,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     async restart() {
       await runningBot.stop();
       await store.close();
-      store = await openStore(`sqlite:${databasePath}`, { now });
+      store = await openStore(options.databaseUrl ?? `sqlite:${databasePath}`, { now });
       vault = createKeyVault({ keys: [vaultKey], store, now });
       runningBot = await boot();
       url = `http://127.0.0.1:${runningBot.port}`;

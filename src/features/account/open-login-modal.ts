@@ -3,30 +3,31 @@
 // 3 seconds after the click, so the form opens first, with nothing read before it; the note on the
 // linked account is added by views.update once the database has answered (the inputs keep their
 // block and action ids, so anything typed meanwhile stays).
-import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { describeError, slackErrorCode } from '../../errors/describe-error.js';
 import type { Capabilities } from '../../paperspace/dialect.js';
+import { type ModalTrigger, openModal } from '../../slack/open-modal.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { KeyVault } from '../../vault/key-vault.js';
 import { loginModal } from './blocks/login-modal.js';
 
-export async function openLoginModal(
-  client: WebClient,
-  triggerId: string,
-  deps: { vault: KeyVault; logger: Logger },
-  user: SlackUser,
-  capabilities: Capabilities,
-): Promise<void> {
-  const opened = await client.views.open({ trigger_id: triggerId, view: loginModal({ capabilities }) });
-  const viewId = opened.view?.id;
-  if (viewId === undefined) return;
+interface LoginTrigger extends ModalTrigger {
+  deps: { vault: KeyVault; logger: Logger; clients: { capabilities: Capabilities } };
+  user: SlackUser;
+}
+
+export async function openLoginModal(trigger: LoginTrigger): Promise<void> {
+  const { web: client, deps, user } = trigger;
+  const capabilities = deps.clients.capabilities;
+  // A refused trigger (late, used, rate limited) has been explained to the person by openModal.
+  const opened = await openModal(trigger, loginModal({ capabilities }));
+  if (opened === undefined) return;
   const linked = await deps.vault.account(user);
   if (!linked) return;
   try {
     await client.views.update({
-      view_id: viewId,
-      ...(opened.view?.hash ? { hash: opened.view.hash } : {}),
+      view_id: opened.id,
+      ...(opened.hash ? { hash: opened.hash } : {}),
       view: loginModal({ linkedAs: linked.email, capabilities }),
     });
   } catch (error) {

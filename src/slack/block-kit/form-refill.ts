@@ -43,17 +43,54 @@ export interface RefillRequest {
 const PROBLEM_SUFFIX = '__problem';
 const NOTICE_BLOCK_ID = 'form__notice';
 
+/**
+ * Slack refuses an initial_option that is not exactly one of the element's options (text, emoji flag
+ * and description included), and the option a submission echoes back is not always written the same
+ * way. So a chosen option is looked up by its value among the element's own options, and one the
+ * element no longer offers is left out rather than sent back to be refused.
+ */
+function ownOptions(element: Record<string, unknown>, chosen: unknown): unknown {
+  const offered = [
+    ...(Array.isArray(element.options) ? element.options : []),
+    ...(Array.isArray(element.option_groups)
+      ? element.option_groups.flatMap((group) =>
+          isRecord(group) && Array.isArray(group.options) ? group.options : [],
+        )
+      : []),
+  ].filter(isRecord);
+  const own = (option: unknown) =>
+    isRecord(option) ? offered.find((candidate) => candidate.value === option.value) : undefined;
+  if (Array.isArray(chosen)) return chosen.map(own).filter((option) => option !== undefined);
+  return own(chosen);
+}
+
 /** Which initial_* key each element type takes, and where its submitted value is. */
-const INITIAL_OF: Record<string, { key: string; read: (input: SubmittedInput) => unknown }> = {
+const INITIAL_OF: Record<
+  string,
+  { key: string; read: (input: SubmittedInput, element: Record<string, unknown>) => unknown }
+> = {
   plain_text_input: { key: 'initial_value', read: (input) => input.value },
   number_input: { key: 'initial_value', read: (input) => input.value },
   email_text_input: { key: 'initial_value', read: (input) => input.value },
   url_text_input: { key: 'initial_value', read: (input) => input.value },
-  static_select: { key: 'initial_option', read: (input) => input.selected_option },
+  static_select: {
+    key: 'initial_option',
+    read: (input, element) => ownOptions(element, input.selected_option),
+  },
+  // Its options come from the bot's options endpoint, not the element: Slack takes the chosen one as it came.
   external_select: { key: 'initial_option', read: (input) => input.selected_option },
-  radio_buttons: { key: 'initial_option', read: (input) => input.selected_option },
-  checkboxes: { key: 'initial_options', read: (input) => input.selected_options },
-  multi_static_select: { key: 'initial_options', read: (input) => input.selected_options },
+  radio_buttons: {
+    key: 'initial_option',
+    read: (input, element) => ownOptions(element, input.selected_option),
+  },
+  checkboxes: {
+    key: 'initial_options',
+    read: (input, element) => ownOptions(element, input.selected_options),
+  },
+  multi_static_select: {
+    key: 'initial_options',
+    read: (input, element) => ownOptions(element, input.selected_options),
+  },
   users_select: { key: 'initial_user', read: (input) => input.selected_user },
   conversations_select: { key: 'initial_conversation', read: (input) => input.selected_conversation },
   channels_select: { key: 'initial_channel', read: (input) => input.selected_channel },
@@ -108,7 +145,7 @@ function withSubmittedValue(
   if (initial === undefined) return block;
   const { [initial.key]: _previous, ...rest } = element;
   const submitted = values[blockId]?.[String(element.action_id)];
-  const value = submitted === undefined || secret.has(blockId) ? undefined : initial.read(submitted);
+  const value = submitted === undefined || secret.has(blockId) ? undefined : initial.read(submitted, element);
   return { ...block, element: isEmpty(value) ? rest : { ...rest, [initial.key]: value } };
 }
 

@@ -1,6 +1,7 @@
 // Reading a submitted modal: view.state.values holds, per block_id and action_id, what the person
 // entered. The readers return raw values (validation is the service's job) and leave out fields the
 // person left empty, so the API's own defaults apply.
+import { MalformedPayloadError } from '../../errors/malformed-payload-error.js';
 import type { Field } from './modal-kit.js';
 
 /** The part of a view state value the readers use; Bolt's ViewStateValue is assignable to it. */
@@ -47,7 +48,21 @@ export function readNumber(values: ViewStateValues, target: Field): number | str
 
 /** The values of the ticked checkboxes (empty when none are ticked or the field is absent). */
 export function readChecked(values: ViewStateValues, target: Field): string[] {
-  return (inputOf(values, target)?.selected_options ?? []).map((selected) => selected.value);
+  const selected: unknown = inputOf(values, target)?.selected_options ?? [];
+  // Bolt types the payload but does not check it: a client can send anything in its place.
+  if (!Array.isArray(selected) || !selected.every(isOption)) {
+    throw new MalformedPayloadError(
+      'the ticked boxes of this form',
+      `${target.blockId}: selected_options is malformed`,
+    );
+  }
+  return selected.map((option) => option.value);
+}
+
+function isOption(option: unknown): option is { value: string } {
+  return (
+    typeof option === 'object' && option !== null && typeof (option as { value?: unknown }).value === 'string'
+  );
 }
 
 /** Whether the checkbox with this value is ticked; undefined when the modal had no such field. */

@@ -52,3 +52,24 @@ describe.concurrent('login against a slow Paperspace', () => {
     expect(await bot.vault.credentials(slackUser('maya'))).toBeUndefined();
   });
 });
+
+// Alone, not beside the tests above: it slows the replay check of every request while it runs.
+describe('login when the replay check is slow too', () => {
+  it("counts its budget from the request's arrival, so a slow replay check does not push the ack past 3 s", async () => {
+    const replays = bot.store.requestReplays;
+    const claim = replays.claim.bind(replays);
+    replays.claim = async (hash, expiresAt) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      return claim(hash, expiresAt);
+    };
+    try {
+      const sam = USERS.sam;
+      const started = Date.now();
+      const response = await submitLogin(bot, sam.slackId, { apiKey: sam.apiKey }, 'V-slow-replay-check');
+      expect(Date.now() - started).toBeLessThan(SLACK_LIMIT_MS);
+      expect(textOf(response.body)).toContain('Checking your key');
+    } finally {
+      replays.claim = claim;
+    }
+  });
+});

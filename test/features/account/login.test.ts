@@ -214,6 +214,23 @@ describe('the Log in button', () => {
     expect(textOf(open.args.view)).toContain(CallbackId.login);
   });
 
+  it.each([
+    ['expired_trigger_id', /3 seconds/],
+    ['ratelimited', /Try again in a few seconds/],
+  ])('tells the clicker what to do when Slack refuses to open the form (%s)', async (code, said) => {
+    bot.slack.fail('views.open', code);
+    const request = bot.requests.blockAction({
+      actionId: ActionId.login,
+      userId: USERS.maya.slackId,
+      ephemeral: true,
+      triggerId: 'T-late',
+    });
+    await bot.send(request);
+    const answer = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(answer).toMatchObject({ response_type: 'ephemeral' });
+    expect(answer.text).toMatch(said);
+  });
+
   it('opens it from App Home too, saying which account a new key would replace', async () => {
     await bot.send(
       bot.requests.blockAction({

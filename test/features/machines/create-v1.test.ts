@@ -59,8 +59,10 @@ describe('/ps create on v1', () => {
     const post = await bot.slack.waitFor('chat.postMessage');
     expect(textOf(post.args.blocks)).toContain('not started: it stays off once provisioned');
     expect(sentFor('cold-1')).toMatchObject({ startOnCreate: false });
-    const watch = bot.watchRequests.find((entry) => entry.machineName === 'cold-1');
-    expect(watch).toMatchObject({ targetState: 'off', operation: 'create' });
+    // The card is posted before the watch is registered: wait for it rather than race it.
+    await expect
+      .poll(() => bot.watchRequests.find((entry) => entry.machineName === 'cold-1'))
+      .toMatchObject({ targetState: 'off', operation: 'create' });
   });
 
   it('offers the disk sizes only v1 has: 4000 to 16000 GB', async () => {

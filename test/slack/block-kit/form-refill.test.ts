@@ -60,6 +60,24 @@ describe('refilledForm', () => {
     expect(JSON.stringify(form)).not.toContain('hunter2');
   });
 
+  it("puts back the element's own option, found by value, and none that it no longer offers", () => {
+    const view = submitted();
+    const described = { ...option('B'), description: { type: 'plain_text' as const, text: 'Amsterdam' } };
+    (view.blocks[2] as { element: Record<string, unknown> }).element.options = [option('A'), described];
+    // Slack echoes the chosen option in its own words (here without the description it was offered with).
+    view.state.values.region = {
+      region_input: { type: 'static_select', selected_option: { ...option('B'), emoji: true } },
+    };
+    view.state.values.flags = {
+      flags_input: { type: 'checkboxes', selected_options: [option('x'), option('gone')] },
+    };
+    (view.blocks[3] as { element: Record<string, unknown> }).element.options = [option('x'), option('y')];
+    const blocks = refilledForm({ view, problems: {} }).blocks as Block[];
+    const element = (id: string) => blocks.find((block) => block.block_id === id)?.element;
+    expect(element('region')?.initial_option).toEqual(described);
+    expect(element('flags')?.initial_options).toEqual([option('x')]);
+  });
+
   it('says each problem under its field, escaped, and one without a field above the form', () => {
     const form = refilledForm({
       view: submitted(),

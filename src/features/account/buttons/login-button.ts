@@ -9,7 +9,6 @@ import { openLoginModal } from '../open-login-modal.js';
 export function registerLoginButton(router: ListenerRouter, deps: ListenerDeps): void {
   router.action<BlockAction<ButtonAction>>(ActionId.login, async (args) => {
     await args.ack();
-    const { user } = actionInteraction(deps, args);
-    await openLoginModal(args.client, args.body.trigger_id, deps, user, deps.clients.capabilities);
+    await openLoginModal({ ...actionInteraction(deps, args), triggerId: args.body.trigger_id });
   });
 }

@@ -7,14 +7,7 @@ import { createAccountLinking } from '../account-linking.js';
 import { unlinkedMessage, whoamiMessage } from '../blocks/account.js';
 import { openLoginModal } from '../open-login-modal.js';
 
-export const loginCommand: CommandHandler<'login'> = (_command, context) =>
-  openLoginModal(
-    context.web,
-    context.triggerId,
-    context.deps,
-    context.user,
-    context.deps.clients.capabilities,
-  );
+export const loginCommand: CommandHandler<'login'> = (_command, context) => openLoginModal(context);
 
 export const logoutCommand: CommandHandler<'logout'> = async (_command, context) => {
   const { deps, user } = context;

@@ -11,6 +11,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { messageForUser } from '../../../errors/user-message.js';
+import { msLeftOf } from '../../../slack/ack-deadline.js';
 import { fieldErrors } from '../../../slack/block-kit/field-errors.js';
 import { errorMessage } from '../../../slack/block-kit/messages.js';
 import { CallbackId } from '../../../slack/ids.js';
@@ -53,7 +54,7 @@ const isLinked = (attempt: Attempt): attempt is Linked => 'outcome' in attempt &
 export function registerLoginSubmission(router: ListenerRouter, deps: ListenerDeps): void {
   const linking = createAccountLinking(deps);
 
-  router.view(CallbackId.login, async ({ ack, body, view, client }) => {
+  router.view(CallbackId.login, async ({ ack, body, view, client, context }) => {
     const user = userOf(body);
     const logger = deps.logger.child({ callbackId: CallbackId.login, user: user.userId });
     const request = readLoginSubmission(view.state.values);
@@ -65,14 +66,14 @@ export function registerLoginSubmission(router: ListenerRouter, deps: ListenerDe
       return;
     }
 
-    const started = Date.now();
     const slackEmail = await profileEmail(client, user.userId, logger);
     const attempt: Promise<Attempt> = linking.link(user, { ...request, slackEmail }).then(
       (outcome) => ({ outcome }),
       (error: unknown) => ({ failure: messageForUser(error, logger) }),
     );
-    // The profile read came out of the same budget.
-    const early = await within(attempt, ACK_BUDGET_MS - (Date.now() - started));
+    // The budget counts from the request's arrival: the replay check, parsing and the profile read
+    // above all came out of it.
+    const early = await within(attempt, msLeftOf(context, ACK_BUDGET_MS));
     let settled: Attempt;
     if (early !== undefined) {
       settled = early;

@@ -5,6 +5,7 @@ import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { type ButtonArgs, type ButtonClick, buttonHandler } from '../../../slack/button-click.js';
 import { ActionId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import { openModal } from '../../../slack/open-modal.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { machineIdFromBlockId } from '../../machines/blocks/machine-ref.js';
 import {
@@ -83,9 +84,9 @@ export function registerRequestButtons(router: ListenerRouter, deps: ListenerDep
   );
   router.action<BlockAction<ButtonAction>>(
     ActionId.requestDeny,
-    buttonHandler(deps, async (click, args) => {
+    buttonHandler(deps, async (click) => {
       const request = await load(deciderOf(click), click.value);
-      if (request) await click.web.views.open({ trigger_id: args.body.trigger_id, view: denyModal(request) });
+      if (request) await openModal(click, denyModal(request));
     }),
   );
 }

@@ -12,6 +12,7 @@ import { describeError } from '../../../errors/describe-error.js';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
 import type { RequestOptions } from '../../../paperspace/http.js';
+import { msLeftOf } from '../../../slack/ack-deadline.js';
 import { fieldErrors } from '../../../slack/block-kit/field-errors.js';
 import type { FormReading, ParameterProblems } from '../../../slack/block-kit/form-problems.js';
 import type { SubmittedView } from '../../../slack/block-kit/form-refill.js';
@@ -63,7 +64,7 @@ export function registerCreateForm<Params>(
   deps: ListenerDeps,
   form: CreateForm<Params>,
 ): void {
-  router.view(form.callbackId, async ({ ack, body, view, client }) => {
+  router.view(form.callbackId, async ({ ack, body, view, client, context }) => {
     const user = userOf(body);
     const values = view.state.values;
     const reading = form.read(values);
@@ -75,7 +76,9 @@ export function registerCreateForm<Params>(
       return;
     }
     const { params } = reading;
-    const problems = form.check ? await checkWithinBudget(deps, form, user, params) : {};
+    const problems = form.check
+      ? await checkWithinBudget(deps, form, user, params, msLeftOf(context, CHECK_MS))
+      : {};
     if (Object.keys(problems).length > 0) {
       await ack({
         response_action: 'errors',
@@ -101,7 +104,7 @@ export function registerCreateForm<Params>(
   });
 }
 
-/** Budget of a form's checks before the ack; the vault read and Slack need the rest of the 3 s. */
+/** Budget of a form's checks before the ack, from the request's arrival; the vault read and Slack need the rest of the 3 s. */
 const CHECK_MS = 1500;
 
 async function checkWithinBudget<Params>(
@@ -109,12 +112,13 @@ async function checkWithinBudget<Params>(
   form: CreateForm<Params>,
   user: SlackUser,
   params: Params,
+  budgetMs: number,
 ): Promise<ParameterProblems> {
   if (form.check === undefined) return {};
   try {
     const paperspace = await deps.clients.forUser(user);
     if (paperspace === undefined) return {};
-    return await form.check(paperspace, params, { signal: AbortSignal.timeout(CHECK_MS), maxRetries: 0 });
+    return await form.check(paperspace, params, { signal: AbortSignal.timeout(budgetMs), maxRetries: 0 });
   } catch (error) {
     deps.logger.info(
       { callbackId: form.callbackId, error: describeError(error) },

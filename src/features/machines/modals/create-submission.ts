@@ -13,6 +13,7 @@
 import { describeError } from '../../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
 import type { Network, Template } from '../../../paperspace/schemas.js';
+import { msLeftOf } from '../../../slack/ack-deadline.js';
 import { fieldErrors } from '../../../slack/block-kit/field-errors.js';
 import { issueProblems } from '../../../slack/block-kit/form-problems.js';
 import type { SubmittedView } from '../../../slack/block-kit/form-refill.js';
@@ -41,7 +42,10 @@ import {
 import type { OwnerRequests } from '../machines-wiring.js';
 import { type MachineSubmission, readSubmission } from './machine-submission.js';
 
-/** Budget of the template and network lookups before the ack; the vault read and Slack need the rest. */
+/**
+ * Budget of the template and network lookups before the ack, counted from the request's arrival; the
+ * vault read and Slack need the rest of the 3 s.
+ */
 const LOOKUP_MS = 1500;
 const TITLE = 'Create machine';
 
@@ -62,7 +66,7 @@ export function registerCreateSubmission(
     const dialect = paperspace?.dialect ?? 'contract';
     const params = withAccountTeam(readCreateMachineSubmission(values), account, dialect);
     const { template, network } = paperspace
-      ? await lookupsWithinBudget(submission, paperspace, params)
+      ? await lookupsWithinBudget(submission, paperspace, params, msLeftOf(context, LOOKUP_MS))
       : { template: undefined, network: undefined };
     const checked = checkCreateParams(params, account, dialect, template);
     const issues = [...(checked.ok ? [] : checked.issues), ...networkIssues(params, network)];
@@ -128,8 +132,9 @@ async function lookupsWithinBudget(
   submission: MachineSubmission,
   client: PaperspaceClient,
   params: Record<string, unknown>,
+  budgetMs: number,
 ): Promise<{ template: Template | undefined; network: Network | undefined }> {
-  const options = { signal: AbortSignal.timeout(LOOKUP_MS), maxRetries: 0 };
+  const options = { signal: AbortSignal.timeout(budgetMs), maxRetries: 0 };
   const bounded = async <T>(lookup: Promise<T>, what: string): Promise<T | undefined> => {
     try {
       return await lookup;

@@ -1,6 +1,7 @@
 // What every machine modal submission needs: who submitted (they act with their own key), where the
 // modal came from (private_metadata), and a private way to answer after the modal has closed (a view
 // submission has no response_url).
+import { MalformedPayloadError } from '../../../errors/malformed-payload-error.js';
 import { decodeModalMetadata, type ModalMetadata } from '../../../slack/block-kit/modal-metadata.js';
 import type { SlackMessage } from '../../../slack/block-kit/text.js';
 import type { ViewStateValues } from '../../../slack/block-kit/view-state.js';
@@ -31,7 +32,7 @@ export function readSubmission(deps: ListenerDeps, request: ViewRequest): Machin
 /** The machine a machine modal is about, from its private_metadata. */
 export function machineOf(metadata: ModalMetadata): { id: string; name: string } {
   if (metadata.machineId === undefined || metadata.machineName === undefined) {
-    throw new Error('Machine modal private_metadata names no machine');
+    throw new MalformedPayloadError('this form', 'Machine modal private_metadata names no machine');
   }
   return { id: metadata.machineId, name: metadata.machineName };
 }
