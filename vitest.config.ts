@@ -18,6 +18,7 @@ const BOTH_DIALECTS = [
   'test/features/spend/spend.test.ts',
   'test/features/spend/digest.test.ts',
   'test/features/cost-alerts/cost-alerts.test.ts',
+  'test/features/workflow-steps/request-step.test.ts',
 ];
 
 export default defineConfig({

@@ -17,7 +17,7 @@ import { registerPsCommand } from '../slack/ps-command.js';
 import { createListenerRouter, type ListenerRouter } from '../slack/router.js';
 import { accountFeature } from './account/index.js';
 import { offerCreateRequest } from './approvals/create-route.js';
-import { approvalsFeature } from './approvals/index.js';
+import { createApprovalsFeature } from './approvals/index.js';
 import { offerPowerRequest, routePowerToOwner } from './approvals/owner-route.js';
 import { catalogFeature } from './catalog/index.js';
 import { costAlertsFeature } from './cost-alerts/index.js';
@@ -32,6 +32,7 @@ import { spendFeature } from './spend/index.js';
 import { unfurlsFeature } from './unfurls/index.js';
 import { createWatchesFeature } from './watches/index.js';
 import { workflowStepsFeature } from './workflow-steps/index.js';
+import { completeRequestStep } from './workflow-steps/request-completion.js';
 
 // The lower features do some of their work through the higher ones (the feature order is in
 // .dependency-cruiser.cjs): it is handed to them here, where every feature is in view.
@@ -40,6 +41,7 @@ const machinesFeature = createMachinesFeature({
   refreshHome: publishHome,
 });
 const watchesFeature = createWatchesFeature(publishHome);
+const approvalsFeature = createApprovalsFeature(completeRequestStep);
 
 const features: Feature<never>[] = [
   accountFeature,

@@ -64,6 +64,7 @@ export const StepCallbackId = {
   stopMachine: 'stop_machine',
   restartMachine: 'restart_machine',
   waitForState: 'wait_for_machine_state',
+  requestMachine: 'request_machine',
 } as const;
 export type StepCallbackId = (typeof StepCallbackId)[keyof typeof StepCallbackId];
 

@@ -24,6 +24,8 @@ const createDetailsSchema = z.object({
   params: z.record(z.string(), z.unknown()),
   /** Dollars an hour for a machine of this type, as text ("0.51"); null when none could be read. */
   hourlyRate: z.string().nullable().optional(),
+  /** Why the requester wants it, in their words (a Workflow Builder step's Reason input). */
+  reason: z.string().optional(),
   /** How the approvers were chosen when Paperspace did not list the team's administrators. */
   approverBasis: z.enum(['listed', 'learned', 'unknown']).optional(),
   ...askedFields,

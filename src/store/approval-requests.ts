@@ -32,6 +32,8 @@ interface RequestColumns {
   channel: string | null;
   createdAt: number;
   expiresAt: number;
+  /** The Workflow Builder step run this request ends when it is decided; absent or null: none waits. */
+  functionExecutionId?: string | null;
 }
 
 export interface NewApprovalRequest extends RequestColumns {
@@ -170,6 +172,7 @@ type RequestRow = {
   decided_at: number | null;
   reason: string | null;
   messages: string;
+  function_execution_id?: string | null;
 };
 
 function fromRow(row: RequestRow): StoredRequest {
@@ -189,6 +192,7 @@ function fromRow(row: RequestRow): StoredRequest {
     decidedAt: row.decided_at,
     reason: row.reason,
     messages: messagesSchema.parse(JSON.parse(row.messages)),
+    functionExecutionId: row.function_execution_id ?? null,
   };
   const requested = readRequested(row.kind, row.details);
   if (!requested.ok) return { ...columns, kind: row.kind, details: null, problem: requested.problem };
@@ -204,8 +208,9 @@ export function createApprovalRequestRepository(db: SqlClient): ApprovalRequestR
       }
       const row = await db.get<RequestRow>(
         `INSERT INTO approval_requests (id, slack_team_id, requester_id, paperspace_team_id, kind, machine_id,
-           machine_name, owner_id, details, channel, status, created_at, expires_at, messages)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, '[]') RETURNING *`,
+           machine_name, owner_id, details, channel, status, created_at, expires_at, messages,
+           function_execution_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, '[]', ?) RETURNING *`,
         [
           randomUUID(),
           input.teamId,
@@ -219,6 +224,7 @@ export function createApprovalRequestRepository(db: SqlClient): ApprovalRequestR
           input.channel,
           input.createdAt,
           input.expiresAt,
+          input.functionExecutionId ?? null,
         ],
       );
       if (row === undefined) throw new StoreError('Inserting an approval request returned no row.');

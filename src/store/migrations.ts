@@ -474,6 +474,15 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (slack_team_id, slack_user_id)
       );`,
   },
+  {
+    // approval_requests.function_execution_id: a request a Workflow Builder "Request a machine" step
+    // opened ends that step's run when it is decided (the machine created, or a sentence why not).
+    // Kept with the request, so whichever replica handles the decision, before or after a restart,
+    // can end the run.
+    version: 20,
+    name: 'approval_request_steps',
+    sql: () => `ALTER TABLE approval_requests ADD COLUMN function_execution_id TEXT;`,
+  },
 ];
 
 /**

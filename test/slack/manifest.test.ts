@@ -166,10 +166,25 @@ describe('manifest.yml', () => {
       [StepCallbackId.stopMachine]: ['machine_id', 'machine_name', 'state'],
       [StepCallbackId.restartMachine]: ['machine_id', 'machine_name', 'state'],
       [StepCallbackId.waitForState]: ['public_ip', 'state'],
+      [StepCallbackId.requestMachine]: ['machine_id', 'machine_name', 'state'],
     };
+    // What the request step reads, under the names request-step.ts reads them.
+    const requestInputs = [
+      'disk_size',
+      'machine_name',
+      'machine_type',
+      'reason',
+      'region',
+      'template',
+      'user',
+    ];
     for (const [callbackId, step] of Object.entries(manifest.functions)) {
       expect(step.input_parameters.user?.type, callbackId).toBe('slack#/types/user_id');
-      expect(step.input_parameters.machine?.type, callbackId).toBe('string');
+      if (callbackId === StepCallbackId.requestMachine) {
+        expect(Object.keys(step.input_parameters).sort()).toEqual(requestInputs);
+      } else {
+        expect(step.input_parameters.machine?.type, callbackId).toBe('string');
+      }
       expect(Object.keys(step.output_parameters).sort(), callbackId).toEqual(outputs[callbackId]);
     }
   });

@@ -56,10 +56,24 @@ describe.each(storeFactories)('approval requests on $name', (factory) => {
       decidedBy: null,
       decidedAt: null,
       reason: null,
+      functionExecutionId: null,
       messages: [
         { channel: 'D_MAYA', ts: '1.1', to: 'approver' },
         { channel: 'D_SAM', ts: '2.2', to: 'requester' },
       ],
+    });
+  });
+
+  it('keeps the Workflow Builder step run a request ends, for any replica that decides it', async () => {
+    const request = await db.store.approvals.create(createRequest({ functionExecutionId: 'Fx0001' }));
+    const other = await db.connect();
+    expect((await other.approvals.get(request.id))?.functionExecutionId).toBe('Fx0001');
+    expect(await other.approvals.decide(request.id, { status: 'denied', by: 'U_MAYA', at: T0 + 1 })).toBe(
+      true,
+    );
+    expect(await db.store.approvals.get(request.id)).toMatchObject({
+      status: 'denied',
+      functionExecutionId: 'Fx0001',
     });
   });
 

@@ -13,6 +13,7 @@ import { BodyTooLargeError, readBody, sendJson } from './http-util.js';
 import type { Interactions, Outcome } from './interactions.js';
 import type { SlackStandin } from './slack-standin.js';
 import { isTimeZone } from './time-zone.js';
+import { WORKFLOW_COMMAND, type WorkflowRuns } from './workflow-runs.js';
 import type { Workspace } from './workspace.js';
 
 const PAGE_DIRECTORY = fileURLToPath(new URL('./page/', import.meta.url));
@@ -69,6 +70,7 @@ type PagePath = keyof typeof schemas;
 export interface SandboxServerOptions {
   standin: SlackStandin;
   interactions: Interactions;
+  workflowRuns: WorkflowRuns;
   events: EventStream;
   workspace: Workspace;
   logger: Logger;
@@ -84,7 +86,7 @@ export interface SandboxServer {
 }
 
 export async function startSandboxServer(options: SandboxServerOptions): Promise<SandboxServer> {
-  const { standin, interactions, events, workspace, logger } = options;
+  const { standin, interactions, workflowRuns, events, workspace, logger } = options;
   let allowedHosts = new Set<string>();
 
   const pageAction = async (path: PagePath, body: unknown): Promise<Outcome> => {
@@ -97,6 +99,10 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
           text: input.text,
           threadTs: input.threadTs,
         };
+        const [command] = input.text.trim().split(/\s+/);
+        // Workflow Builder's part, played by the page: runs one of the app's steps.
+        if (command === WORKFLOW_COMMAND)
+          return workflowRuns.run({ userId: input.user, channel: input.channel, text: input.text });
         return input.text.trimStart().startsWith('/')
           ? interactions.slashCommand(typed)
           : interactions.say(typed);

@@ -7,9 +7,12 @@ import { createChangeFeed } from './change-feed.js';
 import { createEventStream } from './events.js';
 import { createGrants } from './grants.js';
 import { createInteractions } from './interactions.js';
+import { SANDBOX_APP } from './sandbox-identity.js';
 import { type SandboxServer, startSandboxServer } from './sandbox-server.js';
 import { API_PATH_PREFIX, createSlackStandin, RESPONSE_URL_PATH_PREFIX } from './slack-standin.js';
 import { createViewStacks, type ViewStacks } from './view-stacks.js';
+import { createFakeFunctions } from './workflow-functions.js';
+import { createWorkflowRuns } from './workflow-runs.js';
 import { createWorkspace, type Workspace } from './workspace.js';
 
 export interface SlackSandboxOptions {
@@ -63,9 +66,29 @@ export async function startSlackSandbox(options: SlackSandboxOptions): Promise<S
     now,
     ...(options.ackTimeoutMs === undefined ? {} : { ackTimeoutMs: options.ackTimeoutMs }),
   });
+  const functions = createFakeFunctions(SANDBOX_APP.appId);
+  const workflowRuns = createWorkflowRuns({
+    functions,
+    workspace,
+    signingSecret,
+    requestUrl: () => requestUrl,
+    logger,
+    now,
+    ...(options.ackTimeoutMs === undefined ? {} : { ackTimeoutMs: options.ackTimeoutMs }),
+  });
   server = await startSandboxServer({
-    standin: createSlackStandin({ workspace, views, grants, botToken, logger, now }),
+    standin: createSlackStandin({
+      workspace,
+      views,
+      grants,
+      botToken,
+      functions,
+      onRunEnded: workflowRuns.ended,
+      logger,
+      now,
+    }),
     interactions,
+    workflowRuns,
     events: createEventStream({ feed, workspace, views, notes: options.notes ?? {} }),
     workspace,
     logger,

@@ -10,6 +10,7 @@ import { BodyTooLargeError, isRecord, readBody, sendJson } from './http-util.js'
 import { SANDBOX_APP, SANDBOX_TEAM } from './sandbox-identity.js';
 import { timeZoneOffsetSeconds } from './time-zone.js';
 import { toSlackView, type ViewStacks } from './view-stacks.js';
+import type { FakeFunctions } from './workflow-functions.js';
 import { type Author, type MessageContent, toSlackMessage, type Workspace } from './workspace.js';
 
 type Json = Record<string, unknown>;
@@ -26,8 +27,12 @@ export interface SlackStandinOptions {
   workspace: Workspace;
   views: ViewStacks;
   grants: Grants;
-  /** The only token the Web API accepts (the bot's). */
+  /** The bot's token; the Web API takes it and the workflow token of a step's run. */
   botToken: string;
+  /** Step runs (workflow-runs.ts): functions.completeSuccess and completeError, and their tokens. */
+  functions: FakeFunctions;
+  /** Told after Slack took a run's completion. */
+  onRunEnded: (executionId: string) => void;
   logger: Logger;
   now: () => number;
 }
@@ -98,7 +103,20 @@ export function createSlackStandin(options: SlackStandinOptions): SlackStandin {
     return viewAnswer(place(trigger.userId, view));
   };
 
+  /** functions.complete*: the same rules as the fake Slack's, then the person who ran the step is told. */
+  const stepMethods = Object.fromEntries(
+    Object.entries(options.functions.handlers).map(([method, handler]) => [
+      method,
+      (args: Json): Answer => {
+        const answer = handler({ args });
+        if (answer.ok) options.onRunEnded(String(args.function_execution_id));
+        return answer;
+      },
+    ]),
+  );
+
   const methods: Record<string, (args: Json) => Answer> = {
+    ...stepMethods,
     'auth.test': () => ({
       ok: true,
       url: `https://${SANDBOX_TEAM.domain}.slack.com/`,
@@ -219,7 +237,7 @@ export function createSlackStandin(options: SlackStandinOptions): SlackStandin {
 
   const call = (method: string, args: Json, token: string | undefined): Answer => {
     if (token === undefined) return fail('not_authed');
-    if (token !== options.botToken) return fail('invalid_auth');
+    if (token !== options.botToken && !options.functions.isWorkflowToken(token)) return fail('invalid_auth');
     const handler = methods[method];
     if (handler === undefined) return fail('unknown_method');
     const answer = handler(args);

@@ -3,6 +3,7 @@ import type { WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import type { RequestSettled } from './request-settled.js';
 
 export interface Decider {
   deps: ListenerDeps;
@@ -10,4 +11,6 @@ export interface Decider {
   user: SlackUser;
   /** Answers the person who clicked, privately. */
   tell: (message: SlackMessage) => Promise<void>;
+  /** Told how a request ended, for what waits on it beyond Slack's conversations (a workflow step). */
+  settled: RequestSettled;
 }

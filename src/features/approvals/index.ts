@@ -1,18 +1,22 @@
 // Requests and approvals: a member asks for what Paperspace lets only an administrator (create) or
 // the owner (start, stop, restart) do, and that person approves with one click, acting with their
 // own key. `/ps approvals`, `/ps requests`, the request buttons, the Deny form, and the expiry job.
+// `settled` hears how each request ended (a Workflow Builder step waits on the ones it opened).
 import type { Feature } from '../feature.js';
 import { registerRequestButtons } from './buttons/request-buttons.js';
 import { approvalsCommand } from './commands/approvals.js';
 import { requestsCommand } from './commands/requests.js';
 import { approvalJobs } from './jobs.js';
 import { registerDenySubmission } from './modals/deny-submission.js';
+import type { RequestSettled } from './request-settled.js';
 
-export const approvalsFeature: Feature<'approvals' | 'requests'> = {
-  commands: { approvals: approvalsCommand, requests: requestsCommand },
-  listen(router, deps) {
-    registerRequestButtons(router, deps);
-    registerDenySubmission(router, deps);
-  },
-  jobs: approvalJobs,
-};
+export function createApprovalsFeature(settled: RequestSettled): Feature<'approvals' | 'requests'> {
+  return {
+    commands: { approvals: approvalsCommand, requests: requestsCommand },
+    listen(router, deps) {
+      registerRequestButtons(router, deps, settled);
+      registerDenySubmission(router, deps, settled);
+    },
+    jobs: (deps) => approvalJobs(deps, settled),
+  };
+}

@@ -4,14 +4,15 @@
 import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
 import { requestSubject } from './blocks/request-messages.js';
 import { refreshMessages, tellRequester } from './request-announcements.js';
+import { type RequestSettled, tellWaiting } from './request-settled.js';
 
 const BATCH = 50;
 
-export function approvalJobs(deps: JobDeps): SchedulerJob[] {
-  return [{ name: 'approvals', tick: () => expireDue(deps) }];
+export function approvalJobs(deps: JobDeps, settled: RequestSettled): SchedulerJob[] {
+  return [{ name: 'approvals', tick: () => expireDue(deps, settled) }];
 }
 
-async function expireDue(deps: JobDeps): Promise<void> {
+async function expireDue(deps: JobDeps, settled: RequestSettled): Promise<void> {
   const now = deps.now();
   for (const request of await deps.store.approvals.dueToExpire(now, BATCH)) {
     const expired = await deps.store.approvals.decide(request.id, {
@@ -36,5 +37,6 @@ async function expireDue(deps: JobDeps): Promise<void> {
       request,
       `⌛ Your request to ${requestSubject(request)} expired before anyone decided it.`,
     );
+    await tellWaiting({ settled, web, logger: deps.logger }, request, { status: 'expired' });
   }
 }

@@ -25,6 +25,7 @@ import {
   announceFailure,
   refreshMessages,
 } from './request-announcements.js';
+import { type RequestEnd, tellWaiting } from './request-settled.js';
 
 const LINK_FIRST = 'Link your Paperspace key with `/ps login` first: an approval acts with your key.';
 
@@ -35,9 +36,26 @@ export async function approve(decider: Decider, requestId: string, grantHours?: 
   const decision = { status: 'approved', by: approver.user.userId, at: decider.deps.now() } as const;
   if (!(await claim(decider, request, decision))) return;
   const acted = await act(decider.deps, approver, request);
-  if (!acted.ok) return announceFailure(decider, request, acted.error);
+  if (!acted.ok) {
+    await announceFailure(decider, request, acted.error);
+    // A refusal of the approver's own key gives the request back to the others: it has not ended.
+    const after = await decider.deps.store.approvals.get(request.id);
+    if (after?.status === 'failed') {
+      await ended(decider, request, {
+        status: 'failed',
+        by: approver.user.userId,
+        reason: after.reason ?? '',
+      });
+    }
+    return;
+  }
   if (grantHours !== undefined) await grantFor(decider, request, grantHours);
   await announceApproval(decider, request, acted.done, grantHours);
+  await ended(decider, request, {
+    status: 'approved',
+    by: approver.user.userId,
+    machine: acted.done.machine,
+  });
 }
 
 export async function deny(decider: Decider, requestId: string, reason: string | null): Promise<void> {
@@ -50,7 +68,9 @@ export async function deny(decider: Decider, requestId: string, reason: string |
     { user, action: 'approval.deny', resourceId: request.id, note: `request of ${request.requesterId}` },
     () => claim(decider, request, { status: 'denied', by: user.userId, at: deps.now(), reason }),
   );
-  if (decided) await announceDenial(decider, request, reason);
+  if (!decided) return;
+  await announceDenial(decider, request, reason);
+  await ended(decider, request, { status: 'denied', by: user.userId, reason });
 }
 
 export async function withdraw(decider: Decider, requestId: string): Promise<void> {
@@ -62,7 +82,18 @@ export async function withdraw(decider: Decider, requestId: string): Promise<voi
   const decided = await deps.audit.run({ user, action: 'approval.withdraw', resourceId: request.id }, () =>
     claim(decider, request, { status: 'withdrawn', by: user.userId, at: deps.now() }),
   );
-  if (decided) await refreshMessages(decider, request.id);
+  if (!decided) return;
+  await refreshMessages(decider, request.id);
+  await ended(decider, request, { status: 'withdrawn', by: user.userId });
+}
+
+/** Once the people around it were told: whatever waits on the request beyond them. */
+function ended(decider: Decider, request: ReadableRequest, end: RequestEnd): Promise<void> {
+  return tellWaiting(
+    { settled: decider.settled, web: decider.web, logger: decider.deps.logger },
+    request,
+    end,
+  );
 }
 
 /** The request clicked on; undefined, and the clicker told why, when it is gone or cannot be read. */

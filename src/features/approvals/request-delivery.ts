@@ -32,21 +32,29 @@ export interface Requester {
   tell: (message: SlackMessage) => Promise<void>;
 }
 
+/** What a create request carries beyond its parameters when a Workflow Builder step opens it. */
+export interface CreateRequestOrigin {
+  /** The step's run, ended when the request is decided (approvals/request-settled.ts). */
+  functionExecutionId: string;
+  /** Why the requester wants the machine, shown to the approvers; null when not given. */
+  reason: string | null;
+}
+
+/** The open request; undefined when none could be opened (the requester was told why). */
 export async function openCreateRequest(
   requester: Requester,
   account: LinkedAccount,
   params: Record<string, unknown>,
-): Promise<void> {
+  origin?: CreateRequestOrigin,
+): Promise<ReadableRequest | undefined> {
   const { deps, user } = requester;
   const teamId = account.teamId;
   if (!teamId) {
     await requester.tell(
       plainMessage('Your Paperspace account is not a team account: there is no administrator to ask.'),
     );
-    return;
+    return undefined;
   }
-  // Only a refused create offers a request: Paperspace has just shown this person is not an administrator.
-  await deps.store.approvals.noteRole(user.teamId, account.userId, false, deps.now());
   const settings = await deps.store.approvals.settingsOf(user.teamId, teamId);
   const chosen = settings?.channel
     ? undefined
@@ -62,7 +70,7 @@ export async function openCreateRequest(
           'Ask an administrator to run `/ps login`, or to set an approvals channel with `/ps approvals #channel`.',
       ),
     );
-    return;
+    return undefined;
   }
   const request = {
     ...withoutNewUserFields(params),
@@ -78,15 +86,17 @@ export async function openCreateRequest(
   const asked = settings?.channel
     ? `<#${settings.channel}>`
     : approvers.map((a) => mention(a.userId)).join(', ');
-  await open(requester, targets, asked, settings?.lifetimeMs ?? null, {
+  return open(requester, targets, asked, settings?.lifetimeMs ?? null, {
     kind: 'create',
     paperspaceTeamId: teamId,
     machineId: null,
     machineName: typeof params.machineName === 'string' ? params.machineName : null,
     ownerId: null,
+    ...(origin ? { functionExecutionId: origin.functionExecutionId } : {}),
     details: {
       params: request,
       hourlyRate,
+      ...(origin?.reason ? { reason: origin.reason } : {}),
       ...(chosen ? { approverBasis: chosen.basis, approvers: targets } : {}),
     },
   });
@@ -165,7 +175,7 @@ async function open(
   asked: string,
   lifetimeMs: number | null,
   what: Omit<NewApprovalRequest, 'teamId' | 'requesterId' | 'channel' | 'createdAt' | 'expiresAt'>,
-): Promise<ReadableRequest> {
+): Promise<ReadableRequest | undefined> {
   const { deps, web, user } = requester;
   const now = deps.now();
   const request = await deps.audit.run(
@@ -206,7 +216,7 @@ async function open(
     await requester.tell(
       plainMessage(`I could not deliver your request to ${asked}; nothing was sent. Try again later.`),
     );
-    return request;
+    return undefined;
   }
   const receipt = await postIn(web, { channel: user.userId }, receiptMessage(request, asked));
   await deps.store.approvals.addMessage(request.id, { ...receipt, to: 'requester' });

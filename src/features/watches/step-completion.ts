@@ -12,6 +12,12 @@ import type { WatchOutcome } from './watch-messages.js';
 /** What Slack answers for a run that has already ended (completed, failed, or timed out on its side). */
 const ALREADY_ENDED = new Set(['execution_not_in_running_state', 'function_execution_not_found']);
 
+/** True when Slack refused a completion because the run had already ended: it was sent already. */
+export function runAlreadyEnded(error: unknown): boolean {
+  const code = slackErrorCode(error);
+  return code !== undefined && ALREADY_ENDED.has(code);
+}
+
 /** The sentence a failed Wait step shows in Workflow Builder's run history and Slackbot message. */
 function stepFailure(watch: Watch, outcome: Exclude<WatchOutcome, { status: 'done' }>): string {
   const name = watch.machineName;
@@ -48,10 +54,9 @@ export async function completeStep(
       });
     }
   } catch (error) {
-    const code = slackErrorCode(error);
-    if (code === undefined || !ALREADY_ENDED.has(code)) throw error;
+    if (!runAlreadyEnded(error)) throw error;
     deps.logger.info(
-      { watchId: watch.id, execution, slackError: code },
+      { watchId: watch.id, execution, slackError: slackErrorCode(error) },
       'the step of a watch had already ended',
     );
   }

@@ -1,9 +1,10 @@
-// Workflow Builder's custom steps (manifest.yml `functions`): Start, Stop and Restart machine and Wait
-// until a machine reaches a state, each acting with the key of the person it names once they turned steps on with `/ps steps on`.
+// Workflow Builder's custom steps (manifest.yml `functions`): Start, Stop and Restart machine, Wait
+// until a machine reaches a state, and Request a machine (an approvals create request), each acting with the key of the person it names once they turned steps on with `/ps steps on`.
 import { StepCallbackId } from '../../slack/ids.js';
 import type { Feature } from '../feature.js';
 import { stepsCommand } from './commands/steps.js';
 import { powerStep } from './power-steps.js';
+import { requestStep } from './request-step.js';
 import { waitStep } from './wait-step.js';
 
 export const workflowStepsFeature: Feature<'steps'> = {
@@ -13,5 +14,6 @@ export const workflowStepsFeature: Feature<'steps'> = {
     router.function(StepCallbackId.stopMachine, powerStep(deps, 'stop'));
     router.function(StepCallbackId.restartMachine, powerStep(deps, 'restart'));
     router.function(StepCallbackId.waitForState, waitStep(deps));
+    router.function(StepCallbackId.requestMachine, requestStep(deps));
   },
 };

@@ -27,6 +27,6 @@ export function powerStep(deps: ListenerDeps, verb: PowerVerb): (args: StepArgs)
         `${machine.name} is off, so there is nothing to restart: use the Start machine step for it.`,
       );
     }
-    return { machineId: outcome.machine.id, outputs: machineOutputs(outcome.machine) };
+    return { resourceId: outcome.machine.id, outputs: machineOutputs(outcome.machine) };
   });
 }

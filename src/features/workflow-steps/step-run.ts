@@ -1,6 +1,7 @@
 // What every step run shares: the person it names, the audit record carrying the workflow's execution
 // id, and the one way it ends (completeSuccess with outputs, or completeError with one sentence).
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import { failureText } from '../../errors/user-message.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
@@ -10,9 +11,9 @@ import { namedPerson } from './step-actor.js';
 export type StepArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
 export type StepOutputs = Record<string, string>;
 
-/** How a run went: every step here acts on a machine, whose id the audit record keeps. */
+/** How a run went: the audit record keeps what it acted on (a machine, or the request it opened). */
 export interface StepResult {
-  machineId: string;
+  resourceId: string;
   /** What the step completes with now; absent when something else ends it later (a Wait step's watch). */
   outputs?: StepOutputs;
 }
@@ -25,6 +26,8 @@ export interface StepRun {
   where: string;
   /** The run's function_execution_id, for whatever completes it later. */
   executionId: string;
+  /** Slack's client for this run (its workflow token), for what the step posts. */
+  web: WebClient;
 }
 
 /**
@@ -37,7 +40,7 @@ export function stepListener(
   action: string,
   perform: (run: StepRun) => Promise<StepResult>,
 ): (args: StepArgs) => Promise<void> {
-  return async ({ event, body, complete, fail }) => {
+  return async ({ event, body, client, complete, fail }) => {
     const where = `workflow ${event.workflow_execution_id}, step ${event.function_execution_id}`;
     const executionId = event.function_execution_id;
     const teamId = body.team_id;
@@ -49,9 +52,9 @@ export function stepListener(
       const machine = typeof event.inputs.machine === 'string' ? event.inputs.machine : undefined;
       result = await deps.audit.run(
         { user, action, note: where, ...(machine === undefined ? {} : { resourceId: machine }) },
-        () => perform({ user, inputs: event.inputs, where, executionId }),
+        () => perform({ user, inputs: event.inputs, where, executionId, web: client }),
         // The machine as typed is only a name until Paperspace says which one it is.
-        (done) => done.machineId,
+        (done) => done.resourceId,
       );
     } catch (error) {
       await fail({ error: failureText(error, deps.logger) });

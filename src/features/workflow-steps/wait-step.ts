@@ -52,7 +52,7 @@ export function waitStep(deps: ListenerDeps): (args: StepArgs) => Promise<void> 
     }
     if (targetReached(machine.state, targetState)) {
       return {
-        machineId: machine.id,
+        resourceId: machine.id,
         outputs: { state: machine.state, public_ip: machine.publicIpAddress ?? '' },
       };
     }
@@ -68,6 +68,6 @@ export function waitStep(deps: ListenerDeps): (args: StepArgs) => Promise<void> 
       initialState: machine.state,
       functionExecutionId: executionId,
     });
-    return { machineId: machine.id };
+    return { resourceId: machine.id };
   });
 }

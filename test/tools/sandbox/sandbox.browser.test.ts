@@ -141,4 +141,21 @@ describeInChromium('the sandbox in a browser', () => {
     expect(Math.abs(after - before.top)).toBeLessThan(5);
     expect(await list.isVisible()).toBe(true);
   });
+
+  it('runs a Workflow Builder step with /workflow: refused until Ada turns steps on, then it completes', {
+    timeout: 90_000,
+  }, async () => {
+    const slackbot = (text: string) =>
+      page.locator('#timeline .message.ephemeral').filter({ hasText: text }).last();
+    await type(`/workflow stop_machine machine=${MACHINE}`);
+    const refused = await waitForVisible(slackbot('failed:'), 'The failed step');
+    expect(await refused.textContent()).toContain('/ps steps on');
+
+    await type('/ps steps on');
+    await waitForVisible(slackbot('act with your Paperspace key'), 'The answer to /ps steps on');
+    await type(`/workflow stop_machine machine=${MACHINE}`);
+    const done = await waitForVisible(slackbot('completed.'), 'The completed step');
+    expect(await done.textContent()).toContain(`machine_name: ${MACHINE}`);
+    await page.screenshot({ path: await screenshotPath('sandbox-workflow-step'), fullPage: true });
+  });
 });

@@ -9,6 +9,7 @@ import { createChangeFeed, type WorkspaceChange } from '../../../tools/sandbox/c
 import { createGrants, type Grants } from '../../../tools/sandbox/grants.js';
 import { createSlackStandin } from '../../../tools/sandbox/slack-standin.js';
 import { createViewStacks, type ViewStacks } from '../../../tools/sandbox/view-stacks.js';
+import { createFakeFunctions, type FakeFunctions } from '../../../tools/sandbox/workflow-functions.js';
 import { createWorkspace, type Workspace } from '../../../tools/sandbox/workspace.js';
 import { captureLogs } from '../../support/log-capture.js';
 
@@ -25,6 +26,8 @@ let changes: WorkspaceChange[];
 let server: Server;
 let url: string;
 let slack: WebClient;
+let functions: FakeFunctions;
+let runsEnded: string[];
 
 beforeEach(async () => {
   clock = createFakeClock();
@@ -34,11 +37,15 @@ beforeEach(async () => {
   workspace = createWorkspace({ feed, now: clock.now });
   views = createViewStacks({ feed, now: clock.now });
   grants = createGrants({ now: clock.now });
+  functions = createFakeFunctions('A0SANDBOX');
+  runsEnded = [];
   const standin = createSlackStandin({
     workspace,
     views,
     grants,
     botToken: BOT_TOKEN,
+    functions,
+    onRunEnded: (executionId) => runsEnded.push(executionId),
     logger: captureLogs().logger,
     now: clock.now,
   });
@@ -380,5 +387,55 @@ describe('response_url', () => {
     const response = await post(id, { response_type: 'ephemeral' });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ ok: false, error: 'no_text' });
+  });
+});
+
+describe('functions.completeSuccess and completeError', () => {
+  const run = () =>
+    functions.execute({ callbackId: 'stop_machine', inputs: { machine: 'gpu-1' }, outputs: ['state'] });
+
+  it("take a run's workflow token beside the bot token, end the run once, and say so", async () => {
+    const event = run();
+    const asWorkflow = new WebClient(event.bot_access_token, {
+      slackApiUrl: `${url}/api/`,
+      retryConfig: { retries: 0 },
+    });
+    await asWorkflow.functions.completeSuccess({
+      function_execution_id: event.function_execution_id,
+      outputs: { state: 'off' },
+    });
+    expect(functions.execution(event.function_execution_id)).toEqual({
+      state: 'completed',
+      outputs: { state: 'off' },
+    });
+    expect(runsEnded).toEqual([event.function_execution_id]);
+    const again = await slackError(
+      slack.functions.completeError({ function_execution_id: event.function_execution_id, error: 'late' }),
+    );
+    expect(again.error).toBe('execution_not_in_running_state');
+    expect(runsEnded).toHaveLength(1);
+  });
+
+  it('refuse outputs missing a required output, an unknown run, an empty error and a made-up token', async () => {
+    const event = run();
+    const missing = await slackError(
+      slack.functions.completeSuccess({ function_execution_id: event.function_execution_id, outputs: {} }),
+    );
+    expect(missing.error).toBe('parameter_validation_failed');
+    expect(functions.execution(event.function_execution_id)).toEqual({ state: 'running' });
+    const unknown = await slackError(
+      slack.functions.completeError({ function_execution_id: 'Fx9', error: 'x' }),
+    );
+    expect(unknown.error).toBe('function_execution_not_found');
+    const empty = await slackError(
+      slack.functions.completeError({ function_execution_id: event.function_execution_id, error: '' }),
+    );
+    expect(empty.error).toBe('invalid_arguments');
+    const forged = new WebClient('xwfp-made-up', { slackApiUrl: `${url}/api/`, retryConfig: { retries: 0 } });
+    const refused = await slackError(
+      forged.functions.completeError({ function_execution_id: event.function_execution_id, error: 'x' }),
+    );
+    expect(refused.error).toBe('invalid_auth');
+    expect(runsEnded).toEqual([]);
   });
 });

@@ -134,6 +134,13 @@ export function ownerUnknownOfferMessage(
 }
 
 /** The create parameters, one per line, as the approver needs to judge them. */
+function quoted(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `> ${escapeMrkdwn(line)}`)
+    .join('\n');
+}
+
 function specificationText(params: Record<string, unknown>): string {
   const lines = Object.entries(params)
     .filter(([key]) => key !== 'password')
@@ -193,6 +200,8 @@ export function approverMessage(request: ApprovalRequest): SlackMessage {
   const blocks: KnownBlock[] = [section(text)];
   const { details } = request;
   if ('params' in details) {
+    // Sent by a Workflow Builder step, with the requester's words for why.
+    if (details.reason) blocks.push(section(quoted(details.reason)));
     blocks.push(section(specificationText(details.params)));
     blocks.push(contextLine(rateText(details)));
   }

@@ -18,14 +18,15 @@ import { plainMessage } from '../blocks/request-messages.js';
 import type { Decider } from '../decider.js';
 import { approve, load, withdraw } from '../request-decisions.js';
 import { openCreateRequest, openPowerRequest, type Requester } from '../request-delivery.js';
+import type { RequestSettled } from '../request-settled.js';
 
 /** Replaces the offer that was clicked, so it cannot be sent twice. */
 async function replaceOffer(args: ButtonArgs, text: string): Promise<void> {
   if (args.body.response_url) await args.respond({ replace_original: true, ...plainMessage(text) });
 }
 
-function deciderOf(click: ButtonClick): Decider {
-  return { deps: click.deps, web: click.web, user: click.user, tell: click.replyPrivately };
+function deciderOf(click: ButtonClick, settled: RequestSettled): Decider {
+  return { deps: click.deps, web: click.web, user: click.user, tell: click.replyPrivately, settled };
 }
 
 async function requesterOf(click: ButtonClick): Promise<Requester | undefined> {
@@ -41,7 +42,11 @@ async function requesterOf(click: ButtonClick): Promise<Requester | undefined> {
   };
 }
 
-export function registerRequestButtons(router: ListenerRouter, deps: ListenerDeps): void {
+export function registerRequestButtons(
+  router: ListenerRouter,
+  deps: ListenerDeps,
+  settled: RequestSettled,
+): void {
   router.action<BlockAction<ButtonAction>>(
     ActionId.requestCreate,
     buttonHandler(deps, async (click, args) => {
@@ -49,6 +54,8 @@ export function registerRequestButtons(router: ListenerRouter, deps: ListenerDep
       const requester = await requesterOf(click);
       const account = await click.deps.vault.account(click.user);
       if (!requester || !account) return;
+      // Only a refused create offers this button: Paperspace has just shown this person is not an administrator.
+      await click.deps.store.approvals.noteRole(click.user.teamId, account.userId, false, click.deps.now());
       await replaceOffer(args, '📨 Sending your request…');
       await openCreateRequest(requester, account, params);
     }),
@@ -69,23 +76,23 @@ export function registerRequestButtons(router: ListenerRouter, deps: ListenerDep
   );
   router.action<BlockAction<ButtonAction>>(
     ActionId.requestApprove,
-    buttonHandler(deps, (click) => approve(deciderOf(click), click.value)),
+    buttonHandler(deps, (click) => approve(deciderOf(click, settled), click.value)),
   );
   router.action<BlockAction<ButtonAction>>(
     ActionId.requestApproveFor,
     buttonHandler(deps, (click) => {
       const { id, hours } = decodeApproveFor(click.value);
-      return approve(deciderOf(click), id, hours);
+      return approve(deciderOf(click, settled), id, hours);
     }),
   );
   router.action<BlockAction<ButtonAction>>(
     ActionId.requestWithdraw,
-    buttonHandler(deps, (click) => withdraw(deciderOf(click), click.value)),
+    buttonHandler(deps, (click) => withdraw(deciderOf(click, settled), click.value)),
   );
   router.action<BlockAction<ButtonAction>>(
     ActionId.requestDeny,
     buttonHandler(deps, async (click) => {
-      const request = await load(deciderOf(click), click.value);
+      const request = await load(deciderOf(click, settled), click.value);
       if (request) await openModal(click, denyModal(request));
     }),
   );

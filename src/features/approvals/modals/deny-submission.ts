@@ -7,8 +7,13 @@ import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { denyModalRequestId, denyReasonField } from '../blocks/deny-modal.js';
 import { deny } from '../request-decisions.js';
+import type { RequestSettled } from '../request-settled.js';
 
-export function registerDenySubmission(router: ListenerRouter, deps: ListenerDeps): void {
+export function registerDenySubmission(
+  router: ListenerRouter,
+  deps: ListenerDeps,
+  settled: RequestSettled,
+): void {
   router.view(CallbackId.denyRequest, async ({ ack, body, client, context }) => {
     await ack();
     const interaction = viewInteraction(deps, { body, client, context }, undefined);
@@ -16,7 +21,13 @@ export function registerDenySubmission(router: ListenerRouter, deps: ListenerDep
       const requestId = denyModalRequestId(body.view.private_metadata);
       const reason = readString(body.view.state.values, denyReasonField) ?? null;
       await deny(
-        { deps: interaction.deps, web: client, user: interaction.user, tell: interaction.replyPrivately },
+        {
+          deps: interaction.deps,
+          web: client,
+          user: interaction.user,
+          tell: interaction.replyPrivately,
+          settled,
+        },
         requestId,
         reason,
       );

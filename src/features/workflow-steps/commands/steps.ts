@@ -7,7 +7,7 @@ const reply = (text: string) => ({ blocks: [{ type: 'section' as const, text: mr
 
 function describe(enabled: boolean): string {
   return enabled
-    ? `Workflow Builder steps that name you (Start, Stop, Restart machine) act with your Paperspace key. \`${SLASH_COMMAND} steps off\` stops them.`
+    ? `Workflow Builder steps that name you (Start, Stop, Restart, Wait for a machine, Request a machine) act with your Paperspace key. \`${SLASH_COMMAND} steps off\` stops them.`
     : `Workflow Builder steps that name you fail without touching Paperspace. \`${SLASH_COMMAND} steps on\` lets them act with your key.`;
 }
 

@@ -227,6 +227,29 @@ function register(app: App, received: Received[]): void {
     });
   }
 
+  // Steps as the manifest declares them: Stop completes (leaving out its state output when the machine
+  // is named "no-state", which Slack refuses), Restart fails, and Wait leaves its run open.
+  app.function('stop_machine', async ({ body, event, complete, client }) => {
+    received.push({ kind: 'event', body: body as never });
+    const name = String(event.inputs.machine);
+    const outputs: Record<string, string> = { machine_id: 'ps123', machine_name: name, state: 'stopping' };
+    if (name === 'no-state') delete outputs.state;
+    try {
+      await complete({ outputs });
+    } catch (error) {
+      // What Slack refused is posted where the test reads it; the client carries the run's token.
+      const code = (error as { data?: { error?: string } }).data?.error ?? 'unknown';
+      await client.chat.postMessage({ channel: 'C0GENERAL', text: `completeSuccess refused: ${code}` });
+    }
+  });
+  app.function('restart_machine', async ({ body, fail }) => {
+    received.push({ kind: 'event', body: body as never });
+    await fail({ error: 'gpu-1 is off, so there is nothing to restart.' });
+  });
+  app.function('wait_for_machine_state', async ({ body }) => {
+    received.push({ kind: 'event', body: body as never });
+  });
+
   app.event('app_home_opened', async ({ event, body, client }) => {
     received.push({ kind: 'event', body: body as never });
     await client.views.publish({
