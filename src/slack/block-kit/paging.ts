@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ActionId } from '../ids.js';
 import { button, contextLine, header } from './elements.js';
 import { decodeEncodedValue } from './encoded-value.js';
+import { blockTextLength, MESSAGE_BUDGET } from './message-budget.js';
 import { escapeMrkdwn, LIMITS, plural } from './text.js';
 
 const LIST_KINDS = ['machines', 'templates', 'users', 'networks', 'scripts', 'drives'] as const;
@@ -60,6 +61,35 @@ export function pageSlice(total: number, requestedPage: number, pageSize: number
 function clampPageSize(requested: number | undefined, fallback: number, max: number): number {
   if (requested === undefined || !Number.isFinite(requested)) return fallback;
   return Math.min(max, Math.max(1, Math.floor(requested)));
+}
+
+/** A headline's longest page part, for measuring the header before the page is known. */
+const WIDEST_SLICE: PageSlice = { page: 1_000_000, pageCount: 1_000_000, start: 0, end: 0 };
+/** The pager's button labels, which Slack counts as text. */
+const PAGER_TEXT = '◀ Prev'.length + 'Next ▶'.length;
+
+/**
+ * The page size asked for, made smaller when a page that large could pass the message budget: every
+ * page is measured as if it held the list's largest items, so paging through long names (whose escapes
+ * grow them) never reaches a page Slack refuses, and the pages stay the same size from click to click.
+ */
+function fittingPageSize<Item>(input: ListPageInput<Item>, fixed: KnownBlock[], wanted: number): number {
+  const dividers = input.dividers ? 1 : 0;
+  const sizes = input.items.map((item) => {
+    const blocks = input.itemBlocks(item);
+    return { blocks: blocks.length + dividers, text: blockTextLength(blocks) };
+  });
+  const widest = Math.max(0, ...sizes.map((size) => size.blocks));
+  const texts = sizes.map((size) => size.text).sort((a, b) => b - a);
+  let text = blockTextLength(fixed) + PAGER_TEXT;
+  let fitting = 0;
+  for (const itemText of texts.slice(0, wanted)) {
+    text += itemText;
+    const blocks = fixed.length + PAGER_BLOCKS + widest * (fitting + 1);
+    if (text > MESSAGE_BUDGET.text || blocks > MESSAGE_BUDGET.blocks) break;
+    fitting += 1;
+  }
+  return Math.max(1, Math.min(wanted, fitting));
 }
 
 /** Blocks the pager adds at most: Prev and Next each in their own actions block (see pageNavigation). */
@@ -136,12 +166,17 @@ export function listPage<Item>(input: ListPageInput<Item>): {
 } {
   const { request } = input;
   const filters = filtersMrkdwn(request.filters);
-  const pageSize = clampPageSize(request.pageSize, input.pageSize.fallback, input.pageSize.max);
+  const fixed: KnownBlock[] = [header(countHeadline(input.items.length, input.noun, WIDEST_SLICE))];
+  if (filters) fixed.push(contextLine(`Filters: ${filters}`));
+  const pageSize = fittingPageSize(
+    input,
+    fixed,
+    clampPageSize(request.pageSize, input.pageSize.fallback, input.pageSize.max),
+  );
   const slice = pageSlice(input.items.length, request.page, pageSize);
   const shown = input.items.slice(slice.start, slice.end);
   const headline = countHeadline(input.items.length, input.noun, slice);
-  const blocks: KnownBlock[] = [header(headline)];
-  if (filters) blocks.push(contextLine(`Filters: ${filters}`));
+  const blocks: KnownBlock[] = [header(headline), ...fixed.slice(1)];
   shown.forEach((item, index) => {
     if (input.dividers && index > 0) blocks.push({ type: 'divider' });
     blocks.push(...input.itemBlocks(item));

@@ -1,11 +1,7 @@
 // /ps requests: the person's own open requests, and the open requests waiting for their decision.
-import type { KnownBlock } from '@slack/types';
-import { message, mrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
 import type { StoredRequest } from '../../../store/approval-requests.js';
-import { requestLine } from '../blocks/request-messages.js';
-
-const MAX_LISTED = 20;
+import { requestListMessage } from '../blocks/request-list.js';
 
 export const requestsCommand: CommandHandler<'requests'> = async (_command, context) => {
   const { deps, user } = context;
@@ -28,29 +24,7 @@ export const requestsCommand: CommandHandler<'requests'> = async (_command, cont
     }
   }
   const waiting = candidates.filter((request) => waitsFor(request, user.userId, account?.userId));
-  const section = (title: string, lines: string[]): KnownBlock => ({
-    type: 'section',
-    text: mrkdwn(
-      `*${title}*\n${lines.length === 0 ? '_none_' : lines.slice(0, MAX_LISTED).join('\n')}${
-        lines.length > MAX_LISTED ? `\n…and ${lines.length - MAX_LISTED} more` : ''
-      }`,
-    ),
-  });
-  await context.replyPrivately(
-    message(
-      [
-        section(
-          'Your open requests',
-          mine.map((request) => requestLine(request, 'mine')),
-        ),
-        section(
-          'Waiting for you',
-          waiting.map((request) => requestLine(request, 'waiting')),
-        ),
-      ],
-      `${mine.length} open requests of yours, ${waiting.length} waiting for you`,
-    ),
-  );
+  await context.replyPrivately(requestListMessage(mine, waiting));
 };
 
 /** Whether this person is among those the request was sent to (or, in a channel, may decide it). */

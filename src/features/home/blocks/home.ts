@@ -1,8 +1,10 @@
-// App Home: whether the viewer's key is linked, and their machines as compact cards.
+// App Home: whether the viewer's key is linked, and their machines as compact cards, as many as fit a
+// view's 100 blocks and the text budget; the rest are counted, with the command that lists them.
 import type { HomeView, KnownBlock } from '@slack/types';
 import type { Machine } from '../../../paperspace/schemas.js';
 import { button, contextLine } from '../../../slack/block-kit/elements.js';
-import { escapeMrkdwn, LIMITS, mrkdwn, plainText } from '../../../slack/block-kit/text.js';
+import { rowsThatFit, VIEW_BUDGET } from '../../../slack/block-kit/message-budget.js';
+import { escapeMrkdwn, LIMITS, mrkdwn, plainText, plural } from '../../../slack/block-kit/text.js';
 import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
 import { machineCard } from '../../machines/blocks/machine-card.js';
 import type { ButtonsFor } from '../../machines/machine-permissions.js';
@@ -16,9 +18,6 @@ export interface HomeViewInput {
   /** Why the machines could not be loaded, in a sentence. */
   error?: string;
 }
-
-/** A divider and a compact card (section and actions). */
-const BLOCKS_PER_MACHINE = 3;
 
 const ALL_BUTTONS: ButtonsFor = () => ({ power: true, manage: true });
 
@@ -45,6 +44,7 @@ export function homeView({ linked, machines, error, buttons = ALL_BUTTONS }: Hom
   }
   if (error) blocks.push({ type: 'section', text: mrkdwn(`⚠️ ${escapeMrkdwn(error)}`) });
 
+  const footer = contextLine(`\`${SLASH_COMMAND} help\` lists every command.`);
   if (linked && !error) {
     // Paperspace lets only the owner power a machine: the ones the viewer can power are theirs.
     const own = machines.filter((machine) => buttons(machine).power);
@@ -60,32 +60,30 @@ export function homeView({ linked, machines, error, buttons = ALL_BUTTONS }: Hom
         ),
       });
     }
-    // Room for a second header, the "and N more" line and the footer.
-    let room = Math.floor((LIMITS.viewBlocks - blocks.length - 4) / BLOCKS_PER_MACHINE);
-    const section = (list: Machine[]) => {
-      const shown = list.slice(0, Math.max(0, room));
-      room -= shown.length;
-      for (const machine of shown) {
-        blocks.push(
-          { type: 'divider' },
-          ...machineCard(machine, { compact: true, buttons: buttons(machine) }),
-        );
-      }
-      return list.length - shown.length;
+    const card = (machine: Machine): KnownBlock[] => [
+      { type: 'divider' },
+      ...machineCard(machine, { compact: true, buttons: buttons(machine) }),
+    ];
+    const teamHeader: KnownBlock = {
+      type: 'header',
+      text: plainText(`Your team's machines (${team.length})`, LIMITS.headerText),
     };
-    let hidden = section(own);
-    if (team.length > 0 && room > 0) {
-      // These offer "Ask the owner" instead of power, and Settings, Access, Destroy to an administrator.
-      blocks.push({
-        type: 'header',
-        text: plainText(`Your team's machines (${team.length})`, LIMITS.headerText),
-      });
-      hidden += section(team);
-    } else hidden += team.length;
-    if (hidden > 0) {
-      blocks.push(contextLine(`… and ${hidden} more, use \`${SLASH_COMMAND} list\``));
-    }
+    // Own machines first, then the team's under their own header: as many as fit, in that order.
+    const rows = [...own.map(card), ...(team.length > 0 ? [[teamHeader], ...team.map(card)] : [])];
+    const fit = rowsThatFit(rows, [...blocks, footer], [moreMachines(machines.length)], VIEW_BUDGET);
+    // A team header with none of its machines under it says nothing: it goes with them.
+    const shownRows = rows.slice(0, fit).filter((row, index) => row[0] !== teamHeader || index < fit - 1);
+    for (const row of shownRows) blocks.push(...row);
+    const hidden = machines.length - shownRows.filter((row) => row[0] !== teamHeader).length;
+    if (hidden > 0) blocks.push(moreMachines(hidden));
   }
-  blocks.push(contextLine(`\`${SLASH_COMMAND} help\` lists every command.`));
+  blocks.push(footer);
   return { type: 'home', blocks };
+}
+
+/** The machines the Home had no room for, and the command that lists them all. */
+function moreMachines(count: number): KnownBlock {
+  return contextLine(
+    `…and ${plural(count, 'more machine')}, too many to show here: \`${SLASH_COMMAND} list\` lists them all, with their buttons.`,
+  );
 }

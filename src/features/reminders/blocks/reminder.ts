@@ -1,11 +1,13 @@
 // The shutdown reminder: machines still running at the time the user chose, each with Stop, Snooze 1h
-// and Keep running. Button values carry the machine id and name, like the card's.
+// and Keep running. Button values carry the machine id and name, like the card's. Someone with more
+// machines running than one message holds gets the ones that fit and a line saying how many more run
+// and where to stop them, so the reminder is always delivered.
 import type { KnownBlock } from '@slack/types';
 import type { Machine } from '../../../paperspace/schemas.js';
 import { button, contextLine, header } from '../../../slack/block-kit/elements.js';
+import { rowsThatFit } from '../../../slack/block-kit/message-budget.js';
 import {
   escapeMrkdwn,
-  LIMITS,
   message,
   mrkdwn,
   nameMrkdwn,
@@ -16,12 +18,6 @@ import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
 import { stopButton } from '../../machines/blocks/machine-card.js';
 import { encodeMachineRef } from '../../machines/blocks/machine-ref.js';
 import { stateMrkdwn } from '../../machines/blocks/machine-state.js';
-
-/** A section and an actions block per machine. */
-const BLOCKS_PER_MACHINE = 2;
-/** Header, "and N more" line and footer. */
-const OVERHEAD = 3;
-const MAX_REMINDER_MACHINES = Math.floor((LIMITS.messageBlocks - OVERHEAD) / BLOCKS_PER_MACHINE);
 
 const REMINDER_BLOCK_PREFIX = 'reminder:';
 /** The row of a machine stopped from the reminder: it no longer counts as running in the header. */
@@ -67,26 +63,37 @@ export function reminderMessage(machines: Machine[]): SlackMessage {
     return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
   }
   const title = reminderTitle(machines.length);
-  const blocks: KnownBlock[] = [header(title, HEADER_PREFIX + machines.length)];
-  const shown = machines.slice(0, MAX_REMINDER_MACHINES);
-  for (const machine of shown) {
-    const details = [machine.machineType, machine.region].filter((part): part is string => Boolean(part));
-    blocks.push({
+  const head = header(title, HEADER_PREFIX + machines.length);
+  const footer = contextLine(
+    'Snooze asks again in an hour; Keep running skips this machine until the next reminder.',
+  );
+  const rows = machines.map(reminderRow);
+  const shown = rowsThatFit(rows, [head, footer], [moreRunning(machines.length)]);
+  const blocks: KnownBlock[] = [head, ...rows.slice(0, shown).flat()];
+  if (shown < machines.length) blocks.push(moreRunning(machines.length - shown));
+  blocks.push(footer);
+  const names = escapeMrkdwn(machines.map((machine) => machine.name).join(', '));
+  return message(blocks, `${title}: ${names}`);
+}
+
+function reminderRow(machine: Machine): KnownBlock[] {
+  const details = [machine.machineType, machine.region].filter((part): part is string => Boolean(part));
+  return [
+    {
       type: 'section',
       text: mrkdwn(
         [`${nameMrkdwn(machine.name)}`, stateMrkdwn(machine.state), ...details.map(escapeMrkdwn)].join(' · '),
       ),
-    });
-    blocks.push(reminderActions(machine));
-  }
-  if (machines.length > shown.length) {
-    blocks.push(contextLine(`… and ${machines.length - shown.length} more, use \`${SLASH_COMMAND} list\``));
-  }
-  blocks.push(
-    contextLine('Snooze asks again in an hour; Keep running skips this machine until the next reminder.'),
+    },
+    reminderActions(machine),
+  ];
+}
+
+/** The machines one message had no room for, counted in the header too, and where to stop them. */
+function moreRunning(count: number): KnownBlock {
+  return contextLine(
+    `…and ${plural(count, 'more machine')} still running, too many for one message: \`${SLASH_COMMAND} list state=ready\` shows them with their Stop buttons.`,
   );
-  const names = escapeMrkdwn(machines.map((machine) => machine.name).join(', '));
-  return message(blocks, `${title}: ${names}`);
 }
 
 function reminderActions(machine: Machine): KnownBlock {

@@ -1,11 +1,15 @@
 // The team digest as posted in its channel: what is running, whose it is and for how long, each with a
-// Stop button (acting with the clicker's own key), then the month's spend so far per person.
+// Stop button (acting with the clicker's own key), then the month's spend so far per person. A large
+// team's digest lists the top spenders and the longest runs that fit the message budget, and says how
+// many it left out and where to see them, so it always reaches the channel.
 
 import type { KnownBlock } from '@slack/types';
 import { billingMonthName } from '../../../domain/billing-month.js';
+import { sumOfCents } from '../../../domain/money.js';
 import type { Machine } from '../../../paperspace/schemas.js';
 import { contextLine, header } from '../../../slack/block-kit/elements.js';
 import { formatHoursMinutes, formatMoney } from '../../../slack/block-kit/format.js';
+import { linesThatFit, rowsThatFit } from '../../../slack/block-kit/message-budget.js';
 import {
   escapeMrkdwn,
   LIMITS,
@@ -16,7 +20,7 @@ import {
   type SlackMessage,
   slackDate,
 } from '../../../slack/block-kit/text.js';
-import { ActionId } from '../../../slack/ids.js';
+import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
 import { stopButton } from '../../machines/blocks/machine-card.js';
 import { stateMrkdwn } from '../../machines/blocks/machine-state.js';
 import type { SpendReport } from '../spend-report.js';
@@ -30,9 +34,11 @@ export interface RunningMachine {
   since: number | undefined;
 }
 
-/** Header, the running count, the spend section, its "and more" and the closing line. */
-const OVERHEAD = 8;
-const MAX_DIGEST_MACHINES = LIMITS.messageBlocks - OVERHEAD;
+/**
+ * The spend section lists this many people at most, biggest first: the ones a channel acts on. Spent
+ * text there is text the running machines, which can be stopped from the digest, cannot use.
+ */
+const TOP_SPENDERS = 10;
 
 const DIGEST_BLOCK_PREFIX = 'digest:';
 
@@ -43,35 +49,54 @@ export function digestBlockId(machineId: string): string {
 
 export function digestMessage(running: RunningMachine[], report: SpendReport, now: number): SlackMessage {
   const title = `📋 Team digest · ${new Date(now).toISOString().slice(0, 10)}`;
-  const blocks: KnownBlock[] = [header(title)];
-  blocks.push({
-    type: 'section',
-    text: mrkdwn(
-      running.length === 0
-        ? '*Nothing is running.* 🌙'
-        : `*${plural(running.length, 'machine')} running* (oldest run first):`,
-    ),
-  });
-  const shown = running.slice(0, MAX_DIGEST_MACHINES);
-  for (const row of shown) blocks.push(machineRow(row, now));
-  if (running.length > shown.length) {
-    const rest = running.slice(shown.length).map((row) => nameMrkdwn(row.machine.name, 'plain'));
-    blocks.push(
-      contextLine(`…and ${rest.length} more running: ${rest.join(', ')}`.slice(0, LIMITS.sectionText)),
-    );
-  }
-  blocks.push({ type: 'section', text: mrkdwn(spendText(report)) });
+  const head: KnownBlock[] = [
+    header(title),
+    {
+      type: 'section',
+      text: mrkdwn(
+        running.length === 0
+          ? '*Nothing is running.* 🌙'
+          : `*${plural(running.length, 'machine')} running* (oldest run first):`,
+      ),
+    },
+  ];
   const how =
     report.source === 'estimated'
       ? "Spend is estimated from each machine's start and stop events × its hourly rate, plus storage"
       : "Spend is Paperspace's own utilization of each machine, plus storage";
-  blocks.push(
+  const tail: KnownBlock[] = [
+    { type: 'section', text: mrkdwn(spendText(report)) },
     contextLine(
       `${how}, as of ${slackDate(report.asOf, '{date_short_pretty} at {time}')}. Stop acts with your own Paperspace key.`,
     ),
-  );
+  ];
+  const rows = running.map((row) => [machineRow(row, now)]);
+  const shown = rowsThatFit(rows, [...head, ...tail], [moreRunning(running)]);
+  const blocks = [...head, ...rows.slice(0, shown).flat()];
+  if (shown < running.length) blocks.push(moreRunning(running.slice(shown)));
+  blocks.push(...tail);
   const text = `${title}: ${plural(running.length, 'machine')} running, ${formatMoney(report.total)} spent in ${billingMonthName(report.month)} so far`;
   return message(blocks, escapeMrkdwn(text));
+}
+
+/** Characters of names the "and N more" line holds: enough to recognise one's own machine. */
+const MORE_NAMES = 1000;
+
+/** The machines the digest had no room for: how many, their names as far as they fit, where to act. */
+function moreRunning(rest: RunningMachine[]): KnownBlock {
+  const names: string[] = [];
+  let length = 0;
+  for (const { machine } of rest) {
+    const name = nameMrkdwn(machine.name, 'plain');
+    if (length + name.length > MORE_NAMES) break;
+    names.push(name);
+    length += name.length + 2;
+  }
+  const others = rest.length - names.length;
+  const listed = `${names.join(', ')}${others > 0 ? `${names.length > 0 ? ' and ' : ''}${plural(others, 'other')}` : ''}`;
+  return contextLine(
+    `…and ${rest.length} more running: ${listed}. \`${SLASH_COMMAND} list state=ready\` shows them with their Stop buttons.`,
+  );
 }
 
 function machineRow({ machine, owner, since }: RunningMachine, now: number): KnownBlock {
@@ -96,19 +121,22 @@ function machineRow({ machine, owner, since }: RunningMachine, now: number): Kno
 }
 
 function spendText(report: SpendReport): string {
-  const lines = [`*${billingMonthName(report.month)} so far: ${formatMoney(report.total)}*`];
+  const heading = `*${billingMonthName(report.month)} so far: ${formatMoney(report.total)}*`;
   const biggest = Math.max(0, ...report.owners.map((owner) => owner.total));
-  for (const owner of report.owners) {
+  const lines = report.owners.map((owner) => {
     const bar = costBar(owner.total, biggest);
-    lines.push(`${ownerLabel(owner)}  *${formatMoney(owner.total)}*${bar === '' ? '' : `  \`${bar}\``}`);
-  }
-  if (report.unread.length > 0) {
-    lines.push(`_${plural(report.unread.length, 'machine')} could not be read and are not counted._`);
-  }
-  let text = '';
-  for (const line of lines) {
-    if (text.length + line.length + 1 > LIMITS.sectionText - 20) return `${text}\n…`;
-    text = text === '' ? line : `${text}\n${line}`;
-  }
-  return text;
+    return `${ownerLabel(owner)}  *${formatMoney(owner.total)}*${bar === '' ? '' : `  \`${bar}\``}`;
+  });
+  const unread =
+    report.unread.length > 0
+      ? `\n_${plural(report.unread.length, 'machine')} could not be read and are not counted._`
+      : '';
+  const more = (leftOut: number) => {
+    const rest = report.owners.slice(report.owners.length - leftOut);
+    return `…and ${plural(leftOut, 'more person', 'more people')}, ${formatMoney(sumOfCents(rest.map((owner) => owner.total)))} together: \`${SLASH_COMMAND} spend\` shows an administrator the team's and anyone else their own.`;
+  };
+  // The top spenders, as many of them as fit the section beside its heading and note.
+  const room = LIMITS.sectionText - heading.length - unread.length - 1;
+  const listed = linesThatFit(lines, more, room, TOP_SPENDERS);
+  return `${heading}${listed === '' ? '' : `\n${listed}`}${unread}`;
 }

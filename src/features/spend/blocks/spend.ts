@@ -6,6 +6,7 @@ import { billingMonthName } from '../../../domain/billing-month.js';
 import { sumOfCents } from '../../../domain/money.js';
 import { contextLine, header } from '../../../slack/block-kit/elements.js';
 import { formatHoursMinutes, formatMoney } from '../../../slack/block-kit/format.js';
+import { rowsThatFit } from '../../../slack/block-kit/message-budget.js';
 import {
   escapeMrkdwn,
   LIMITS,
@@ -17,12 +18,11 @@ import {
   slackDate,
   truncateMrkdwn,
 } from '../../../slack/block-kit/text.js';
+import { SLASH_COMMAND } from '../../../slack/ids.js';
 import type { MachineSpend, OwnerSpend, SpendReport } from '../spend-report.js';
 
 /** Characters of the longest bar: wide enough to tell $40 from $50, narrow enough for a phone. */
 const BAR_WIDTH = 20;
-/** Blocks left for people after the header and the closing lines. */
-const PEOPLE_BLOCKS = LIMITS.messageBlocks - 6;
 
 /** `▇▇▇▇▇▇` scaled to the biggest machine; a machine that cost anything gets at least one. */
 export function costBar(amount: number, biggest: number): string {
@@ -78,30 +78,28 @@ export function spendMessage(report: SpendReport, notAdminBecause?: string): Sla
   const totalLine = `*Total: ${formatMoney(report.total)}*${report.current ? ' so far' : ''} for ${plural(machines.length, 'machine')}`;
   blocks.push({ type: 'section', text: mrkdwn(totalLine) });
 
-  const people: KnownBlock[] = [];
-  let shownPeople = 0;
-  for (const [index, owner] of report.owners.entries()) {
-    const sections = ownerSections(owner, biggest, index === 0 && report.owners.length > 1);
-    if (people.length + sections.length > PEOPLE_BLOCKS) break;
-    people.push(...sections);
-    shownPeople += 1;
-  }
+  const closing = notes(report, notAdminBecause).map((note) => contextLine(note));
+  // People in order of spend, as many as fit the message; the rest are counted and summed.
+  const people = report.owners.map((owner, index) =>
+    ownerSections(owner, biggest, index === 0 && report.owners.length > 1),
+  );
+  const shownPeople = rowsThatFit(people, [...blocks, ...closing], [morePeople(report.owners)]);
+  blocks.push(...people.slice(0, shownPeople).flat());
   if (machines.length === 0) {
-    people.push({ type: 'section', text: mrkdwn(emptyText(report)) });
+    blocks.push({ type: 'section', text: mrkdwn(emptyText(report)) });
   }
-  blocks.push(...people);
-  if (shownPeople < report.owners.length) {
-    const rest = report.owners.slice(shownPeople);
-    const restTotal = sumOfCents(rest.map((owner) => owner.total));
-    blocks.push(
-      contextLine(
-        `…and ${plural(rest.length, 'more person', 'more people')}, ${formatMoney(restTotal)} together (in the total above).`,
-      ),
-    );
-  }
-  for (const note of notes(report, notAdminBecause)) blocks.push(contextLine(note));
+  if (shownPeople < report.owners.length) blocks.push(morePeople(report.owners.slice(shownPeople)));
+  blocks.push(...closing);
   const text = `${title}: ${formatMoney(report.total)}${report.current ? ' so far' : ''}`;
   return message(blocks, escapeMrkdwn(text));
+}
+
+/** The people left out of the list: how many, what they spent together, and where each sees theirs. */
+function morePeople(rest: OwnerSpend[]): KnownBlock {
+  const restTotal = sumOfCents(rest.map((owner) => owner.total));
+  return contextLine(
+    `…and ${plural(rest.length, 'more person', 'more people')}, ${formatMoney(restTotal)} together (in the total above), too many to list in one message: each of them sees their own with \`${SLASH_COMMAND} spend\`.`,
+  );
 }
 
 function emptyText(report: SpendReport): string {

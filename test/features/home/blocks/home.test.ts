@@ -38,7 +38,9 @@ describe('homeView', () => {
     const view = home({ linked, machines: machinesFixture(60) });
     expect(view.blocks.length).toBeLessThanOrEqual(100);
     const shownCards = view.blocks.filter((block) => block.block_id?.startsWith('machine_actions:')).length;
-    expect(visibleText(view.blocks)).toContain(`… and ${60 - shownCards} more, use \`/ps list\``);
+    expect(visibleText(view.blocks)).toContain(
+      `…and ${60 - shownCards} more machines, too many to show here: \`/ps list\` lists them all`,
+    );
     expect(shownCards).toBeGreaterThan(25);
   });
 

@@ -37,7 +37,9 @@ describe('reminderMessage', () => {
     const { blocks } = reminder(machinesFixture(40));
     expect(blocks.length).toBeLessThanOrEqual(50);
     const shown = blocks.filter((block) => block.type === 'actions').length;
-    expect(visibleText(blocks)).toContain(`… and ${40 - shown} more, use \`/ps list\``);
+    expect(visibleText(blocks)).toContain(
+      `…and ${40 - shown} more machines still running, too many for one message: \`/ps list state=ready\` shows them`,
+    );
   });
 
   it('says nothing is running for an empty list', () => {
