@@ -95,7 +95,9 @@ describe('v1 errors', () => {
     expect(response.body.code).toBe('BAD_REQUEST');
     // The OpenAPI's error body has code, message and an optional details object, nothing else.
     expect(Object.keys(response.body).sort()).toEqual(['code', 'details', 'message']);
-    const messages = response.body.details.issues.map((issue: { message: string }) => issue.message).join('\n');
+    const messages = response.body.details.issues
+      .map((issue: { message: string }) => issue.message)
+      .join('\n');
     expect(messages).toMatch(/name/);
     expect(messages).toMatch(/machineType/);
     expect(messages).toMatch(/diskSize/);
