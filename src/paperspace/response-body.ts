@@ -58,10 +58,16 @@ function messageFromJson(json: unknown): Omit<ParsedErrorBody, 'body'> {
   if (isRecord(json.error)) {
     return withFields(json.error.message, json.error.status);
   }
-  // v1: {"code":"BAD_REQUEST","message":"Invalid input","issues":[{"message":"..."}]}: the issues say
-  // what was wrong, so they follow the message.
-  if (typeof json.message === 'string' && Array.isArray(json.issues)) {
-    const issues = json.issues
+  // v1: {"code":"BAD_REQUEST","message":"Invalid input","details":{...}}; a validation failure lists
+  // what was wrong as issues [{message}], beside the message (tRPC's adapter) or in the OpenAPI's only
+  // free-form field, details. The issues follow the message.
+  const listed = Array.isArray(json.issues)
+    ? json.issues
+    : isRecord(json.details) && Array.isArray(json.details.issues)
+      ? json.details.issues
+      : undefined;
+  if (typeof json.message === 'string' && listed !== undefined) {
+    const issues = listed
       .map((entry) => (isRecord(entry) && typeof entry.message === 'string' ? entry.message.trim() : ''))
       .filter(Boolean);
     const message = [json.message.trim(), ...issues].filter(Boolean).join('; ');

@@ -76,8 +76,9 @@ describe('the v1 dialect against the emulator', () => {
 
   it('creates, shows, updates and destroys a machine, creating it exactly once even when Paperspace fails', async () => {
     const world = await startContractWorld({ dialect: 'v1' });
-    const [template] = await world.ada.templates.list();
-    if (!template) throw new Error('the demo seed has templates');
+    // v1 lists newest (or by name, last) first: the Ubuntu template, which takes a C4, is asked by name.
+    const template = (await world.ada.templates.list()).find((listed) => /ubuntu/i.test(listed.name));
+    if (!template) throw new Error('the demo seed has an Ubuntu template');
     const created = await world.ada.machines.create({ ...newMachine, templateId: template.id });
     expect(created.name).toBe('v1-box');
     await world.ada.machines.update(created.id, { machineName: 'v1-box-renamed', shutdownTimeoutInHours: 3 });
@@ -110,9 +111,8 @@ describe('the v1 dialect against the emulator', () => {
     expect(await rejectionOf(stranger.machines.list())).toBeInstanceOf(PaperspaceAuthenticationError);
     expect(await rejectionOf(world.ada.machines.show('psnothere'))).toBeInstanceOf(PaperspaceNotFoundError);
     // Sam is a team member, not an administrator: a team machine he does not own is not his to destroy.
-    const teamMachines = await world.maya.machines.list();
-    const [mayas] = teamMachines;
-    if (!mayas) throw new Error('the demo team has machines');
+    const mayas = (await world.maya.machines.list()).find((machine) => machine.name === 'maya-trainer');
+    if (!mayas) throw new Error('the demo team has maya-trainer');
     const refused = await rejectionOf(world.sam.machines.destroy(mayas.id));
     expect([PaperspacePermissionError, PaperspaceNotFoundError].some((type) => refused instanceof type)).toBe(
       true,
@@ -134,8 +134,9 @@ describe('the v1 dialect against the emulator', () => {
 
   it('grants and revokes access to a team machine through accessors', async () => {
     const world = await startContractWorld({ dialect: 'v1' });
-    const [machine] = await world.maya.machines.list();
-    if (!machine) throw new Error('the demo team has machines');
+    // Maya's own machine: Sam's own would refuse him as an accessor, since he has access already.
+    const machine = (await world.maya.machines.list()).find((listed) => listed.name === 'maya-trainer');
+    if (!machine) throw new Error('the demo team has maya-trainer');
     await world.maya.machines.setAccess(machine.id, { userId: 'u1sam', enableAccess: true });
     await world.maya.machines.setAccess(machine.id, { userId: 'u1sam', enableAccess: false });
     const calls = world

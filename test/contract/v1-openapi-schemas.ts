@@ -98,6 +98,30 @@ const network = z.object({
 const drive = z.object({ id: z.string(), name: z.string(), size: z.number(), region: z.string() });
 const script = z.object({ id: z.string(), name: z.string(), isEnabled: z.boolean(), isRunOnce: z.boolean() });
 
+/** The OpenAPI's `error` response: code and message, an optional details object, nothing else. */
+export const v1ErrorBody = z.strictObject({
+  code: z.string(),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+
+/**
+ * The code of each status. The OpenAPI types `code` as a string; these are the names v1 answers with
+ * (tRPC's error codes, the list paperspace-api-v1.md gives), 405 being tRPC's METHOD_NOT_SUPPORTED.
+ */
+export const V1_ERROR_CODES: Readonly<Record<number, string>> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  412: 'PRECONDITION_FAILED',
+  413: 'PAYLOAD_TOO_LARGE',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+};
+
 interface V1Operation {
   readonly method: string;
   /** The path under /v1 with `{name}` parameters. */

@@ -4,8 +4,17 @@
 // does not describe, without this failing. Both drifting together is what it guards against.
 import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../tools/emulator/index.js';
-import { startContractWorld } from './harness.js';
-import { operationOf } from './v1-openapi-schemas.js';
+import { DEMO_USERS, startContractWorld } from './harness.js';
+import { operationOf, V1_ERROR_CODES, v1ErrorBody } from './v1-openapi-schemas.js';
+
+/** What is wrong with an error answer: a shape the OpenAPI's `error` response lacks, or another code. */
+function errorProblemsOf(entry: RequestLogEntry): string[] {
+  const where = `${entry.status} to ${entry.method} ${entry.path}${entry.query}`;
+  const parsed = v1ErrorBody.safeParse(entry.reply);
+  if (!parsed.success) return [`${where}: ${parsed.error.message}`];
+  const expected = V1_ERROR_CODES[entry.status] ?? 'INTERNAL_SERVER_ERROR';
+  return parsed.data.code === expected ? [] : [`${where}: code ${parsed.data.code}, not ${expected}`];
+}
 
 function problemsOf(entry: RequestLogEntry): string[] {
   const where = `${entry.method} ${entry.path}${entry.query}`;
@@ -24,6 +33,8 @@ function problemsOf(entry: RequestLogEntry): string[] {
   if (entry.status === 200) {
     const parsedAnswer = operation.answer.safeParse(entry.reply);
     if (!parsedAnswer.success) problems.push(`${where} answer: ${parsedAnswer.error.message}`);
+  } else {
+    problems.push(...errorProblemsOf(entry));
   }
   return problems;
 }
@@ -56,8 +67,9 @@ describe("v1 requests and answers against the specification's schemas", () => {
       { template },
     );
     await maya.machines.show(created.id);
-    const [machine] = await maya.machines.list();
-    if (!machine) throw new Error('the team has machines');
+    // Maya's own machine: granting Sam access to his own would be refused.
+    const machine = (await maya.machines.list()).find((listed) => listed.name === 'maya-trainer');
+    if (!machine) throw new Error('the team has maya-trainer');
     await maya.machines.list({ state: 'off', limit: 5 });
     await maya.machines.update(machine.id, { machineName: 'renamed', autoSnapshotFrequency: 'day' });
     await maya.machines.start(machine.id).catch(() => undefined);
@@ -98,5 +110,60 @@ describe("v1 requests and answers against the specification's schemas", () => {
     expect(
       problemsOf({ ...entry, method: 'GET', body: undefined, query: '?limit=500' }).join('\n'),
     ).toContain('limit');
+  });
+
+  it("answers every failure with the specification's error body and the code of its status", async () => {
+    const world = await startContractWorld({ dialect: 'v1' });
+    const mark = world.mark();
+    const maya = DEMO_USERS.maya.apiKey;
+    const statuses: number[] = [];
+    const send = async (request: Parameters<typeof world.raw>[0]) =>
+      statuses.push((await world.raw(request)).status);
+    // v1 takes the key as a Bearer token, which raw() sends as `accessToken`.
+    // A body that fails validation: several bad fields, listed in details.
+    await send({ method: 'POST', path: '/v1/machines', body: { name: 7, diskSize: 3 }, accessToken: maya });
+    await send({ method: 'GET', path: '/v1/machines', query: { limit: 500 }, accessToken: maya });
+    await send({ method: 'GET', path: '/v1/machines', accessToken: 'not-a-real-key' });
+    await send({ method: 'GET', path: '/v1/machines/psnothere', accessToken: maya });
+    await send({ method: 'GET', path: '/v1/no-such-endpoint', accessToken: maya });
+    await send({ method: 'GET', path: '/v1/shared-drives', accessToken: DEMO_USERS.sam.apiKey });
+    world.state.failNextRequests({ count: 1, status: 429, path: '/v1/machines' });
+    await send({ method: 'GET', path: '/v1/machines', accessToken: maya });
+    world.state.failNextRequests({ count: 1, status: 500, path: '/v1/machines' });
+    await send({ method: 'GET', path: '/v1/machines', accessToken: maya });
+    expect(statuses).toEqual([400, 400, 401, 404, 404, 403, 429, 500]);
+
+    const logged = world.requestsSince(mark);
+    expect(logged.flatMap(errorProblemsOf)).toEqual([]);
+    const invalid = logged[0]?.reply as { code: string; details?: { issues?: unknown[] } } | undefined;
+    expect(invalid?.code).toBe('BAD_REQUEST');
+    expect(invalid?.details?.issues?.length).toBeGreaterThan(1);
+  });
+
+  it('lists newest first (by name from Z for templates) when no order is asked, as the specification defaults', async () => {
+    const world = await startContractWorld({ dialect: 'v1' });
+    const maya = DEMO_USERS.maya.apiKey;
+    const list = async (path: string) =>
+      (await world.raw({ method: 'GET', path, accessToken: maya })).body.items as Record<string, string>[];
+    const descending = (values: string[]) => [...values].sort().reverse();
+    // Two scripts an hour apart, so the team's scripts have creation times to order.
+    for (const name of ['first', 'second']) {
+      world.clock.advance(60 * 60 * 1000);
+      const body = { name, script: 'echo hello' };
+      await world.raw({ method: 'POST', path: '/v1/startup-scripts', body, accessToken: maya });
+    }
+    for (const path of ['/v1/machines', '/v1/startup-scripts', '/v1/private-networks']) {
+      const created = (await list(path)).map((item) => String(item.dtCreated));
+      expect(created.length, path).toBeGreaterThan(1);
+      expect(created, path).toEqual(descending(created));
+    }
+    const [machine] = await list('/v1/machines');
+    const events = (await list(`/v1/machine-events?machineId=${machine?.id}`)).map((event) =>
+      String(event.dtCreated),
+    );
+    expect(events).toEqual(descending(events));
+    const names = (await list('/v1/os-templates')).map((template) => String(template.name));
+    expect(names.length).toBeGreaterThan(1);
+    expect(names).toEqual(descending(names));
   });
 });

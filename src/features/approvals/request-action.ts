@@ -12,6 +12,7 @@ import { readAccountKind } from '../machines/account-kind.js';
 import { createdNotice, powerRequestedNotice } from '../machines/blocks/machine-replies.js';
 import { checkCreateParams, findTemplate } from '../machines/create-flow.js';
 import { type Actor, createMachineOperations } from '../machines/machine-operations.js';
+import { approvedRequestNote } from './approval-audit.js';
 
 /** What an approved request did: the machine as it left it, where it is heading, and its event (v1). */
 export interface ActedOn {
@@ -32,7 +33,7 @@ export async function act(deps: ListenerDeps, approver: Actor, request: Readable
         user: approver.user,
         action: `approval.${request.kind}`,
         ...(request.machineId ? { resourceId: request.machineId } : {}),
-        note: `approved request ${request.id} of ${request.requesterId}`,
+        note: approvedRequestNote(request),
       },
       () => (request.kind === 'create' ? create(deps, approver, request) : power(deps, approver, request)),
       (acted) => acted.machine.id,

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import { isStoppable } from '../../domain/machine-states.js';
 import { runningSince } from '../../domain/running-time.js';
+import { teamRoleOf } from '../../domain/team-role.js';
 import { PaperspaceError } from '../../paperspace/errors.js';
 import { forEachConcurrently } from '../../scheduler/concurrency.js';
 import type { WorkspaceSlack } from '../../scheduler/job.js';
@@ -86,6 +87,30 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
       .catch(() => undefined);
   };
 
+  /**
+   * v1's session says the key no longer belongs to an administrator: the team's spend is not posted
+   * (a member sees only their own), and the channel is told why; the next occurrence asks again.
+   */
+  const tellNoLongerAdministrator = async (digest: TeamDigest, setter: SlackUser) => {
+    const text =
+      `📋 Today's team digest was not posted: Paperspace says the key of <@${setter.userId}>, which lists the ` +
+      "team's machines, no longer belongs to a team administrator, and only administrators see the team's " +
+      `spend. An administrator can set it again with \`${SLASH_COMMAND} digest\`.`;
+    await audit
+      .run(
+        { user: setter, action: 'digest.post', resourceId: digest.id, note: `in ${digest.channel}` },
+        async () => {
+          await deliver(
+            await deps.slack(setter.teamId),
+            { channel: digest.channel, userId: setter.userId },
+            { blocks: [{ type: 'section', text: mrkdwn(text) }], text },
+          );
+          throw new Error('the key no longer belongs to a team administrator');
+        },
+      )
+      .catch(() => undefined);
+  };
+
   return {
     async post(digest: TeamDigest): Promise<void> {
       const setter: SlackUser = { teamId: digest.teamId, userId: digest.setBy };
@@ -97,6 +122,15 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
       }
       let report: SpendReport;
       try {
+        // The same rule as /ps spend. Only v1 says the role outright; on the legacy API the digest's
+        // setting stands, since asking there needs an access token the administrator may not have linked.
+        if (client.capabilities.whoAmI) {
+          const person = { user: setter, client, paperspaceUserId: account.userId };
+          if ((await teamRoleOf(deps, person)).role !== 'admin') {
+            await tellNoLongerAdministrator(digest, setter);
+            return;
+          }
+        }
         report = await readSpend(deps, {
           user: setter,
           client,

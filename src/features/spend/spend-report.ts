@@ -1,8 +1,8 @@
 // What a billing month has cost, machine by machine and person by person, read with one person's own
 // key: the machines it lists, each machine's utilization (Paperspace's meter, or v1's estimate from
-// events and rates), and the owner of each. /ps spend shows it; the team digest posts its totals.
+// events and rates), and whose each is (machine-attribution.ts). /ps spend shows it; the team digest
+// posts its totals.
 import { billingMonthAsked, billingMonthAt } from '../../domain/billing-month.js';
-import { linkedPeopleOf, ownerIdOf } from '../../domain/machine-people.js';
 import { sumOfCents, type UsageCost, usageCost } from '../../domain/money.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
@@ -13,6 +13,12 @@ import { forEachConcurrently } from '../../scheduler/concurrency.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
+import {
+  type Attribution,
+  attributeMachine,
+  isAttributedTo,
+  type SpendPerson,
+} from './machine-attribution.js';
 import { utilizationCacheOf } from './utilization-cache.js';
 
 /** Utilization requests in flight at once for one report: quick, without a burst Paperspace answers with 429. */
@@ -25,29 +31,18 @@ export interface MachineSpend {
   cost: UsageCost;
 }
 
+/** One line of the report: a person (or the people sharing some machines) and what they cost. */
 export interface OwnerSpend {
-  /** The owner's Paperspace user id; undefined when Paperspace does not say (v1 machines). */
-  ownerId: string | undefined;
-  /** Slack people who linked the owner's account (mentionable), oldest link first. */
-  slackUsers: SlackUser[];
-  /**
-   * Paperspace names no owner, and the Slack person is who created the machine through the bot (v1
-   * creates a machine for the key that asks, so that person owns it).
-   */
-  createdThroughBot?: true;
-  /** The owner as Paperspace names them, when the users list has them. */
-  paperspaceUser: User | undefined;
+  /** Usually one; the accessors of machines several people share; none when nothing says. */
+  people: SpendPerson[];
   /** Biggest first. */
   machines: MachineSpend[];
   /** Sum of the machines' totals whose rates could be read. */
   total: number;
 }
 
-/**
- * `team`: every machine of the team, for an administrator. `own`: the machines the person owns.
- * `visible`: every machine the key lists, because Paperspace does not say who owns them (v1).
- */
-type SpendScope = 'team' | 'own' | 'visible';
+/** `team`: every machine of the team, for an administrator. `own`: the machines that are the person's. */
+type SpendScope = 'team' | 'own';
 
 export interface SpendReport {
   month: string;
@@ -66,10 +61,12 @@ export interface SpendReport {
   unread: { id: string; name: string; problem: string }[];
   /** Where the figures come from: Paperspace's meter, or v1's estimate from events and rates. */
   source: 'reported' | 'estimated';
+  /** Some machine's person was found by the bot (Paperspace named no owner): the reply says how. */
+  attributedByBot: boolean;
 }
 
 export interface SpendReader {
-  store: Pick<Store, 'vaultEntries' | 'audit'>;
+  store: Pick<Store, 'vaultEntries' | 'audit' | 'approvals'>;
   clients: PaperspaceClientFactory;
   now: () => number;
 }
@@ -98,24 +95,25 @@ export async function readSpend(reader: SpendReader, request: SpendRequest): Pro
   for await (const machine of client.machines.listAll()) listed.push(machine);
   // A machine created after the month had nothing to bill in it; never charge it for the month.
   const existed = listed.filter((machine) => !(Date.parse(machine.dtCreated) >= monthEnd));
-  const ownersKnown = existed.every((machine) => ownerIdOf(machine) !== undefined);
-  const scope: SpendScope = request.teamWide ? 'team' : ownersKnown ? 'own' : 'visible';
-  const machines =
-    scope === 'own' ? existed.filter((machine) => ownerIdOf(machine) === request.paperspaceUserId) : existed;
+  const scope: SpendScope = request.teamWide ? 'team' : 'own';
+  const users = request.users ?? (await client.users.list({}));
+  const context = { store: reader.store, client, teamId: request.user.teamId, users };
 
   const cache = utilizationCacheOf(reader.clients, reader.now);
-  const spends = new Map<string, MachineSpend>();
+  const spends = new Map<string, { spend: MachineSpend; attribution: Attribution }>();
   const unread: SpendReport['unread'] = [];
-  await forEachConcurrently(machines, CONCURRENT_READS, async (machine) => {
+  await forEachConcurrently(existed, CONCURRENT_READS, async (machine) => {
     try {
+      const attribution = await attributeMachine(context, machine);
+      // A member's report holds only their machines: nothing else is read for them.
+      if (scope === 'own' && !isAttributedTo(attribution, request)) return;
       const utilization = await cache.get(machine.id, month, current, () =>
         client.machines.utilization(machine.id, month),
       );
+      const cost = usageCost(utilization);
       spends.set(machine.id, {
-        id: machine.id,
-        name: machine.name,
-        state: machine.state,
-        cost: usageCost(utilization),
+        spend: { id: machine.id, name: machine.name, state: machine.state, cost },
+        attribution,
       });
     } catch (error) {
       // One machine Paperspace will not report on must not hide the others; the reply names it.
@@ -124,41 +122,25 @@ export async function readSpend(reader: SpendReader, request: SpendRequest): Pro
     }
   });
 
-  const users = request.users ?? (scope === 'team' ? await client.users.list({}) : []);
-  // Grouped by Paperspace owner; a machine Paperspace names no owner for (v1) by the Slack person
-  // who created it through the bot, when the audit trail still says; the rest together.
-  const groups = new Map<
-    string,
-    { ownerId: string | undefined; creator?: SlackUser; machines: MachineSpend[] }
-  >();
+  // The digest lists the team's running machines from here, read or not; a member's, only theirs.
+  const machines = scope === 'team' ? existed : existed.filter((machine) => spends.has(machine.id));
+  const groups = new Map<string, OwnerSpend>();
   for (const machine of machines) {
-    const spend = spends.get(machine.id);
-    if (spend === undefined) continue;
-    const ownerId = ownerIdOf(machine);
-    const creator =
-      ownerId === undefined ? await creatorOf(reader.store, request.user.teamId, machine.id) : undefined;
-    const key =
-      ownerId !== undefined ? `owner:${ownerId}` : creator ? `creator:${creator.userId}` : 'unknown';
-    const group = groups.get(key) ?? { ownerId, ...(creator ? { creator } : {}), machines: [] };
+    const found = spends.get(machine.id);
+    if (found === undefined) continue;
+    const { spend, attribution } = found;
+    const group = groups.get(attribution.key) ?? {
+      people: attribution.people,
+      machines: [],
+      total: 0,
+    };
     group.machines.push(spend);
-    groups.set(key, group);
+    groups.set(attribution.key, group);
   }
-  const owners: OwnerSpend[] = [];
-  for (const { ownerId, creator, machines: owned } of groups.values()) {
-    owned.sort((a, b) => (b.cost.total ?? 0) - (a.cost.total ?? 0) || a.name.localeCompare(b.name));
-    owners.push({
-      ownerId,
-      slackUsers:
-        ownerId !== undefined
-          ? await linkedPeopleOf(reader.store, request.user.teamId, ownerId)
-          : creator
-            ? [creator]
-            : [],
-      ...(creator ? { createdThroughBot: true } : {}),
-      paperspaceUser: users.find((user) => user.id === ownerId),
-      machines: owned,
-      total: sumOfCents(owned.map((machine) => machine.cost.total ?? 0)),
-    });
+  const owners = [...groups.values()];
+  for (const owner of owners) {
+    owner.machines.sort((a, b) => (b.cost.total ?? 0) - (a.cost.total ?? 0) || a.name.localeCompare(b.name));
+    owner.total = sumOfCents(owner.machines.map((machine) => machine.cost.total ?? 0));
   }
   owners.sort((a, b) => b.total - a.total);
   const all = owners.flatMap((owner) => owner.machines);
@@ -173,16 +155,6 @@ export async function readSpend(reader: SpendReader, request: SpendRequest): Pro
     unpriced: all.filter((machine) => machine.cost.total === undefined),
     unread: unread.sort((a, b) => a.name.localeCompare(b.name)),
     source: client.capabilities.utilization,
+    attributedByBot: [...spends.values()].some(({ attribution }) => attribution.basis !== 'owner'),
   };
-}
-
-/** Who created the machine through the bot, from the audit trail (kept AUDIT_RETENTION_DAYS). */
-async function creatorOf(
-  store: Pick<Store, 'audit'>,
-  teamId: string,
-  machineId: string,
-): Promise<SlackUser | undefined> {
-  const records = await store.audit.list({ teamId, resourceId: machineId, limit: 50 });
-  const created = records.find((record) => record.action === 'machine.create' && record.outcome === 'ok');
-  return created && { teamId: created.teamId, userId: created.userId };
 }

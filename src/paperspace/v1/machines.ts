@@ -15,7 +15,7 @@ import {
 } from '../request-params/machine-params.js';
 import { parseRequest } from '../request-params/parse-request.js';
 import type { MachinesResource } from '../resources.js';
-import type { Machine, MachineWithEvents } from '../schemas.js';
+import type { Machine, MachineEvent, MachineWithEvents } from '../schemas.js';
 import { sendChange } from '../send-change.js';
 import { waitForState } from '../wait-for-state.js';
 import type { V1Context } from './context.js';
@@ -23,8 +23,8 @@ import { createBodyOf, createParameterNamed, updateBodyOf } from './machine-bodi
 import { newestFirst } from './machine-events.js';
 import { powerMachine } from './machine-power.js';
 import { eventFromV1, machineFromV1, regionToV1 } from './mapping.js';
-import { v1All, v1Pages } from './pages.js';
-import { estimateUtilization } from './usage-estimate.js';
+import { v1All, v1ItemPages, v1Pages } from './pages.js';
+import { estimateUtilization, monthBounds } from './usage-estimate.js';
 import {
   v1AccessorSchema,
   v1AvailabilitySchema,
@@ -121,19 +121,28 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     return kept.slice(from, limit === undefined ? undefined : from + limit);
   }
 
-  async function listMachineEvents(id: string, options?: RequestOptions) {
-    return v1All(
-      context,
-      {
-        ...options,
-        operation: 'machines.events',
-        action: `list the events of machine ${id}`,
-        path: '/machine-events',
-        query: { machineId: id, orderBy: 'dtCreated', order: 'asc' },
-        item: v1EventSchema,
-      },
-      eventFromV1,
-    );
+  /**
+   * The machine's events the estimate of `billingMonth` needs: v1 lists them newest first, so paging
+   * stops at the first page that reaches back before the month began. That page's older events are
+   * kept: the last one before the month says whether the machine was running when it began. Reading
+   * the whole history would cost a page per 120 events for a machine that has run for years.
+   */
+  async function eventsSince(id: string, billingMonth: string, options?: RequestOptions) {
+    const [monthStart] = monthBounds(billingMonth);
+    const events: MachineEvent[] = [];
+    const pages = v1ItemPages(context, {
+      ...options,
+      operation: 'machines.events',
+      action: `list the events of machine ${id}`,
+      path: '/machine-events',
+      query: { machineId: id, orderBy: 'dtCreated', order: 'desc' },
+      item: v1EventSchema,
+    });
+    for await (const page of pages) {
+      events.push(...page.map(eventFromV1));
+      if (page.some((event) => Date.parse(event.dtCreated) < monthStart)) break;
+    }
+    return events;
   }
 
   return {
@@ -335,7 +344,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
           idempotent: true,
           subject: machineSubject(query.machineId),
         }),
-        listMachineEvents(query.machineId, options),
+        eventsSince(query.machineId, query.billingMonth, options),
       ]);
       return estimateUtilization(query, machine.data, events, context.now());
     },

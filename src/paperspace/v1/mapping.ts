@@ -56,7 +56,8 @@ export function machineFromV1(machine: V1Machine): Machine {
     gpu: gpuOf(machine),
     storageTotal: text(storageTotal),
     storageUsed: text(storageUsed),
-    // The domain's usageRate is the text a card shows under "Billing"; v1 gives dollars per hour.
+    // The domain's usageRate is the text a card shows under "Billing"; v1's is dollars per hour (the
+    // OpenAPI names no unit; Paperspace prices machines by the hour: docs/units.md).
     usageRate: usageRate === null || usageRate === undefined ? 'not known' : `$${usageRate} / h`,
     shutdownTimeoutInHours: machine.autoShutdownEnabled ? (machine.autoShutdownTimeout ?? null) : null,
     shutdownTimeoutForces: machine.autoShutdownForce ?? false,

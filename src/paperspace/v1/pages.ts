@@ -16,10 +16,14 @@ export interface V1ListRequest<Item extends z.ZodType> extends RequestOptions {
   item: Item;
 }
 
-export async function* v1Pages<Item extends z.ZodType>(
+/**
+ * Each page's items in turn. A page is asked for only when the one before it has been taken, so a
+ * caller that has read enough (events back to the start of a month) stops the walk by leaving.
+ */
+export async function* v1ItemPages<Item extends z.ZodType>(
   { core, url }: V1Context,
   request: V1ListRequest<Item>,
-): AsyncGenerator<z.output<Item>> {
+): AsyncGenerator<z.output<Item>[]> {
   const { operation, action, path, query, item, ...options } = request;
   const schema = v1PageSchema(item);
   const seenCursors = new Set<string>();
@@ -36,13 +40,20 @@ export async function* v1Pages<Item extends z.ZodType>(
       schema,
       idempotent: true,
     });
-    yield* response.data.items as z.output<Item>[];
+    yield response.data.items as z.output<Item>[];
     const next = response.data.nextPage ?? undefined;
     // A server that says "more" without a new cursor would otherwise be asked for the same page forever.
     if (!response.data.hasMore || next === undefined || seenCursors.has(next)) return;
     seenCursors.add(next);
     after = next;
   }
+}
+
+export async function* v1Pages<Item extends z.ZodType>(
+  context: V1Context,
+  request: V1ListRequest<Item>,
+): AsyncGenerator<z.output<Item>> {
+  for await (const items of v1ItemPages(context, request)) yield* items;
 }
 
 /** Every item of a v1 list, mapped into the domain. */

@@ -1,6 +1,8 @@
 // v1 has no utilization endpoint. The closest honest figure is the machine's running time in the
 // month, reconstructed from its finished start/stop events, times its usageRate. It is an estimate:
 // events can be missing, and Paperspace bills by its own meter, so the bot labels it as one.
+// Units (docs/units.md): the OpenAPI names none; Paperspace prices machines per hour and storage per
+// month, so `usageRate` is dollars per hour and `storageRate` dollars per month of the disk.
 import { BILLED_STATES } from '../constants.js';
 import type { MachineEvent, MachineUtilization } from '../schemas.js';
 import type { V1Machine } from './wire.js';

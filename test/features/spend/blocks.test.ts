@@ -37,9 +37,13 @@ function bigReport(): SpendReport {
       machineSpend(person * 4 + index, person + index),
     );
     return {
-      ownerId: `u${person}`,
-      slackUsers: [{ teamId: 'T1', userId: `U${person}` }],
-      paperspaceUser: undefined,
+      people: [
+        {
+          paperspaceUserId: `u${person}`,
+          slackUsers: [{ teamId: 'T1', userId: `U${person}` }],
+          paperspaceUser: undefined,
+        },
+      ],
       machines,
       total: machines.reduce((sum, machine) => sum + (machine.cost.total ?? 0), 0),
     };
@@ -55,6 +59,7 @@ function bigReport(): SpendReport {
     unpriced: [],
     unread: [],
     source: 'reported',
+    attributedByBot: false,
   };
 }
 

@@ -153,15 +153,36 @@ describe('the team digest, end to end', () => {
     expect(audit.find((record) => record.action === 'digest.post')?.outcome).toBe('error');
   });
 
+  // Only v1's session says a key's role outright; the legacy API keeps the digest's setting.
+  it.skipIf(process.env.TEST_PAPERSPACE_DIALECT !== 'v1')(
+    "posts no team spend once v1 says the setter's key is no longer an administrator's, and says why",
+    async () => {
+      const samAccount = bot.emulator.state.user(USERS.sam.emulatorUserId);
+      if (!samAccount) throw new Error('no Sam in the seed');
+      // Maya's Slack user now holds a member's key (Sam's, as if her role had been taken away).
+      const account = { userId: samAccount.id, email: samAccount.email, teamId: samAccount.accountId };
+      await bot.vault.link(maya(), { apiKey: USERS.sam.apiKey, account });
+      const posted = await fireAt('2024-05-17T07:00:00Z');
+      expect(posted).toHaveLength(1);
+      const text = messageText(posted[0]?.args ?? {});
+      expect(text).toContain(
+        `Today's team digest was not posted: Paperspace says the key of <@${MAYA}>, which lists the team's machines, no longer belongs to a team administrator`,
+      );
+      expect(text).not.toContain('maya-trainer');
+      expect(await bot.store.teamDigests.listAll()).toHaveLength(1);
+      await bot.link('maya', { withAccessToken: true });
+    },
+  );
+
   it('says in the channel once, and stops, when the administrator who set it unlinks', async () => {
     await bot.vault.unlink(maya());
-    const posted = await fireAt('2024-05-17T07:00:00Z');
+    const posted = await fireAt('2024-05-18T07:00:00Z');
     expect(posted).toHaveLength(1);
     expect(messageText(posted[0]?.args ?? {})).toContain(
       `The team digest has stopped: <@${MAYA}>, whose Paperspace key listed the team's machines, unlinked it.`,
     );
     expect(await bot.store.teamDigests.listAll()).toEqual([]);
-    expect(await fireAt('2024-05-18T07:00:00Z')).toEqual([]);
+    expect(await fireAt('2024-05-19T07:00:00Z')).toEqual([]);
   });
 
   it('is posted in the time zone given, for a channel whose people live elsewhere, and refuses one that does not exist', async () => {

@@ -1,5 +1,7 @@
-// v1's error body, `{ code, message, issues? }`, with the codes Paperspace's v1 uses. The world's
-// rules throw EmulatorError whichever dialect is speaking; only the body they turn into differs.
+// v1's error body as its OpenAPI's `error` response has it: `{ code, message, details? }` and nothing
+// else (additionalProperties: false). The OpenAPI types `code` only as a string; the names per status
+// are those of Paperspace's v1 answers (tRPC's error codes). The world's rules throw EmulatorError whichever
+// dialect is speaking; only the body they turn into differs.
 import type { z } from 'zod';
 import { EmulatorError } from '../errors.js';
 
@@ -8,7 +10,7 @@ const CODES: Readonly<Record<number, string>> = {
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
+  405: 'METHOD_NOT_SUPPORTED',
   409: 'CONFLICT',
   412: 'PRECONDITION_FAILED',
   413: 'PAYLOAD_TOO_LARGE',
@@ -20,7 +22,7 @@ function v1ErrorCode(status: number): string {
   return CODES[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST');
 }
 
-/** A 400 that lists every problem of a request body, as v1's validation errors do. */
+/** A 400 that lists every problem of a request body, in `details` (the one free-form field). */
 class V1ValidationError extends EmulatorError {
   constructor(
     message: string,
@@ -34,11 +36,11 @@ export function v1ErrorBody(error: EmulatorError): unknown {
   return {
     code: v1ErrorCode(error.status),
     message: error.message,
-    ...(error instanceof V1ValidationError ? { issues: error.issues } : {}),
+    ...(error instanceof V1ValidationError ? { details: { issues: error.issues } } : {}),
   };
 }
 
-/** Validates a JSON body; the message names the first bad field and `issues` lists them all. */
+/** Validates a JSON body; the message names the first bad field and `details.issues` lists them all. */
 export function parseV1Body<Schema extends z.ZodType>(schema: Schema, body: unknown): z.infer<Schema> {
   const result = schema.safeParse(body ?? {});
   if (result.success) return result.data;

@@ -92,7 +92,8 @@ export function paginate<T>(
   const orderBy = query.get('orderBy') ?? orderByNames[0] ?? '';
   const sortValue = spec.orderBy[orderBy];
   if (!sortValue) throw badRequest(`orderBy must be one of ${orderByNames.join(', ')}, got "${orderBy}"`);
-  const order = query.get('order') ?? 'asc';
+  // The OpenAPI's default for every list it orders: newest (or last by name) first.
+  const order = query.get('order') ?? 'desc';
   if (order !== 'asc' && order !== 'desc') throw badRequest(`order must be asc or desc, got "${order}"`);
   const limit = readLimit(query);
   const direction = order === 'asc' ? 1 : -1;

@@ -19,6 +19,7 @@ import {
   truncateMrkdwn,
 } from '../../../slack/block-kit/text.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
+import type { SpendPerson } from '../machine-attribution.js';
 import type { MachineSpend, OwnerSpend, SpendReport } from '../spend-report.js';
 
 /** Characters of the longest bar: wide enough to tell $40 from $50, narrow enough for a phone. */
@@ -30,18 +31,23 @@ export function costBar(amount: number, biggest: number): string {
   return '▇'.repeat(Math.max(1, Math.round((amount / biggest) * BAR_WIDTH)));
 }
 
-/** The owner as people in the channel know them: their Slack mention, else their Paperspace name. */
-export function ownerLabel(owner: OwnerSpend): string {
-  const [slackUser] = owner.slackUsers;
+/** A person as people in the channel know them: their Slack mention, else their Paperspace name. */
+function personLabel(person: SpendPerson): string {
+  const [slackUser] = person.slackUsers;
   if (slackUser !== undefined) return `<@${slackUser.userId}>`;
-  const user = owner.paperspaceUser;
+  const user = person.paperspaceUser;
   if (user !== undefined) {
     const name = `${user.firstname} ${user.lastname}`.trim();
     return escapeMrkdwn(name === '' ? user.email : `${name} (${user.email})`);
   }
-  return owner.ownerId === undefined
-    ? 'Owner not reported by Paperspace'
-    : `Paperspace user ${escapeMrkdwn(owner.ownerId)} (no Slack link)`;
+  return `Paperspace user ${escapeMrkdwn(person.paperspaceUserId ?? 'unknown')} (no Slack link)`;
+}
+
+/** Whose the machines are: a person, the several people who have access to them, or nobody known. */
+export function ownerLabel(owner: OwnerSpend): string {
+  if (owner.people.length === 0) return 'Not created through this bot';
+  const names = owner.people.map(personLabel).join(', ');
+  return owner.people.length === 1 ? names : `Shared by ${names}`;
 }
 
 function machineLine(machine: MachineSpend, biggest: number): string {
@@ -66,12 +72,7 @@ function ownerSections(owner: OwnerSpend, biggest: number, first: boolean): Know
 
 export function spendMessage(report: SpendReport, notAdminBecause?: string): SlackMessage {
   const month = billingMonthName(report.month);
-  const title =
-    report.scope === 'team'
-      ? `Team spend · ${month}`
-      : report.scope === 'own'
-        ? `Your spend · ${month}`
-        : `Spend · ${month}`;
+  const title = report.scope === 'team' ? `Team spend · ${month}` : `Your spend · ${month}`;
   const machines = report.owners.flatMap((owner) => owner.machines);
   const biggest = Math.max(0, ...machines.map((machine) => machine.cost.total ?? 0));
   const blocks: KnownBlock[] = [header(title)];
@@ -103,7 +104,7 @@ function morePeople(rest: OwnerSpend[]): KnownBlock {
 }
 
 function emptyText(report: SpendReport): string {
-  if (report.scope === 'own') return `You own no machine that existed in ${billingMonthName(report.month)}.`;
+  if (report.scope === 'own') return `No machine of yours existed in ${billingMonthName(report.month)}.`;
   return `No machine existed in ${billingMonthName(report.month)}.`;
 }
 
@@ -117,14 +118,13 @@ function notes(report: SpendReport, notAdminBecause: string | undefined): string
     ? `To date as of ${slackDate(report.asOf, '{date_short_pretty} at {time}')}; refreshed at most every 5 minutes.`
     : `Billing month ${escapeMrkdwn(report.month)} (UTC).`;
   const lines = [`${how} ${when} Upgrades and machines destroyed since are not included.`];
-  if (report.owners.some((owner) => owner.createdThroughBot)) {
+  if (report.attributedByBot) {
     lines.push(
-      "Paperspace's API does not say who owns a machine: machines created through this bot are listed under the person who created them.",
-    );
-  }
-  if (report.scope === 'visible') {
-    lines.push(
-      "Paperspace's API does not say who owns a machine, so these are all the machines your key can see.",
+      "Paperspace's API does not say who owns a machine, so each is under the person this bot created it for, " +
+        'else the person who created it through this bot, else the people Paperspace lists as having access to it' +
+        (report.scope === 'own'
+          ? ': these are the ones that are yours.'
+          : '; the rest were not created through this bot.'),
     );
   }
   if (notAdminBecause !== undefined) {

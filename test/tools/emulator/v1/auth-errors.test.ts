@@ -93,7 +93,11 @@ describe('v1 errors', () => {
     });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('BAD_REQUEST');
-    const messages = response.body.issues.map((issue: { message: string }) => issue.message).join('\n');
+    // The OpenAPI's error body has code, message and an optional details object, nothing else.
+    expect(Object.keys(response.body).sort()).toEqual(['code', 'details', 'message']);
+    const messages = response.body.details.issues
+      .map((issue: { message: string }) => issue.message)
+      .join('\n');
     expect(messages).toMatch(/name/);
     expect(messages).toMatch(/machineType/);
     expect(messages).toMatch(/diskSize/);
