@@ -86,7 +86,7 @@ describe('messages for a large team', () => {
         assertFitsSlack(spend);
         const text = visibleText(spend.blocks);
         const listed = report.owners.filter((owner) =>
-          text.includes(`<@${owner.slackUsers[0]?.userId}>`),
+          text.includes(`<@${owner.people[0]?.slackUsers[0]?.userId}>`),
         ).length;
         expect(listed).toBeGreaterThan(0);
         if (listed < people) {

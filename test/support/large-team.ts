@@ -63,9 +63,13 @@ export function largeSpendReport(
       .filter((_, index) => index % people === person)
       .map((machine, index) => machineSpend(machine, 10 + person + index));
     return {
-      ownerId: `u${String(person).padStart(6, '0')}`,
-      slackUsers: [{ teamId: 'T0LARGE01', userId: `U${String(person).padStart(9, '0')}` }],
-      paperspaceUser: undefined,
+      people: [
+        {
+          paperspaceUserId: `u${String(person).padStart(6, '0')}`,
+          slackUsers: [{ teamId: 'T0LARGE01', userId: `U${String(person).padStart(9, '0')}` }],
+          paperspaceUser: undefined,
+        },
+      ],
       machines: own,
       total: own.reduce((sum, machine) => sum + (machine.cost.total ?? 0), 0),
     };
@@ -81,5 +85,6 @@ export function largeSpendReport(
     unpriced: [],
     unread: [],
     source: 'reported',
+    attributedByBot: false,
   };
 }
