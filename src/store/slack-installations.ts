@@ -27,6 +27,18 @@ export interface SlackInstallationRepository {
     entry: { isEnterpriseInstall: boolean; sealed: SealedCredentials; at: number },
   ): Promise<void>;
   get(key: InstallationRowKey): Promise<StoredInstallation | undefined>;
+  /** Every installation, for the vault's start-up check and its rotation. */
+  list(): Promise<StoredInstallation[]>;
+  /**
+   * Replaces the sealed installation only while it is still `expected` (same key id and IV), so sealing
+   * an old row again under a new key never overwrites a reinstall made in the meantime. True if it did.
+   */
+  reseal(
+    key: InstallationRowKey,
+    expected: SealedCredentials,
+    next: SealedCredentials,
+    at: number,
+  ): Promise<boolean>;
   /** The installation that serves a workspace: its own, or its organisation's org-wide one that served it. */
   serving(teamId: string): Promise<StoredInstallation | undefined>;
   /** Notes that an organisation's org-wide install served one of its workspaces (see serving()). */
@@ -92,6 +104,32 @@ export function createSlackInstallationRepository(db: SqlClient): SlackInstallat
         [column(key.enterpriseId), column(key.teamId)],
       );
       return row && fromRow(row);
+    },
+
+    async list() {
+      const rows = await db.all<Row>(
+        'SELECT * FROM slack_installations ORDER BY installed_at, enterprise_id, team_id',
+      );
+      return rows.map(fromRow);
+    },
+
+    async reseal(key, expected, next, at) {
+      const { changes } = await db.run(
+        `UPDATE slack_installations SET key_id = ?, iv = ?, auth_tag = ?, ciphertext = ?, updated_at = ?
+         WHERE enterprise_id = ? AND team_id = ? AND key_id = ? AND iv = ?`,
+        [
+          next.keyId,
+          next.iv,
+          next.authTag,
+          next.ciphertext,
+          at,
+          column(key.enterpriseId),
+          column(key.teamId),
+          expected.keyId,
+          expected.iv,
+        ],
+      );
+      return changes === 1;
     },
 
     async serving(teamId) {
