@@ -39,8 +39,12 @@ export interface SlackInstallationRepository {
     next: SealedCredentials,
     at: number,
   ): Promise<boolean>;
-  /** The installation that serves a workspace: its own, or its organisation's org-wide one that served it. */
-  serving(teamId: string): Promise<StoredInstallation | undefined>;
+  /**
+   * The installation that serves a workspace: its own, or its organisation's org-wide one that served
+   * it. Given an organisation's id (people of an Enterprise Grid organisation are keyed by it, see
+   * slack/slack-person.ts), its org-wide install, else the workspace install of it updated last.
+   */
+  serving(teamOrEnterpriseId: string): Promise<StoredInstallation | undefined>;
   /** Notes that an organisation's org-wide install served one of its workspaces (see serving()). */
   noteServed(enterpriseId: string, teamId: string, at: number): Promise<void>;
   /** The workspaces an organisation's org-wide install has served. */
@@ -132,16 +136,22 @@ export function createSlackInstallationRepository(db: SqlClient): SlackInstallat
       return changes === 1;
     },
 
-    async serving(teamId) {
-      const own = await db.get<Row>('SELECT * FROM slack_installations WHERE team_id = ?', [teamId]);
+    async serving(id) {
+      const own = await db.get<Row>('SELECT * FROM slack_installations WHERE team_id = ?', [id]);
       if (own) return fromRow(own);
       const org = await db.get<Row>(
         `SELECT i.* FROM slack_installations i
          JOIN slack_installation_teams t ON t.enterprise_id = i.enterprise_id
          WHERE t.team_id = ? AND i.team_id = ''`,
-        [teamId],
+        [id],
       );
-      return org && fromRow(org);
+      if (org) return fromRow(org);
+      const ofOrganisation = await db.get<Row>(
+        `SELECT * FROM slack_installations WHERE enterprise_id = ?
+         ORDER BY CASE WHEN team_id = '' THEN 0 ELSE 1 END, updated_at DESC, team_id LIMIT 1`,
+        [id],
+      );
+      return ofOrganisation && fromRow(ofOrganisation);
     },
 
     async noteServed(enterpriseId, teamId, at) {

@@ -72,6 +72,24 @@ describe.each(storeFactories)('Slack installations on $name', (factory) => {
     expect(await db.store.slackInstallations.servedTeams('E0GRID')).toEqual([]);
   });
 
+  it("serves an organisation's own id (its people's key) from its org-wide install, else its workspace install", async () => {
+    const store = installations();
+    await store.storeInstallation({
+      ...workspaceInstall('T0GRIDA', 'xoxb-grid-a-secret'),
+      enterprise: { id: 'E0GRID', name: 'Grid' },
+    } as unknown as Installation<'v2', false>);
+    // A scheduled post for a person keyed by their organisation goes out with a token of that organisation.
+    expect(await store.botTokenFor('E0GRID')).toBe('xoxb-grid-a-secret');
+    await store.storeInstallation({
+      ...workspaceInstall('unused', 'xoxb-grid-org-secret'),
+      team: undefined,
+      enterprise: { id: 'E0GRID', name: 'Grid' },
+      isEnterpriseInstall: true,
+    } as unknown as Installation<'v2', true>);
+    expect(await store.botTokenFor('E0GRID')).toBe('xoxb-grid-org-secret');
+    expect(await store.botTokenFor('E0OTHER')).toBeUndefined();
+  });
+
   it('refuses a sealed row copied onto another workspace, and seals a row opened with an older key again', async () => {
     const [older, newer] = [randomBytes(32), randomBytes(32)];
     await installations([older]).storeInstallation(workspaceInstall('T0ACME', 'xoxb-acme-secret'));
