@@ -70,7 +70,10 @@ async function startConnectedBot(
   const vault = createKeyVault({ keys: config.vaultKeys, store, now: Date.now });
   // A wrong VAULT_KEY stops the bot here, before anyone's stored key is touched.
   const status = await vault.verify();
-  logger.info({ linkedUsers: status.records, staleRecords: status.staleRecords }, 'key vault verified');
+  logger.info(
+    { linkedUsers: status.records, installations: status.installations, staleRecords: status.staleRecords },
+    'key vault verified',
+  );
 
   const slack =
     config.mode === 'http'

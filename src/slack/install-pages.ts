@@ -40,20 +40,39 @@ export const installCallbacks: Pick<CallbackOptions, 'success' | 'failure'> = {
     page(response, 200, 'Paperspace bot installed', [`The app is installed in ${team}.`, ...nextSteps]);
   },
   failure(error, _options, _request, response) {
-    // Said from the error's code, never its message: that may quote Slack's answer.
+    // Said from the error's code (or Slack's, when Slack refused the exchange), never its message:
+    // that may quote Slack's answer.
+    const slackError = slackErrorOf(error);
     page(response, 400, 'The Paperspace bot was not installed', [
-      `${failureReason(error.code)} (${escapeHtml(error.code ?? 'unknown error')}).`,
+      `${failureReason(error.code, slackError)} (${escapeHtml(slackError ?? error.code ?? 'unknown error')}).`,
       'Start again from <a href="/slack/install">the install page</a>. If it keeps failing, ask whoever runs the bot to check its log.',
     ]);
   },
 };
 
-function failureReason(code: string | undefined): string {
+/** Slack's own error code when oauth.v2.access refused the exchange (a Web API platform error). */
+function slackErrorOf(error: unknown): string | undefined {
+  const data = (error as { data?: { error?: unknown } }).data;
+  return typeof data?.error === 'string' ? data.error : undefined;
+}
+
+function failureReason(code: string | undefined, slackError: string | undefined): string {
+  switch (slackError) {
+    // Slack accepts each approval's code once, for ten minutes: a reloaded or bookmarked redirect page.
+    case 'invalid_code':
+      return 'This approval was already used or has expired: Slack accepts each one once, within ten minutes';
+    case 'bad_redirect_uri':
+      return 'Slack refused the redirect URL: it must be the one in the app’s OAuth settings';
+    case 'invalid_client_id':
+    case 'bad_client_secret':
+      return 'Slack refused the bot’s client id or secret: whoever runs the bot must check SLACK_CLIENT_ID and SLACK_CLIENT_SECRET';
+  }
   switch (code) {
     case ErrorCode.MissingStateError:
     case ErrorCode.InvalidStateError:
       return 'The install link expired, or was finished in another browser than the one it started in';
     case ErrorCode.MissingCodeError:
+    case ErrorCode.AuthorizationError:
       return 'Slack sent no approval back: the installation was cancelled';
     default:
       return 'Slack did not hand the installation over';

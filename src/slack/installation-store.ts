@@ -33,8 +33,16 @@ export function createInstallationStore({
   seal,
   now,
 }: InstallationStoreDeps): BotInstallationStore {
-  const open = (key: InstallationKey, sealed: Parameters<InstallationSeal['open']>[1]) =>
-    JSON.parse(seal.open(key, sealed)) as Installation;
+  /**
+   * Opens a stored installation; one sealed under an older VAULT_KEY key is sealed again under the
+   * current one, so a rotation completes as workspaces use the bot, as it does for people's keys.
+   * Losing that race to a reinstall is fine: the newer row is current anyway.
+   */
+  const open = async (key: InstallationKey, sealed: Parameters<InstallationSeal['open']>[1]) => {
+    const plaintext = seal.open(key, sealed);
+    if (!seal.isCurrent(sealed)) await installations.reseal(key, sealed, seal.seal(key, plaintext), now());
+    return JSON.parse(plaintext) as Installation;
+  };
 
   const fetchInstallation = async (query: InstallationQuery<boolean>): Promise<Installation> => {
     // A request from a workspace of an organisation that installed org-wide says is_enterprise_install.
@@ -51,7 +59,7 @@ export function createInstallationStore({
       if (key === org && query.teamId !== undefined && query.enterpriseId !== undefined) {
         await installations.noteServed(query.enterpriseId, query.teamId, now());
       }
-      return open(key, stored.sealed);
+      return await open(key, stored.sealed);
     }
     throw new NotInstalledError(
       `The app is not installed in ${query.teamId ?? '(no workspace)'}${query.enterpriseId ? ` of ${query.enterpriseId}` : ''}`,
@@ -82,7 +90,8 @@ export function createInstallationStore({
     async botTokenFor(teamId) {
       const stored = await installations.serving(teamId);
       if (stored === undefined) return undefined;
-      return open({ enterpriseId: stored.enterpriseId, teamId: stored.teamId }, stored.sealed).bot?.token;
+      return (await open({ enterpriseId: stored.enterpriseId, teamId: stored.teamId }, stored.sealed)).bot
+        ?.token;
     },
   };
 }

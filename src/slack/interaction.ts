@@ -19,6 +19,7 @@ import { errorMessage, loginPrompt } from './block-kit/messages.js';
 import type { SlackMessage } from './block-kit/text.js';
 import type { ListenerDeps } from './listener-deps.js';
 import { tellPrivately } from './posting.js';
+import { slackPerson } from './slack-person.js';
 
 export interface Interaction {
   /** The listener's dependencies, with a logger that names this request (who, which surface). */
@@ -95,12 +96,18 @@ function createInteraction(deps: ListenerDeps, source: InteractionSource): Inter
   };
 }
 
-/** Slack names the person's workspace on the user (Enterprise Grid) or on the team; one of them is always there. */
+/** Who clicked or submitted, keyed as on every surface (slack-person.ts). */
 export function userOf(body: {
   user: { id: string; team_id?: string };
   team: { id: string } | null;
+  enterprise?: { id: string } | null;
 }): SlackUser {
-  return { teamId: body.user.team_id ?? body.team?.id ?? '', userId: body.user.id };
+  return slackPerson({
+    userId: body.user.id,
+    enterpriseId: body.enterprise?.id,
+    userTeamId: body.user.team_id,
+    teamId: body.team?.id,
+  });
 }
 
 function nonEmpty(value: unknown): string | undefined {
@@ -113,7 +120,11 @@ export function commandInteraction(
   name: string,
 ): Interaction {
   return createInteraction(deps, {
-    user: { teamId: command.team_id, userId: command.user_id },
+    user: slackPerson({
+      userId: command.user_id,
+      enterpriseId: command.enterprise_id,
+      teamId: command.team_id,
+    }),
     channelId: command.channel_id,
     subject: { command: name },
     web: client,

@@ -27,8 +27,24 @@ export interface SlackInstallationRepository {
     entry: { isEnterpriseInstall: boolean; sealed: SealedCredentials; at: number },
   ): Promise<void>;
   get(key: InstallationRowKey): Promise<StoredInstallation | undefined>;
-  /** The installation that serves a workspace: its own, or its organisation's org-wide one that served it. */
-  serving(teamId: string): Promise<StoredInstallation | undefined>;
+  /** Every installation, for the vault's start-up check and its rotation. */
+  list(): Promise<StoredInstallation[]>;
+  /**
+   * Replaces the sealed installation only while it is still `expected` (same key id and IV), so sealing
+   * an old row again under a new key never overwrites a reinstall made in the meantime. True if it did.
+   */
+  reseal(
+    key: InstallationRowKey,
+    expected: SealedCredentials,
+    next: SealedCredentials,
+    at: number,
+  ): Promise<boolean>;
+  /**
+   * The installation that serves a workspace: its own, or its organisation's org-wide one that served
+   * it. Given an organisation's id (people of an Enterprise Grid organisation are keyed by it, see
+   * slack/slack-person.ts), its org-wide install, else the workspace install of it updated last.
+   */
+  serving(teamOrEnterpriseId: string): Promise<StoredInstallation | undefined>;
   /** Notes that an organisation's org-wide install served one of its workspaces (see serving()). */
   noteServed(enterpriseId: string, teamId: string, at: number): Promise<void>;
   /** The workspaces an organisation's org-wide install has served. */
@@ -94,16 +110,48 @@ export function createSlackInstallationRepository(db: SqlClient): SlackInstallat
       return row && fromRow(row);
     },
 
-    async serving(teamId) {
-      const own = await db.get<Row>('SELECT * FROM slack_installations WHERE team_id = ?', [teamId]);
+    async list() {
+      const rows = await db.all<Row>(
+        'SELECT * FROM slack_installations ORDER BY installed_at, enterprise_id, team_id',
+      );
+      return rows.map(fromRow);
+    },
+
+    async reseal(key, expected, next, at) {
+      const { changes } = await db.run(
+        `UPDATE slack_installations SET key_id = ?, iv = ?, auth_tag = ?, ciphertext = ?, updated_at = ?
+         WHERE enterprise_id = ? AND team_id = ? AND key_id = ? AND iv = ?`,
+        [
+          next.keyId,
+          next.iv,
+          next.authTag,
+          next.ciphertext,
+          at,
+          column(key.enterpriseId),
+          column(key.teamId),
+          expected.keyId,
+          expected.iv,
+        ],
+      );
+      return changes === 1;
+    },
+
+    async serving(id) {
+      const own = await db.get<Row>('SELECT * FROM slack_installations WHERE team_id = ?', [id]);
       if (own) return fromRow(own);
       const org = await db.get<Row>(
         `SELECT i.* FROM slack_installations i
          JOIN slack_installation_teams t ON t.enterprise_id = i.enterprise_id
          WHERE t.team_id = ? AND i.team_id = ''`,
-        [teamId],
+        [id],
       );
-      return org && fromRow(org);
+      if (org) return fromRow(org);
+      const ofOrganisation = await db.get<Row>(
+        `SELECT * FROM slack_installations WHERE enterprise_id = ?
+         ORDER BY CASE WHEN team_id = '' THEN 0 ELSE 1 END, updated_at DESC, team_id LIMIT 1`,
+        [id],
+      );
+      return ofOrganisation && fromRow(ofOrganisation);
     },
 
     async noteServed(enterpriseId, teamId, at) {

@@ -14,24 +14,39 @@ import type { SqlClient, SqlRow, SqlValue } from './sql-client.js';
 
 const BUSY_TIMEOUT_MS = 5000;
 
+/**
+ * Every connection this process opened, with its prepared statements, kept reachable for the life of
+ * the process even after close(). Node 24.19 and later make a native object wrapper's destructor
+ * require a JavaScript context, and better-sqlite3 12 wraps Database and Statement that way: when the
+ * garbage collector frees one outside a context (an idle-time or teardown collection), Node aborts
+ * the process ("Assertion failed: (env) != nullptr" in RemoveEnvironmentCleanupHook). A wrapper that is
+ * never garbage is never finalised. close() still frees SQLite's own memory; what stays is a small
+ * JavaScript object per connection, one in production. better-sqlite3 13 (Node-API) ends the problem,
+ * but needs Node-API 10, which Node 20 (still the CI machine's Node) lacks.
+ */
+const openedConnections: { db: Database.Database; statements: Map<string, Database.Statement> }[] = [];
+
 export function openSqliteClient(path: string): SqlClient {
   const inMemory = path === ':memory:';
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   // WAL lets a second process (a CLI, a backup) read while the bot writes; the busy timeout makes a
   // writer wait for another process's write instead of failing at once.
-  if (!inMemory) db.pragma('journal_mode = WAL');
+  // Pragmas go through exec(): db.pragma() prepares a statement object the caller then drops (see
+  // openedConnections for why none may be dropped).
+  if (!inMemory) db.exec('PRAGMA journal_mode = WAL');
   // better-sqlite3 runs on the event loop, so the fsync that synchronous=FULL makes at every commit
   // would block the whole bot for longer than the write itself, and a burst of completions would hold
   // every reply back behind those syncs. In WAL
   // mode NORMAL syncs at checkpoints instead: the file never corrupts, and a commit is lost only if the
   // machine itself loses power or crashes (never when the bot's process dies), which at worst repeats
   // or drops the last moment's work, as docs/deploy.md says.
-  db.pragma('synchronous = NORMAL');
-  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  db.pragma('foreign_keys = ON');
+  db.exec('PRAGMA synchronous = NORMAL');
+  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.exec('PRAGMA foreign_keys = ON');
 
   const statements = new Map<string, Database.Statement>();
+  openedConnections.push({ db, statements });
   const prepare = (sql: string) => {
     let statement = statements.get(sql);
     if (statement === undefined) {

@@ -1,12 +1,16 @@
 // Each Slack user's Paperspace API key (and GraphQL access token), encrypted at rest. The first
 // configured key seals; every configured key opens, and a record opened with an older key is sealed
 // again with the first one, so a rotation completes as people use the bot (or at once: rotateAll).
-// Nothing here logs, and no error message carries a secret.
+// The Slack installations' bot tokens are sealed under keys derived from the same VAULT_KEY
+// (installation-seal.ts), so verify() and rotateAll() cover them too: an old key can leave VAULT_KEY
+// only once nothing at all is sealed under it. Nothing here logs, and no error message carries a secret.
 import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
+import type { SlackInstallationRepository } from '../store/slack-installations.js';
 import type { SlackUser } from '../store/slack-user.js';
 import type { PaperspaceAccount, VaultEntry, VaultEntryRepository } from '../store/vault-entries.js';
 import { seal, toVaultKeys, unseal, type VaultKey } from './envelope.js';
+import { checkInstallations, createInstallationSeal, resealInstallations } from './installation-seal.js';
 import { VaultError } from './vault-error.js';
 
 export interface Credentials {
@@ -20,8 +24,14 @@ export interface LinkedAccount extends PaperspaceAccount {
 }
 
 interface VaultStatus {
+  /** People's linked keys. */
   records: number;
-  /** Records still sealed with an older key; the old key can leave VAULT_KEY once this is 0. */
+  /** Slack installations (OAuth mode). */
+  installations: number;
+  /**
+   * Linked keys and installations still sealed with an older key; the old key can leave VAULT_KEY
+   * once this is 0.
+   */
   staleRecords: number;
 }
 
@@ -33,7 +43,10 @@ export interface KeyVault {
    * the vault's own keys never leave it and a key derived for one purpose says nothing of another.
    */
   derivedKeys(purpose: string): Buffer[];
-  /** Start-up check: every record opens with a configured key. Throws otherwise; never changes a record. */
+  /**
+   * Start-up check: every record and every installation opens with a configured key. Throws otherwise;
+   * never changes a record.
+   */
   verify(): Promise<VaultStatus>;
   link(user: SlackUser, link: Credentials & { account: PaperspaceAccount }): Promise<void>;
   credentials(user: SlackUser): Promise<Credentials | undefined>;
@@ -42,14 +55,17 @@ export interface KeyVault {
   unlink(user: SlackUser): Promise<boolean>;
   /** "••••1a2b": enough for a person to recognise their key, useless to anyone else. */
   maskedKey(user: SlackUser): Promise<string | undefined>;
-  /** Seals every record under an older key with the first key now; returns how many it resealed. */
+  /**
+   * Seals every record and every installation under an older key with the first key now; returns how
+   * many it resealed.
+   */
   rotateAll(): Promise<number>;
 }
 
 export interface KeyVaultDeps {
   /** VAULT_KEY decoded, in order: the first seals, all open. */
   keys: readonly Buffer[];
-  store: { vaultEntries: VaultEntryRepository };
+  store: { vaultEntries: VaultEntryRepository; slackInstallations: SlackInstallationRepository };
   now: () => number;
 }
 
@@ -72,6 +88,11 @@ export function createKeyVault({ keys, store, now }: KeyVaultDeps): KeyVault {
   const byId = new Map([sealingKey, ...olderKeys].map((key) => [key.id, key]));
   const entries = store.vaultEntries;
   const configured = () => `VAULT_KEY holds key ids ${[...byId.keys()].join(', ')}`;
+  const derivedKeys = (purpose: string) =>
+    [sealingKey, ...olderKeys].map(({ key }) =>
+      Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `${DERIVED_KEY_LABEL}${purpose}`, 32)),
+    );
+  const installationSeal = createInstallationSeal({ derivedKeys });
 
   /** Opens an entry or explains, without secrets, why it cannot be opened. */
   const open = (entry: VaultEntry): { credentials: Credentials; key: VaultKey } | VaultError => {
@@ -137,6 +158,8 @@ export function createKeyVault({ keys, store, now }: KeyVaultDeps): KeyVault {
           `Add the old key after the new one (VAULT_KEY=new,old) so they can be read and re-encrypted; ${configured()}.`,
       );
     }
+    const installations = await checkInstallations(installationSeal, store.slackInstallations);
+    problems.push(...installations.problems.map((problem) => problem.message));
     if (tampered.length > 0) {
       problems.push(
         `${plural(tampered.length, 'record')} failed authentication although their key is configured ` +
@@ -145,20 +168,23 @@ export function createKeyVault({ keys, store, now }: KeyVaultDeps): KeyVault {
     }
     if (problems.length > 0) {
       throw new VaultError(
-        unknown.size > 0 ? 'unknown_key' : 'tampered',
+        unknown.size > 0 || installations.problems.some((problem) => problem.code === 'unknown_key')
+          ? 'unknown_key'
+          : 'tampered',
         `${problems.join('\n')}\nNo record was changed.`,
       );
     }
-    return { records: all.length, staleRecords };
+    return {
+      records: all.length,
+      installations: installations.installations,
+      staleRecords: staleRecords + installations.stale,
+    };
   };
 
   return {
     keyIds: [...byId.keys()],
 
-    derivedKeys: (purpose) =>
-      [sealingKey, ...olderKeys].map(({ key }) =>
-        Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `${DERIVED_KEY_LABEL}${purpose}`, 32)),
-      ),
+    derivedKeys,
 
     verify,
 
@@ -204,7 +230,7 @@ export function createKeyVault({ keys, store, now }: KeyVaultDeps): KeyVault {
           resealed += 1;
         }
       }
-      return resealed;
+      return resealed + (await resealInstallations(installationSeal, store.slackInstallations, now()));
     },
   };
 }

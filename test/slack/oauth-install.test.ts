@@ -216,8 +216,37 @@ describe('installing in many workspaces by OAuth', () => {
     expect(row?.sealed.ciphertext.toString('latin1')).not.toContain(tokenOf(ACME));
   });
 
-  it('refuses a redirect whose code was already used, and one without the state cookie', async () => {
+  it('answers a redirect whose code was already used with a page saying so, keeping the one installation', async () => {
     await install(ACME);
+    // The browser's own install of Beta, finished once, then its redirect page reloaded: the same code
+    // with the same valid state and its cookie.
+    const start = await fetch(`${base}${SLACK_INSTALL_PATH}`, { redirect: 'manual' });
+    const authorizeUrl = start.headers.get('location') ?? '';
+    const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const state = new URL(authorizeUrl).searchParams.get('state') ?? '';
+    const redirect = `${base}${SLACK_OAUTH_REDIRECT_PATH}?code=${slack.oauth.approve(authorizeUrl, BETA)}&state=${encodeURIComponent(state)}`;
+    const first = await fetch(redirect, { headers: { cookie } });
+    expect(first.status).toBe(200);
+    const installed = await store.slackInstallations.get({ enterpriseId: undefined, teamId: 'T0BETA' });
+
+    const again = await fetch(redirect, { headers: { cookie } });
+    expect(again.status).toBe(400);
+    const page = await again.text();
+    expect(page).toContain('was not installed');
+    expect(page).toContain('already used or has expired');
+    expect(page).toContain('(invalid_code)');
+    // Slack itself refused the second exchange: the state was valid, the code was not.
+    const exchanges = slack.calls('oauth.v2.access');
+    expect(exchanges.map((call) => call.answer?.error ?? 'ok')).toEqual(['ok', 'ok', 'invalid_code']);
+    // Nothing stored twice, nothing overwritten: Beta keeps the one installation, and its token works.
+    expect(await store.slackInstallations.get({ enterpriseId: undefined, teamId: 'T0BETA' })).toEqual(
+      installed,
+    );
+    expect(slack.oauth.issued().filter((token) => token.team?.id === 'T0BETA')).toHaveLength(1);
+    expect(await loginModalToken('T0BETA', 'U0BETA1')).toBe(tokenOf(BETA));
+  });
+
+  it('refuses a redirect without the state cookie the install page set, before asking Slack', async () => {
     const start = await fetch(`${base}${SLACK_INSTALL_PATH}`, { redirect: 'manual' });
     const authorizeUrl = start.headers.get('location') ?? '';
     const state = new URL(authorizeUrl).searchParams.get('state') ?? '';
@@ -226,7 +255,8 @@ describe('installing in many workspaces by OAuth', () => {
       `${base}${SLACK_OAUTH_REDIRECT_PATH}?code=${code}&state=${encodeURIComponent(state)}`,
     );
     expect(noCookie.status).toBe(400);
-    expect(await noCookie.text()).toContain('was not installed');
+    expect(await noCookie.text()).toContain('finished in another browser');
+    expect(slack.calls('oauth.v2.access')).toEqual([]);
     expect(await store.slackInstallations.serving('T0BETA')).toBeUndefined();
   });
 

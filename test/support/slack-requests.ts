@@ -60,6 +60,8 @@ interface SlashCommandInput {
   userId?: string;
   userName?: string;
   teamId?: string;
+  /** The Enterprise Grid organisation of the workspace (`enterprise_id`); none by default. */
+  enterpriseId?: string;
   channelId?: string;
   channelName?: string;
   triggerId?: string;
@@ -76,7 +78,15 @@ interface BlockActionInput {
   elementType?: 'button' | 'overflow' | 'static_select';
   selectedOption?: { value: string; text?: string };
   userId?: string;
+  /** The clicking user's own workspace (`user.team_id`). */
   teamId?: string;
+  /**
+   * The workspace the click came from (`team.id`) when it is not the user's own: a channel shared
+   * between workspaces. Defaults to `teamId`.
+   */
+  channelTeamId?: string;
+  /** The Enterprise Grid organisation (`enterprise`); none by default. */
+  enterpriseId?: string;
   channelId?: string;
   /** The message the button sits in (default: a bot message with a fresh ts). Ignored when `view` is set. */
   message?: { ts?: string; text?: string; blocks?: unknown[]; thread_ts?: string };
@@ -101,6 +111,8 @@ interface ViewSubmissionInput {
   privateMetadata?: string;
   userId?: string;
   teamId?: string;
+  /** The Enterprise Grid organisation (`enterprise`); none by default. */
+  enterpriseId?: string;
   viewId?: string;
   externalId?: string;
   blocks?: unknown[];
@@ -205,6 +217,7 @@ export function createSlackRequests(defaults: SlackRequestDefaults): SlackReques
         token: VERIFICATION_TOKEN,
         team_id: input.teamId ?? teamId,
         team_domain: 'fake-team',
+        ...(input.enterpriseId ? { enterprise_id: input.enterpriseId, enterprise_name: 'Grid Org' } : {}),
         channel_id: input.channelId ?? channelId,
         channel_name: input.channelName ?? 'general',
         user_id: input.userId ?? userId,
@@ -253,7 +266,8 @@ export function createSlackRequests(defaults: SlackRequestDefaults): SlackReques
         api_app_id: API_APP_ID,
         token: VERIFICATION_TOKEN,
         trigger_id: input.triggerId ?? triggerId(),
-        team: { id: actionTeam, domain: 'fake-team' },
+        team: { id: input.channelTeamId ?? actionTeam, domain: 'fake-team' },
+        ...(input.enterpriseId ? { enterprise: { id: input.enterpriseId, name: 'Grid Org' } } : {}),
         is_enterprise_install: false,
         actions: [action],
       };
@@ -317,6 +331,7 @@ export function createSlackRequests(defaults: SlackRequestDefaults): SlackReques
         type: 'view_submission',
         team: { id: submitterTeam, domain: 'fake-team' },
         user: { id: submitter, name: 'someone', team_id: submitterTeam },
+        ...(input.enterpriseId ? { enterprise: { id: input.enterpriseId, name: 'Grid Org' } } : {}),
         api_app_id: API_APP_ID,
         token: VERIFICATION_TOKEN,
         trigger_id: input.triggerId ?? triggerId(),

@@ -130,7 +130,7 @@ describe('createKeyVault', () => {
     await vaultWith([oldKey]).link(BOB, { apiKey: BOB_KEY, account: ACCOUNT });
     const rotated = vaultWith([newKey, oldKey]);
     expect(rotated.keyIds).toEqual([vaultKeyId(newKey), vaultKeyId(oldKey)]);
-    expect(await rotated.verify()).toEqual({ records: 2, staleRecords: 2 });
+    expect(await rotated.verify()).toEqual({ records: 2, installations: 0, staleRecords: 2 });
 
     clock = 9_000;
     expect(await rotated.credentials(ADA)).toEqual({ apiKey: ADA_KEY, accessToken: ADA_TOKEN });
@@ -139,7 +139,7 @@ describe('createKeyVault', () => {
       createdAt: 1_000,
       updatedAt: 9_000,
     });
-    expect(await rotated.verify()).toEqual({ records: 2, staleRecords: 1 });
+    expect(await rotated.verify()).toEqual({ records: 2, installations: 0, staleRecords: 1 });
     // Ada's record no longer needs the old key; Bob's, not read yet, still does.
     expect(await vaultWith([newKey]).credentials(ADA)).toEqual({ apiKey: ADA_KEY, accessToken: ADA_TOKEN });
     expect((await vaultError(() => vaultWith([newKey]).credentials(BOB))).code).toBe('unknown_key');
@@ -154,8 +154,8 @@ describe('createKeyVault', () => {
     );
     const rotated = vaultWith([newKey, oldKey]);
     expect(await rotated.rotateAll()).toBe(2);
-    expect(await rotated.verify()).toEqual({ records: 3, staleRecords: 0 });
-    expect(await vaultWith([newKey]).verify()).toEqual({ records: 3, staleRecords: 0 });
+    expect(await rotated.verify()).toEqual({ records: 3, installations: 0, staleRecords: 0 });
+    expect(await vaultWith([newKey]).verify()).toEqual({ records: 3, installations: 0, staleRecords: 0 });
     expect(await vaultWith([newKey]).credentials(BOB)).toEqual({ apiKey: BOB_KEY });
   });
 

@@ -53,6 +53,8 @@ export function registerWorkspaceUninstall(router: ListenerRouter, deps: Listene
     }
     const teams = await deps.store.slackInstallations.servedTeams(orgWide);
     for (const teamId of teams) await purge(teamId, `${cause} (org-wide, ${orgWide})`);
+    // The organisation's people are keyed by the organisation itself (slack/slack-person.ts).
+    await purge(orgWide, `${cause} (org-wide, ${orgWide})`);
     await deps.store.slackInstallations.delete({ enterpriseId: orgWide, teamId: undefined });
     deps.logger.info(
       { enterpriseId: orgWide, workspaces: teams.length, cause },

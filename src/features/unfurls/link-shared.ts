@@ -7,6 +7,7 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
+import { slackPerson } from '../../slack/slack-person.js';
 import { hourlyRateOf } from '../approvals/hourly-rate.js';
 import { machineCard } from '../machines/blocks/machine-card.js';
 import { machineIdOfConsoleUrl } from './console-links.js';
@@ -34,7 +35,11 @@ export function linkSharedHandler(deps: ListenerDeps) {
       return machineId === undefined ? [] : [{ url: link.url, machineId }];
     });
     if (links.length === 0) return;
-    const poster = { teamId: body.team_id, userId: event.user };
+    const poster = slackPerson({
+      userId: event.user,
+      enterpriseId: body.enterprise_id,
+      teamId: body.team_id,
+    });
     const paperspace = await deps.clients.forUser(poster);
     if (paperspace === undefined) return;
     const unfurls: Record<string, { blocks: ReturnType<typeof machineCard> }> = {};

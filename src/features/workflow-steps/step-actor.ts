@@ -5,6 +5,7 @@
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
+import { slackPerson } from '../../slack/slack-person.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Actor } from '../machines/machine-operations.js';
 
@@ -12,13 +13,17 @@ import type { Actor } from '../machines/machine-operations.js';
 const USER_ID = /^[UW][A-Z0-9]{2,}$/;
 
 /** The person a step names in its `user` input; a refusal naming the input when it is not one. */
-export function namedPerson(teamId: string, input: unknown): SlackUser {
+export function namedPerson(
+  where: { enterpriseId: string | undefined; teamId: string },
+  input: unknown,
+): SlackUser {
   if (typeof input !== 'string' || !USER_ID.test(input)) {
     throw new UserFacingError(
       'This step needs a Slack user in its "Act as" input: choose the person whose Paperspace key it should use.',
     );
   }
-  return { teamId, userId: input };
+  // Keyed as the person's own commands and clicks are, so the step finds the key they linked.
+  return slackPerson({ userId: input, ...where });
 }
 
 /** The person with their own client, or a UserFacingError saying who must do what. */

@@ -43,12 +43,12 @@ export function stepListener(
   return async ({ event, body, client, complete, fail }) => {
     const where = `workflow ${event.workflow_execution_id}, step ${event.function_execution_id}`;
     const executionId = event.function_execution_id;
-    const teamId = body.team_id;
+    const workspace = { enterpriseId: body.enterprise_id, teamId: body.team_id };
     let result: StepResult;
     try {
       // A step whose "Act as" input names nobody ran for no one, so it has no audit record: it fails
       // with the sentence saying which input to fill in.
-      const user = namedPerson(teamId, event.inputs.user);
+      const user = namedPerson(workspace, event.inputs.user);
       const machine = typeof event.inputs.machine === 'string' ? event.inputs.machine : undefined;
       result = await deps.audit.run(
         { user, action, note: where, ...(machine === undefined ? {} : { resourceId: machine }) },
