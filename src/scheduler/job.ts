@@ -78,8 +78,11 @@ export type WorkspaceSlack = (teamId: string) => Promise<WebClient>;
 /** Everything a feature may build its jobs from. */
 export interface JobDeps {
   store: Store;
-  /** `maskedKey` for the App Home, which a finished watch refreshes. */
-  vault: Pick<KeyVault, 'account' | 'maskedKey'>;
+  /**
+   * `maskedKey` for the App Home, which a finished watch refreshes; `credentials` for the watch poller,
+   * which keeps a person's opened key between polls (features/watches/person-keys.ts).
+   */
+  vault: Pick<KeyVault, 'account' | 'maskedKey' | 'credentials'>;
   clients: PaperspaceClientFactory;
   /** Each workspace's Web API client: every post a job makes goes out with the token of its workspace. */
   slack: WorkspaceSlack;

@@ -38,6 +38,7 @@ export function watchJobs(deps: JobDeps, refreshHome: HomeRefresh): SchedulerJob
   const poller = createWatchPoller({
     store,
     clients: deps.clients,
+    vault: deps.vault,
     reporter,
     outcomes,
     logger,

@@ -16,11 +16,12 @@ import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceTimeoutError } from '../../paperspace/errors.js';
 import { createLimiter, forEachConcurrently } from '../../scheduler/concurrency.js';
 import type { PersonMachineCheck } from '../../scheduler/job.js';
-import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
-import type { PolledWatch } from '../../store/watch-leases.js';
+import type { HeldPerson, PolledWatch } from '../../store/watch-leases.js';
 import type { Watch } from '../../store/watch-types.js';
+import type { KeyVault } from '../../vault/key-vault.js';
 import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
+import { createPersonKeys } from './person-keys.js';
 import { type ListedMachines, listMachines } from './person-machine-list.js';
 import { createPersonPollTroubles } from './person-poll-troubles.js';
 import type { WatchOutcomes } from './watch-outcomes.js';
@@ -30,6 +31,8 @@ import { createWatchSteps } from './watch-steps.js';
 export interface WatchPollerDeps {
   store: Pick<Store, 'watches' | 'watchLeases'>;
   clients: PaperspaceClientFactory;
+  /** Opens a person's key when it is not kept from an earlier poll (person-keys.ts). */
+  vault: Pick<KeyVault, 'credentials'>;
   /** Updates the cards of watches under way. */
   reporter: WatchReporter;
   /** Posts the outcome of a watch that ends. */
@@ -76,6 +79,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
   const { store, logger } = deps;
   const troubles = createPersonPollTroubles(deps.pollIntervalMs, deps.now);
   const steps = createWatchSteps({ ...deps, troubles });
+  const keys = createPersonKeys(deps);
   // Shared by every tick: a poll still under way counts against the cap of the next tick's polls.
   const limiter = createLimiter(deps.concurrency);
   const deadlineMs = Math.max(1, Math.floor(deps.pollIntervalMs * POLL_DEADLINE_SHARE));
@@ -91,7 +95,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
    * claim waits for the next tick.
    */
   async function pollUser(
-    user: SlackUser,
+    user: HeldPerson,
     claimed: readonly PolledWatch[],
     signal: AbortSignal,
   ): Promise<void> {
@@ -117,7 +121,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
 
     let client: PaperspaceClient | undefined;
     try {
-      client = await deps.clients.forUser(user);
+      client = await keys.clientFor(user, userKey, user.keySeal);
     } catch (error) {
       // The vault could not open the key (e.g. VAULT_KEY lost the key that sealed it): the operator
       // can fix that, so the watches wait for it until their deadline.
@@ -175,7 +179,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
   }
 
   /** One person's poll, bounded by the deadline, with its place under the concurrency cap. */
-  function startPoll(userKey: string, user: SlackUser, claimed: readonly PolledWatch[]): void {
+  function startPoll(userKey: string, user: HeldPerson, claimed: readonly PolledWatch[]): void {
     const poll = limiter
       .run(async () => {
         const deadline = new AbortController();
@@ -227,18 +231,20 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
         leaseMs: deps.leaseMs,
       });
       steps.forgetAllBut(new Set(watches.map((watch) => watch.id)));
-      const byUser = new Map<string, { user: SlackUser; watches: PolledWatch[] }>();
+      const byUser = new Map<string, { user: HeldPerson; watches: PolledWatch[] }>();
       // Every held person, watches or not: the machine checks may want the machines of any of them.
       for (const user of held) byUser.set(`${user.teamId}/${user.userId}`, { user, watches: [] });
       for (const watch of watches) {
         const key = `${watch.teamId}/${watch.userId}`;
         const group = byUser.get(key) ?? {
-          user: { teamId: watch.teamId, userId: watch.userId },
+          // Every watch's person is held; a seal not read leaves their key unkept.
+          user: { teamId: watch.teamId, userId: watch.userId, keySeal: null },
           watches: [],
         };
         group.watches.push(watch);
         byUser.set(key, group);
       }
+      keys.keepOnly(new Set(byUser.keys()));
       for (const [userKey, group] of byUser) {
         if (inFlight.has(userKey)) skip(userKey);
         else startPoll(userKey, group.user, group.watches);
