@@ -214,6 +214,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     observer: {
       reminderFired: (kind) => metrics.reminderFired(kind),
       failed: (source) => metrics.errorOccurred(source),
+      pollSkipped: () => metrics.pollSkipped(),
     },
     ...options.scheduler,
   });

@@ -57,6 +57,8 @@ export interface BotMetrics {
   /** Every attempt of every Paperspace call: the client factory's onResponse hook. */
   paperspaceResponse(event: ResponseEvent): void;
   reminderFired(kind: ReminderKind): void;
+  /** A person's watch poll was skipped for an interval: their last one had not answered. */
+  pollSkipped(): void;
   errorOccurred(source: ErrorSource): void;
 }
 
@@ -117,6 +119,11 @@ export function createBotMetrics(deps: BotMetricsDeps): BotMetrics {
     labelNames: ['kind'] as const,
     registers,
   });
+  const pollsSkipped = new Counter({
+    name: `${METRIC_PREFIX}watch_polls_skipped_total`,
+    help: 'Watch polls of a person skipped for an interval because their previous poll had not answered (a slow or hanging Paperspace account); nobody else waits for it.',
+    registers,
+  });
   const errors = new Counter({
     name: `${METRIC_PREFIX}errors_total`,
     help: 'Failures by source: slack (a request failed in a listener or middleware), scheduler (a tick step failed), reminder (delivery failed), completion (a watch outcome could not be posted yet).',
@@ -142,6 +149,7 @@ export function createBotMetrics(deps: BotMetricsDeps): BotMetrics {
       paperspaceDuration.observe({ operation: event.operation }, event.durationMs / 1000);
     },
     reminderFired: (kind) => remindersFired.inc({ kind }),
+    pollSkipped: () => pollsSkipped.inc(),
     errorOccurred: (source) => errors.inc({ source }),
   };
 }

@@ -17,3 +17,39 @@ export async function forEachConcurrently<T>(
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
+
+/** Runs work with at most `limit` pieces under way at once, the rest waiting their turn in order. */
+export interface Limiter {
+  run<T>(work: () => Promise<T>): Promise<T>;
+}
+
+export function createLimiter(limit: number): Limiter {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  // A finished piece hands its place straight to the next in line, so a newcomer can never slip in
+  // between and make limit + 1.
+  const take = () => {
+    if (running < limit) {
+      running += 1;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      waiting.push(resolve);
+    });
+  };
+  const give = () => {
+    const next = waiting.shift();
+    if (next === undefined) running -= 1;
+    else next();
+  };
+  return {
+    async run(work) {
+      await take();
+      try {
+        return await work();
+      } finally {
+        give();
+      }
+    },
+  };
+}

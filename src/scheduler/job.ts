@@ -17,13 +17,16 @@ export interface SchedulerJob {
   name: string;
   /** Before the first tick (e.g. scheduling cron entries from the store). */
   start?(): Promise<void>;
-  /** Every POLL_INTERVAL_MS. Ticks never overlap; a failure is logged and the next tick tries again. */
+  /**
+   * Every POLL_INTERVAL_MS. Ticks never overlap; a failure is logged and the next tick tries again. A
+   * tick hands off what may take long (a person's poll, a post), so that no tick waits on one person.
+   */
   tick(): Promise<void>;
   /** After the last tick (e.g. giving up this replica's leases). */
   stop?(): Promise<void>;
   /**
-   * Resolves when the work a tick handed off has ended (posts waiting on Slack's pace). The timer's
-   * ticks do not wait for it, so a slow channel never delays the next poll; stop() and an explicit
+   * Resolves when the work a tick handed off has ended (polls under way, posts waiting on Slack's
+   * pace). The timer's ticks do not wait for it, so a slow person or channel never delays the next poll; stop() and an explicit
    * tick() do, so nothing is cut off at shutdown and a test sees the tick's posts.
    */
   settled?(): Promise<void>;
@@ -55,9 +58,15 @@ export interface SchedulerObserver {
    * a watch could not be posted this time (`completion`).
    */
   failed(source: 'scheduler' | 'reminder' | 'completion'): void;
+  /** A person was not polled this interval: their last poll had not answered yet. */
+  pollSkipped(): void;
 }
 
-export const NO_OBSERVER: SchedulerObserver = { reminderFired: () => undefined, failed: () => undefined };
+export const NO_OBSERVER: SchedulerObserver = {
+  reminderFired: () => undefined,
+  failed: () => undefined,
+  pollSkipped: () => undefined,
+};
 
 /**
  * The Web API client carrying the bot token of one workspace (the single bot token, or the workspace's
@@ -69,8 +78,11 @@ export type WorkspaceSlack = (teamId: string) => Promise<WebClient>;
 /** Everything a feature may build its jobs from. */
 export interface JobDeps {
   store: Store;
-  /** `maskedKey` for the App Home, which a finished watch refreshes. */
-  vault: Pick<KeyVault, 'account' | 'maskedKey'>;
+  /**
+   * `maskedKey` for the App Home, which a finished watch refreshes; `credentials` for the watch poller,
+   * which keeps a person's opened key between polls (features/watches/person-keys.ts).
+   */
+  vault: Pick<KeyVault, 'account' | 'maskedKey' | 'credentials'>;
   clients: PaperspaceClientFactory;
   /** Each workspace's Web API client: every post a job makes goes out with the token of its workspace. */
   slack: WorkspaceSlack;

@@ -11,13 +11,16 @@ import { NO_OBSERVER, type SchedulerJob, type SchedulerObserver } from './job.js
 
 /** How the poll tick is driven. Tests use manualTimers and call tick() themselves. */
 export interface SchedulerTimers {
-  /** Calls `run` every `ms` until the returned function is called. */
-  every(ms: number, run: () => void): () => void;
+  /**
+   * Calls `run` every `ms` until the returned function is called. `run` resolves when the tick it
+   * started (if any) has run every job; what the jobs handed off may still be under way.
+   */
+  every(ms: number, run: () => Promise<void>): () => void;
 }
 
 export const realTimers: SchedulerTimers = {
   every(ms, run) {
-    const timer = setInterval(run, ms);
+    const timer = setInterval(() => void run(), ms);
     // The scheduler never keeps the process alive on its own; the Slack server does.
     timer.unref();
     return () => clearInterval(timer);
@@ -84,7 +87,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   };
 
   // Ticks never overlap: an explicit tick() waits for one under way, and a timer tick that finds one
-  // under way is skipped (the next interval comes soon enough).
+  // under way is skipped (the next interval comes soon enough). A tick is short: the jobs hand off what
+  // may take long (each person's poll, each post), so a slow person never makes a tick skipped.
   let queue: Promise<void> = Promise.resolve();
   let busy = false;
   const timerTick = () => {
@@ -113,9 +117,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       if (stopTimer !== undefined) return;
       stopped = false;
       for (const job of jobs) if (job.start) await step(job.name, () => job.start?.() ?? Promise.resolve());
-      stopTimer = timers.every(deps.pollIntervalMs, () => {
-        if (!busy) void timerTick();
-      });
+      stopTimer = timers.every(deps.pollIntervalMs, () => (busy ? Promise.resolve() : timerTick()));
       logger.info({ replica: deps.replicaId, pollIntervalMs: deps.pollIntervalMs }, 'scheduler started');
     },
 

@@ -23,11 +23,21 @@ export interface PolledWatch {
   machineId: string;
 }
 
+/** A person this replica holds, with the seal of their stored key (null when they linked none). */
+export interface HeldPerson extends SlackUser {
+  /**
+   * Which key sealed their vault entry and with which IV (neither is secret): it changes whenever the
+   * entry does (a new link, a reseal under a rotated VAULT_KEY) and is null once it is gone (logout,
+   * purge), so the poller keeps an opened key in memory exactly as long as it is current.
+   */
+  keySeal: string | null;
+}
+
 export interface PollAssignment {
   /** The active watches of the people this replica holds, to poll this tick, by deadline. */
   watches: PolledWatch[];
   /** Every person this replica holds: those with active watches, and linked people without any. */
-  held: SlackUser[];
+  held: HeldPerson[];
   /** How many people with active watches this replica holds. */
   people: number;
   /** People with active watches or a linked key, on every replica. */
@@ -170,12 +180,24 @@ export function createWatchLeaseRepository(db: SqlClient): WatchLeaseRepository 
         userId: row.slack_user_id,
         machineId: row.machine_id,
       }));
-      const heldRows = await db.all<{ slack_team_id: string; slack_user_id: string }>(
-        `SELECT slack_team_id, slack_user_id FROM watch_poll_leases WHERE claimed_by = ? AND lease_until > ?
-         ORDER BY slack_team_id, slack_user_id`,
+      const heldRows = await db.all<{
+        slack_team_id: string;
+        slack_user_id: string;
+        key_id: string | null;
+        iv: Buffer | null;
+      }>(
+        `SELECT p.slack_team_id, p.slack_user_id, v.key_id, v.iv FROM watch_poll_leases AS p
+         LEFT JOIN vault_entries AS v
+           ON v.slack_team_id = p.slack_team_id AND v.slack_user_id = p.slack_user_id
+         WHERE p.claimed_by = ? AND p.lease_until > ?
+         ORDER BY p.slack_team_id, p.slack_user_id`,
         [owner, now],
       );
-      const heldPeople = heldRows.map((row) => ({ teamId: row.slack_team_id, userId: row.slack_user_id }));
+      const heldPeople = heldRows.map((row) => ({
+        teamId: row.slack_team_id,
+        userId: row.slack_user_id,
+        keySeal: row.key_id === null || row.iv === null ? null : `${row.key_id}:${row.iv.toString('base64')}`,
+      }));
       const people = new Set(watches.map((watch) => `${watch.teamId}/${watch.userId}`)).size;
       return { watches, held: heldPeople, people, totalPeople, replicas };
     },

@@ -11,7 +11,8 @@ import { createBotScheduler } from '../../src/features/index.js';
 import { createMachineWatcher, type MachineWatcher } from '../../src/features/machines/machine-watcher.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import type { PaperspaceClient } from '../../src/paperspace/client.js';
-import { manualTimers, type Scheduler } from '../../src/scheduler/scheduler.js';
+import type { SchedulerObserver } from '../../src/scheduler/job.js';
+import { manualTimers, type Scheduler, type SchedulerTimers } from '../../src/scheduler/scheduler.js';
 import type { SlackUser } from '../../src/store/slack-user.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
@@ -59,7 +60,12 @@ export interface SchedulerHarness {
 }
 
 export async function startSchedulerHarness(
-  options: { emulator?: EmulatorOptions } = {},
+  options: {
+    emulator?: EmulatorOptions;
+    /** manualTimers by default: only tick() polls. */
+    timers?: SchedulerTimers;
+    observer?: SchedulerObserver;
+  } = {},
 ): Promise<SchedulerHarness> {
   const directory = await mkdtemp(join(tmpdir(), 'ps-scheduler-'));
   const clock = createFakeClock();
@@ -101,7 +107,8 @@ export async function startSchedulerHarness(
       logger,
       now: clock.now,
       pollIntervalMs: POLL_INTERVAL_MS,
-      timers: manualTimers,
+      timers: options.timers ?? manualTimers,
+      ...(options.observer === undefined ? {} : { observer: options.observer }),
       cron,
       replicaId,
       // The fake clock only moves when a test moves it: real pacing waits would never end. The pacer

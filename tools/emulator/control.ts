@@ -69,6 +69,15 @@ export interface EmulatorControl {
   setAvailability(region: Region, machineType: EmulatorMachineType, available: boolean): void;
   /** The next `count` requests (optionally only to one path) answer `status` (default 500). */
   failNextRequests(failure: ScheduledFailure): void;
+  /**
+   * Every request made with this API key hangs, unanswered, until releaseKey(): one account's
+   * incident or one stuck connection, which must not hold up anyone else's work.
+   */
+  hangKey(apiKey: string): void;
+  /** Answers the key's held requests and serves its later ones normally. */
+  releaseKey(apiKey: string): void;
+  /** Requests held unanswered by hangKey() right now. */
+  heldRequests(): number;
   users(): EmulatorUser[];
   user(idOrEmail: string): EmulatorUser | undefined;
   scripts(): Array<ReturnType<typeof scriptView> & { text: string }>;
@@ -165,6 +174,9 @@ export function createControl(
       world.availability.set(availabilityKey(region, machineType), available);
     },
     failNextRequests: (failure) => faults.failNextRequests(failure),
+    hangKey: (apiKey) => faults.hang(apiKey),
+    releaseKey: (apiKey) => faults.release(apiKey),
+    heldRequests: () => faults.held(),
     users,
     user: (idOrEmail) => users().find((user) => user.id === idOrEmail || user.email === idOrEmail),
     scripts: () =>

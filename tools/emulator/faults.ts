@@ -1,5 +1,6 @@
 // Faults a client must survive: the next N requests failing with a chosen status, a share of all
-// requests failing with 500, and a per-key rate limit answering 429 with Retry-After. They are
+// requests failing with 500, a per-key rate limit answering 429 with Retry-After, and a key whose
+// requests hang (a stuck connection, an incident on one account) until it is let go. They are
 // decided before authentication, as a gateway in front of the real API would.
 import { type EmulatorError, errorWithStatus, internalError, tooManyRequests } from './errors.js';
 
@@ -30,6 +31,14 @@ export interface Faults {
   /** The failure this request must answer with, or null to serve it normally. */
   check(key: string, path: string): EmulatorError | null;
   failNextRequests(failure: ScheduledFailure): void;
+  /** Every request made with `apiKey` from now on is held unanswered until release(apiKey). */
+  hang(apiKey: string): void;
+  /** Lets the held requests of `apiKey` (and its later ones) be served normally. */
+  release(apiKey: string): void;
+  /** Resolves when a request made with `key` may be served: at once unless the key hangs. */
+  whenServed(key: string): Promise<void>;
+  /** Requests held by hang() right now. */
+  held(): number;
 }
 
 interface Scheduled {
@@ -43,6 +52,8 @@ interface Scheduled {
 export function createFaults(options: FaultOptions): Faults {
   const scheduled: Scheduled[] = [];
   const windows = new Map<string, { second: number; count: number }>();
+  /** Hanging keys, each with the release of its held requests. */
+  const hanging = new Map<string, { released: Promise<void>; release: () => void; held: number }>();
 
   function takeScheduled(key: string, path: string): EmulatorError | null {
     const index = scheduled.findIndex(
@@ -80,6 +91,29 @@ export function createFaults(options: FaultOptions): Faults {
       }
       return null;
     },
+    hang(apiKey) {
+      if (hanging.has(apiKey)) return;
+      const hang = { released: Promise.resolve(), release: () => {}, held: 0 };
+      hang.released = new Promise<void>((resolve) => {
+        hang.release = resolve;
+      });
+      hanging.set(apiKey, hang);
+    },
+    release(apiKey) {
+      hanging.get(apiKey)?.release();
+      hanging.delete(apiKey);
+    },
+    async whenServed(key) {
+      const hang = hanging.get(key);
+      if (hang === undefined) return;
+      hang.held += 1;
+      try {
+        await hang.released;
+      } finally {
+        hang.held -= 1;
+      }
+    },
+    held: () => [...hanging.values()].reduce((sum, hang) => sum + hang.held, 0),
     failNextRequests({ count, status = 500, message, path, apiKey }) {
       if (!Number.isInteger(count) || count < 1)
         throw new RangeError(`count must be a positive integer, got ${count}`);

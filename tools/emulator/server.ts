@@ -161,10 +161,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     });
     try {
       const text = await readBody(request);
-      const fault = faults.check(
-        credentialOf(request.headers) ?? `address:${request.socket.remoteAddress}`,
-        url.pathname,
-      );
+      const key = credentialOf(request.headers) ?? `address:${request.socket.remoteAddress}`;
+      await faults.whenServed(key);
+      const fault = faults.check(key, url.pathname);
       if (fault) return asReply(fault);
       const body = parseJson(text);
       requestBodies.set(request, body);

@@ -38,6 +38,7 @@ export function watchJobs(deps: JobDeps, refreshHome: HomeRefresh): SchedulerJob
   const poller = createWatchPoller({
     store,
     clients: deps.clients,
+    vault: deps.vault,
     reporter,
     outcomes,
     logger,
@@ -47,13 +48,18 @@ export function watchJobs(deps: JobDeps, refreshHome: HomeRefresh): SchedulerJob
     pollIntervalMs: deps.pollIntervalMs,
     concurrency: deps.pollConcurrency,
     checks: deps.machineChecks ?? [],
+    pollSkipped: () => deps.observer.pollSkipped(),
   });
   let lastHousekeeping = Number.NEGATIVE_INFINITY;
   return [
     {
       name: 'watches',
       tick: () => poller.tick(),
-      settled: () => outcomes.settled(),
+      // The polls first: a poll that ends may hand a post to the outcomes.
+      settled: async () => {
+        await poller.settled();
+        await outcomes.settled();
+      },
       // Given up at once, so another replica takes these watches on its next tick, not after the lease.
       stop: async () => {
         await store.watchLeases.release(deps.replicaId);

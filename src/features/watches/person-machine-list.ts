@@ -22,13 +22,17 @@ export async function listMachines(
   client: PaperspaceClient,
   wanted: ReadonlySet<string>,
   whole: boolean,
+  signal?: AbortSignal,
 ): Promise<ListedMachines> {
   const found = new Map<string, Machine>();
   const all: Machine[] = [];
   const seen = new Set<string>();
   for (let skip = 0; ; skip += MACHINE_LIST_PAGE_SIZE) {
     // Polls retry at the next tick, so the client's own quick retries (and Retry-After waits) are off.
-    const page = await client.machines.list({ limit: MACHINE_LIST_PAGE_SIZE, skip }, { maxRetries: 0 });
+    const page = await client.machines.list(
+      { limit: MACHINE_LIST_PAGE_SIZE, skip },
+      { maxRetries: 0, ...(signal === undefined ? {} : { signal }) },
+    );
     let fresh = 0;
     for (const machine of page) {
       if (seen.has(machine.id)) continue;

@@ -1,21 +1,27 @@
-// One poll of every active watch this replica holds. Watches are grouped by the person whose key
-// polls: one getMachines call answers all of that person's watches (more only when their account
+// One poll of every active watch this replica holds, each person's poll a task of its own. Watches
+// are grouped by the person whose key polls: one getMachines call answers all of that person's watches (more only when their account
 // spans several pages, person-machine-list.ts), and each watch then takes its step from what the list
 // showed (watch-steps.ts). A machine the list shows at its target, polled here last tick, ends the
 // watch with no further call.
 // The same list, made once per person per tick under the person's lease, is what other features'
 // machine checks read (the cost guard); a linked person without watches is listed only when one of
 // those checks is due.
+// No tick waits for anyone: a tick starts the poll of every person it holds and returns. Each poll is
+// cut off at a deadline shorter than the poll interval, and a person whose last poll is still under
+// way is skipped for this interval rather than waited for, so one account whose requests hang (an
+// incident, a stuck connection) delays nobody else's completion.
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
-import { forEachConcurrently } from '../../scheduler/concurrency.js';
+import { PaperspaceTimeoutError } from '../../paperspace/errors.js';
+import { createLimiter, forEachConcurrently } from '../../scheduler/concurrency.js';
 import type { PersonMachineCheck } from '../../scheduler/job.js';
-import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
-import type { PolledWatch } from '../../store/watch-leases.js';
+import type { HeldPerson, PolledWatch } from '../../store/watch-leases.js';
 import type { Watch } from '../../store/watch-types.js';
+import type { KeyVault } from '../../vault/key-vault.js';
 import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
+import { createPersonKeys } from './person-keys.js';
 import { type ListedMachines, listMachines } from './person-machine-list.js';
 import { createPersonPollTroubles } from './person-poll-troubles.js';
 import type { WatchOutcomes } from './watch-outcomes.js';
@@ -25,6 +31,8 @@ import { createWatchSteps } from './watch-steps.js';
 export interface WatchPollerDeps {
   store: Pick<Store, 'watches' | 'watchLeases'>;
   clients: PaperspaceClientFactory;
+  /** Opens a person's key when it is not kept from an earlier poll (person-keys.ts). */
+  vault: Pick<KeyVault, 'credentials'>;
   /** Updates the cards of watches under way. */
   reporter: WatchReporter;
   /** Posts the outcome of a watch that ends. */
@@ -46,11 +54,22 @@ export interface WatchPollerDeps {
    * a person with watches costs no extra call, and one without is listed only when a check is due.
    */
   checks?: readonly PersonMachineCheck[];
+  /** Told of each person skipped for an interval because their last poll has not answered. */
+  pollSkipped?: () => void;
 }
 
 export interface WatchPoller {
+  /** Claims this replica's people and starts their polls; does not wait for them to answer. */
   tick(): Promise<void>;
+  /** Resolves when every poll started so far has ended. */
+  settled(): Promise<void>;
 }
+
+/**
+ * A poll is cut off at this share of the poll interval: it then has ended before the next tick, which
+ * polls the person again, while 250 ms of API latency (or a few pages) leaves it plenty of room.
+ */
+const POLL_DEADLINE_SHARE = 0.8;
 
 const WATCHES_AT_ONCE = 4;
 
@@ -60,6 +79,14 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
   const { store, logger } = deps;
   const troubles = createPersonPollTroubles(deps.pollIntervalMs, deps.now);
   const steps = createWatchSteps({ ...deps, troubles });
+  const keys = createPersonKeys(deps);
+  // Shared by every tick: a poll still under way counts against the cap of the next tick's polls.
+  const limiter = createLimiter(deps.concurrency);
+  const deadlineMs = Math.max(1, Math.floor(deps.pollIntervalMs * POLL_DEADLINE_SHARE));
+  /** Polls started and not ended, by person. */
+  const inFlight = new Map<string, Promise<void>>();
+  /** People skipped since their poll started, logged once per stuck poll rather than every interval. */
+  const skippedOnce = new Set<string>();
 
   /**
    * Polls one person: `claimed` are their active watches as the lease handed them out. The watches
@@ -67,7 +94,11 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
    * so a tick holds whole watches for moments, not for its whole length. A watch made after the
    * claim waits for the next tick.
    */
-  async function pollUser(user: SlackUser, claimed: readonly PolledWatch[]): Promise<void> {
+  async function pollUser(
+    user: HeldPerson,
+    claimed: readonly PolledWatch[],
+    signal: AbortSignal,
+  ): Promise<void> {
     const userKey = `${user.teamId}/${user.userId}`;
     const checks = deps.checks ?? [];
     const due = checks.some((check) => check.due(user, deps.now()));
@@ -90,7 +121,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
 
     let client: PaperspaceClient | undefined;
     try {
-      client = await deps.clients.forUser(user);
+      client = await keys.clientFor(user, userKey, user.keySeal);
     } catch (error) {
       // The vault could not open the key (e.g. VAULT_KEY lost the key that sealed it): the operator
       // can fix that, so the watches wait for it until their deadline.
@@ -109,7 +140,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
 
     let listed: ListedMachines;
     try {
-      listed = await listMachines(client, new Set(claimed.map((watch) => watch.machineId)), due);
+      listed = await listMachines(client, new Set(claimed.map((watch) => watch.machineId)), due, signal);
       troubles.cleared(userKey);
     } catch (error) {
       troubles.failed(userKey, error);
@@ -119,7 +150,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
 
     const ready = client;
     await forEachConcurrently(await readWatches(), WATCHES_AT_ONCE, (watch) =>
-      guarded(watch, () => steps.advance(watch, listed.watched.get(watch.machineId), ready, userKey)),
+      guarded(watch, () => steps.advance(watch, listed.watched.get(watch.machineId), ready, userKey, signal)),
     );
     // A list made for the watches alone is handed on too when it holds every machine (one page
     // usually does): the checks then see changes, such as a stop, at the watches' pace for free.
@@ -147,7 +178,52 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
     }
   }
 
+  /** One person's poll, bounded by the deadline, with its place under the concurrency cap. */
+  function startPoll(userKey: string, user: HeldPerson, claimed: readonly PolledWatch[]): void {
+    const poll = limiter
+      .run(async () => {
+        const deadline = new AbortController();
+        const started = performance.now();
+        const timer = setTimeout(
+          () => deadline.abort(new PaperspaceTimeoutError('watches.poll', 'check your machines', deadlineMs)),
+          deadlineMs,
+        );
+        try {
+          await pollUser(user, claimed, deadline.signal);
+        } finally {
+          clearTimeout(timer);
+          // Per person and tick, so debug only: how long each poll took, when one is suspected slow.
+          logger.debug(
+            { user: userKey, watches: claimed.length, ms: Math.round(performance.now() - started) },
+            'polled a user',
+          );
+        }
+      })
+      .catch((error: unknown) => {
+        logger.error({ user: userKey, error: describeError(error) }, 'a poll failed; retrying next tick');
+      })
+      .finally(() => {
+        inFlight.delete(userKey);
+        skippedOnce.delete(userKey);
+      });
+    inFlight.set(userKey, poll);
+  }
+
+  function skip(userKey: string): void {
+    deps.pollSkipped?.();
+    if (skippedOnce.has(userKey)) return;
+    skippedOnce.add(userKey);
+    logger.warn(
+      { user: userKey },
+      'the last poll of a user has not answered; skipping them until it does, without holding up others',
+    );
+  }
+
   return {
+    async settled() {
+      while (inFlight.size > 0) await Promise.all(inFlight.values());
+    },
+
     async tick() {
       const { watches, held } = await store.watchLeases.claimPeople({
         owner: deps.owner,
@@ -155,21 +231,24 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
         leaseMs: deps.leaseMs,
       });
       steps.forgetAllBut(new Set(watches.map((watch) => watch.id)));
-      const byUser = new Map<string, { user: SlackUser; watches: PolledWatch[] }>();
+      const byUser = new Map<string, { user: HeldPerson; watches: PolledWatch[] }>();
       // Every held person, watches or not: the machine checks may want the machines of any of them.
       for (const user of held) byUser.set(`${user.teamId}/${user.userId}`, { user, watches: [] });
       for (const watch of watches) {
         const key = `${watch.teamId}/${watch.userId}`;
         const group = byUser.get(key) ?? {
-          user: { teamId: watch.teamId, userId: watch.userId },
+          // Every watch's person is held; a seal not read leaves their key unkept.
+          user: { teamId: watch.teamId, userId: watch.userId, keySeal: null },
           watches: [],
         };
         group.watches.push(watch);
         byUser.set(key, group);
       }
-      await forEachConcurrently([...byUser.values()], deps.concurrency, (group) =>
-        pollUser(group.user, group.watches),
-      );
+      keys.keepOnly(new Set(byUser.keys()));
+      for (const [userKey, group] of byUser) {
+        if (inFlight.has(userKey)) skip(userKey);
+        else startPoll(userKey, group.user, group.watches);
+      }
     },
   };
 }

@@ -35,6 +35,8 @@ export interface WatchSteps {
     listed: Machine | undefined,
     client: PaperspaceClient,
     userKey: string,
+    /** The poll's deadline: the calls made for this watch end when it does. */
+    signal?: AbortSignal,
   ): Promise<void>;
   /** Ends the watch as timed out if its deadline has passed. */
   timeOutIfDue(watch: Watch, userKey: string, machine?: Machine): Promise<void>;
@@ -110,9 +112,14 @@ export function createWatchSteps(deps: WatchStepsDeps): WatchSteps {
     );
   }
 
-  async function show(client: PaperspaceClient, watch: Watch, userKey: string): Promise<Shown> {
+  async function show(
+    client: PaperspaceClient,
+    watch: Watch,
+    userKey: string,
+    signal: AbortSignal | undefined,
+  ): Promise<Shown> {
     try {
-      const machine = await client.machines.show(watch.machineId, { maxRetries: 0 });
+      const machine = await client.machines.show(watch.machineId, callOptions(signal));
       return { kind: 'machine', machine };
     } catch (error) {
       if (error instanceof PaperspaceNotFoundError) return { kind: 'gone' };
@@ -127,9 +134,10 @@ export function createWatchSteps(deps: WatchStepsDeps): WatchSteps {
     client: PaperspaceClient,
     watch: Watch,
     userKey: string,
+    signal: AbortSignal | undefined,
   ): Promise<MachineEvent | undefined> {
     try {
-      return await client.machines.event(watch.eventId ?? '', { maxRetries: 0 });
+      return await client.machines.event(watch.eventId ?? '', callOptions(signal));
     } catch (error) {
       troubles.failed(userKey, error, { quote: false });
       logger.warn({ watchId: watch.id, error: describeError(error) }, 'could not read the event of a watch');
@@ -142,12 +150,13 @@ export function createWatchSteps(deps: WatchStepsDeps): WatchSteps {
     listed: Machine | undefined,
     client: PaperspaceClient,
     userKey: string,
+    signal?: AbortSignal,
   ): Promise<void> {
     let machine = listed;
     let events: MachineEvent[] | undefined;
     if (machine === undefined) {
       // Missing from the list: destroyed, access taken away, or (rarely) a list that lagged.
-      const shown = await show(client, watch, userKey);
+      const shown = await show(client, watch, userKey, signal);
       if (shown.kind === 'gone') return finish(watch, { status: 'gone' }, undefined);
       if (shown.kind === 'error') return timeOutIfDue(watch, userKey);
       machine = shown.machine;
@@ -163,7 +172,7 @@ export function createWatchSteps(deps: WatchStepsDeps): WatchSteps {
     // refused for want of capacity leaves it off, as it was): no need to wait for the deadline.
     // Read only now and then (eventDue): the list already says whether the machine moves.
     if (!reached && watch.eventId !== null && client.capabilities.followEvents && eventDue(watch, now)) {
-      const event = await followEvent(client, watch, userKey);
+      const event = await followEvent(client, watch, userKey, signal);
       // An event that could not be read is tried again at the next poll, not a whole period later.
       if (event === undefined) eventReadAt.delete(watch.id);
       if (event !== undefined && isFailed(event)) {
@@ -192,7 +201,7 @@ export function createWatchSteps(deps: WatchStepsDeps): WatchSteps {
 
     if (reached || (changed && isSettled(machine.state))) {
       if (events === undefined) {
-        const shown = await show(client, watch, userKey);
+        const shown = await show(client, watch, userKey, signal);
         if (shown.kind === 'gone') return finish(watch, { status: 'gone' }, undefined);
         // Only the event log is taken from it: decisions stay with the state the list showed, so the
         // timeline and the outcome agree.
@@ -232,6 +241,11 @@ export function createWatchSteps(deps: WatchStepsDeps): WatchSteps {
       for (const id of polledAt.keys()) if (!polled.has(id)) polledAt.delete(id);
     },
   };
+}
+
+/** Polls retry at the next tick, so the client's own quick retries (and Retry-After waits) are off. */
+function callOptions(signal: AbortSignal | undefined) {
+  return { maxRetries: 0, ...(signal === undefined ? {} : { signal }) };
 }
 
 function isFailed(event: MachineEvent): boolean {

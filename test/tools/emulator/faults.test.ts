@@ -122,3 +122,23 @@ describe('unknown endpoints', () => {
     expect(response.body).toEqual(nestedError(404));
   });
 });
+
+describe('a hanging key', () => {
+  it('holds every request of that key unanswered until released, while other keys are served', async () => {
+    const api = await startHarness();
+    api.emulator.state.hangKey(KEY.ivy);
+    let answered = false;
+    const held = api.get('/users/getUsers', { key: KEY.ivy }).then((response) => {
+      answered = true;
+      return response;
+    });
+    await expect.poll(() => api.emulator.state.heldRequests()).toBe(1);
+    expect((await api.get('/users/getUsers', { key: KEY.milo })).status).toBe(200);
+    expect(answered).toBe(false);
+
+    api.emulator.state.releaseKey(KEY.ivy);
+    expect((await held).status).toBe(200);
+    expect(api.emulator.state.heldRequests()).toBe(0);
+    expect((await api.get('/users/getUsers', { key: KEY.ivy })).status).toBe(200);
+  });
+});

@@ -1,0 +1,139 @@
+// One person whose Paperspace requests hang must not hold up anyone else: each person's poll is a
+// task of its own, and the timer's next tick polls everyone whose last poll has answered.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SchedulerObserver } from '../../../src/scheduler/job.js';
+import type { SchedulerTimers } from '../../../src/scheduler/scheduler.js';
+import {
+  messageText,
+  POLL_INTERVAL_MS,
+  type SchedulerHarness,
+  startSchedulerHarness,
+} from '../../scheduler/harness.js';
+import { USERS } from '../../support/test-bot.js';
+
+/**
+ * The poll interval's timer, fired by the test: each fire is one interval, as the real timer's, and
+ * resolves when that tick has run its jobs (not when the polls it started have answered).
+ */
+function steppedTimers(): SchedulerTimers & { fire(): Promise<void> } {
+  let run: (() => Promise<void>) | undefined;
+  return {
+    every(_ms, callback) {
+      run = callback;
+      return () => {
+        run = undefined;
+      };
+    },
+    fire() {
+      if (run === undefined) throw new Error('the scheduler has not started its timer');
+      return run();
+    },
+  };
+}
+
+let h: SchedulerHarness;
+let timers: ReturnType<typeof steppedTimers>;
+let skipped: number;
+
+beforeEach(async () => {
+  timers = steppedTimers();
+  skipped = 0;
+  const observer: SchedulerObserver = {
+    reminderFired: () => undefined,
+    failed: () => undefined,
+    pollSkipped: () => {
+      skipped += 1;
+    },
+  };
+  h = await startSchedulerHarness({ timers, observer });
+  await h.link('ada');
+  await h.link('sam');
+});
+afterEach(async () => {
+  h.emulator.state.releaseKey(USERS.ada.apiKey);
+  await h.close();
+});
+
+const ADA_RENDER = { id: 'psada003', name: 'ada-render' };
+const SAM_DEV = { id: 'psorb004', name: 'sam-dev' };
+
+async function startAndWatch(name: 'ada' | 'sam', machine: { id: string; name: string }, channel: string) {
+  await h.client(name).machines.start(machine.id);
+  await h.watcher.watch({
+    user: h.user(name),
+    machineId: machine.id,
+    machineName: machine.name,
+    targetState: 'serviceready',
+    channel,
+    messageTs: '1700000000.000001',
+    initialState: 'off',
+  });
+}
+
+const repliesIn = (channel: string) =>
+  h.slack.calls('chat.postMessage').filter((call) => call.args.channel === channel);
+const cardUpdatesIn = (channel: string) =>
+  h.slack.calls('chat.update').filter((call) => call.args.channel === channel);
+
+/** Polls of the person that have ended, as the poller logs them (debug). */
+const pollsEnded = (name: 'ada' | 'sam') =>
+  h
+    .logText()
+    .split('\n')
+    .filter((line) => line.includes('"polled a user"') && line.includes(`/${USERS[name].slackId}"`)).length;
+
+describe('a person whose Paperspace requests hang', () => {
+  it('delays no one else: the next interval polls the others and posts their completion', async () => {
+    await startAndWatch('ada', ADA_RENDER, 'C0ADA');
+    await startAndWatch('sam', SAM_DEV, 'C0SAM');
+    h.emulator.state.hangKey(USERS.ada.apiKey);
+
+    // First interval: Sam's machine is seen starting; Ada's list call hangs, unanswered.
+    await timers.fire();
+    await vi.waitFor(() => expect(pollsEnded('sam')).toBe(1));
+    expect(cardUpdatesIn('C0SAM')).toHaveLength(1);
+    expect(h.emulator.state.heldRequests()).toBe(1);
+
+    // Sam's machine gets there; the next interval polls Sam although Ada's poll still hangs.
+    h.clock.advance(POLL_INTERVAL_MS);
+    await timers.fire();
+    await vi.waitFor(() => expect(pollsEnded('sam')).toBe(2));
+    await vi.waitFor(() => expect(repliesIn('C0SAM')).toHaveLength(1));
+    const replies = repliesIn('C0SAM');
+    expect(messageText(replies[0]?.args ?? {})).toContain(SAM_DEV.name);
+    expect(messageText(replies[0]?.args ?? {})).toContain('Service ready');
+    // Ada's first poll has not answered yet: nothing about her machine was posted.
+    expect(pollsEnded('ada')).toBe(0);
+    expect(h.emulator.state.heldRequests()).toBe(1);
+    expect(repliesIn('C0ADA')).toHaveLength(0);
+  });
+
+  it('is skipped while their poll has not answered, counted every interval and logged once', async () => {
+    await startAndWatch('ada', ADA_RENDER, 'C0ADA');
+    h.emulator.state.hangKey(USERS.ada.apiKey);
+
+    await timers.fire();
+    await vi.waitFor(() => expect(h.emulator.state.heldRequests()).toBe(1));
+    await timers.fire();
+    await timers.fire();
+    expect(skipped).toBe(2);
+    // Skipped, not polled again: one list call held, not three stacked up.
+    expect(h.emulator.state.heldRequests()).toBe(1);
+    expect(pollsEnded('ada')).toBe(0);
+    const warnings = h.logText().match(/skipping them until it does/g) ?? [];
+    expect(warnings).toHaveLength(1);
+    expect(h.logText()).not.toContain(USERS.ada.apiKey);
+  });
+
+  it('is cut off at the poll deadline, shorter than the interval, and says why in the log', async () => {
+    await startAndWatch('ada', ADA_RENDER, 'C0ADA');
+    h.emulator.state.hangKey(USERS.ada.apiKey);
+
+    // tick() waits for what it started: the hung poll ends by its deadline, not the client's 30 s.
+    await h.scheduler.tick();
+    expect(h.emulator.state.heldRequests()).toBe(1);
+    expect(pollsEnded('ada')).toBe(1);
+    expect(h.logText()).toContain('could not list the machines of a user');
+    expect(h.logText()).toMatch(/did not answer within 4 s while trying to check your machines/);
+  });
+});
