@@ -419,8 +419,17 @@ describe('/ps requests and /ps approvals', () => {
     });
     await bot.send(set);
     expect((await bot.slack.waitForResponse(set.responseUrlId ?? '')).text).toContain(
+      "Only Slack workspace admins and owners can choose where your team's requests go",
+    );
+    expect((await bot.store.approvals.settingsOf(TEAM_ID, 'te1orbit'))?.channel ?? null).not.toBe('C0SAMS');
+    // A Slack workspace admin is still refused when Paperspace shows they are a member of the team.
+    bot.slack.setUser({ id: SAM, is_admin: true });
+    const again = bot.requests.slashCommand({ text: 'approvals <#C0SAMS|sams-channel>', userId: SAM });
+    await bot.send(again);
+    expect((await bot.slack.waitForResponse(again.responseUrlId ?? '')).text).toContain(
       "Only your team's administrators can choose where requests go",
     );
+    bot.slack.setUser({ id: SAM, is_admin: false });
     expect((await bot.store.approvals.settingsOf(TEAM_ID, 'te1orbit'))?.channel ?? null).not.toBe('C0SAMS');
   });
 
