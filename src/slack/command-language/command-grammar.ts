@@ -301,3 +301,14 @@ export const FILTER_KEYS = {
 } as const satisfies Record<'list' | 'templates' | 'users' | 'networks', readonly string[]>;
 
 export type FilteredListName = keyof typeof FILTER_KEYS;
+
+/**
+ * The filters people use, named when they type an unknown one: a list of every field of a machine
+ * (27 of them) buries the four anyone wants.
+ */
+export const COMMON_FILTER_KEYS: Record<FilteredListName, readonly string[]> = {
+  list: ['state', 'region', 'machineType', 'name'],
+  templates: ['os', 'region', 'label', 'name'],
+  users: ['email', 'firstname', 'lastname'],
+  networks: ['region', 'name'],
+};

@@ -358,10 +358,11 @@ describe('parseCommand errors name the argument and show the usage line', () => 
     expect(result.usage).toBe(usageOf(name));
   });
 
-  it('lists the allowed filters when a filter is unknown, and points id to machineId', () => {
+  it('names the common filters when a filter is unknown, and points id to machineId', () => {
     const result = failure('list id=ps123');
     expect(result.error).toContain('Did you mean "machineId"?');
-    expect(result.error).toContain('machineId, name, os,');
+    expect(result.error).toContain('Use state, region, machineType, name, or any of 22 more fields.');
+    expect(failure('users nom=x').error).toContain('Use email, firstname, lastname, or any of 3 more fields.');
     expect(result.error).not.toContain('limit');
     expect(result.error).not.toContain('skip');
   });
