@@ -15,6 +15,7 @@ import {
   decisionLine,
   plainMessage,
   requestSubject,
+  type StandingGrant,
   unreadableRequestMessage,
 } from './blocks/request-messages.js';
 import type { Decider } from './decider.js';
@@ -36,8 +37,8 @@ export async function approve(decider: Decider, requestId: string, grantHours?: 
   if (!(await claim(decider, request, decision))) return;
   const acted = await act(decider.deps, approver, request);
   if (!acted.ok) return announceFailure(decider, request, acted.error);
-  if (grantHours !== undefined) await grantFor(decider, request, grantHours);
-  await announceApproval(decider, request, acted.done, grantHours);
+  const grant = grantHours === undefined ? undefined : await grantFor(decider, request, grantHours);
+  await announceApproval(decider, request, acted.done, grant);
 }
 
 export async function deny(decider: Decider, requestId: string, reason: string | null): Promise<void> {
@@ -130,14 +131,20 @@ async function claim(decider: Decider, request: ReadableRequest, decision: Decis
 }
 
 /** "Approve for N hours": the requester may power the machine with the approver's key until then. */
-async function grantFor(decider: Decider, request: ReadableRequest, hours: number): Promise<void> {
+async function grantFor(
+  decider: Decider,
+  request: ReadableRequest,
+  hours: number,
+): Promise<StandingGrant | undefined> {
   const { deps, user } = decider;
-  if (!request.machineId) return;
+  if (!request.machineId) return undefined;
+  const until = deps.now() + hours * 3_600_000;
   await deps.store.approvals.grant({
     teamId: request.teamId,
     ownerId: user.userId,
     requesterId: request.requesterId,
     machineId: request.machineId,
-    expiresAt: deps.now() + hours * 3_600_000,
+    expiresAt: until,
   });
+  return { hours, until };
 }
