@@ -362,7 +362,9 @@ describe('parseCommand errors name the argument and show the usage line', () => 
     const result = failure('list id=ps123');
     expect(result.error).toContain('Did you mean "machineId"?');
     expect(result.error).toContain('Use state, region, machineType, name, or any of 22 more fields.');
-    expect(failure('users nom=x').error).toContain('Use email, firstname, lastname, or any of 3 more fields.');
+    expect(failure('users nom=x').error).toContain(
+      'Use email, firstname, lastname, or any of 3 more fields.',
+    );
     expect(result.error).not.toContain('limit');
     expect(result.error).not.toContain('skip');
   });
