@@ -1,7 +1,7 @@
 // Whether a person administers their Paperspace team, as Paperspace itself says. Team-wide spend, the
-// team digest, the cost alerts' default, where the team's requests go and the cards' Settings, Access
-// and Destroy on someone else's machine all ask this one question here, so no two of them can answer
-// it differently.
+// team digest, where the team's requests go and the cards' Settings, Access and Destroy on someone
+// else's machine all ask this one question here, so no two of them can answer it differently. (What
+// applies to the whole Slack workspace asks Slack as well: slack/workspace-admin.ts.)
 // - v1 answers it directly (`GET /auth/session`: isAdmin or isOwner of the team).
 // - The legacy API has no role anywhere (its users carry none). An individual account's only user is
 //   its own administrator. Otherwise what a create showed decides (accepted: an administrator;

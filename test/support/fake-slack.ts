@@ -46,6 +46,11 @@ interface FakeUser {
   tz: string;
   tz_offset: number;
   is_bot: boolean;
+  /** A workspace admin (Slack's users.info `is_admin`); an owner is one too, as Slack answers. */
+  is_admin: boolean;
+  /** A workspace owner (`is_owner`); the primary owner is `is_primary_owner` as well. */
+  is_owner: boolean;
+  is_primary_owner: boolean;
 }
 
 export interface FakeSlackOptions {
@@ -93,7 +98,7 @@ export interface FakeSlack {
   functions: Pick<FakeFunctions, 'execute' | 'execution'>;
   /** Link unfurling: a message with links posted (the link_shared event); chat.unfurl answers for it. */
   unfurls: Pick<FakeUnfurls, 'share'>;
-  /** Sets what users.info answers for one user (others get defaults: UTC, not a bot). */
+  /** Sets what users.info answers for one user (others get defaults: UTC, not a bot, not an admin). */
   setUser(user: Partial<FakeUser> & { id: string }): void;
   /** The next `times` calls to `method` answer `{ ok: false, error }`, as Slack does for that failure. */
   fail(method: string, error: string, options?: { times?: number }): void;
@@ -426,6 +431,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           tz_label: configured?.tz ?? 'UTC',
           tz_offset: configured?.tz_offset ?? 0,
           is_bot: configured?.is_bot ?? false,
+          // Slack marks an owner as an admin too (a primary owner is both an owner and an admin).
+          is_admin: Boolean(configured?.is_admin || configured?.is_owner || configured?.is_primary_owner),
+          is_owner: Boolean(configured?.is_owner || configured?.is_primary_owner),
+          is_primary_owner: configured?.is_primary_owner ?? false,
+          is_restricted: false,
+          is_ultra_restricted: false,
           profile: {
             real_name: realName,
             display_name: realName,

@@ -36,6 +36,8 @@ export const TEAM_ID = 'T0FAKE';
 /** Slack users of the tests, each paired with a demo account of the emulator's built-in seed. */
 export const USERS = {
   ada: {
+    /** Slack's users.info is_admin: an individual Paperspace account: not an admin of the Slack workspace. */
+    slackAdmin: false,
     slackId: 'U0ADA',
     emulatorUserId: 'u1ada',
     /** The e-mail on the Slack profile, the same as in Paperspace. */
@@ -44,6 +46,8 @@ export const USERS = {
     accessToken: 'demo-token-ada-individual',
   },
   maya: {
+    /** Slack's users.info is_admin: administers the Orbital team, and the Slack workspace. */
+    slackAdmin: true,
     slackId: 'U0MAYA',
     emulatorUserId: 'u1maya',
     /** The e-mail on the Slack profile, the same as in Paperspace. */
@@ -52,6 +56,8 @@ export const USERS = {
     accessToken: 'demo-token-maya-team-admin',
   },
   sam: {
+    /** Slack's users.info is_admin: a member of the Orbital team and of the workspace. */
+    slackAdmin: false,
     slackId: 'U0SAM',
     emulatorUserId: 'u1sam',
     /** The e-mail on the Slack profile, the same as in Paperspace. */
@@ -162,6 +168,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
       id: user.slackId,
       tz: 'Europe/Amsterdam',
       email: user.email,
+      is_admin: user.slackAdmin,
     })),
   });
   let proxy: RecordingProxy | undefined;

@@ -24,6 +24,8 @@ export interface SandboxPerson {
   email: string;
   /** The emulator user whose demo API key fits this person. */
   emulatorUserId: string;
+  /** A Slack workspace admin (users.info is_admin): may change the workspace's settings. */
+  workspaceAdmin: boolean;
 }
 
 /** Same Slack ids as the end-to-end tests use (test/support/test-bot.ts), so logs read alike. */
@@ -34,6 +36,7 @@ export const SANDBOX_PEOPLE: readonly SandboxPerson[] = [
     realName: 'Ada Park',
     email: 'ada.park@example.com',
     emulatorUserId: 'u1ada',
+    workspaceAdmin: false,
   },
   {
     id: 'U0MAYA',
@@ -41,6 +44,7 @@ export const SANDBOX_PEOPLE: readonly SandboxPerson[] = [
     realName: 'Maya Chen',
     email: 'maya.chen@orbital.example',
     emulatorUserId: 'u1maya',
+    workspaceAdmin: true,
   },
   {
     id: 'U0SAM',
@@ -48,6 +52,7 @@ export const SANDBOX_PEOPLE: readonly SandboxPerson[] = [
     realName: 'Sam Rivera',
     email: 'sam.rivera@orbital.example',
     emulatorUserId: 'u1sam',
+    workspaceAdmin: false,
   },
 ];
 

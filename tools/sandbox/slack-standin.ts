@@ -207,6 +207,8 @@ export function createSlackStandin(options: SlackStandinOptions): SlackStandin {
           real_name: realName,
           deleted: false,
           is_bot: isBot,
+          is_admin: person?.workspaceAdmin ?? false,
+          is_owner: false,
           tz,
           tz_label: tz,
           tz_offset: timeZoneOffsetSeconds(tz, options.now()),

@@ -7,7 +7,7 @@ import { describeError } from '../../errors/describe-error.js';
 import { failureText } from '../../errors/user-message.js';
 import { PaperspacePermissionError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
-import type { SlackMessage } from '../../slack/block-kit/text.js';
+import { type SlackMessage, slackDate } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { postIn, tellPrivately, updateMessage } from '../../slack/posting.js';
 import type { PostedRequest, ReadableRequest, StoredRequest } from '../../store/approval-requests.js';
@@ -15,7 +15,13 @@ import type { SlackUser } from '../../store/slack-user.js';
 import { machineCardMessage } from '../machines/blocks/machine-card.js';
 import { mention } from '../machines/blocks/machine-replies.js';
 import { watchOperation } from '../machines/superseded-cards.js';
-import { approverMessage, plainMessage, receiptMessage, requestSubject } from './blocks/request-messages.js';
+import {
+  approverMessage,
+  plainMessage,
+  receiptMessage,
+  requestSubject,
+  type StandingGrant,
+} from './blocks/request-messages.js';
 import type { Decider } from './decider.js';
 import type { ActedOn } from './request-action.js';
 
@@ -23,6 +29,8 @@ import type { ActedOn } from './request-action.js';
 export async function refreshMessages(
   decider: { deps: Pick<ListenerDeps, 'store' | 'logger'>; web: WebClient },
   requestId: string,
+  /** The standing grant an "Approve for N hours" just gave, said on every copy. */
+  grant?: StandingGrant,
 ): Promise<void> {
   const { deps, web } = decider;
   const request = await deps.store.approvals.get(requestId);
@@ -36,7 +44,8 @@ export async function refreshMessages(
   }
   const asked = request.details.asked ?? 'the approvers';
   for (const posted of request.messages) {
-    const message = posted.to === 'requester' ? receiptMessage(request, asked) : approverMessage(request);
+    const message =
+      posted.to === 'requester' ? receiptMessage(request, asked, grant) : approverMessage(request, grant);
     try {
       await updateMessage(web, posted, message);
     } catch (error) {
@@ -58,10 +67,11 @@ export async function announceApproval(
   decider: Decider,
   request: ReadableRequest,
   done: ActedOn,
-  grantHours: number | undefined,
+  /** What "Approve for N hours" gave the requester, if it was that button. */
+  grant: StandingGrant | undefined,
 ): Promise<void> {
   const { deps, user } = decider;
-  await refreshMessages(decider, request.id);
+  await refreshMessages(decider, request.id, grant);
   const card = machineCardMessage(done.machine, done.notice ? { notice: done.notice } : {});
   const stored = await deps.store.approvals.get(request.id);
   const requester: SlackUser = { teamId: request.teamId, userId: request.requesterId };
@@ -73,8 +83,8 @@ export async function announceApproval(
     const operation = takesOver ? { kind: request.kind, by: user.userId } : undefined;
     if (await postWatchedCard(decider, watcher, posted, card, done, operation)) takesOver = false;
   }
-  const granted = grantHours
-    ? ` You may ${request.kind} it without asking for the next ${grantHours} hours.`
+  const granted = grant
+    ? ` You may start, stop or restart it without asking for ${grant.hours} hours, until ${slackDate(grant.until, '{date_short_pretty} at {time}')}.`
     : '';
   await tellRequester(
     decider,

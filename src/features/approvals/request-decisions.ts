@@ -15,6 +15,7 @@ import {
   decisionLine,
   plainMessage,
   requestSubject,
+  type StandingGrant,
   unreadableRequestMessage,
 } from './blocks/request-messages.js';
 import type { Decider } from './decider.js';
@@ -49,8 +50,8 @@ export async function approve(decider: Decider, requestId: string, grantHours?: 
     }
     return;
   }
-  if (grantHours !== undefined) await grantFor(decider, request, grantHours);
-  await announceApproval(decider, request, acted.done, grantHours);
+  const grant = grantHours === undefined ? undefined : await grantFor(decider, request, grantHours);
+  await announceApproval(decider, request, acted.done, grant);
   await ended(decider, request, {
     status: 'approved',
     by: approver.user.userId,
@@ -161,14 +162,20 @@ async function claim(decider: Decider, request: ReadableRequest, decision: Decis
 }
 
 /** "Approve for N hours": the requester may power the machine with the approver's key until then. */
-async function grantFor(decider: Decider, request: ReadableRequest, hours: number): Promise<void> {
+async function grantFor(
+  decider: Decider,
+  request: ReadableRequest,
+  hours: number,
+): Promise<StandingGrant | undefined> {
   const { deps, user } = decider;
-  if (!request.machineId) return;
+  if (!request.machineId) return undefined;
+  const until = deps.now() + hours * 3_600_000;
   await deps.store.approvals.grant({
     teamId: request.teamId,
     ownerId: user.userId,
     requesterId: request.requesterId,
     machineId: request.machineId,
-    expiresAt: deps.now() + hours * 3_600_000,
+    expiresAt: until,
   });
+  return { hours, until };
 }

@@ -5,6 +5,7 @@
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { Machine } from '../../paperspace/schemas.js';
+import { closestMatch } from '../../slack/command-language/closest-match.js';
 
 const MAX_LISTED_CANDIDATES = 5;
 
@@ -18,15 +19,46 @@ export async function findMachine(client: PaperspaceClient, reference: string): 
 
   // People type "gpu-1" for "GPU-1": fall back to a case-insensitive match over everything visible.
   const wanted = reference.toLocaleLowerCase();
-  const loose: Machine[] = [];
-  for await (const machine of client.machines.listAll()) {
-    if (machine.name.toLocaleLowerCase() === wanted) loose.push(machine);
-  }
-  const match = pickOne(loose, reference);
+  const visible: Machine[] = [];
+  for await (const machine of client.machines.listAll()) visible.push(machine);
+  const match = pickOne(
+    visible.filter((machine) => machine.name.toLocaleLowerCase() === wanted),
+    reference,
+  );
   if (match) return match;
+  const similar = similarMachines(visible, reference);
+  if (similar.length > 0) {
+    const names = similar.slice(0, MAX_LISTED_CANDIDATES).map((machine) => `${machine.name} (${machine.id})`);
+    const more =
+      similar.length > MAX_LISTED_CANDIDATES ? `, and ${similar.length - MAX_LISTED_CANDIDATES} more` : '';
+    throw new UserFacingError(
+      `No machine is called "${reference}". Did you mean ${names.join(', ')}${more}? Give its full name or id.`,
+    );
+  }
   throw new UserFacingError(
     `No machine called "${reference}" is visible to your Paperspace key. \`/ps list\` shows the ones it can see.`,
   );
+}
+
+/**
+ * The machines a person probably meant by a name that matched none: those whose name contains what
+ * they typed ("sam" -> "sam-gpu", "sam-notebook"), else the one name a typo away ("gpu-l" -> "gpu-1").
+ */
+function similarMachines(machines: readonly Machine[], reference: string): Machine[] {
+  const containing = machinesContaining(machines, reference);
+  if (containing.length > 0) return containing;
+  const closest = closestMatch(
+    reference,
+    machines.map((machine) => machine.name),
+  );
+  return machines.filter((machine) => machine.name === closest);
+}
+
+function machinesContaining(machines: readonly Machine[], reference: string): Machine[] {
+  const wanted = reference.toLocaleLowerCase();
+  return machines
+    .filter((machine) => machine.name.toLocaleLowerCase().includes(wanted))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 function pickOne(candidates: Machine[], reference: string): Machine | undefined {

@@ -16,7 +16,13 @@ import {
   tooMany,
   withoutArguments,
 } from './command-arguments.js';
-import { FILTER_KEYS, type FilteredListName, groupUsage, usageOf } from './command-grammar.js';
+import {
+  COMMON_FILTER_KEYS,
+  FILTER_KEYS,
+  type FilteredListName,
+  groupUsage,
+  usageOf,
+} from './command-grammar.js';
 import { REGION_CODE_LIST, readMachineType, resolveRegion } from './command-values.js';
 import { echo } from './echo.js';
 import type { Token } from './tokenize.js';
@@ -31,7 +37,13 @@ export function readFiltered(name: FilteredListName, args: Token[]): ParseResult
     const hint = isState ? ` Did you mean state=${typed}?` : ` ${name} takes key=value filters.`;
     return fail(name, `Expected key=value, got ${echo(positional.text)}.${hint}`);
   }
-  const filters = readKeyValues(name, split.args.keyValues, FILTER_KEYS[name], 'filter');
+  const filters = readKeyValues(
+    name,
+    split.args.keyValues,
+    FILTER_KEYS[name],
+    'filter',
+    COMMON_FILTER_KEYS[name],
+  );
   if (!filters.ok) return filters;
   return success({ name, filters: filters.value });
 }

@@ -185,6 +185,8 @@ export function readKeyValues(
   tokens: readonly Token[],
   allowedKeys: readonly string[] | null,
   what: 'filter' | 'key',
+  /** The few keys people use most, named when a key is unknown (default: every allowed key). */
+  commonKeys: readonly string[] = allowedKeys ?? [],
 ): Read<KeyValues> {
   const values: KeyValues = {};
   for (const token of tokens) {
@@ -198,9 +200,11 @@ export function readKeyValues(
         const suggestion =
           typedKey.toLowerCase() === 'id' ? 'machineId' : closestMatch(typedKey, allowedKeys);
         const hint = suggestion === null ? '' : ` Did you mean "${suggestion}"?`;
+        const others = allowedKeys.length - commonKeys.length;
+        const rest = others > 0 ? `, or any of ${others} more fields` : '';
         return fail(
           name,
-          `Unknown ${what} ${echo(typedKey)} for ${name}.${hint} Filters: ${allowedKeys.join(', ')}.`,
+          `Unknown ${what} ${echo(typedKey)} for ${name}.${hint} Use ${commonKeys.join(', ')}${rest}.`,
         );
       }
       key = known;

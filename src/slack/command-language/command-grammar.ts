@@ -1,6 +1,7 @@
 // The `/ps` command grammar in one place: what each command carries once parsed (`Command`), and the
-// usage line and summary of each (`COMMANDS`). `/ps help` and the parser's error messages both read
-// the table, so the help a person sees and the usage shown with an error cannot disagree.
+// usage line and summary of each (`COMMANDS`). `/ps help` (with command-help.ts) and the parser's
+// error messages both read the table, so the help a person sees and the usage shown with an error
+// cannot disagree.
 import type { Region, WaitableState } from '../../paperspace/constants.js';
 import { SLASH_COMMAND } from '../ids.js';
 
@@ -52,7 +53,7 @@ export type Command =
   | { name: 'share'; machines: string[]; with: string[] }
   | { name: 'shares' }
   /**
-   * `time` is `HH:MM` in the user's time zone; `cron` is the full five-field expression built from the
+   * `time` is `HH:MM` (24-hour, however it was typed) in the user's time zone; `cron` is the full five-field expression built from the
    * time and the days (`0 19 * * 1-5`), already checked by node-cron.
    */
   | { name: 'remind'; time: string; schedule: ReminderSchedule; cron: string }
@@ -183,9 +184,9 @@ const GRAMMAR = {
   },
   shares: { usage: `${ps} shares`, summary: 'List the shares you made that have not expired.' },
   remind: {
-    usage: `${ps} remind <HH:MM> [weekdays|daily|<cron days>]`,
+    usage: `${ps} remind <time> [weekdays|daily|<cron days>]`,
     summary:
-      'Show you your running machines at HH:MM in your time zone: weekdays (default), daily, or cron day fields ("* * 1-5", "mon,wed").',
+      'Show you your running machines at a time of day in your time zone (19:00, 7pm, 7:30pm): weekdays (default), daily, or cron day fields ("* * 1-5", "mon,wed").',
   },
   reminders: { usage: `${ps} reminders`, summary: 'List your reminders.' },
   'remind off': {
@@ -259,17 +260,6 @@ export function groupUsage(word: string): string {
   return (commandsForTopic(word) ?? []).map((spec) => spec.usage).join('\n');
 }
 
-/** Slack reads `<...>` as markup even inside code, so usage lines like `<machine>` must be escaped. */
-function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** Help as mrkdwn lines: every command, or the ones a topic covers (see commandsForTopic). */
-export function helpLines(topic: string | null): string[] {
-  const specs = topic === null ? COMMANDS : (commandsForTopic(topic) ?? []);
-  return specs.map((spec) => `\`${escapeMrkdwn(spec.usage)}\`  ${escapeMrkdwn(spec.summary)}`);
-}
-
 /**
  * Filters each list command accepts, as the contract names them (paperspace-api-contract.md, "List
  * machines" and the Templates, Users and Networks sections), plus `machineType` for machines. getMachines
@@ -311,3 +301,14 @@ export const FILTER_KEYS = {
 } as const satisfies Record<'list' | 'templates' | 'users' | 'networks', readonly string[]>;
 
 export type FilteredListName = keyof typeof FILTER_KEYS;
+
+/**
+ * The filters people use, named when they type an unknown one: a list of every field of a machine
+ * (27 of them) buries the four anyone wants.
+ */
+export const COMMON_FILTER_KEYS: Record<FilteredListName, readonly string[]> = {
+  list: ['state', 'region', 'machineType', 'name'],
+  templates: ['os', 'region', 'label', 'name'],
+  users: ['email', 'firstname', 'lastname'],
+  networks: ['region', 'name'],
+};

@@ -19,15 +19,34 @@ export type ValueResult<T> = { ok: true; value: T } | { ok: false; error: string
 const ok = <T>(value: T): ValueResult<T> => ({ ok: true, value });
 const fail = <T>(error: string): ValueResult<T> => ({ ok: false, error });
 
-/** `HH:MM` in 24-hour time; one-digit hours are accepted and padded (`9:30` -> `09:30`). */
+/**
+ * A time of day as people type it: `HH:MM` in 24-hour time (one-digit hours are padded: `9:30` ->
+ * `09:30`), or on the 12-hour clock with am/pm (`7pm`, `7:30pm`, `12am` is midnight, `12pm` noon).
+ */
 export function parseTimeOfDay(text: string): ValueResult<{ time: string; hour: number; minute: number }> {
+  const clock = twelveHourClock(text) ?? twentyFourHourClock(text);
+  if (clock === undefined) {
+    return fail('use HH:MM from 00:00 to 23:59, or the 12-hour clock (for example 19:00, 7pm or 7:30pm)');
+  }
+  const { hour, minute } = clock;
+  return ok({ time: `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`, hour, minute });
+}
+
+function twentyFourHourClock(text: string): { hour: number; minute: number } | undefined {
   const match = /^(\d{1,2}):(\d{2})$/.exec(text);
   const hour = Number(match?.[1]);
   const minute = Number(match?.[2]);
-  if (match === null || hour > 23 || minute > 59) {
-    return fail('use HH:MM in 24-hour time, from 00:00 to 23:59 (for example 19:00)');
-  }
-  return ok({ time: `${String(hour).padStart(2, '0')}:${match[2]}`, hour, minute });
+  return match === null || hour > 23 || minute > 59 ? undefined : { hour, minute };
+}
+
+function twelveHourClock(text: string): { hour: number; minute: number } | undefined {
+  const match = /^(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?$/i.exec(text);
+  if (match === null) return undefined;
+  const hour = Number(match[1]);
+  const minute = Number(match[2] ?? '0');
+  if (hour < 1 || hour > 12 || minute > 59) return undefined;
+  const afternoon = match[3]?.toLowerCase() === 'p';
+  return { hour: (hour % 12) + (afternoon ? 12 : 0), minute };
 }
 
 /** A billing month `YYYY-MM`, month 01 to 12. */

@@ -27,7 +27,7 @@ export function readRemind(args: Token[]): ParseResult {
   if (!split.ok) return split;
   const [timeToken, ...dayTokens] = split.args.positionals;
   if (timeToken === undefined)
-    return fail('remind', 'Missing <HH:MM>: say when to remind you, for example 19:00.');
+    return fail('remind', 'Missing <time>: say when to remind you, for example 19:00 or 7pm.');
   const time = parseTimeOfDay(timeToken.text);
   if (!time.ok) return fail('remind', `Invalid time ${echo(timeToken.text)}: ${time.error}.`);
   const days = parseReminderDays(

@@ -281,7 +281,17 @@ describe("a member clicks Start on the owner's machine", () => {
       MAYA,
     );
     await eventually(() => (bot.emulator.state.machine(machineId)?.state === 'starting' ? true : undefined));
-    await bot.slack.waitFor((call) => postsTo(SAM)(call) && textOf(call.args).includes('without asking'));
+    const told = await bot.slack.waitFor(
+      (call) => postsTo(SAM)(call) && textOf(call.args).includes('without asking'),
+    );
+    // The clock stands still: the grant runs until four hours from now, shown in each reader's zone.
+    const until = `<!date^${Math.floor((clock.now() + 4 * 3_600_000) / 1000)}^{date_short_pretty} at {time}|`;
+    expect(textOf(told.args)).toContain(`for 4 hours, until ${until}`);
+    const approverCopy = bot.slack
+      .calls('chat.update')
+      .find((call) => textOf(call.args).includes(`Approved for 4 hours, until ${until}`));
+    expect(approverCopy, 'the copy Maya clicked says what she approved').toBeDefined();
+    expect(textOf(approverCopy?.args)).toContain(`by <@${MAYA}>`);
 
     // Later the member stops it: no new request, the owner's key makes the call.
     bot.slack.reset();
@@ -419,8 +429,17 @@ describe('/ps requests and /ps approvals', () => {
     });
     await bot.send(set);
     expect((await bot.slack.waitForResponse(set.responseUrlId ?? '')).text).toContain(
+      "Only Slack workspace admins and owners can choose where your team's requests go",
+    );
+    expect((await bot.store.approvals.settingsOf(TEAM_ID, 'te1orbit'))?.channel ?? null).not.toBe('C0SAMS');
+    // A Slack workspace admin is still refused when Paperspace shows they are a member of the team.
+    bot.slack.setUser({ id: SAM, is_admin: true });
+    const again = bot.requests.slashCommand({ text: 'approvals <#C0SAMS|sams-channel>', userId: SAM });
+    await bot.send(again);
+    expect((await bot.slack.waitForResponse(again.responseUrlId ?? '')).text).toContain(
       "Only your team's administrators can choose where requests go",
     );
+    bot.slack.setUser({ id: SAM, is_admin: false });
     expect((await bot.store.approvals.settingsOf(TEAM_ID, 'te1orbit'))?.channel ?? null).not.toBe('C0SAMS');
   });
 

@@ -42,16 +42,11 @@ const adaMachineCount = () =>
   bot.emulator.state.machines().filter((machine) => machine.userId === 'u1ada').length;
 
 describe('/ps help', () => {
-  it('lists every command, only to the asker', async () => {
+  it('lists the commands by what they are for, only to the asker', async () => {
     const reply = await command(bot, 'sam', 'help');
     expect(reply.response_type).toBe('ephemeral');
     const text = textOf(reply.blocks);
-    for (const usage of [
-      '/ps login',
-      '/ps list [key=value ...]',
-      '/ps drive delete &lt;id&gt;',
-      '/ps remind off [id]',
-    ]) {
+    for (const usage of ['*Machines*', '/ps login', '/ps list', '/ps drive create', '/ps remind off']) {
       expect(text).toContain(usage);
     }
   });
@@ -78,6 +73,21 @@ describe('/ps help', () => {
 });
 
 describe('/ps list', () => {
+  it('answers an unknown filter with the closest one and the few people use, not every field', async () => {
+    const typo = await bot.send(
+      bot.requests.slashCommand({ text: 'list stat=ready', userId: USERS.sam.slackId }),
+    );
+    const typoText = JSON.stringify(typo.body);
+    expect(typoText).toContain('Unknown filter \\"stat\\" for list. Did you mean \\"state\\"?');
+    expect(typoText).toContain('Use state, region, machineType, name, or any of 22 more fields.');
+    expect(typoText).not.toContain('autoSnapshotSaveCount');
+    const unknown = await bot.send(
+      bot.requests.slashCommand({ text: 'list colour=red', userId: USERS.sam.slackId }),
+    );
+    expect(JSON.stringify(unknown.body)).not.toContain('Did you mean');
+    expect(JSON.stringify(unknown.body)).toContain('Use state, region, machineType, name');
+  });
+
   it('shows page 1 of every machine and pages with Next and Prev, replacing the list in place', async () => {
     const total = adaMachineCount();
     expect(total).toBeGreaterThan(20);

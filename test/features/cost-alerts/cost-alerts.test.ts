@@ -236,7 +236,7 @@ describe('forgotten-machine alerts, end to end', () => {
     expect(alertsAbout(WORKSTATION)).toHaveLength(0);
   });
 
-  it('/ps alerts sets, shows and turns off the threshold; the workspace default is for administrators', async () => {
+  it('/ps alerts sets, shows and turns off the threshold; the workspace default is for Slack workspace admins', async () => {
     const shown = await command('alerts');
     expect(shown.text).toContain('8h');
     expect(shown.text).toContain("the bot's default");
@@ -266,9 +266,15 @@ describe('forgotten-machine alerts, end to end', () => {
     const bad = await bot.send(bot.requests.slashCommand({ text: 'alerts soon', userId: USERS.ada.slackId }));
     expect(JSON.stringify(bad.body)).toContain('Invalid threshold');
 
-    // sam is a member, not an administrator, of the Orbital team.
-    const refused = await command('alerts default 6h', USERS.sam.slackId);
-    expect(refused.text).toContain('⛔');
+    // sam is a member of the Orbital team; ada administers her own individual Paperspace account. Neither
+    // is an admin of the Slack workspace, which the default applies to.
+    for (const person of [USERS.sam, USERS.ada]) {
+      const refused = await command('alerts default off', person.slackId);
+      expect(refused.text).toContain(
+        "⛔ Only Slack workspace admins and owners can set this workspace's default for forgotten-machine alerts",
+      );
+      expect(refused.text).toContain('`/ps alerts 6h` sets your own');
+    }
     expect(await bot.store.costAlerts.teamDefault(bot.slack.teamId)).toBeUndefined();
     const audit = await bot.store.audit.list({ ...ada(), limit: 100 });
     expect(audit.map((record) => [record.action, record.message])).toContainEqual([
@@ -277,14 +283,16 @@ describe('forgotten-machine alerts, end to end', () => {
     ]);
   });
 
-  it('lets an administrator of the team set the workspace default, on either API', async () => {
-    // maya administers the Orbital team: v1 says so in /auth/session; on the legacy API her access
-    // token may list the team's shared drives, which only an administrator may (spend's team-role.ts).
-    await bot.link('maya', { withAccessToken: true });
+  it('lets an admin of the Slack workspace set the workspace default, on either API', async () => {
+    // Slack's users.info says maya is a workspace admin; so is an owner.
     const set = await command('alerts default 6h', USERS.maya.slackId);
     expect(set.text).toContain('✅');
     expect(await bot.store.costAlerts.teamDefault(bot.slack.teamId)).toBe(6 * HOUR_MS);
     const off = await command('alerts default off', USERS.maya.slackId);
     expect(off.text).toContain('off by default');
+    bot.slack.setUser({ id: USERS.sam.slackId, is_owner: true });
+    const byOwner = await command('alerts default 2h', USERS.sam.slackId);
+    expect(byOwner.text).toContain('✅');
+    expect(await bot.store.costAlerts.teamDefault(bot.slack.teamId)).toBe(2 * HOUR_MS);
   });
 });

@@ -67,6 +67,29 @@ describe('/ps start, stop and restart', () => {
     expect(watchesOf(machine.id)).toEqual([]);
   });
 
+  it('answers a name that matches no machine with the names that do, and starts nothing', async () => {
+    const before = bot.emulator.state.requests().length;
+    const partial = bot.requests.slashCommand({
+      text: 'start sam',
+      userId: USERS.sam.slackId,
+      channelId: CHANNEL,
+    });
+    await bot.send(partial);
+    const reply = await bot.slack.waitForResponse(partial.responseUrlId ?? '');
+    expect(reply.text).toContain(
+      'No machine is called "sam". Did you mean sam-cad (psorb005), sam-desktop (psorb003), sam-dev (psorb004)?',
+    );
+    const typo = bot.requests.slashCommand({ text: 'stop ada-rendr', userId: ADA, channelId: CHANNEL });
+    await bot.send(typo);
+    expect((await bot.slack.waitForResponse(typo.responseUrlId ?? '')).text).toContain(
+      'Did you mean ada-render (psada003)?',
+    );
+    await settle();
+    const sent = bot.emulator.state.requests().slice(before);
+    expect(sent.filter((entry) => entry.method === 'POST' || entry.method === 'PATCH')).toEqual([]);
+    expect(bot.slack.calls('chat.postMessage')).toEqual([]);
+  });
+
   it('says a machine that is already off is already off, without calling stop or watching', async () => {
     const machine = spareMachine('off');
     const request = bot.requests.slashCommand({

@@ -212,6 +212,21 @@ describe('shutdown reminders, end to end', () => {
     await command('remind off');
   });
 
+  it('understand the 12-hour clock (7pm, 7:30pm) as the same time in the person’s zone as 19:00', async () => {
+    const evening = await command('remind 7pm');
+    expect(evening.text).toContain('Weekdays at 19:00 (Europe/Amsterdam)');
+    expect((await command('remind 19:00')).text).toContain('already have this reminder');
+    const halfPast = await command('remind 7:30pm daily');
+    expect(halfPast.text).toContain('Every day at 19:30 (Europe/Amsterdam)');
+    const crons = (await bot.store.reminders.listByUser(ada())).map((reminder) => reminder.cron).sort();
+    expect(crons).toEqual(['0 19 * * 1-5', '30 19 * * *']);
+    const refused = await bot.send(
+      bot.requests.slashCommand({ text: 'remind 13pm', userId: USERS.ada.slackId }),
+    );
+    expect(JSON.stringify(refused.body)).toContain('for example 19:00, 7pm or 7:30pm');
+    await command('remind off');
+  });
+
   it('are all turned off by `remind off`, snoozes included, also one whose reminder was deleted since', async () => {
     await command('remind 19:00 daily');
     await bot.scheduler.tick();

@@ -69,8 +69,14 @@ describe('the team digest, end to end', () => {
 
   it('is refused to a team member, saying why', async () => {
     const reply = await command(`digest <#${OPS}|ops> daily 09:00`, SAM);
-    expect(reply.text).toContain('Only team administrators can set the team digest, and');
+    expect(reply.text).toContain('Only Slack workspace admins and owners can set the team digest');
     expect(await bot.store.teamDigests.listAll()).toEqual([]);
+    // A workspace admin whose key Paperspace shows is a member's still cannot: it lists the team's machines.
+    bot.slack.setUser({ id: SAM, is_admin: true });
+    const member = await command(`digest <#${OPS}|ops> daily 09:00`, SAM);
+    expect(member.text).toContain('Only team administrators can set the team digest, and');
+    expect(await bot.store.teamDigests.listAll()).toEqual([]);
+    bot.slack.setUser({ id: SAM, is_admin: false });
   });
 
   it('is set by an administrator in their time zone and posts at 09:00 there, once, in the channel', async () => {

@@ -4,7 +4,6 @@ import {
   type Command,
   type CommandName,
   commandsForTopic,
-  helpLines,
   usageOf,
 } from '../../../src/slack/command-language/command-grammar.js';
 import {
@@ -126,18 +125,14 @@ describe('the grammar table', () => {
     }
   });
 
-  it('builds /ps help from the same table, in full or for a topic', () => {
-    expect(helpLines(null)).toHaveLength(COMMANDS.length);
-    expect(helpLines(null)[0]).toBe('`/ps help [command]`  List the commands, or explain one.');
-    expect(helpLines('script').map((line) => line.split('`')[1])).toEqual([
-      '/ps script show &lt;id&gt;',
-      '/ps script text &lt;id&gt;',
-      '/ps script delete &lt;id&gt;',
-      '/ps script create',
+  it('finds the commands a help topic names: one, or a group', () => {
+    expect(commandsForTopic('script')?.map((spec) => spec.name)).toEqual([
+      'script show',
+      'script text',
+      'script delete',
+      'script create',
     ]);
-    expect(helpLines('show')).toEqual([
-      '`/ps show &lt;machine&gt;`  Show a machine card. &lt;machine&gt; is an id or a unique name.',
-    ]);
+    expect(commandsForTopic('show')?.map((spec) => spec.usage)).toEqual(['/ps show <machine>']);
     expect(commandsForTopic('Remind OFF')?.map((spec) => spec.name)).toEqual(['remind off']);
     expect(commandsForTopic('deploy')).toBeNull();
   });
@@ -218,6 +213,10 @@ describe('parseCommand reads every command', () => {
       { name: 'share', machines: ['a', 'b'], with: ['U0SAM', 'U0ADA'] },
     ],
     ['remind 9:30 daily', { name: 'remind', time: '09:30', schedule: 'daily', cron: '30 9 * * *' }],
+    ['remind 7pm', { name: 'remind', time: '19:00', schedule: 'weekdays', cron: '0 19 * * 1-5' }],
+    ['remind 7:30PM daily', { name: 'remind', time: '19:30', schedule: 'daily', cron: '30 19 * * *' }],
+    ['remind 12am', { name: 'remind', time: '00:00', schedule: 'weekdays', cron: '0 0 * * 1-5' }],
+    ['remind 12:15pm', { name: 'remind', time: '12:15', schedule: 'weekdays', cron: '15 12 * * 1-5' }],
     ['remind 19:05 weekdays', { name: 'remind', time: '19:05', schedule: 'weekdays', cron: '5 19 * * 1-5' }],
     ['remind 18:00 * * 1-4', { name: 'remind', time: '18:00', schedule: 'cron', cron: '0 18 * * 1-4' }],
     ['remind 18:00 "1-15 * *"', { name: 'remind', time: '18:00', schedule: 'cron', cron: '0 18 1-15 * *' }],
@@ -343,8 +342,9 @@ describe('parseCommand errors name the argument and show the usage line', () => 
     ['drive create big', 'drive create', '"big"'],
     ['share', 'share', '<machine>'],
     ['shares x', 'shares', '"x"'],
-    ['remind', 'remind', '<HH:MM>'],
-    ['remind 7pm', 'remind', '"7pm"'],
+    ['remind', 'remind', '<time>'],
+    ['remind 13pm', 'remind', '"13pm"'],
+    ['remind 0am', 'remind', '"0am"'],
     ['remind 24:00', 'remind', '"24:00"'],
     ['remind 12:60', 'remind', '"12:60"'],
     ['remind 19:00 0 19 * * 1-5', 'remind', '5 fields'],
@@ -358,10 +358,13 @@ describe('parseCommand errors name the argument and show the usage line', () => 
     expect(result.usage).toBe(usageOf(name));
   });
 
-  it('lists the allowed filters when a filter is unknown, and points id to machineId', () => {
+  it('names the common filters when a filter is unknown, and points id to machineId', () => {
     const result = failure('list id=ps123');
     expect(result.error).toContain('Did you mean "machineId"?');
-    expect(result.error).toContain('machineId, name, os,');
+    expect(result.error).toContain('Use state, region, machineType, name, or any of 22 more fields.');
+    expect(failure('users nom=x').error).toContain(
+      'Use email, firstname, lastname, or any of 3 more fields.',
+    );
     expect(result.error).not.toContain('limit');
     expect(result.error).not.toContain('skip');
   });

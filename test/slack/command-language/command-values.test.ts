@@ -44,7 +44,15 @@ describe('parseTimeOfDay', () => {
     expect(parseTimeOfDay('23:59')).toEqual({ ok: true, value: { time: '23:59', hour: 23, minute: 59 } });
   });
 
-  it.each(['24:00', '12:60', '7pm', '19', '19:0', '019:00', ''])('refuses %j', (text) => {
+  it('reads the 12-hour clock: 7pm, 7:30pm, 12am is midnight and 12pm noon', () => {
+    expect(parseTimeOfDay('7pm')).toEqual({ ok: true, value: { time: '19:00', hour: 19, minute: 0 } });
+    expect(parseTimeOfDay('7:30PM')).toEqual({ ok: true, value: { time: '19:30', hour: 19, minute: 30 } });
+    expect(parseTimeOfDay('9a.m.')).toEqual({ ok: true, value: { time: '09:00', hour: 9, minute: 0 } });
+    expect(parseTimeOfDay('12am')).toEqual({ ok: true, value: { time: '00:00', hour: 0, minute: 0 } });
+    expect(parseTimeOfDay('12pm')).toEqual({ ok: true, value: { time: '12:00', hour: 12, minute: 0 } });
+  });
+
+  it.each(['24:00', '12:60', '13pm', '0am', '7:60pm', '19', '19:0', '019:00', ''])('refuses %j', (text) => {
     expect(parseTimeOfDay(text).ok).toBe(false);
   });
 });

@@ -1,12 +1,13 @@
-// /ps help [command]: the command table, or the usage and summary of the commands a topic names.
-// An unknown topic never gets here: the parser answers it with a usage error in the ack.
+// /ps help [command]: the short help grouped by what people come to do, or the commands a topic names
+// in detail. An unknown topic never gets here: the parser answers it with a usage error in the ack.
 import { UserFacingError } from '../../../errors/user-facing-error.js';
-import { helpMessage } from '../../../slack/block-kit/messages.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
-import { COMMANDS, commandsForTopic } from '../../../slack/command-language/command-grammar.js';
+import { commandsForTopic } from '../../../slack/command-language/command-grammar.js';
+import { commandHelpMessage, shortHelpMessage } from '../blocks/help.js';
 
 export const helpCommand: CommandHandler<'help'> = async (command, context) => {
-  const entries = command.topic === null ? COMMANDS : commandsForTopic(command.topic);
+  if (command.topic === null) return context.replyPrivately(shortHelpMessage());
+  const entries = commandsForTopic(command.topic);
   if (entries === null) throw new UserFacingError(`No command is called "${command.topic}". Type /ps help.`);
-  await context.replyPrivately(helpMessage([...entries]));
+  await context.replyPrivately(commandHelpMessage(entries));
 };

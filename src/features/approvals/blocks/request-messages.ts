@@ -162,12 +162,29 @@ const DECIDED: Record<Exclude<RequestStatus, 'open'>, string> = {
   failed: '⚠️ Approved, but it failed',
 };
 
-/** `✅ Approved by <@U1>: reason`, the line a decided request shows in place of its buttons. */
-export function decisionLine(request: Pick<StoredRequest, 'status' | 'decidedBy' | 'reason'>): string {
+/** What "Approve for N hours" gave: the requester may power the machine until then. */
+export interface StandingGrant {
+  hours: number;
+  /** Epoch milliseconds. */
+  until: number;
+}
+
+/**
+ * `✅ Approved by <@U1>: reason`, the line a decided request shows in place of its buttons; with a
+ * standing grant, `✅ Approved for 4 hours, until <date> by <@U1>`, the date in the reader's zone.
+ */
+export function decisionLine(
+  request: Pick<StoredRequest, 'status' | 'decidedBy' | 'reason'>,
+  grant?: StandingGrant,
+): string {
   if (request.status === 'open') return '';
   const by = request.decidedBy && request.status !== 'expired' ? ` by ${mention(request.decidedBy)}` : '';
   const reason = request.reason ? `: ${escapeMrkdwn(request.reason)}` : '';
-  return `${DECIDED[request.status]}${by}${reason}`;
+  const granted =
+    request.status === 'approved' && grant !== undefined
+      ? ` for ${grant.hours} hours, until ${slackDate(grant.until, '{date_short_pretty} at {time}')}`
+      : '';
+  return `${DECIDED[request.status]}${granted}${by}${reason}`;
 }
 
 /**
@@ -195,7 +212,7 @@ function whoIsAskedNote(details: RequestDetails): string | undefined {
 }
 
 /** The request as its approvers see it: Approve / Deny while open, the decision once decided. */
-export function approverMessage(request: ApprovalRequest): SlackMessage {
+export function approverMessage(request: ApprovalRequest, grant?: StandingGrant): SlackMessage {
   const text = `🙋 ${mention(request.requesterId)} asks to ${requestSubject(request)}.`;
   const blocks: KnownBlock[] = [section(text)];
   const { details } = request;
@@ -208,8 +225,8 @@ export function approverMessage(request: ApprovalRequest): SlackMessage {
   const note = whoIsAskedNote(details);
   if (note) blocks.push(contextLine(note));
   if (request.status !== 'open') {
-    blocks.push(contextLine(decisionLine(request)));
-    return message(blocks, `${text} ${decisionLine(request)}`);
+    blocks.push(contextLine(decisionLine(request, grant)));
+    return message(blocks, `${text} ${decisionLine(request, grant)}`);
   }
   blocks.push(contextLine(`Expires ${expiry(request)}.`));
   const elements = [
@@ -230,12 +247,16 @@ export function approverMessage(request: ApprovalRequest): SlackMessage {
 }
 
 /** The requester's copy: who was asked, Withdraw while open, the decision once decided. */
-export function receiptMessage(request: ApprovalRequest, askedText: string): SlackMessage {
+export function receiptMessage(
+  request: ApprovalRequest,
+  askedText: string,
+  grant?: StandingGrant,
+): SlackMessage {
   const text = `📨 Your request to ${requestSubject(request)} was sent to ${askedText}.`;
   const blocks: KnownBlock[] = [section(text)];
   if (request.status !== 'open') {
-    blocks.push(contextLine(decisionLine(request)));
-    return message(blocks, `${text} ${decisionLine(request)}`);
+    blocks.push(contextLine(decisionLine(request, grant)));
+    return message(blocks, `${text} ${decisionLine(request, grant)}`);
   }
   blocks.push(contextLine(`Expires ${expiry(request)} unless decided.`), {
     type: 'actions',

@@ -1,11 +1,13 @@
 // /ps approvals <#channel|off> [--expires 24h]: where the create requests of the person's Paperspace
-// team are posted, and how long requests stay open. Audited: it changes who sees requests. Refused to
-// a person Paperspace shows is not an administrator (domain/team-role.ts); when Paperspace does not say,
+// team are posted, and how long requests stay open. Audited: it changes who sees requests. Only Slack
+// workspace admins and owners may set it (slack/workspace-admin.ts: it posts into the workspace's
+// channels), and it is refused to a person Paperspace shows is not an administrator (domain/team-role.ts); when Paperspace does not say,
 // the setting is allowed, as Paperspace then judges each approval made under it.
 
 import { teamRoleOf } from '../../../domain/team-role.js';
 import { mrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
+import { requireWorkspaceAdmin } from '../../../slack/workspace-admin.js';
 import { DEFAULT_REQUEST_LIFETIME_MS } from '../request-delivery.js';
 
 const reply = (text: string) => ({ blocks: [{ type: 'section' as const, text: mrkdwn(text) }], text });
@@ -24,6 +26,10 @@ export const approvalsCommand: CommandHandler<'approvals'> = async (command, con
     );
   }
   const teamId = account.teamId;
+  await requireWorkspaceAdmin(
+    { web: context.web, userId: user.userId, logger: deps.logger },
+    "choose where your team's requests go",
+  );
   const client = await context.userClient();
   if (!client) return;
   // It decides who sees the team's requests: an administrator's setting, as far as Paperspace tells.

@@ -1,13 +1,13 @@
 // /ps alerts [<6h>|off]: how long one of your machines may run before you are messaged about it.
-// /ps alerts default <6h|off>: the workspace's default, for administrators of a Paperspace team (as
-// spend's team-role.ts decides, on either API). Without arguments it shows what applies and where it
-// comes from.
+// /ps alerts default <6h|off>: the workspace's default, for the Slack workspace's admins and owners
+// (slack/workspace-admin.ts): it applies to everyone here, whatever their Paperspace account. Without
+// arguments it shows what applies and where it comes from.
 
-import { requireAdministrator } from '../../../domain/team-role.js';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { mrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandContext, CommandOf } from '../../../slack/command-context.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
+import { requireWorkspaceAdmin } from '../../../slack/workspace-admin.js';
 import {
   DEFAULT_THRESHOLD_MS,
   type EffectiveThreshold,
@@ -45,11 +45,11 @@ export async function alertsCommand(command: CommandOf<'alerts'>, context: Comma
     );
     return context.replyPrivately(reply(`✅ ${describe(await thresholdOf(deps.store, user))}`));
   }
-  const client = await context.userClient();
-  if (client === undefined) return;
   try {
-    // The same rule as the team's spend and digest: what Paperspace says of the person's role.
-    await requireAdministrator(deps, user, client, "set this workspace's default");
+    await requireWorkspaceAdmin(
+      { web: context.web, userId: user.userId, logger: deps.logger },
+      "set this workspace's default for forgotten-machine alerts",
+    );
   } catch (error) {
     if (!(error instanceof UserFacingError)) throw error;
     return context.replyPrivately(reply(`⛔ ${error.message} You can set your own: ${hint}`));

@@ -1,4 +1,4 @@
-// `/ps remind <HH:MM> [weekdays|daily|<cron days>]`: a shutdown reminder at that time in the person's
+// `/ps remind <time> [weekdays|daily|<cron days>]`: a shutdown reminder at that time in the person's
 // own Slack time zone. It is stored; the scheduler picks it up on its next tick (on every replica).
 
 import { UserFacingError } from '../../../errors/user-facing-error.js';

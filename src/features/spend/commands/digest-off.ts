@@ -1,14 +1,20 @@
-// /ps digest off: an administrator ends their team's digest.
+// /ps digest off: an administrator (of the Slack workspace, and of the team for Paperspace) ends
+// their team's digest.
 
 import { requireAdministrator } from '../../../domain/team-role.js';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { escapeMrkdwn, mrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandHandler } from '../../../slack/command-context.js';
+import { requireWorkspaceAdmin } from '../../../slack/workspace-admin.js';
 
 export const digestOffCommand: CommandHandler<'digest off'> = async (_command, context) => {
   const client = await context.userClient();
   if (!client) return;
   const { deps, user } = context;
+  await requireWorkspaceAdmin(
+    { web: context.web, userId: user.userId, logger: deps.logger },
+    'end the team digest',
+  );
   const account = await requireAdministrator(deps, user, client, 'end the team digest');
   const digest = await deps.store.teamDigests.forTeam(user.teamId, account.teamId);
   if (digest === undefined) throw new UserFacingError('Your team has no digest: there is nothing to end.');

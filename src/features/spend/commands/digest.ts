@@ -1,4 +1,6 @@
-// /ps digest <#channel> <daily|weekly> <HH:MM>: an administrator sets the team digest. It is stored
+// /ps digest <#channel> <daily|weekly> <HH:MM>: an administrator sets the team digest: a Slack
+// workspace admin (it posts into a channel of the workspace) whose key Paperspace shows administers
+// the team (it lists the team's machines). It is stored
 // with who set it (their key lists the team's machines when it is posted) and their Slack time zone;
 // the scheduler picks it up on its next tick, on every replica.
 
@@ -9,11 +11,16 @@ import { escapeMrkdwn, isoMinutes, mrkdwn, slackDate } from '../../../slack/bloc
 import type { CommandHandler } from '../../../slack/command-context.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
 import { userTimeZone } from '../../../slack/user-time-zone.js';
+import { requireWorkspaceAdmin } from '../../../slack/workspace-admin.js';
 
 export const digestCommand: CommandHandler<'digest'> = async (command, context) => {
   const client = await context.userClient();
   if (!client) return;
   const { deps, user } = context;
+  await requireWorkspaceAdmin(
+    { web: context.web, userId: user.userId, logger: deps.logger },
+    'set the team digest',
+  );
   const account = await requireAdministrator(deps, user, client, 'set the team digest');
   // A channel has no time zone: without one typed, the administrator's own is used.
   const zone =
