@@ -5,7 +5,7 @@ import type { KnownBlock } from '@slack/types';
 import { costAtRate, roundToCents } from '../../../domain/money.js';
 import type { Machine } from '../../../paperspace/schemas.js';
 import { button, contextLine } from '../../../slack/block-kit/elements.js';
-import { formatMoney } from '../../../slack/block-kit/format.js';
+import { formatHourlyRate, formatMoney } from '../../../slack/block-kit/format.js';
 import { message, mrkdwn, nameMrkdwn, type SlackMessage, slackDate } from '../../../slack/block-kit/text.js';
 import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
 import { stopButton } from '../../machines/blocks/machine-card.js';
@@ -37,10 +37,13 @@ function formatRunTime(ms: number): string {
 }
 
 /** Dollars so far at the hourly rate, or undefined when the rate is not known. */
-function costSoFar(hourlyRate: string | null, runningMs: number): string | undefined {
-  const rate = hourlyRate === null ? Number.NaN : Number(hourlyRate);
+function costSoFar(hourlyRate: string | null, runningMs: number): { cost: string; rate: string } | undefined {
+  const rate = hourlyRate === null || hourlyRate.trim() === '' ? Number.NaN : Number(hourlyRate);
   if (!Number.isFinite(rate)) return undefined;
-  return formatMoney(roundToCents(costAtRate(rate, runningMs / 1000)));
+  return {
+    cost: formatMoney(roundToCents(costAtRate(rate, runningMs / 1000))),
+    rate: formatHourlyRate(rate),
+  };
 }
 
 export function costAlertMessage(alert: CostAlert): SlackMessage {
@@ -54,7 +57,7 @@ export function costAlertMessage(alert: CostAlert): SlackMessage {
   const costLine =
     cost === undefined
       ? 'Cost so far: not known (Paperspace did not give its hourly rate)'
-      : `Cost so far: about *${cost}* at $${alert.hourlyRate} / h${alert.sinceEstimated ? ', at least' : ''}`;
+      : `Cost so far: about *${cost.cost}* at ${cost.rate}${alert.sinceEstimated ? ', at least' : ''}`;
   const title = `⏰ ${nameMrkdwn(machine.name)} has been running for ${formatRunTime(runningMs)}, ${sinceLine}.`;
   const blocks: KnownBlock[] = [
     { type: 'section', text: mrkdwn(`${title}\n${costLine}`) },

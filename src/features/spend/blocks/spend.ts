@@ -24,9 +24,12 @@ const BAR_WIDTH = 20;
 /** Blocks left for people after the header and the closing lines. */
 const PEOPLE_BLOCKS = LIMITS.messageBlocks - 6;
 
-/** `▇▇▇▇▇▇` scaled to the biggest machine; a machine that cost anything gets at least one. */
+/**
+ * `▇▇▇▇▇▇` scaled to the biggest machine; a machine that cost a cent or more gets at least one, and
+ * one shown as $0.00 gets none (a bar beside nothing would tell a different story than its figure).
+ */
 export function costBar(amount: number, biggest: number): string {
-  if (biggest <= 0 || amount <= 0) return '';
+  if (biggest < 0.005 || amount < 0.005) return '';
   return '▇'.repeat(Math.max(1, Math.round((amount / biggest) * BAR_WIDTH)));
 }
 
@@ -52,8 +55,8 @@ function machineLine(machine: MachineSpend, biggest: number): string {
 }
 
 /** One section per person, split where a person's machines would pass a section's 3000 characters. */
-function ownerSections(owner: OwnerSpend, biggest: number, first: boolean): KnownBlock[] {
-  const heading = `${first ? ':trophy: ' : ''}*${ownerLabel(owner)}*: *${formatMoney(owner.total)}* (${plural(owner.machines.length, 'machine')})`;
+function ownerSections(owner: OwnerSpend, biggest: number): KnownBlock[] {
+  const heading = `*${ownerLabel(owner)}*: *${formatMoney(owner.total)}* (${plural(owner.machines.length, 'machine')})`;
   const sections: string[] = [heading];
   for (const machine of owner.machines) {
     const line = machineLine(machine, biggest);
@@ -80,8 +83,8 @@ export function spendMessage(report: SpendReport, notAdminBecause?: string): Sla
 
   const people: KnownBlock[] = [];
   let shownPeople = 0;
-  for (const [index, owner] of report.owners.entries()) {
-    const sections = ownerSections(owner, biggest, index === 0 && report.owners.length > 1);
+  for (const owner of report.owners) {
+    const sections = ownerSections(owner, biggest);
     if (people.length + sections.length > PEOPLE_BLOCKS) break;
     people.push(...sections);
     shownPeople += 1;
