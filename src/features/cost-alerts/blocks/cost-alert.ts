@@ -5,7 +5,7 @@ import type { KnownBlock } from '@slack/types';
 import { costAtRate, roundToCents } from '../../../domain/money.js';
 import type { Machine } from '../../../paperspace/schemas.js';
 import { button, contextLine } from '../../../slack/block-kit/elements.js';
-import { formatHourlyRate, formatMoney } from '../../../slack/block-kit/format.js';
+import { formatHourlyRate, formatHoursMinutes, formatMoney } from '../../../slack/block-kit/format.js';
 import { message, mrkdwn, nameMrkdwn, type SlackMessage, slackDate } from '../../../slack/block-kit/text.js';
 import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
 import { stopButton } from '../../machines/blocks/machine-card.js';
@@ -27,13 +27,6 @@ const ALERT_BLOCK_PREFIX = 'cost_alert:';
 
 export function costAlertBlockId(machineId: string): string {
   return ALERT_BLOCK_PREFIX + machineId;
-}
-
-/** "9h 12m": how long it has run. */
-function formatRunTime(ms: number): string {
-  const minutes = Math.max(0, Math.floor(ms / 60_000));
-  const hours = Math.floor(minutes / 60);
-  return hours > 0 ? `${hours}h ${minutes % 60}m` : `${minutes}m`;
 }
 
 /** Dollars so far at the hourly rate, or undefined when the rate is not known. */
@@ -58,7 +51,7 @@ export function costAlertMessage(alert: CostAlert): SlackMessage {
     cost === undefined
       ? 'Cost so far: not known (Paperspace did not give its hourly rate)'
       : `Cost so far: about *${cost.cost}* at ${cost.rate}${alert.sinceEstimated ? ', at least' : ''}`;
-  const title = `⏰ ${nameMrkdwn(machine.name)} has been running for ${formatRunTime(runningMs)}, ${sinceLine}.`;
+  const title = `⏰ ${nameMrkdwn(machine.name)} has been running for ${formatHoursMinutes(runningMs / 1000)}, ${sinceLine}.`;
   const blocks: KnownBlock[] = [
     { type: 'section', text: mrkdwn(`${title}\n${costLine}`) },
     {
@@ -85,7 +78,7 @@ export function costAlertMessage(alert: CostAlert): SlackMessage {
         `that long; \`${SLASH_COMMAND} alerts 6h\` or \`${SLASH_COMMAND} alerts off\` changes it.`,
     ),
   ];
-  const plain = `${machine.name} has been running for ${formatRunTime(runningMs)}${cost === undefined ? '' : `, about ${cost} so far`}`;
+  const plain = `${machine.name} has been running for ${formatHoursMinutes(runningMs / 1000)}${cost === undefined ? '' : `, about ${cost.cost} so far`}`;
   return message(blocks, plain);
 }
 
