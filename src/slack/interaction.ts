@@ -17,6 +17,7 @@ import type { PaperspaceClient } from '../paperspace/client.js';
 import type { SlackUser } from '../store/slack-user.js';
 import { errorMessage, loginPrompt } from './block-kit/messages.js';
 import type { SlackMessage } from './block-kit/text.js';
+import { homeReplies } from './home-replies.js';
 import type { ListenerDeps } from './listener-deps.js';
 import { tellPrivately } from './posting.js';
 import { slackPerson } from './slack-person.js';
@@ -33,8 +34,8 @@ export interface Interaction {
   web: WebClient;
   /**
    * Answers only this person: through the request's response_url when Slack sent one, otherwise
-   * ephemerally in the conversation, otherwise (App Home, or a conversation that refuses the bot) in
-   * their DM with the app.
+   * ephemerally in the conversation, in a modal over App Home for a click there, otherwise (a
+   * conversation that refuses the bot, or a modal Slack would not open) in their DM with the app.
    */
   replyPrivately(message: SlackMessage): Promise<void>;
   /** Tells this person, privately and in one sentence, why what they asked for failed. */
@@ -51,6 +52,8 @@ interface InteractionSource {
   web: WebClient;
   /** Bolt's respond(), when Slack sent a response_url with the request. */
   respond: RespondFn | undefined;
+  /** The click's trigger when it came from App Home: answers open a modal over the Home. */
+  homeTrigger?: string;
   boltContext: Record<string, unknown>;
 }
 
@@ -65,7 +68,7 @@ function createInteraction(deps: ListenerDeps, source: InteractionSource): Inter
     ...source.subject,
     user: user.userId,
   });
-  const replyPrivately = async (message: SlackMessage) => {
+  const toConversation = async (message: SlackMessage) => {
     if (respond) {
       try {
         await respond({ response_type: 'ephemeral', replace_original: false, ...message });
@@ -80,6 +83,8 @@ function createInteraction(deps: ListenerDeps, source: InteractionSource): Inter
     }
     await tellPrivately(web, { channel: channelId, userId: user.userId }, message);
   };
+  const replyPrivately =
+    source.homeTrigger === undefined ? toConversation : homeReplies(web, source.homeTrigger, toConversation);
   return {
     deps: { ...deps, logger },
     user,
@@ -151,6 +156,7 @@ export function actionInteraction(
     web: client,
     // Bolt offers respond() only when Slack sent a response_url (not from App Home).
     respond: nonEmpty(body.response_url) === undefined ? undefined : respond,
+    ...(body.view?.type === 'home' && nonEmpty(body.trigger_id) ? { homeTrigger: body.trigger_id } : {}),
     boltContext: context,
   });
 }

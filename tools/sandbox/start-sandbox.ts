@@ -1,7 +1,7 @@
 // `npm start` without Slack credentials: the real bot in HTTP mode, in one process with the Paperspace
 // emulator (demo accounts, fast transitions) and a stand-in for Slack that serves a web page. A person
 // types /ps in the page and the bot receives exactly what Slack would send it.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CustomRoute } from '@slack/bolt';
 import { startBot } from '../../src/bot.js';
@@ -21,6 +21,8 @@ const SANDBOX_TRANSITION_MS = 1500;
 const SANDBOX_POLL_INTERVAL_MS = 1000;
 const VAULT_KEY_FILE = 'sandbox-vault.key';
 const DATABASE_FILE = 'sandbox.db';
+/** Names the dialect whose emulator world the database was made with. */
+const DIALECT_FILE = 'sandbox-dialect';
 
 export interface SandboxOptions {
   logger: Logger;
@@ -72,6 +74,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const dialect = options.dialect ?? 'contract';
     const paperspaceApiUrl = dialect === 'v1' ? `${emulator.url}/v1` : emulator.url;
     cleanup.push(() => emulator.close());
+    await databaseForDialect(dataDir, dialect, logger);
     const store = await openStore({ kind: 'sqlite', path: join(dataDir, DATABASE_FILE) }, { now });
     cleanup.push(() => store.close());
     const vault = createKeyVault({ keys: vaultKeys, store, now });
@@ -81,7 +84,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       logger,
       port: options.port,
       host: options.host ?? '127.0.0.1',
-      notes: personNotes(emulator, dialect),
+      notes: personNotes(emulator),
       now,
     });
     cleanup.push(() => slack.close());
@@ -114,6 +117,37 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   }
 }
 
+/**
+ * The emulator's world differs by dialect (v1 names machines, users and teams its own way, and a v1 key
+ * names its person where a contract team key needs an e-mail), so a database made with one dialect's
+ * world holds links, reminders, watches and shares the other's world does not have. Switching the
+ * dialect therefore starts the database afresh, and the log says so; the vault key is kept. A database
+ * from before this file existed was made with the default, the contract's dialect.
+ */
+async function databaseForDialect(dataDir: string, dialect: Dialect, logger: Logger): Promise<void> {
+  const markerPath = join(dataDir, DIALECT_FILE);
+  const recorded = await readFile(markerPath, 'utf8').then(
+    (text) => text.trim(),
+    () => undefined,
+  );
+  const databasePath = join(dataDir, DATABASE_FILE);
+  const databaseExists = await readFile(databasePath).then(
+    () => true,
+    () => false,
+  );
+  const madeWith = recorded ?? (databaseExists ? 'contract' : dialect);
+  if (madeWith !== dialect) {
+    for (const suffix of ['', '-wal', '-shm', '-journal']) {
+      await rm(`${databasePath}${suffix}`, { force: true });
+    }
+    logger.warn(
+      { previousDialect: madeWith, dialect },
+      `sandbox: the database was made with the ${madeWith} dialect's demo world; started it afresh for ${dialect} (log in again)`,
+    );
+  }
+  await writeFile(markerPath, `${dialect}\n`, { mode: 0o600 });
+}
+
 async function sandboxVaultKey(dataDir: string, logger: Logger): Promise<Buffer> {
   const path = join(dataDir, VAULT_KEY_FILE);
   const { key, created, tightened } = await loadOrCreateVaultKey(path);
@@ -131,22 +165,20 @@ function describeAccount(user: EmulatorUser): string {
 }
 
 /**
- * What to type in the login form: the key, and for a contract team key the e-mail that says which
- * member (a v1 key names its person itself).
+ * What to type in the login form: the key alone. A contract team key does not say which member it
+ * belongs to, but the bot reads the e-mail on the person's Slack profile, which the stand-in gives
+ * each demo person (sandbox-identity.ts); a v1 key names its person itself.
  */
-function loginDetails(user: EmulatorUser, dialect: Dialect): string {
-  return user.accountKind === 'team' && dialect === 'contract'
-    ? `${user.apiKey} and e-mail ${user.email}`
-    : `${user.apiKey}`;
+function loginDetails(user: EmulatorUser): string {
+  return user.apiKey ?? '';
 }
 
 /** The line beside each person in the page's user switcher: their demo account and the key to link. */
-function personNotes(emulator: RunningEmulator, dialect: Dialect): Record<string, string> {
+function personNotes(emulator: RunningEmulator): Record<string, string> {
   const notes: Record<string, string> = {};
   for (const person of SANDBOX_PEOPLE) {
     const user = emulator.state.user(person.emulatorUserId);
-    if (user?.apiKey)
-      notes[person.id] = `${describeAccount(user)} · /ps login with ${loginDetails(user, dialect)}`;
+    if (user?.apiKey) notes[person.id] = `${describeAccount(user)} · /ps login with ${loginDetails(user)}`;
   }
   return notes;
 }
@@ -162,7 +194,7 @@ function announce(logger: Logger, url: string, emulator: RunningEmulator, dialec
     const user = emulator.state.user(person.emulatorUserId);
     if (user?.apiKey) {
       logger.info(
-        `sandbox demo user: ${person.realName} (@${person.handle}, ${describeAccount(user)}): /ps login with ${loginDetails(user, dialect)}` +
+        `sandbox demo user: ${person.realName} (@${person.handle}, ${describeAccount(user)}): /ps login with ${loginDetails(user)}` +
           (user.accessToken && dialect === 'contract'
             ? ` (shared drives also need the access token ${user.accessToken})`
             : ''),

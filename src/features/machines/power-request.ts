@@ -29,7 +29,12 @@ export type CardTarget =
   /** A new card in this channel (a command, an ephemeral card, App Home with the person's id). */
   | { kind: 'post'; channel: string }
   /** The card that was clicked, updated in place. */
-  | { kind: 'update'; channel: string; ts: string; threadTs?: string };
+  | { kind: 'update'; channel: string; ts: string; threadTs?: string }
+  /**
+   * No card: a click on App Home, which is drawn again with the new state instead. A card in the DM
+   * would land where the person is not looking; the completion still goes there, as a notification.
+   */
+  | { kind: 'home' };
 
 export interface PowerRequest {
   deps: ListenerDeps;
@@ -55,6 +60,8 @@ async function placeCard(
   machineName: string,
 ): Promise<{ place: FollowUpPlace & { threadTs?: string }; notice: SlackMessage | undefined }> {
   const { web, card, actor, deps } = request;
+  if (card.kind === 'home')
+    return { place: { channel: actor.user.userId, ts: undefined }, notice: undefined };
   if (card.kind === 'update') {
     try {
       await web.chat.update({ channel: card.channel, ts: card.ts, ...message });

@@ -6,6 +6,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
+import { formatHourlyRate } from '../../slack/block-kit/format.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { slackPerson } from '../../slack/slack-person.js';
 import { hourlyRateOf } from '../approvals/hourly-rate.js';
@@ -21,7 +22,9 @@ async function cardOf(deps: ListenerDeps, client: PaperspaceClient, machineId: s
   return {
     blocks: machineCard(machine, {
       compact: true,
-      ...(rate === null ? {} : { notice: `$${rate} / h while running` }),
+      ...(rate === null || !Number.isFinite(Number(rate))
+        ? {}
+        : { notice: `${formatHourlyRate(Number(rate))} while running` }),
       // Settings, Access and Destroy are a person's own business, not a channel's.
       buttons: { power: true, manage: false },
     }),

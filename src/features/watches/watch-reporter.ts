@@ -113,7 +113,9 @@ export function createWatchReporter(deps: {
         `the completion of watch ${watch.id} was not delivered (${delivery.landed}: ${delivery.refusal})`,
       );
     }
-    if (delivery.landed !== 'channel') {
+    // A change asked from App Home is followed in the person's DM by design: no refusal to report.
+    const meantForDm = watch.channel === watch.userId;
+    if (delivery.landed !== 'channel' && !(meantForDm && delivery.landed === 'dm')) {
       logger.warn(
         { watchId: watch.id, channel: watch.channel, landed: delivery.landed },
         'the channel of a watch refused its completion; it went to the person instead',
@@ -151,8 +153,9 @@ export function createWatchReporter(deps: {
           machineCardMessage(machine, { timeline, notice: finishedNotice(watch, outcome) }),
         );
       }
-      // A change asked from App Home posts its card in the person's DM: the Home still shows the state
-      // of the click until it is drawn again. (A change typed in the DM refreshes it too, harmlessly.)
+      // A change asked from App Home is followed in the person's DM (its completion lands there): the
+      // Home still shows the state of the click until it is drawn again. (A change typed in the DM
+      // refreshes it too, harmlessly.)
       if (deps.refreshHome && (watch.channel === watch.userId || watch.channel.startsWith('D'))) {
         // The outcome is posted and recorded: a Home that cannot be drawn must not make it due again.
         await deps.refreshHome({ teamId: watch.teamId, userId: watch.userId }).catch((error: unknown) => {

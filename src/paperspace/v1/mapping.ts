@@ -46,6 +46,16 @@ function gpuOf(machine: V1Machine): string | null {
 const text = (value: number | null | undefined) =>
   value === null || value === undefined ? null : String(value);
 
+/**
+ * `2.3` as `2.30`: whole cents with two decimals, as every price the bot shows (slack/block-kit/format.ts
+ * formatRate); a finer rate keeps its own precision (`0.0045`).
+ */
+function dollarsText(rate: number | string): string {
+  const value = Number(rate);
+  if (!Number.isFinite(value)) return String(rate);
+  return Number.isInteger(Math.round(value * 1e6) / 1e4) ? value.toFixed(2) : String(value);
+}
+
 export function machineFromV1(machine: V1Machine): Machine {
   const { ram, storageTotal, storageUsed, usageRate, ...rest } = machine;
   const publicIpType = machine.publicIpType ?? undefined;
@@ -58,7 +68,7 @@ export function machineFromV1(machine: V1Machine): Machine {
     storageUsed: text(storageUsed),
     // The domain's usageRate is the text a card shows under "Billing"; v1's is dollars per hour (the
     // OpenAPI names no unit; Paperspace prices machines by the hour: docs/units.md).
-    usageRate: usageRate === null || usageRate === undefined ? 'not known' : `$${usageRate} / h`,
+    usageRate: usageRate === null || usageRate === undefined ? 'not known' : `$${dollarsText(usageRate)} / h`,
     shutdownTimeoutInHours: machine.autoShutdownEnabled ? (machine.autoShutdownTimeout ?? null) : null,
     shutdownTimeoutForces: machine.autoShutdownForce ?? false,
     performAutoSnapshot: machine.autoSnapshotEnabled ?? false,

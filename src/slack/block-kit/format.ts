@@ -42,8 +42,13 @@ export function storageBar(
   return `${bar} ${Math.round(ratio * 100)}% of ${formatGiB(totalBytes)}`;
 }
 
-/** `12 h 05 min`, `45 min`, `0 min`: the way a bill counts time. */
+/**
+ * `12 h 05 min`, `45 min`, `under 1 min`, `0 min`: the way a bill counts time, and the one way every
+ * message shows a duration that is billed (never `0.05 h` beside `2 min`). A few seconds that cost a
+ * cent are "under 1 min", never "0 min" beside a price.
+ */
 export function formatHoursMinutes(seconds: number): string {
+  if (seconds > 0 && seconds < 60) return 'under 1 min';
   const totalMinutes = Math.floor(Math.max(0, seconds) / 60);
   const hours = Math.floor(totalMinutes / 60);
   const minutes = totalMinutes % 60;
@@ -54,4 +59,17 @@ export function formatHoursMinutes(seconds: number): string {
 /** `$12.34`. Paperspace bills in US dollars. */
 export function formatMoney(amount: number): string {
   return `$${(Math.round(amount * 100) / 100).toFixed(2)}`;
+}
+
+/**
+ * A rate as Paperspace prices it: whole cents as `$2.30` (never `$2.3`), a finer rate with its own
+ * precision (`$0.0045`), so a price reads the same on every card, alert and report.
+ */
+export function formatRate(rate: number): string {
+  return Number.isInteger(Math.round(rate * 1e6) / 1e4) ? formatMoney(rate) : `$${rate}`;
+}
+
+/** `$2.30 / h`: the one way an hourly price is shown. */
+export function formatHourlyRate(rate: number): string {
+  return `${formatRate(rate)} / h`;
 }

@@ -103,7 +103,9 @@ describe('forgotten-machine alerts, end to end', () => {
     const [alert, ...more] = alertsAbout(RENDER);
     expect(more).toHaveLength(0);
     const text = messageText(alert?.args ?? {});
-    expect(text).toContain('has been running for 8h 5m');
+    expect(text).toContain('has been running for 8 h 05 min');
+    expect(text).toMatch(/at \$\d+\.\d\d \/ h/);
+    expect(text).not.toContain('[object');
     // Started through the bot, so the event log says when: not an estimate.
     expect(text).not.toContain('at least');
     // Since the start finished (v1 says when; the legacy API only when it was asked for): 09:00 or just after.

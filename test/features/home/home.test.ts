@@ -3,6 +3,7 @@ import { ActionId } from '../../../src/slack/ids.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
 import { textOf } from '../account/helpers.js';
+import { cardValue, settle } from '../machines/machine-kit.js';
 
 const bot = useTestBot({ linked: ['ada', 'maya'] });
 
@@ -95,5 +96,42 @@ describe('App Home', () => {
     const mayaSees = await actionsIn(USERS.maya.slackId);
     expect(mayaSees('psorb003')).toContain(ActionId.machineOverflow);
     expect(mayaSees('psorb003')).not.toContain(ActionId.machineStop);
+  });
+});
+
+describe('buttons clicked on App Home answer on the Home', () => {
+  const clickOnHome = (actionId: string, machineId: string, name: string, user = USERS.ada.slackId) =>
+    bot.send(
+      bot.requests.blockAction({
+        actionId,
+        value: cardValue(machineId, name),
+        userId: user,
+        view: { type: 'home' },
+      }),
+    );
+
+  it('Stop draws the Home again with the machine stopping, posts no card in the DM and never asks to be invited', async () => {
+    const running = bot.emulator.state.machine('psada001');
+    expect(running?.state).toBe('ready');
+    await clickOnHome(ActionId.machineStop, 'psada001', running?.name ?? '');
+    const publish = await bot.slack.waitFor(
+      (call) => call.method === 'views.publish' && textOf(call.args.view).includes('Stopping'),
+    );
+    expect(publish.args.user_id).toBe(USERS.ada.slackId);
+    await settle();
+    const posted = bot.slack.calls('chat.postMessage').map((call) => textOf(call.args));
+    expect(posted.filter((text) => text.includes('requested by'))).toEqual([]);
+    expect(
+      [...posted, ...bot.slack.calls('chat.postEphemeral').map((call) => textOf(call.args))].join('\n'),
+    ).not.toMatch(/cannot post in this conversation|\/invite/);
+  });
+
+  it('Usage opens a modal over the Home instead of a silent note in the Messages tab', async () => {
+    await clickOnHome(ActionId.machineUsage, 'psada001', 'ada-workstation');
+    const opened = await bot.slack.waitFor('views.open');
+    expect(textOf(opened.args.view)).toContain('ada-workstation');
+    expect(textOf(opened.args.view)).toMatch(/Compute/i);
+    await settle();
+    expect(bot.slack.calls('chat.postMessage')).toEqual([]);
   });
 });

@@ -313,7 +313,7 @@ describe('a second click while the first change is under way', () => {
   const startsOf = (machineId: string) =>
     bot.emulator.state.requests().filter((entry) => entry.path.includes(`${machineId}/start`)).length;
 
-  it('from App Home: one live card and one watch; the second Start hears the machine is already starting', async () => {
+  it('from App Home: no card, one watch; the second Start hears in a modal that the machine is already starting', async () => {
     const machine = spareMachine();
     const click = () =>
       bot.send(
@@ -328,17 +328,14 @@ describe('a second click while the first change is under way', () => {
     await eventually(() => watchesOf(machine.id)[0]);
     await click();
 
+    // The Home has no conversation: the answer opens over it, never in the DM's Messages tab.
     const answer = await bot.slack.waitFor(
-      (call) => call.method === 'chat.postMessage' && textOf(call.args).includes('already starting'),
+      (call) => call.method === 'views.open' && textOf(call.args.view).includes('already starting'),
     );
-    expect(answer.args.channel).toBe(ADA);
-    expect(textOf(answer.args)).toContain(`<@${ADA}> asked at`);
-    expect(textOf(answer.args)).toContain('I sent nothing again; see that card');
+    expect(textOf(answer.args.view)).toContain(`<@${ADA}> asked at`);
+    expect(textOf(answer.args.view)).toContain('I sent nothing again');
     await settle();
-    const cards = bot.slack
-      .calls('chat.postMessage')
-      .filter((call) => textOf(call.args).includes(`Starting… requested by <@${ADA}>`));
-    expect(cards).toHaveLength(1);
+    expect(bot.slack.calls('chat.postMessage')).toEqual([]);
     expect(watchesOf(machine.id)).toHaveLength(1);
     expect(startsOf(machine.id)).toBe(1);
   });
@@ -364,7 +361,7 @@ describe('a second click while the first change is under way', () => {
     const toldAgain = () =>
       [
         ...bot.slack.responses(onCard.responseUrlId ?? '').map((post) => textOf(post)),
-        ...bot.slack.calls('chat.postMessage').map((call) => textOf(call.args)),
+        ...bot.slack.calls('views.open').map((call) => textOf(call.args.view)),
       ].find((text) => text.includes('I sent nothing again'));
     const answer = await eventually(toldAgain);
     expect(answer).toContain(`<@${ADA}> asked to start`);

@@ -270,7 +270,7 @@ describe('the Share button', () => {
     expect(bot.slack.calls('chat.postMessage')).toHaveLength(0);
   });
 
-  it('from App Home, says a share belongs in a channel', async () => {
+  it('from App Home, says in a modal over the Home that a share belongs in a channel', async () => {
     const before = delegationCount();
     await bot.send(
       bot.requests.blockAction({
@@ -279,9 +279,11 @@ describe('the Share button', () => {
         view: { type: 'home' },
       }),
     );
-    const dm = await bot.slack.waitFor('chat.postMessage');
-    expect(dm.args.channel).toBe(USERS.ada.slackId);
-    expect(messageText(dm.args)).toContain('A share is posted in a channel');
+    const opened = await bot.slack.waitFor('views.open');
+    expect(messageText({ blocks: (opened.args.view as { blocks: unknown[] }).blocks })).toContain(
+      'A share is posted in a channel',
+    );
+    expect(bot.slack.calls('chat.postMessage')).toEqual([]);
     expect(delegationCount()).toBe(before);
   });
 

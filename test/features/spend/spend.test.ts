@@ -210,3 +210,40 @@ describe('/ps spend', () => {
     expect(utilizationReads()).toBe(afterPast);
   });
 });
+
+describe('cost figures add up and read the same everywhere', () => {
+  it('gives no prize for spending and draws no bar beside $0.00', async () => {
+    const { text } = await spend(MAYA);
+    expect(text).not.toContain(':trophy:');
+    // Every machine line: a bar only where its figure is a cent or more.
+    for (const match of text.matchAll(/· \*\$(\d+\.\d\d)\*(\\n`▇+`)?/g)) {
+      expect(match[2] !== undefined).toBe(Number(match[1]) >= 0.01);
+    }
+  });
+
+  it('shows /ps usage with one time format, one price format, and Compute + Storage as the estimate', async () => {
+    const request = bot.requests.slashCommand({ text: 'usage maya-trainer', userId: MAYA });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    const text = textOf(reply.blocks);
+    // A V100 costs $2.30 an hour: never "$2.3 / h".
+    expect(text).toContain('$2.30 / h');
+    expect(text).not.toMatch(/\$\d+\.\d \/ h/);
+    // The time is counted the bill's way in the field and in the formula alike, never as decimal hours.
+    const used = /\*Time used[^*]*\*\\n([^"]+?)"/.exec(text)?.[1];
+    expect(used).toMatch(/^\d+ h \d\d min$|^\d+ min$/);
+    expect(text).toContain(`= ${used} × $2.30 / h`);
+    expect(text).not.toMatch(/\d+\.\d+ h\b/);
+    const compute = dollars(text, /\*Compute\*\\n\$([\d.]+)/);
+    const storage = dollars(text, /\*Storage\*\\n\$([\d.]+)/);
+    const estimate = dollars(text, /\*Estimated cost so far\*\\n\$([\d.]+)/);
+    expect(Math.round((compute + storage) * 100)).toBe(Math.round(estimate * 100));
+  });
+
+  it('shows the same price on the card as in the usage', async () => {
+    const request = bot.requests.slashCommand({ text: 'show maya-trainer', userId: MAYA });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(textOf(reply.blocks)).not.toMatch(/\$\d+\.\d \/ h/);
+  });
+});

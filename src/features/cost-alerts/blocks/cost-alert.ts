@@ -5,7 +5,7 @@ import type { KnownBlock } from '@slack/types';
 import { costAtRate, roundToCents } from '../../../domain/money.js';
 import type { Machine } from '../../../paperspace/schemas.js';
 import { button, contextLine } from '../../../slack/block-kit/elements.js';
-import { formatMoney } from '../../../slack/block-kit/format.js';
+import { formatHourlyRate, formatHoursMinutes, formatMoney } from '../../../slack/block-kit/format.js';
 import { message, mrkdwn, nameMrkdwn, type SlackMessage, slackDate } from '../../../slack/block-kit/text.js';
 import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
 import { stopButton } from '../../machines/blocks/machine-card.js';
@@ -29,18 +29,14 @@ export function costAlertBlockId(machineId: string): string {
   return ALERT_BLOCK_PREFIX + machineId;
 }
 
-/** "9h 12m": how long it has run. */
-function formatRunTime(ms: number): string {
-  const minutes = Math.max(0, Math.floor(ms / 60_000));
-  const hours = Math.floor(minutes / 60);
-  return hours > 0 ? `${hours}h ${minutes % 60}m` : `${minutes}m`;
-}
-
 /** Dollars so far at the hourly rate, or undefined when the rate is not known. */
-function costSoFar(hourlyRate: string | null, runningMs: number): string | undefined {
-  const rate = hourlyRate === null ? Number.NaN : Number(hourlyRate);
+function costSoFar(hourlyRate: string | null, runningMs: number): { cost: string; rate: string } | undefined {
+  const rate = hourlyRate === null || hourlyRate.trim() === '' ? Number.NaN : Number(hourlyRate);
   if (!Number.isFinite(rate)) return undefined;
-  return formatMoney(roundToCents(costAtRate(rate, runningMs / 1000)));
+  return {
+    cost: formatMoney(roundToCents(costAtRate(rate, runningMs / 1000))),
+    rate: formatHourlyRate(rate),
+  };
 }
 
 export function costAlertMessage(alert: CostAlert): SlackMessage {
@@ -54,8 +50,8 @@ export function costAlertMessage(alert: CostAlert): SlackMessage {
   const costLine =
     cost === undefined
       ? 'Cost so far: not known (Paperspace did not give its hourly rate)'
-      : `Cost so far: about *${cost}* at $${alert.hourlyRate} / h${alert.sinceEstimated ? ', at least' : ''}`;
-  const title = `⏰ ${nameMrkdwn(machine.name)} has been running for ${formatRunTime(runningMs)}, ${sinceLine}.`;
+      : `Cost so far: about *${cost.cost}* at ${cost.rate}${alert.sinceEstimated ? ', at least' : ''}`;
+  const title = `⏰ ${nameMrkdwn(machine.name)} has been running for ${formatHoursMinutes(runningMs / 1000)}, ${sinceLine}.`;
   const blocks: KnownBlock[] = [
     { type: 'section', text: mrkdwn(`${title}\n${costLine}`) },
     {
@@ -82,7 +78,7 @@ export function costAlertMessage(alert: CostAlert): SlackMessage {
         `that long; \`${SLASH_COMMAND} alerts 6h\` or \`${SLASH_COMMAND} alerts off\` changes it.`,
     ),
   ];
-  const plain = `${machine.name} has been running for ${formatRunTime(runningMs)}${cost === undefined ? '' : `, about ${cost} so far`}`;
+  const plain = `${machine.name} has been running for ${formatHoursMinutes(runningMs / 1000)}${cost === undefined ? '' : `, about ${cost.cost} so far`}`;
   return message(blocks, plain);
 }
 

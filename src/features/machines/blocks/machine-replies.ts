@@ -75,13 +75,23 @@ export function supersededNotice(operation: string, slackUserId: string, at: num
  */
 export function alreadyUnderWayMessage(
   machine: Pick<Machine, 'name' | 'state'>,
-  watch: { userId: string; channel: string; createdAt: number; targetState: string },
+  watch: {
+    userId: string;
+    channel: string;
+    createdAt: number;
+    targetState: string;
+    messageTs?: string | null;
+  },
 ): SlackMessage {
   const where = /^[CG]/.test(watch.channel) ? ` in <#${escapeMrkdwn(watch.channel)}>` : '';
+  // A change asked from App Home has no card: the Home shows the state, and the person is told at the end.
+  const follows =
+    watch.messageTs === null
+      ? `I am watching it until it is ${stateMrkdwn(watch.targetState)}. I sent nothing again.`
+      : `its card${where} follows it to ${stateMrkdwn(watch.targetState)}. I sent nothing again; see that card.`;
   const text =
     `⏳ ${nameMrkdwn(machine.name)} is already ${escapeMrkdwn(stateLabel(machine.state).words.toLowerCase())}: ` +
-    `${mention(watch.userId)} asked at ${timeOfDay(watch.createdAt)}, and its card${where} follows it to ` +
-    `${stateMrkdwn(watch.targetState)}. I sent nothing again; see that card.`;
+    `${mention(watch.userId)} asked at ${timeOfDay(watch.createdAt)}, and ${follows}`;
   return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
 }
 

@@ -4,7 +4,13 @@ import { billingMonthAt, billingMonthName } from '../../../domain/billing-month.
 import { usageCost } from '../../../domain/money.js';
 import type { MachineUtilization } from '../../../paperspace/schemas.js';
 import { contextLine, header } from '../../../slack/block-kit/elements.js';
-import { formatHoursMinutes, formatMoney, MISSING } from '../../../slack/block-kit/format.js';
+import {
+  formatHourlyRate,
+  formatHoursMinutes,
+  formatMoney,
+  formatRate,
+  MISSING,
+} from '../../../slack/block-kit/format.js';
 import {
   escapeMrkdwn,
   LIMITS,
@@ -28,7 +34,7 @@ export function usageMessage(
   const { secondsUsed, billingMonth, hourlyRate } = utilization.utilization;
   const monthlyRate = utilization.storageUtilization.monthlyRate;
   const cost = usageCost(utilization);
-  const { hours, storageDays, monthDays } = cost;
+  const { storageDays, monthDays } = cost;
   const hourly = cost.hourlyRate;
   const monthly = cost.monthlyStorageRate;
   const storageShare = monthDays > 0 ? storageDays / monthDays : 1;
@@ -38,11 +44,14 @@ export function usageMessage(
 
   const fields: [string, string][] = [
     [timeEstimated ? 'Time used (estimated)' : 'Time used', formatHoursMinutes(secondsUsed)],
-    ['Hourly rate', hourly === undefined ? escapeMrkdwn(hourlyRate) || MISSING : `${formatRate(hourly)} / h`],
+    ['Hourly rate', hourly === undefined ? escapeMrkdwn(hourlyRate) || MISSING : formatHourlyRate(hourly)],
     ['Compute', cost.compute === undefined ? MISSING : formatMoney(cost.compute)],
     [
       'Storage',
-      monthly === undefined ? escapeMrkdwn(monthlyRate) || MISSING : `${formatRate(monthly)} / month`,
+      // The amount, so that Compute + Storage is the estimate as shown; the rate beside it.
+      monthly === undefined || cost.storage === undefined
+        ? escapeMrkdwn(monthlyRate) || MISSING
+        : `${formatMoney(cost.storage)} (${formatRate(monthly)} / month)`,
     ],
     [
       current ? 'Estimated cost so far' : 'Estimated cost',
@@ -53,8 +62,8 @@ export function usageMessage(
     estimate === undefined
       ? 'Estimate = hours used × hourly rate + monthly storage rate (a rate could not be read, so no estimate).'
       : storageShare === 1
-        ? `Estimate = hours used × hourly rate + monthly storage rate = ${hours.toFixed(2)} h × ${formatRate(hourly ?? 0)} + ${formatRate(monthly ?? 0)}.`
-        : `Estimate = hours used × hourly rate + monthly storage rate × days the disk existed = ${hours.toFixed(2)} h × ${formatRate(hourly ?? 0)} + ${formatRate(monthly ?? 0)} × ${storageDays.toFixed(1)}/${monthDays} days.`;
+        ? `Estimate = hours used × hourly rate + monthly storage rate = ${formatHoursMinutes(secondsUsed)} × ${formatHourlyRate(hourly ?? 0)} + ${formatRate(monthly ?? 0)}.`
+        : `Estimate = hours used × hourly rate + monthly storage rate × days the disk existed = ${formatHoursMinutes(secondsUsed)} × ${formatHourlyRate(hourly ?? 0)} + ${formatRate(monthly ?? 0)} × ${storageDays.toFixed(1)}/${monthDays} days.`;
   const status = current
     ? `Billing month ${escapeMrkdwn(billingMonth)}, to date as of ${slackDate(now, '{date_short_pretty} at {time}')}.`
     : `Billing month ${escapeMrkdwn(billingMonth)}.`;
@@ -77,8 +86,3 @@ export function usageMessage(
 
 const ESTIMATED_TIME =
   " Paperspace's API reports no usage, so the time used is estimated from the machine's start and stop events.";
-
-/** Rates keep their precision (`$0.0045`) where money totals round to cents. */
-function formatRate(rate: number): string {
-  return Number.isInteger(Math.round(rate * 1e6) / 1e4) ? formatMoney(rate) : `$${rate}`;
-}

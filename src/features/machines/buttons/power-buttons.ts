@@ -1,7 +1,7 @@
 // Start, Stop and Restart on a machine card. The clicker acts with their own key: the machine is read
 // with it first (so a card for a machine they cannot see fails for them alone), then the shared power
-// flow updates the clicked card in place, or posts a new one when the card was ephemeral or in App
-// Home (whose view is then published again), and watches it.
+// flow updates the clicked card in place, or posts a new one when the card was ephemeral, or draws App
+// Home again when the click came from there, and watches it.
 import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { ActionId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
@@ -19,7 +19,7 @@ const BUTTONS: Record<PowerVerb, string> = {
   restart: ActionId.machineRestart,
 };
 
-function cardTarget(card: CardLocation, userId: string): CardTarget {
+function cardTarget(card: CardLocation): CardTarget {
   if (card.kind === 'message') {
     return {
       kind: 'update',
@@ -28,8 +28,9 @@ function cardTarget(card: CardLocation, userId: string): CardTarget {
       ...(card.threadTs ? { threadTs: card.threadTs } : {}),
     };
   }
-  // App Home has no channel: the card goes to the clicker's DM with the app.
-  return { kind: 'post', channel: card.kind === 'ephemeral' ? card.channel : userId };
+  // App Home shows the new state itself, drawn again after the click and when the watch ends.
+  if (card.kind === 'home') return { kind: 'home' };
+  return { kind: 'post', channel: card.channel };
 }
 
 export function registerPowerButtons(
@@ -49,7 +50,7 @@ export function registerPowerButtons(
           deps: click.deps,
           web: click.web,
           noWait: false,
-          card: cardTarget(click.card, click.user.userId),
+          card: cardTarget(click.card),
           tell: click.replyPrivately,
         };
         // Someone else's machine: Paperspace lets only its owner power it (approvals feature).

@@ -25,9 +25,12 @@ import type { MachineSpend, OwnerSpend, SpendReport } from '../spend-report.js';
 /** Characters of the longest bar: wide enough to tell $40 from $50, narrow enough for a phone. */
 const BAR_WIDTH = 20;
 
-/** `▇▇▇▇▇▇` scaled to the biggest machine; a machine that cost anything gets at least one. */
+/**
+ * `▇▇▇▇▇▇` scaled to the biggest machine; a machine that cost a cent or more gets at least one, and
+ * one shown as $0.00 gets none (a bar beside nothing would tell a different story than its figure).
+ */
 export function costBar(amount: number, biggest: number): string {
-  if (biggest <= 0 || amount <= 0) return '';
+  if (biggest < 0.005 || amount < 0.005) return '';
   return '▇'.repeat(Math.max(1, Math.round((amount / biggest) * BAR_WIDTH)));
 }
 
@@ -58,8 +61,8 @@ function machineLine(machine: MachineSpend, biggest: number): string {
 }
 
 /** One section per person, split where a person's machines would pass a section's 3000 characters. */
-function ownerSections(owner: OwnerSpend, biggest: number, first: boolean): KnownBlock[] {
-  const heading = `${first ? ':trophy: ' : ''}*${ownerLabel(owner)}*: *${formatMoney(owner.total)}* (${plural(owner.machines.length, 'machine')})`;
+function ownerSections(owner: OwnerSpend, biggest: number): KnownBlock[] {
+  const heading = `*${ownerLabel(owner)}*: *${formatMoney(owner.total)}* (${plural(owner.machines.length, 'machine')})`;
   const sections: string[] = [heading];
   for (const machine of owner.machines) {
     const line = machineLine(machine, biggest);
@@ -81,9 +84,7 @@ export function spendMessage(report: SpendReport, notAdminBecause?: string): Sla
 
   const closing = notes(report, notAdminBecause).map((note) => contextLine(note));
   // People in order of spend, as many as fit the message; the rest are counted and summed.
-  const people = report.owners.map((owner, index) =>
-    ownerSections(owner, biggest, index === 0 && report.owners.length > 1),
-  );
+  const people = report.owners.map((owner) => ownerSections(owner, biggest));
   const shownPeople = rowsThatFit(people, [...blocks, ...closing], [morePeople(report.owners)]);
   blocks.push(...people.slice(0, shownPeople).flat());
   if (machines.length === 0) {

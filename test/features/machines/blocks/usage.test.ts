@@ -35,9 +35,9 @@ describe('usageMessage', () => {
     expect(shown).toContain('*Time used*\n12 h 30 min');
     expect(shown).toContain('*Hourly rate*\n$0.78 / h');
     expect(shown).toContain('*Compute*\n$9.75');
-    expect(shown).toContain('*Storage*\n$5.00 / month');
+    expect(shown).toContain('*Storage*\n$5.00 ($5.00 / month)');
     expect(shown).toContain('*Estimated cost so far*\n$14.75');
-    expect(shown).toContain('= 12.50 h × $0.78 + $5.00.');
+    expect(shown).toContain('= 12 h 30 min × $0.78 / h + $5.00.');
     expect(text).toBe('gpu-1 in May 2024: 12 h 30 min, estimated $14.75');
   });
 
@@ -48,7 +48,7 @@ describe('usageMessage', () => {
     const created = usage('gpu-1', utilization(3600, '0.78', '5.00', '2024-05', 6.2 * 86_400), MID_MAY);
     const shown = visibleText(created.blocks);
     expect(shown).toContain('*Estimated cost so far*\n$1.78');
-    expect(shown).toContain('= 1.00 h × $0.78 + $5.00 × 6.2/31 days.');
+    expect(shown).toContain('= 1 h 00 min × $0.78 / h + $5.00 × 6.2/31 days.');
   });
 
   it('shows a total that is the sum of the shown compute and storage', () => {
