@@ -4,12 +4,8 @@
 // ephemeral message and the per-channel posting pace. Every rule holds by default; a test turns one
 // off only by name and with a reason (`fakeSlack.relax('channelPace', 'why')`), so a grep for
 // `relax(` lists every place a test lets through what Slack would not.
-import {
-  blockTextLength,
-  MAX_BLOCK_TEXT,
-  messageProblems,
-  viewProblems,
-} from '../../tools/sandbox/block-kit-rules.js';
+import { blockTextLength } from '../../src/slack/block-kit/block-text.js';
+import { MAX_BLOCK_TEXT, messageProblems, viewProblems } from '../../tools/sandbox/block-kit-rules.js';
 
 export type FakeSlackRule =
   /** Block Kit's per-field and per-message limits (`invalid_blocks`; `invalid_arguments` for views). */

@@ -251,23 +251,7 @@ function checkBlocks(
 }
 
 /**
- * The summed length of every text object in the blocks (section text and fields, headers, context,
- * button labels ...): Slack refuses a message with `msg_blocks_too_long` when it passes a limit it does
- * not publish (11,341 characters were refused in slackapi/bolt-js#2509 and #2867).
- */
-export function blockTextLength(blocks: unknown): number {
-  if (Array.isArray(blocks)) return blocks.reduce((sum: number, item) => sum + blockTextLength(item), 0);
-  if (!isRecord(blocks)) return 0;
-  let sum = 0;
-  for (const [key, value] of Object.entries(blocks)) {
-    // A text object's (and a rich text element's) words are its `text` string.
-    sum += key === 'text' && typeof value === 'string' ? value.length : blockTextLength(value);
-  }
-  return sum;
-}
-
-/**
- * Above this much block text (blockTextLength) a message is refused. Slack refuses lower still (11,341
+ * Above this much block text (src/slack/block-kit/block-text.ts) a message is refused. Slack refuses lower still (11,341
  * was refused, 9,597 accepted): a builder must stay under 11,000 by its own budget, not by this one.
  */
 export const MAX_BLOCK_TEXT = 12_000;
