@@ -8,9 +8,13 @@ const fake = useFakeSlack();
 
 const form = modal({ callbackId: 'the_form', title: 'The form', blocks: [note('Fill me in')] });
 
+// A trigger_id as Slack sends one with the click: the fake takes only those, once, within 3 s.
+let triggerId = '';
+
 function open(build: () => Promise<typeof form>, logs = captureLogs()) {
+  triggerId = fake.slack.issueTrigger();
   return openLoadingModal(
-    { web: fake.web, triggerId: 'T-loading', deps: { logger: logs.logger } },
+    { web: fake.web, triggerId, deps: { logger: logs.logger } },
     {
       title: 'The form',
       loading: 'Loading the machines…',
@@ -23,7 +27,7 @@ describe('openLoadingModal', () => {
   it('opens "Loading…" with the trigger at once, then puts the form in its place', async () => {
     await open(async () => form);
     const [opened] = fake.slack.calls('views.open');
-    expect(opened?.args.trigger_id).toBe('T-loading');
+    expect(opened?.args.trigger_id).toBe(triggerId);
     expect(JSON.stringify(opened?.args.view)).toContain('Loading the machines…');
     const [filled] = fake.slack.calls('views.update');
     expect((filled?.args.view as { callback_id?: string } | undefined)?.callback_id).toBe('the_form');
