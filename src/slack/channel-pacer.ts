@@ -11,8 +11,9 @@
 //   a tick never waits for the update budget, and the reply (what the person waits for) is never
 //   queued behind card updates.
 // A 429 Slack sends anyway fails that one call at once (app.ts rejects rate-limited calls rather than
-// pausing the shared client): the message moves down the fallback chain and the scheduler's own work
-// is tried again on a later tick, so interactive calls never wait behind background traffic.
+// pausing the shared client, so interactive calls never wait behind background traffic); the post
+// waits Retry-After and goes to the same channel (posting.ts), and the lane waits with it, so the
+// channel's messages still go out one after another, in order.
 import { SLACK_PACING, type SlackPacing } from '../config.js';
 
 export interface ChannelPacer {
@@ -30,7 +31,10 @@ export interface ChannelPacer {
 }
 
 export interface ChannelPacerDeps {
-  /** SLACK_PACING by default; null paces nothing (a Slack stand-in that imposes no limits). */
+  /**
+   * SLACK_PACING by default; null spaces nothing out (a Slack stand-in that imposes no limits, or a test
+   * clock that real waits would not move), yet a channel's messages still go out one at a time, in order.
+   */
   pacing?: SlackPacing | null;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -39,8 +43,8 @@ export interface ChannelPacerDeps {
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function createChannelPacer(deps: ChannelPacerDeps = {}): ChannelPacer {
-  const pacing = deps.pacing === undefined ? SLACK_PACING : deps.pacing;
-  if (pacing === null) return { message: (_channel, send) => send(), update: (_card, send) => send() };
+  const unpaced = deps.pacing === null;
+  const pacing = deps.pacing ?? (unpaced ? { ...SLACK_PACING, messageSpacingMs: 0 } : SLACK_PACING);
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? realSleep;
 
@@ -119,6 +123,7 @@ export function createChannelPacer(deps: ChannelPacerDeps = {}): ChannelPacer {
     },
 
     async update(card, send) {
+      if (unpaced) return send();
       if (waitingUpdates.size === 0 && takeUpdateToken()) return send();
       // A card already waiting keeps its place in the queue with its newest content.
       waitingUpdates.set(card, send);

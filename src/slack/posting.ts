@@ -6,11 +6,16 @@
 //
 // A post is never sent again when its fate is unknown (Slack did not answer in time, or answered with
 // an HTTP error): the first one may have landed, and Slack offers no way to tell without reading the
-// channel's history. Only answers that prove nothing was posted (`ok: false`, or a 429) move a message
-// on to the next conversation.
+// channel's history. Only a refusal of the conversation itself moves a message on to the next one:
+// - a 429 says "not yet", not "not here": the post waits Retry-After and goes to the same place (the
+//   channel pacer's lane waits with it, so the channel's messages keep their order);
+// - a message too big for Slack (`msg_blocks_too_long`, a field over its limit) is too big everywhere:
+//   its words alone go to the same place, or a short note that it was too large, and never the same
+//   blocks to the DM and an ephemeral message.
 import { webApi } from '@slack/bolt';
 import type { KnownBlock, WebClient } from '@slack/web-api';
 import { describeError, slackErrorCode } from '../errors/describe-error.js';
+import { blockTextLength } from './block-kit/block-text.js';
 import { escapeMrkdwn, mrkdwn, type SlackMessage } from './block-kit/text.js';
 
 /**
@@ -32,13 +37,22 @@ const CANNOT_POST_HERE = new Set([
   'user_not_in_channel',
   'cannot_reply_to_message',
 ]);
-/** Refusals of the message itself: the same words without blocks usually pass. */
+/** Refusals of the message itself, too big or malformed: the same words without blocks usually pass. */
 const CANNOT_POST_THIS = new Set([
   'invalid_blocks',
   'invalid_blocks_format',
+  'msg_blocks_too_long',
   'msg_too_long',
   'invalid_attachments',
 ]);
+/** Slack's cap on a message's `text` argument. */
+const MAX_TEXT = 40_000;
+/**
+ * How long one post waits out 429s in all before it gives up (and is reported as not posted): Slack
+ * asks for about a second per message in a channel, so a minute is a burst of 60 ahead of it.
+ */
+const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+const MAX_RATE_LIMIT_WAITS = 5;
 
 /** True when Slack refused a post because of where it was going, so another conversation may take it. */
 export function isRefusedConversation(error: unknown): boolean {
@@ -71,19 +85,93 @@ export function slackRefusalText(error: unknown): string {
   return 'no answer';
 }
 
+/** True when Slack refused the message itself (too big, or blocks it will not take), not the place. */
+function isRefusedMessage(error: unknown): boolean {
+  return CANNOT_POST_THIS.has(slackErrorCode(error) ?? '');
+}
+
+/** Seconds Slack asked to wait when it rate limited a call; undefined for any other failure. */
+function retryAfterSeconds(error: unknown): number | undefined {
+  if (describeError(error).code !== webApi.ErrorCode.RateLimitedError) return undefined;
+  const seconds = (error as { retryAfter?: unknown }).retryAfter;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? seconds : 1;
+}
+
+/**
+ * Runs a call to one conversation until Slack stops rate limiting it, waiting Retry-After each time,
+ * within MAX_RATE_LIMIT_WAIT_MS; past that the 429 is thrown (nothing was posted).
+ */
+async function waitingOutRateLimits<T>(call: () => Promise<T>): Promise<T> {
+  let waited = 0;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await call();
+    } catch (error) {
+      const seconds = retryAfterSeconds(error);
+      const waitMs = seconds === undefined ? undefined : Math.max(seconds * 1000, 100);
+      if (
+        waitMs === undefined ||
+        attempt >= MAX_RATE_LIMIT_WAITS ||
+        waited + waitMs > MAX_RATE_LIMIT_WAIT_MS
+      ) {
+        throw error;
+      }
+      waited += waitMs;
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
+}
+
+/** What the person reads instead of a message Slack would not take even as words alone. */
+function tooLargeNotice(message: SlackMessage, refusal: string): string {
+  const head = message.text.slice(0, 500).trimEnd();
+  return (
+    `${head}${message.text.length > 500 ? '…' : ''}\n\n⚠️ This message was too large for Slack to show ` +
+    `(${refusal}), so only its beginning is here.`
+  );
+}
+
+/** A message Slack refused as too big or malformed, and what was posted instead. */
+interface Shortened {
+  /** Slack's error for the full message. */
+  refusal: string;
+  blocks: number;
+  /** Characters of block text (Slack's msg_blocks_too_long counts these). */
+  blockText: number;
+  /** `text` (the words alone) or `notice` (they were too long too: the first lines and a note). */
+  posted: 'text' | 'notice';
+}
+
 async function post(web: WebClient, where: { channel: string; thread_ts?: string }, message: SlackMessage) {
+  const send = (content: { blocks?: SlackMessage['blocks']; text: string }) =>
+    waitingOutRateLimits(() => web.chat.postMessage({ ...where, ...content }));
   let answer: Awaited<ReturnType<WebClient['chat']['postMessage']>>;
+  let shortened: Shortened | undefined;
   try {
-    answer = await web.chat.postMessage({ ...where, blocks: message.blocks, text: message.text });
+    answer = await send({ blocks: message.blocks, text: message.text });
   } catch (error) {
-    // Slack refused the blocks (too many, or a field too long): the words alone still tell the story.
-    if (!CANNOT_POST_THIS.has(slackErrorCode(error) ?? '')) throw error;
-    answer = await web.chat.postMessage({ ...where, text: message.text });
+    // Slack refused the message, not the place: the words alone still tell the story, here.
+    if (!isRefusedMessage(error)) throw error;
+    const refusal = slackErrorCode(error) ?? 'invalid_blocks';
+    const size = { refusal, blocks: message.blocks.length, blockText: blockTextLength(message.blocks) };
+    if (message.text.length <= MAX_TEXT) {
+      try {
+        answer = await send({ text: message.text });
+        shortened = { ...size, posted: 'text' };
+      } catch (textError) {
+        if (!isRefusedMessage(textError)) throw textError;
+        answer = await send({ text: tooLargeNotice(message, refusal) });
+        shortened = { ...size, posted: 'notice' };
+      }
+    } else {
+      answer = await send({ text: tooLargeNotice(message, refusal) });
+      shortened = { ...size, posted: 'notice' };
+    }
   }
   if (answer.ts === undefined) {
     throw new Error(`chat.postMessage to ${where.channel} answered without a message ts`);
   }
-  return { channel: answer.channel ?? where.channel, ts: answer.ts };
+  return { channel: answer.channel ?? where.channel, ts: answer.ts, ...(shortened ? { shortened } : {}) };
 }
 
 /**
@@ -131,11 +219,12 @@ export async function tellPrivately(
   message: SlackMessage,
 ): Promise<void> {
   if (target.channel && target.channel !== target.userId) {
+    const { channel } = target;
     try {
-      await web.chat.postEphemeral({ channel: target.channel, user: target.userId, ...message });
+      await waitingOutRateLimits(() => web.chat.postEphemeral({ channel, user: target.userId, ...message }));
       return;
     } catch (error) {
-      // An ephemeral message that was refused (or rate limited) was not shown; the DM may take it.
+      // An ephemeral message that was refused (or still rate limited) was not shown; the DM may take it.
       if (!provesNothingPosted(error)) throw error;
     }
   }
@@ -144,8 +233,11 @@ export async function tellPrivately(
 
 /** Where a message meant for a conversation ended up. */
 export type Delivery =
-  /** In the conversation asked for (`where: 'channel'`), or in the person's DM instead. */
-  | { landed: 'channel' | 'dm'; channel: string; ts: string }
+  /**
+   * In the conversation asked for (`where: 'channel'`), or in the person's DM instead; `shortened` when
+   * Slack refused the message as too big (or its blocks) and only its words, or a note, were posted.
+   */
+  | { landed: 'channel' | 'dm'; channel: string; ts: string; shortened?: Shortened }
   /** Only the person saw it, ephemerally in the conversation: it cannot be updated or replied to. */
   | { landed: 'ephemeral'; channel: string; refusal: string }
   /** Every conversation refused it. */
@@ -180,12 +272,16 @@ export async function deliver(
     } catch (error) {
       refusal ??= slackRefusalText(error);
       if (!provesNothingPosted(error)) return { landed: 'unknown', refusal: slackRefusalText(error) };
+      // Still rate limited after waiting, or a message Slack takes nowhere: the DM is no answer to either.
+      if (retryAfterSeconds(error) !== undefined || isRefusedMessage(error)) {
+        return { landed: 'nowhere', refusal: slackRefusalText(error) };
+      }
     }
   }
   refusal ??= 'no conversation';
   if (channel === undefined || channel === userId) return { landed: 'nowhere', refusal };
   try {
-    await web.chat.postEphemeral({ channel, user: userId, ...message });
+    await waitingOutRateLimits(() => web.chat.postEphemeral({ channel, user: userId, ...message }));
     return { landed: 'ephemeral', channel, refusal };
   } catch (error) {
     return provesNothingPosted(error) ? { landed: 'nowhere', refusal } : { landed: 'unknown', refusal };

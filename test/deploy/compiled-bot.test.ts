@@ -189,7 +189,11 @@ describe('node dist/main.js', () => {
     expect(ready.body).toEqual({ status: 'ok' });
     expect((await probe(`${base}/livez`))?.status).toBe(200);
 
-    const requests = createSlackRequests({ signingSecret: SIGNING_SECRET, responseUrl: slack.responseUrl });
+    const requests = createSlackRequests({
+      signingSecret: SIGNING_SECRET,
+      responseUrl: slack.responseUrl,
+      slack,
+    });
     const help = requests.slashCommand({ text: 'help' });
     expect((await send(base, help)).status).toBe(200);
     const answer = await slack.waitForResponse(help.responseUrlId ?? '', { timeoutMs: 5_000 });

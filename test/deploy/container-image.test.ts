@@ -134,7 +134,11 @@ describe.skipIf(skipReason !== undefined)('the container image', () => {
       async () => ((await fetch(`${base}/readyz`)).status === 200 ? true : undefined),
       30_000,
     );
-    const requests = createSlackRequests({ signingSecret: SIGNING_SECRET, responseUrl: slack.responseUrl });
+    const requests = createSlackRequests({
+      signingSecret: SIGNING_SECRET,
+      responseUrl: slack.responseUrl,
+      slack,
+    });
     const help = requests.slashCommand({ text: 'help' });
     expect((await send(base, help)).status).toBe(200);
     expect(

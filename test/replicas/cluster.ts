@@ -322,6 +322,7 @@ export async function startReplicaCluster(options: ReplicaClusterOptions): Promi
     requests: createSlackRequests({
       signingSecret: SIGNING_SECRET,
       responseUrl: slack.responseUrl,
+      slack,
       teamId: TEAM_ID,
       userId: USERS.ada.slackId,
       botUserId: slack.botUserId,

@@ -28,7 +28,7 @@ afterAll(async () => {
 beforeEach(() => {
   slack.reset();
   logs = captureLogs('debug');
-  requests = createSlackRequests({ signingSecret: SIGNING_SECRET, responseUrl: slack.responseUrl });
+  requests = createSlackRequests({ signingSecret: SIGNING_SECRET, responseUrl: slack.responseUrl, slack });
 });
 
 afterEach(async () => {

@@ -11,13 +11,16 @@ const form = modal({ callbackId: 'the_form', title: 'The form', blocks: [note('F
 
 /** What the person was told privately, oldest first. */
 let told: SlackMessage[] = [];
+// A trigger_id as Slack sends one with the click: the fake takes only those, once, within 3 s.
+let triggerId = '';
 
 function open(build: () => Promise<typeof form>, logs = captureLogs()) {
   told = [];
+  triggerId = fake.slack.issueTrigger();
   return openLoadingModal(
     {
       web: fake.web,
-      triggerId: 'T-loading',
+      triggerId,
       deps: { logger: logs.logger },
       replyPrivately: async (message) => void told.push(message),
     },
@@ -33,7 +36,7 @@ describe('openLoadingModal', () => {
   it('opens "Loading…" with the trigger at once, then puts the form in its place', async () => {
     await open(async () => form);
     const [opened] = fake.slack.calls('views.open');
-    expect(opened?.args.trigger_id).toBe('T-loading');
+    expect(opened?.args.trigger_id).toBe(triggerId);
     expect(JSON.stringify(opened?.args.view)).toContain('Loading the machines…');
     const [filled] = fake.slack.calls('views.update');
     expect((filled?.args.view as { callback_id?: string } | undefined)?.callback_id).toBe('the_form');

@@ -2,14 +2,19 @@
 // (or fails where the caller can see it), and an update replaces a message's blocks and text.
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { postIn, updateMessage } from '../../src/slack/posting.js';
+import { deliver, postIn, updateMessage } from '../../src/slack/posting.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 
 let slack: FakeSlack;
 let web: WebClient;
 beforeAll(async () => {
   slack = await startFakeSlack({ botToken: 'xoxb-posting' });
-  web = new WebClient('xoxb-posting', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+  // As app.ts makes it: a 429 is thrown at once, for posting.ts to wait out.
+  web = new WebClient('xoxb-posting', {
+    slackApiUrl: slack.apiUrl,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+  });
 });
 beforeEach(() => slack.reset());
 afterAll(() => slack.close());
@@ -57,6 +62,7 @@ describe('postIn', () => {
 
 describe('updateMessage', () => {
   it('replaces the blocks and the text of the message', async () => {
+    slack.showMessage('C0OPS', '1700000000.000100');
     await updateMessage(web, { channel: 'C0OPS', ts: '1700000000.000100' }, message);
     const [call] = slack.calls('chat.update');
     expect(call?.args).toMatchObject({ channel: 'C0OPS', ts: '1700000000.000100', text: 'gpu-1 asks' });
@@ -69,5 +75,74 @@ describe('updateMessage', () => {
       updateMessage(web, { channel: 'C0OPS', ts: '1700000000.000100' }, message),
     ).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });
     expect(slack.calls('chat.update')).toHaveLength(1);
+  });
+});
+
+describe('deliver', () => {
+  const ADA = 'U0ADA';
+  // 6 sections of 2,500 characters: each within Slack's 3,000, 15,000 in all (msg_blocks_too_long).
+  const big = (text: string) => ({
+    blocks: Array.from({ length: 6 }, (_, index) => ({
+      type: 'section' as const,
+      text: { type: 'mrkdwn' as const, text: `${index}`.repeat(2500) },
+    })),
+    text,
+  });
+
+  it('posts the words of a message too big for Slack in the same channel, never in the DM', async () => {
+    const delivery = await deliver(web, { channel: 'C0OPS', userId: ADA }, big('Team digest: 120 running'));
+
+    expect(delivery).toMatchObject({
+      landed: 'channel',
+      channel: 'C0OPS',
+      shortened: { refusal: 'msg_blocks_too_long', blocks: 6, blockText: 15_000, posted: 'text' },
+    });
+    const posts = slack.calls('chat.postMessage');
+    expect(posts.map((call) => [call.args.channel, call.answer?.ok ?? call.answer?.error])).toEqual([
+      ['C0OPS', false],
+      ['C0OPS', true],
+    ]);
+    expect(posts[1]?.args).toEqual({ channel: 'C0OPS', text: 'Team digest: 120 running' });
+    expect(slack.calls('chat.postEphemeral')).toEqual([]);
+  });
+
+  it('posts its beginning and says it was too large when the words alone are too long too', async () => {
+    const delivery = await deliver(web, { channel: 'C0OPS', userId: ADA }, big('w'.repeat(40_001)));
+
+    expect(delivery).toMatchObject({ landed: 'channel', shortened: { posted: 'notice' } });
+    const last = slack.calls('chat.postMessage').at(-1);
+    expect(last?.answer?.ok).toBe(true);
+    const text = String(last?.args.text);
+    expect(text.startsWith(`${'w'.repeat(500)}…`)).toBe(true);
+    expect(text).toMatch(
+      /This message was too large for Slack to show \(msg_too_long\), so only its beginning/,
+    );
+  });
+
+  it('waits out a 429 and posts in the same channel, not the DM', async () => {
+    slack.script('chat.postMessage', { channel: 'C0BUSY', status: 429, retryAfterSeconds: 1 });
+    const started = Date.now();
+
+    const delivery = await deliver(web, { channel: 'C0BUSY', userId: ADA }, message);
+
+    expect(delivery).toMatchObject({ landed: 'channel', channel: 'C0BUSY' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(slack.calls('chat.postMessage').map((call) => call.args.channel)).toEqual(['C0BUSY', 'C0BUSY']);
+  });
+
+  it('gives up on a channel that keeps rate limiting past a minute, without moving to the DM', async () => {
+    slack.script('chat.postMessage', { channel: 'C0BUSY', status: 429, retryAfterSeconds: 120 });
+
+    const delivery = await deliver(web, { channel: 'C0BUSY', userId: ADA }, message);
+
+    expect(delivery).toEqual({ landed: 'nowhere', refusal: 'rate limited' });
+    expect(slack.calls('chat.postMessage').map((call) => call.args.channel)).toEqual(['C0BUSY']);
+    expect(slack.calls('chat.postEphemeral')).toEqual([]);
+  });
+
+  it('still goes to the DM when the channel refuses the bot', async () => {
+    slack.fail('chat.postMessage', 'not_in_channel');
+    const delivery = await deliver(web, { channel: 'C0LOCKED', userId: ADA }, message);
+    expect(delivery).toMatchObject({ landed: 'dm', channel: 'D0ADA' });
   });
 });

@@ -10,10 +10,10 @@ const TRIGGER_LIFE_MS = 3_000;
 const bot = useTestBot({ linked: ['ada', 'maya'] });
 
 describe('a 429 on chat.postMessage', () => {
-  it("opens another person's modal at once while Slack asks the bot to wait 20 s before posting", async () => {
+  it("opens another person's modal at once while Slack asks the bot to wait 5 s before posting", async () => {
     const machine = addSpareMachine(bot, { prefix: 'lanes-' });
-    // Every post is refused with Retry-After 20: the card, the DM it falls back to, and the next tries.
-    bot.slack.script('chat.postMessage', { status: 429, retryAfterSeconds: 20, times: 50 });
+    // The card is refused with Retry-After 5, longer than a trigger_id lives: the card waits it out.
+    bot.slack.script('chat.postMessage', { status: 429, retryAfterSeconds: 5 });
     await bot.send(
       bot.requests.slashCommand({
         text: `start ${machine.name}`,
@@ -29,6 +29,6 @@ describe('a 429 on chat.postMessage', () => {
     );
     const opened = await bot.slack.waitFor('views.open', { timeoutMs: TRIGGER_LIFE_MS });
     expect(Date.now() - asked).toBeLessThan(TRIGGER_LIFE_MS);
-    expect(opened.args.trigger_id).toMatch(/trigger/);
+    expect(opened.answer?.ok).toBe(true);
   });
 });

@@ -57,7 +57,11 @@ describe.each(storeFactories)('replayed requests with the store on $name', (fact
     const ran: string[] = [];
     const first = await replica(db.store, ran, 'first');
     const second = await replica(await db.connect(), ran, 'second');
-    const requests = createSlackRequests({ signingSecret: SIGNING_SECRET, responseUrl: slack.responseUrl });
+    const requests = createSlackRequests({
+      signingSecret: SIGNING_SECRET,
+      responseUrl: slack.responseUrl,
+      slack,
+    });
     const request = requests.slashCommand({ text: 'start gpu-1' });
 
     expect((await send(first, request)).status).toBe(200);
@@ -69,7 +73,11 @@ describe.each(storeFactories)('replayed requests with the store on $name', (fact
   it('lets exactly one of two replicas run a request that reaches both at the same moment', async () => {
     const ran: string[] = [];
     const urls = [await replica(db.store, ran, 'first'), await replica(await db.connect(), ran, 'second')];
-    const requests = createSlackRequests({ signingSecret: SIGNING_SECRET, responseUrl: slack.responseUrl });
+    const requests = createSlackRequests({
+      signingSecret: SIGNING_SECRET,
+      responseUrl: slack.responseUrl,
+      slack,
+    });
     const request = requests.slashCommand({ text: 'restart gpu-2' });
 
     const statuses = await Promise.all(urls.map((url) => send(url, request).then((answer) => answer.status)));
@@ -80,7 +88,11 @@ describe.each(storeFactories)('replayed requests with the store on $name', (fact
   it('stores the hash of a signature, never the signature, and forgets it once it expired', async () => {
     const ran: string[] = [];
     const url = await replica(db.store, ran, 'only');
-    const requests = createSlackRequests({ signingSecret: SIGNING_SECRET, responseUrl: slack.responseUrl });
+    const requests = createSlackRequests({
+      signingSecret: SIGNING_SECRET,
+      responseUrl: slack.responseUrl,
+      slack,
+    });
     const request = requests.slashCommand({ text: 'stop gpu-3' });
     expect((await send(url, request)).status).toBe(200);
 

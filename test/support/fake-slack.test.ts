@@ -81,7 +81,7 @@ describe('startFakeSlack', () => {
   it('answers like Slack for auth.test, views, users.info and conversations.open', async () => {
     const auth = await client.auth.test();
     const opened = await client.views.open({
-      trigger_id: 't1',
+      trigger_id: slack.issueTrigger(),
       view: {
         type: 'modal',
         callback_id: 'login_modal',
@@ -123,12 +123,13 @@ describe('startFakeSlack', () => {
   });
 
   it('fails the next calls of a method on request, then answers normally again', async () => {
-    slack.fail('chat.update', 'message_not_found', { times: 2 });
+    slack.fail('chat.update', 'cant_update_message', { times: 2 });
+    slack.showMessage('C1', '1.2');
 
     const update = () => client.chat.update({ channel: 'C1', ts: '1.2', text: 'x' });
 
-    await expect(update()).rejects.toMatchObject({ data: { error: 'message_not_found' } });
-    await expect(update()).rejects.toMatchObject({ data: { error: 'message_not_found' } });
+    await expect(update()).rejects.toMatchObject({ data: { error: 'cant_update_message' } });
+    await expect(update()).rejects.toMatchObject({ data: { error: 'cant_update_message' } });
     await expect(update()).resolves.toMatchObject({ ok: true, ts: '1.2' });
   });
 

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createFakeFunctions, type FakeFunctions } from './fake-slack-functions.js';
 import { createFakeSlackOAuth, type FakeSlackOAuth } from './fake-slack-oauth.js';
+import { createFakeSlackRules, type FakeSlackRule, type HttpRefusal } from './fake-slack-rules.js';
 import { createFakeUnfurls, type FakeUnfurls } from './fake-slack-unfurls.js';
 import { createFakeSocketMode, type FakeSocketMode } from './fake-socket-mode.js';
 
@@ -98,6 +99,19 @@ export interface FakeSlack {
   functions: Pick<FakeFunctions, 'execute' | 'execution'>;
   /** Link unfurling: a message with links posted (the link_shared event); chat.unfurl answers for it. */
   unfurls: Pick<FakeUnfurls, 'share'>;
+  /**
+   * Lets through, until the next reset, what Slack refuses under `rule` (fake-slack-rules.ts). Only for
+   * a test about something else that cannot keep to the rule yet; `reason` says why.
+   */
+  relax(rule: FakeSlackRule, reason: string): void;
+  /** A trigger_id as Slack sends one with a click or a command: it opens one view within 3 s. */
+  issueTrigger(): string;
+  /** A message that is in Slack without the bot having posted it here (the one a click came from). */
+  showMessage(channel: string, ts: string, options?: { ephemeral?: boolean }): void;
+  /** A view Slack shows the person (the one a click or a submission came from), with its hash. */
+  showView(view: { id: string; hash: string; external_id?: string }): void;
+  /** Who is in a channel, for ephemeral messages; until set, everyone is (and a DM holds its person). */
+  setMembers(channel: string, userIds: string[]): void;
   /** Sets what users.info answers for one user (others get defaults: UTC, not a bot, not an admin). */
   setUser(user: Partial<FakeUser> & { id: string }): void;
   /** The next `times` calls to `method` answer `{ ok: false, error }`, as Slack does for that failure. */
@@ -139,8 +153,6 @@ type MethodHandler = (call: ApiCall) => SlackAnswer;
 
 // Values the Web API client JSON-encodes inside form bodies; every other form value stays a string.
 const JSON_ARGS = new Set(['blocks', 'attachments', 'view', 'metadata', 'unfurls', 'user_auth_blocks']);
-const MAX_MESSAGE_BLOCKS = 50;
-const MAX_VIEW_BLOCKS = 100;
 const POLL_INTERVAL_MS = 10;
 const DEFAULT_TIMEOUT_MS = 2000;
 // A fixed epoch keeps message timestamps deterministic; the counter makes them unique and increasing.
@@ -185,6 +197,13 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   response.end(JSON.stringify(body));
 }
 
+function sendRefusal(response: ServerResponse, refusal: HttpRefusal): void {
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+  if (refusal.retryAfterSeconds !== undefined) headers['retry-after'] = String(refusal.retryAfterSeconds);
+  response.writeHead(refusal.status, headers);
+  response.end(JSON.stringify(refusal.body));
+}
+
 function stringArg(call: ApiCall, name: string): string | undefined {
   const value = call.args[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -192,13 +211,6 @@ function stringArg(call: ApiCall, name: string): string | undefined {
 
 function slackError(error: string, messages?: string[]): SlackAnswer {
   return messages ? { ok: false, error, response_metadata: { messages } } : { ok: false, error };
-}
-
-function tooManyBlocks(blocks: unknown, limit: number, pointer: string): string[] | undefined {
-  if (blocks === undefined) return undefined;
-  if (!Array.isArray(blocks)) return [`[ERROR] must provide an array [json-pointer:${pointer}]`];
-  if (blocks.length > limit) return [`[ERROR] no more than ${limit} items allowed [json-pointer:${pointer}]`];
-  return undefined;
 }
 
 /**
@@ -259,6 +271,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   let users = new Map<string, Partial<FakeUser> & { id: string }>();
   let messageCount = 0;
   let viewCount = 0;
+  const rules = createFakeSlackRules();
 
   const setUser = (user: Partial<FakeUser> & { id: string }): void => {
     users.set(user.id, { ...users.get(user.id), ...user });
@@ -277,7 +290,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const renderView = (view: unknown, extra: Record<string, unknown>): Record<string, unknown> => {
     viewCount += 1;
     const id = `V${String(viewCount).padStart(8, '0')}`;
-    return {
+    const rendered: Record<string, unknown> = {
       id,
       team_id: teamId,
       app_id: 'A0FAKE',
@@ -292,6 +305,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       ...(isRecord(view) ? view : {}),
       ...extra,
     };
+    rules.viewShown({
+      id: String(rendered.id),
+      hash: String(rendered.hash),
+      external_id: typeof rendered.external_id === 'string' ? rendered.external_id : '',
+    });
+    return rendered;
   };
 
   const socketMode = createFakeSocketMode('A0FAKE');
@@ -311,6 +330,18 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
   const functions = createFakeFunctions('A0FAKE');
   const unfurls = createFakeUnfurls(() => nextTs());
+
+  const viewRefusal = (view: Record<string, unknown>): SlackAnswer | undefined => {
+    const problems = numberInputOutOfBounds(view.blocks, '/view/blocks');
+    return problems ? slackError('invalid_arguments', problems) : rules.viewRefusal(view);
+  };
+  /** views.open and views.push: each spends a trigger_id. */
+  const openModal = (call: ApiCall): SlackAnswer => {
+    if (!isRecord(call.args.view)) return slackError('invalid_arguments');
+    const refusal = rules.useTrigger(stringArg(call, 'trigger_id')) ?? viewRefusal(call.args.view);
+    if (refusal) return refusal;
+    return { ok: true, view: renderView(call.args.view, {}) };
+  };
 
   const handlers: Record<string, MethodHandler> = {
     ...functions.handlers,
@@ -344,9 +375,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       ) {
         return slackError('no_text');
       }
-      const blockErrors = tooManyBlocks(call.args.blocks, MAX_MESSAGE_BLOCKS, '/blocks');
-      if (blockErrors) return slackError('invalid_blocks', blockErrors);
+      const refusal = rules.messageRefusal(call.args);
+      if (refusal) return refusal;
       const ts = nextTs();
+      rules.messageShown(resolveChannel(channel), ts);
       return {
         ok: true,
         channel: resolveChannel(channel),
@@ -367,8 +399,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const ts = stringArg(call, 'ts');
       if (!channel) return slackError('channel_not_found');
       if (!ts) return slackError('message_not_found');
-      const blockErrors = tooManyBlocks(call.args.blocks, MAX_MESSAGE_BLOCKS, '/blocks');
-      if (blockErrors) return slackError('invalid_blocks', blockErrors);
+      const refusal = rules.changeRefusal(channel, ts) ?? rules.messageRefusal(call.args);
+      if (refusal) return refusal;
       return { ok: true, channel, ts, text: call.args.text ?? '', message: { text: call.args.text ?? '' } };
     },
     'chat.delete': (call) => {
@@ -376,42 +408,39 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const ts = stringArg(call, 'ts');
       if (!channel) return slackError('channel_not_found');
       if (!ts) return slackError('message_not_found');
+      const refusal = rules.changeRefusal(channel, ts);
+      if (refusal) return refusal;
       return { ok: true, channel, ts };
     },
     'chat.postEphemeral': (call) => {
-      if (!stringArg(call, 'channel')) return slackError('channel_not_found');
-      if (!stringArg(call, 'user')) return slackError('user_not_in_channel');
-      const blockErrors = tooManyBlocks(call.args.blocks, MAX_MESSAGE_BLOCKS, '/blocks');
-      if (blockErrors) return slackError('invalid_blocks', blockErrors);
-      return { ok: true, message_ts: nextTs() };
+      const channel = stringArg(call, 'channel');
+      const user = stringArg(call, 'user');
+      if (!channel) return slackError('channel_not_found');
+      if (!user) return slackError('user_not_in_channel');
+      const refusal = rules.ephemeralRefusal(channel, user) ?? rules.messageRefusal(call.args);
+      if (refusal) return refusal;
+      const ts = nextTs();
+      rules.messageShown(channel, ts, true);
+      return { ok: true, message_ts: ts };
     },
-    'views.open': (call) => {
-      if (!stringArg(call, 'trigger_id')) return slackError('invalid_arguments');
-      if (!isRecord(call.args.view)) return slackError('invalid_arguments');
-      const blockErrors =
-        tooManyBlocks(call.args.view.blocks, MAX_VIEW_BLOCKS, '/view/blocks') ??
-        numberInputOutOfBounds(call.args.view.blocks, '/view/blocks');
-      if (blockErrors) return slackError('invalid_arguments', blockErrors);
-      return { ok: true, view: renderView(call.args.view, {}) };
-    },
+    'views.open': (call) => openModal(call),
+    'views.push': (call) => openModal(call),
     'views.update': (call) => {
       const viewId = stringArg(call, 'view_id');
       const externalId = stringArg(call, 'external_id');
       if (!viewId && !externalId) return slackError('invalid_arguments');
       if (!isRecord(call.args.view)) return slackError('invalid_arguments');
-      const blockErrors =
-        tooManyBlocks(call.args.view.blocks, MAX_VIEW_BLOCKS, '/view/blocks') ??
-        numberInputOutOfBounds(call.args.view.blocks, '/view/blocks');
-      if (blockErrors) return slackError('invalid_arguments', blockErrors);
-      return { ok: true, view: renderView(call.args.view, viewId ? { id: viewId } : {}) };
+      const refusal = viewRefusal(call.args.view);
+      if (refusal) return refusal;
+      const target = rules.viewUpdate({ viewId, externalId }, stringArg(call, 'hash'));
+      if (!('id' in target)) return target;
+      return { ok: true, view: renderView(call.args.view, { id: target.id }) };
     },
     'views.publish': (call) => {
       if (!stringArg(call, 'user_id')) return slackError('invalid_arguments');
       if (!isRecord(call.args.view)) return slackError('invalid_arguments');
-      const blockErrors =
-        tooManyBlocks(call.args.view.blocks, MAX_VIEW_BLOCKS, '/view/blocks') ??
-        numberInputOutOfBounds(call.args.view.blocks, '/view/blocks');
-      if (blockErrors) return slackError('invalid_arguments', blockErrors);
+      const refusal = viewRefusal(call.args.view);
+      if (refusal) return refusal;
       return { ok: true, view: renderView(call.args.view, {}) };
     },
     'users.info': (call) => {
@@ -466,12 +495,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     return options.botToken === undefined ? undefined : 'invalid_auth';
   };
 
-  const answerApiCall = (call: ApiCall): SlackAnswer => {
+  const answerApiCall = (call: ApiCall): SlackAnswer | HttpRefusal => {
     // The one method called before there is a token: it is how a token is obtained.
     if (options.oauth && call.method === 'oauth.v2.access') return oauth.access(call.args, call.basicAuth);
     if (call.token === undefined) return slackError('not_authed');
     const refusal = tokenRefusal(call.token);
     if (refusal !== undefined) return slackError(refusal);
+    const channel = stringArg(call, 'channel');
+    if (call.method === 'chat.postMessage' && channel !== undefined) {
+      const limited = rules.pace(resolveChannel(channel));
+      if (limited) return limited;
+    }
     const handler = handlers[call.method];
     return handler ? handler(call) : slackError('unknown_method');
   };
@@ -506,6 +540,15 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     return false;
   };
 
+  /** A response_url takes 5 posts in 30 minutes, each a message Slack would take (or a deletion). */
+  const responseUrlRefusal = (id: string, body: Record<string, unknown>): HttpRefusal | undefined => {
+    const used = rules.useResponseUrl(id);
+    if (used) return used;
+    if (body.delete_original === true) return undefined;
+    const refusal = rules.messageRefusal(body);
+    return refusal ? { status: 400, body: refusal } : undefined;
+  };
+
   const server = createServer((request, response) => {
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://localhost');
@@ -526,6 +569,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
         const posts = responsePosts.get(id) ?? [];
         // A refused response_url post did not land; a delayed or hung one did.
         if (scripted?.error === undefined && scripted?.status === undefined) {
+          const refusal = responseUrlRefusal(id, args);
+          if (refusal) {
+            sendRefusal(response, refusal);
+            return;
+          }
           posts.push(args as ResponseUrlPost);
           responsePosts.set(id, posts);
         }
@@ -555,9 +603,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       // Refused calls change nothing; a delayed or hung call takes effect, as a slow Slack's would.
       const answer =
         scripted?.error === undefined && scripted?.status === undefined ? answerApiCall(call) : undefined;
-      if (answer !== undefined) call.answer = answer;
+      if (answer !== undefined) call.answer = 'ok' in answer ? answer : answer.body;
       if (scripted && (await answerScripted(response, scripted))) return;
-      call.answer ??= answerApiCall(call);
+      if (answer !== undefined && !('ok' in answer)) {
+        sendRefusal(response, answer);
+        return;
+      }
+      call.answer ??= answerApiCall(call) as SlackAnswer;
       sendJson(response, 200, call.answer);
     })().catch((error: unknown) => {
       if (!response.headersSent) sendJson(response, 500, { ok: false, error: String(error) });
@@ -601,7 +653,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           `fake Slack: no ${what} within ${timeoutMs} ms. Recorded:\n${describeRecorded(recorded, responsePosts)}`,
       );
     },
-    responseUrl: (id) => `${url}/response-url/${encodeURIComponent(id)}`,
+    responseUrl: (id) => {
+      rules.responseUrlIssued(id);
+      return `${url}/response-url/${encodeURIComponent(id)}`;
+    },
     responses: (id) => [...(responsePosts.get(id) ?? [])],
     waitForResponse(id, { timeoutMs = DEFAULT_TIMEOUT_MS, count = 1 } = {}) {
       return poll(
@@ -617,6 +672,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     functions,
     unfurls,
     setUser,
+    relax: (rule, reason) => rules.relax(rule, reason),
+    issueTrigger: () => rules.issueTrigger(),
+    showMessage: (channel, ts, { ephemeral = false } = {}) => rules.messageShown(channel, ts, ephemeral),
+    showView: (view) => rules.viewShown(view),
+    setMembers: (channel, userIds) => rules.setMembers(channel, userIds),
     fail(method, error, { times = 1 } = {}) {
       scripts.push({ method, error, times, remaining: times });
     },
@@ -628,6 +688,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       recorded = [];
       responsePosts = new Map();
       scripts = [];
+      rules.restore();
+      rules.resetPace();
       users = new Map();
       for (const user of options.users ?? []) setUser(user);
     },

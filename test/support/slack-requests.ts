@@ -14,6 +14,7 @@ import type {
 } from '@slack/bolt';
 import { SLACK_EVENTS_PATH } from '../../src/slack/app.js';
 import { SLASH_COMMAND } from '../../src/slack/ids.js';
+import type { FakeSlack } from './fake-slack.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
@@ -45,6 +46,11 @@ export interface SlackRequestDefaults {
   signingSecret: string;
   /** Builds the response_url for an id; pass the fake Slack's `responseUrl`. */
   responseUrl: (id: string) => string;
+  /**
+   * The fake Slack the requests come from: it issues their trigger_ids and learns the messages and views
+   * they were sent from, as Slack knows them. Without it, trigger_ids are ones the fake never issued.
+   */
+  slack?: Pick<FakeSlack, 'issueTrigger' | 'showMessage' | 'showView'>;
   teamId?: string;
   userId?: string;
   channelId?: string;
@@ -152,7 +158,7 @@ export function createSlackRequests(defaults: SlackRequestDefaults): SlackReques
     sequence += 1;
     return sequence;
   };
-  const triggerId = (): string => `${next()}.1234567890.trigger`;
+  const triggerId = (): string => defaults.slack?.issueTrigger() ?? `${next()}.1234567890.trigger`;
   const messageTs = (): string => `1600000000.${String(next()).padStart(6, '0')}`;
 
   const signed = (
@@ -274,6 +280,7 @@ export function createSlackRequests(defaults: SlackRequestDefaults): SlackReques
 
       if (input.view !== undefined) {
         const view = viewOutput(input.view, input.view.id ?? `V${next()}`);
+        defaults.slack?.showView(view);
         // Slack sends no response_url for actions in views; Bolt then offers no respond().
         const payload: Omit<BlockAction, 'response_url'> = {
           ...common,
@@ -287,6 +294,8 @@ export function createSlackRequests(defaults: SlackRequestDefaults): SlackReques
       const responseUrlId = input.responseUrlId ?? `action-${next()}`;
       const ts = input.message?.ts ?? messageTs();
       const actionChannel = input.channelId ?? channelId;
+      // The clicked message is in Slack (chat.update can change it), unless it is ephemeral.
+      defaults.slack?.showMessage(actionChannel, ts, { ephemeral: input.ephemeral ?? false });
       const payload: BlockAction = {
         ...common,
         container: input.container ?? {
@@ -327,6 +336,18 @@ export function createSlackRequests(defaults: SlackRequestDefaults): SlackReques
       }
       const submitter = input.userId ?? userId;
       const submitterTeam = input.teamId ?? teamId;
+      const view = viewOutput(
+        {
+          callback_id: input.callbackId,
+          private_metadata: input.privateMetadata ?? '',
+          state: { values },
+          external_id: input.externalId ?? '',
+          blocks: (input.blocks ?? []) as ViewOutput['blocks'],
+          submit: { type: 'plain_text', text: 'Submit', emoji: true },
+        },
+        input.viewId ?? `V${next()}`,
+      );
+      defaults.slack?.showView(view);
       const payload: ViewSubmitAction = {
         type: 'view_submission',
         team: { id: submitterTeam, domain: 'fake-team' },
@@ -335,17 +356,7 @@ export function createSlackRequests(defaults: SlackRequestDefaults): SlackReques
         api_app_id: API_APP_ID,
         token: VERIFICATION_TOKEN,
         trigger_id: input.triggerId ?? triggerId(),
-        view: viewOutput(
-          {
-            callback_id: input.callbackId,
-            private_metadata: input.privateMetadata ?? '',
-            state: { values },
-            external_id: input.externalId ?? '',
-            blocks: (input.blocks ?? []) as ViewOutput['blocks'],
-            submit: { type: 'plain_text', text: 'Submit', emoji: true },
-          },
-          input.viewId ?? `V${next()}`,
-        ),
+        view,
         response_urls: [],
         is_enterprise_install: false,
       };

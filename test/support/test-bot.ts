@@ -224,6 +224,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
   const requests = createSlackRequests({
     signingSecret: SIGNING_SECRET,
     responseUrl: slack.responseUrl,
+    slack,
     teamId: TEAM_ID,
     userId: USERS.ada.slackId,
     botUserId: slack.botUserId,

@@ -250,6 +250,12 @@ function checkBlocks(
   });
 }
 
+/**
+ * Above this much block text (src/slack/block-kit/block-text.ts) a message is refused. Slack refuses lower still (11,341
+ * was refused, 9,597 accepted): a builder must stay under 11,000 by its own budget, not by this one.
+ */
+export const MAX_BLOCK_TEXT = 12_000;
+
 /** Problems with a message's text and blocks; empty when Slack would take it. */
 export function messageProblems(args: { text?: unknown; blocks?: unknown }): string[] {
   const problems = new Problems();

@@ -4,7 +4,8 @@
 // names, so the bot's error handling meets the same answers it will meet in production.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { messageProblems, viewProblems, withSlackIds } from './block-kit-rules.js';
+import { blockTextLength } from '../../src/slack/block-kit/block-text.js';
+import { MAX_BLOCK_TEXT, messageProblems, viewProblems, withSlackIds } from './block-kit-rules.js';
 import type { Grants } from './grants.js';
 import { BodyTooLargeError, isRecord, readBody, sendJson } from './http-util.js';
 import { SANDBOX_APP, SANDBOX_TEAM } from './sandbox-identity.js';
@@ -60,6 +61,7 @@ function stringArg(args: Json, name: string): string | undefined {
 function content(args: Json): MessageContent | Answer {
   const problems = messageProblems(args);
   if (problems.length > 0) return fail('invalid_blocks', problems);
+  if (blockTextLength(args.blocks) > MAX_BLOCK_TEXT) return fail('msg_blocks_too_long');
   const blocks = Array.isArray(args.blocks) ? args.blocks : [];
   const text = typeof args.text === 'string' ? args.text : '';
   if (text === '' && blocks.length === 0) return fail('no_text');

@@ -47,6 +47,13 @@ export function createReminderDelivery(deps: ReminderDeliveryDeps): ReminderDeli
     if (delivery.landed === 'nowhere') {
       throw new Error(`the reminder reached no conversation (Slack said ${delivery.refusal})`);
     }
+    // Posted, so not tried again; but shortened, which only the log tells whoever can fix the builder.
+    if ((delivery.landed === 'channel' || delivery.landed === 'dm') && delivery.shortened) {
+      deps.logger.warn(
+        { channel: target.channel, userId: target.userId, ...delivery.shortened },
+        'Slack refused a reminder as too big; its words alone were posted',
+      );
+    }
     // Its fate unknown: it may have landed, so it is neither counted as failed nor sent again.
     if (delivery.landed === 'unknown') {
       deps.logger.warn(

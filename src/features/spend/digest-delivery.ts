@@ -177,6 +177,18 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
             digestMessage(running, report, now),
           );
           if (delivery.landed === 'nowhere') throw new Error(`Slack refused the digest: ${delivery.refusal}`);
+          // Posted (its words alone), so not tried again next tick: the log says what was too big.
+          if ((delivery.landed === 'channel' || delivery.landed === 'dm') && delivery.shortened) {
+            deps.logger.warn(
+              {
+                digestId: digest.id,
+                channel: digest.channel,
+                running: running.length,
+                ...delivery.shortened,
+              },
+              'Slack refused the team digest as too big; its words alone were posted',
+            );
+          }
           return delivery;
         },
       );

@@ -113,6 +113,12 @@ export function createWatchReporter(deps: {
         `the completion of watch ${watch.id} was not delivered (${delivery.landed}: ${delivery.refusal})`,
       );
     }
+    if ((delivery.landed === 'channel' || delivery.landed === 'dm') && delivery.shortened) {
+      logger.warn(
+        { watchId: watch.id, channel: watch.channel, ...delivery.shortened },
+        'Slack refused the completion of a watch as too big; its words alone were posted',
+      );
+    }
     // A change asked from App Home is followed in the person's DM by design: no refusal to report.
     const meantForDm = watch.channel === watch.userId;
     if (delivery.landed !== 'channel' && !(meantForDm && delivery.landed === 'dm')) {

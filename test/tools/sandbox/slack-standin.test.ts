@@ -157,6 +157,21 @@ describe('chat.postMessage', () => {
     });
   });
 
+  it('refuses a message whose blocks hold more than 12,000 characters in all, as Slack does', async () => {
+    const sections = (each: number) =>
+      Array.from({ length: 5 }, () => ({
+        type: 'section',
+        text: { type: 'mrkdwn', text: 'x'.repeat(each) },
+      }));
+    expect(
+      (await slackError(slack.chat.postMessage({ channel: GENERAL, text: 'x', blocks: sections(2500) })))
+        .error,
+    ).toBe('msg_blocks_too_long');
+    await expect(
+      slack.chat.postMessage({ channel: GENERAL, text: 'x', blocks: sections(2000) }),
+    ).resolves.toMatchObject({ ok: true });
+  });
+
   it('threads replies under their parent, counting them, and files a reply to a reply under the root', async () => {
     const parent = await slack.chat.postMessage({ channel: GENERAL, text: 'card' });
     const reply = await slack.chat.postMessage({ channel: GENERAL, text: 'one', thread_ts: parent.ts ?? '' });

@@ -1,0 +1,333 @@
+// Each rule of the fake Slack (fake-slack-rules.ts), shown refusing what Slack refuses with Slack's
+// error and HTTP shape, and taking what Slack takes; and a relaxed rule letting the refused call through.
+import { webApi } from '@slack/bolt';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createBoltLogger } from '../../src/slack/bolt-logger.js';
+import { type FakeSlack, startFakeSlack } from './fake-slack.js';
+import { captureLogs } from './log-capture.js';
+
+let slack: FakeSlack;
+let client: webApi.WebClient;
+
+beforeEach(async () => {
+  slack ??= await startFakeSlack();
+  slack.reset();
+  client = new webApi.WebClient('xoxb-rules-test', {
+    slackApiUrl: slack.apiUrl,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    logger: createBoltLogger(captureLogs().logger),
+  });
+});
+afterEach(() => vi.useRealTimers());
+afterAll(() => slack.close());
+
+const plain = (text: string) => ({ type: 'plain_text' as const, text });
+const section = (text: string, blockId?: string) => ({
+  type: 'section' as const,
+  text: { type: 'mrkdwn' as const, text },
+  ...(blockId === undefined ? {} : { block_id: blockId }),
+});
+const button = (text: string, value = 'v', actionId = 'a') => ({
+  type: 'actions' as const,
+  elements: [{ type: 'button' as const, text: plain(text), value, action_id: actionId }],
+});
+const modal = (title: string, extra: Record<string, unknown> = {}) => ({
+  type: 'modal' as const,
+  title: plain(title),
+  blocks: [section('hello')],
+  ...extra,
+});
+const post = (blocks: unknown[], channel = 'C1') =>
+  client.chat.postMessage({ channel, text: 'fallback', blocks: blocks as webApi.KnownBlock[] });
+const refusedWith = (error: string) => ({ data: expect.objectContaining({ ok: false, error }) });
+
+describe('Block Kit limits (blockKit)', () => {
+  it.each([
+    ['a section of 3,001 characters', [section('x'.repeat(3001))], [section('x'.repeat(3000))]],
+    [
+      'a header of 151 characters',
+      [{ type: 'header', text: plain('h'.repeat(151)) }],
+      [{ type: 'header', text: plain('h'.repeat(150)) }],
+    ],
+    ['a button label of 76 characters', [button('b'.repeat(76))], [button('b'.repeat(75))]],
+    ['a button value of 2,001 characters', [button('b', 'v'.repeat(2001))], [button('b', 'v'.repeat(2000))]],
+    [
+      'an action_id of 256 characters',
+      [button('b', 'v', 'a'.repeat(256))],
+      [button('b', 'v', 'a'.repeat(255))],
+    ],
+    ['a block_id of 256 characters', [section('s', 'b'.repeat(256))], [section('s', 'b'.repeat(255))]],
+    [
+      'the same block_id twice',
+      [section('s', 'same'), section('t', 'same')],
+      [section('s', 'one'), section('t', 'two')],
+    ],
+    [
+      '51 blocks',
+      Array.from({ length: 51 }, () => section('s')),
+      Array.from({ length: 50 }, () => section('s')),
+    ],
+  ])('refuses %s with invalid_blocks and says where', async (_what, refused, accepted) => {
+    await expect(post(refused)).rejects.toMatchObject({
+      data: {
+        ok: false,
+        error: 'invalid_blocks',
+        response_metadata: { messages: [expect.stringMatching(/json-pointer:\/blocks/)] },
+      },
+    });
+    await expect(post(accepted)).resolves.toMatchObject({ ok: true });
+  });
+
+  it('refuses a text argument over 40,000 characters with msg_too_long', async () => {
+    await expect(client.chat.postMessage({ channel: 'C1', text: 'x'.repeat(40_001) })).rejects.toMatchObject(
+      refusedWith('msg_too_long'),
+    );
+    await expect(client.chat.postMessage({ channel: 'C1', text: 'x'.repeat(40_000) })).resolves.toMatchObject(
+      {
+        ok: true,
+      },
+    );
+  });
+
+  it('refuses the same limits in chat.update and chat.postEphemeral', async () => {
+    const posted = await post([section('s')]);
+    const tooLong = [section('x'.repeat(3001))] as webApi.KnownBlock[];
+    await expect(
+      client.chat.update({ channel: 'C1', ts: posted.ts ?? '', text: 't', blocks: tooLong }),
+    ).rejects.toMatchObject(refusedWith('invalid_blocks'));
+    await expect(
+      client.chat.postEphemeral({ channel: 'C1', user: 'U1', text: 't', blocks: tooLong }),
+    ).rejects.toMatchObject(refusedWith('invalid_blocks'));
+  });
+
+  it.each([
+    ['a title of 25 characters', modal('t'.repeat(25)), modal('t'.repeat(24))],
+    [
+      'a submit label of 25 characters',
+      modal('t', { submit: plain('s'.repeat(25)) }),
+      modal('t', { submit: plain('s'.repeat(24)) }),
+    ],
+    [
+      'a close label of 25 characters',
+      modal('t', { close: plain('c'.repeat(25)) }),
+      modal('t', { close: plain('c'.repeat(24)) }),
+    ],
+    [
+      'private_metadata of 3,001 characters',
+      modal('t', { private_metadata: 'm'.repeat(3001) }),
+      modal('t', { private_metadata: 'm'.repeat(3000) }),
+    ],
+    [
+      '101 blocks',
+      modal('t', { blocks: Array.from({ length: 101 }, () => section('s')) }),
+      modal('t', { blocks: Array.from({ length: 100 }, () => section('s')) }),
+    ],
+  ])('refuses a modal with %s with invalid_arguments', async (_what, refused, accepted) => {
+    await expect(
+      client.views.open({ trigger_id: slack.issueTrigger(), view: refused as webApi.ModalView }),
+    ).rejects.toMatchObject(refusedWith('invalid_arguments'));
+    await expect(
+      client.views.open({ trigger_id: slack.issueTrigger(), view: accepted as webApi.ModalView }),
+    ).resolves.toMatchObject({ ok: true });
+  });
+
+  it('refuses a Home view of 101 blocks in views.publish', async () => {
+    const blocks = Array.from({ length: 101 }, () => section('s')) as webApi.KnownBlock[];
+    await expect(
+      client.views.publish({ user_id: 'U1', view: { type: 'home', blocks } }),
+    ).rejects.toMatchObject(refusedWith('invalid_arguments'));
+  });
+});
+
+describe('summed block text (blockText)', () => {
+  // 5 sections of 2,500 characters: each within the 3,000 limit, 12,500 in all.
+  const sections = (each: number) => Array.from({ length: 5 }, () => section('x'.repeat(each)));
+
+  it('refuses a message whose blocks hold more than 12,000 characters with msg_blocks_too_long', async () => {
+    await expect(post(sections(2500))).rejects.toMatchObject(refusedWith('msg_blocks_too_long'));
+    await expect(post(sections(2000))).resolves.toMatchObject({ ok: true });
+  });
+
+  it('refuses the same in a response_url post, with HTTP 400', async () => {
+    const answer = await fetch(slack.responseUrl('big'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 't', blocks: sections(2500) }),
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({ ok: false, error: 'msg_blocks_too_long' });
+    expect(slack.responses('big')).toEqual([]);
+  });
+
+  it('takes the message once the rule is relaxed by name, with a reason', async () => {
+    slack.relax('blockText', 'shows what relaxing does');
+    await expect(post(sections(2500))).resolves.toMatchObject({ ok: true });
+    expect(() => slack.relax('blockKit', ' ')).toThrow(/needs a reason/);
+  });
+});
+
+describe('trigger_ids (triggers)', () => {
+  const open = (triggerId: string) => client.views.open({ trigger_id: triggerId, view: modal('Log in') });
+
+  it('opens one view per trigger_id: a second use, or one Slack never issued, is invalid_trigger_id', async () => {
+    const trigger = slack.issueTrigger();
+    await expect(open(trigger)).resolves.toMatchObject({ ok: true });
+    await expect(open(trigger)).rejects.toMatchObject(refusedWith('invalid_trigger_id'));
+    await expect(open('123.456.abcdef')).rejects.toMatchObject(refusedWith('invalid_trigger_id'));
+  });
+
+  it('refuses a trigger_id used after 3 seconds with expired_trigger_id', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const stale = slack.issueTrigger();
+    const fresh = slack.issueTrigger();
+    vi.advanceTimersByTime(2900);
+    await expect(open(fresh)).resolves.toMatchObject({ ok: true });
+    vi.advanceTimersByTime(600);
+    await expect(open(stale)).rejects.toMatchObject(refusedWith('expired_trigger_id'));
+  });
+
+  it('spends a trigger_id in views.push too', async () => {
+    const trigger = slack.issueTrigger();
+    await expect(client.views.push({ trigger_id: trigger, view: modal('Next') })).resolves.toMatchObject({
+      ok: true,
+    });
+    await expect(client.views.push({ trigger_id: trigger, view: modal('Next') })).rejects.toMatchObject(
+      refusedWith('invalid_trigger_id'),
+    );
+  });
+});
+
+describe('views.update (viewHash)', () => {
+  it('takes the current hash, refuses a stale one with hash_conflict, and an unknown view with not_found', async () => {
+    const opened = await client.views.open({ trigger_id: slack.issueTrigger(), view: modal('One') });
+    const viewId = opened.view?.id ?? '';
+    const first = await client.views.update({
+      view_id: viewId,
+      hash: opened.view?.hash ?? '',
+      view: modal('Two'),
+    });
+    expect(first.view?.hash).not.toBe(opened.view?.hash);
+
+    await expect(
+      client.views.update({ view_id: viewId, hash: opened.view?.hash ?? '', view: modal('Three') }),
+    ).rejects.toMatchObject(refusedWith('hash_conflict'));
+    await expect(client.views.update({ view_id: 'V0NEVER', view: modal('x') })).rejects.toMatchObject(
+      refusedWith('not_found'),
+    );
+    await expect(client.views.update({ view: modal('x') } as never)).rejects.toMatchObject(
+      refusedWith('invalid_arguments'),
+    );
+  });
+
+  it('finds a view by its external_id, and one Slack showed the app (showView)', async () => {
+    await client.views.open({
+      trigger_id: slack.issueTrigger(),
+      view: modal('One', { external_id: 'ext-1' }),
+    });
+    await expect(client.views.update({ external_id: 'ext-1', view: modal('Two') })).resolves.toMatchObject({
+      ok: true,
+    });
+    slack.showView({ id: 'V0CLICKED', hash: '1.abc' });
+    await expect(
+      client.views.update({ view_id: 'V0CLICKED', hash: '1.abc', view: modal('Three') }),
+    ).resolves.toMatchObject({ ok: true, view: { id: 'V0CLICKED' } });
+  });
+});
+
+describe('chat.update and chat.delete (knownMessages)', () => {
+  it('changes a posted message; refuses one never posted and an ephemeral one with message_not_found', async () => {
+    const posted = await client.chat.postMessage({ channel: 'C1', text: 'card' });
+    const ephemeral = await client.chat.postEphemeral({ channel: 'C1', user: 'U1', text: 'only you' });
+
+    await expect(
+      client.chat.update({ channel: 'C1', ts: posted.ts ?? '', text: 'new' }),
+    ).resolves.toMatchObject({
+      ok: true,
+    });
+    await expect(
+      client.chat.update({ channel: 'C1', ts: '1700009999.000100', text: 'x' }),
+    ).rejects.toMatchObject(refusedWith('message_not_found'));
+    await expect(
+      client.chat.update({ channel: 'C1', ts: ephemeral.message_ts ?? '', text: 'x' }),
+    ).rejects.toMatchObject(refusedWith('message_not_found'));
+    await expect(client.chat.delete({ channel: 'C2', ts: posted.ts ?? '' })).rejects.toMatchObject(
+      refusedWith('message_not_found'),
+    );
+    slack.showMessage('C2', '1600000000.000001');
+    await expect(client.chat.delete({ channel: 'C2', ts: '1600000000.000001' })).resolves.toMatchObject({
+      ok: true,
+    });
+  });
+});
+
+describe('response_urls (responseUrlUses)', () => {
+  const respond = (id: string) =>
+    fetch(slack.responseUrl(id), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'answer' }),
+    });
+
+  it('takes 5 posts, then answers the 6th with HTTP 404 used_url', async () => {
+    for (let use = 1; use <= 5; use += 1) expect((await respond('five')).status).toBe(200);
+    const sixth = await respond('five');
+    expect(sixth.status).toBe(404);
+    expect(await sixth.json()).toEqual({ ok: false, error: 'used_url' });
+    expect(slack.responses('five')).toHaveLength(5);
+  });
+
+  it('answers a post after 30 minutes with expired_url', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    slack.responseUrl('late');
+    vi.advanceTimersByTime(30 * 60_000 + 1);
+    const late = await respond('late');
+    expect(late.status).toBe(404);
+    expect(await late.json()).toEqual({ ok: false, error: 'expired_url' });
+  });
+});
+
+describe('ephemeral messages (ephemeralAudience)', () => {
+  it("refuses someone outside the channel, or another person's DM, with user_not_in_channel", async () => {
+    slack.setMembers('C0PRIVATE', ['U0ADA']);
+    const to = (channel: string, user: string) => client.chat.postEphemeral({ channel, user, text: 'psst' });
+
+    await expect(to('C0PRIVATE', 'U0ADA')).resolves.toMatchObject({ ok: true });
+    await expect(to('C0PRIVATE', 'U0BOB')).rejects.toMatchObject(refusedWith('user_not_in_channel'));
+    await expect(to('D0ADA', 'U0ADA')).resolves.toMatchObject({ ok: true });
+    await expect(to('D0ADA', 'U0BOB')).rejects.toMatchObject(refusedWith('user_not_in_channel'));
+  });
+});
+
+describe('posting pace (channelPace)', () => {
+  it('takes a burst of 5 posts in a channel, then answers HTTP 429 with Retry-After; other channels go on', async () => {
+    for (let n = 1; n <= 5; n += 1) await client.chat.postMessage({ channel: 'C1', text: `post ${n}` });
+
+    const limited = client.chat.postMessage({ channel: 'C1', text: 'post 6' });
+    await expect(limited).rejects.toMatchObject({ code: webApi.ErrorCode.RateLimitedError, retryAfter: 1 });
+    await expect(client.chat.postMessage({ channel: 'C2', text: 'elsewhere' })).resolves.toMatchObject({
+      ok: true,
+    });
+    expect(slack.calls('chat.postMessage').at(-2)?.answer).toEqual({ ok: false, error: 'ratelimited' });
+  });
+
+  it('takes about one post a second after the burst', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    for (let n = 1; n <= 5; n += 1) await client.chat.postMessage({ channel: 'C1', text: `post ${n}` });
+    vi.advanceTimersByTime(1000);
+    await expect(client.chat.postMessage({ channel: 'C1', text: 'a second later' })).resolves.toMatchObject({
+      ok: true,
+    });
+    await expect(client.chat.postMessage({ channel: 'C1', text: 'too soon' })).rejects.toMatchObject({
+      code: webApi.ErrorCode.RateLimitedError,
+    });
+  });
+
+  it('paces DMs per person, a user id and its DM channel alike', async () => {
+    for (let n = 1; n <= 3; n += 1) await client.chat.postMessage({ channel: 'U0ADA', text: `dm ${n}` });
+    for (let n = 1; n <= 2; n += 1) await client.chat.postMessage({ channel: 'D0ADA', text: `dm ${n}` });
+    await expect(client.chat.postMessage({ channel: 'U0ADA', text: 'sixth' })).rejects.toMatchObject({
+      code: webApi.ErrorCode.RateLimitedError,
+    });
+  });
+});
