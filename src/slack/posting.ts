@@ -15,7 +15,7 @@
 import { webApi } from '@slack/bolt';
 import type { KnownBlock, WebClient } from '@slack/web-api';
 import { describeError, slackErrorCode } from '../errors/describe-error.js';
-import { blockTextLength } from './block-kit/block-text.js';
+import { blockTextLength } from './block-kit/message-budget.js';
 import { escapeMrkdwn, mrkdwn, type SlackMessage } from './block-kit/text.js';
 
 /**

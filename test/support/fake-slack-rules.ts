@@ -4,7 +4,7 @@
 // ephemeral message and the per-channel posting pace. Every rule holds by default; a test turns one
 // off only by name and with a reason (`fakeSlack.relax('channelPace', 'why')`), so a grep for
 // `relax(` lists every place a test lets through what Slack would not.
-import { blockTextLength } from '../../src/slack/block-kit/block-text.js';
+import { blockTextLength } from '../../src/slack/block-kit/message-budget.js';
 import { MAX_BLOCK_TEXT, messageProblems, viewProblems } from '../../tools/sandbox/block-kit-rules.js';
 
 export type FakeSlackRule =

@@ -4,7 +4,7 @@
 // names, so the bot's error handling meets the same answers it will meet in production.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { blockTextLength } from '../../src/slack/block-kit/block-text.js';
+import { blockTextLength } from '../../src/slack/block-kit/message-budget.js';
 import { MAX_BLOCK_TEXT, messageProblems, viewProblems, withSlackIds } from './block-kit-rules.js';
 import type { Grants } from './grants.js';
 import { BodyTooLargeError, isRecord, readBody, sendJson } from './http-util.js';

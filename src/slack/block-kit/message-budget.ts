@@ -27,11 +27,12 @@ export const MESSAGE_BUDGET: Budget = { blocks: LIMITS.messageBlocks, text: 9_00
 export const VIEW_BUDGET: Budget = { blocks: LIMITS.viewBlocks, text: 9_000 };
 
 /**
- * The summed length of every `text` string in the blocks, as Slack counts it: escapes such as `&amp;`
- * count in full, since builders escape before measuring. Buttons' labels, confirm dialogs and context
+ * The summed length of every `text` string in the blocks (or in any part of a block), as Slack counts
+ * it: escapes such as `&amp;` count in full, since builders escape before measuring. The fake Slack and
+ * the sandbox refuse by this same count. Buttons' labels, confirm dialogs and context
  * elements count too; values, ids and URLs do not.
  */
-export function blockTextLength(blocks: readonly unknown[]): number {
+export function blockTextLength(blocks: unknown): number {
   let total = 0;
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) {
