@@ -142,12 +142,23 @@ export function networkFromV1(network: V1Network, teamId: string): Network {
   return { ...network, region: regionFromV1(network.region) ?? network.region, teamId };
 }
 
+const GIB = 1024 ** 3;
+
+/**
+ * A drive's size in bytes, as the domain keeps it. v1's OpenAPI creates a drive with its size "in
+ * gigabytes" and reads it back as an int64 "size" with no unit (docs/units.md). A byte count under
+ * 1 GiB cannot be a shared drive, so a figure that small is the gigabytes it was created with.
+ */
+function driveBytes(size: number): number {
+  return size < GIB ? size * GIB : size;
+}
+
 export function sharedDriveFromV1(drive: V1SharedDrive): SharedDrive {
   const { region, mountPoint, size, username, password, ...rest } = drive;
   return {
     ...rest,
     ...(mountPoint ? { mountPoint } : {}),
-    ...(size === null || size === undefined ? {} : { size }),
+    ...(size === null || size === undefined ? {} : { size: driveBytes(size) }),
     ...(username ? { username } : {}),
     ...(password ? { password } : {}),
     ...(region ? { region: { name: regionFromV1(region) ?? region } } : {}),
