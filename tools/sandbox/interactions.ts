@@ -32,6 +32,8 @@ interface ActionInput {
   container:
     | { kind: 'message'; channel: string; ts: string }
     | { kind: 'ephemeral'; ts: string }
+    /** An app's unfurl of `url` under a person's message. */
+    | { kind: 'unfurl'; channel: string; ts: string; url: string }
     | { kind: 'view'; viewId: string };
   blockId: string;
   actionId: string;
@@ -66,6 +68,8 @@ export interface InteractionsOptions {
   logger: Logger;
   now: () => number;
   ackTimeoutMs?: number;
+  /** Told of each message a person posts (link-sharing.ts sends the app its links). */
+  onPosted?: (message: PageMessage, userId: string) => Promise<void>;
 }
 
 export function createInteractions(options: InteractionsOptions): Interactions {
@@ -164,7 +168,15 @@ export function createInteractions(options: InteractionsOptions): Interactions {
       }
       if (text.trim() === '') return { ok: false, error: 'nothing to send' };
       const encoded = slackEncodeTyped(text, directory());
-      workspace.post(conversation.id, { kind: 'user', userId }, { text: encoded, blocks: [] }, threadTs);
+      const posted = workspace.post(
+        conversation.id,
+        { kind: 'user', userId },
+        { text: encoded, blocks: [] },
+        threadTs,
+      );
+      options.onPosted?.(posted, userId).catch((error: unknown) => {
+        logger.error({ err: error }, 'sending the app what was posted failed');
+      });
       return { ok: true };
     },
 
@@ -207,7 +219,14 @@ export function createInteractions(options: InteractionsOptions): Interactions {
         if (message === undefined) return { ok: false, error: 'that message is gone' };
         if (!workspace.isMember(message.channel, input.userId))
           return { ok: false, error: 'not in that conversation' };
-        const element = findElement(message.blocks, input.blockId, input.actionId);
+        // A click in an app unfurl: the element sits in the unfurl's blocks, not the message's.
+        const { container } = input;
+        const unfurlIndex =
+          container.kind === 'unfurl' ? message.unfurls.findIndex((u) => u.url === container.url) : -1;
+        if (container.kind === 'unfurl' && unfurlIndex < 0)
+          return { ok: false, error: 'that unfurl is gone' };
+        const blocks = message.unfurls[unfurlIndex]?.blocks ?? message.blocks;
+        const element = findElement(blocks, input.blockId, input.actionId);
         if (element === undefined) return { ok: false, error: 'no such element in the message' };
         const action = blockAction(element, input, { now, isKnownUser });
         if (typeof action === 'string') return { ok: false, error: action };
@@ -216,24 +235,36 @@ export function createInteractions(options: InteractionsOptions): Interactions {
           grants.issueResponseUrl({
             userId: input.userId,
             channel: message.channel,
-            source: { kind: 'message', ts: message.ts, ephemeral },
+            // The message around an unfurl is the poster's: its response_url may not replace it.
+            source: unfurlIndex < 0 ? { kind: 'message', ts: message.ts, ephemeral } : { kind: 'command' },
           }),
         );
         payload = {
           ...common,
-          container: {
-            type: 'message',
-            message_ts: message.ts,
-            channel_id: message.channel,
-            is_ephemeral: ephemeral,
-          },
+          container:
+            unfurlIndex < 0
+              ? {
+                  type: 'message',
+                  message_ts: message.ts,
+                  channel_id: message.channel,
+                  is_ephemeral: ephemeral,
+                }
+              : {
+                  type: 'message_attachment',
+                  message_ts: message.ts,
+                  attachment_id: unfurlIndex + 1,
+                  channel_id: message.channel,
+                  is_ephemeral: false,
+                  is_app_unfurl: true,
+                  app_unfurl_url: message.unfurls[unfurlIndex]?.url,
+                },
           channel: {
             id: message.channel,
             name: conversation?.kind === 'im' ? 'directmessage' : conversation?.name,
           },
           // Slack sends no message for a click on an ephemeral one: the app never saw it stored.
           ...(ephemeral ? {} : { message: toSlackMessage(message) }),
-          state: { values: buildStateValues(message.blocks, input.values ?? {}, isKnownUser).values },
+          state: { values: buildStateValues(blocks, input.values ?? {}, isKnownUser).values },
           response_url: responseUrl,
           actions: [action],
         };

@@ -54,6 +54,7 @@ const schemas = {
     container: z.discriminatedUnion('kind', [
       z.object({ kind: z.literal('message'), channel: z.string(), ts: z.string() }),
       z.object({ kind: z.literal('ephemeral'), ts: z.string() }),
+      z.object({ kind: z.literal('unfurl'), channel: z.string(), ts: z.string(), url: z.string() }),
       z.object({ kind: z.literal('view'), viewId: z.string() }),
     ]),
     blockId: z.string(),

@@ -7,6 +7,8 @@ import { createChangeFeed } from './change-feed.js';
 import { createEventStream } from './events.js';
 import { createGrants } from './grants.js';
 import { createInteractions } from './interactions.js';
+import { createLinkSharing } from './link-sharing.js';
+import { createFakeUnfurls } from './link-unfurls.js';
 import { SANDBOX_APP } from './sandbox-identity.js';
 import { type SandboxServer, startSandboxServer } from './sandbox-server.js';
 import { API_PATH_PREFIX, createSlackStandin, RESPONSE_URL_PATH_PREFIX } from './slack-standin.js';
@@ -54,6 +56,17 @@ export async function startSlackSandbox(options: SlackSandboxOptions): Promise<S
   const grants = createGrants({ now });
   let requestUrl = '';
   let server: SandboxServer | undefined;
+  const ackTimeout = options.ackTimeoutMs === undefined ? {} : { ackTimeoutMs: options.ackTimeoutMs };
+  const unfurls = createFakeUnfurls(() => workspace.nextTs());
+  const linkSharing = createLinkSharing({
+    unfurls,
+    workspace,
+    signingSecret,
+    requestUrl: () => requestUrl,
+    logger,
+    now,
+    ...ackTimeout,
+  });
   const interactions = createInteractions({
     workspace,
     views,
@@ -64,7 +77,8 @@ export async function startSlackSandbox(options: SlackSandboxOptions): Promise<S
     responseUrl: (id) => `${server?.url ?? ''}${RESPONSE_URL_PATH_PREFIX}${encodeURIComponent(id)}`,
     logger,
     now,
-    ...(options.ackTimeoutMs === undefined ? {} : { ackTimeoutMs: options.ackTimeoutMs }),
+    ...ackTimeout,
+    onPosted: linkSharing.posted,
   });
   const functions = createFakeFunctions(SANDBOX_APP.appId);
   const workflowRuns = createWorkflowRuns({
@@ -74,7 +88,7 @@ export async function startSlackSandbox(options: SlackSandboxOptions): Promise<S
     requestUrl: () => requestUrl,
     logger,
     now,
-    ...(options.ackTimeoutMs === undefined ? {} : { ackTimeoutMs: options.ackTimeoutMs }),
+    ...ackTimeout,
   });
   server = await startSandboxServer({
     standin: createSlackStandin({
@@ -84,6 +98,8 @@ export async function startSlackSandbox(options: SlackSandboxOptions): Promise<S
       botToken,
       functions,
       onRunEnded: workflowRuns.ended,
+      unfurls,
+      onUnfurled: linkSharing.unfurled,
       logger,
       now,
     }),

@@ -8,6 +8,7 @@ import { blockTextLength } from '../../src/slack/block-kit/message-budget.js';
 import { MAX_BLOCK_TEXT, messageProblems, viewProblems, withSlackIds } from './block-kit-rules.js';
 import type { Grants } from './grants.js';
 import { BodyTooLargeError, isRecord, readBody, sendJson } from './http-util.js';
+import type { FakeUnfurls } from './link-unfurls.js';
 import { SANDBOX_APP, SANDBOX_TEAM } from './sandbox-identity.js';
 import { timeZoneOffsetSeconds } from './time-zone.js';
 import { toSlackView, type ViewStacks } from './view-stacks.js';
@@ -21,7 +22,7 @@ export const API_PATH_PREFIX = '/api/';
 export const RESPONSE_URL_PATH_PREFIX = '/response-url/';
 
 // Values the Web API client JSON-encodes inside form bodies; every other form value stays a string.
-const JSON_ARGS = new Set(['blocks', 'attachments', 'view', 'metadata']);
+const JSON_ARGS = new Set(['blocks', 'attachments', 'view', 'metadata', 'unfurls', 'user_auth_blocks']);
 const BOT: Author = { kind: 'bot' };
 
 export interface SlackStandinOptions {
@@ -34,6 +35,10 @@ export interface SlackStandinOptions {
   functions: FakeFunctions;
   /** Told after Slack took a run's completion. */
   onRunEnded: (executionId: string) => void;
+  /** Shared links (link-sharing.ts): chat.unfurl, for the links of a message the app was told of. */
+  unfurls: FakeUnfurls;
+  /** Told after Slack took a chat.unfurl call, with its unfurls as Slack stores them. */
+  onUnfurled: (args: Json, unfurls: Record<string, { blocks: unknown[] }>) => void;
   logger: Logger;
   now: () => number;
 }
@@ -117,8 +122,27 @@ export function createSlackStandin(options: SlackStandinOptions): SlackStandin {
     ]),
   );
 
+  /**
+   * chat.unfurl: the fake Slack's rules (a shared message, its URLs only), and each unfurl's blocks
+   * held to the Block Kit rules of a message, since the page shows them as one.
+   */
+  const unfurl = (args: Json): Answer => {
+    const answer = options.unfurls.handlers['chat.unfurl']?.({ args }) ?? fail('unknown_method');
+    if (!answer.ok) return answer;
+    const stored: Record<string, { blocks: unknown[] }> = {};
+    for (const [url, value] of Object.entries(isRecord(args.unfurls) ? args.unfurls : {})) {
+      const blocks = isRecord(value) && Array.isArray(value.blocks) ? value.blocks : [];
+      const problems = messageProblems({ blocks });
+      if (problems.length > 0) return fail('invalid_blocks', problems);
+      stored[url] = { blocks: withSlackIds(blocks) };
+    }
+    options.onUnfurled(args, stored);
+    return answer;
+  };
+
   const methods: Record<string, (args: Json) => Answer> = {
     ...stepMethods,
+    'chat.unfurl': unfurl,
     'auth.test': () => ({
       ok: true,
       url: `https://${SANDBOX_TEAM.domain}.slack.com/`,

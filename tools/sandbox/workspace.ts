@@ -27,6 +27,8 @@ export interface PageMessage {
   replyUsers: string[];
   edited: boolean;
   ephemeral: boolean;
+  /** The app's unfurls of links in a person's message (chat.unfurl), shown under it, one per URL. */
+  unfurls: { url: string; blocks: unknown[] }[];
 }
 
 interface Channel {
@@ -58,6 +60,8 @@ export interface Workspace {
   message(channelId: string, ts: string): PageMessage | undefined;
   update(channelId: string, ts: string, content: MessageContent): PageMessage | undefined;
   delete(channelId: string, ts: string): boolean;
+  /** Attaches the app's unfurls to a message; a URL unfurled again has its unfurl replaced, as Slack does. */
+  unfurl(channelId: string, ts: string, unfurls: PageMessage['unfurls']): PageMessage | undefined;
   postEphemeral(
     channelId: string,
     userId: string,
@@ -165,6 +169,7 @@ export function createWorkspace({
         replyUsers: [],
         edited: false,
         ephemeral: false,
+        unfurls: [],
       };
       list.push(message);
       if (list.length > maxMessagesPerChannel) list.splice(0, list.length - maxMessagesPerChannel);
@@ -192,6 +197,18 @@ export function createWorkspace({
       return copy(found);
     },
 
+    unfurl(channelId, ts, unfurls) {
+      const found = find(channelId, ts);
+      if (!found) return undefined;
+      for (const unfurl of unfurls) {
+        const index = found.unfurls.findIndex((existing) => existing.url === unfurl.url);
+        if (index < 0) found.unfurls.push(unfurl);
+        else found.unfurls[index] = unfurl;
+      }
+      feed.emit({ type: 'message', message: copy(found) });
+      return copy(found);
+    },
+
     delete(channelId, ts) {
       const list = messages.get(channelId);
       const index = list?.findIndex((message) => message.ts === ts) ?? -1;
@@ -214,6 +231,7 @@ export function createWorkspace({
         replyUsers: [],
         edited: false,
         ephemeral: true,
+        unfurls: [],
       };
       list.push(message);
       if (list.length > MAX_EPHEMERALS_PER_PERSON) list.splice(0, list.length - MAX_EPHEMERALS_PER_PERSON);
@@ -276,6 +294,17 @@ export function toSlackMessage(message: PageMessage): Record<string, unknown> {
           reply_count: message.replyCount,
           reply_users_count: message.replyUsers.length,
           reply_users: message.replyUsers,
+        }
+      : {}),
+    // Slack keeps app unfurls as the message's attachments, each marked with the URL it unfurls.
+    ...(message.unfurls.length > 0
+      ? {
+          attachments: message.unfurls.map((unfurl, index) => ({
+            id: index + 1,
+            app_unfurl_url: unfurl.url,
+            is_app_unfurl: true,
+            blocks: unfurl.blocks,
+          })),
         }
       : {}),
     ...(message.edited ? { edited: { user: SANDBOX_APP.botUserId, ts: message.ts } } : {}),

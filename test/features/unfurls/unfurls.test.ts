@@ -3,7 +3,7 @@ import { machineIdOfConsoleUrl } from '../../../src/features/unfurls/console-lin
 import { ActionId } from '../../../src/slack/ids.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
-import { eventually, settle, textOf } from '../machines/machine-kit.js';
+import { cardBlockId, cardValue, eventually, settle, textOf } from '../machines/machine-kit.js';
 
 const CHANNEL = 'C0OPS';
 const bot = useTestBot({ linked: ['ada'] });
@@ -95,5 +95,42 @@ describe('link_shared', () => {
     });
     expect(await answer.json()).toEqual({ ok: false, error: 'cannot_unfurl_url' });
     await eventually(() => bot.slack.calls('chat.unfurl')[0]);
+  });
+
+  it("Stop on an unfurled card stops the machine with the clicker's key and posts the live card, leaving the poster's message alone", async () => {
+    const url = 'https://console.paperspace.com/machines/psada001';
+    const event = bot.slack.unfurls.share({ channel: CHANNEL, user: USERS.ada.slackId, urls: [url] });
+    await bot.send(bot.requests.event(event));
+    await bot.slack.waitFor('chat.unfurl');
+    bot.slack.reset();
+    // As Slack sends a click in an app unfurl: the container names the unfurl, the message is Ada's.
+    const click = await bot.send(
+      bot.requests.blockAction({
+        actionId: ActionId.machineStop,
+        value: cardValue('psada001', 'ada-workstation'),
+        blockId: cardBlockId('psada001'),
+        userId: USERS.ada.slackId,
+        channelId: CHANNEL,
+        message: { ts: String(event.message_ts), text: `<${url}>` },
+        container: {
+          type: 'message_attachment',
+          message_ts: event.message_ts,
+          attachment_id: 1,
+          channel_id: CHANNEL,
+          is_ephemeral: false,
+          is_app_unfurl: true,
+          app_unfurl_url: url,
+        },
+        responseUrlId: 'unfurl-click',
+      }),
+    );
+    expect(click.status).toBe(200);
+    const posted = await bot.slack.waitFor('chat.postMessage');
+    expect(posted.args.channel).toBe(CHANNEL);
+    expect(textOf(posted.args.blocks)).toContain('ada-workstation');
+    await eventually(() => bot.emulator.state.machine('psada001')?.state !== 'ready' || undefined);
+    await settle();
+    expect(bot.slack.calls('chat.update').filter((call) => call.args.ts === event.message_ts)).toEqual([]);
+    expect(bot.slack.responses('unfurl-click')).toEqual([]);
   });
 });

@@ -158,4 +158,26 @@ describeInChromium('the sandbox in a browser', () => {
     expect(await done.textContent()).toContain(`machine_name: ${MACHINE}`);
     await page.screenshot({ path: await screenshotPath('sandbox-workflow-step'), fullPage: true });
   });
+
+  it('unfurls a pasted console link into the machine card under the message, whose Start works as on a card', {
+    timeout: 90_000,
+  }, async () => {
+    // Ada's other machine, still off: nothing earlier in this file touched it.
+    const link = 'https://console.paperspace.com/machines/psada002';
+    await type(`the CPU box: ${link}`);
+    const unfurl = await waitForVisible(
+      page.locator('#timeline .message:not(.ephemeral) .unfurl').filter({ hasText: 'ada-cpu-box' }).last(),
+      'The unfurled card under the message',
+    );
+    expect(await unfurl.getAttribute('data-url')).toBe(link);
+    await unfurl.getByRole('button', { name: 'Start ada-cpu-box' }).click();
+    const card = await waitForVisible(
+      page.locator('#timeline .message:has(.avatar-bot)').filter({ hasText: 'ada-cpu-box' }).last(),
+      'The live card the app posts for ada-cpu-box',
+    );
+    expect(await card.textContent()).not.toContain('⚫ Off');
+    // Ada's own message keeps her text and the card under it.
+    expect(await unfurl.isVisible()).toBe(true);
+    await page.screenshot({ path: await screenshotPath('sandbox-unfurl'), fullPage: true });
+  });
 });

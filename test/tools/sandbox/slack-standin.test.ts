@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeClock, type FakeClock } from '../../../tools/emulator/index.js';
 import { createChangeFeed, type WorkspaceChange } from '../../../tools/sandbox/change-feed.js';
 import { createGrants, type Grants } from '../../../tools/sandbox/grants.js';
+import { createFakeUnfurls, type FakeUnfurls } from '../../../tools/sandbox/link-unfurls.js';
 import { createSlackStandin } from '../../../tools/sandbox/slack-standin.js';
 import { createViewStacks, type ViewStacks } from '../../../tools/sandbox/view-stacks.js';
 import { createFakeFunctions, type FakeFunctions } from '../../../tools/sandbox/workflow-functions.js';
@@ -28,6 +29,8 @@ let url: string;
 let slack: WebClient;
 let functions: FakeFunctions;
 let runsEnded: string[];
+let unfurls: FakeUnfurls;
+let unfurled: { args: Record<string, unknown>; given: Record<string, { blocks: unknown[] }> }[];
 
 beforeEach(async () => {
   clock = createFakeClock();
@@ -39,6 +42,8 @@ beforeEach(async () => {
   grants = createGrants({ now: clock.now });
   functions = createFakeFunctions('A0SANDBOX');
   runsEnded = [];
+  unfurls = createFakeUnfurls(() => workspace.nextTs());
+  unfurled = [];
   const standin = createSlackStandin({
     workspace,
     views,
@@ -46,6 +51,8 @@ beforeEach(async () => {
     botToken: BOT_TOKEN,
     functions,
     onRunEnded: (executionId) => runsEnded.push(executionId),
+    unfurls,
+    onUnfurled: (args, given) => unfurled.push({ args, given }),
     logger: captureLogs().logger,
     now: clock.now,
   });
@@ -452,5 +459,66 @@ describe('functions.completeSuccess and completeError', () => {
     );
     expect(refused.error).toBe('invalid_auth');
     expect(runsEnded).toEqual([]);
+  });
+});
+
+describe('chat.unfurl', () => {
+  const LINK = 'https://console.paperspace.com/machines/psada001';
+  /** Ada posts a message with the link, and Slack tells the app (link_shared). */
+  const shared = () => {
+    const posted = workspace.post(GENERAL, { kind: 'user', userId: ADA }, { text: `<${LINK}>`, blocks: [] });
+    return unfurls.share({ channel: GENERAL, user: ADA, urls: [LINK], ts: posted.ts });
+  };
+
+  it("takes an unfurl of a shared message's link, by channel and ts or by unfurl_id, with Slack's block ids", async () => {
+    const event = shared();
+    const byTs = await slack.chat.unfurl({
+      channel: GENERAL,
+      ts: String(event.message_ts),
+      unfurls: { [LINK]: { blocks: [section('*ada-workstation* · Ready')] } },
+    });
+    expect(byTs.ok).toBe(true);
+    await slack.chat.unfurl({
+      unfurl_id: String(event.unfurl_id),
+      source: 'conversations_history',
+      unfurls: { [LINK]: { blocks: [section('*ada-workstation* · Off')] } },
+    });
+    expect(unfurled.map(({ given }) => Object.keys(given))).toEqual([[LINK], [LINK]]);
+    const [block] = unfurled[1]?.given[LINK]?.blocks ?? [];
+    expect(block).toMatchObject({ text: { text: '*ada-workstation* · Off' } });
+    expect((block as { block_id?: string }).block_id).toBeTruthy();
+  });
+
+  it('refuses a message the app was not told of, a URL not in it and blocks beyond Slack’s rules', async () => {
+    const event = shared();
+    const unshared = workspace.post(
+      GENERAL,
+      { kind: 'user', userId: MAYA },
+      { text: `<${LINK}>`, blocks: [] },
+    );
+    const card = { [LINK]: { blocks: [section('card')] } };
+    expect(
+      (await slackError(slack.chat.unfurl({ channel: GENERAL, ts: unshared.ts, unfurls: card }))).error,
+    ).toBe('cannot_find_message');
+    const other = { 'https://console.paperspace.com/machines/psother1': { blocks: [section('card')] } };
+    expect(
+      (
+        await slackError(
+          slack.chat.unfurl({ channel: GENERAL, ts: String(event.message_ts), unfurls: other }),
+        )
+      ).error,
+    ).toBe('cannot_unfurl_url');
+    const longHeader = {
+      [LINK]: { blocks: [{ type: 'header', text: { type: 'plain_text', text: 'x'.repeat(151) } }] },
+    };
+    expect(
+      await slackError(
+        slack.chat.unfurl({ channel: GENERAL, ts: String(event.message_ts), unfurls: longHeader as never }),
+      ),
+    ).toEqual({
+      error: 'invalid_blocks',
+      messages: ['[ERROR] must be less than 151 characters [json-pointer:/blocks/0/text/text]'],
+    });
+    expect(unfurled).toEqual([]);
   });
 });

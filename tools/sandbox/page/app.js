@@ -142,6 +142,19 @@ function messageContext(message) {
   };
 }
 
+/** An app's unfurl under a person's message: its buttons act on the unfurl, as Slack sends them. */
+function unfurlNode(message, unfurl, index) {
+  const container = { kind: 'unfurl', channel: message.channel, ts: message.ts, url: unfurl.url };
+  const context = {
+    ...baseContext(`u${message.ts.replace('.', '')}-${index}`),
+    act: (element, blockId, selected) =>
+      send('/sandbox/action', { container, blockId, actionId: element.action_id, selected }),
+  };
+  return h('div', { className: 'unfurl blocks', 'data-url': unfurl.url }, [
+    renderBlocks(unfurl.blocks, context),
+  ]);
+}
+
 function authorOf(message) {
   switch (message.author.kind) {
     case 'bot':
@@ -205,6 +218,7 @@ function messageNode(message, { inThread }) {
           ? h('div', { className: 'ephemeral-note' }, ['👁 Only visible to you · ', dismiss])
           : null,
         content,
+        ...(message.unfurls ?? []).map((unfurl, index) => unfurlNode(message, unfurl, index)),
         replies,
       ]),
     ],

@@ -9,7 +9,10 @@ import type { ListenerDeps } from '../../../slack/listener-deps.js';
 
 export type CardLocation =
   | { kind: 'message'; channel: string; ts: string; threadTs?: string }
-  /** An ephemeral reply: Slack sends no message, so there is nothing to update. */
+  /**
+   * An ephemeral reply (Slack sends no message), or a card unfurled under someone's message (the
+   * message is theirs, not the app's): either way there is nothing the app may update.
+   */
   | { kind: 'ephemeral'; channel: string }
   /** App Home (or a modal): no channel at all. */
   | { kind: 'home' };
@@ -22,12 +25,18 @@ export interface MachineClick extends ButtonClick {
 
 function locate(body: BlockAction): CardLocation {
   const channel = body.channel?.id ?? stringOf(body.container.channel_id);
-  if (channel !== undefined && body.container.is_ephemeral === true) return { kind: 'ephemeral', channel };
+  if (channel !== undefined && (body.container.is_ephemeral === true || isUnfurl(body)))
+    return { kind: 'ephemeral', channel };
   if (channel !== undefined && body.message !== undefined) {
     const threadTs = stringOf(body.message.thread_ts);
     return { kind: 'message', channel, ts: body.message.ts, ...(threadTs ? { threadTs } : {}) };
   }
   return { kind: 'home' };
+}
+
+/** A click in an app unfurl: Slack names the unfurled link in the container. */
+function isUnfurl(body: BlockAction): boolean {
+  return body.container.is_app_unfurl === true;
 }
 
 function stringOf(value: unknown): string | undefined {
@@ -52,7 +61,9 @@ function machineClickOf(click: ButtonClick, { body, respond }: ButtonArgs<BlockA
     ...click,
     card,
     async replaceEphemeral(message) {
-      if (card.kind === 'ephemeral' && hasResponseUrl) await respond({ replace_original: true, ...message });
+      // An unfurl stays as it is: replacing the "original" would replace the poster's own message.
+      if (card.kind === 'ephemeral' && hasResponseUrl && !isUnfurl(body))
+        await respond({ replace_original: true, ...message });
     },
   };
 }

@@ -250,6 +250,13 @@ function register(app: App, received: Received[]): void {
     received.push({ kind: 'event', body: body as never });
   });
 
+  // Unfurls every link Slack names with a running machine's card.
+  app.event('link_shared', async ({ event, body, client }) => {
+    received.push({ kind: 'event', body: body as never });
+    const unfurls = Object.fromEntries(event.links.map((link) => [link.url, { blocks: card('ready') }]));
+    await client.chat.unfurl({ channel: event.channel, ts: event.message_ts, unfurls: unfurls as never });
+  });
+
   app.event('app_home_opened', async ({ event, body, client }) => {
     received.push({ kind: 'event', body: body as never });
     await client.views.publish({
