@@ -63,7 +63,10 @@ describe.each(storeFactories)('poll leases by person on $name', (factory) => {
     const assignment = await db.store.watchLeases.claimPeople({ owner: 'replica-a', now: T0, ...LEASE });
     expect(assignment.watches).toHaveLength(6000);
     expect(assignment.people).toBe(300);
-  }, 60_000);
+    // Writing 6,000 watches one by one takes seconds on an idle machine and over a minute on a loaded
+    // one (CI runs these store tests twice: on the machine's Node and on Node 24): the timeout bounds
+    // a hang, it does not measure speed (the benches do).
+  }, 240_000);
 
   it('never gives one person to two replicas, and splits the people evenly once both have ticked', async () => {
     await addPeople(db.store, 11, 2);
