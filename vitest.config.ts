@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
  */
 const BOTH_DIALECTS = [
   'test/features/catalog/lists.test.ts',
+  'test/features/catalog/list-calls.test.ts',
   'test/features/machines/show-usage.test.ts',
   'test/features/machines/power.test.ts',
   'test/features/machines/create.test.ts',

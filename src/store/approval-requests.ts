@@ -134,6 +134,13 @@ export interface ApprovalRequestRepository {
   }): Promise<void>;
   /** The owner who granted `requesterId` power over `machineId` and whose grant still runs at `now`. */
   grantedBy(teamId: string, requesterId: string, machineId: string, now: number): Promise<string | undefined>;
+  /**
+   * Deletes up to `limit` requests decided (approved, denied, withdrawn, expired or failed) before
+   * `before`, oldest first; an open request is never deleted. Returns how many.
+   */
+  pruneDecidedBefore(before: number, limit: number): Promise<number>;
+  /** Deletes up to `limit` standing grants that ran out before `before`, oldest first; returns how many. */
+  pruneGrantsExpiredBefore(before: number, limit: number): Promise<number>;
 
   setSettings(input: {
     teamId: string;
@@ -329,6 +336,27 @@ export function createApprovalRequestRepository(db: SqlClient): ApprovalRequestR
         [teamId, requesterId, machineId, now],
       );
       return row?.owner_id;
+    },
+
+    async pruneDecidedBefore(before, limit) {
+      // An expiry decides with decided_at too; expires_at only stands in for a row that somehow lacks one.
+      const { changes } = await db.run(
+        `DELETE FROM approval_requests WHERE id IN (
+           SELECT id FROM approval_requests WHERE status <> 'open' AND COALESCE(decided_at, expires_at) < ?
+           ORDER BY COALESCE(decided_at, expires_at), id LIMIT ?)`,
+        [before, limit],
+      );
+      return changes;
+    },
+
+    async pruneGrantsExpiredBefore(before, limit) {
+      const { changes } = await db.run(
+        `DELETE FROM approval_grants WHERE (slack_team_id, owner_id, requester_id, machine_id) IN (
+           SELECT slack_team_id, owner_id, requester_id, machine_id FROM approval_grants WHERE expires_at < ?
+           ORDER BY expires_at LIMIT ?)`,
+        [before, limit],
+      );
+      return changes;
     },
 
     async setSettings({ teamId, paperspaceTeamId, settings, setBy, at }) {

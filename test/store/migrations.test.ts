@@ -195,6 +195,20 @@ describe('migrations', () => {
     expect(await db.get('SELECT action FROM audit_records')).toEqual({ action: 'machine.start' });
   });
 
+  it("serve the spend report's history of one machine from an index, not a scan of the audit table", async () => {
+    const db = open();
+    await migrate(db, () => 1);
+    // The query AuditRepository.list runs for machine-attribution.ts (a team's records of one machine).
+    const plan = await db.all<{ detail: string }>(
+      `EXPLAIN QUERY PLAN SELECT * FROM audit_records WHERE slack_team_id = ? AND resource_id = ?
+       ORDER BY occurred_at DESC, id DESC LIMIT ?`,
+      ['T1', 'psabc123', 50],
+    );
+    const details = plan.map((row) => row.detail).join('\n');
+    expect(details).toContain('USING INDEX audit_records_resource (resource_id=?)');
+    expect(details).not.toContain('TEMP B-TREE');
+  });
+
   it('apply only the migrations a database is missing', async () => {
     const db = open();
     expect(await migrate(db, () => 1, MIGRATIONS.slice(0, 2))).toEqual([1, 2]);

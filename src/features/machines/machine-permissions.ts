@@ -6,12 +6,14 @@
 // owner), or a role that could not be read (Paperspace failed to answer), count as allowed: Paperspace
 // then decides, and the click says why.
 import { ownerIdOf } from '../../domain/machine-people.js';
-import { type RoleNotes, teamRoleOf } from '../../domain/team-role.js';
+import { type RoleNotes, type TeamRole, teamRoleOf } from '../../domain/team-role.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { Logger } from '../../logger.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import type { KeyVault } from '../../vault/key-vault.js';
+import { keptTeamRoleOf } from './kept-team-roles.js';
 
 export interface MachineButtons {
   /** Start, Stop, Restart; otherwise the card offers "Ask the owner". */
@@ -37,19 +39,64 @@ function buttonsFor(viewer: { paperspaceUserId?: string; administers?: boolean }
  * (domain/team-role.ts: v1 says it, the legacy API shows it by a create or an administrator's read) only when
  * a machine is someone else's: a person's own machines need no call.
  */
-export async function viewerButtons(
+export function viewerButtons(
   deps: RoleNotes & { logger: Pick<Logger, 'info'> },
   viewer: { user: SlackUser; client: PaperspaceClient; paperspaceUserId: string | undefined },
   machines: readonly Machine[],
 ): Promise<ButtonsFor> {
   const { paperspaceUserId } = viewer;
+  return decide(deps, paperspaceUserId, machines, (id) =>
+    teamRoleOf(deps, { ...viewer, paperspaceUserId: id }),
+  );
+}
+
+/**
+ * The rule for the viewer of a list, started before its machines are listed so that on the legacy
+ * API the role is read beside the list's own Paperspace call, never after it, and kept a few minutes
+ * per team (kept-team-roles.ts): a list then costs one Paperspace call. The answer, given the
+ * machines listed, is the same as viewerButtons'.
+ */
+export function listViewerButtons(
+  deps: RoleNotes & { logger: Pick<Logger, 'info'>; vault: Pick<KeyVault, 'account'>; now: () => number },
+  viewer: { user: SlackUser; client: PaperspaceClient },
+): (machines: readonly Machine[]) => Promise<ButtonsFor> {
+  const ahead = (async () => {
+    const account = await deps.vault.account(viewer.user);
+    if (account === undefined) return { paperspaceUserId: undefined };
+    const person = { ...viewer, paperspaceUserId: account.userId };
+    // v1 machines name no owner, so a v1 list never asks; its role would come from the key's session.
+    if (viewer.client.capabilities.whoAmI) return { paperspaceUserId: account.userId };
+    const role = keptTeamRoleOf(deps, person, account);
+    // Awaited (and its failure logged) only if a machine turns out to be someone else's.
+    role.catch(() => undefined);
+    return { paperspaceUserId: account.userId, role };
+  })();
+  // A list that fails first never asks for the role: its failure is the one to tell.
+  ahead.catch(() => undefined);
+  return async (machines) => {
+    const { paperspaceUserId, role } = await ahead;
+    return decide(
+      deps,
+      paperspaceUserId,
+      machines,
+      (id) => role ?? teamRoleOf(deps, { ...viewer, paperspaceUserId: id }),
+    );
+  };
+}
+
+async function decide(
+  deps: { logger: Pick<Logger, 'info'> },
+  paperspaceUserId: string | undefined,
+  machines: readonly Machine[],
+  roleOf: (paperspaceUserId: string) => Promise<TeamRole>,
+): Promise<ButtonsFor> {
   if (paperspaceUserId === undefined) return buttonsFor({});
   const othersOwn = machines.some((machine) => !buttonsFor({ paperspaceUserId })(machine).power);
   if (!othersOwn) return buttonsFor({ paperspaceUserId });
   try {
     // Only a role Paperspace confirms shows the manage buttons on someone else's machine: without an
     // access token the legacy API cannot confirm it, and every such click would end in a 403.
-    const { role } = await teamRoleOf(deps, { ...viewer, paperspaceUserId });
+    const { role } = await roleOf(paperspaceUserId);
     return buttonsFor({ paperspaceUserId, administers: role === 'admin' });
   } catch (error) {
     deps.logger.info(

@@ -1,6 +1,12 @@
 // Rows that only ever grow get a retention: audit records (about 400 MB a year at 500 people),
-// channel shares long expired, and power claims (a few seconds' worth each, one row per machine). Once a day a replica deletes what is past AUDIT_RETENTION_DAYS and
-// DELEGATION_RETENTION_DAYS. Every replica may run it: deleting rows already deleted is a no-op.
+// channel shares long expired, approval requests once decided and standing grants once run out (about
+// 18,000 a year at 500 people), and power claims (a few seconds' worth each, one row per machine).
+// Once a day a replica deletes what is past AUDIT_RETENTION_DAYS and DELEGATION_RETENTION_DAYS. Every
+// replica may run it: deleting rows already deleted is a no-op.
+// A decided request is kept as long as audit records: the spend report finds the person a machine was
+// approved for through the audit record of its create, which names the request, so the two age out
+// together. A grant that ran out answers nothing (grantedBy asks for one still running) and is kept
+// as long as an expired share, for whoever reads the database after a dispute.
 import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -38,9 +44,14 @@ export function retentionJobs(deps: Pick<JobDeps, 'store' | 'now' | 'logger' | '
         const delegations = await inBatches((limit) =>
           store.delegations.pruneExpiredBefore(delegationsBefore, limit),
         );
+        const requests = await inBatches((limit) => store.approvals.pruneDecidedBefore(auditBefore, limit));
+        const grants = await inBatches((limit) =>
+          store.approvals.pruneGrantsExpiredBefore(delegationsBefore, limit),
+        );
         const powerClaims = await store.powerClaims.pruneExpired(at);
-        if (audit > 0 || delegations > 0 || powerClaims > 0) {
-          logger.info({ audit, delegations, powerClaims, retention }, 'pruned rows past their retention');
+        const pruned = { audit, delegations, requests, grants, powerClaims };
+        if (Object.values(pruned).some((count) => count > 0)) {
+          logger.info({ ...pruned, retention }, 'pruned rows past their retention');
         }
       },
     },

@@ -39,6 +39,39 @@ async function shareExpiringAt(store: Store, expiresAt: number, marked: boolean)
   return share;
 }
 
+/** A request for a create Sam made `daysAgo` days before NOW; decided by Ada a minute later unless `open`. */
+async function requestMade(
+  store: Store,
+  daysAgo: number,
+  decision: 'approved' | 'denied' | 'expired' | 'open',
+) {
+  const createdAt = NOW - daysAgo * DAY;
+  const expiresAt = createdAt + DAY;
+  const request = await store.approvals.create({
+    teamId: 'T1',
+    requesterId: 'U_SAM',
+    paperspaceTeamId: 'te1',
+    kind: 'create',
+    machineId: null,
+    machineName: `sam-${daysAgo}-${decision}`,
+    ownerId: null,
+    details: { params: { machineName: `sam-${daysAgo}-${decision}`, machineType: 'C4' } },
+    channel: 'C_ML',
+    createdAt,
+    expiresAt,
+  });
+  if (decision === 'expired') {
+    await store.approvals.decide(request.id, { status: 'expired', by: 'expiry', at: expiresAt });
+  } else if (decision !== 'open') {
+    await store.approvals.decide(request.id, { status: decision, by: 'U_ADA', at: createdAt + 60_000 });
+  }
+  return request;
+}
+
+/** Ada's standing grant letting Sam power `machineId` until `expiresAt`. */
+const grantUntil = (store: Store, machineId: string, expiresAt: number) =>
+  store.approvals.grant({ teamId: 'T1', ownerId: 'U_ADA', requesterId: 'U_SAM', machineId, expiresAt });
+
 describe.each(storeFactories)('the retention job on $name', (factory) => {
   const db = useFreshStore(factory);
 
@@ -62,6 +95,37 @@ describe.each(storeFactories)('the retention job on $name', (factory) => {
     for (const kept of [oldUnmarked, recent, running]) {
       expect(await db.store.delegations.get(kept.id)).toBeDefined();
     }
+  });
+
+  it('deletes approval requests decided longer ago than the audit retention, never an open one', async () => {
+    const approvedLongAgo = await requestMade(db.store, 200, 'approved');
+    const deniedLongAgo = await requestMade(db.store, 181, 'denied');
+    const expiredLongAgo = await requestMade(db.store, 190, 'expired');
+    // Open past its expiry: the expiry job has yet to close it (and edit its messages), so it stays.
+    const openLongAgo = await requestMade(db.store, 200, 'open');
+    const deniedRecently = await requestMade(db.store, 179, 'denied');
+    const openNow = await requestMade(db.store, 0, 'open');
+    await pruneJob(db.store, () => NOW).tick();
+    for (const gone of [approvedLongAgo, deniedLongAgo, expiredLongAgo]) {
+      expect(await db.store.approvals.get(gone.id)).toBeUndefined();
+    }
+    for (const kept of [openLongAgo, deniedRecently, openNow]) {
+      expect(await db.store.approvals.get(kept.id)).toBeDefined();
+    }
+  });
+
+  it('deletes standing grants that ran out longer ago than the share retention, never a running one', async () => {
+    await grantUntil(db.store, 'ps-old', NOW - 31 * DAY);
+    await grantUntil(db.store, 'ps-recent', NOW - 29 * DAY);
+    await grantUntil(db.store, 'ps-running', NOW + 3_600_000);
+    await pruneJob(db.store, () => NOW).tick();
+    // grantedBy answers only for a grant still running at the time asked; asking at its last moment
+    // shows whether the row is still there.
+    const grantedAt = (machineId: string, at: number) =>
+      db.store.approvals.grantedBy('T1', 'U_SAM', machineId, at);
+    expect(await grantedAt('ps-old', NOW - 31 * DAY - 1)).toBeUndefined();
+    expect(await grantedAt('ps-recent', NOW - 29 * DAY - 1)).toBe('U_ADA');
+    expect(await grantedAt('ps-running', NOW)).toBe('U_ADA');
   });
 
   it('prunes once a day, not on every tick', async () => {

@@ -1,19 +1,18 @@
 // /ps list, templates, users, networks, scripts and drives: page 1 of everything that matches, only
 // for the asker. Prev/Next are answered by buttons/list-page.ts.
 
-import type { Machine } from '../../../paperspace/schemas.js';
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
-import { viewerButtons } from '../../machines/machine-permissions.js';
+import { listViewerButtons } from '../../machines/machine-permissions.js';
 import { listMessage } from '../list-message.js';
 import type { ListingKind, RawFilters } from '../listings.js';
 
 async function replyWithFirstPage(context: CommandContext, kind: ListingKind, filters: RawFilters) {
   const client = await context.userClient();
   if (client === undefined) return;
-  const paperspaceUserId = (await context.deps.vault.account(context.user))?.userId;
-  const buttonsFor = (machines: readonly Machine[]) =>
-    viewerButtons(context.deps, { user: context.user, client, paperspaceUserId }, machines);
-  await context.replyPrivately(await listMessage(client, kind, filters, 1, { buttonsFor }));
+  // Started before the list is fetched, so a role it needs is read beside it (machine-permissions.ts).
+  const buttonsFor =
+    kind === 'machines' ? listViewerButtons(context.deps, { user: context.user, client }) : undefined;
+  await context.replyPrivately(await listMessage(client, kind, filters, 1, buttonsFor && { buttonsFor }));
 }
 
 export const listCommand: CommandHandler<'list'> = (command, context) =>

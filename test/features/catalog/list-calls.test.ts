@@ -1,0 +1,82 @@
+// What a /ps list costs in Paperspace calls, read from the emulator's request log: a team member's
+// list needs their team role (for Settings, Access and Destroy on a teammate's machine), which the
+// legacy API tells only by listing the team's users. That read runs beside the machine list, never
+// after it, and is kept for the team, so each later list by anyone in the team is one call.
+// A file of its own: the team's users are kept for minutes, so the first list must be this file's.
+import { describe, expect, it, vi } from 'vitest';
+import { ActionId } from '../../../src/slack/ids.js';
+import { USERS } from '../../support/test-bot.js';
+import { useTestBot } from '../../support/use-test-bot.js';
+import { command, textOf } from '../account/helpers.js';
+
+const bot = useTestBot({ linked: ['maya', 'sam'] });
+
+/** The paths of the Paperspace requests one /ps list made, in the order the emulator answered them. */
+async function callsOfOneList(user: 'maya' | 'sam', whileInFlight?: () => Promise<void>) {
+  const { state } = bot.emulator;
+  const before = state.requests().length;
+  const reply = command(bot, user, 'list');
+  await whileInFlight?.();
+  const { blocks } = await reply;
+  expect(textOf(blocks)).toContain('sam-dev');
+  return {
+    blocks,
+    paths: state
+      .requests()
+      .slice(before)
+      .map((request) => request.path),
+  };
+}
+
+/** The action ids of a machine's card in a list. */
+const actionsOf = (blocks: unknown, machineId: string) =>
+  (blocks as { block_id?: string; elements?: { action_id: string }[] }[])
+    .find((block) => block.block_id === `machine_actions:${machineId}`)
+    ?.elements?.map((element) => element.action_id);
+
+describe('Paperspace calls per /ps list', () => {
+  it.skipIf(process.env.TEST_PAPERSPACE_DIALECT === 'v1')(
+    "reads a team member's role beside the first list, then makes one call per list for anyone in the team",
+    async () => {
+      const { state } = bot.emulator;
+      // Sam's requests are held unanswered until two are in flight at once: read one after the
+      // other, the second would never start while the first is held, and this would wait in vain.
+      state.hangKey(USERS.sam.apiKey);
+      const first = await callsOfOneList('sam', async () => {
+        try {
+          await vi.waitFor(() => expect(state.heldRequests()).toBe(2));
+        } finally {
+          state.releaseKey(USERS.sam.apiKey);
+        }
+      });
+      expect([...first.paths].sort()).toEqual(['/machines/getMachines', '/users/getUsers']);
+      // Sam is a member: no Settings, Access or Destroy on Maya's machine.
+      expect(actionsOf(first.blocks, 'psorb001')).not.toContain(ActionId.machineOverflow);
+
+      expect((await callsOfOneList('sam')).paths).toEqual(['/machines/getMachines']);
+      expect((await callsOfOneList('sam')).paths).toEqual(['/machines/getMachines']);
+      // Kept for the team, not for Sam: his teammate's list reads only the machines too.
+      expect((await callsOfOneList('maya')).paths).toEqual(['/machines/getMachines']);
+    },
+  );
+
+  it.skipIf(process.env.TEST_PAPERSPACE_DIALECT === 'v1')(
+    'sees a role at once when its person links an access token, though the team is kept',
+    async () => {
+      const before = await callsOfOneList('maya');
+      // Without an access token the legacy API cannot show that Maya administers the team.
+      expect(actionsOf(before.blocks, 'psorb003')).not.toContain(ActionId.machineOverflow);
+      await bot.link('maya', { withAccessToken: true });
+      const after = await callsOfOneList('maya');
+      expect(actionsOf(after.blocks, 'psorb003')).toContain(ActionId.machineOverflow);
+    },
+  );
+
+  it.skipIf(process.env.TEST_PAPERSPACE_DIALECT !== 'v1')(
+    'makes one call per list on v1, whose machines name no owner, so no card needs a role',
+    async () => {
+      expect((await callsOfOneList('sam')).paths).toEqual(['/v1/machines']);
+      expect((await callsOfOneList('sam')).paths).toEqual(['/v1/machines']);
+    },
+  );
+});
