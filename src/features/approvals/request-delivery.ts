@@ -220,11 +220,11 @@ async function open(
   }
   const receipt = await postIn(web, { channel: user.userId }, receiptMessage(request, asked));
   await deps.store.approvals.addMessage(request.id, { ...receipt, to: 'requester' });
-  if (requester.channel !== undefined && requester.channel !== user.userId) {
-    await requester.tell(
-      plainMessage(`📨 Request sent to ${asked}. I will tell you in our direct messages when it is decided.`),
-    );
-  }
+  // Said where they asked even in our DM, where the receipt follows: there it replaces the
+  // "Sending your request…" their click left, which otherwise stayed as if nothing had been sent.
+  await requester.tell(
+    plainMessage(`📨 Request sent to ${asked}. I will tell you in our direct messages when it is decided.`),
+  );
   return request;
 }
 

@@ -55,7 +55,7 @@ export function createOfferMessage(params: Record<string, unknown>): SlackMessag
   const name = escapeMrkdwn(String(params.machineName ?? 'the machine'));
   const text =
     `🔒 Only your team's administrators can create machines: Paperspace refused *${name}* for your account. ` +
-    'I can send this request to them: once one of them approves, it is created for you.';
+    'I can send it to them as a request, with the specification below: once one of them approves, it is created for you.';
   return message(
     [
       section(text),
@@ -65,7 +65,7 @@ export function createOfferMessage(params: Record<string, unknown>): SlackMessag
         elements: [
           button({
             actionId: ActionId.requestCreate,
-            text: 'Send request',
+            text: 'Send request to administrators',
             style: 'primary',
             value: encodeCreateOffer(params),
           }),
