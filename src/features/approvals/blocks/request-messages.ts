@@ -21,6 +21,7 @@ import {
   encodePowerOffer,
 } from '../../machines/blocks/request-values.js';
 import type { PowerVerb } from '../../machines/machine-operations.js';
+import { specificationText } from './request-specification.js';
 
 /** Hours an owner can approve a person for, in one click. */
 const GRANT_HOURS = 4;
@@ -133,19 +134,12 @@ export function ownerUnknownOfferMessage(
   return message([section(text), askButton(machine, verb, 'Ask the owner')], text);
 }
 
-/** The create parameters, one per line, as the approver needs to judge them. */
+/** The requester's own words (a Workflow Builder step's reason), quoted line by line. */
 function quoted(text: string): string {
   return text
     .split('\n')
     .map((line) => `> ${escapeMrkdwn(line)}`)
     .join('\n');
-}
-
-function specificationText(params: Record<string, unknown>): string {
-  const lines = Object.entries(params)
-    .filter(([key]) => key !== 'password')
-    .map(([key, value]) => `• ${escapeMrkdwn(key)}: \`${escapeMrkdwn(String(value))}\``);
-  return lines.join('\n');
 }
 
 function rateText({ hourlyRate }: CreateDetails): string {
@@ -219,7 +213,14 @@ export function approverMessage(request: ApprovalRequest, grant?: StandingGrant)
   if ('params' in details) {
     // Sent by a Workflow Builder step, with the requester's words for why.
     if (details.reason) blocks.push(section(quoted(details.reason)));
-    blocks.push(section(specificationText(details.params)));
+    blocks.push(
+      section(
+        specificationText(details.params, {
+          templateLabel: details.templateLabel,
+          forSlackUser: request.requesterId,
+        }),
+      ),
+    );
     blocks.push(contextLine(rateText(details)));
   }
   const note = whoIsAskedNote(details);
