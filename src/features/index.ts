@@ -16,7 +16,7 @@ import type { ListenerDeps } from '../slack/listener-deps.js';
 import { registerPsCommand } from '../slack/ps-command.js';
 import { createListenerRouter, type ListenerRouter } from '../slack/router.js';
 import { accountFeature } from './account/index.js';
-import { offerCreateRequest } from './approvals/create-route.js';
+import { offerCreateRequest, requestCreateInstead } from './approvals/create-route.js';
 import { createApprovalsFeature } from './approvals/index.js';
 import { offerPowerRequest, routePowerToOwner } from './approvals/owner-route.js';
 import { catalogFeature } from './catalog/index.js';
@@ -37,7 +37,7 @@ import { completeRequestStep } from './workflow-steps/request-completion.js';
 // The lower features do some of their work through the higher ones (the feature order is in
 // .dependency-cruiser.cjs): it is handed to them here, where every feature is in view.
 const machinesFeature = createMachinesFeature({
-  requests: { routePowerToOwner, offerPowerRequest, offerCreateRequest },
+  requests: { routePowerToOwner, offerPowerRequest, offerCreateRequest, requestCreateInstead },
   refreshHome: publishHome,
 });
 const watchesFeature = createWatchesFeature(publishHome);

@@ -22,6 +22,8 @@ const createDetailsSchema = z.object({
    * as given: the approval checks them against the approver's account and template when it acts.
    */
   params: z.record(z.string(), z.unknown()),
+  /** The template's label as Paperspace listed it when the request was opened, shown instead of its id. */
+  templateLabel: z.string().optional(),
   /** Dollars an hour for a machine of this type, as text ("0.51"); null when none could be read. */
   hourlyRate: z.string().nullable().optional(),
   /** Why the requester wants it, in their words (a Workflow Builder step's Reason input). */

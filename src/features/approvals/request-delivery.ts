@@ -15,6 +15,7 @@ import type { SlackUser } from '../../store/slack-user.js';
 import type { LinkedAccount } from '../../vault/key-vault.js';
 import { mention } from '../machines/blocks/machine-replies.js';
 import { withoutNewUserFields } from '../machines/blocks/request-values.js';
+import { findTemplate } from '../machines/create-flow.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
 import { createApprovers } from './approvers.js';
 import { approverMessage, plainMessage, receiptMessage } from './blocks/request-messages.js';
@@ -80,7 +81,10 @@ export async function openCreateRequest(
     // The contract's userId: the machine is created for the requester, not for whoever approves.
     userId: account.userId,
   };
-  const hourlyRate = await rateOrNull(requester, String(params.machineType ?? ''));
+  const [hourlyRate, templateLabel] = await Promise.all([
+    rateOrNull(requester, String(params.machineType ?? '')),
+    templateLabelOrNone(requester, params.templateId),
+  ]);
   const approvers = chosen?.approvers ?? [];
   const targets = settings?.channel ? [settings.channel] : approvers.map((approver) => approver.userId);
   const asked = settings?.channel
@@ -96,6 +100,7 @@ export async function openCreateRequest(
     details: {
       params: request,
       hourlyRate,
+      ...(templateLabel ? { templateLabel } : {}),
       ...(origin?.reason ? { reason: origin.reason } : {}),
       ...(chosen ? { approverBasis: chosen.basis, approvers: targets } : {}),
     },
@@ -220,12 +225,23 @@ async function open(
   }
   const receipt = await postIn(web, { channel: user.userId }, receiptMessage(request, asked));
   await deps.store.approvals.addMessage(request.id, { ...receipt, to: 'requester' });
-  if (requester.channel !== undefined && requester.channel !== user.userId) {
-    await requester.tell(
-      plainMessage(`📨 Request sent to ${asked}. I will tell you in our direct messages when it is decided.`),
-    );
-  }
+  // Said where they asked even in our DM, where the receipt follows: there it replaces the
+  // "Sending your request…" their click left, which otherwise stayed as if nothing had been sent.
+  await requester.tell(
+    plainMessage(`📨 Request sent to ${asked}. I will tell you in our direct messages when it is decided.`),
+  );
   return request;
+}
+
+/** The template's label, so the approver reads a name, not an id; none when it cannot be listed. */
+async function templateLabelOrNone(requester: Requester, templateId: unknown): Promise<string | undefined> {
+  try {
+    const template = await findTemplate(requester.client, templateId);
+    return template?.label ?? template?.name ?? undefined;
+  } catch (error) {
+    requester.deps.logger.info({ error: describeError(error) }, 'could not read the template of a request');
+    return undefined;
+  }
 }
 
 async function rateOrNull(requester: Requester, machineType: string): Promise<string | null> {

@@ -4,7 +4,7 @@
 // has booted when it starts on creation).
 
 import type { WebClient } from '@slack/web-api';
-import { learnRoleFromCreate } from '../../domain/team-role.js';
+import { learnedRoles, learnRoleFromCreate, type RoleNotes } from '../../domain/team-role.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import { failureText } from '../../errors/user-message.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
@@ -45,6 +45,38 @@ export function withAccountTeam(
 }
 
 const NEW_USER_FIELDS = ['email', 'password', 'firstName', 'lastName'] as const;
+
+/**
+ * Who a team machine asked for without saying whom is for: the person asking, unless Paperspace has
+ * shown they administer the team (an accepted create), who is asked whom it is for, as assigning
+ * team machines is their job. A member cannot know their Paperspace user id, and asking for it only
+ * to be refused as a non-administrator was a maze (issue 26).
+ */
+export async function defaultOwnerOf(
+  deps: RoleNotes,
+  user: SlackUser,
+  linked: { userId: string } | undefined,
+): Promise<string | undefined> {
+  if (!linked) return undefined;
+  const knownAdmin = (await learnedRoles(deps, user.teamId)).get(linked.userId) === true;
+  return knownAdmin ? undefined : linked.userId;
+}
+
+/**
+ * A team machine on the contract is assigned to a person: without one named, to defaultOwnerOf's, so
+ * a member's create goes to Paperspace at once and its refusal becomes the offer to ask an
+ * administrator. v1 has no owner to assign, and an individual account's machine is its own.
+ */
+export function withCallerAsOwner(
+  params: Record<string, unknown>,
+  account: AccountKind,
+  dialect: Dialect,
+  defaultOwner: string | undefined,
+): Record<string, unknown> {
+  const assigned = ['userId', ...NEW_USER_FIELDS].some((field) => params[field] !== undefined);
+  if (dialect === 'v1' || account.kind !== 'team' || assigned || !defaultOwner) return params;
+  return { ...params, userId: defaultOwner };
+}
 
 export type CheckedCreate = { ok: true; value: CreateMachineParams } | { ok: false; issues: RequestIssue[] };
 

@@ -4,6 +4,7 @@
 // features/index.ts hands these in instead: where a click on someone else's machine goes, and how a
 // Home a click came from is drawn again.
 import type { WebClient } from '@slack/web-api';
+import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { Interaction } from '../../slack/interaction.js';
@@ -31,12 +32,31 @@ export interface OwnerRequests {
     machine: Machine,
     verb: PowerVerb,
   ): Promise<boolean>;
-  /** After Paperspace refused a create: true when it was answered with an offer to ask instead. */
+  /**
+   * After Paperspace refused a member's create in the form: the request is sent to the administrators
+   * at once, and what happened is returned for the modal to say; undefined when the error was no such
+   * refusal (the caller reports it as usual).
+   */
+  requestCreateInstead(
+    error: unknown,
+    params: Record<string, unknown>,
+    requester: CreateRequester,
+  ): Promise<string | undefined>;
+  /** After Paperspace refused an inline create: true when it was answered with an offer to ask instead. */
   offerCreateRequest(
     error: unknown,
     params: Record<string, unknown>,
     tell: (message: SlackMessage) => Promise<void>,
   ): Promise<boolean>;
+}
+
+/** Who asks, and where they asked from (undefined: App Home, answered in their DM). */
+export interface CreateRequester {
+  deps: ListenerDeps;
+  web: WebClient;
+  user: SlackUser;
+  client: PaperspaceClient;
+  channel: string | undefined;
 }
 
 export interface MachinesWiring {

@@ -111,7 +111,7 @@ async function click(actionId: string, value: string, userId: string) {
 describe('a team member asks to create a machine', () => {
   it('is created for the member (their machine; on v1 shared with them) once an administrator approves with their own key', async () => {
     const { toMaya, requestId } = await samAsksToCreate('sam-approved');
-    expect(textOf(toMaya.args.blocks)).toContain('machineType');
+    expect(textOf(toMaya.args.blocks)).toContain('Machine type: *C4');
     expect(textOf(toMaya.args.blocks)).toContain('Estimated rate');
     await bot.slack.waitFor((call) => postsTo(SAM)(call) && textOf(call.args.blocks).includes('Withdraw'));
 

@@ -4,7 +4,7 @@ import { CreateMachineFields as F } from '../../../src/features/machines/blocks/
 import { CallbackId } from '../../../src/slack/ids.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
 import type { ApiCall } from '../../support/fake-slack.js';
-import { USERS } from '../../support/test-bot.js';
+import { TEAM_ID, USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
 
 import { auditOf, eventually, settle, textOf } from './machine-kit.js';
@@ -78,13 +78,19 @@ function refuseNextCreate(reason: string) {
 }
 
 /** Runs `/ps create` and answers the create modal the bot put in place of the loading one. */
-async function openCreateModal(userId: string): Promise<{ opened: ApiCall; filled: ApiCall }> {
+async function openCreateModal(
+  userId: string,
+): Promise<{ opened: ApiCall; filled: ApiCall; triggerId: unknown }> {
   const request = bot.requests.slashCommand({ text: 'create', userId, channelId: CHANNEL });
   await bot.send(request);
   const opened = await bot.slack.waitFor('views.open');
   const filled = await bot.slack.waitFor('views.update');
-  return { opened, filled };
+  return { opened, filled, triggerId: request.payload.trigger_id };
 }
+
+/** Paperspace has accepted a create of Maya's: the bot knows she administers the team. */
+const mayaIsKnownAdmin = () =>
+  bot.store.approvals.noteRole(TEAM_ID, USERS.maya.emulatorUserId, true, clock.now());
 
 /** The create calls Paperspace received so far. */
 const createRequests = () =>
@@ -96,8 +102,9 @@ function viewOf(call: ApiCall): { callback_id?: string; private_metadata?: strin
 
 describe('/ps create with the form', () => {
   it('opens a loading modal at once with the trigger, then fills in the form in the same view', async () => {
-    const { opened, filled } = await openCreateModal(ADA);
-    expect(opened.args.trigger_id).toMatch(/trigger/);
+    const { opened, filled, triggerId } = await openCreateModal(ADA);
+    // The trigger_id of the command itself, which the fake Slack issued and accepts once.
+    expect(opened.args.trigger_id).toBe(triggerId);
     expect(textOf(viewOf(opened).blocks)).toContain('Loading templates, networks, scripts and users…');
     expect(filled.args.view_id).toMatch(/^V/);
     const view = viewOf(filled);
@@ -267,6 +274,7 @@ describe('/ps create with the form', () => {
 
   // v1 has no machine owner: the choice only makes a team member an accessor, so it may stay empty.
   it.skipIf(V1)('asks a team administrator, in the form, who a team machine is for', async () => {
+    await mayaIsKnownAdmin();
     const response = await bot.send(
       bot.requests.viewSubmission({
         callbackId: CallbackId.createMachine,
@@ -350,25 +358,33 @@ describe('/ps create with the form', () => {
     expect(bot.emulator.state.machineByName('wrong-net')).toBeUndefined();
   });
 
-  it("gives a team member's create one clear answer, on the form it came from", async () => {
+  it("sends a team member's form to the administrators at once, and says so in the modal, with no id asked", async () => {
     await bot.link('sam');
     const { filled } = await openCreateModal(USERS.sam.slackId);
     bot.slack.reset();
+    // Sam leaves "Existing user" empty: he cannot know his Paperspace id, and the machine is for him.
     await bot.send(
       bot.requests.viewSubmission({
         callbackId: CallbackId.createMachine,
         userId: USERS.sam.slackId,
         blocks: viewOf(filled).blocks,
-        values: createForm({ name: 'sams-own', template: 'tmun4o2g', machineType: 'P4000', userId: 'u1sam' }),
+        values: createForm({ name: 'sams-own', template: 'tmun4o2g', machineType: 'P4000' }),
       }),
     );
-    const back = await bot.slack.waitFor('views.update');
-    expect(textOf(viewOf(back).blocks)).toContain("Only your team's administrators can create machines");
-    expect(textOf(viewOf(back).blocks)).toContain('sams-own');
-    // Besides the form, one private offer to send the create to the team's administrators (approvals).
-    const offers = [...bot.slack.calls('chat.postEphemeral'), ...bot.slack.calls('chat.postMessage')];
-    expect(offers).toHaveLength(1);
-    expect(JSON.stringify(offers[0]?.args.blocks)).toContain('Send request');
+    const outcome = await eventually(() =>
+      bot.slack.calls('views.update').find((call) => textOf(viewOf(call).blocks).includes('Request sent')),
+    );
+    const said = textOf(viewOf(outcome).blocks);
+    expect(said).toContain("Only your team's administrators can create machines");
+    expect(said).toContain(`Request sent to <@${MAYA}>`);
+    // The request reached the administrator; nothing waits behind the modal for Sam to click.
+    const request = await eventually(() =>
+      bot.slack
+        .calls('chat.postMessage')
+        .find((call) => call.args.channel === MAYA && textOf(call.args.blocks).includes('sams-own')),
+    );
+    expect(textOf(request.args.blocks)).toContain(`<@${USERS.sam.slackId}> asks to create machine`);
+    expect(bot.slack.calls('chat.postEphemeral')).toHaveLength(0);
     expect(bot.emulator.state.machineByName('sams-own')).toBeUndefined();
   });
 });
@@ -437,6 +453,7 @@ describe('/ps create with key=value pairs', () => {
   });
 
   it.skipIf(V1)('asks a team administrator who the machine is for before creating anything', async () => {
+    await mayaIsKnownAdmin();
     const before = createRequests().length;
     const request = bot.requests.slashCommand({
       text: `create machineName=t region=CA1 machineType=C4 size=50${BILLING} templateId=t04azgph`,
@@ -458,15 +475,17 @@ describe('/ps create with key=value pairs', () => {
     expect(createRequests().length).toBe(before);
   });
 
-  it("answers a team member's create once, clearly", async () => {
+  it("answers a team member's create once, with no id asked, offering to send it to the administrators", async () => {
     await bot.link('sam');
     const request = bot.requests.slashCommand({
-      text: `create machineName=sam-inline region=CA1 machineType=C4 size=50${BILLING} templateId=t04azgph userId=u1sam`,
+      text: `create machineName=sam-inline region=CA1 machineType=C4 size=50${BILLING} templateId=t04azgph`,
       userId: USERS.sam.slackId,
     });
     await bot.send(request);
     const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
     expect(reply.text).toContain("Only your team's administrators can create machines");
+    expect(textOf(reply.blocks)).toContain('Send request to administrators');
+    expect(textOf(reply.blocks)).toContain('sam-inline');
     await settle();
     expect(bot.slack.responses(request.responseUrlId ?? '')).toHaveLength(1);
   });

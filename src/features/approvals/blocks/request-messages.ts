@@ -21,6 +21,7 @@ import {
   encodePowerOffer,
 } from '../../machines/blocks/request-values.js';
 import type { PowerVerb } from '../../machines/machine-operations.js';
+import { specificationText } from './request-specification.js';
 
 /** Hours an owner can approve a person for, in one click. */
 const GRANT_HOURS = 4;
@@ -55,7 +56,7 @@ export function createOfferMessage(params: Record<string, unknown>): SlackMessag
   const name = escapeMrkdwn(String(params.machineName ?? 'the machine'));
   const text =
     `🔒 Only your team's administrators can create machines: Paperspace refused *${name}* for your account. ` +
-    'I can send this request to them: once one of them approves, it is created for you.';
+    'I can send it to them as a request, with the specification below: once one of them approves, it is created for you.';
   return message(
     [
       section(text),
@@ -65,7 +66,7 @@ export function createOfferMessage(params: Record<string, unknown>): SlackMessag
         elements: [
           button({
             actionId: ActionId.requestCreate,
-            text: 'Send request',
+            text: 'Send request to administrators',
             style: 'primary',
             value: encodeCreateOffer(params),
           }),
@@ -133,19 +134,12 @@ export function ownerUnknownOfferMessage(
   return message([section(text), askButton(machine, verb, 'Ask the owner')], text);
 }
 
-/** The create parameters, one per line, as the approver needs to judge them. */
+/** The requester's own words (a Workflow Builder step's reason), quoted line by line. */
 function quoted(text: string): string {
   return text
     .split('\n')
     .map((line) => `> ${escapeMrkdwn(line)}`)
     .join('\n');
-}
-
-function specificationText(params: Record<string, unknown>): string {
-  const lines = Object.entries(params)
-    .filter(([key]) => key !== 'password')
-    .map(([key, value]) => `• ${escapeMrkdwn(key)}: \`${escapeMrkdwn(String(value))}\``);
-  return lines.join('\n');
 }
 
 function rateText({ hourlyRate }: CreateDetails): string {
@@ -219,7 +213,14 @@ export function approverMessage(request: ApprovalRequest, grant?: StandingGrant)
   if ('params' in details) {
     // Sent by a Workflow Builder step, with the requester's words for why.
     if (details.reason) blocks.push(section(quoted(details.reason)));
-    blocks.push(section(specificationText(details.params)));
+    blocks.push(
+      section(
+        specificationText(details.params, {
+          templateLabel: details.templateLabel,
+          forSlackUser: request.requesterId,
+        }),
+      ),
+    );
     blocks.push(contextLine(rateText(details)));
   }
   const note = whoIsAskedNote(details);

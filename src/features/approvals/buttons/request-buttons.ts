@@ -2,6 +2,7 @@
 // click on someone else's machine), Approve, Approve for N hours, Deny (opens the reason form) and
 // Withdraw. Each acks first and answers the clicker alone when something is in the way.
 import type { BlockAction, ButtonAction } from '@slack/bolt';
+import type { SlackMessage } from '../../../slack/block-kit/text.js';
 import { type ButtonArgs, type ButtonClick, buttonHandler } from '../../../slack/button-click.js';
 import { ActionId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
@@ -29,17 +30,22 @@ function deciderOf(click: ButtonClick, settled: RequestSettled): Decider {
   return { deps: click.deps, web: click.web, user: click.user, tell: click.replyPrivately, settled };
 }
 
-async function requesterOf(click: ButtonClick): Promise<Requester | undefined> {
+/**
+ * The clicker as a requester. When the click came from an offer message, every answer (sent, or why
+ * not) replaces the offer: the "Sending…" it was replaced with never stays as the last word.
+ */
+async function requesterOf(
+  click: ButtonClick,
+  args: ButtonArgs,
+  replacesOffer: boolean,
+): Promise<Requester | undefined> {
   const client = await click.userClient();
   if (!client) return undefined;
-  return {
-    deps: click.deps,
-    web: click.web,
-    user: click.user,
-    client,
-    channel: click.channelId,
-    tell: click.replyPrivately,
-  };
+  const tell =
+    replacesOffer && args.body.response_url
+      ? async (message: SlackMessage) => void (await args.respond({ replace_original: true, ...message }))
+      : click.replyPrivately;
+  return { deps: click.deps, web: click.web, user: click.user, client, channel: click.channelId, tell };
 }
 
 export function registerRequestButtons(
@@ -51,7 +57,7 @@ export function registerRequestButtons(
     ActionId.requestCreate,
     buttonHandler(deps, async (click, args) => {
       const params = decodeCreateOffer(click.value);
-      const requester = await requesterOf(click);
+      const requester = await requesterOf(click, args, true);
       const account = await click.deps.vault.account(click.user);
       if (!requester || !account) return;
       // Only a refused create offers this button: Paperspace has just shown this person is not an administrator.
@@ -64,11 +70,12 @@ export function registerRequestButtons(
     ActionId.requestPower,
     buttonHandler(deps, async (click, args) => {
       const offer = decodePowerOffer(click.value);
-      const requester = await requesterOf(click);
-      if (!requester) return;
       // On a machine card (a team list, App Home) the button sits among other machines: only an offer
       // message is replaced, a list stays as it is.
-      if (machineIdFromBlockId(args.action.block_id) === undefined) {
+      const fromOffer = machineIdFromBlockId(args.action.block_id) === undefined;
+      const requester = await requesterOf(click, args, fromOffer);
+      if (!requester) return;
+      if (fromOffer) {
         await replaceOffer(args, `📨 Asking the owner of ${offer.name}…`);
       }
       await openPowerRequest(requester, offer.id, offer.verb);

@@ -12,10 +12,12 @@ import {
   announceCreated,
   checkCreateParams,
   createForPerson,
+  defaultOwnerOf,
   findNetwork,
   findTemplate,
   networkIssues,
   withAccountTeam,
+  withCallerAsOwner,
 } from '../create-flow.js';
 import type { CreateOutcome } from '../machine-operations.js';
 import type { OwnerRequests } from '../machines-wiring.js';
@@ -67,13 +69,16 @@ async function createInline(
   if (!client) return;
   // Whether the machine must be assigned (a team) or must not be (an individual account) is read from
   // Paperspace, with the template whose OS rules apply; then every problem is named in one answer.
-  const [{ account }, template, network] = await Promise.all([
+  const [{ account }, template, network, linked] = await Promise.all([
     readAccountKind(client),
     findTemplate(client, typed.value.templateId),
     findNetwork(client, typed.value.networkId),
+    context.deps.vault.account(context.user),
   ]);
+  const owner = await defaultOwnerOf(context.deps, context.user, linked);
+  const params = withCallerAsOwner(typed.value, account, client.dialect, owner);
   const checked = checkCreateParams(
-    withAccountTeam(typed.value, account, client.dialect),
+    withAccountTeam(params, account, client.dialect),
     account,
     client.dialect,
     template,

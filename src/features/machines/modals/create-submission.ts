@@ -10,6 +10,7 @@
 // card is posted in the channel and the modal says so, and on a refusal the form comes back with what
 // was typed and the reason under its field.
 
+import type { WebClient } from '@slack/web-api';
 import { describeError } from '../../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
 import type { Network, Template } from '../../../paperspace/schemas.js';
@@ -34,10 +35,12 @@ import {
   announceCreated,
   checkCreateParams,
   createForPerson,
+  defaultOwnerOf,
   findNetwork,
   findTemplate,
   networkIssues,
   withAccountTeam,
+  withCallerAsOwner,
 } from '../create-flow.js';
 import type { OwnerRequests } from '../machines-wiring.js';
 import { type MachineSubmission, readSubmission } from './machine-submission.js';
@@ -64,7 +67,12 @@ export function registerCreateSubmission(
         : INDIVIDUAL;
     const paperspace = await deps.clients.forUser(user);
     const dialect = paperspace?.dialect ?? 'contract';
-    const params = withAccountTeam(readCreateMachineSubmission(values), account, dialect);
+    const owner = await defaultOwnerOf(deps, user, linked);
+    const params = withAccountTeam(
+      withCallerAsOwner(readCreateMachineSubmission(values), account, dialect, owner),
+      account,
+      dialect,
+    );
     const { template, network } = paperspace
       ? await lookupsWithinBudget(submission, paperspace, params, msLeftOf(context, LOOKUP_MS))
       : { template: undefined, network: undefined };
@@ -94,9 +102,19 @@ export function registerCreateSubmission(
     try {
       outcome = await createForPerson(deps, { user, client: userClient }, checked.value, template);
     } catch (error) {
-      // A team member: the form comes back with the refusal, and the approvals feature offers, privately,
-      // to ask an administrator instead.
-      await requests.offerCreateRequest(error, checked.value, submission.tell);
+      // A team member: the form they filled becomes the request to the administrators, and the modal,
+      // where they are looking, says where it went (or why it could not go).
+      const requested = await requests.requestCreateInstead(error, checked.value, {
+        deps: submission.deps,
+        web: submission.web,
+        user,
+        client: userClient,
+        channel: submission.metadata.channelId,
+      });
+      if (requested !== undefined) {
+        await showInModal(deps, client, view.id, requested);
+        return;
+      }
       await putFormBack({
         client,
         view,
@@ -108,15 +126,12 @@ export function registerCreateSubmission(
       });
       return;
     }
-    await client.views
-      .update({
-        view_id: view.id,
-        view: statusModal({
-          title: TITLE,
-          text: `✅ Created *${name}*. Its card is posted where you opened this form.`,
-        }),
-      })
-      .catch((error: unknown) => deps.logger.info({ err: error }, 'create form closed before its outcome'));
+    await showInModal(
+      deps,
+      client,
+      view.id,
+      `✅ Created *${name}*. Its card is posted where you opened this form.`,
+    );
     await announceCreated({
       deps: submission.deps,
       web: submission.web,
@@ -126,6 +141,18 @@ export function registerCreateSubmission(
       tell: submission.tell,
     });
   });
+}
+
+/** The create's outcome in the modal; a modal closed meanwhile is no failure of the create. */
+async function showInModal(
+  deps: ListenerDeps,
+  client: WebClient,
+  viewId: string,
+  text: string,
+): Promise<void> {
+  await client.views
+    .update({ view_id: viewId, view: statusModal({ title: TITLE, text }) })
+    .catch((error: unknown) => deps.logger.info({ err: error }, 'create form closed before its outcome'));
 }
 
 async function lookupsWithinBudget(
