@@ -3,15 +3,13 @@
 // client's request schemas; a tampered value gets a sentence, not a crash. The page is fetched with
 // the clicker's key and replaces the list in place.
 import type { BlockAction, ButtonAction } from '@slack/bolt';
-import type { Machine } from '../../../paperspace/schemas.js';
 import { errorMessage } from '../../../slack/block-kit/messages.js';
 import { decodePageValue, type PageValue } from '../../../slack/block-kit/paging.js';
 import { ActionId } from '../../../slack/ids.js';
 import { actionInteraction } from '../../../slack/interaction.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
-import { viewerButtons } from '../../machines/machine-permissions.js';
-import { listMessage } from '../list-message.js';
+import { pageFor } from '../list-message.js';
 
 const DAMAGED_VALUE =
   'This page button is damaged or out of date, so the page was not loaded. Run the list command again.';
@@ -31,13 +29,8 @@ export function registerListPage(router: ListenerRouter, deps: ListenerDeps): vo
       return;
     }
     try {
-      const client = await clicker.userClient();
-      if (client === undefined) return;
-      const paperspaceUserId = (await clicker.deps.vault.account(clicker.user))?.userId;
-      const buttonsFor = (machines: readonly Machine[]) =>
-        viewerButtons(clicker.deps, { user: clicker.user, client, paperspaceUserId }, machines);
-      const page = await listMessage(client, value.kind, value.filters, value.page, { buttonsFor });
-      await respond({ replace_original: true, ...page });
+      const page = await pageFor(clicker, value);
+      if (page !== undefined) await respond({ replace_original: true, ...page });
     } catch (error) {
       await clicker.replyFailure(error);
     }
