@@ -103,6 +103,12 @@ describe('/ps share', () => {
     const outcome = bot.slack.responses(replyId).at(-1);
     expect(outcome?.replace_original).toBe(true);
     expect(outcome?.text).toContain('Shared ada-workstation, ada-render in <#C0CHANNEL>');
+    // One time format: the sharer's note, the post and its notification show the same Slack date,
+    // each in the reader's own zone, never a UTC clock time beside a local one.
+    const until = `until <!date^${Math.floor((sharedAt + 4 * HOUR_MS) / 1000)}^{date_short_pretty} at {time}|`;
+    expect(outcome?.text).toContain(until);
+    expect(update.args.text).toContain(until);
+    for (const said of [outcome?.text, update.args.text, shown]) expect(said).not.toMatch(/until \d/);
 
     const audit = await bot.store.audit.list({ ...ada(), limit: 50 });
     expect(
@@ -174,7 +180,10 @@ describe('/ps share', () => {
     const stale = await offer('share ada-workstation');
     await shareConfirmed('share ada-workstation');
     const again = await offer('share ada-render ada-workstation');
-    expect(again.text).toContain('ada-workstation is already shared in this channel (by you, until');
+    // An error is plain text, where a date token would show raw: it says how long the share still runs.
+    expect(again.text).toContain(
+      'ada-workstation is already shared in this channel (by you, for another 4 h 00 min).',
+    );
     const replyId = await confirm(stale);
     expect((await bot.slack.waitForResponse(replyId)).text).toContain('already shared in this channel');
     expect(delegationCount()).toBe(before + 1);

@@ -3,14 +3,7 @@
 // The post says who got access to what and, once the share is over, whether that access is gone.
 import type { KnownBlock } from '@slack/types';
 import { button, contextLine } from '../../../slack/block-kit/elements.js';
-import {
-  escapeMrkdwn,
-  isoMinutes,
-  message,
-  mrkdwn,
-  plural,
-  type SlackMessage,
-} from '../../../slack/block-kit/text.js';
+import { escapeMrkdwn, message, mrkdwn, plural, type SlackMessage } from '../../../slack/block-kit/text.js';
 import { ActionId } from '../../../slack/ids.js';
 import type { AccessorGrant } from '../../../store/delegations.js';
 import {
@@ -126,5 +119,5 @@ export function accessorSharePost(input: AccessorSharePostInput): SlackMessage {
     endShareActions(input.shareId, input.machines, 'Their access to these machines is removed now.'),
     contextLine(`Paperspace machine access · only ${sharer} can end it early`),
   ];
-  return message(blocks, `${sharer} shared ${names} until ${isoMinutes(input.expiresAt)}`);
+  return message(blocks, `${sharer} shared ${names} until ${when(input.expiresAt)}`);
 }

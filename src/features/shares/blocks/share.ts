@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Machine } from '../../../paperspace/schemas.js';
 import { button, contextLine } from '../../../slack/block-kit/elements.js';
 import { decodeEncodedValue } from '../../../slack/block-kit/encoded-value.js';
+import { formatHoursMinutes } from '../../../slack/block-kit/format.js';
 import {
   escapeMrkdwn,
   isoMinutes,
@@ -21,9 +22,20 @@ import { ActionId } from '../../../slack/ids.js';
 
 export type SharedMachine = Pick<Machine, 'id' | 'name'>;
 
-/** Each reader sees a time in their own time zone; the fallback is UTC. */
+/**
+ * Every time a share shows, in the post, its notification, the sharer's note and every refusal: each
+ * reader sees it in their own time zone (Slack's date token); the fallback is UTC.
+ */
 export function when(at: number): string {
   return slackDate(at, '{date_short_pretty} at {time}', isoMinutes(at));
+}
+
+/**
+ * `3 h 52 min`: how long a share still runs, for a sentence shown as plain text (an error), where
+ * Slack's date token would be printed raw; a clock time there would be in no one's zone.
+ */
+export function timeLeft(expiresAt: number, now: number): string {
+  return formatHoursMinutes((expiresAt - now) / 1000);
 }
 
 export function machineLines(machines: SharedMachine[]): string {
@@ -188,5 +200,5 @@ export function sharePost(input: SharePostInput): SlackMessage {
     ),
     contextLine(`${delegation} · only ${sharer} can end it early`),
   ];
-  return message(blocks, `${sharer} shared ${names} until ${isoMinutes(input.expiresAt)}`);
+  return message(blocks, `${sharer} shared ${names} until ${when(input.expiresAt)}`);
 }

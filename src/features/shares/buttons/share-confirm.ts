@@ -2,12 +2,12 @@
 // may have gone since), and so are the teammates of an accessor share; then the share is posted in the
 // channel and made. The confirmation is replaced by the outcome, so it cannot be clicked twice into
 // two shares.
-import { escapeMrkdwn, isoMinutes, message, mrkdwn } from '../../../slack/block-kit/text.js';
+import { escapeMrkdwn, message, mrkdwn } from '../../../slack/block-kit/text.js';
 import { buttonHandler } from '../../../slack/button-click.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { findMachine } from '../../machines/machine-lookup.js';
 import { resolveRecipients } from '../accessor-grants.js';
-import { decodeShareRequest } from '../blocks/share.js';
+import { decodeShareRequest, when } from '../blocks/share.js';
 import { channelToShareIn, type Share, shareMachines } from '../sharing.js';
 
 export function shareConfirmHandler(deps: ListenerDeps) {
@@ -39,7 +39,7 @@ export function shareConfirmHandler(deps: ListenerDeps) {
       paperspace,
       { user: click.user, channel, machines, recipients },
     );
-    const text = `✅ Shared ${names} in <#${escapeMrkdwn(share.post.channel)}> until ${isoMinutes(share.delegation.expiresAt)} ${how(share)}. End it early from its post.`;
+    const text = `✅ Shared ${names} in <#${escapeMrkdwn(share.post.channel)}> until ${when(share.delegation.expiresAt)} ${how(share)}. End it early from its post.`;
     await respond({ replace_original: true, ...message([{ type: 'section', text: mrkdwn(text) }], text) });
   });
 }

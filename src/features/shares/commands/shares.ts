@@ -3,17 +3,16 @@ import type { KnownBlock } from '@slack/types';
 import { contextLine, header } from '../../../slack/block-kit/elements.js';
 import {
   escapeMrkdwn,
-  isoMinutes,
   LIMITS,
   mrkdwn,
   nameMrkdwn,
   plural,
   type SlackMessage,
-  slackDate,
 } from '../../../slack/block-kit/text.js';
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
 import type { Delegation } from '../../../store/delegations.js';
+import { when } from '../blocks/share.js';
 
 /** Header and footer around one section per share. */
 const MAX_SHARES_SHOWN = LIMITS.messageBlocks - 2;
@@ -53,7 +52,7 @@ function sharesMessage(shares: Delegation[], names: Map<string, string>): SlackM
       .join(', ');
     const where = share.channel.startsWith('D') ? 'in our DM' : `in <#${escapeMrkdwn(share.channel)}>`;
     const details = [
-      `${where}, until ${slackDate(share.expiresAt, '{date_short_pretty} at {time}', isoMinutes(share.expiresAt))}`,
+      `${where}, until ${when(share.expiresAt)}`,
       share.grants === null
         ? `resource delegation ${escapeMrkdwn(share.delegationId)} · access token id \`${escapeMrkdwn(share.accessTokenId)}\``
         : `access for ${[...new Set(share.grants.map((grant) => `<@${escapeMrkdwn(grant.slackUserId)}>`))].join(', ') || 'nobody new'}`,
