@@ -42,7 +42,7 @@ export async function refuseDuplicateShare(
     const by = existing.userId === request.user.userId ? 'you' : 'another member';
     throw new UserFacingError(
       `${machine.name} is already shared in this channel (by ${by}, for another ${timeLeft(existing.expiresAt, deps.now())}). ` +
-        'End that share from its post before sharing it again.',
+        'End that share (`/ps shares`) before sharing it again.',
     );
   }
 }

@@ -28,9 +28,10 @@ async function command(text: string, userId: string = USERS.ada.slackId, channel
 
 /** The value of the button `actionId` in a message, as Slack would send it back on a click. */
 function buttonValue(message: { blocks?: unknown[] }, actionId: string): string {
-  const elements = (message.blocks ?? []).flatMap(
-    (block) => (block as { elements?: unknown[] }).elements ?? [],
-  );
+  const elements = (message.blocks ?? []).flatMap((block) => {
+    const { elements = [], accessory } = block as { elements?: unknown[]; accessory?: unknown };
+    return accessory === undefined ? elements : [...elements, accessory];
+  });
   const found = elements.find((element) => (element as { action_id?: string }).action_id === actionId);
   const value = (found as { value?: string } | undefined)?.value;
   if (value === undefined) throw new Error(`no ${actionId} button in ${JSON.stringify(message.blocks)}`);
@@ -94,7 +95,9 @@ describe('/ps share', () => {
     );
     expect(shown).toContain('ada-render');
     expect(shown).toContain(`Resource delegation ${delegation?.id}`);
-    expect(shown).toContain(ActionId.shareEnd);
+    // End share is for the sharer alone: on their note, never on the channel's post.
+    expect(shown).not.toContain(ActionId.shareEnd);
+    expect(shown).toContain(`only <@${USERS.ada.slackId}> can end it early`);
     // Nothing posted in the channel carries the token's id.
     for (const call of [...bot.slack.calls('chat.postMessage'), ...bot.slack.calls('chat.update')]) {
       expect(messageText(call.args)).not.toContain(String(delegation?.accessTokenId));
@@ -193,11 +196,16 @@ describe('/ps share', () => {
   });
 
   it('lets the sharer end a share early, says honestly what that means, and refuses anyone else', async () => {
-    const { update } = await shareConfirmed('share ada-workstation');
+    const { update, replyId } = await shareConfirmed('share ada-workstation');
+    // The sharer's note carries End share; /ps shares offers the same.
+    const note = bot.slack.responses(replyId).at(-1) ?? {};
+    const listed = await bot.slack.waitForResponse(await command('shares'));
+    expect(buttonValue(listed, ActionId.shareEnd)).toBe(buttonValue(note, ActionId.shareEnd));
+    // Sam clicks the button of a post made before End share left the channel's posts.
     const end = (userId: string) =>
       bot.requests.blockAction({
         actionId: ActionId.shareEnd,
-        value: buttonValue(update.args as { blocks?: unknown[] }, ActionId.shareEnd),
+        value: buttonValue(note, ActionId.shareEnd),
         userId,
         channelId: 'C0CHANNEL',
         message: { ts: String(update.args.ts) },

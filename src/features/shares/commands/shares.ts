@@ -12,7 +12,7 @@ import {
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
 import type { Delegation } from '../../../store/delegations.js';
-import { when } from '../blocks/share.js';
+import { endShareButton, when } from '../blocks/share.js';
 
 /** Header and footer around one section per share. */
 const MAX_SHARES_SHOWN = LIMITS.messageBlocks - 2;
@@ -57,16 +57,20 @@ function sharesMessage(shares: Delegation[], names: Map<string, string>): SlackM
         ? `resource delegation ${escapeMrkdwn(share.delegationId)} · access token id \`${escapeMrkdwn(share.accessTokenId)}\``
         : `access for ${[...new Set(share.grants.map((grant) => `<@${escapeMrkdwn(grant.slackUserId)}>`))].join(', ') || 'nobody new'}`,
     ];
-    blocks.push({ type: 'section', text: mrkdwn([machines, ...details].join('\n')) });
+    blocks.push({
+      type: 'section',
+      text: mrkdwn([machines, ...details].join('\n')),
+      accessory: endShareButton(
+        share.id,
+        share.machineIds.map((id) => names.get(id) ?? id),
+        share.grants !== null,
+      ),
+    });
   }
   if (shares.length > MAX_SHARES_SHOWN) {
     blocks.push(contextLine(`… and ${plural(shares.length - MAX_SHARES_SHOWN, 'more share')}`));
   } else {
-    blocks.push(
-      contextLine(
-        'Each share ends by itself 4 hours after it was made; End share on its post ends it early.',
-      ),
-    );
+    blocks.push(contextLine('Each share ends by itself 4 hours after it was made; End share ends it early.'));
   }
   return { blocks, text: title };
 }
