@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Machine } from '../../../paperspace/schemas.js';
 import { decodeEncodedValue } from '../../../slack/block-kit/encoded-value.js';
-import { decodePageValue, encodePageValue, type PageValue } from '../../../slack/block-kit/paging.js';
+import { decodePageValue, type PageValue } from '../../../slack/block-kit/paging.js';
 
 /** Names are user-chosen and unbounded; capping them keeps every value far below Slack's 2000. */
 const MAX_NAME_IN_VALUE = 200;
@@ -40,7 +40,8 @@ const MAX_BLOCK_ID = 255;
 export function machineActionsBlockId(machineId: string, listPage?: PageValue): string {
   const plain = MACHINE_ACTIONS_PREFIX + machineId;
   if (listPage === undefined) return plain;
-  const withPage = plain + LIST_PAGE_SEPARATOR + encodePageValue(listPage);
+  const page = JSON.stringify({ kind: listPage.kind, filters: listPage.filters, page: listPage.page });
+  const withPage = plain + LIST_PAGE_SEPARATOR + page;
   return withPage.length <= MAX_BLOCK_ID ? withPage : plain;
 }
 
