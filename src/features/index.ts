@@ -20,6 +20,7 @@ import { offerCreateRequest, requestCreateInstead } from './approvals/create-rou
 import { createApprovalsFeature } from './approvals/index.js';
 import { offerPowerRequest, routePowerToOwner } from './approvals/owner-route.js';
 import { catalogFeature } from './catalog/index.js';
+import { pageFor } from './catalog/list-message.js';
 import { costAlertsFeature } from './cost-alerts/index.js';
 import type { Feature } from './feature.js';
 import { homeFeature } from './home/index.js';
@@ -39,6 +40,7 @@ import { completeRequestStep } from './workflow-steps/request-completion.js';
 const machinesFeature = createMachinesFeature({
   requests: { routePowerToOwner, offerPowerRequest, offerCreateRequest, requestCreateInstead },
   refreshHome: publishHome,
+  listPage: pageFor,
 });
 const watchesFeature = createWatchesFeature(publishHome);
 const approvalsFeature = createApprovalsFeature(completeRequestStep);

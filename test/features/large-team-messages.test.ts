@@ -7,6 +7,7 @@ import { requestListMessage } from '../../src/features/approvals/blocks/request-
 import { costAlertMessage } from '../../src/features/cost-alerts/blocks/cost-alert.js';
 import { homeView } from '../../src/features/home/blocks/home.js';
 import { machineList } from '../../src/features/machines/blocks/machine-list.js';
+import { machineIdFromBlockId } from '../../src/features/machines/blocks/machine-ref.js';
 import { reminderMessage } from '../../src/features/reminders/blocks/reminder.js';
 import { digestMessage, type RunningMachine } from '../../src/features/spend/blocks/digest.js';
 import { spendMessage } from '../../src/features/spend/blocks/spend.js';
@@ -123,11 +124,10 @@ describe('messages for a large team', () => {
         for (let page = 1; page <= machines.length; page += 1) {
           const list = machineList(machines, { page, pageSize, filters: { state: 'ready' } });
           assertFitsSlack(list);
-          const ids = list.blocks.flatMap((block) =>
-            block.block_id?.startsWith('machine_actions:')
-              ? [block.block_id.slice('machine_actions:'.length)]
-              : [],
-          );
+          const ids = list.blocks.flatMap((block) => {
+            const id = block.type === 'actions' ? machineIdFromBlockId(block.block_id ?? '') : undefined;
+            return id === undefined ? [] : [id];
+          });
           seen.push(...ids);
           if (!list.blocks.some((block) => block.block_id === 'list_page_next')) break;
         }

@@ -3,10 +3,11 @@
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { RequestOptions } from '../../paperspace/http.js';
 import type { Machine } from '../../paperspace/schemas.js';
-import type { ListKind } from '../../slack/block-kit/paging.js';
+import type { ListKind, PageValue } from '../../slack/block-kit/paging.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
+import type { Interaction } from '../../slack/interaction.js';
 import { machineList } from '../machines/blocks/machine-list.js';
-import type { ButtonsFor } from '../machines/machine-permissions.js';
+import { type ButtonsFor, listViewerButtons } from '../machines/machine-permissions.js';
 import { resourceList } from './blocks/resource-list.js';
 import { fetchListing, type ListingKind, type RawFilters } from './listings.js';
 
@@ -41,4 +42,18 @@ export async function listMessage(
     case 'drives':
       return resourceList('drives', listing.items, request);
   }
+}
+
+/**
+ * A page as a Prev/Next button (or a row of a list) names it, drawn for the person who clicked, with
+ * their key and the buttons they may use; undefined when they have no linked key (they were told).
+ */
+export async function pageFor(clicker: Interaction, value: PageValue): Promise<SlackMessage | undefined> {
+  const client = await clicker.userClient();
+  if (client === undefined) return undefined;
+  // The role is read beside the machine list and kept per team (machine-permissions.ts), so a page
+  // costs one Paperspace call, as the list did.
+  const buttonsFor =
+    value.kind === 'machines' ? listViewerButtons(clicker.deps, { user: clicker.user, client }) : undefined;
+  return listMessage(client, value.kind, value.filters, value.page, buttonsFor && { buttonsFor });
 }

@@ -2,10 +2,11 @@
 // approvals feature (which decides and carries out requests with machines' own flows) and the App
 // Home (which draws machines' cards) both import it, so machines cannot import them back.
 // features/index.ts hands these in instead: where a click on someone else's machine goes, and how a
-// Home a click came from is drawn again.
+// Home or a list a click came from is drawn again.
 import type { WebClient } from '@slack/web-api';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { Machine } from '../../paperspace/schemas.js';
+import type { PageValue } from '../../slack/block-kit/paging.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { Interaction } from '../../slack/interaction.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
@@ -63,4 +64,9 @@ export interface MachinesWiring {
   requests: OwnerRequests;
   /** Draws the person's App Home again (features/home/publish-home.ts). */
   refreshHome(web: WebClient, deps: ListenerDeps, user: SlackUser): Promise<void>;
+  /**
+   * A list page drawn again for the person who clicked one of its rows (catalog/list-message.ts);
+   * undefined when they have no linked key.
+   */
+  listPage(clicker: Interaction, page: PageValue): Promise<SlackMessage | undefined>;
 }

@@ -1,5 +1,5 @@
 // Sharing machines in a channel: `/ps share`, `/ps shares`, Share on a card, the confirmation's
-// Share and Cancel, End share on the post, and the job that marks a share's post expired.
+// Share and Cancel, End share (in the sharer's note and `/ps shares`), and the job that marks a share's post expired.
 import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { ActionId } from '../../slack/ids.js';
 import type { Feature } from '../feature.js';

@@ -7,9 +7,9 @@ import { UserFacingError } from '../../errors/user-facing-error.js';
 import { messageForUser } from '../../errors/user-message.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { DELEGATION_LIFETIME_MS } from '../../paperspace/constants.js';
-import { isoMinutes } from '../../slack/block-kit/text.js';
 import { grantAccess, REVOKE_RETRY_MS, revokeGrants, revokeSummary } from './accessor-grants.js';
 import { accessorSharePost } from './blocks/accessor-share.js';
+import { timeLeft } from './blocks/share.js';
 import type { Share, ShareRequest, SharingDeps } from './share-types.js';
 
 export async function shareWithAccessors(
@@ -76,7 +76,7 @@ export async function shareWithAccessors(
     await deps.slack.chat.update({ channel: post.channel, ts: post.ts, ...live });
   } catch (updateError) {
     throw new UserFacingError(
-      `Shared ${names} until ${isoMinutes(expiresAt)}, but the post in the channel still says "sharing…": ` +
+      `Shared ${names} for ${timeLeft(expiresAt, deps.now())}, but the post in the channel still says "sharing…": ` +
         `Slack refused the update (${slackErrorCode(updateError) ?? 'Slack could not be reached'}). \`/ps shares\` lists it.`,
     );
   }

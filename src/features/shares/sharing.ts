@@ -8,13 +8,12 @@ import { slackErrorCode } from '../../errors/describe-error.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { DELEGATION_LIFETIME_MS } from '../../paperspace/constants.js';
-import { isoMinutes } from '../../slack/block-kit/text.js';
 import { isRefusedConversation } from '../../slack/posting.js';
 import type { Delegation } from '../../store/delegations.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import { REVOKE_RETRY_MS, revokeGrants, revokeSummary } from './accessor-grants.js';
 import { accessorSharePost } from './blocks/accessor-share.js';
-import { sharePending, sharePost } from './blocks/share.js';
+import { sharePending, sharePost, timeLeft } from './blocks/share.js';
 import type { Share, SharedMachine, ShareRequest, SharingDeps } from './share-types.js';
 import { shareWithAccessors } from './share-with-accessors.js';
 
@@ -42,8 +41,8 @@ export async function refuseDuplicateShare(
     if (existing === undefined) continue;
     const by = existing.userId === request.user.userId ? 'you' : 'another member';
     throw new UserFacingError(
-      `${machine.name} is already shared in this channel (by ${by}, until ${isoMinutes(existing.expiresAt)}). ` +
-        'End that share from its post before sharing it again.',
+      `${machine.name} is already shared in this channel (by ${by}, for another ${timeLeft(existing.expiresAt, deps.now())}). ` +
+        'End that share (`/ps shares`) before sharing it again.',
     );
   }
 }
@@ -115,7 +114,7 @@ export async function shareMachines(
     await deps.slack.chat.update({ channel: post.channel, ts: post.ts, ...live });
   } catch (error) {
     throw new UserFacingError(
-      `Shared ${machines.map((machine) => machine.name).join(', ')} until ${isoMinutes(expiresAt)} ` +
+      `Shared ${machines.map((machine) => machine.name).join(', ')} for ${timeLeft(expiresAt, deps.now())} ` +
         `(resource delegation ${created.id}), but the post in the channel still says "sharing…": ` +
         `Slack refused the update (${slackErrorCode(error) ?? 'Slack could not be reached'}). \`/ps shares\` lists it.`,
     );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { machineIdFromBlockId } from '../../../src/features/machines/blocks/machine-ref.js';
 import { ActionId } from '../../../src/slack/ids.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
@@ -342,7 +343,7 @@ describe('power buttons in a team list', () => {
   /** The action ids of a machine's card in a list. */
   const actionsOf = (blocks: unknown, machineId: string) =>
     (blocks as { block_id?: string; elements?: { action_id: string }[] }[])
-      .find((block) => block.block_id === `machine_actions:${machineId}`)
+      .find((block) => machineIdFromBlockId(block.block_id ?? '') === machineId)
       ?.elements?.map((element) => element.action_id);
 
   it("offers Start, Stop and Restart only on the viewer's own machines; a teammate's offers Ask the owner", async () => {
@@ -389,7 +390,7 @@ describe('power buttons in a team list', () => {
       const askValue = (
         list.blocks as { block_id?: string; elements?: { action_id: string; value?: string }[] }[]
       )
-        .find((block) => block.block_id === 'machine_actions:psorb004')
+        .find((block) => machineIdFromBlockId(block.block_id ?? '') === 'psorb004')
         ?.elements?.find((element) => element.action_id === ActionId.requestPower)?.value;
       expect(askValue).toBeDefined();
       const request = bot.requests.blockAction({
@@ -409,6 +410,54 @@ describe('power buttons in a team list', () => {
       );
     },
   );
+});
+
+describe('a power button on a row of /ps list', () => {
+  type Row = { block_id?: string; elements?: { action_id: string; value?: string }[] };
+  /** The machine ids of a list's rows, in order. */
+  const rowIds = (blocks: unknown) =>
+    (blocks as Row[]).flatMap((block) => {
+      const id = machineIdFromBlockId(block.block_id ?? '');
+      return id === undefined ? [] : [id];
+    });
+
+  it('changes only its own row: the rest of the list, its count and its pages stay', async () => {
+    const total = adaMachineCount();
+    const list = await command(bot, 'ada', 'list');
+    const row = (list.blocks as Row[]).find((block) =>
+      block.elements?.some((element) => element.action_id === ActionId.machineStart),
+    );
+    const start = row?.elements?.find((element) => element.action_id === ActionId.machineStart);
+    const machineId = machineIdFromBlockId(row?.block_id ?? '');
+    if (row?.block_id === undefined || start?.value === undefined || machineId === undefined) {
+      throw new Error(`no off machine on page 1: ${textOf(list.blocks)}`);
+    }
+    const request = bot.requests.blockAction({
+      actionId: ActionId.machineStart,
+      value: start.value,
+      blockId: row.block_id,
+      userId: USERS.ada.slackId,
+      channelId: 'C0OPS',
+      ephemeral: true,
+    });
+    await bot.send(request);
+
+    // The live card goes to the conversation, as from any ephemeral card.
+    const card = await bot.slack.waitFor('chat.postMessage');
+    expect(textOf(card.args.blocks)).toContain(`Starting… requested by <@${USERS.ada.slackId}>`);
+    const redrawn = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(redrawn.replace_original).toBe(true);
+    // Every row is still there, in the same order, under the same count and pager.
+    expect(rowIds(redrawn.blocks)).toEqual(rowIds(list.blocks));
+    expect(textOf(redrawn.blocks)).toContain(`${total} machines · page 1 of 3`);
+    expect(pageButtonValue(redrawn.blocks, 'Next')).toBe(pageButtonValue(list.blocks, 'Next'));
+    // The clicked row shows the machine on its way up and no longer offers Start.
+    const blocks = redrawn.blocks as (Row & { text?: { text: string } })[];
+    const at = blocks.findIndex((block) => block.block_id === row.block_id);
+    expect(blocks[at]?.elements?.map((element) => element.action_id)).not.toContain(ActionId.machineStart);
+    expect(blocks[at - 1]?.text?.text).toMatch(/· (Starting|Provisioning|Ready|Running)/);
+    expect(blocks[at - 1]?.text?.text).toContain(machineId);
+  });
 });
 
 // Last in the file: the machine it adds would change the other tests' counts.

@@ -89,7 +89,10 @@ describe('/ps share on Paperspace v1', () => {
     expect(messageText(post)).toContain(
       `<@${MAYA}> gave <@${SAM}> access to 1 machine until <!date^${Math.floor((sharedAt + 4 * HOUR_MS) / 1000)}^`,
     );
-    expect(messageText(post)).toContain(ActionId.shareEnd);
+    // End share is Maya's alone: on her note, and not before the whole channel.
+    expect(messageText(post)).not.toContain(ActionId.shareEnd);
+    expect(messageText(post)).toContain(`only <@${MAYA}> can end it early`);
+    expect(messageText(outcome)).toContain(ActionId.shareEnd);
     expect(messageText(post)).not.toContain(USERS.maya.apiKey);
 
     // Sam, with his own key, can now start Maya's machine.
@@ -136,8 +139,8 @@ describe('/ps share on Paperspace v1', () => {
   });
 
   it('removes the access at once when the sharer ends the share early', async () => {
-    const { post } = await shareWithSam();
-    const ended = await click(post as { blocks?: unknown[] }, ActionId.shareEnd, { ts: String(post.ts) });
+    const { post, outcome } = await shareWithSam();
+    const ended = await click(outcome, ActionId.shareEnd);
     expect(ended.text).toBe('Share ended. Their access to the machines was removed.');
     expect(accessors()).toEqual([]);
     const shown = messageText(lastUpdateOf(post.ts));

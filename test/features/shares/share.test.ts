@@ -28,9 +28,10 @@ async function command(text: string, userId: string = USERS.ada.slackId, channel
 
 /** The value of the button `actionId` in a message, as Slack would send it back on a click. */
 function buttonValue(message: { blocks?: unknown[] }, actionId: string): string {
-  const elements = (message.blocks ?? []).flatMap(
-    (block) => (block as { elements?: unknown[] }).elements ?? [],
-  );
+  const elements = (message.blocks ?? []).flatMap((block) => {
+    const { elements = [], accessory } = block as { elements?: unknown[]; accessory?: unknown };
+    return accessory === undefined ? elements : [...elements, accessory];
+  });
   const found = elements.find((element) => (element as { action_id?: string }).action_id === actionId);
   const value = (found as { value?: string } | undefined)?.value;
   if (value === undefined) throw new Error(`no ${actionId} button in ${JSON.stringify(message.blocks)}`);
@@ -94,7 +95,9 @@ describe('/ps share', () => {
     );
     expect(shown).toContain('ada-render');
     expect(shown).toContain(`Resource delegation ${delegation?.id}`);
-    expect(shown).toContain(ActionId.shareEnd);
+    // End share is for the sharer alone: on their note, never on the channel's post.
+    expect(shown).not.toContain(ActionId.shareEnd);
+    expect(shown).toContain(`only <@${USERS.ada.slackId}> can end it early`);
     // Nothing posted in the channel carries the token's id.
     for (const call of [...bot.slack.calls('chat.postMessage'), ...bot.slack.calls('chat.update')]) {
       expect(messageText(call.args)).not.toContain(String(delegation?.accessTokenId));
@@ -103,6 +106,12 @@ describe('/ps share', () => {
     const outcome = bot.slack.responses(replyId).at(-1);
     expect(outcome?.replace_original).toBe(true);
     expect(outcome?.text).toContain('Shared ada-workstation, ada-render in <#C0CHANNEL>');
+    // One time format: the sharer's note, the post and its notification show the same Slack date,
+    // each in the reader's own zone, never a UTC clock time beside a local one.
+    const until = `until <!date^${Math.floor((sharedAt + 4 * HOUR_MS) / 1000)}^{date_short_pretty} at {time}|`;
+    expect(outcome?.text).toContain(until);
+    expect(update.args.text).toContain(until);
+    for (const said of [outcome?.text, update.args.text, shown]) expect(said).not.toMatch(/until \d/);
 
     const audit = await bot.store.audit.list({ ...ada(), limit: 50 });
     expect(
@@ -174,7 +183,10 @@ describe('/ps share', () => {
     const stale = await offer('share ada-workstation');
     await shareConfirmed('share ada-workstation');
     const again = await offer('share ada-render ada-workstation');
-    expect(again.text).toContain('ada-workstation is already shared in this channel (by you, until');
+    // An error is plain text, where a date token would show raw: it says how long the share still runs.
+    expect(again.text).toContain(
+      'ada-workstation is already shared in this channel (by you, for another 4 h 00 min).',
+    );
     const replyId = await confirm(stale);
     expect((await bot.slack.waitForResponse(replyId)).text).toContain('already shared in this channel');
     expect(delegationCount()).toBe(before + 1);
@@ -184,11 +196,16 @@ describe('/ps share', () => {
   });
 
   it('lets the sharer end a share early, says honestly what that means, and refuses anyone else', async () => {
-    const { update } = await shareConfirmed('share ada-workstation');
+    const { update, replyId } = await shareConfirmed('share ada-workstation');
+    // The sharer's note carries End share; /ps shares offers the same.
+    const note = bot.slack.responses(replyId).at(-1) ?? {};
+    const listed = await bot.slack.waitForResponse(await command('shares'));
+    expect(buttonValue(listed, ActionId.shareEnd)).toBe(buttonValue(note, ActionId.shareEnd));
+    // Sam clicks the button of a post made before End share left the channel's posts.
     const end = (userId: string) =>
       bot.requests.blockAction({
         actionId: ActionId.shareEnd,
-        value: buttonValue(update.args as { blocks?: unknown[] }, ActionId.shareEnd),
+        value: buttonValue(note, ActionId.shareEnd),
         userId,
         channelId: 'C0CHANNEL',
         message: { ts: String(update.args.ts) },

@@ -9,8 +9,7 @@ import { ActionId } from '../../../slack/ids.js';
 import { actionInteraction } from '../../../slack/interaction.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
-import { listViewerButtons } from '../../machines/machine-permissions.js';
-import { listMessage } from '../list-message.js';
+import { pageFor } from '../list-message.js';
 
 const DAMAGED_VALUE =
   'This page button is damaged or out of date, so the page was not loaded. Run the list command again.';
@@ -30,20 +29,8 @@ export function registerListPage(router: ListenerRouter, deps: ListenerDeps): vo
       return;
     }
     try {
-      const client = await clicker.userClient();
-      if (client === undefined) return;
-      const buttonsFor =
-        value.kind === 'machines'
-          ? listViewerButtons(clicker.deps, { user: clicker.user, client })
-          : undefined;
-      const page = await listMessage(
-        client,
-        value.kind,
-        value.filters,
-        value.page,
-        buttonsFor && { buttonsFor },
-      );
-      await respond({ replace_original: true, ...page });
+      const page = await pageFor(clicker, value);
+      if (page !== undefined) await respond({ replace_original: true, ...page });
     } catch (error) {
       await clicker.replyFailure(error);
     }

@@ -5,6 +5,7 @@ import { isStoppable } from '../../../domain/machine-states.js';
 import type { Machine } from '../../../paperspace/schemas.js';
 import { button, contextLine } from '../../../slack/block-kit/elements.js';
 import { formatGiB, MISSING, storageBar } from '../../../slack/block-kit/format.js';
+import type { PageValue } from '../../../slack/block-kit/paging.js';
 import {
   escapeMrkdwn,
   isoMinutes,
@@ -37,6 +38,8 @@ export interface MachineCardOptions {
    * of Start or Stop; without manage it has no Settings, Access and Destroy.
    */
   buttons?: MachineButtons;
+  /** The list page this card is a row of (machine-list.ts), so a click can redraw that page. */
+  listPage?: PageValue;
 }
 
 /** Timelines longer than this show their most recent entries: the line is for "what just happened". */
@@ -46,7 +49,7 @@ export function machineCard(machine: Machine, opts: MachineCardOptions = {}): Kn
   const blocks: KnownBlock[] = opts.compact ? [compactSummary(machine)] : detailedSummary(machine);
   if (opts.notice) blocks.push(contextLine(opts.notice));
   if (opts.timeline && opts.timeline.length > 0) blocks.push(contextLine(timelineText(opts.timeline)));
-  blocks.push(machineActions(machine, opts.buttons ?? { power: true, manage: true }));
+  blocks.push(machineActions(machine, opts.buttons ?? { power: true, manage: true }, opts.listPage));
   if (!opts.compact) blocks.push(contextLine(footerText(machine)));
   return blocks;
 }
@@ -181,7 +184,7 @@ function askOwnerButtons(machine: Machine): Button[] {
 }
 
 /** Buttons that fit the state, then Share, Usage and the overflow (Settings, Access, Destroy). */
-function machineActions(machine: Machine, allowed: MachineButtons): ActionsBlock {
+function machineActions(machine: Machine, allowed: MachineButtons, listPage?: PageValue): ActionsBlock {
   const value = encodeMachineRef(machine);
   const name = machine.name;
   const elements: (Button | Overflow)[] = allowed.power ? powerButtons(machine) : askOwnerButtons(machine);
@@ -202,7 +205,7 @@ function machineActions(machine: Machine, allowed: MachineButtons): ActionsBlock
       ],
     });
   }
-  return { type: 'actions', block_id: machineActionsBlockId(machine.id), elements };
+  return { type: 'actions', block_id: machineActionsBlockId(machine.id, listPage), elements };
 }
 
 /** A Stop button that asks first: stopping disconnects whoever is logged in. Cards and reminders share it. */

@@ -31,7 +31,13 @@ export function machineList(
     items: machines,
     request,
     pageSize: { fallback: MACHINE_PAGE_SIZE, max: MAX_MACHINE_PAGE_SIZE },
-    itemBlocks: (machine) => machineCard(machine, { compact: true, buttons: buttons(machine) }),
+    // Each row names its page, so a click on it can draw this page again (machine-ref.ts).
+    itemBlocks: (machine) =>
+      machineCard(machine, {
+        compact: true,
+        buttons: buttons(machine),
+        listPage: { kind: 'machines', filters: request.filters, page: request.page },
+      }),
     dividers: true,
   });
   const names = shown.map((machine) => `${machine.name} (${stateLabel(machine.state).words})`);

@@ -3,15 +3,16 @@
 // flow updates the clicked card in place, or posts a new one when the card was ephemeral, or draws App
 // Home again when the click came from there, and watches it.
 import type { BlockAction, ButtonAction } from '@slack/bolt';
+import { describeError } from '../../../errors/describe-error.js';
 import { ActionId } from '../../../slack/ids.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
-import { decodeMachineRef } from '../blocks/machine-ref.js';
+import { decodeMachineRef, listPageFromBlockId } from '../blocks/machine-ref.js';
 import { cardMovedNotice } from '../blocks/machine-replies.js';
 import type { PowerVerb } from '../machine-operations.js';
 import type { MachinesWiring } from '../machines-wiring.js';
 import { type CardTarget, requestPower } from '../power-request.js';
-import { type CardLocation, cardAction } from './machine-click.js';
+import { type CardLocation, cardAction, type MachineClick } from './machine-click.js';
 
 const BUTTONS: Record<PowerVerb, string> = {
   start: ActionId.machineStart,
@@ -33,10 +34,40 @@ function cardTarget(card: CardLocation): CardTarget {
   return { kind: 'post', channel: card.channel };
 }
 
+/**
+ * The ephemeral card would keep offering the old buttons. A row of a list: the page is drawn again, so
+ * only that row changes (the rest of the list is what the person was reading). A lone card: it says
+ * where the live card is now. A page that cannot be drawn again leaves the list as it was: the change
+ * was made and its live card is in the conversation, so the click is not reported as failed.
+ */
+async function redrawEphemeral(
+  click: MachineClick,
+  blockId: string,
+  verb: PowerVerb,
+  machineName: string,
+  listPage: MachinesWiring['listPage'],
+): Promise<void> {
+  if (click.card.kind !== 'ephemeral') return;
+  const page = listPageFromBlockId(blockId);
+  if (page === undefined) {
+    await click.replaceEphemeral(cardMovedNotice(verb, machineName));
+    return;
+  }
+  try {
+    const redrawn = await listPage(click, page);
+    if (redrawn !== undefined) await click.replaceEphemeral(redrawn);
+  } catch (error) {
+    click.logger.warn(
+      { error: describeError(error) },
+      'could not draw a list again after a click on its row',
+    );
+  }
+}
+
 export function registerPowerButtons(
   router: ListenerRouter,
   deps: ListenerDeps,
-  { requests, refreshHome }: MachinesWiring,
+  { requests, refreshHome, listPage }: MachinesWiring,
 ): void {
   for (const [verb, actionId] of Object.entries(BUTTONS) as [PowerVerb, string][]) {
     router.action<BlockAction<ButtonAction>>(
@@ -71,8 +102,7 @@ export function registerPowerButtons(
         // App Home would go on showing the state before the click (or a Stop on a machine found off)
         // until reopened; its watch refreshes it again when the machine gets there.
         if (click.card.kind === 'home') await refreshHome(click.web, click.deps, click.user);
-        // The ephemeral card would keep offering the old buttons: say where the live card is now.
-        if (requested) await click.replaceEphemeral(cardMovedNotice(verb, machine.name));
+        if (requested) await redrawEphemeral(click, action.block_id, verb, machine.name, listPage);
       }),
     );
   }

@@ -3,19 +3,12 @@
 // The post says who got access to what and, once the share is over, whether that access is gone.
 import type { KnownBlock } from '@slack/types';
 import { button, contextLine } from '../../../slack/block-kit/elements.js';
-import {
-  escapeMrkdwn,
-  isoMinutes,
-  message,
-  mrkdwn,
-  plural,
-  type SlackMessage,
-} from '../../../slack/block-kit/text.js';
-import { ActionId } from '../../../slack/ids.js';
+import { escapeMrkdwn, message, mrkdwn, plural, type SlackMessage } from '../../../slack/block-kit/text.js';
+import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
 import type { AccessorGrant } from '../../../store/delegations.js';
 import {
   encodeShareRequest,
-  endShareActions,
+  endedBy,
   machineLines,
   mention,
   namesOf,
@@ -65,7 +58,7 @@ export function accessorShareConfirmation(input: AccessorShareConfirmationInput)
       ],
     },
     contextLine(
-      'Nobody gets access and nothing is posted until you confirm. You can end the share early from its post.',
+      `Nobody gets access and nothing is posted until you confirm. You can end the share early here or with \`${SLASH_COMMAND} shares\`.`,
     ),
   ];
   return message(blocks, `Share ${namesOf(input.machines)} with ${people(input.with)}?`);
@@ -123,8 +116,7 @@ export function accessorSharePost(input: AccessorSharePostInput): SlackMessage {
     },
     { type: 'section', text: mrkdwn(machineLines(input.machines)) },
     { type: 'section', text: mrkdwn(whatTheyGet(input.expiresAt)) },
-    endShareActions(input.shareId, input.machines, 'Their access to these machines is removed now.'),
-    contextLine(`Paperspace machine access · only ${sharer} can end it early`),
+    contextLine(`Paperspace machine access · ${endedBy(input.sharerUserId)}`),
   ];
-  return message(blocks, `${sharer} shared ${names} until ${isoMinutes(input.expiresAt)}`);
+  return message(blocks, `${sharer} shared ${names} until ${when(input.expiresAt)}`);
 }

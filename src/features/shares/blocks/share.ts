@@ -2,11 +2,12 @@
 // is created, the channel post while the share runs (with End share for the sharer), and the same post
 // once it ended early or expired. The channel never sees a credential: a resource delegation's access
 // token id identifies a token that grants access, so it stays in the sharer's private replies.
-import type { ActionsBlock, KnownBlock } from '@slack/types';
+import type { Button, KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import type { Machine } from '../../../paperspace/schemas.js';
 import { button, contextLine } from '../../../slack/block-kit/elements.js';
 import { decodeEncodedValue } from '../../../slack/block-kit/encoded-value.js';
+import { formatHoursMinutes } from '../../../slack/block-kit/format.js';
 import {
   escapeMrkdwn,
   isoMinutes,
@@ -17,13 +18,24 @@ import {
   type SlackMessage,
   slackDate,
 } from '../../../slack/block-kit/text.js';
-import { ActionId } from '../../../slack/ids.js';
+import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
 
 export type SharedMachine = Pick<Machine, 'id' | 'name'>;
 
-/** Each reader sees a time in their own time zone; the fallback is UTC. */
+/**
+ * Every time a share shows, in the post, its notification, the sharer's note and every refusal: each
+ * reader sees it in their own time zone (Slack's date token); the fallback is UTC.
+ */
 export function when(at: number): string {
   return slackDate(at, '{date_short_pretty} at {time}', isoMinutes(at));
+}
+
+/**
+ * `3 h 52 min`: how long a share still runs, for a sentence shown as plain text (an error), where
+ * Slack's date token would be printed raw; a clock time there would be in no one's zone.
+ */
+export function timeLeft(expiresAt: number, now: number): string {
+  return formatHoursMinutes((expiresAt - now) / 1000);
 }
 
 export function machineLines(machines: SharedMachine[]): string {
@@ -38,20 +50,31 @@ export function namesOf(machines: SharedMachine[]): string {
 
 export const mention = (userId: string) => `<@${escapeMrkdwn(userId)}>`;
 
-/** A live share's End share button, for its sharer; `ending` (the confirmation) says what ending it does. */
-export function endShareActions(shareId: string, machines: SharedMachine[], ending: string): ActionsBlock {
-  return {
-    type: 'actions',
-    elements: [
-      button({
-        actionId: ActionId.shareEnd,
-        text: 'End share',
-        value: shareId,
-        accessibilityLabel: `End the share of ${machines.map((machine) => machine.name).join(', ')}`,
-        confirm: { title: 'End this share?', text: ending, confirm: 'End share' },
-      }),
-    ],
-  };
+/** What ending a share does, said in End share's confirmation: it differs by how access was given. */
+function endingOf(accessors: boolean): string {
+  return accessors
+    ? 'Their access to these machines is removed now.'
+    : 'The post is marked ended. Paperspace cannot revoke the delegation, so access already handed out lasts until it expires.';
+}
+
+/**
+ * A live share's End share button. It is shown only to the sharer, the one person who may use it (in
+ * their note after sharing and in `/ps shares`), never on the channel's post, where everyone else
+ * would meet a confirmation and then a refusal. `names`: the shared machines' names.
+ */
+export function endShareButton(shareId: string, names: string[], accessors: boolean): Button {
+  return button({
+    actionId: ActionId.shareEnd,
+    text: 'End share',
+    value: shareId,
+    accessibilityLabel: `End the share of ${names.join(', ')}`,
+    confirm: { title: 'End this share?', text: endingOf(accessors), confirm: 'End share' },
+  });
+}
+
+/** Where a channel's post says the share can be ended early, and by whom. */
+export function endedBy(sharerUserId: string): string {
+  return `only ${mention(sharerUserId)} can end it early (\`${SLASH_COMMAND} shares\`)`;
 }
 
 /** What a member of the channel gets from a share, said the same way in the confirmation and the post. */
@@ -117,7 +140,9 @@ export function shareConfirmation(input: ShareConfirmationInput): SlackMessage {
         button({ actionId: ActionId.shareCancel, text: 'Cancel' }),
       ],
     },
-    contextLine('Nothing is created or posted until you confirm. You can end the share early from its post.'),
+    contextLine(
+      `Nothing is created or posted until you confirm. You can end the share early here or with \`${SLASH_COMMAND} shares\`.`,
+    ),
   ];
   return message(blocks, `Share ${namesOf(input.machines)} in this channel?`);
 }
@@ -181,12 +206,7 @@ export function sharePost(input: SharePostInput): SlackMessage {
     },
     { type: 'section', text: mrkdwn(machineLines(input.machines)) },
     { type: 'section', text: mrkdwn(whatMembersGet(input.sharerUserId, input.expiresAt)) },
-    endShareActions(
-      input.shareId,
-      input.machines,
-      'The post is marked ended. Paperspace cannot revoke the delegation, so access already handed out lasts until it expires.',
-    ),
-    contextLine(`${delegation} · only ${sharer} can end it early`),
+    contextLine(`${delegation} · ${endedBy(input.sharerUserId)}`),
   ];
-  return message(blocks, `${sharer} shared ${names} until ${isoMinutes(input.expiresAt)}`);
+  return message(blocks, `${sharer} shared ${names} until ${when(input.expiresAt)}`);
 }

@@ -2,12 +2,13 @@
 // may have gone since), and so are the teammates of an accessor share; then the share is posted in the
 // channel and made. The confirmation is replaced by the outcome, so it cannot be clicked twice into
 // two shares.
-import { escapeMrkdwn, isoMinutes, message, mrkdwn } from '../../../slack/block-kit/text.js';
+import type { KnownBlock } from '@slack/types';
+import { escapeMrkdwn, message, mrkdwn } from '../../../slack/block-kit/text.js';
 import { buttonHandler } from '../../../slack/button-click.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { findMachine } from '../../machines/machine-lookup.js';
 import { resolveRecipients } from '../accessor-grants.js';
-import { decodeShareRequest } from '../blocks/share.js';
+import { decodeShareRequest, endShareButton, when } from '../blocks/share.js';
 import { channelToShareIn, type Share, shareMachines } from '../sharing.js';
 
 export function shareConfirmHandler(deps: ListenerDeps) {
@@ -39,8 +40,18 @@ export function shareConfirmHandler(deps: ListenerDeps) {
       paperspace,
       { user: click.user, channel, machines, recipients },
     );
-    const text = `✅ Shared ${names} in <#${escapeMrkdwn(share.post.channel)}> until ${isoMinutes(share.delegation.expiresAt)} ${how(share)}. End it early from its post.`;
-    await respond({ replace_original: true, ...message([{ type: 'section', text: mrkdwn(text) }], text) });
+    const text = `✅ Shared ${names} in <#${escapeMrkdwn(share.post.channel)}> until ${when(share.delegation.expiresAt)} ${how(share)}.`;
+    // End share lives here and in /ps shares, where only the sharer sees it.
+    const end = endShareButton(
+      share.delegation.id,
+      machines.map((machine) => machine.name),
+      share.delegation.grants !== null,
+    );
+    const blocks: KnownBlock[] = [
+      { type: 'section', text: mrkdwn(text) },
+      { type: 'actions', elements: [end] },
+    ];
+    await respond({ replace_original: true, ...message(blocks, text) });
   });
 }
 

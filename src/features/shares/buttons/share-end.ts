@@ -1,5 +1,6 @@
-// End share on a share's channel post: only the sharer may end it. Everyone else, and a click on a
-// share that is already over, gets a private sentence saying why nothing changed.
+// End share, shown only to the sharer (their note after sharing, `/ps shares`; posts made before that
+// carry it too): only the sharer may end it. Anyone else clicking an older post's button, and a click
+// on a share that is already over, gets a private sentence saying why nothing changed.
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { escapeMrkdwn, message, mrkdwn } from '../../../slack/block-kit/text.js';
 import { buttonHandler } from '../../../slack/button-click.js';

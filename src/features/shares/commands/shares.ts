@@ -3,17 +3,16 @@ import type { KnownBlock } from '@slack/types';
 import { contextLine, header } from '../../../slack/block-kit/elements.js';
 import {
   escapeMrkdwn,
-  isoMinutes,
   LIMITS,
   mrkdwn,
   nameMrkdwn,
   plural,
   type SlackMessage,
-  slackDate,
 } from '../../../slack/block-kit/text.js';
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
 import type { Delegation } from '../../../store/delegations.js';
+import { endShareButton, when } from '../blocks/share.js';
 
 /** Header and footer around one section per share. */
 const MAX_SHARES_SHOWN = LIMITS.messageBlocks - 2;
@@ -53,21 +52,25 @@ function sharesMessage(shares: Delegation[], names: Map<string, string>): SlackM
       .join(', ');
     const where = share.channel.startsWith('D') ? 'in our DM' : `in <#${escapeMrkdwn(share.channel)}>`;
     const details = [
-      `${where}, until ${slackDate(share.expiresAt, '{date_short_pretty} at {time}', isoMinutes(share.expiresAt))}`,
+      `${where}, until ${when(share.expiresAt)}`,
       share.grants === null
         ? `resource delegation ${escapeMrkdwn(share.delegationId)} · access token id \`${escapeMrkdwn(share.accessTokenId)}\``
         : `access for ${[...new Set(share.grants.map((grant) => `<@${escapeMrkdwn(grant.slackUserId)}>`))].join(', ') || 'nobody new'}`,
     ];
-    blocks.push({ type: 'section', text: mrkdwn([machines, ...details].join('\n')) });
+    blocks.push({
+      type: 'section',
+      text: mrkdwn([machines, ...details].join('\n')),
+      accessory: endShareButton(
+        share.id,
+        share.machineIds.map((id) => names.get(id) ?? id),
+        share.grants !== null,
+      ),
+    });
   }
   if (shares.length > MAX_SHARES_SHOWN) {
     blocks.push(contextLine(`… and ${plural(shares.length - MAX_SHARES_SHOWN, 'more share')}`));
   } else {
-    blocks.push(
-      contextLine(
-        'Each share ends by itself 4 hours after it was made; End share on its post ends it early.',
-      ),
-    );
+    blocks.push(contextLine('Each share ends by itself 4 hours after it was made; End share ends it early.'));
   }
   return { blocks, text: title };
 }

@@ -45,14 +45,16 @@ describe('shareConfirmation', () => {
 });
 
 describe('sharePost', () => {
-  it('says who shared which machines, what members get and until when, never a token id, with End share', () => {
+  it('says who shared which machines, what members get and until when, never a token id, and who may end it', () => {
     const { blocks, text } = checked(sharePost(input));
     const shown = visibleText(blocks);
     expect(shown).toContain('🔗 <@U024BE7LH> shared 2 machines with this channel until <!date^1714602600^');
     expect(shown).toContain('• *gpu-1* `ps1`');
     expect(shown).toContain('Its access token is never posted in a channel');
     expect(shown).not.toMatch(/tok_|access token id/i);
-    expect(actionIds(blocks)).toEqual([ActionId.shareEnd]);
+    // End share is the sharer's alone: it is in their note and /ps shares, not before everyone here.
+    expect(actionIds(blocks)).toEqual([]);
+    expect(shown).toContain('only <@U024BE7LH> can end it early (`/ps shares`)');
     expect(text).toContain('<@U024BE7LH> shared gpu-1, &lt;!channel&gt;');
     expect(mrkdwnTexts(blocks).join('\n')).not.toMatch(/<(!channel|@U1|https)/);
   });
