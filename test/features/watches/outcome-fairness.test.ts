@@ -20,6 +20,10 @@ describe('posting due outcomes again', () => {
   const db = useFreshStore(sqliteFile);
 
   it("posts another person's due outcome without waiting behind one person's 50", async () => {
+    slack.relax(
+      'channelPace',
+      "Ada's 50 completions in one channel are not coalesced yet (issue 27), and the pacer here runs at ten times Slack's pace to keep the test short; what is tested is fairness between channels",
+    );
     const now = Date.now();
     const logger = captureLogs('warn').logger;
     // Slack's pace, a tenth as long: Ada's 50 replies in her channel take 5 s.

@@ -170,19 +170,26 @@ describe('watch poller', () => {
   });
 
   it("polls all of one user's watches with a single machine list per tick", async () => {
+    h.slack.relax(
+      'channelPace',
+      'the 50 completions in one channel are not coalesced yet (issue 27); what is tested is one list per tick',
+    );
     const ids = h.emulator.state.addMachines(MAX_ACTIVE_WATCHES_PER_PERSON, {
       owner: USERS.ada.emulatorUserId,
       namePrefix: 'farm',
     });
     for (const [index, id] of ids.entries()) {
       await h.client('ada').machines.start(id);
+      const cardTs = `1700000100.${String(index).padStart(6, '0')}`;
+      // The card a Start click would have posted, which the watch updates.
+      h.slack.showMessage(CHANNEL, cardTs);
       await h.watcher.watch({
         user: h.user('ada'),
         machineId: id,
         machineName: `farm-${index + 1}`,
         targetState: 'serviceready',
         channel: CHANNEL,
-        messageTs: `1700000100.${String(index).padStart(6, '0')}`,
+        messageTs: cardTs,
         initialState: 'off',
       });
     }
