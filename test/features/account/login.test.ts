@@ -232,16 +232,17 @@ describe('the Log in button', () => {
   });
 
   it('opens it from App Home too, saying which account a new key would replace', async () => {
+    const triggerId = bot.slack.issueTrigger();
     await bot.send(
       bot.requests.blockAction({
         actionId: ActionId.login,
         userId: ada.slackId,
         view: { type: 'home' },
-        triggerId: 'T-home-1',
+        triggerId,
       }),
     );
     const open = await bot.slack.waitFor('views.open');
-    expect(open.args.trigger_id).toBe('T-home-1');
+    expect(open.args.trigger_id).toBe(triggerId);
     const filled = await bot.slack.waitFor('views.update');
     expect(filled.args.view_id).toBe((open.answer?.view as { id?: string } | undefined)?.id);
     expect(textOf(filled.args.view)).toContain('You are linked as *ada.park@example.com*');
@@ -249,6 +250,7 @@ describe('the Log in button', () => {
 
   it('opens the form before reading the database, so a slow database cannot expire the trigger', async () => {
     const { account } = bot.vault;
+    const triggerId = bot.slack.issueTrigger();
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -264,11 +266,11 @@ describe('the Log in button', () => {
           actionId: ActionId.login,
           userId: ada.slackId,
           view: { type: 'home' },
-          triggerId: 'T-home-2',
+          triggerId,
         }),
       );
       const open = await bot.slack.waitFor('views.open');
-      expect(open.args.trigger_id).toBe('T-home-2');
+      expect(open.args.trigger_id).toBe(triggerId);
       expect(textOf(open.args.view)).toContain(CallbackId.login);
     } finally {
       release();
