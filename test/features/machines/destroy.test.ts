@@ -36,15 +36,14 @@ function confirmation(typedName: string, release = false): Record<string, Record
 describe('/ps destroy', () => {
   it('opens the confirmation modal with the command trigger, the release box ticked for --release-ip', async () => {
     const machine = spareMachine();
-    await bot.send(
-      bot.requests.slashCommand({
-        text: `destroy ${machine.name} --release-ip`,
-        userId: ADA,
-        channelId: CHANNEL,
-      }),
-    );
+    const command = bot.requests.slashCommand({
+      text: `destroy ${machine.name} --release-ip`,
+      userId: ADA,
+      channelId: CHANNEL,
+    });
+    await bot.send(command);
     const opened = await bot.slack.waitFor('views.open');
-    expect(opened.args.trigger_id).toMatch(/trigger/);
+    expect(opened.args.trigger_id).toBe(command.payload.trigger_id);
     const filled = await bot.slack.waitFor('views.update');
     const view = filled.args.view as Omit<ModalView, 'blocks'> & {
       blocks: { block_id?: string; element?: unknown }[];
