@@ -43,7 +43,7 @@ const PRUNE_EVERY_MS = 60_000;
  */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** What a person is told when the store cannot be asked whether their request is a replay. */
-export const GUARD_STORE_UNREACHABLE_TEXT =
+const GUARD_STORE_UNREACHABLE_TEXT =
   "I can't reach my database right now, so nothing was done. Try again in a minute.";
 /** How long the guard waits for a response_url to take the answer above. */
 const RESPONSE_URL_TIMEOUT_MS = 5_000;
