@@ -13,10 +13,10 @@ describe('/ps login with a v1 key', () => {
     const request = bot.requests.slashCommand({
       text: 'login',
       userId: USERS.sam.slackId,
-      triggerId: 'T-v1',
     });
     await bot.send(request);
     const open = await bot.slack.waitFor('views.open');
+    expect(open.answer?.ok).toBe(true);
     const view = textOf(open.args.view);
     expect(view).toContain(CallbackId.login);
     expect(view).toContain('api_key_input');

@@ -30,10 +30,11 @@ const ada = USERS.ada;
 
 describe('/ps login', () => {
   it('opens the login form with the trigger of the command', async () => {
-    const request = bot.requests.slashCommand({ text: 'login', userId: ada.slackId, triggerId: 'T-login-1' });
+    const request = bot.requests.slashCommand({ text: 'login', userId: ada.slackId });
     await bot.send(request);
     const open = await bot.slack.waitFor('views.open');
-    expect(open.args.trigger_id).toBe('T-login-1');
+    expect(open.args.trigger_id).toBe(request.payload.trigger_id);
+    expect(open.answer?.ok).toBe(true);
     expect(textOf(open.args.view)).toContain(CallbackId.login);
     expect(textOf(open.args.view)).toContain('api_key_input');
   });
@@ -201,16 +202,15 @@ describe('the Log in button', () => {
   it('opens the login form with the trigger of the click on the login prompt', async () => {
     const prompt = await ps('maya', 'list');
     expect(textOf(prompt.blocks)).toContain(ActionId.login);
-    await bot.send(
-      bot.requests.blockAction({
-        actionId: ActionId.login,
-        userId: USERS.maya.slackId,
-        ephemeral: true,
-        triggerId: 'T-button-1',
-      }),
-    );
+    const click = bot.requests.blockAction({
+      actionId: ActionId.login,
+      userId: USERS.maya.slackId,
+      ephemeral: true,
+    });
+    await bot.send(click);
     const open = await bot.slack.waitFor('views.open');
-    expect(open.args.trigger_id).toBe('T-button-1');
+    expect(open.args.trigger_id).toBe(click.payload.trigger_id);
+    expect(open.answer?.ok).toBe(true);
     expect(textOf(open.args.view)).toContain(CallbackId.login);
   });
 
@@ -223,7 +223,6 @@ describe('the Log in button', () => {
       actionId: ActionId.login,
       userId: USERS.maya.slackId,
       ephemeral: true,
-      triggerId: 'T-late',
     });
     await bot.send(request);
     const answer = await bot.slack.waitForResponse(request.responseUrlId ?? '');
@@ -232,16 +231,17 @@ describe('the Log in button', () => {
   });
 
   it('opens it from App Home too, saying which account a new key would replace', async () => {
+    const triggerId = bot.slack.issueTrigger();
     await bot.send(
       bot.requests.blockAction({
         actionId: ActionId.login,
         userId: ada.slackId,
         view: { type: 'home' },
-        triggerId: 'T-home-1',
+        triggerId,
       }),
     );
     const open = await bot.slack.waitFor('views.open');
-    expect(open.args.trigger_id).toBe('T-home-1');
+    expect(open.args.trigger_id).toBe(triggerId);
     const filled = await bot.slack.waitFor('views.update');
     expect(filled.args.view_id).toBe((open.answer?.view as { id?: string } | undefined)?.id);
     expect(textOf(filled.args.view)).toContain('You are linked as *ada.park@example.com*');
@@ -249,6 +249,7 @@ describe('the Log in button', () => {
 
   it('opens the form before reading the database, so a slow database cannot expire the trigger', async () => {
     const { account } = bot.vault;
+    const triggerId = bot.slack.issueTrigger();
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -264,11 +265,11 @@ describe('the Log in button', () => {
           actionId: ActionId.login,
           userId: ada.slackId,
           view: { type: 'home' },
-          triggerId: 'T-home-2',
+          triggerId,
         }),
       );
       const open = await bot.slack.waitFor('views.open');
-      expect(open.args.trigger_id).toBe('T-home-2');
+      expect(open.args.trigger_id).toBe(triggerId);
       expect(textOf(open.args.view)).toContain(CallbackId.login);
     } finally {
       release();

@@ -20,7 +20,6 @@ describe('shared drives with a v1 key alone', () => {
       bot.requests.slashCommand({
         text: 'drive create',
         userId: USERS.maya.slackId,
-        triggerId: 'T-drive-v1',
       }),
     );
     const update = await bot.slack.waitFor('views.update');

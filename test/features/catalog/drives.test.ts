@@ -57,11 +57,12 @@ describe('shared drives for a team administrator', () => {
   });
 
   it('opens the create form with the team’s networks', async () => {
+    const triggerId = bot.slack.issueTrigger();
     await bot.send(
-      bot.requests.slashCommand({ text: 'drive create', userId: USERS.maya.slackId, triggerId: 'T-drive-1' }),
+      bot.requests.slashCommand({ text: 'drive create', userId: USERS.maya.slackId, triggerId }),
     );
     const open = await bot.slack.waitFor('views.open');
-    expect(open.args.trigger_id).toBe('T-drive-1');
+    expect(open.args.trigger_id).toBe(triggerId);
     const update = await bot.slack.waitFor('views.update');
     const form = textOf(update.args.view);
     expect(form).toContain(CallbackId.createDrive);

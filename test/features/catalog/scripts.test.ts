@@ -63,11 +63,10 @@ function deleteButtonOf(blocks: unknown) {
 
 describe('/ps script create', () => {
   it('opens a form at once and fills in the machines to run the script on', async () => {
-    await bot.send(
-      bot.requests.slashCommand({ text: 'script create', userId: maya.slackId, triggerId: 'T-script-1' }),
-    );
+    const triggerId = bot.slack.issueTrigger();
+    await bot.send(bot.requests.slashCommand({ text: 'script create', userId: maya.slackId, triggerId }));
     const open = await bot.slack.waitFor('views.open');
-    expect(open.args.trigger_id).toBe('T-script-1');
+    expect(open.args.trigger_id).toBe(triggerId);
     expect(textOf(open.args.view)).toContain('Loading');
     const update = await bot.slack.waitFor('views.update');
     const form = textOf(update.args.view);

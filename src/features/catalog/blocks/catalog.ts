@@ -4,6 +4,7 @@ import type { KnownBlock } from '@slack/types';
 import type { Script, SharedDrive } from '../../../paperspace/schemas.js';
 import { button, contextLine } from '../../../slack/block-kit/elements.js';
 import { formatGiB } from '../../../slack/block-kit/format.js';
+import { rowsThatFit } from '../../../slack/block-kit/message-budget.js';
 import {
   escapeMrkdwn,
   LIMITS,
@@ -84,8 +85,6 @@ export function scriptDetailMessage(
   };
 }
 
-/** Sections of script text at most; beyond them the text is cut with a note (a script is 16 KB at most). */
-export const MAX_SCRIPT_TEXT_SECTIONS = 8;
 const FENCE = '```';
 const CODE_CHARS = LIMITS.sectionText - 2 * FENCE.length;
 
@@ -109,21 +108,25 @@ export function scriptTextMessage(script: Pick<Script, 'id' | 'name'>, text: str
   }
   const escaped = escapeMrkdwn(text.replace(/`{3,}/g, (run) => run.split('').join('\u200b')));
   const chunks = splitCode(escaped, CODE_CHARS);
-  const shown = chunks.slice(0, MAX_SCRIPT_TEXT_SECTIONS);
-  const blocks: KnownBlock[] = [
-    { type: 'section', text: mrkdwn(title) },
-    ...shown.map((chunk): KnownBlock => ({ type: 'section', text: mrkdwn(`${FENCE}${chunk}${FENCE}`) })),
-  ];
+  const sections = chunks.map((chunk): KnownBlock[] => [
+    { type: 'section', text: mrkdwn(`${FENCE}${chunk}${FENCE}`) },
+  ]);
   const bytes = Buffer.byteLength(text, 'utf8');
-  if (shown.length < chunks.length) {
-    const shownChars = shown.reduce((sum, chunk) => sum + chunk.length, 0);
-    blocks.push(
-      contextLine(
-        `✂️ Cut after ${shownChars} of ${escaped.length} characters: the script (${bytes} bytes) is longer than a Slack message holds.`,
-      ),
+  const cutNote = (shownChars: number): KnownBlock =>
+    contextLine(
+      `✂️ Cut after ${shownChars} of ${escaped.length} characters: the script (${bytes} bytes) is longer than a Slack message holds.`,
     );
+  const head: KnownBlock = { type: 'section', text: mrkdwn(title) };
+  const footer = contextLine(`${bytes} bytes`);
+  // A 16 KB script escapes to more than a message's summed text takes (msg_blocks_too_long), so
+  // sections are taken while they fit the message budget, keeping room for the note that cuts them.
+  const shown = rowsThatFit(sections, [head, footer], [cutNote(escaped.length)]);
+  const blocks: KnownBlock[] = [head, ...sections.slice(0, shown).flat()];
+  if (shown < chunks.length) {
+    const shownChars = chunks.slice(0, shown).reduce((sum, chunk) => sum + chunk.length, 0);
+    blocks.push(cutNote(shownChars));
   } else {
-    blocks.push(contextLine(`${bytes} bytes`));
+    blocks.push(footer);
   }
   return { blocks, text: truncateMrkdwn(`Text of startup script ${escapeMrkdwn(script.name)}`, 300) };
 }

@@ -2,15 +2,16 @@ import { describe, expect, it } from 'vitest';
 import {
   deletedNotice,
   driveDeleteConfirmation,
-  MAX_SCRIPT_TEXT_SECTIONS,
   scriptDeleteConfirmation,
   scriptDetailMessage,
   scriptTextMessage,
 } from '../../../../src/features/catalog/blocks/catalog.js';
 import type { Script } from '../../../../src/paperspace/schemas.js';
+import { blockTextLength, MESSAGE_BUDGET } from '../../../../src/slack/block-kit/message-budget.js';
 import { ActionId } from '../../../../src/slack/ids.js';
 import { buttonByAction, mrkdwnTexts, visibleText } from '../../../slack/block-kit/inspect.js';
 import { assertBlockKitLimits } from '../../../slack/block-kit/limits.js';
+import { assertFitsSlack } from '../../../support/fits-slack.js';
 
 const script: Script = {
   id: 'scr1a2b',
@@ -67,9 +68,11 @@ describe('scriptTextMessage', () => {
   });
 
   it('splits a long text at line ends into sections Slack accepts, and all of it shows', () => {
-    const text = Array.from({ length: 400 }, (_, i) => `echo line-${i} >> /var/log/setup.log`).join('\n');
+    // About 6,300 characters escaped: three sections, and within what one message holds (the 400 lines
+    // this once had escape to over 18,000, more than Slack takes in one message).
+    const text = Array.from({ length: 150 }, (_, i) => `echo line-${i} >> /var/log/setup.log`).join('\n');
     const message = scriptTextMessage(script, text);
-    assertBlockKitLimits(message);
+    assertFitsSlack(message);
     const sections = codeSections(message.blocks);
     expect(sections.length).toBeGreaterThan(1);
     expect(sections.join('')).toBe(text.replaceAll('>', '&gt;'));
@@ -77,12 +80,16 @@ describe('scriptTextMessage', () => {
     expect(visibleText(message.blocks)).not.toContain('Cut after');
   });
 
-  it('cuts a text longer than the sections allow, never inside an escape, and says so', () => {
+  it('cuts a text longer than one message holds, never inside an escape, and says so', () => {
     const text = '&'.repeat(16_000);
     const message = scriptTextMessage(script, text);
-    assertBlockKitLimits(message);
+    // Within the summed block text Slack takes (msg_blocks_too_long), with as many sections as fit:
+    // one more would pass the budget.
+    assertFitsSlack(message);
     const sections = codeSections(message.blocks);
-    expect(sections).toHaveLength(MAX_SCRIPT_TEXT_SECTIONS);
+    expect(sections.length).toBeGreaterThan(1);
+    const nextSection = '```'.length * 2 + (sections[0]?.length ?? 0);
+    expect(blockTextLength(message.blocks) + nextSection).toBeGreaterThan(MESSAGE_BUDGET.text);
     for (const section of sections) expect(section).toMatch(/^(&amp;)+$/);
     expect(visibleText(message.blocks)).toMatch(
       /Cut after \d+ of 80000 characters: the script \(16000 bytes\)/,
