@@ -6,6 +6,7 @@ import type {
 import { ErrorCode as BoltErrorCode } from '@slack/bolt';
 import type { Logger } from 'pino';
 import { describeError, describeSlackRequest } from '../errors/describe-error.js';
+import { wasAnswered } from './failure-answers.js';
 
 // Bolt exports the handler type only through App#error's overloads; Parameters<> sees the last, extended one.
 type ExtendedErrorHandler = Parameters<App['error']>[0];
@@ -18,6 +19,8 @@ type ExtendedErrorHandlerArgs = Parameters<ExtendedErrorHandler>[0];
  */
 export function createSlackErrorHandler(logger: Logger): ExtendedErrorHandler {
   return async ({ error, body }: ExtendedErrorHandlerArgs) => {
+    // Logged, and answered on its surface, where it happened (failure-answers.ts).
+    if (wasAnswered(error)) throw error;
     logger.error(
       { error: describeError(error), request: describeSlackRequest(body) },
       'Slack request failed',

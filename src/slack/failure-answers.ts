@@ -2,8 +2,10 @@
 // Socket Mode nothing, and either way the person sees Slack's generic "didn't respond" with no idea
 // whether anything happened. Every listener is registered through the router wrapped here, so such a
 // failure is answered on the surface it came from, in words (failureText: the sentence a
-// UserFacingError carries, or a reference to quote for a bug, logged once). A failure after the ack
-// is the listener's own to report and goes on to Bolt's error handler as before.
+// UserFacingError carries, or a reference to quote for a bug, logged once). The failure then goes on to
+// Bolt's error handler like any other, so it is counted as an error (observability/slack-requests.ts),
+// marked as answered so that the handler neither logs it a second time nor has the receiver answer
+// again. A failure after the ack is the listener's own to report and goes on as before.
 import type {
   Middleware,
   SlackActionMiddlewareArgs,
@@ -19,6 +21,13 @@ import { statusModal } from './block-kit/status-modal.js';
 import { escapeMrkdwn } from './block-kit/text.js';
 
 type AckFunction = (...response: never[]) => Promise<void>;
+
+/** Failures already logged and told to the person here; Bolt's error handler only passes them on. */
+const answered = new WeakSet<object>();
+
+export function wasAnswered(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && answered.has(error);
+}
 
 /** Runs `listener` with an ack that records whether it was called; answers with `answer` if not. */
 async function answeredOnFailure<Args extends { ack: AckFunction }>(
@@ -43,6 +52,8 @@ async function answeredOnFailure<Args extends { ack: AckFunction }>(
     if (error instanceof MalformedPayloadError)
       logger.warn({ detail: error.detail }, 'refused a malformed request from Slack');
     await answer(failureText(error, logger));
+    if (typeof error === 'object' && error !== null) answered.add(error);
+    throw error;
   }
 }
 
