@@ -4,6 +4,7 @@
 // after it, and is kept for the team, so each later list by anyone in the team is one call.
 // A file of its own: the team's users are kept for minutes, so the first list must be this file's.
 import { describe, expect, it, vi } from 'vitest';
+import { machineIdFromBlockId } from '../../../src/features/machines/blocks/machine-ref.js';
 import { ActionId } from '../../../src/slack/ids.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
@@ -31,7 +32,7 @@ async function callsOfOneList(user: 'maya' | 'sam', whileInFlight?: () => Promis
 /** The action ids of a machine's card in a list. */
 const actionsOf = (blocks: unknown, machineId: string) =>
   (blocks as { block_id?: string; elements?: { action_id: string }[] }[])
-    .find((block) => block.block_id === `machine_actions:${machineId}`)
+    .find((block) => machineIdFromBlockId(block.block_id ?? '') === machineId)
     ?.elements?.map((element) => element.action_id);
 
 describe('Paperspace calls per /ps list', () => {
