@@ -2,10 +2,10 @@
 // /slack/events (slash commands as a form, interactions as a `payload` form field, events as JSON),
 // with a trigger_id and a response_url that lead back to the stand-in. The bot's acknowledgement is
 // then applied as Slack applies it: a message in the ack, or a view_submission's response_action.
-import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { blockAction, findElement } from './block-action.js';
 import type { ChangeFeed } from './change-feed.js';
+import { eventCallback, VERIFICATION_TOKEN } from './event-envelope.js';
 import type { Grants } from './grants.js';
 import { isRecord } from './http-util.js';
 import { SANDBOX_APP, SANDBOX_TEAM } from './sandbox-identity.js';
@@ -20,7 +20,6 @@ type Json = Record<string, unknown>;
 
 /** The slash command the app registers (manifest.yml); any other is unknown to this workspace. */
 const KNOWN_COMMANDS = new Set(['/ps']);
-const VERIFICATION_TOKEN = 'sandbox-verification-token';
 const TROUBLE = 'We had some trouble connecting. Try again?';
 const SLACKBOT: Author = { kind: 'slackbot' };
 
@@ -347,11 +346,8 @@ export function createInteractions(options: InteractionsOptions): Interactions {
       if (!userOf(userId)) return { ok: false, error: 'no such person' };
       const home = views.home(userId);
       const eventTs = (now() / 1000).toFixed(6);
-      const body = {
-        token: VERIFICATION_TOKEN,
-        team_id: SANDBOX_TEAM.id,
-        api_app_id: SANDBOX_APP.appId,
-        event: {
+      const body = eventCallback(
+        {
           type: 'app_home_opened',
           user: userId,
           channel: workspace.conversation(userId)?.id,
@@ -359,20 +355,8 @@ export function createInteractions(options: InteractionsOptions): Interactions {
           ...(home ? { view: toSlackView(home) } : {}),
           event_ts: eventTs,
         },
-        type: 'event_callback',
-        event_id: `Ev${randomBytes(5).toString('hex').toUpperCase()}`,
-        event_time: Math.floor(now() / 1000),
-        authorizations: [
-          {
-            enterprise_id: null,
-            team_id: SANDBOX_TEAM.id,
-            user_id: SANDBOX_APP.botUserId,
-            is_bot: true,
-            is_enterprise_install: false,
-          },
-        ],
-        is_ext_shared_channel: false,
-      };
+        now(),
+      );
       const failure = ackFailure(await send('application/json', JSON.stringify(body)));
       return failure === undefined ? { ok: true } : { ok: false, error: failure };
     },

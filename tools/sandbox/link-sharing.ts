@@ -3,13 +3,12 @@
 // app as a signed `link_shared` event. The app's chat.unfurl is answered by the same module as the fake
 // Slack's (link-unfurls.ts: only a shared message, only its URLs), then the unfurl is shown under the
 // message, its buttons clickable like any card's.
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { eventCallback } from './event-envelope.js';
 import type { FakeUnfurls } from './link-unfurls.js';
-import { SANDBOX_APP, SANDBOX_TEAM } from './sandbox-identity.js';
 import { ackFailure, createSignedSender } from './signed-sender.js';
 import type { PageMessage, Workspace } from './workspace.js';
 
@@ -79,30 +78,15 @@ export function createLinkSharing(options: LinkSharingOptions): LinkSharing {
       if (urls.length === 0) return;
       const shared = unfurls.share({ channel: message.channel, user: userId, urls, ts: message.ts });
       const botIsMember = workspace.conversation(message.channel)?.botIsMember ?? false;
-      const body = {
-        token: 'sandbox-verification-token',
-        team_id: SANDBOX_TEAM.id,
-        api_app_id: SANDBOX_APP.appId,
-        event: {
+      const body = eventCallback(
+        {
           ...shared,
           is_bot_user_member: botIsMember,
           ...(message.threadTs === null ? {} : { thread_ts: message.threadTs }),
           event_ts: message.ts,
         },
-        type: 'event_callback',
-        event_id: `Ev${randomBytes(5).toString('hex').toUpperCase()}`,
-        event_time: Math.floor(options.now() / 1000),
-        authorizations: [
-          {
-            enterprise_id: null,
-            team_id: SANDBOX_TEAM.id,
-            user_id: SANDBOX_APP.botUserId,
-            is_bot: true,
-            is_enterprise_install: false,
-          },
-        ],
-        is_ext_shared_channel: false,
-      };
+        options.now(),
+      );
       // Slack does not tell the poster when an app fails to unfurl: the link just stays a link.
       const failure = ackFailure(await send('application/json', JSON.stringify(body)));
       if (failure !== undefined) logger.warn({ failure }, 'the app did not take link_shared');

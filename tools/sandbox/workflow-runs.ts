@@ -4,13 +4,12 @@
 // ends it with functions.completeSuccess or completeError, through the same rules and errors as the
 // fake Slack's (workflow-functions.ts); Slackbot tells the person who ran it how it ended, in the
 // conversation they typed it in, as Slack's Slackbot tells a workflow's builder of a failed step.
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { eventCallback } from './event-envelope.js';
 import type { Outcome } from './interactions.js';
-import { SANDBOX_APP, SANDBOX_TEAM } from './sandbox-identity.js';
 import { ackFailure, createSignedSender } from './signed-sender.js';
 import type { FakeFunctions } from './workflow-functions.js';
 import type { Workspace } from './workspace.js';
@@ -120,26 +119,10 @@ export function createWorkflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
       const event = functions.execute({ callbackId, inputs, outputs: Object.keys(step.output_parameters) });
       const run = { userId, channel, title: step.title };
       runs.set(event.function_execution_id, run);
-      const eventTime = Math.floor(options.now() / 1000);
-      const body = {
-        token: 'sandbox-verification-token',
-        team_id: SANDBOX_TEAM.id,
-        api_app_id: SANDBOX_APP.appId,
-        event: { ...event, function: { ...event.function, title: step.title } },
-        type: 'event_callback',
-        event_id: `Ev${randomBytes(5).toString('hex').toUpperCase()}`,
-        event_time: eventTime,
-        authorizations: [
-          {
-            enterprise_id: null,
-            team_id: SANDBOX_TEAM.id,
-            user_id: SANDBOX_APP.botUserId,
-            is_bot: true,
-            is_enterprise_install: false,
-          },
-        ],
-        is_ext_shared_channel: false,
-      };
+      const body = eventCallback(
+        { ...event, function: { ...event.function, title: step.title } },
+        options.now(),
+      );
       const failure = ackFailure(await send('application/json', JSON.stringify(body)));
       if (failure !== undefined) return { ok: false, error: failure };
       tell(run, `Workflow step “${step.title}” is running (${event.function_execution_id}).`);
