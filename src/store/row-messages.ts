@@ -89,7 +89,10 @@ export function createRowMessageRepository(db: SqlClient): RowMessageRepository 
       }),
 
     async find(ref) {
-      const row = await db.get<Row>(`SELECT kind, blocks, text, version FROM row_messages WHERE ${KEY}`, keyOf(ref));
+      const row = await db.get<Row>(
+        `SELECT kind, blocks, text, version FROM row_messages WHERE ${KEY}`,
+        keyOf(ref),
+      );
       return row && fromRow(row);
     },
 

@@ -163,7 +163,10 @@ export function createWatchReporter(deps: {
       }
       // The outcome is posted and recorded: a row that cannot be redrawn must not make it due again.
       await deps.finishRow?.(watch, outcome).catch((error: unknown) => {
-        logger.warn({ watchId: watch.id, error: describeError(error) }, 'could not redraw the row of a watch');
+        logger.warn(
+          { watchId: watch.id, error: describeError(error) },
+          'could not redraw the row of a watch',
+        );
       });
       // A change asked from App Home is followed in the person's DM (its completion lands there): the
       // Home still shows the state of the click until it is drawn again. (A change typed in the DM

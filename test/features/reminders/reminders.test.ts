@@ -343,3 +343,51 @@ describe('a reminder tells the truth after its buttons are used', () => {
     await command('remind off');
   });
 });
+
+describe('a reminder’s row follows the stop clicked on it to the end', () => {
+  const CPU_BOX = { id: 'psada002', name: 'ada-cpu-box' };
+  const blockOf = (call: ApiCall | undefined, blockId: string) =>
+    ((call?.args.blocks ?? []) as { block_id?: string; type: string }[]).find(
+      (block) => block.block_id === blockId,
+    );
+
+  it('shows the row stopping, then stopped, and leaves the other rows and their buttons as they were', async () => {
+    await command('remind 19:00 weekdays');
+    await bot.scheduler.tick();
+    clock.set(Date.parse('2024-06-03T16:00:00Z'));
+    for (const machine of [WORKSTATION, RENDER, CPU_BOX]) {
+      await fetch(`${bot.emulator.url}/machines/${machine.id}/start`, {
+        method: 'POST',
+        headers: { 'x-api-key': USERS.ada.apiKey },
+      });
+    }
+    clock.advance(10_000);
+    const reminder = (await fireAt('2024-06-03T17:00:00Z')) as ApiCall;
+    bot.slack.reset();
+
+    await click(reminder, ActionId.reminderStop, CPU_BOX);
+    const stopping = await bot.slack.waitFor('chat.update');
+    expect(messageText(stopping.args)).toMatch(/ada-cpu-box\*: stopping/);
+
+    clock.advance(5000);
+    await bot.scheduler.tick();
+    await expect.poll(() => bot.slack.calls('chat.update').length).toBe(2);
+    const stopped = bot.slack.calls('chat.update')[1];
+    expect(stopped?.args).toMatchObject(placeOf(reminder));
+    const row = JSON.stringify(blockOf(stopped, `reminder_stopped:${CPU_BOX.id}`));
+    expect(row).toContain('*ada-cpu-box*: stopped ✓');
+    expect(row).not.toContain('stopping');
+    expect(messageText(stopped?.args ?? {})).not.toContain('stopping');
+    // The other rows keep their buttons, and the header still counts them.
+    for (const machine of [WORKSTATION, RENDER]) {
+      expect(blockOf(stopped, reminderBlockId(machine.id))).toEqual(
+        blockOf(reminder, reminderBlockId(machine.id)),
+      );
+    }
+    expect(String(stopped?.args.text)).toMatch(/^⏰ 2 machines still running: /);
+    // The completion went to the reminder's thread, as before.
+    const reply = bot.slack.calls('chat.postMessage').at(-1);
+    expect(reply?.args.thread_ts).toBe(placeOf(reminder).ts);
+    await command('remind off');
+  });
+});
