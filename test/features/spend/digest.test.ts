@@ -162,6 +162,27 @@ describe('the team digest, end to end', () => {
     expect(bot.emulator.state.machine('psorb001')?.state).toBe('serviceready');
   });
 
+  it('says on its row that a machine stopped elsewhere is already off, and takes its Stop button away', async () => {
+    if (digest === undefined) throw new Error('the digest was not posted');
+    await fetch(`${bot.emulator.url}/machines/psorb001/stop`, {
+      method: 'POST',
+      headers: { 'x-api-key': USERS.maya.apiKey },
+    });
+    clock.advance(5000);
+    expect(bot.emulator.state.machine('psorb001')?.state).toBe('off');
+    const before = bot.slack.calls('chat.update').length;
+    const request = await clickStop(digest, { id: 'psorb001', name: 'maya-trainer' }, MAYA);
+    await expect.poll(() => bot.slack.calls('chat.update').length).toBeGreaterThan(before);
+    const update = bot.slack.calls('chat.update').at(-1);
+    const rows = (update?.args.blocks ?? []) as { block_id?: string }[];
+    const row = JSON.stringify(rows.find((block) => block.block_id === digestBlockId('psorb001')));
+    expect(row).toContain('*maya-trainer*: already off, nothing to stop');
+    expect(row).not.toContain(ActionId.digestStop);
+    // The row sam's Stop brought up to date earlier stays so: the click's stale copy does not undo it.
+    expect(JSON.stringify(rows)).toContain('*sam-desktop*: stopped ✓');
+    expect(bot.slack.responses(request.responseUrlId ?? '')).toHaveLength(0);
+  });
+
   it("says in the channel that today's digest could not be made when Paperspace refuses the key", async () => {
     clock.set(Date.parse('2024-05-16T07:00:00Z'));
     // After the tick (whose watch polling lists machines too), so the digest's own list is refused.
