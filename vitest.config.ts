@@ -17,6 +17,7 @@ const BOTH_DIALECTS = [
   'test/features/approvals/approvals.test.ts',
   'test/features/approvals/approvers.test.ts',
   'test/features/reminders/reminders.test.ts',
+  'test/features/reminders/stop-all.test.ts',
   'test/features/spend/spend.test.ts',
   'test/features/spend/digest.test.ts',
   'test/features/cost-alerts/cost-alerts.test.ts',

@@ -21,14 +21,17 @@ import { createApprovalsFeature } from './approvals/index.js';
 import { offerPowerRequest, routePowerToOwner } from './approvals/owner-route.js';
 import { catalogFeature } from './catalog/index.js';
 import { pageFor } from './catalog/list-message.js';
+import { alertRowFinished } from './cost-alerts/buttons/alert-message.js';
 import { costAlertsFeature } from './cost-alerts/index.js';
 import type { Feature } from './feature.js';
 import { homeFeature } from './home/index.js';
 import { publishHome } from './home/publish-home.js';
 import { createMachinesFeature } from './machines/index.js';
+import { reminderRowFinished } from './reminders/buttons/reminder-row.js';
 import { remindersFeature } from './reminders/index.js';
 import { retentionFeature } from './retention/index.js';
 import { sharesFeature } from './shares/index.js';
+import { digestRowFinished } from './spend/buttons/digest-row.js';
 import { spendFeature } from './spend/index.js';
 import { unfurlsFeature } from './unfurls/index.js';
 import { createWatchesFeature } from './watches/index.js';
@@ -42,7 +45,11 @@ const machinesFeature = createMachinesFeature({
   refreshHome: publishHome,
   listPage: pageFor,
 });
-const watchesFeature = createWatchesFeature(publishHome);
+const watchesFeature = createWatchesFeature(publishHome, {
+  reminder: reminderRowFinished,
+  cost_alert: alertRowFinished,
+  digest: digestRowFinished,
+});
 const approvalsFeature = createApprovalsFeature(completeRequestStep);
 
 const features: Feature<never>[] = [

@@ -29,6 +29,8 @@ export const ActionId = {
   reminderStop: 'reminder_stop',
   reminderSnooze: 'reminder_snooze',
   reminderKeep: 'reminder_keep',
+  /** Stop all on a reminder too big for one message; the value carries every machine id it is about. */
+  reminderStopAll: 'reminder_stop_all',
   /** "Send request" under a create Paperspace refused; the value carries the create parameters. */
   requestCreate: 'request_create',
   /** "Ask the owner" under a power click on someone else's machine; the value names machine and verb. */

@@ -11,6 +11,7 @@ import { createPowerClaimRepository, type PowerClaimRepository } from './power-c
 import { createSnoozeRepository, type SnoozeRepository } from './reminder-snoozes.js';
 import { createReminderRepository, type ReminderRepository } from './reminders.js';
 import { createRequestReplayRepository, type RequestReplayRepository } from './request-replays.js';
+import { createRowMessageRepository, type RowMessageRepository } from './row-messages.js';
 import {
   createSlackInstallationRepository,
   type SlackInstallationRepository,
@@ -45,6 +46,8 @@ export interface Store {
   /** OAuth installations (SLACK_CLIENT_ID mode): each workspace's sealed bot token. */
   readonly slackInstallations: SlackInstallationRepository;
   readonly workflowSteps: WorkflowStepSettingRepository;
+  /** The kept drawings of messages with a row per machine, so a watch can redraw its row. */
+  readonly rowMessages: RowMessageRepository;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -81,6 +84,7 @@ async function createStore(client: SqlClient, { now = Date.now }: StoreOptions =
     powerClaims: createPowerClaimRepository(client),
     slackInstallations: createSlackInstallationRepository(client),
     workflowSteps: createWorkflowStepSettingRepository(client),
+    rowMessages: createRowMessageRepository(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },

@@ -27,6 +27,7 @@ const SCHEMA_TABLES = [
   'reminder_runs',
   'reminder_snoozes',
   'reminders',
+  'row_messages',
   'scheduler_replicas',
   'schema_migrations',
   'slack_installation_teams',

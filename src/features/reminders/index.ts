@@ -1,11 +1,13 @@
 // Shutdown reminders: `/ps remind`, `/ps reminders`, `/ps remind off`, the reminder's Stop, Snooze 1h
-// and Keep running buttons, and the cron and snooze jobs that send them.
+// and Keep running buttons (Stop all on one too big for a message), and the cron and snooze jobs
+// that send them.
 import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { ActionId } from '../../slack/ids.js';
 import type { Feature } from '../feature.js';
 import { reminderKeepHandler } from './buttons/reminder-keep.js';
 import { reminderSnoozeHandler } from './buttons/reminder-snooze.js';
 import { reminderStopHandler } from './buttons/reminder-stop.js';
+import { reminderStopAllHandler } from './buttons/reminder-stop-all.js';
 import { remindCommand } from './commands/remind.js';
 import { remindOffCommand } from './commands/remind-off.js';
 import { remindersCommand } from './commands/reminders.js';
@@ -17,6 +19,7 @@ export const remindersFeature: Feature<'remind' | 'reminders' | 'remind off'> = 
     router.action<BlockAction<ButtonAction>>(ActionId.reminderStop, reminderStopHandler(deps));
     router.action<BlockAction<ButtonAction>>(ActionId.reminderSnooze, reminderSnoozeHandler(deps));
     router.action<BlockAction<ButtonAction>>(ActionId.reminderKeep, reminderKeepHandler(deps));
+    router.action<BlockAction<ButtonAction>>(ActionId.reminderStopAll, reminderStopAllHandler(deps));
   },
   jobs: reminderJobs,
 };

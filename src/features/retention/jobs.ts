@@ -17,6 +17,12 @@ const PRUNE_EVERY_MS = DAY_MS;
  * statement deleting them all would hold its locks (and the tick) for a long time.
  */
 const PRUNE_BATCH = 5000;
+/**
+ * A kept drawing of a message with rows (store/row-messages.ts) serves the watches its clicks start,
+ * which end within their deadline (30 minutes by default); a click on an older message starts again
+ * from the message as Slack shows it.
+ */
+const KEEP_ROW_MESSAGES_MS = 7 * DAY_MS;
 
 export function retentionJobs(deps: Pick<JobDeps, 'store' | 'now' | 'logger' | 'retention'>): SchedulerJob[] {
   const { store, now, logger, retention } = deps;
@@ -49,7 +55,10 @@ export function retentionJobs(deps: Pick<JobDeps, 'store' | 'now' | 'logger' | '
           store.approvals.pruneGrantsExpiredBefore(delegationsBefore, limit),
         );
         const powerClaims = await store.powerClaims.pruneExpired(at);
-        const pruned = { audit, delegations, requests, grants, powerClaims };
+        const rowMessages = await inBatches((limit) =>
+          store.rowMessages.pruneBefore(at - KEEP_ROW_MESSAGES_MS, limit),
+        );
+        const pruned = { audit, delegations, requests, grants, powerClaims, rowMessages };
         if (Object.values(pruned).some((count) => count > 0)) {
           logger.info({ ...pruned, retention }, 'pruned rows past their retention');
         }

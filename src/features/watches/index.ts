@@ -3,10 +3,15 @@
 import type { Feature } from '../feature.js';
 import { waitCommand } from './commands/wait.js';
 import { type HomeRefresh, watchJobs } from './jobs.js';
+import type { RowFinishers } from './row-messages.js';
 
-export function createWatchesFeature(refreshHome: HomeRefresh): Feature<'wait'> {
+/**
+ * `finishers`: how the reminders, cost alerts and team digests redraw a row of theirs once the watch a
+ * click on it started ends (those features sit above watches).
+ */
+export function createWatchesFeature(refreshHome: HomeRefresh, finishers: RowFinishers): Feature<'wait'> {
   return {
     commands: { wait: waitCommand },
-    jobs: (deps) => watchJobs(deps, refreshHome),
+    jobs: (deps) => watchJobs(deps, refreshHome, finishers),
   };
 }

@@ -4,6 +4,7 @@ import type { WebClient } from '@slack/web-api';
 import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
 import { createChannelPacer } from '../../slack/channel-pacer.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import { createRowCompletion, type RowFinishers } from './row-messages.js';
 import { createWatchOutcomes } from './watch-outcomes.js';
 import { createWatchPoller } from './watch-poller.js';
 import { createWatchReporter } from './watch-reporter.js';
@@ -20,13 +21,15 @@ const KEEP_FINISHED_WATCHES_MS = 30 * 24 * 60 * 60_000;
  */
 export type HomeRefresh = (web: WebClient, deps: JobDeps, user: SlackUser) => Promise<void>;
 
-export function watchJobs(deps: JobDeps, refreshHome: HomeRefresh): SchedulerJob[] {
+export function watchJobs(deps: JobDeps, refreshHome: HomeRefresh, finishers: RowFinishers): SchedulerJob[] {
   const { store, logger, now } = deps;
+  const pacer = createChannelPacer(deps.slackPacing === undefined ? {} : { pacing: deps.slackPacing });
   const reporter = createWatchReporter({
     slack: deps.slack,
     logger,
-    pacer: createChannelPacer(deps.slackPacing === undefined ? {} : { pacing: deps.slackPacing }),
+    pacer,
     refreshHome: async (user) => refreshHome(await deps.slack(user.teamId), deps, user),
+    finishRow: createRowCompletion({ store, slack: deps.slack, pacer, finishers, logger, now }),
   });
   const outcomes = createWatchOutcomes({
     store,

@@ -82,6 +82,21 @@ export function finishedNotice(watch: WatchSubject, outcome: WatchOutcome): stri
 }
 
 /**
+ * The row of a message listing machines (a reminder, an alert, a digest) once the watch a click on it
+ * started has ended: the machine's name and how it ended, in the card's words.
+ */
+export function rowFinishedLine(watch: WatchSubject, outcome: WatchOutcome): string {
+  if (outcome.status === 'gone') return finishedNotice(watch, outcome);
+  if (outcome.status === 'done') {
+    const after = `after ${formatElapsed(outcome.elapsedMs)}, requested by ${mention(watch.userId)}`;
+    return outcome.state === 'off'
+      ? `⚫ ${machine(watch)}: stopped ✓ ${after}`
+      : `✅ ${machine(watch)}: ${stateMrkdwn(outcome.state)} ${after}`;
+  }
+  return `${machine(watch)}: ${finishedNotice(watch, outcome)}`;
+}
+
+/**
  * What replaces the card when the machine is gone: there is nothing left to show or to click, so the
  * buttons go too.
  */

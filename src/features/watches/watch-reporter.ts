@@ -58,6 +58,8 @@ export function createWatchReporter(deps: {
   pacer: ChannelPacer;
   /** Redraws the App Home of the person whose watch in their DM ended (App Home cards go there). */
   refreshHome?: (user: SlackUser) => Promise<void>;
+  /** Redraws the row of a reminder, alert or digest the ended watch was started from (row-messages.ts). */
+  finishRow?: (watch: Watch, outcome: WatchOutcome) => Promise<void>;
 }): WatchReporter {
   const { slack, logger, pacer } = deps;
 
@@ -159,6 +161,13 @@ export function createWatchReporter(deps: {
           machineCardMessage(machine, { timeline, notice: finishedNotice(watch, outcome) }),
         );
       }
+      // The outcome is posted and recorded: a row that cannot be redrawn must not make it due again.
+      await deps.finishRow?.(watch, outcome).catch((error: unknown) => {
+        logger.warn(
+          { watchId: watch.id, error: describeError(error) },
+          'could not redraw the row of a watch',
+        );
+      });
       // A change asked from App Home is followed in the person's DM (its completion lands there): the
       // Home still shows the state of the click until it is drawn again. (A change typed in the DM
       // refreshes it too, harmlessly.)

@@ -64,17 +64,20 @@ function alertsAbout(machine: { name: string }): ApiCall[] {
     );
 }
 
-/** Where the alert sits in ada's DM, as Slack sends it back with a click. */
-const ALERT_TS = '1700000999.000200';
+/** Where Slack put the alert: ada's DM (the IM id Slack answered with) and the message's ts. */
+function placeOf(alert: ApiCall): { channel: string; ts: string } {
+  return { channel: String(alert.answer?.channel), ts: String(alert.answer?.ts) };
+}
 
 async function click(alert: ApiCall, actionId: string, machine: { id: string; name: string }) {
+  const place = placeOf(alert);
   const request = bot.requests.blockAction({
     actionId,
     value: encodeMachineRef(machine),
     blockId: costAlertBlockId(machine.id),
-    channelId: 'D0ADA',
+    channelId: place.channel,
     message: {
-      ts: ALERT_TS,
+      ts: place.ts,
       text: String(alert.args.text),
       blocks: alert.args.blocks as unknown[],
     },
@@ -85,7 +88,7 @@ async function click(alert: ApiCall, actionId: string, machine: { id: string; na
     bot.slack
       .calls('chat.update')
       .slice(before)
-      .find((call) => call.args.ts === ALERT_TS);
+      .find((call) => call.args.ts === place.ts);
   await expect.poll(ofAlert).toBeDefined();
   return ofAlert() as ApiCall;
 }
@@ -163,7 +166,7 @@ describe('forgotten-machine alerts, end to end', () => {
 
   it('Keep running re-arms the alert: asked again once the threshold has passed again, once', async () => {
     const update = await click(workstationAlert as ApiCall, ActionId.costAlertKeep, WORKSTATION);
-    expect(update.args).toMatchObject({ channel: 'D0ADA', ts: ALERT_TS });
+    expect(update.args).toMatchObject(placeOf(workstationAlert as ApiCall));
     expect(messageText(update.args)).toContain('kept running. I will ask again');
     expect(JSON.stringify(update.args.blocks)).not.toContain(ActionId.costAlertKeep);
     bot.slack.reset();
@@ -195,7 +198,7 @@ describe('forgotten-machine alerts, end to end', () => {
     // The stop is followed to off, in the alert's thread.
     await expect
       .poll(async () => (await bot.store.watches.listActive({ machineId: WORKSTATION.id }))[0]?.threadTs)
-      .toBe(ALERT_TS);
+      .toBe(placeOf(workstationAlert as ApiCall).ts);
     expect(await bot.store.watches.listActive({ machineId: WORKSTATION.id })).toHaveLength(1);
     await expect
       .poll(() =>
@@ -217,6 +220,26 @@ describe('forgotten-machine alerts, end to end', () => {
       WORKSTATION.id,
       'ok',
     ]);
+
+    // Once the machine is off, the alert says so: no "stopping" left in ada's DM.
+    const updatesBefore = bot.slack.calls('chat.update').length;
+    await tickAfter(5000);
+    const place = placeOf(workstationAlert as ApiCall);
+    const ofAlert = () =>
+      bot.slack
+        .calls('chat.update')
+        .slice(updatesBefore)
+        .filter((call) => call.args.ts === place.ts);
+    await expect.poll(() => ofAlert().length).toBe(1);
+    const stopped = ofAlert()[0];
+    expect(stopped?.args.channel).toBe(place.channel);
+    expect(messageText(stopped?.args ?? {})).toContain('*ada-workstation*: stopped ✓');
+    expect(messageText(stopped?.args ?? {})).not.toContain('stopping');
+    // The rest of the alert (what it cost, when it is asked) is as it was.
+    const blocks = stopped?.args.blocks as unknown[];
+    const posted = (workstationAlert as ApiCall).args.blocks as unknown[];
+    expect(blocks[0]).toEqual(posted[0]);
+    expect(blocks.at(-1)).toEqual(posted.at(-1));
   });
 
   it('Not this machine: never alerted about it again, however long it runs', async () => {

@@ -43,15 +43,20 @@ async function fireAt(iso: string): Promise<ApiCall | undefined> {
   return bot.slack.calls('chat.postMessage').at(-1);
 }
 
-/** Clicks one of a reminder message's buttons, as Slack would send it from the DM. */
+/** Where Slack put a posted message: the DM's id for a post to a person, and its ts. */
+function placeOf(posted: ApiCall): { channel: string; ts: string } {
+  return { channel: String(posted.answer?.channel), ts: String(posted.answer?.ts) };
+}
+
+/** Clicks one of a reminder message's buttons, as Slack would send it from the DM it was posted in. */
 async function click(reminder: ApiCall, actionId: string, machine: { id: string; name: string }) {
   const request = bot.requests.blockAction({
     actionId,
     value: encodeMachineRef(machine),
     blockId: reminderBlockId(machine.id),
-    channelId: 'D0ADA',
+    channelId: placeOf(reminder).channel,
     message: {
-      ts: '1700000999.000100',
+      ts: placeOf(reminder).ts,
       text: String(reminder.args.text),
       blocks: reminder.args.blocks as unknown[],
     },
@@ -96,8 +101,9 @@ describe('shutdown reminders, end to end', () => {
     bot.slack.reset();
     const request = await click(message as ApiCall, ActionId.reminderStop, WORKSTATION);
 
+    const place = placeOf(message as ApiCall);
     const update = await bot.slack.waitFor('chat.update');
-    expect(update.args).toMatchObject({ channel: 'D0ADA', ts: '1700000999.000100' });
+    expect(update.args).toMatchObject(place);
     expect(messageText(update.args)).toContain('stopping');
     expect(bot.emulator.state.machine(WORKSTATION.id)?.state).toBe('stopping');
     const audit = await bot.store.audit.list({ ...ada(), limit: 50 });
@@ -111,15 +117,15 @@ describe('shutdown reminders, end to end', () => {
       .toMatchObject({
         machineId: WORKSTATION.id,
         targetState: 'off',
-        channel: 'D0ADA',
-        threadTs: '1700000999.000100',
+        channel: place.channel,
+        threadTs: place.ts,
       });
     expect(bot.slack.responses(request.responseUrlId ?? '')).toHaveLength(0);
 
     clock.advance(5000);
     await bot.scheduler.tick();
     const reply = bot.slack.calls('chat.postMessage').at(-1);
-    expect(reply?.args.thread_ts).toBe('1700000999.000100');
+    expect(reply?.args.thread_ts).toBe(place.ts);
     expect(messageText(reply?.args ?? {})).toContain('*ada-workstation* is ⚫ Off');
   });
 
@@ -323,13 +329,65 @@ describe('a reminder tells the truth after its buttons are used', () => {
     await expect.poll(async () => (await bot.store.snoozes.listByUser(ada())).length).toBe(1);
     // The snooze is stored before its row is redrawn: wait for the redraw itself.
     await expect.poll(() => bot.slack.calls('chat.update').length).toBeGreaterThan(updatesBefore);
-    expect(header(bot.slack.calls('chat.update').at(-1))).toBe('⏰ 3 machines still running');
+    // The snooze redraws the reminder as it stands, the stopped row still counted out (the click
+    // carried the message as first posted: the stop's redraw is not lost to it).
+    const snoozed = bot.slack.calls('chat.update').at(-1);
+    expect(header(snoozed)).toBe('⏰ 2 machines still running');
+    expect(messageText(snoozed?.args ?? {})).toContain('I reply in this thread when it is off');
 
     // 19:30 in Amsterdam, half an hour into the snooze.
     const second = await fireAt('2024-05-27T17:30:00Z');
     expect(messageText(second?.args ?? {})).toContain('ada-workstation');
     expect(messageText(second?.args ?? {})).not.toContain('ada-render');
     expect(header(second)).toBe('⏰ 1 machine still running');
+    await command('remind off');
+  });
+});
+
+describe('a reminder’s row follows the stop clicked on it to the end', () => {
+  const CPU_BOX = { id: 'psada002', name: 'ada-cpu-box' };
+  const blockOf = (call: ApiCall | undefined, blockId: string) =>
+    ((call?.args.blocks ?? []) as { block_id?: string; type: string }[]).find(
+      (block) => block.block_id === blockId,
+    );
+
+  it('shows the row stopping, then stopped, and leaves the other rows and their buttons as they were', async () => {
+    await command('remind 19:00 weekdays');
+    await bot.scheduler.tick();
+    clock.set(Date.parse('2024-06-03T16:00:00Z'));
+    for (const machine of [WORKSTATION, RENDER, CPU_BOX]) {
+      await fetch(`${bot.emulator.url}/machines/${machine.id}/start`, {
+        method: 'POST',
+        headers: { 'x-api-key': USERS.ada.apiKey },
+      });
+    }
+    clock.advance(10_000);
+    const reminder = (await fireAt('2024-06-03T17:00:00Z')) as ApiCall;
+    bot.slack.reset();
+
+    await click(reminder, ActionId.reminderStop, CPU_BOX);
+    const stopping = await bot.slack.waitFor('chat.update');
+    expect(messageText(stopping.args)).toMatch(/ada-cpu-box\*: stopping/);
+
+    clock.advance(5000);
+    await bot.scheduler.tick();
+    await expect.poll(() => bot.slack.calls('chat.update').length).toBe(2);
+    const stopped = bot.slack.calls('chat.update')[1];
+    expect(stopped?.args).toMatchObject(placeOf(reminder));
+    const row = JSON.stringify(blockOf(stopped, `reminder_stopped:${CPU_BOX.id}`));
+    expect(row).toContain('*ada-cpu-box*: stopped ✓');
+    expect(row).not.toContain('stopping');
+    expect(messageText(stopped?.args ?? {})).not.toContain('stopping');
+    // The other rows keep their buttons, and the header still counts them.
+    for (const machine of [WORKSTATION, RENDER]) {
+      expect(blockOf(stopped, reminderBlockId(machine.id))).toEqual(
+        blockOf(reminder, reminderBlockId(machine.id)),
+      );
+    }
+    expect(String(stopped?.args.text)).toMatch(/^⏰ 2 machines still running: /);
+    // The completion went to the reminder's thread, as before.
+    const reply = bot.slack.calls('chat.postMessage').at(-1);
+    expect(reply?.args.thread_ts).toBe(placeOf(reminder).ts);
     await command('remind off');
   });
 });

@@ -55,7 +55,8 @@ async function clickStop(digest: ApiCall, machine: { id: string; name: string },
     channelId: OPS,
     userId,
     message: {
-      ts: '1715756400.000100',
+      // Where Slack put the digest: a click carries it back.
+      ts: String(digest.answer?.ts),
       text: String(digest.args.text),
       blocks: digest.args.blocks as unknown[],
     },
@@ -129,6 +130,23 @@ describe('the team digest, end to end', () => {
     ]);
     expect(actions).toContainEqual(['digest.stop', 'psorb003']);
     expect(actions).toContainEqual(['machine.stop', 'psorb003']);
+
+    // Once it is off, its row says so, with no Stop button; maya's row keeps hers.
+    clock.advance(5000);
+    await bot.scheduler.tick();
+    const ofDigest = () =>
+      bot.slack.calls('chat.update').filter((call) => call.args.ts === digest?.answer?.ts);
+    await expect.poll(() => ofDigest().length).toBe(2);
+    const stopped = ofDigest()[1];
+    const rows = (stopped?.args.blocks ?? []) as { block_id?: string }[];
+    const row = JSON.stringify(rows.find((block) => block.block_id === digestBlockId('psorb003')));
+    expect(row).toContain('*sam-desktop*: stopped ✓');
+    expect(row).not.toContain(ActionId.digestStop);
+    expect(messageText(stopped?.args ?? {})).not.toContain('stopping');
+    const mayasRow = (blocks: unknown) =>
+      (blocks as { block_id?: string }[]).find((block) => block.block_id === digestBlockId('psorb001'));
+    expect(mayasRow(stopped?.args.blocks)).toEqual(mayasRow(digest.args.blocks));
+    expect(JSON.stringify(mayasRow(stopped?.args.blocks))).toContain(ActionId.digestStop);
   });
 
   it("answers a click on someone else's machine as any Stop does, and leaves it running", async () => {
@@ -142,6 +160,27 @@ describe('the team digest, end to end', () => {
       expect(reply.text).toMatch(/owner/i);
     }
     expect(bot.emulator.state.machine('psorb001')?.state).toBe('serviceready');
+  });
+
+  it('says on its row that a machine stopped elsewhere is already off, and takes its Stop button away', async () => {
+    if (digest === undefined) throw new Error('the digest was not posted');
+    await fetch(`${bot.emulator.url}/machines/psorb001/stop`, {
+      method: 'POST',
+      headers: { 'x-api-key': USERS.maya.apiKey },
+    });
+    clock.advance(5000);
+    expect(bot.emulator.state.machine('psorb001')?.state).toBe('off');
+    const before = bot.slack.calls('chat.update').length;
+    const request = await clickStop(digest, { id: 'psorb001', name: 'maya-trainer' }, MAYA);
+    await expect.poll(() => bot.slack.calls('chat.update').length).toBeGreaterThan(before);
+    const update = bot.slack.calls('chat.update').at(-1);
+    const rows = (update?.args.blocks ?? []) as { block_id?: string }[];
+    const row = JSON.stringify(rows.find((block) => block.block_id === digestBlockId('psorb001')));
+    expect(row).toContain('*maya-trainer*: already off, nothing to stop');
+    expect(row).not.toContain(ActionId.digestStop);
+    // The row sam's Stop brought up to date earlier stays so: the click's stale copy does not undo it.
+    expect(JSON.stringify(rows)).toContain('*sam-desktop*: stopped ✓');
+    expect(bot.slack.responses(request.responseUrlId ?? '')).toHaveLength(0);
   });
 
   it("says in the channel that today's digest could not be made when Paperspace refuses the key", async () => {

@@ -125,7 +125,8 @@ describe('a team of 60 people with 120 running machines', () => {
     const stillRunning = Number(/⏰ (\d+) machines still running/.exec(mayaText)?.[1]);
     expect(stillRunning).toBeGreaterThanOrEqual(MAYA_RUNS);
     expect(listed + leftOut(mayaText)).toBe(stillRunning);
-    expect(mayaText).toContain('`/ps list state=ready` shows them with their Stop buttons');
+    // Stop all stops every one of them, the unlisted too.
+    expect(mayaText).toContain(`Stop all ${stillRunning}`);
     expect(messageText(forSam?.args ?? {})).toContain('R&amp;D &lt;gpu&gt; 061');
   });
 });

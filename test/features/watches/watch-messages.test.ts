@@ -3,6 +3,7 @@ import {
   completionReply,
   finishedNotice,
   formatElapsed,
+  rowFinishedLine,
 } from '../../../src/features/watches/watch-messages.js';
 
 const watch = {
@@ -59,5 +60,33 @@ describe('finishedNotice', () => {
     expect(finishedNotice(watch, { status: 'stopped', reason: 'your key was unlinked' })).toContain(
       'Stopped watching: your key was unlinked',
     );
+  });
+});
+
+describe('rowFinishedLine', () => {
+  const stopWatch = { ...watch, machineName: 'gpu-1', targetState: 'off' };
+
+  it('says a stopped machine is stopped, how long it took and who asked', () => {
+    expect(rowFinishedLine(stopWatch, { status: 'done', state: 'off', elapsedMs: 42_000 })).toBe(
+      '⚫ *gpu-1*: stopped ✓ after 42s, requested by <@U0ADA>',
+    );
+  });
+
+  it('says where any other state reached is, and keeps a hostile name inert', () => {
+    expect(rowFinishedLine(watch, { status: 'done', state: 'ready', elapsedMs: 134_000 })).toBe(
+      '✅ *gpu &lt;!channel&gt; &amp; co*: 🟢 Ready after 2m14s, requested by <@U0ADA>',
+    );
+  });
+
+  it('names the machine and why when the stop failed or the machine is gone', () => {
+    expect(
+      rowFinishedLine(stopWatch, {
+        status: 'failed',
+        operation: 'stop',
+        message: 'disk busy',
+        state: 'ready',
+      }),
+    ).toBe('*gpu-1*: ❌ The stop failed: disk busy');
+    expect(rowFinishedLine(stopWatch, { status: 'gone' })).toBe('🗑️ *gpu-1* no longer exists');
   });
 });

@@ -1,12 +1,13 @@
 // After a click on an alert, its buttons give way to a line saying what was done (and by whom), so the
-// message stays true in the person's DM.
+// message stays true in the person's DM; a Stop's watch redraws that line once the machine is off
+// (watches/row-messages.ts).
 import type { WebClient } from '@slack/web-api';
-import { redrawClickedMessage } from '../../../slack/button-click.js';
 import type { MachineButtonClick } from '../../machines/machine-button.js';
+import { type RowFinisher, redrawClickedRow } from '../../watches/row-messages.js';
 import { withAlertDone } from '../blocks/cost-alert.js';
 
 export async function markAlert(slack: WebClient, click: MachineButtonClick, line: string): Promise<void> {
-  await redrawClickedMessage(slack, click, {
+  await redrawClickedRow(slack, click, 'cost_alert', {
     done: line,
     what: 'a forgotten-machine alert',
     redraw(message) {
@@ -15,3 +16,8 @@ export async function markAlert(slack: WebClient, click: MachineButtonClick, lin
     },
   });
 }
+
+export const alertRowFinished: RowFinisher = (message, machineId, line) => {
+  const blocks = withAlertDone(message.blocks, machineId, line);
+  return blocks && { blocks, text: message.text };
+};

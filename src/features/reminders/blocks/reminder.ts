@@ -2,12 +2,13 @@
 // and Keep running. Button values carry the machine id and name, like the card's. Someone with more
 // machines running than one message holds gets the ones that fit and a line saying how many more run
 // and where to stop them, so the reminder is always delivered.
-import type { KnownBlock } from '@slack/types';
+import type { Button, KnownBlock } from '@slack/types';
 import type { Machine } from '../../../paperspace/schemas.js';
 import { button, contextLine, header } from '../../../slack/block-kit/elements.js';
 import { rowsThatFit } from '../../../slack/block-kit/message-budget.js';
 import {
   escapeMrkdwn,
+  LIMITS,
   message,
   mrkdwn,
   nameMrkdwn,
@@ -23,7 +24,9 @@ const REMINDER_BLOCK_PREFIX = 'reminder:';
 /** The row of a machine stopped from the reminder: it no longer counts as running in the header. */
 const STOPPED_ROW_PREFIX = 'reminder_stopped:';
 /** The header carries how many machines the reminder listed, so a Stop can count down from it. */
-const HEADER_PREFIX = 'reminder_header:';
+export const HEADER_PREFIX = 'reminder_header:';
+/** block_id of the "…and N more" line with its Stop all button, replaced by Stop all's outcome. */
+export const STOP_ALL_BLOCK_ID = 'reminder_stop_all';
 
 /** block_id of a machine's reminder buttons: unique per machine in the message. */
 export function reminderBlockId(machineId: string): string {
@@ -35,7 +38,7 @@ export function stoppedRowBlockId(machineId: string): string {
   return STOPPED_ROW_PREFIX + machineId;
 }
 
-function reminderTitle(running: number): string {
+export function reminderTitle(running: number): string {
   return running > 0
     ? `⏰ ${plural(running, 'machine')} still running`
     : '✅ Nothing from this reminder is still running';
@@ -68,9 +71,10 @@ export function reminderMessage(machines: Machine[]): SlackMessage {
     'Snooze asks again in an hour; Keep running skips this machine until the next reminder.',
   );
   const rows = machines.map(reminderRow);
-  const shown = rowsThatFit(rows, [head, footer], [moreRunning(machines.length)]);
+  const ids = machines.map((machine) => machine.id);
+  const shown = rowsThatFit(rows, [head, footer], [moreRunning(machines.length, ids)]);
   const blocks: KnownBlock[] = [head, ...rows.slice(0, shown).flat()];
-  if (shown < machines.length) blocks.push(moreRunning(machines.length - shown));
+  if (shown < machines.length) blocks.push(moreRunning(machines.length - shown, ids));
   blocks.push(footer);
   const names = escapeMrkdwn(machines.map((machine) => machine.name).join(', '));
   return message(blocks, `${title}: ${names}`);
@@ -89,11 +93,46 @@ function reminderRow(machine: Machine): KnownBlock[] {
   ];
 }
 
-/** The machines one message had no room for, counted in the header too, and where to stop them. */
-function moreRunning(count: number): KnownBlock {
-  return contextLine(
-    `…and ${plural(count, 'more machine')} still running, too many for one message: \`${SLASH_COMMAND} list state=ready\` shows them with their Stop buttons.`,
-  );
+/**
+ * The machines one message had no room for, counted in the header too, and how to stop them: Stop all
+ * for every machine of the reminder (`ids`), or `/ps list` when their ids do not fit one button.
+ */
+function moreRunning(count: number, ids: readonly string[]): KnownBlock {
+  const more = `…and ${plural(count, 'more machine')} still running, too many for one message`;
+  const stopAll = stopAllButton(ids);
+  if (stopAll === undefined) {
+    return contextLine(`${more}: \`${SLASH_COMMAND} list state=ready\` shows them with their Stop buttons.`);
+  }
+  return {
+    type: 'section',
+    block_id: STOP_ALL_BLOCK_ID,
+    text: mrkdwn(`${more}. Stop all stops every machine of this reminder, these too.`),
+    accessory: stopAll,
+  };
+}
+
+/**
+ * Stop all for the machines `ids` (every machine of the reminder: a machine started after it is never
+ * stopped by it), with a confirmation naming how many. Undefined when their ids do not fit in a
+ * button's value (about 180 machines).
+ */
+function stopAllButton(ids: readonly string[]): Button | undefined {
+  const value = ids.join(',');
+  if (value.length > LIMITS.buttonValue) return undefined;
+  const count = plural(ids.length, 'machine');
+  return button({
+    actionId: ActionId.reminderStopAll,
+    text: `Stop all ${ids.length}`,
+    value,
+    style: 'danger',
+    accessibilityLabel: `Stop all ${count} of this reminder`,
+    confirm: {
+      title: `Stop all ${count}?`,
+      text: `This stops all ${count} this reminder is about, the ones not listed here too, with your Paperspace key.`,
+      confirm: `Stop ${ids.length}`,
+      danger: true,
+    },
+  });
 }
 
 function reminderActions(machine: Machine): KnownBlock {

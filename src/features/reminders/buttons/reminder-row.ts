@@ -1,26 +1,45 @@
 // A reminder message lists several machines; a click on one machine's buttons answers in that row
-// only, replacing its buttons with a line saying what was done, so the other rows stay usable.
+// only, replacing its buttons with a line saying what was done, so the other rows stay usable. A Stop's
+// watch redraws the same row once the machine is off (watches/row-messages.ts).
 
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { contextLine } from '../../../slack/block-kit/elements.js';
-import { redrawClickedMessage } from '../../../slack/button-click.js';
 import type { MachineButtonClick } from '../../machines/machine-button.js';
+import { type RowFinisher, redrawClickedRow } from '../../watches/row-messages.js';
 import { reminderBlockId, stoppedRowBlockId, withRunningCount } from '../blocks/reminder.js';
 
-/** `stopped`: the machine no longer runs (stopped, or found off), so the header counts one fewer. */
+/**
+ * The machine's row (with its buttons, or already answered) replaced by `line`. `stopped`: the machine
+ * no longer runs (stopping, stopped, or found off), so the header counts one fewer.
+ */
 function withRowDone(
   blocks: KnownBlock[],
   machineId: string,
   line: string,
-  stopped = false,
+  stopped: boolean,
 ): KnownBlock[] | undefined {
-  const blockId = reminderBlockId(machineId);
-  if (!blocks.some((block) => block.block_id === blockId)) return undefined;
-  const doneId = stopped ? stoppedRowBlockId(machineId) : blockId;
+  const rowIds = [reminderBlockId(machineId), stoppedRowBlockId(machineId)];
+  if (!blocks.some((block) => rowIds.includes(block.block_id ?? ''))) return undefined;
+  const doneId = stopped ? stoppedRowBlockId(machineId) : reminderBlockId(machineId);
   return blocks.map((block) =>
-    block.block_id === blockId ? { ...contextLine(line), block_id: doneId } : block,
+    rowIds.includes(block.block_id ?? '') ? { ...contextLine(line), block_id: doneId } : block,
   );
+}
+
+/** The reminder with the machine's row redrawn, its header (and notification text) recounted. */
+function redrawRow(
+  message: { blocks: KnownBlock[]; text: string },
+  machineId: string,
+  line: string,
+  stopped: boolean,
+): { blocks: KnownBlock[]; text: string } | undefined {
+  const rows = withRowDone(message.blocks, machineId, line, stopped);
+  if (rows === undefined) return undefined;
+  const recounted = withRunningCount(rows);
+  if (recounted === undefined) return { blocks: rows, text: message.text };
+  // The notification text starts with the header's words: it is recounted with them.
+  return { blocks: recounted.blocks, text: `${recounted.title}${message.text.replace(/^[^:]*/, '')}` };
 }
 
 /** Updates the clicked row of the reminder (and its header). */
@@ -30,16 +49,16 @@ export async function markReminderRow(
   line: string,
   options: { stopped?: boolean } = {},
 ): Promise<void> {
-  await redrawClickedMessage(slack, click, {
+  await redrawClickedRow(slack, click, 'reminder', {
     done: line,
     what: 'the row of a reminder',
-    redraw(message) {
-      const rows = withRowDone(message.blocks, click.machine.id, line, options.stopped);
-      if (rows === undefined) return undefined;
-      const recounted = options.stopped ? withRunningCount(rows) : undefined;
-      if (recounted === undefined) return { blocks: rows };
-      // The notification text starts with the header's words: it is recounted with them.
-      return { blocks: recounted.blocks, text: `${recounted.title}${message.text.replace(/^[^:]*/, '')}` };
-    },
+    redraw: (message) => redrawRow(message, click.machine.id, line, options.stopped ?? false),
   });
 }
+
+/**
+ * The row of a machine stopped from the reminder, once its watch ended: a stop that failed leaves the
+ * machine running, so it counts in the header again.
+ */
+export const reminderRowFinished: RowFinisher = (message, machineId, line, reached) =>
+  redrawRow(message, machineId, line, reached);

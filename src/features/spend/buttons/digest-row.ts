@@ -1,10 +1,11 @@
 // A digest lists several machines; a Stop on one replaces that row's button with what was done, so
-// the other rows stay usable.
+// the other rows stay usable, and the Stop's watch redraws the row once the machine is off
+// (watches/row-messages.ts).
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { mrkdwn } from '../../../slack/block-kit/text.js';
-import { redrawClickedMessage } from '../../../slack/button-click.js';
 import type { MachineButtonClick } from '../../machines/machine-button.js';
+import { type RowFinisher, redrawClickedRow } from '../../watches/row-messages.js';
 import { digestBlockId } from '../blocks/digest.js';
 
 function withDigestRowDone(blocks: KnownBlock[], machineId: string, line: string): KnownBlock[] | undefined {
@@ -21,7 +22,7 @@ export async function markDigestRow(
   click: MachineButtonClick,
   line: string,
 ): Promise<void> {
-  await redrawClickedMessage(slack, click, {
+  await redrawClickedRow(slack, click, 'digest', {
     done: line,
     what: 'the row of a team digest',
     redraw(message) {
@@ -30,3 +31,8 @@ export async function markDigestRow(
     },
   });
 }
+
+export const digestRowFinished: RowFinisher = (message, machineId, line) => {
+  const blocks = withDigestRowDone(message.blocks, machineId, line);
+  return blocks && { blocks, text: message.text };
+};

@@ -38,8 +38,22 @@ describe('reminderMessage', () => {
     expect(blocks.length).toBeLessThanOrEqual(50);
     const shown = blocks.filter((block) => block.type === 'actions').length;
     expect(visibleText(blocks)).toContain(
-      `…and ${40 - shown} more machines still running, too many for one message: \`/ps list state=ready\` shows them`,
+      `…and ${40 - shown} more machines still running, too many for one message. Stop all stops every machine of this reminder, these too.`,
     );
+    // Stop all names all 40, confirmed with how many.
+    const stopAll = buttons(blocks).find((button) => button.action_id === ActionId.reminderStopAll);
+    expect(stopAll?.text.text).toBe('Stop all 40');
+    expect(stopAll?.confirm?.title?.text).toBe('Stop all 40 machines?');
+    expect(stopAll?.value?.split(',')).toHaveLength(40);
+  });
+
+  it('sends more machines than one Stop all can name to /ps list instead', () => {
+    const many = Array.from({ length: 300 }, (_, i) =>
+      machineFixture({ id: `psmachine${String(i).padStart(4, '0')}`, name: `machine-${i}` }),
+    );
+    const { blocks } = reminder(many);
+    expect(buttons(blocks).some((button) => button.action_id === ActionId.reminderStopAll)).toBe(false);
+    expect(visibleText(blocks)).toContain('`/ps list state=ready` shows them with their Stop buttons');
   });
 
   it('says nothing is running for an empty list', () => {

@@ -1,0 +1,142 @@
+// A message that lists machines in rows (a reminder, a forgotten-machine alert, a team digest) is not a
+// machine card: a click answers in its own row, and a Stop's watch ends in the message's thread. So
+// that the row does not say "stopping" for good, every redraw of such a message goes through its kept
+// copy (store/row-messages.ts): a click redraws its row there, and the watch the click started redraws
+// the same row once it ends (`createRowCompletion`, called by the watch reporter). The features whose
+// messages these are sit above watches: each hands in how its rows end (`RowFinishers`, wired in
+// features/index.ts), the way the App Home's redraw is handed in.
+import type { KnownBlock } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from 'pino';
+import { describeError } from '../../errors/describe-error.js';
+import type { ButtonClick } from '../../slack/button-click.js';
+import type { ChannelPacer } from '../../slack/channel-pacer.js';
+import type { RowMessageDrawing, RowMessageRef, StoredRowMessage } from '../../store/row-messages.js';
+import type { Store } from '../../store/store.js';
+import type { Watch } from '../../store/watch-types.js';
+import { rowFinishedLine, type WatchOutcome } from './watch-messages.js';
+
+/** The messages with rows, by the feature that draws them. */
+export type RowMessageKind = 'reminder' | 'cost_alert' | 'digest';
+
+/**
+ * How a feature redraws the row of `machineId` once the watch its click started ended: `line` says how
+ * it ended; `reached` is true when the machine got where the click sent it. Undefined when the message
+ * has no such row.
+ */
+export type RowFinisher = (
+  message: RowMessageDrawing,
+  machineId: string,
+  line: string,
+  reached: boolean,
+) => RowMessageDrawing | undefined;
+
+export type RowFinishers = Record<RowMessageKind, RowFinisher>;
+
+type RowStore = Pick<Store, 'rowMessages'>;
+
+/**
+ * Sends the kept drawing to Slack. Another writer may have redrawn the message while this update was
+ * on its way and had its own update land first: the newer drawing is then sent after this one.
+ */
+async function sendLatest(
+  web: WebClient,
+  store: RowStore,
+  ref: RowMessageRef,
+  drawn: StoredRowMessage,
+): Promise<void> {
+  let sent = drawn;
+  for (let round = 0; round < 3; round += 1) {
+    await web.chat.update({ channel: ref.channel, ts: ref.ts, blocks: sent.blocks, text: sent.text });
+    const latest = await store.rowMessages.find(ref);
+    if (latest === undefined || latest.version <= sent.version) return;
+    sent = latest;
+  }
+}
+
+interface RowRedraw {
+  /** What the click did, in one line: told to the clicker alone when there is no message to redraw. */
+  done: string;
+  /** The message with the clicked row redrawn; undefined when it no longer has that row. */
+  redraw: (message: RowMessageDrawing) => { blocks: KnownBlock[]; text?: string } | undefined;
+  /** Names the message in the log line when it cannot be edited ("the row of a reminder"). */
+  what: string;
+}
+
+/**
+ * Redraws the clicked row of a message of `kind`, from its kept copy (the click's own copy of the
+ * message the first time). An ephemeral message or App Home has nothing to redraw: the clicker is told
+ * `done` privately. A message Slack will not let us edit is logged: what the click asked for is done.
+ */
+export async function redrawClickedRow(
+  web: WebClient,
+  click: Pick<ButtonClick, 'message' | 'channelId' | 'logger' | 'replyPrivately' | 'user' | 'deps'>,
+  kind: RowMessageKind,
+  { done, redraw, what }: RowRedraw,
+): Promise<void> {
+  const { message, channelId } = click;
+  if (message === undefined || channelId === undefined) {
+    await click.replyPrivately({ blocks: [], text: done });
+    return;
+  }
+  const ref = { teamId: click.user.teamId, channel: channelId, ts: message.ts };
+  try {
+    const drawn = await click.deps.store.rowMessages.redraw(
+      ref,
+      { kind, current: { blocks: message.blocks, text: message.text } },
+      (kept) => {
+        const next = redraw(kept);
+        return next && { blocks: next.blocks, text: next.text ?? kept.text };
+      },
+      click.deps.now(),
+    );
+    if (drawn !== undefined) await sendLatest(web, click.deps.store, ref, drawn);
+  } catch (error) {
+    click.logger.warn({ error: describeError(error) }, `could not update ${what}`);
+  }
+}
+
+/**
+ * Redraws the row a watch was started from once the watch ends. A watch started from a row has no card
+ * of its own (`messageTs` null) and replies in the row's message's thread (`threadTs`): that message is
+ * the one to redraw, if a click kept a copy of it.
+ */
+export function createRowCompletion(deps: {
+  store: RowStore;
+  slack: (teamId: string) => Promise<WebClient>;
+  pacer: ChannelPacer;
+  finishers: RowFinishers;
+  logger: Logger;
+  now: () => number;
+}): (watch: Watch, outcome: WatchOutcome) => Promise<void> {
+  const { store, finishers, logger } = deps;
+  const isKind = (kind: string): kind is RowMessageKind => Object.hasOwn(finishers, kind);
+  return async (watch, outcome) => {
+    if (watch.messageTs !== null || watch.threadTs === null) return;
+    const ref = { teamId: watch.teamId, channel: watch.channel, ts: watch.threadTs };
+    const line = rowFinishedLine(watch, outcome);
+    const drawn = await store.rowMessages.redraw(
+      ref,
+      undefined,
+      (kept) =>
+        isKind(kept.kind)
+          ? finishers[kept.kind](kept, watch.machineId, line, outcome.status === 'done')
+          : undefined,
+      deps.now(),
+    );
+    if (drawn === undefined) return;
+    // Paced like a card's update: a newer redraw of the same message waiting replaces this one, and
+    // each sends the copy as it is when its turn comes, this row included.
+    await deps.pacer.update(`${ref.channel}/${ref.ts}`, async () => {
+      try {
+        const latest = (await store.rowMessages.find(ref)) ?? drawn;
+        await sendLatest(await deps.slack(ref.teamId), store, ref, latest);
+      } catch (error) {
+        logger.warn(
+          { watchId: watch.id, channel: ref.channel, error: describeError(error) },
+          'could not update the row a watch was started from',
+        );
+      }
+    });
+  };
+}

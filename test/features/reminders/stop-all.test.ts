@@ -1,0 +1,126 @@
+// Stop all on a reminder too big for one message: ada has 100 machines running (and her seeded ones);
+// the reminder lists what fits, counts the rest, and its Stop all stops every one of them with her key,
+// the unlisted ones too, and says exactly what happened, a refused stop with Paperspace's reason.
+import { describe, expect, it } from 'vitest';
+import { STOP_ALL_BLOCK_ID } from '../../../src/features/reminders/blocks/reminder.js';
+import { ActionId } from '../../../src/slack/ids.js';
+import { createFakeClock } from '../../../tools/emulator/index.js';
+import { messageText } from '../../scheduler/harness.js';
+import type { ApiCall } from '../../support/fake-slack.js';
+import { USERS } from '../../support/test-bot.js';
+import { useTestBot } from '../../support/use-test-bot.js';
+
+// Monday 2024-06-03, 16:00 UTC; ada's Slack time zone is Europe/Amsterdam: 19:00 there is 17:00 UTC.
+const clock = createFakeClock(Date.parse('2024-06-03T16:00:00Z'));
+const BATCH = 100;
+const LOCKED_REASON = 'Machine is locked by your team administrator';
+
+const bot = useTestBot({
+  now: clock.now,
+  emulator: { now: clock.now, transitionMs: 2000 },
+  linked: ['ada'],
+  prepare: async (started) => {
+    // Hours of running would bring forgotten-machine DMs: they have their own tests.
+    await started.store.costAlerts.setThreshold(
+      { teamId: started.slack.teamId, userId: USERS.ada.slackId },
+      null,
+      clock.now(),
+    );
+    started.emulator.state.addMachines(BATCH, {
+      owner: USERS.ada.emulatorUserId,
+      state: 'ready',
+      namePrefix: 'ada-batch',
+    });
+  },
+});
+
+interface Block {
+  type: string;
+  block_id?: string;
+  text?: { text: string };
+  accessory?: { action_id: string; value: string; text: { text: string }; confirm?: unknown };
+}
+
+const running = () =>
+  bot.emulator.state
+    .machines()
+    .filter((machine) => machine.userId === USERS.ada.emulatorUserId && machine.state === 'ready');
+
+describe('Stop all on a reminder of more machines than one message holds', () => {
+  it('stops every machine of the reminder, the unlisted ones too, and says how many stopped and which failed why', async () => {
+    const before = running();
+    const total = before.length;
+    expect(total).toBeGreaterThanOrEqual(BATCH);
+
+    const set = bot.requests.slashCommand({ text: 'remind 19:00', userId: USERS.ada.slackId });
+    await bot.send(set);
+    await bot.slack.waitForResponse(set.responseUrlId ?? '');
+    await bot.scheduler.tick();
+    clock.set(Date.parse('2024-06-03T17:00:00Z'));
+    await bot.cron.runDue();
+    const reminder = bot.slack.calls('chat.postMessage').at(-1) as ApiCall;
+    const blocks = reminder.args.blocks as Block[];
+    const stopAll = blocks.find((block) => block.block_id === STOP_ALL_BLOCK_ID);
+    const listed = blocks.filter((block) => block.block_id?.startsWith('reminder:'));
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.length).toBeLessThan(total);
+    expect(stopAll?.text?.text).toContain(`…and ${total - listed.length} more machines still running`);
+    expect(stopAll?.accessory).toMatchObject({
+      action_id: ActionId.reminderStopAll,
+      text: { text: `Stop all ${total}` },
+      confirm: { title: { text: `Stop all ${total} machines?` } },
+    });
+
+    // A machine the reminder could not list: Paperspace refuses its stop.
+    const listedIds = new Set(listed.map((block) => block.block_id?.slice('reminder:'.length)));
+    const refused = before.find((machine) => !listedIds.has(machine.id));
+    if (refused === undefined) throw new Error('every machine was listed');
+    bot.emulator.state.failNextRequests({
+      count: 1,
+      status: 400,
+      message: LOCKED_REASON,
+      path: `${bot.dialect === 'v1' ? '/v1' : ''}/machines/${refused.id}/stop`,
+      apiKey: USERS.ada.apiKey,
+    });
+
+    bot.slack.reset();
+    const place = { channel: String(reminder.answer?.channel), ts: String(reminder.answer?.ts) };
+    await bot.send(
+      bot.requests.blockAction({
+        actionId: ActionId.reminderStopAll,
+        value: stopAll?.accessory?.value ?? '',
+        blockId: STOP_ALL_BLOCK_ID,
+        channelId: place.channel,
+        userId: USERS.ada.slackId,
+        message: { ts: place.ts, text: String(reminder.args.text), blocks: blocks as unknown[] },
+      }),
+    );
+    const update = await bot.slack.waitFor('chat.update', { timeoutMs: 15_000 });
+    expect(update.args).toMatchObject(place);
+
+    // Every machine but the refused one is on its way to off, with ada's key.
+    expect(running().map((machine) => machine.id)).toEqual([refused.id]);
+    const audit = await bot.store.audit.list({
+      teamId: bot.slack.teamId,
+      userId: USERS.ada.slackId,
+      limit: 500,
+    });
+    const stops = audit.filter((record) => record.action === 'machine.stop');
+    expect(stops.filter((record) => record.outcome === 'ok')).toHaveLength(total - 1);
+
+    const after = update.args.blocks as Block[];
+    const summary = messageText({ blocks: after.filter((block) => block.block_id === STOP_ALL_BLOCK_ID) });
+    expect(summary).toContain(`Stop all by <@${USERS.ada.slackId}>: 🟤 ${total - 1} machines stopping`);
+    expect(summary).toContain(`❌ 1 could not be stopped. *${refused.name}*: `);
+    expect(summary).toContain(LOCKED_REASON);
+    expect(after.filter((block) => block.accessory !== undefined || block.type === 'actions')).toEqual([]);
+    // The listed rows say so; the header counts the one machine still running.
+    expect(after.filter((block) => block.block_id?.startsWith('reminder:'))).toHaveLength(0);
+    expect(after.filter((block) => block.block_id?.startsWith('reminder_stopped:'))).toHaveLength(
+      listed.length,
+    );
+    expect(messageText({ blocks: after })).toContain(`stopping, Stop all by <@${USERS.ada.slackId}>`);
+    expect(after[0]?.text?.text).toBe('⏰ 1 machine still running');
+    expect(String(update.args.text)).toMatch(/^⏰ 1 machine still running: /);
+  });
+});
