@@ -4,7 +4,7 @@
 // emulator) answers every call after 250 ms. The time to the HTTP response is the time to the ack;
 // the reply is timed to when it arrives at the fake Slack. The world they call (emulator and fake
 // Slack) runs in a process of its own, so that this process only sends and times.
-import { setPriority } from 'node:os';
+import { loadavg, setPriority } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { encodeMachineRef } from '../../src/features/machines/blocks/machine-ref.js';
@@ -189,6 +189,7 @@ async function sendRound(url: string, requests: readonly SlackRequest[]): Promis
 }
 
 export async function runAckLatency(): Promise<BenchmarkResult> {
+  const loadBefore = loadavg()[0] ?? Number.NaN;
   const world = startChild(new URL('./slack-world-process.ts', import.meta.url));
   const servers: BenchChild[] = [];
   try {
@@ -246,7 +247,7 @@ export async function runAckLatency(): Promise<BenchmarkResult> {
         }
       }
     }
-    return report(figures);
+    return report(figures, { before: loadBefore, after: loadavg()[0] ?? Number.NaN });
   } finally {
     for (const server of servers) await server.stop();
     await world.stop();
@@ -342,7 +343,8 @@ function caseRows(figures: Figures, kind: Case): ResultRow[] {
   ];
 }
 
-function report(figures: Figures): BenchmarkResult {
+/** The 1-minute load average when the benchmark started and ended: the machine is shared. */
+function report(figures: Figures, load: { before: number; after: number }): BenchmarkResult {
   const { acks, failures, missingReplies } = figures;
   const rows = [...caseRows(figures, 'list'), ...caseRows(figures, 'click')];
   const answered = (target: Target) =>
@@ -386,6 +388,8 @@ function report(figures: Figures): BenchmarkResult {
         'divided by the requests.',
       "Paperspace calls = the emulator's request log over the bursts, divided by the requests; a team's " +
         'roles, kept 5 minutes, are read again once when they expire.',
+      `Load average (1 minute) ${load.before.toFixed(1)} when the run began and ${load.after.toFixed(1)} ` +
+        'when it ended, on 2 cores: the machine is shared, so compare the ratios, not the times.',
       ...(failures.length > 0 ? [`Failed requests: ${[...new Set(failures)].slice(0, 5).join('; ')}`] : []),
     ],
   };
