@@ -3,10 +3,11 @@
 import type { BenchAccount } from '../support/bench-world.js';
 
 export interface AckServerConfig {
-  kind: 'bot' | 'bare';
+  /** The real bot, or the minimal-work floor (floor-app.ts). */
+  kind: 'bot' | 'floor';
   paperspace: { apiUrl: string; graphqlUrl: string };
   slackApiUrl: string;
-  /** People whose keys the bot's vault holds (the bare app ignores them). */
+  /** People whose keys the bot's vault holds (the floor keeps them in a map). */
   accounts: BenchAccount[];
 }
 
@@ -31,7 +32,10 @@ export interface SlackWorldReady {
   botUserId: string;
 }
 
-/** Waits for a reply through each response_url id, then forgets everything recorded (the next round starts clean). */
+/**
+ * Waits for a reply through each response_url id, then forgets everything recorded (the next round
+ * starts clean): the replies, and the Paperspace requests counted.
+ */
 export interface AwaitReplies {
   type: 'replies';
   ids: string[];
@@ -39,9 +43,11 @@ export interface AwaitReplies {
 }
 
 /**
- * When each reply arrived, as performance.timeOrigin + performance.now() (comparable across processes);
- * the ids without a reply by the timeout are absent.
+ * When each reply arrived at the fake Slack, stamped as it arrived, as performance.timeOrigin +
+ * performance.now() (comparable across processes); the ids without a reply by the timeout are absent.
  */
 export interface RepliesArrived {
   arrivedAt: Record<string, number>;
+  /** Requests the emulator answered since the last AwaitReplies (its request log). */
+  paperspaceCalls: number;
 }

@@ -1,10 +1,10 @@
-// Child process of the ack benchmark: serves Slack requests as the bot or as the bare Bolt app until
+// Child process of the ack benchmark: serves Slack requests as the bot or as the minimal-work floor until
 // the benchmark says stop. Started by ack-latency.ts, never on its own.
-import { startBareBolt } from '../support/bare-bolt.js';
 import { startBenchBot } from '../support/bench-bot.js';
 import { linkAccounts } from '../support/bench-world.js';
 import { parentChannel, type STOP } from '../support/child-process.js';
 import type { AckServerConfig, AckServerReady, CPU_QUERY, CpuUsed } from './ack-protocol.js';
+import { startFloorApp } from './floor-app.js';
 
 const channel = parentChannel();
 const config = await channel.next<AckServerConfig>();
@@ -14,7 +14,11 @@ if (config.kind === 'bot') {
   await linkAccounts(bench.vault, config.accounts);
   server = bench;
 } else {
-  server = await startBareBolt({ slackApiUrl: config.slackApiUrl });
+  server = await startFloorApp({
+    slackApiUrl: config.slackApiUrl,
+    paperspaceApiUrl: config.paperspace.apiUrl,
+    keys: new Map(config.accounts.map(({ slackUser, apiKey }) => [slackUser.userId, apiKey])),
+  });
 }
 channel.send({ url: server.url } satisfies AckServerReady);
 for (;;) {

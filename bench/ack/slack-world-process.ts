@@ -16,7 +16,24 @@ const wallClock = () => performance.timeOrigin + performance.now();
 const channel = parentChannel();
 const config = await channel.next<SlackWorldConfig>();
 const emulator = await startEmulator({ latencyMs: config.latencyMs });
-const slack = await startFakeSlack({ teamId: BENCH_TEAM_ID });
+// Stamped as each reply arrives, not when the benchmark asks: a reply posted while the burst is still
+// being acked counts from when it got here.
+let arrivedAt: Record<string, number> = {};
+const slack = await startFakeSlack({
+  teamId: BENCH_TEAM_ID,
+  onResponseUrlPost: (id) => {
+    arrivedAt[id] ??= wallClock();
+  },
+});
+/** The last request in the emulator's log when counting began (it keeps its 10,000 most recent). */
+let countedFrom = emulator.state.requests().at(-1);
+function paperspaceCallsSince(): number {
+  const log = emulator.state.requests();
+  const index = countedFrom === undefined ? -1 : log.lastIndexOf(countedFrom);
+  if (countedFrom !== undefined && index === -1) throw new Error('more requests than the emulator log keeps');
+  countedFrom = log.at(-1);
+  return log.length - (index + 1);
+}
 channel.send({
   paperspace: { apiUrl: emulator.url, graphqlUrl: emulator.graphqlUrl },
   slackApiUrl: slack.apiUrl,
@@ -27,19 +44,18 @@ channel.send({
 for (;;) {
   const message = await channel.next<AwaitReplies | typeof STOP>();
   if (message.type === 'stop') break;
-  const pending = new Set(message.ids);
-  const arrivedAt: Record<string, number> = {};
   const deadline = wallClock() + message.timeoutMs;
-  while (pending.size > 0 && wallClock() < deadline) {
-    for (const id of pending) {
-      if (slack.responses(id).length === 0) continue;
-      arrivedAt[id] = wallClock();
-      pending.delete(id);
-    }
-    if (pending.size > 0) await delay(POLL_MS);
-  }
+  while (message.ids.some((id) => arrivedAt[id] === undefined) && wallClock() < deadline)
+    await delay(POLL_MS);
+  const arrived = Object.fromEntries(
+    message.ids.flatMap((id) => {
+      const at = arrivedAt[id];
+      return at === undefined ? [] : [[id, at]];
+    }),
+  );
   slack.reset();
-  channel.send({ arrivedAt } satisfies RepliesArrived);
+  arrivedAt = {};
+  channel.send({ arrivedAt: arrived, paperspaceCalls: paperspaceCallsSince() } satisfies RepliesArrived);
 }
 await slack.close();
 await emulator.close();

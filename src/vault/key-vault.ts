@@ -11,6 +11,7 @@ import type { SlackUser } from '../store/slack-user.js';
 import type { PaperspaceAccount, VaultEntry, VaultEntryRepository } from '../store/vault-entries.js';
 import { seal, toVaultKeys, unseal, type VaultKey } from './envelope.js';
 import { checkInstallations, createInstallationSeal, resealInstallations } from './installation-seal.js';
+import { createOpenedCredentials } from './opened-credentials.js';
 import { VaultError } from './vault-error.js';
 
 export interface Credentials {
@@ -124,13 +125,18 @@ export function createKeyVault({ keys, store, now }: KeyVaultDeps): KeyVault {
     return entries.reseal(entry, entry.sealed, next, now());
   };
 
+  const openedBefore = createOpenedCredentials<Credentials>(now);
   const credentials = async (user: SlackUser): Promise<Credentials | undefined> => {
     const entry = await entries.get(user);
     if (entry === undefined) return undefined;
+    const kept = openedBefore.get(entry);
+    if (kept !== undefined) return kept;
     const opened = open(entry);
     if (opened instanceof VaultError) throw opened;
     // Losing the reseal race means the user linked again meanwhile; the record is current anyway.
     if (opened.key !== sealingKey) await reseal(entry, opened.credentials);
+    // Kept only as sealed by the first key: an entry under an older one is sealed again just above.
+    else openedBefore.keep(entry, opened.credentials);
     return opened.credentials;
   };
 
@@ -199,6 +205,7 @@ export function createKeyVault({ keys, store, now }: KeyVaultDeps): KeyVault {
       const plaintext = Buffer.from(JSON.stringify(parsed.data));
       const sealed = seal(sealingKey, user, plaintext);
       plaintext.fill(0);
+      openedBefore.forget(user);
       await entries.put(user, { sealed, account, at: now() });
     },
 
@@ -209,7 +216,10 @@ export function createKeyVault({ keys, store, now }: KeyVaultDeps): KeyVault {
       return entry && { ...entry.account, linkedAt: entry.createdAt, updatedAt: entry.updatedAt };
     },
 
-    unlink: (user) => entries.delete(user),
+    unlink(user) {
+      openedBefore.forget(user);
+      return entries.delete(user);
+    },
 
     async maskedKey(user) {
       const found = await credentials(user);

@@ -66,6 +66,8 @@ export interface FakeSlackOptions {
    * other call needs one of them (or `botToken`) not revoked: `invalid_auth` or `token_revoked` otherwise.
    */
   oauth?: { clientId: string; clientSecret: string };
+  /** Told of each POST a response_url took, as it lands (the benchmarks stamp arrivals with it). */
+  onResponseUrlPost?: (id: string) => void;
 }
 
 interface WaitOptions {
@@ -576,6 +578,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
           }
           posts.push(args as ResponseUrlPost);
           responsePosts.set(id, posts);
+          options.onResponseUrlPost?.(id);
         }
         if (scripted && (await answerScripted(response, scripted))) return;
         sendJson(response, 200, { ok: true });

@@ -125,6 +125,28 @@ describe('createKeyVault', () => {
     expect(await vault.credentials(ADA)).toEqual({ apiKey: ADA_KEY });
   });
 
+  it("answers another replica's new link and logout at once, though it opened the old key before", async () => {
+    const here = vaultWith([newKey]);
+    const replica = vaultWith([newKey]);
+    await here.link(ADA, { apiKey: ADA_KEY, account: ACCOUNT });
+    expect(await here.credentials(ADA)).toEqual({ apiKey: ADA_KEY });
+    await replica.link(ADA, { apiKey: BOB_KEY, accessToken: ADA_TOKEN, account: ACCOUNT });
+    expect(await here.credentials(ADA)).toEqual({ apiKey: BOB_KEY, accessToken: ADA_TOKEN });
+    await replica.unlink(ADA);
+    expect(await here.credentials(ADA)).toBeUndefined();
+  });
+
+  it("still refuses a record altered after the same person's key was opened", async () => {
+    const vault = vaultWith([newKey]);
+    await vault.link(ADA, { apiKey: ADA_KEY, account: ACCOUNT });
+    await vault.link(BOB, { apiKey: BOB_KEY, account: ACCOUNT });
+    expect(await vault.credentials(BOB)).toEqual({ apiKey: BOB_KEY });
+    const adas = await store.vaultEntries.get(ADA);
+    if (adas === undefined) throw new Error('Ada should be linked');
+    await store.vaultEntries.put(BOB, { sealed: adas.sealed, account: adas.account, at: 5 });
+    expect((await vaultError(() => vault.credentials(BOB))).code).toBe('tampered');
+  });
+
   it('re-encrypts a record read with an older key under the first key', async () => {
     await vaultWith([oldKey]).link(ADA, { apiKey: ADA_KEY, accessToken: ADA_TOKEN, account: ACCOUNT });
     await vaultWith([oldKey]).link(BOB, { apiKey: BOB_KEY, account: ACCOUNT });

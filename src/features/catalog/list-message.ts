@@ -7,7 +7,7 @@ import type { ListKind, PageValue } from '../../slack/block-kit/paging.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { Interaction } from '../../slack/interaction.js';
 import { machineList } from '../machines/blocks/machine-list.js';
-import { type ButtonsFor, listViewerButtons } from '../machines/machine-permissions.js';
+import { type ButtonsFor, viewerButtons } from '../machines/machine-permissions.js';
 import { resourceList } from './blocks/resource-list.js';
 import { fetchListing, type ListingKind, type RawFilters } from './listings.js';
 
@@ -54,6 +54,6 @@ export async function pageFor(clicker: Interaction, value: PageValue): Promise<S
   // The role is read beside the machine list and kept per team (machine-permissions.ts), so a page
   // costs one Paperspace call, as the list did.
   const buttonsFor =
-    value.kind === 'machines' ? listViewerButtons(clicker.deps, { user: clicker.user, client }) : undefined;
+    value.kind === 'machines' ? viewerButtons(clicker.deps, { user: clicker.user, client }) : undefined;
   return listMessage(client, value.kind, value.filters, value.page, buttonsFor && { buttonsFor });
 }

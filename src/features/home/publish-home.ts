@@ -12,7 +12,7 @@ import { viewerButtons } from '../machines/machine-permissions.js';
 import { homeView } from './blocks/home.js';
 
 /** What drawing a person's Home needs: their key's account and client, and a log. */
-export type HomeDeps = Pick<ListenerDeps, 'clients' | 'logger'> & {
+export type HomeDeps = Pick<ListenerDeps, 'clients' | 'logger' | 'now'> & {
   store: Pick<ListenerDeps['store'], 'approvals'>;
   vault: Pick<ListenerDeps['vault'], 'account' | 'maskedKey'>;
 };
@@ -40,9 +40,11 @@ async function homeOf(deps: HomeDeps, user: SlackUser): Promise<HomeView> {
     linked.maskedKey = (await deps.vault.maskedKey(user)) ?? linked.maskedKey;
     const client = await deps.clients.forUser(user);
     if (client === undefined) return homeView({ linked: undefined, machines: [] });
+    // Started before the machines are listed, so a role it needs is read beside them and kept per team.
+    const buttonsFor = viewerButtons(deps, { user, client });
     const machines: Machine[] = [];
     for await (const machine of client.machines.listAll()) machines.push(machine);
-    const buttons = await viewerButtons(deps, { user, client, paperspaceUserId: account.userId }, machines);
+    const buttons = await buttonsFor(machines);
     return homeView({ linked, machines, buttons });
   } catch (error) {
     return homeView({ linked, machines: [], error: messageForUser(error, deps.logger) });

@@ -35,28 +35,12 @@ function buttonsFor(viewer: { paperspaceUserId?: string; administers?: boolean }
 }
 
 /**
- * The rule for one viewer and the machines about to be drawn. Their team role is asked of Paperspace
- * (domain/team-role.ts: v1 says it, the legacy API shows it by a create or an administrator's read) only when
- * a machine is someone else's: a person's own machines need no call.
+ * The rule for one viewer, started before their machines are read (a list, App Home, /ps show) so
+ * that on the legacy API the role is read beside that Paperspace call, never after it, and kept a few
+ * minutes per team (kept-team-roles.ts): each then costs the calls for its machines alone. The role
+ * is awaited only when a machine drawn is someone else's; a person's own machines need none.
  */
 export function viewerButtons(
-  deps: RoleNotes & { logger: Pick<Logger, 'info'> },
-  viewer: { user: SlackUser; client: PaperspaceClient; paperspaceUserId: string | undefined },
-  machines: readonly Machine[],
-): Promise<ButtonsFor> {
-  const { paperspaceUserId } = viewer;
-  return decide(deps, paperspaceUserId, machines, (id) =>
-    teamRoleOf(deps, { ...viewer, paperspaceUserId: id }),
-  );
-}
-
-/**
- * The rule for the viewer of a list, started before its machines are listed so that on the legacy
- * API the role is read beside the list's own Paperspace call, never after it, and kept a few minutes
- * per team (kept-team-roles.ts): a list then costs one Paperspace call. The answer, given the
- * machines listed, is the same as viewerButtons'.
- */
-export function listViewerButtons(
   deps: RoleNotes & { logger: Pick<Logger, 'info'>; vault: Pick<KeyVault, 'account'>; now: () => number },
   viewer: { user: SlackUser; client: PaperspaceClient },
 ): (machines: readonly Machine[]) => Promise<ButtonsFor> {

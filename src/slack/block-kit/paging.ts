@@ -73,12 +73,16 @@ const PAGER_TEXT = '◀ Prev'.length + 'Next ▶'.length;
  * page is measured as if it held the list's largest items, so paging through long names (whose escapes
  * grow them) never reaches a page Slack refuses, and the pages stay the same size from click to click.
  */
-function fittingPageSize<Item>(input: ListPageInput<Item>, fixed: KnownBlock[], wanted: number): number {
-  const dividers = input.dividers ? 1 : 0;
-  const sizes = input.items.map((item) => {
-    const blocks = input.itemBlocks(item);
-    return { blocks: blocks.length + dividers, text: blockTextLength(blocks) };
-  });
+function fittingPageSize(
+  built: readonly KnownBlock[][],
+  dividers: boolean,
+  fixed: KnownBlock[],
+  wanted: number,
+): number {
+  const sizes = built.map((blocks) => ({
+    blocks: blocks.length + (dividers ? 1 : 0),
+    text: blockTextLength(blocks),
+  }));
   const widest = Math.max(0, ...sizes.map((size) => size.blocks));
   const texts = sizes.map((size) => size.text).sort((a, b) => b - a);
   let text = blockTextLength(fixed) + PAGER_TEXT;
@@ -168,8 +172,11 @@ export function listPage<Item>(input: ListPageInput<Item>): {
   const filters = filtersMrkdwn(request.filters);
   const fixed: KnownBlock[] = [header(countHeadline(input.items.length, input.noun, WIDEST_SLICE))];
   if (filters) fixed.push(contextLine(`Filters: ${filters}`));
+  // Every item's blocks are built once: measured for the page size, then the page's are shown.
+  const built = input.items.map((item) => input.itemBlocks(item));
   const pageSize = fittingPageSize(
-    input,
+    built,
+    input.dividers === true,
     fixed,
     clampPageSize(request.pageSize, input.pageSize.fallback, input.pageSize.max),
   );
@@ -177,10 +184,10 @@ export function listPage<Item>(input: ListPageInput<Item>): {
   const shown = input.items.slice(slice.start, slice.end);
   const headline = countHeadline(input.items.length, input.noun, slice);
   const blocks: KnownBlock[] = [header(headline), ...fixed.slice(1)];
-  shown.forEach((item, index) => {
+  for (const [index, itemBlocks] of built.slice(slice.start, slice.end).entries()) {
     if (input.dividers && index > 0) blocks.push({ type: 'divider' });
-    blocks.push(...input.itemBlocks(item));
-  });
+    blocks.push(...itemBlocks);
+  }
   blocks.push(...pageNavigation(input.kind, request.filters, slice));
   return { blocks, headline, shown };
 }

@@ -2,7 +2,7 @@
 // for the asker. Prev/Next are answered by buttons/list-page.ts.
 
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
-import { listViewerButtons } from '../../machines/machine-permissions.js';
+import { viewerButtons } from '../../machines/machine-permissions.js';
 import { listMessage } from '../list-message.js';
 import type { ListingKind, RawFilters } from '../listings.js';
 
@@ -11,7 +11,7 @@ async function replyWithFirstPage(context: CommandContext, kind: ListingKind, fi
   if (client === undefined) return;
   // Started before the list is fetched, so a role it needs is read beside it (machine-permissions.ts).
   const buttonsFor =
-    kind === 'machines' ? listViewerButtons(context.deps, { user: context.user, client }) : undefined;
+    kind === 'machines' ? viewerButtons(context.deps, { user: context.user, client }) : undefined;
   await context.replyPrivately(await listMessage(client, kind, filters, 1, buttonsFor && { buttonsFor }));
 }
 

@@ -1,5 +1,6 @@
 // /ps show <machine>: the machine card, to the asker alone, with its recent events and the buttons
-// the asker can use.
+// the asker can use. The asker's team role (for a teammate's machine) is read beside the machine's
+// own calls and kept per team, as for /ps list (machine-permissions.ts), never after them.
 
 import type { CommandHandler } from '../../../slack/command-context.js';
 import { machineCardMessage } from '../blocks/machine-card.js';
@@ -10,13 +11,11 @@ import { viewerButtons } from '../machine-permissions.js';
 export const showMachine: CommandHandler<'show'> = async (command, context) => {
   const client = await context.userClient();
   if (!client) return;
+  const buttonsFor = viewerButtons(context.deps, { user: context.user, client });
   const found = await findMachine(client, command.machine);
   // The list result has no events; show has them.
   const machine = await client.machines.show(found.id);
   const notice = machineEventsLine(machine.events);
-  const paperspaceUserId = (await context.deps.vault.account(context.user))?.userId;
-  const buttons = (
-    await viewerButtons(context.deps, { user: context.user, client, paperspaceUserId }, [machine])
-  )(machine);
+  const buttons = (await buttonsFor([machine]))(machine);
   await context.replyPrivately(machineCardMessage(machine, { buttons, ...(notice ? { notice } : {}) }));
 };
