@@ -59,11 +59,17 @@ export interface SessionResult {
 }
 
 /** Long enough to add a round's machines and make its watches before the first of them gets there. */
-const transitionMs = (people: number) => SPREAD_MS + Math.max(15_000, people * 5);
+// Making a watch took up to 16 ms a person (1,000 in 16 s) on PostgreSQL on this loaded machine.
+const transitionMs = (people: number) => SPREAD_MS + 20_000 + people * 25;
 
 const cpuSeconds = (used: CpuUsed) => (used.user + used.system) / 1e6;
 
 export async function runSession(options: SessionOptions): Promise<SessionResult> {
+  // The full bench runs for many minutes: say where it is.
+  const progress = (what: string) =>
+    console.log(
+      `  ${new Date().toISOString()} ${options.people} people${options.oneChannel ? ' in one channel' : ''}: ${what}`,
+    );
   const accounts = benchAccounts(options.people);
   const hungPerson = Math.floor(options.people / 2);
   const transition = transitionMs(options.people);
@@ -99,6 +105,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     const watcher = createMachineWatcher({ store, now: Date.now });
     const rounds: RoundResult[] = [];
     for (const [round, { hung }] of options.rounds.entries()) {
+      progress(`round ${round + 1}${hung ? ' (one hung)' : ''} starts`);
       const cpuBefore = await replicaCpu(replicas);
       const startedAt = Date.now();
       world.send({
@@ -108,7 +115,9 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
         hungApiKey: hung ? (accounts[hungPerson]?.apiKey ?? null) : null,
       } satisfies AddRound);
       const { machines } = await world.next<RoundAdded>();
+      progress('machines added');
       await watchAll(watcher, accounts, machines);
+      progress('watches made; waiting for the replies');
       const firstThere = Math.min(...machines.map((machine) => machine.reachedAt));
       if (Date.now() > firstThere) throw new Error('making a round of watches outlasted the transition');
       const lastThere = Math.max(...machines.map((machine) => machine.reachedAt));
@@ -119,6 +128,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
         timeoutMs: lastThere + REPLY_GRACE_MS - Date.now(),
       } satisfies AwaitReplies);
       const { arrivedAt, paceRefusals } = await world.next<RepliesArrived>();
+      progress(`${Object.keys(arrivedAt).length} of ${asked.length} replies arrived`);
       const cpuAfter = await replicaCpu(replicas);
       const seconds = (Date.now() - startedAt) / 1000;
       rounds.push({
@@ -135,6 +145,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     }
     return { hungPerson, rounds };
   } finally {
+    progress('stopping');
     for (const replica of replicas) await replica.stop();
     await world.stop();
     await store.close();

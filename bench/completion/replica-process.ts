@@ -22,5 +22,14 @@ for (;;) {
   if (message.type === 'stop') break;
   channel.send(process.cpuUsage() satisfies CpuUsed);
 }
-await bench.close();
+// A replica whose stop outlasts this is cut off (and says so), so one slow shutdown cannot hold the
+// benchmark: stopping waits for the posts still queued per channel.
+const STOP_TIMEOUT_MS = 30_000;
+const stopped = await Promise.race([
+  bench.close().then(() => true),
+  new Promise<false>((resolve) => setTimeout(resolve, STOP_TIMEOUT_MS, false).unref()),
+]);
+if (!stopped)
+  console.error(`replica ${config.replicaId} did not stop within ${STOP_TIMEOUT_MS / 1000} s; cut off`);
 channel.disconnect();
+process.exit(0);
