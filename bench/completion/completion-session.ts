@@ -17,9 +17,9 @@ import { createBenchSchema } from '../support/postgres-schema.js';
 import {
   type AddRound,
   type AwaitReplies,
-  CPU_QUERY,
   type CompletionWorldConfig,
   type CompletionWorldReady,
+  CPU_QUERY,
   type CpuUsed,
   type ReplicaConfig,
   type ReplicaReady,

@@ -5,8 +5,8 @@
 // person does in a day is in DAILY below; the bounds in db-size.ts are derived from the same figures.
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_RETENTION } from '../../src/config.js';
-import { retentionJobs } from '../../src/features/retention/jobs.js';
 import { reminderJobs } from '../../src/features/reminders/jobs.js';
+import { retentionJobs } from '../../src/features/retention/jobs.js';
 import { spendJobs } from '../../src/features/spend/jobs.js';
 import { watchJobs } from '../../src/features/watches/jobs.js';
 import { createLogger } from '../../src/logger.js';
@@ -16,9 +16,9 @@ import type { SlackUser } from '../../src/store/slack-user.js';
 import type { Store } from '../../src/store/store.js';
 import { createKeyVault } from '../../src/vault/key-vault.js';
 
-export const DAY_MS = 24 * 60 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
 const HOUR_MS = 60 * 60_000;
-export const TEAM_ID = 'T0YEAR';
+const TEAM_ID = 'T0YEAR';
 /** People per Paperspace team (the workspace's people are split into teams of this size). */
 const TEAM_SIZE = 100;
 /** A Slack request's signature is remembered this long (src/slack/request-guard.ts). */
