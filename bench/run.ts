@@ -1,4 +1,4 @@
-// `npm run bench` runs every benchmark; `npm run bench -- completion|polling|ack|memory` runs the ones
+// `npm run bench` runs every benchmark; `npm run bench -- completion|polling|ack|memory|cost-guard|db-size` runs the ones
 // named; BENCH_QUICK=1 runs small sizes to check that they work (not figures to report).
 // Each prints its table (figures, reference, ratio, PASS/FAIL) and bench/RESULTS.md is updated with
 // the date and the machine. The exit code is 1 when a goal was missed.
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { runAckLatency } from './ack/ack-latency.js';
 import { runCompletionLatency } from './completion/completion-latency.js';
 import { runCostGuardCalls } from './cost-guard/cost-guard-calls.js';
+import { runDbSize } from './db-size/db-size.js';
 import { runMemory } from './memory/memory.js';
 import { runPollingCost } from './polling/polling-cost.js';
 import {
@@ -22,6 +23,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchmarkResult>> = {
   ack: runAckLatency,
   memory: runMemory,
   'cost-guard': runCostGuardCalls,
+  'db-size': runDbSize,
 };
 const ORDER = Object.keys(BENCHMARKS);
 const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));

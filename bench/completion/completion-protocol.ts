@@ -1,11 +1,13 @@
-// Messages between the completion benchmark and its world process (completion-world-process.ts). Kept
-// apart from that script: importing a script would run it.
+// Messages between the completion benchmark and the processes it starts (completion-world-process.ts,
+// replica-process.ts). Kept apart from those scripts: importing a script would run it.
 
 export interface CompletionWorldConfig {
   people: number;
   /** How long a starting machine takes to reach serviceready. */
   transitionMs: number;
   latencyMs: number;
+  /** Every person's card in one channel (a team waiting together), or each in a channel of their own. */
+  oneChannel: boolean;
 }
 
 export interface CompletionWorldReady {
@@ -13,27 +15,64 @@ export interface CompletionWorldReady {
   slackApiUrl: string;
 }
 
-/** Gives every person one more starting machine; answered with WaveAdded. */
-export interface AddWave {
-  type: 'wave';
-  wave: number;
+/**
+ * Gives every person one more starting machine, one after another over `spreadMs` (so the machines
+ * get there at every phase of the poll interval); answered with RoundAdded once all are added.
+ * `hungApiKey`: that person's Paperspace requests hang from now until the next round.
+ */
+export interface AddRound {
+  type: 'round';
+  round: number;
+  spreadMs: number;
+  hungApiKey: string | null;
 }
 
-export interface WaveAdded {
-  /** One machine per person, in the order of benchAccounts(people). */
-  machineIds: string[];
-  /** When those machines reach serviceready, by the wall clock (Date.now, shared by the processes). */
+/** One person's machine of a round and the card that watches it (shown to the fake Slack, so it can be updated). */
+export interface RoundMachine {
+  machineId: string;
+  machineName: string;
+  channel: string;
+  cardTs: string;
+  /** When the machine reaches serviceready, by the wall clock (Date.now, shared by the processes). */
   reachedAt: number;
 }
 
-/** Waits until a reply threaded under each card has reached the fake Slack, or the timeout. */
+export interface RoundAdded {
+  /** One machine per person, in the order of benchAccounts(people). */
+  machines: RoundMachine[];
+}
+
+/**
+ * Waits until Slack has accepted a reply for each card: a post threaded under it, or a post in its
+ * channel that names its machine (a completion coalesced with others counts for every machine it names).
+ */
 export interface AwaitReplies {
   type: 'replies';
-  cards: string[];
+  cards: Array<{ cardTs: string; channel: string; machineName: string }>;
   timeoutMs: number;
 }
 
-/** When the first reply under each card arrived (Date.now); the cards without one by the timeout are absent. */
+/** When the first reply for each card arrived (Date.now), by card ts; the cards without one by the timeout are absent. */
 export interface RepliesArrived {
   arrivedAt: Record<string, number>;
+  /** chat.postMessage calls the fake Slack refused with 429 (over the channel's pace) while waiting. */
+  paceRefusals: number;
 }
+
+export interface ReplicaConfig {
+  paperspace: { apiUrl: string; graphqlUrl: string };
+  slackApiUrl: string;
+  databaseUrl: string;
+  replicaId: string;
+  /** The vault key every replica of the run shares, base64. */
+  vaultKey: string;
+}
+
+export interface ReplicaReady {
+  pid: number;
+}
+
+/** Asks a replica for the CPU time it has used so far. */
+export const CPU_QUERY = { type: 'cpu' } as const;
+/** process.cpuUsage(): user and system CPU time, in microseconds. */
+export type CpuUsed = NodeJS.CpuUsage;
