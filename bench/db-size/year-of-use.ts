@@ -9,6 +9,7 @@ import { reminderJobs } from '../../src/features/reminders/jobs.js';
 import { retentionJobs } from '../../src/features/retention/jobs.js';
 import { spendJobs } from '../../src/features/spend/jobs.js';
 import { watchJobs } from '../../src/features/watches/jobs.js';
+import type { RowFinishers } from '../../src/features/watches/row-messages.js';
 import { createLogger } from '../../src/logger.js';
 import { forEachConcurrently } from '../../src/scheduler/concurrency.js';
 import type { JobDeps, SchedulerJob } from '../../src/scheduler/job.js';
@@ -91,7 +92,7 @@ function housekeepingJobs(store: Store, now: () => number): SchedulerJob[] {
   const names = ['retention', 'watch housekeeping', 'reminder housekeeping', 'team digest housekeeping'];
   const all = [
     ...retentionJobs(deps),
-    ...watchJobs(deps, async () => undefined),
+    ...watchJobs(deps, async () => undefined, unused('row finishers') as RowFinishers),
     ...reminderJobs(deps),
     ...spendJobs(deps),
   ];
