@@ -40,6 +40,8 @@ export const ActionId = {
   requestWithdraw: 'request_withdraw',
   /** Stop on a row of the team digest; the value names the machine. */
   digestStop: 'digest_stop',
+  /** Previous / Next under a page of /ps spend; the value names the billing month and the page. */
+  spendPage: 'spend_page',
   /** Stop, Keep running and Not this machine on a forgotten-machine alert; the value names the machine. */
   costAlertStop: 'cost_alert_stop',
   costAlertKeep: 'cost_alert_keep',

@@ -64,7 +64,7 @@ export type Command =
   | { name: 'approvals'; channel: string | null; lifetimeMs: number | null }
   | { name: 'requests' }
   /** `month` null: the current billing month. */
-  | { name: 'spend'; month: string | null }
+  | { name: 'spend'; month: string | null; page: number }
   /**
    * The team digest in `channel`; `time` is `HH:MM` in the administrator's time zone, `cron` the
    * five-field expression built from it (weekly: Mondays). `timezone` null: the administrator's Slack
@@ -200,7 +200,7 @@ const GRAMMAR = {
   },
   requests: { usage: `${ps} requests`, summary: 'List your open requests and those waiting for you.' },
   spend: {
-    usage: `${ps} spend [YYYY-MM]`,
+    usage: `${ps} spend [YYYY-MM] [page=N]`,
     summary:
       "Show this month's cost so far (or a past month's) per machine: yours, or for a team administrator the whole team's by person.",
   },

@@ -87,7 +87,7 @@ const EXAMPLES: Record<CommandName, { text: string; command: Command }> = {
     command: { name: 'approvals', channel: 'C0APPROVE', lifetimeMs: 48 * 3_600_000 },
   },
   requests: { text: 'requests', command: { name: 'requests' } },
-  spend: { text: 'spend 2026-10', command: { name: 'spend', month: '2026-10' } },
+  spend: { text: 'spend 2026-10 page=3', command: { name: 'spend', month: '2026-10', page: 3 } },
   digest: {
     text: 'digest <#C0OPS|ops> weekly 9:30',
     command: {
