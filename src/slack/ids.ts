@@ -26,6 +26,8 @@ export const ActionId = {
   shareCancel: 'share_cancel',
   /** End share on a share's channel post; the value is the share's id in the store. */
   shareEnd: 'share_end',
+  /** Get access on a share's channel post: the clicker is made an accessor; the value is the share's id. */
+  shareClaim: 'share_claim',
   reminderStop: 'reminder_stop',
   reminderSnooze: 'reminder_snooze',
   reminderKeep: 'reminder_keep',
