@@ -106,7 +106,8 @@ const GRAMMAR = {
   whoami: { usage: `${ps} whoami`, summary: 'Show which Paperspace account your key belongs to.' },
   list: {
     usage: `${ps} list [key=value ...]`,
-    summary: 'List your machines, filtered by machine fields (state=ready, region=CA1, ...).',
+    summary:
+      'List your machines, filtered by machine fields (state=ready, region=CA1, ...) or by owner (owner=@sam).',
   },
   show: {
     usage: `${ps} show <machine>`,
@@ -294,6 +295,8 @@ export const FILTER_KEYS = {
     'dtLastRun',
     // Not a getMachines filter, but what people filter machines by most: the bot filters on it itself.
     'machineType',
+    // A person (a Slack mention or a name), which the bot turns into getMachines' userId.
+    'owner',
   ],
   templates: ['id', 'name', 'label', 'os', 'dtCreated', 'teamId', 'userId', 'region'],
   users: ['id', 'email', 'firstname', 'lastname', 'dtCreated', 'teamId'],
@@ -307,7 +310,7 @@ export type FilteredListName = keyof typeof FILTER_KEYS;
  * (27 of them) buries the four anyone wants.
  */
 export const COMMON_FILTER_KEYS: Record<FilteredListName, readonly string[]> = {
-  list: ['state', 'region', 'machineType', 'name'],
+  list: ['state', 'region', 'machineType', 'name', 'owner'],
   templates: ['os', 'region', 'label', 'name'],
   users: ['email', 'firstname', 'lastname'],
   networks: ['region', 'name'],
