@@ -8,11 +8,11 @@ export interface Capabilities {
   /** A script's text can be read back. */
   scriptText: boolean;
   /**
-   * How a time-boxed share gives access: `delegation`, one resource delegation (an access token) for
-   * the channel (the contract); `accessors`, chosen team members made accessors of the machines until
-   * the scheduler removes them (v1, which has no delegations).
+   * What a machine's accessor (a person given access with setMachineAccess, as a share does) may do
+   * with it: `power`, start, stop and restart it too (v1); `use`, see and use it, while starting and
+   * stopping stay with its owner (the contract).
    */
-  shares: 'delegation' | 'accessors';
+  accessorRights: 'power' | 'use';
   /** Who has explicit access to a machine can be listed (`machines.accessors`). */
   listAccessors: boolean;
   /** A start, stop or restart names the event that follows it, readable with `machines.event`. */
@@ -34,7 +34,7 @@ export interface Capabilities {
 export const CAPABILITIES: Record<Dialect, Capabilities> = {
   contract: {
     scriptText: true,
-    shares: 'delegation',
+    accessorRights: 'use',
     listAccessors: false,
     followEvents: false,
     utilization: 'reported',
@@ -44,7 +44,7 @@ export const CAPABILITIES: Record<Dialect, Capabilities> = {
   },
   v1: {
     scriptText: false,
-    shares: 'accessors',
+    accessorRights: 'power',
     listAccessors: true,
     followEvents: true,
     utilization: 'estimated',

@@ -26,6 +26,8 @@ export const ActionId = {
   shareCancel: 'share_cancel',
   /** End share on a share's channel post; the value is the share's id in the store. */
   shareEnd: 'share_end',
+  /** Get access on a share's channel post: the clicker is made an accessor; the value is the share's id. */
+  shareClaim: 'share_claim',
   reminderStop: 'reminder_stop',
   reminderSnooze: 'reminder_snooze',
   reminderKeep: 'reminder_keep',
@@ -42,6 +44,8 @@ export const ActionId = {
   requestWithdraw: 'request_withdraw',
   /** Stop on a row of the team digest; the value names the machine. */
   digestStop: 'digest_stop',
+  /** Previous / Next under a page of /ps spend; the value names the billing month and the page. */
+  spendPage: 'spend_page',
   /** Stop, Keep running and Not this machine on a forgotten-machine alert; the value names the machine. */
   costAlertStop: 'cost_alert_stop',
   costAlertKeep: 'cost_alert_keep',

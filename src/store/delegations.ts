@@ -1,6 +1,6 @@
-// Machines shared in a channel for 4 hours: through a resource delegation (the contract), or by
-// making chosen teammates accessors of the machines (v1), whose grants are kept so they can be
-// removed at expiry. The post is marked expired when the share runs out; markExpired makes that
+// Machines shared in a channel for 4 hours: by making the people named, and the members who claim
+// access, accessors of the machines, whose grants are kept so they can be removed when the share ends
+// (shares made before that, on the contract's API, were resource delegations). The post is marked expired when the share runs out; markExpired makes that
 // happen once across replicas, and claimRevoke hands each removal attempt to one replica.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -79,6 +79,12 @@ export interface DelegationRepository {
   claimRevoke(id: string, now: number, until: number): Promise<boolean>;
   /** Records what an attempt to remove a share's grants achieved. */
   recordRevoke(id: string, outcome: RevokeOutcome): Promise<void>;
+  /**
+   * Adds grants to a live accessor share. Each write compares the grants it read, so two members
+   * claiming at once both stay recorded, and none is added once a removal has started (claimRevoke)
+   * or the share is over, so a removal never misses one. False when the share is not live any more.
+   */
+  addGrants(id: string, grants: AccessorGrant[], now: number): Promise<boolean>;
   /** Marks a delegation's post as expired. True only for the call that marked it: that caller edits the post. */
   markExpired(id: string, at: number): Promise<boolean>;
   /**
@@ -120,6 +126,7 @@ type DelegationRow = {
   accessor_grants: string | null;
   revoked_at: number | null;
   revoke_failure: string | null;
+  revoke_retry_at: number | null;
 };
 
 const fromRow = (row: DelegationRow): Delegation => ({
@@ -232,6 +239,31 @@ export function createDelegationRepository(db: SqlClient): DelegationRepository 
          WHERE id = ?`,
         [JSON.stringify(outcome.grants), outcome.revokedAt, outcome.failure, outcome.retryAt, id],
       );
+    },
+
+    async addGrants(id, grants, now) {
+      // Concurrent claims of one share are few: a handful of attempts settles them.
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        const row = await db.get<DelegationRow>('SELECT * FROM delegations WHERE id = ?', [id]);
+        if (row?.accessor_grants == null) return false;
+        const next = [...grantsSchema.parse(JSON.parse(row.accessor_grants)), ...grants];
+        const { changes } = await db.run(
+          `UPDATE delegations SET accessor_grants = ?
+           WHERE id = ? AND accessor_grants = ? AND expires_at > ? AND revoke_retry_at IS NULL
+             AND revoked_at IS NULL AND expired_notified_at IS NULL`,
+          [JSON.stringify(next), id, row.accessor_grants, now],
+        );
+        if (changes === 1) return true;
+        const after = await db.get<DelegationRow>('SELECT * FROM delegations WHERE id = ?', [id]);
+        const live =
+          after !== undefined &&
+          after.expires_at > now &&
+          after.revoked_at === null &&
+          after.expired_notified_at === null &&
+          after.revoke_retry_at === null;
+        if (!live) return false;
+      }
+      throw new StoreError(`Could not record access claimed on share ${id}: its grants kept changing.`);
     },
 
     async markExpired(id, at) {

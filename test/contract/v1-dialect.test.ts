@@ -158,7 +158,7 @@ describe('the v1 dialect against the emulator', () => {
 
   it('lists accessors, lets an accessor start the machine, and refuses them once removed', async () => {
     const world = await startContractWorld({ dialect: 'v1' });
-    expect(world.maya.capabilities).toMatchObject({ shares: 'accessors', listAccessors: true });
+    expect(world.maya.capabilities).toMatchObject({ accessorRights: 'power', listAccessors: true });
     expect(await world.maya.machines.accessors('psorb002')).toEqual([]);
     expect(await rejectionOf(world.sam.machines.start('psorb002'))).toBeInstanceOf(PaperspacePermissionError);
 

@@ -8,7 +8,11 @@ import { machineCard, machineCardMessage } from '../../src/features/machines/blo
 import { machineList } from '../../src/features/machines/blocks/machine-list.js';
 import { updateMachineModal } from '../../src/features/machines/blocks/update-machine-modal.js';
 import { reminderMessage } from '../../src/features/reminders/blocks/reminder.js';
-import { shareConfirmation, sharePending, sharePost } from '../../src/features/shares/blocks/share.js';
+import {
+  accessorShareConfirmation,
+  accessorSharePost,
+} from '../../src/features/shares/blocks/accessor-share.js';
+import { sharePending, sharePost } from '../../src/features/shares/blocks/share.js';
 import type { Machine } from '../../src/paperspace/schemas.js';
 import { escapeMrkdwn } from '../../src/slack/block-kit/text.js';
 import { machineFixture } from '../slack/block-kit/fixtures.js';
@@ -70,10 +74,18 @@ describe('builders under hostile API data', () => {
         assertInert(reminder.blocks);
         if (machines.length > 0) {
           const post = { shareId: 'share-1', sharerUserId: 'U2', machines, delegationId: 1, expiresAt: 0 };
+          const live = { shareId: 'share-1', sharerUserId: 'U2', machines, grants: [], expiresAt: 0 };
           const shareMessages = [
-            shareConfirmation({ sharerUserId: 'U2', channel: 'C1', machines, expiresAt: 0 }),
+            accessorShareConfirmation({
+              sharerUserId: 'U2',
+              channel: 'C1',
+              machines,
+              with: ['U3'],
+              expiresAt: 0,
+              rights: 'use',
+            }),
             sharePending('U2', machines),
-            sharePost(post),
+            accessorSharePost(live),
             sharePost({ ...post, over: { kind: 'expired' } }),
             sharePost({ ...post, over: { kind: 'ended', endedAt: 0 } }),
           ];
@@ -97,12 +109,12 @@ describe('builders under hostile API data', () => {
     fc.assert(
       fc.property(formattedName, (name) => {
         const machine = machineFixture({ id: 'ps1', name });
-        const post = { shareId: 's', sharerUserId: 'U2', machines: [machine], delegationId: 1, expiresAt: 0 };
+        const post = { shareId: 's', sharerUserId: 'U2', machines: [machine], grants: [], expiresAt: 0 };
         const shown = [
           machineCard(machine, { compact: false, timeline: [] }),
           machineCard(machine, { compact: true, timeline: [] }),
           reminderMessage([machine]).blocks,
-          sharePost(post).blocks,
+          accessorSharePost(post).blocks,
           sharePending('U2', [machine]).blocks,
           destroyMachineModal(machine).blocks,
         ];

@@ -92,7 +92,7 @@ describe('messages for a large team', () => {
         expect(listed).toBeGreaterThan(0);
         if (listed < people) {
           expect(text).toContain(`…and ${people - listed} more people`);
-          expect(text).toContain('each of them sees their own with `/ps spend`');
+          expect(text).toContain('*Next ▶* shows them');
         }
       }),
       RUNS,

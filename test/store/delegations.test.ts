@@ -81,6 +81,35 @@ describe.each(storeFactories)('delegations on $name', (factory) => {
     expect((await db.store.delegations.dueToExpire(after, 10)).map((due) => due.id)).toEqual([share.id]);
   });
 
+  it('keeps every grant members claim at once, and adds none once a removal has started or the share is over', async () => {
+    const grant = (user: string) => ({
+      machineId: 'psgpu1',
+      paperspaceUserId: `u1${user}`,
+      slackUserId: `U_${user.toUpperCase()}`,
+      revoked: false,
+    });
+    const share = await db.store.delegations.create(
+      shared({ delegationId: '', accessTokenId: '', grants: [] }),
+    );
+    const users = ['sam', 'ada', 'kim', 'lee', 'max'];
+    const added = await Promise.all(
+      users.map((user) => db.store.delegations.addGrants(share.id, [grant(user)], T0 + 1)),
+    );
+    expect(added).toEqual(users.map(() => true));
+    const grants = (await db.store.delegations.get(share.id))?.grants ?? [];
+    expect(grants.map((recorded) => recorded.paperspaceUserId).sort()).toEqual(
+      users.map((user) => `u1${user}`).sort(),
+    );
+    // After its expiry, or once a removal took it (End share), nothing more is added.
+    expect(await db.store.delegations.addGrants(share.id, [grant('zed')], T0 + FOUR_HOURS)).toBe(false);
+    expect(await db.store.delegations.claimRevoke(share.id, T0 + 2, T0 + 60_000)).toBe(true);
+    expect(await db.store.delegations.addGrants(share.id, [grant('zed')], T0 + 2)).toBe(false);
+    expect((await db.store.delegations.get(share.id))?.grants).toHaveLength(users.length);
+    // A share stored as a resource delegation has no grants to add to.
+    const delegation = await db.store.delegations.create(shared({ channel: 'C_OTHER' }));
+    expect(await db.store.delegations.addGrants(delegation.id, [grant('sam')], T0 + 1)).toBe(false);
+  });
+
   it('lists running delegations, soonest expiry first, for everyone, one person or one channel', async () => {
     const later = await db.store.delegations.create(shared({ expiresAt: T0 + FOUR_HOURS + 10 }));
     const sooner = await db.store.delegations.create(shared({ userId: 'U_BOB', channel: 'C_OPS' }));

@@ -10,6 +10,7 @@ import { machineList } from '../machines/blocks/machine-list.js';
 import { type ButtonsFor, viewerButtons } from '../machines/machine-permissions.js';
 import { resourceList } from './blocks/resource-list.js';
 import { fetchListing, type ListingKind, type RawFilters } from './listings.js';
+import { resolveOwnerFilter } from './owner-filter.js';
 
 // The service and the page buttons must name the same lists; this fails to compile if they drift.
 const sameKinds: [ListingKind, ListKind] extends [ListKind, ListingKind] ? true : never = true;
@@ -23,11 +24,13 @@ export async function listMessage(
   options?: RequestOptions & {
     /** The buttons the viewer can use on the listed machines (machine-permissions.ts' viewerButtons). */
     buttonsFor?: (machines: readonly Machine[]) => Promise<ButtonsFor>;
+    /** The filters as typed (`owner=@sam`), shown and carried by Prev/Next; `filters` as sent. */
+    shown?: RawFilters;
   },
 ): Promise<SlackMessage> {
-  const { buttonsFor, ...requestOptions } = options ?? {};
+  const { buttonsFor, shown, ...requestOptions } = options ?? {};
   const listing = await fetchListing(client, kind, filters, requestOptions);
-  const request = { page, filters: { ...filters } };
+  const request = { page, filters: { ...(shown ?? filters) } };
   switch (listing.kind) {
     case 'machines':
       return machineList(listing.items, request, await buttonsFor?.(listing.items));
@@ -55,5 +58,10 @@ export async function pageFor(clicker: Interaction, value: PageValue): Promise<S
   // costs one Paperspace call, as the list did.
   const buttonsFor =
     value.kind === 'machines' ? viewerButtons(clicker.deps, { user: clicker.user, client }) : undefined;
-  return listMessage(client, value.kind, value.filters, value.page, buttonsFor && { buttonsFor });
+  const sent =
+    value.kind === 'machines' ? await resolveOwnerFilter(clicker, client, value.filters) : value.filters;
+  return listMessage(client, value.kind, sent, value.page, {
+    ...(buttonsFor && { buttonsFor }),
+    shown: value.filters,
+  });
 }

@@ -1,7 +1,7 @@
-// A share where the API has no resource delegations (v1): the chosen teammates are made accessors of
-// the machines with the sharer's key, and exactly those grants are removed again when the share ends
-// (the scheduler at expiry, or the sharer's End share). A removal Paperspace refuses is kept to be
-// retried, and said as it is.
+// How a share gives access, on both APIs: the teammates named, and the channel's members who claim it,
+// are made accessors of the machines with the sharer's key, and exactly those grants are removed again
+// when the share ends (the scheduler at expiry, or the sharer's End share). A removal Paperspace
+// refuses is kept to be retried, and said as it is.
 import type { Logger } from 'pino';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceNotFoundError } from '../../paperspace/errors.js';
@@ -11,6 +11,7 @@ import type { AuditTrail } from '../../store/audit-trail.js';
 import type { AccessorGrant, Delegation, DelegationRepository } from '../../store/delegations.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { KeyVault } from '../../vault/key-vault.js';
+import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
 
 /** How long a refused removal waits before the next attempt, and how long one attempt is leased. */
 export const REVOKE_RETRY_MS = 60_000;
@@ -30,22 +31,17 @@ function refusal(text: string): Recipients {
 }
 
 /**
- * The mentioned Slack users as Paperspace users of the sharer's team. Each must have linked a key
- * (that is how the bot knows their Paperspace user, and how they will use the machines).
+ * The mentioned Slack users as Paperspace users of the sharer's team, given access as soon as the
+ * share is made (none: the channel's members claim it themselves). Each must have linked a key (that
+ * is how the bot knows their Paperspace user, and how they will use the machines).
  */
 export async function resolveRecipients(
   vault: Pick<KeyVault, 'account'>,
   sharer: SlackUser,
   mentioned: readonly string[],
-  example: string,
 ): Promise<Recipients> {
   const others = mentioned.filter((id) => id !== sharer.userId);
-  if (others.length === 0) {
-    return refusal(
-      '⚠️ On this Paperspace API a share gives the teammates you name access to the machines: mention them, ' +
-        `for example \`${escapeMrkdwn(example)}\`.`,
-    );
-  }
+  if (others.length === 0) return { ok: true, recipients: [] };
   const own = await vault.account(sharer);
   const recipients: Recipient[] = [];
   const unlinked: string[] = [];
@@ -76,6 +72,39 @@ export interface GrantDeps {
   audit: AuditTrail;
 }
 
+/** Whether a person can already use a machine without the share: their access then stays theirs. */
+export type AccessCheck = (machineId: string, recipient: Recipient) => Promise<boolean>;
+
+/**
+ * How to tell who already has access. Where accessors can be listed (v1), the sharer's key lists
+ * them. Where they cannot (the contract), the person's own key is asked for the machine: one they
+ * can already see (their team's, or shared some other way) is theirs to use already.
+ */
+export function existingAccess(
+  clients: Pick<PaperspaceClientFactory, 'forUser'>,
+  sharerClient: PaperspaceClient,
+  teamId: string,
+): AccessCheck {
+  const listed = new Map<string, Promise<Set<string>>>();
+  return async (machineId, recipient) => {
+    if (sharerClient.capabilities.listAccessors) {
+      const accessors =
+        listed.get(machineId) ?? sharerClient.machines.accessors(machineId).then((ids) => new Set(ids));
+      listed.set(machineId, accessors);
+      return (await accessors).has(recipient.paperspaceUserId);
+    }
+    const own = await clients.forUser({ teamId, userId: recipient.slackUserId });
+    if (own === undefined) return false;
+    try {
+      await own.machines.show(machineId, { maxRetries: 1 });
+      return true;
+    } catch (error) {
+      if (error instanceof PaperspaceNotFoundError) return false;
+      throw error;
+    }
+  };
+}
+
 /**
  * Makes each recipient an accessor of each machine. A recipient who already had access keeps it and
  * is not recorded, so the share's end never removes access given some other way. On a refusal the
@@ -87,13 +116,13 @@ export async function grantAccess(
   sharer: SlackUser,
   machineIds: readonly string[],
   recipients: readonly Recipient[],
+  hasAccess: AccessCheck,
 ): Promise<{ grants: AccessorGrant[]; error?: unknown }> {
   const grants: AccessorGrant[] = [];
   try {
     for (const machineId of machineIds) {
-      const existing = new Set(await client.machines.accessors(machineId));
       for (const recipient of recipients) {
-        if (existing.has(recipient.paperspaceUserId)) continue;
+        if (await hasAccess(machineId, recipient)) continue;
         await deps.audit.run(
           {
             user: sharer,

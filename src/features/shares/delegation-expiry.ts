@@ -105,11 +105,13 @@ export function createDelegationExpiry(deps: {
   const revokeDue = async (now: number) => {
     for (const share of await deps.store.delegations.dueToRevoke(now, EXPIRIES_PER_TICK)) {
       if (!(await deps.store.delegations.claimRevoke(share.id, now, now + REVOKE_RETRY_MS))) continue;
-      const client = await deps.clients.forUser(share).catch(() => undefined);
-      const after = await revokeGrants(deps, client, share);
+      // Read again once no claim can add a grant (claimRevoke): a member may have claimed meanwhile.
+      const current = (await deps.store.delegations.get(share.id)) ?? share;
+      const client = await deps.clients.forUser(current).catch(() => undefined);
+      const after = await revokeGrants(deps, client, current);
       // The post changes when the share first ends and when the access is finally removed; a retry
       // that failed again leaves it as it was.
-      if (after.revokedAt !== null || share.revokeFailure === null) await markPostOrWarn(after);
+      if (after.revokedAt !== null || current.revokeFailure === null) await markPostOrWarn(after);
     }
   };
 

@@ -1,10 +1,12 @@
 // Sharing machines in a channel: `/ps share`, `/ps shares`, Share on a card, the confirmation's
-// Share and Cancel, End share (in the sharer's note and `/ps shares`), and the job that marks a share's post expired.
+// Share and Cancel, Get access on the post, End share (in the sharer's note and `/ps shares`), and the
+// job that removes the access and marks a share's post expired.
 import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { ActionId } from '../../slack/ids.js';
 import type { Feature } from '../feature.js';
 import { shareButtonHandler } from './buttons/share-button.js';
 import { shareCancelHandler } from './buttons/share-cancel.js';
+import { shareClaimHandler } from './buttons/share-claim.js';
 import { shareConfirmHandler } from './buttons/share-confirm.js';
 import { shareEndHandler } from './buttons/share-end.js';
 import { shareCommand } from './commands/share.js';
@@ -18,6 +20,7 @@ export const sharesFeature: Feature<'share' | 'shares'> = {
     router.action<BlockAction<ButtonAction>>(ActionId.shareConfirm, shareConfirmHandler(deps));
     router.action<BlockAction<ButtonAction>>(ActionId.shareCancel, shareCancelHandler(deps));
     router.action<BlockAction<ButtonAction>>(ActionId.shareEnd, shareEndHandler(deps));
+    router.action<BlockAction<ButtonAction>>(ActionId.shareClaim, shareClaimHandler(deps));
   },
   jobs: shareJobs,
 };

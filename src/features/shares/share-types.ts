@@ -1,4 +1,4 @@
-// What making a share takes and gives, for sharing.ts and the accessor half (share-with-accessors.ts).
+// What making a share takes and gives, for sharing.ts, share-with-accessors.ts and claims.
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { Machine } from '../../paperspace/schemas.js';
@@ -6,6 +6,7 @@ import type { AuditTrail } from '../../store/audit-trail.js';
 import type { Delegation } from '../../store/delegations.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
+import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
 import type { Recipient } from './accessor-grants.js';
 
 export interface SharingDeps {
@@ -13,6 +14,8 @@ export interface SharingDeps {
   audit: AuditTrail;
   /** The bot's Web API client. */
   slack: WebClient;
+  /** Each person's own Paperspace client: whether they can already use a machine (accessor-grants.ts). */
+  clients: Pick<PaperspaceClientFactory, 'forUser'>;
   now: () => number;
   logger: Logger;
 }
@@ -25,7 +28,7 @@ export interface ShareRequest {
   channel: string;
   /** Machines already found with the sharer's key (so they can see them). */
   machines: SharedMachine[];
-  /** Whom an accessor share gives access to (the API's `shares` capability is `accessors`). */
+  /** The teammates named, given access at once; the channel's other members claim it. */
   recipients?: Recipient[];
 }
 

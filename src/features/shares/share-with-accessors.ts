@@ -1,13 +1,19 @@
-// The second half of an accessor share (v1), once its "sharing…" post stands in the channel: the
-// teammates are made accessors, the share is stored with exactly those grants, and the post says who
-// got what until when. If Paperspace refuses a grant, the grants already made are removed and the
+// The second half of a share, once its "sharing…" post stands in the channel: the teammates named are
+// made accessors, the share is stored with exactly those grants, and the post says who has access,
+// what members can do and until when, with Get access for the rest of the channel. If Paperspace refuses a grant, the grants already made are removed and the
 // post goes; a removal that fails too is kept for the scheduler to retry, and the sharer told so.
 import { slackErrorCode } from '../../errors/describe-error.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import { messageForUser } from '../../errors/user-message.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { DELEGATION_LIFETIME_MS } from '../../paperspace/constants.js';
-import { grantAccess, REVOKE_RETRY_MS, revokeGrants, revokeSummary } from './accessor-grants.js';
+import {
+  existingAccess,
+  grantAccess,
+  REVOKE_RETRY_MS,
+  revokeGrants,
+  revokeSummary,
+} from './accessor-grants.js';
 import { accessorSharePost } from './blocks/accessor-share.js';
 import { timeLeft } from './blocks/share.js';
 import type { Share, ShareRequest, SharingDeps } from './share-types.js';
@@ -23,7 +29,8 @@ export async function shareWithAccessors(
   const machineIds = machines.map((machine) => machine.id);
   const names = machines.map((machine) => machine.name).join(', ');
   const createdAt = deps.now();
-  const { grants, error } = await grantAccess(deps, client, user, machineIds, recipients);
+  const hasAccess = existingAccess(deps.clients, client, user.teamId);
+  const { grants, error } = await grantAccess(deps, client, user, machineIds, recipients, hasAccess);
   const base = {
     teamId: user.teamId,
     userId: user.userId,
@@ -71,6 +78,7 @@ export async function shareWithAccessors(
     machines,
     grants,
     expiresAt,
+    rights: client.capabilities.accessorRights,
   });
   try {
     await deps.slack.chat.update({ channel: post.channel, ts: post.ts, ...live });

@@ -1,9 +1,11 @@
 // Sharing machines in a channel. A share is offered privately first (what, for whom, until when);
 // on confirmation the bot posts in the channel BEFORE it gives any access, so a channel that refuses
 // the bot (a private channel it is not in) ends with nothing created. Access is given with the
-// sharer's own key, the way the API can: one resource delegation for the channel (the contract), or
-// the named teammates made accessors (v1, see accessor-grants.ts). The share is stored so its post
-// can be ended early or marked expired, and accessor grants removed.
+// sharer's own key the same way on both APIs: the teammates named, and the members who click Get
+// access on the post, are made accessors (accessor-grants.ts, share-claim.ts); a resource delegation
+// would hand the channel a token nobody may post and nobody can revoke. The share is stored so its
+// post can be ended early or marked expired, and every grant it made removed. Shares stored as
+// resource delegations before keep their own post until they expire.
 import { slackErrorCode } from '../../errors/describe-error.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
@@ -68,58 +70,7 @@ export async function shareMachines(
     );
   }
 
-  const machineIds = machines.map((machine) => machine.id);
-  if (client.capabilities.shares === 'accessors') {
-    return shareWithAccessors(deps, client, { ...request, machines }, post);
-  }
-  let created: Awaited<ReturnType<PaperspaceClient['delegations']['create']>>;
-  try {
-    created = await deps.audit.run(
-      {
-        user: request.user,
-        action: 'delegation.create',
-        resourceId: machineIds.join(','),
-        note: `shared in ${post.channel}`,
-      },
-      () => client.delegations.create({ machineIds }),
-    );
-  } catch (error) {
-    // Nothing was shared: the channel should not keep a post that says something is on its way.
-    await deps.slack.chat.delete({ channel: post.channel, ts: post.ts }).catch(() => undefined);
-    throw error;
-  }
-  // Paperspace counts the four hours from its own creation time; our clock is the fallback.
-  const reported = Date.parse(created.dtCreated);
-  const createdAt = Number.isNaN(reported) ? deps.now() : reported;
-  const expiresAt = createdAt + DELEGATION_LIFETIME_MS;
-  const delegation = await deps.store.delegations.create({
-    teamId: request.user.teamId,
-    userId: request.user.userId,
-    delegationId: String(created.id),
-    accessTokenId: created.accessTokenId,
-    channel: post.channel,
-    messageTs: post.ts,
-    machineIds,
-    createdAt,
-    expiresAt,
-  });
-  const live = sharePost({
-    shareId: delegation.id,
-    sharerUserId: request.user.userId,
-    machines,
-    delegationId: created.id,
-    expiresAt,
-  });
-  try {
-    await deps.slack.chat.update({ channel: post.channel, ts: post.ts, ...live });
-  } catch (error) {
-    throw new UserFacingError(
-      `Shared ${machines.map((machine) => machine.name).join(', ')} for ${timeLeft(expiresAt, deps.now())} ` +
-        `(resource delegation ${created.id}), but the post in the channel still says "sharing…": ` +
-        `Slack refused the update (${slackErrorCode(error) ?? 'Slack could not be reached'}). \`/ps shares\` lists it.`,
-    );
-  }
-  return { delegation, post };
+  return shareWithAccessors(deps, client, { ...request, machines }, post);
 }
 
 export type EndShareOutcome =
@@ -130,9 +81,9 @@ export type EndShareOutcome =
   | { removed: string };
 
 /**
- * Ends a running share before its four hours are up. The contract has no way to revoke a resource
- * delegation, so the share is marked ended (it leaves `/ps shares`, its post says so) and the post
- * says honestly that access already handed out lasts until Paperspace's expiry.
+ * Ends a running share before its four hours are up: every grant it made is removed at once. A share
+ * stored as a resource delegation (before shares gave access through accessors) cannot be revoked, so
+ * it is marked ended (it leaves `/ps shares`, its post says so) and the post says so honestly.
  */
 export async function endShare(
   deps: SharingDeps,
@@ -187,7 +138,9 @@ async function endAccessorShare(
   if (!(await deps.store.delegations.claimRevoke(share.id, now, now + REVOKE_RETRY_MS))) {
     return { removed: 'Their access is being removed now.' };
   }
-  const after = await revokeGrants(deps, client, share);
+  // Read again once no claim can add a grant (claimRevoke): a member may have claimed meanwhile.
+  const claimed = await deps.store.delegations.get(share.id);
+  const after = await revokeGrants(deps, client, { ...share, grants: claimed?.grants ?? share.grants });
   if (share.messageTs !== null) {
     const post = accessorSharePost({
       shareId: share.id,

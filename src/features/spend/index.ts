@@ -5,6 +5,7 @@ import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { ActionId } from '../../slack/ids.js';
 import type { Feature } from '../feature.js';
 import { digestStopHandler } from './buttons/digest-stop.js';
+import { spendPageHandler } from './buttons/spend-page.js';
 import { digestCommand } from './commands/digest.js';
 import { digestOffCommand } from './commands/digest-off.js';
 import { spend } from './commands/spend.js';
@@ -14,6 +15,7 @@ export const spendFeature: Feature<'spend' | 'digest' | 'digest off'> = {
   commands: { spend, digest: digestCommand, 'digest off': digestOffCommand },
   listen(router, deps) {
     router.action<BlockAction<ButtonAction>>(ActionId.digestStop, digestStopHandler(deps));
+    router.action<BlockAction<ButtonAction>>(ActionId.spendPage, spendPageHandler(deps));
   },
   jobs: spendJobs,
 };

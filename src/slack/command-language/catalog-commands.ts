@@ -45,7 +45,12 @@ export function readFiltered(name: FilteredListName, args: Token[]): ParseResult
     COMMON_FILTER_KEYS[name],
   );
   if (!filters.ok) return filters;
-  return success({ name, filters: filters.value });
+  // `owner=@sam` keeps who was mentioned, not the name Slack shows, for the list to resolve.
+  const mentioned = split.args.keyValues.find(
+    (token) => token.text.slice(0, token.equalsAt).toLowerCase() === 'owner' && token.valueSlackUserId,
+  )?.valueSlackUserId;
+  const value = mentioned === undefined ? filters.value : { ...filters.value, owner: `<@${mentioned}>` };
+  return success({ name, filters: value });
 }
 
 /**

@@ -64,7 +64,7 @@ export type Command =
   | { name: 'approvals'; channel: string | null; lifetimeMs: number | null }
   | { name: 'requests' }
   /** `month` null: the current billing month. */
-  | { name: 'spend'; month: string | null }
+  | { name: 'spend'; month: string | null; page: number }
   /**
    * The team digest in `channel`; `time` is `HH:MM` in the administrator's time zone, `cron` the
    * five-field expression built from it (weekly: Mondays). `timezone` null: the administrator's Slack
@@ -106,7 +106,8 @@ const GRAMMAR = {
   whoami: { usage: `${ps} whoami`, summary: 'Show which Paperspace account your key belongs to.' },
   list: {
     usage: `${ps} list [key=value ...]`,
-    summary: 'List your machines, filtered by machine fields (state=ready, region=CA1, ...).',
+    summary:
+      'List your machines, filtered by machine fields (state=ready, region=CA1, ...) or by owner (owner=@sam).',
   },
   show: {
     usage: `${ps} show <machine>`,
@@ -200,7 +201,7 @@ const GRAMMAR = {
   },
   requests: { usage: `${ps} requests`, summary: 'List your open requests and those waiting for you.' },
   spend: {
-    usage: `${ps} spend [YYYY-MM]`,
+    usage: `${ps} spend [YYYY-MM] [page=N]`,
     summary:
       "Show this month's cost so far (or a past month's) per machine: yours, or for a team administrator the whole team's by person.",
   },
@@ -294,6 +295,8 @@ export const FILTER_KEYS = {
     'dtLastRun',
     // Not a getMachines filter, but what people filter machines by most: the bot filters on it itself.
     'machineType',
+    // A person (a Slack mention or a name), which the bot turns into getMachines' userId.
+    'owner',
   ],
   templates: ['id', 'name', 'label', 'os', 'dtCreated', 'teamId', 'userId', 'region'],
   users: ['id', 'email', 'firstname', 'lastname', 'dtCreated', 'teamId'],
@@ -307,7 +310,7 @@ export type FilteredListName = keyof typeof FILTER_KEYS;
  * (27 of them) buries the four anyone wants.
  */
 export const COMMON_FILTER_KEYS: Record<FilteredListName, readonly string[]> = {
-  list: ['state', 'region', 'machineType', 'name'],
+  list: ['state', 'region', 'machineType', 'name', 'owner'],
   templates: ['os', 'region', 'label', 'name'],
   users: ['email', 'firstname', 'lastname'],
   networks: ['region', 'name'],

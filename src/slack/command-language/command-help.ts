@@ -270,8 +270,11 @@ export const COMMAND_HELP: Record<CommandName, CommandHelp> = {
     effect: 'Answers only you with your open requests and those waiting for you to approve.',
   },
   spend: {
-    parameters: ['`YYYY-MM`: a past billing month (default: this one).'],
-    examples: [`${ps} spend`, `${ps} spend 2024-04`],
+    parameters: [
+      '`YYYY-MM`: a past billing month (default: this one).',
+      '`page=N`: the page of people, for a team too large for one message (Next and Previous page too).',
+    ],
+    examples: [`${ps} spend`, `${ps} spend 2024-04`, `${ps} spend page=2`],
     effect:
       "Answers only you with the month's cost per machine; a team administrator sees the whole team's, by person.",
   },

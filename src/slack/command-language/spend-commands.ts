@@ -3,6 +3,7 @@ import {
   fail,
   NO_OPTIONS,
   type ParseResult,
+  splitArguments,
   splitWithoutKeyValues,
   success,
   tooMany,
@@ -37,9 +38,24 @@ export function readAlerts(args: Token[]): ParseResult {
   return success({ name: 'alerts', scope, thresholdMs: duration.ms });
 }
 
+/** The most pages /ps spend can have: a team of thousands, a few dozen people a page. */
+const MAX_SPEND_PAGE = 10_000;
+
 export function readSpend(args: Token[]): ParseResult {
-  const split = splitWithoutKeyValues('spend', args, NO_OPTIONS);
+  const split = splitArguments('spend', args, NO_OPTIONS);
   if (!split.ok) return split;
+  let page = 1;
+  for (const token of split.args.keyValues) {
+    const key = token.text.slice(0, token.equalsAt);
+    const value = token.text.slice(token.equalsAt + 1);
+    if (key.toLowerCase() !== 'page') {
+      return fail('spend', `Unexpected ${echo(token.text)}: spend takes only page=N (the page of people).`);
+    }
+    if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > MAX_SPEND_PAGE) {
+      return fail('spend', `Invalid page ${echo(value)}: give a page number such as page=2.`);
+    }
+    page = Number(value);
+  }
   const [monthToken] = split.args.positionals;
   let month: string | null = null;
   if (monthToken !== undefined) {
@@ -48,8 +64,8 @@ export function readSpend(args: Token[]): ParseResult {
       return fail('spend', `Invalid month ${echo(monthToken.text)}: ${billingMonth.error}.`);
     month = billingMonth.value;
   }
-  const extra = tooMany('spend', split.args.positionals, 1, 'an optional YYYY-MM');
-  return extra ?? success({ name: 'spend', month });
+  const extra = tooMany('spend', split.args.positionals, 1, 'an optional YYYY-MM and page=N');
+  return extra ?? success({ name: 'spend', month, page });
 }
 
 export function readDigest(args: Token[]): ParseResult {

@@ -22,6 +22,8 @@ export interface Token {
   slackUserId: string | null;
   /** The channel id when the whole token is one channel mention (`<#C123|name>`); absent otherwise. */
   slackChannelId?: string;
+  /** The Slack user id when a key=value token's value is one user mention (`owner=<@U123|sam>`). */
+  valueSlackUserId?: string;
 }
 
 export type TokenizeResult = { ok: true; tokens: Token[] } | { ok: false; error: string };
@@ -76,6 +78,8 @@ export function tokenize(input: string): TokenizeResult {
   let current: Token | null = null;
   // A token that is exactly one mention and nothing else keeps the mention's user or channel id.
   let mentionOnly = false;
+  // Likewise a key=value token whose value is exactly one user mention.
+  let valueMentionOnly = false;
 
   const finish = () => {
     if (current !== null) {
@@ -83,10 +87,12 @@ export function tokenize(input: string): TokenizeResult {
         current.slackUserId = null;
         delete current.slackChannelId;
       }
+      if (!valueMentionOnly) delete current.valueSlackUserId;
       tokens.push(current);
     }
     current = null;
     mentionOnly = false;
+    valueMentionOnly = false;
   };
 
   let i = 0;
@@ -100,6 +106,7 @@ export function tokenize(input: string): TokenizeResult {
     if (current === null) {
       current = { text: '', quoted: false, equalsAt: -1, slackUserId: null };
       mentionOnly = false;
+      valueMentionOnly = false;
     }
     const token: Token = current;
     const family = quoteFamily(ch);
@@ -117,6 +124,7 @@ export function tokenize(input: string): TokenizeResult {
       token.text += read.text;
       token.quoted = true;
       mentionOnly = false;
+      valueMentionOnly = false;
       i = read.next;
       continue;
     }
@@ -126,6 +134,9 @@ export function tokenize(input: string): TokenizeResult {
         const markup = readMarkup(text.slice(i + 1, close));
         mentionOnly =
           token.text === '' && (markup.slackUserId !== null || markup.slackChannelId !== undefined);
+        valueMentionOnly =
+          token.equalsAt !== -1 && token.equalsAt === token.text.length - 1 && markup.slackUserId !== null;
+        if (valueMentionOnly && markup.slackUserId !== null) token.valueSlackUserId = markup.slackUserId;
         token.slackUserId = markup.slackUserId;
         if (markup.slackChannelId !== undefined) token.slackChannelId = markup.slackChannelId;
         token.text += markup.text;
@@ -134,6 +145,7 @@ export function tokenize(input: string): TokenizeResult {
       }
     }
     mentionOnly = false;
+    valueMentionOnly = false;
     if (ch === '&') {
       const entity = Object.keys(ENTITIES).find((name) => text.startsWith(name, i));
       if (entity !== undefined) {

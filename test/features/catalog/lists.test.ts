@@ -80,7 +80,7 @@ describe('/ps list', () => {
     );
     const typoText = JSON.stringify(typo.body);
     expect(typoText).toContain('Unknown filter \\"stat\\" for list. Did you mean \\"state\\"?');
-    expect(typoText).toContain('Use state, region, machineType, name, or any of 22 more fields.');
+    expect(typoText).toContain('Use state, region, machineType, name, owner, or any of 22 more fields.');
     expect(typoText).not.toContain('autoSnapshotSaveCount');
     const unknown = await bot.send(
       bot.requests.slashCommand({ text: 'list colour=red', userId: USERS.sam.slackId }),

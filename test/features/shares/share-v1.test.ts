@@ -1,6 +1,6 @@
-// Shares on Paperspace v1, which has no resource delegations: the sharer names teammates, who are
+// Shares on Paperspace v1: the teammates the sharer names, and the members who click Get access, are
 // made accessors of the machines with the sharer's key until the scheduler (or End share) removes
-// them. The contract's channel-wide shares are in share.test.ts.
+// them. The same shares on the contract's API are in share.test.ts.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ActionId } from '../../../src/slack/ids.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
@@ -78,7 +78,8 @@ describe('/ps share on Paperspace v1', () => {
     const sharedAt = clock.now();
     const offerPosted = await command(`share team-build <@${SAM}|sam>`);
     expect(offerPosted.response_type).toBe('ephemeral');
-    expect(messageText(offerPosted)).toContain(`Give <@${SAM}> access to 1 machine`);
+    expect(messageText(offerPosted)).toContain(`Share 1 machine in <#${CHANNEL}>?`);
+    expect(messageText(offerPosted)).toContain(`<@${SAM}> get access at once`);
     expect(accessors()).toEqual([]);
 
     const outcome = await click(offerPosted, ActionId.shareConfirm);
@@ -87,7 +88,11 @@ describe('/ps share on Paperspace v1', () => {
     const post = bot.slack.calls('chat.update').at(-1)?.args ?? {};
     expect(post.channel).toBe(CHANNEL);
     expect(messageText(post)).toContain(
-      `<@${MAYA}> gave <@${SAM}> access to 1 machine until <!date^${Math.floor((sharedAt + 4 * HOUR_MS) / 1000)}^`,
+      `<@${MAYA}> shared 1 machine with this channel until <!date^${Math.floor((sharedAt + 4 * HOUR_MS) / 1000)}^`,
+    );
+    expect(messageText(post)).toContain(`Access so far: <@${SAM}>.`);
+    expect(messageText(post)).toContain(
+      'They can start, stop and restart these machines with their own linked key',
     );
     // End share is Maya's alone: on her note, and not before the whole channel.
     expect(messageText(post)).not.toContain(ActionId.shareEnd);
@@ -159,14 +164,57 @@ describe('/ps share on Paperspace v1', () => {
     await command(`access team-build revoke <@${SAM}|sam>`);
   });
 
-  it('asks whom to share with, and refuses a person whose Paperspace user is unknown, creating nothing', async () => {
-    expect(messageText(await command('share team-build'))).toContain(
-      'a share gives the teammates you name access to the machines: mention them',
-    );
+  it('refuses to name a person whose Paperspace user is unknown, creating nothing', async () => {
     expect(messageText(await command(`share team-build <@${USERS.ada.slackId}|ada>`))).toContain(
       `<@${USERS.ada.slackId}> linked no Paperspace key`,
     );
     expect(accessors()).toEqual([]);
     expect(await bot.store.delegations.listActive(clock.now())).toEqual([]);
+  });
+
+  it('gives a member who claims access on the post the machine until the share ends; End share takes it back', async () => {
+    const offered = await command('share team-build');
+    expect(messageText(offered)).toContain(
+      `Everyone in <#${CHANNEL}> can get access with one click on the post`,
+    );
+    const outcome = await click(offered, ActionId.shareConfirm);
+    expect(outcome.text).toContain('members get access with Get access on the post');
+    expect(accessors()).toEqual([]);
+    const post = bot.slack.calls('chat.update').at(-1)?.args ?? {};
+    expect(messageText(post)).toContain('Nobody has taken access yet.');
+
+    const claim = bot.requests.blockAction({
+      actionId: ActionId.shareClaim,
+      value: buttonValue(post, ActionId.shareClaim),
+      userId: SAM,
+      channelId: CHANNEL,
+      message: { ts: String(post.ts) },
+    });
+    await bot.send(claim);
+    const claimed = (await bot.slack.waitForResponse(claim.responseUrlId ?? '')).text ?? '';
+    expect(claimed).toContain('✅ You have access to team-build.');
+    expect(claimed).toContain('You can start, stop and restart these machines with your own linked key');
+    expect(accessors()).toEqual(['u1sam']);
+    expect(messageText(lastUpdateOf(post.ts))).toContain(`Access so far: <@${SAM}>.`);
+
+    // Sam can use it: his own key powers it (on or off, whichever an earlier test left it).
+    const running = bot.emulator.state.machine('psorb002')?.state !== 'off';
+    const verb = running ? 'stop' : 'start';
+    await bot.send(
+      bot.requests.slashCommand({ text: `${verb} team-build`, userId: SAM, channelId: CHANNEL }),
+    );
+    const after = running ? 'stopping' : 'starting';
+    expect(await eventually(() => bot.emulator.state.machine('psorb002')?.state === after || undefined)).toBe(
+      true,
+    );
+
+    const ended = await click(outcome, ActionId.shareEnd);
+    expect(ended.text).toBe('Share ended. Their access to the machines was removed.');
+    expect(accessors()).toEqual([]);
+    // Sam's use is refused now: Paperspace lets only the owner and accessors power it.
+    const again = bot.requests.slashCommand({ text: 'restart team-build', userId: SAM, channelId: CHANNEL });
+    await bot.send(again);
+    const answer = await bot.slack.waitForResponse(again.responseUrlId ?? '');
+    expect(answer.text).toContain('Paperspace refused to restart *team-build* with your key');
   });
 });

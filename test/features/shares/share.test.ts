@@ -74,34 +74,33 @@ describe('/ps share', () => {
     const reply = await offer('share ada-workstation ada-render');
     expect(reply.response_type).toBe('ephemeral');
     const text = messageText(reply);
-    expect(text).toContain('Share 2 machines with everyone in <#C0CHANNEL>?');
+    expect(text).toContain('Share 2 machines in <#C0CHANNEL>?');
     expect(text).toContain('ada-workstation');
-    expect(text).toContain('limited access to these machines');
+    expect(text).toContain('Everyone in <#C0CHANNEL> can get access with one click on the post');
+    expect(text).toContain('see and use these machines from their own Paperspace account');
     expect(text).toContain(`until <!date^${Math.floor((clock.now() + 4 * HOUR_MS) / 1000)}^`);
     expect(delegationCount()).toBe(0);
     expect(bot.slack.calls('chat.postMessage')).toHaveLength(0);
   });
 
-  it('on Share, posts who shared what, what members get and until when, never the access token id; and marks it expired 4 hours later', async () => {
+  it('on Share, posts who shared what, what members can do and until when, with Get access, and no delegation; and marks it expired 4 hours later', async () => {
     const sharedAt = clock.now();
+    const before = delegationCount();
     const { replyId, post, update } = await shareConfirmed('share ada-workstation ada-render');
     expect(post.args.channel).toBe('C0CHANNEL');
-    const delegation = bot.emulator.state.delegations().at(-1);
-    expect(delegation).toBeDefined();
+    // A resource delegation would hand out a token nobody may post and nobody can revoke.
+    expect(delegationCount()).toBe(before);
     expect(update.args).toMatchObject({ channel: 'C0CHANNEL', ts: expect.any(String) });
     const shown = messageText(update.args);
     expect(shown).toContain(
       `<@${USERS.ada.slackId}> shared 2 machines with this channel until <!date^${Math.floor((sharedAt + 4 * HOUR_MS) / 1000)}^`,
     );
     expect(shown).toContain('ada-render');
-    expect(shown).toContain(`Resource delegation ${delegation?.id}`);
+    expect(shown).toContain('Nobody has taken access yet.');
+    expect(shown).toContain(ActionId.shareClaim);
     // End share is for the sharer alone: on their note, never on the channel's post.
     expect(shown).not.toContain(ActionId.shareEnd);
     expect(shown).toContain(`only <@${USERS.ada.slackId}> can end it early`);
-    // Nothing posted in the channel carries the token's id.
-    for (const call of [...bot.slack.calls('chat.postMessage'), ...bot.slack.calls('chat.update')]) {
-      expect(messageText(call.args)).not.toContain(String(delegation?.accessTokenId));
-    }
     // The sharer's confirmation becomes the outcome, so it cannot be clicked into a second share.
     const outcome = bot.slack.responses(replyId).at(-1);
     expect(outcome?.replace_original).toBe(true);
@@ -113,10 +112,6 @@ describe('/ps share', () => {
     expect(update.args.text).toContain(until);
     for (const said of [outcome?.text, update.args.text, shown]) expect(said).not.toMatch(/until \d/);
 
-    const audit = await bot.store.audit.list({ ...ada(), limit: 50 });
-    expect(
-      audit.map((record) => [record.action, record.resourceId, record.outcome, record.message]),
-    ).toContainEqual(['delegation.create', 'psada001,psada003', 'ok', 'shared in C0CHANNEL']);
     const [stored] = await bot.store.delegations.listActive(clock.now(), ada());
     expect(await bot.store.delegations.listActive(clock.now(), ada())).toHaveLength(1);
     expect(stored).toMatchObject({
@@ -131,7 +126,8 @@ describe('/ps share', () => {
     const updates = bot.slack.calls('chat.update');
     expect(updates).toHaveLength(2);
     expect(updates[1]?.args.ts).toBe(stored?.messageTs);
-    expect(messageText(updates[1]?.args ?? {})).toContain('this share expired');
+    expect(messageText(updates[1]?.args ?? {})).toContain('share of 2 machines expired');
+    expect(messageText(updates[1]?.args ?? {})).toContain('Nobody had taken access.');
   });
 
   it('tells the sharer in their DM that the share expired when its channel is gone and the post cannot be marked', async () => {
@@ -162,22 +158,6 @@ describe('/ps share', () => {
     expect(bot.slack.calls('chat.update')).toHaveLength(0);
   });
 
-  it('removes its "sharing…" post and creates nothing when Paperspace refuses the delegation', async () => {
-    const before = delegationCount();
-    const confirmation = await offer('share ada-workstation');
-    bot.emulator.state.failNextRequests({ count: 1, status: 500, path: '/resourceDelegations/create' });
-    const reply = await bot.slack.waitForResponse(await confirm(confirmation));
-    expect(reply.text).toMatch(/^❌/);
-    const pending = bot.slack.calls('chat.postMessage');
-    expect(pending).toHaveLength(1);
-    expect(bot.slack.calls('chat.delete').map((call) => call.args)).toEqual([
-      expect.objectContaining({ channel: 'C0CHANNEL', ts: expect.any(String) }),
-    ]);
-    expect(bot.slack.calls('chat.update')).toHaveLength(0);
-    expect(delegationCount()).toBe(before);
-    expect(await bot.store.delegations.listActive(clock.now(), ada())).toHaveLength(0);
-  });
-
   it('refuses a second live share of a machine in the same channel, at the offer and at the click', async () => {
     const before = delegationCount();
     const stale = await offer('share ada-workstation');
@@ -189,10 +169,11 @@ describe('/ps share', () => {
     );
     const replyId = await confirm(stale);
     expect((await bot.slack.waitForResponse(replyId)).text).toContain('already shared in this channel');
-    expect(delegationCount()).toBe(before + 1);
+    expect(delegationCount()).toBe(before);
+    expect(await bot.store.delegations.listActive(clock.now(), { channel: 'C0CHANNEL' })).toHaveLength(1);
     // Another channel is another audience.
     const elsewhere = await offer('share ada-workstation', USERS.ada.slackId, 'C0OTHER');
-    expect(messageText(elsewhere)).toContain('Share 1 machine with everyone in <#C0OTHER>?');
+    expect(messageText(elsewhere)).toContain('Share 1 machine in <#C0OTHER>?');
   });
 
   it('lets the sharer end a share early, says honestly what that means, and refuses anyone else', async () => {
@@ -226,7 +207,7 @@ describe('/ps share', () => {
     expect(ended?.args.ts).toBe(update.args.ts);
     const shown = messageText(ended?.args ?? {});
     expect(shown).toContain(`<@${USERS.ada.slackId}> ended this share of 1 machine`);
-    expect(shown).toContain('Paperspace offers no way to revoke a delegation early');
+    expect(shown).toContain('Nobody had taken access.');
     expect(shown).not.toContain(ActionId.shareEnd);
     expect((await bot.slack.waitForResponse(await command('shares'))).text).toContain('no active shares');
 
@@ -237,11 +218,10 @@ describe('/ps share', () => {
     expect(messageText(await offer('share ada-workstation'))).toContain('Share 1 machine');
   });
 
-  it('refuses mentions, since a share here is for the whole channel, and creates nothing', async () => {
-    const before = delegationCount();
+  it('refuses to name a person of another Paperspace team, who may still claim access on the post', async () => {
     const reply = await offer(`share ada-workstation <@${USERS.sam.slackId}|sam>`);
-    expect(reply.text).toContain('A share here is for everyone in the channel');
-    expect(delegationCount()).toBe(before);
+    expect(reply.text).toContain('linked a key of another Paperspace team');
+    expect(await bot.store.delegations.listActive(clock.now(), ada())).toHaveLength(0);
   });
 
   it('refuses, privately, a machine the sharer cannot see, and creates nothing', async () => {
@@ -271,6 +251,90 @@ describe('/ps share', () => {
   });
 });
 
+describe('Get access on a share post', () => {
+  /** `/ps show <machine>` as `userId`: the reply's text. */
+  async function show(machine: string, userId: string) {
+    return messageText(await bot.slack.waitForResponse(await command(`show ${machine}`, userId)));
+  }
+
+  async function claim(post: { args: Record<string, unknown> }, userId: string) {
+    const request = bot.requests.blockAction({
+      actionId: ActionId.shareClaim,
+      value: buttonValue(post.args, ActionId.shareClaim),
+      userId,
+      channelId: 'C0CHANNEL',
+      message: { ts: String(post.args.ts) },
+    });
+    await bot.send(request);
+    return (await bot.slack.waitForResponse(request.responseUrlId ?? '')).text ?? '';
+  }
+
+  it('gives a member who claims access to the machine until the share ends, and End share takes it back', async () => {
+    const sam = USERS.sam.slackId;
+    // Before the share, Sam (another Paperspace account) cannot see Ada's machine.
+    expect(await show('psada001', sam)).toContain('No machine');
+    const { update, replyId } = await shareConfirmed('share ada-workstation');
+
+    const claimed = await claim(update, sam);
+    expect(claimed).toContain('✅ You have access to ada-workstation.');
+    expect(claimed).toContain('You can see and use these machines from your own Paperspace account');
+    expect(claimed).toContain(`starting and stopping stay with <@${USERS.ada.slackId}> until <!date^`);
+    expect(bot.emulator.state.accessors('psada001')).toContain('u1sam');
+    // Sam can use it now: his own key shows it.
+    expect(await show('psada001', sam)).toContain('ada-workstation');
+    // The post names who has access; a second click changes nothing.
+    const redrawn = bot.slack.calls('chat.update').at(-1);
+    expect(redrawn?.args.ts).toBe(update.args.ts);
+    expect(messageText(redrawn?.args ?? {})).toContain(`Access so far: <@${sam}>.`);
+    expect(await claim(update, sam)).toContain('You already have access to ada-workstation until');
+    const audit = await bot.store.audit.list({ teamId: bot.slack.teamId, userId: sam, limit: 20 });
+    expect(audit.map((record) => [record.action, record.resourceId, record.outcome])).toContainEqual([
+      'share.grant',
+      'psada001',
+      'ok',
+    ]);
+
+    // Ada ends the share: Sam's access is removed at once, and his use of the machine refused.
+    const note = bot.slack.responses(replyId).at(-1) ?? {};
+    const end = bot.requests.blockAction({
+      actionId: ActionId.shareEnd,
+      value: buttonValue(note, ActionId.shareEnd),
+      userId: USERS.ada.slackId,
+      channelId: 'C0CHANNEL',
+      ephemeral: true,
+    });
+    await bot.send(end);
+    expect((await bot.slack.waitForResponse(end.responseUrlId ?? '')).text).toContain(
+      'Share ended. Their access to the machines was removed.',
+    );
+    expect(bot.emulator.state.accessors('psada001')).not.toContain('u1sam');
+    expect(await show('psada001', sam)).toContain('No machine');
+    const ended = messageText(bot.slack.calls('chat.update').at(-1)?.args ?? {});
+    expect(ended).toContain(`ended this share of 1 machine with <@${sam}>`);
+    expect(ended).toContain('Their access was removed.');
+    // A click on the ended post gives nothing.
+    expect(await claim(update, sam)).toContain('is over, so nothing was given');
+  });
+
+  it('removes the access members claimed when the share expires', async () => {
+    const sam = USERS.sam.slackId;
+    const { update } = await shareConfirmed('share ada-render');
+    expect(await claim(update, sam)).toContain('✅ You have access to ada-render.');
+    expect(bot.emulator.state.accessors('psada003')).toContain('u1sam');
+    clock.advance(4 * HOUR_MS);
+    await bot.scheduler.tick();
+    expect(bot.emulator.state.accessors('psada003')).not.toContain('u1sam');
+    expect(messageText(bot.slack.calls('chat.update').at(-1)?.args ?? {})).toContain(
+      'Their access was removed.',
+    );
+  });
+
+  it('tells the sharer who clicks Get access that the machines are theirs already', async () => {
+    const { update } = await shareConfirmed('share ada-workstation');
+    expect(await claim(update, USERS.ada.slackId)).toContain('You shared ada-workstation');
+  });
+});
+
 describe('the Share button', () => {
   it("offers the same confirmation for the card's machine in the card's channel, creating nothing yet", async () => {
     const before = delegationCount();
@@ -281,7 +345,7 @@ describe('the Share button', () => {
     });
     await bot.send(request);
     const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
-    expect(messageText(reply)).toContain('Share 1 machine with everyone in <#C0TEAM>?');
+    expect(messageText(reply)).toContain('Share 1 machine in <#C0TEAM>?');
     expect(messageText(reply)).toContain('ada-cpu-box');
     expect(delegationCount()).toBe(before);
     expect(bot.slack.calls('chat.postMessage')).toHaveLength(0);

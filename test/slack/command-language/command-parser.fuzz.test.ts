@@ -131,6 +131,7 @@ const commandSchema = z.discriminatedUnion('name', [
       .string()
       .regex(/^\d{4}-(0[1-9]|1[0-2])$/)
       .nullable(),
+    page: z.number().int().min(1).max(10_000),
   }),
   z
     .strictObject({

@@ -87,7 +87,7 @@ const EXAMPLES: Record<CommandName, { text: string; command: Command }> = {
     command: { name: 'approvals', channel: 'C0APPROVE', lifetimeMs: 48 * 3_600_000 },
   },
   requests: { text: 'requests', command: { name: 'requests' } },
-  spend: { text: 'spend 2026-10', command: { name: 'spend', month: '2026-10' } },
+  spend: { text: 'spend 2026-10 page=3', command: { name: 'spend', month: '2026-10', page: 3 } },
   digest: {
     text: 'digest <#C0OPS|ops> weekly 9:30',
     command: {
@@ -361,7 +361,7 @@ describe('parseCommand errors name the argument and show the usage line', () => 
   it('names the common filters when a filter is unknown, and points id to machineId', () => {
     const result = failure('list id=ps123');
     expect(result.error).toContain('Did you mean "machineId"?');
-    expect(result.error).toContain('Use state, region, machineType, name, or any of 22 more fields.');
+    expect(result.error).toContain('Use state, region, machineType, name, owner, or any of 22 more fields.');
     expect(failure('users nom=x').error).toContain(
       'Use email, firstname, lastname, or any of 3 more fields.',
     );

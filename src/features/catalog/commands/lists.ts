@@ -5,6 +5,7 @@ import type { CommandContext, CommandHandler } from '../../../slack/command-cont
 import { viewerButtons } from '../../machines/machine-permissions.js';
 import { listMessage } from '../list-message.js';
 import type { ListingKind, RawFilters } from '../listings.js';
+import { resolveOwnerFilter } from '../owner-filter.js';
 
 async function replyWithFirstPage(context: CommandContext, kind: ListingKind, filters: RawFilters) {
   const client = await context.userClient();
@@ -12,7 +13,10 @@ async function replyWithFirstPage(context: CommandContext, kind: ListingKind, fi
   // Started before the list is fetched, so a role it needs is read beside it (machine-permissions.ts).
   const buttonsFor =
     kind === 'machines' ? viewerButtons(context.deps, { user: context.user, client }) : undefined;
-  await context.replyPrivately(await listMessage(client, kind, filters, 1, buttonsFor && { buttonsFor }));
+  const sent = kind === 'machines' ? await resolveOwnerFilter(context, client, filters) : filters;
+  await context.replyPrivately(
+    await listMessage(client, kind, sent, 1, { ...(buttonsFor && { buttonsFor }), shown: filters }),
+  );
 }
 
 export const listCommand: CommandHandler<'list'> = (command, context) =>

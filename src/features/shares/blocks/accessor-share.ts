@@ -1,7 +1,9 @@
-// The messages of a share on an API without resource delegations (Paperspace v1): the sharer names
-// teammates, who are made accessors of the machines until the share ends and the bot removes them.
-// The post says who got access to what and, once the share is over, whether that access is gone.
+// The messages of a share: the sharer names teammates, who get access at once, and everyone else in
+// the channel may claim it with Get access; each is made an accessor of the machines until the share
+// ends and the bot removes them. The post says plainly what members can do and until when, who has
+// access, and, once the share is over, whether that access is gone.
 import type { KnownBlock } from '@slack/types';
+import type { Capabilities } from '../../../paperspace/dialect.js';
 import { button, contextLine } from '../../../slack/block-kit/elements.js';
 import { escapeMrkdwn, message, mrkdwn, plural, type SlackMessage } from '../../../slack/block-kit/text.js';
 import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
@@ -16,32 +18,52 @@ import {
   when,
 } from './share.js';
 
+type AccessorRights = Capabilities['accessorRights'];
+
 function people(slackUserIds: readonly string[]): string {
   return slackUserIds.map(mention).join(', ');
 }
 
-function whatTheyGet(until: number): string {
-  return (
-    `They can start, stop and restart these machines with their own linked key until ${when(until)}; ` +
-    'then I remove their access. Nothing secret is posted here.'
-  );
+/**
+ * What a person given access can do, and until when, told to the channel (`they`) or to the person
+ * who got it (`you`): it differs by what the API lets an accessor do.
+ */
+export function whatAccessGives(
+  rights: AccessorRights,
+  sharerUserId: string,
+  until: number,
+  reader: 'they' | 'you' = 'they',
+): string {
+  const [who, whose] = reader === 'you' ? ['You', 'your'] : ['They', 'their'];
+  const can =
+    rights === 'power'
+      ? `start, stop and restart these machines with ${whose} own linked key`
+      : `see and use these machines from ${whose} own Paperspace account (they appear in ${whose} \`${SLASH_COMMAND} list\`); starting and stopping stay with ${mention(sharerUserId)}`;
+  return `${who} can ${can} until ${when(until)}; then I remove ${whose} access. Nothing secret is posted here.`;
 }
 
 export interface AccessorShareConfirmationInput {
   sharerUserId: string;
   channel: string;
   machines: SharedMachine[];
-  /** The teammates (Slack user ids) who would be made accessors. */
+  /** The teammates (Slack user ids) named, who would get access at once. */
   with: string[];
   expiresAt: number;
+  rights: AccessorRights;
 }
 
 /** Shown only to the sharer, before any access is given. */
 export function accessorShareConfirmation(input: AccessorShareConfirmationInput): SlackMessage {
-  const headline = `Give ${people(input.with)} access to ${plural(input.machines.length, 'machine')}, posted in <#${escapeMrkdwn(input.channel)}>?`;
+  const where = `<#${escapeMrkdwn(input.channel)}>`;
+  const named = input.with.length > 0 ? ` ${people(input.with)} get access at once;` : '';
+  const headline = `Share ${plural(input.machines.length, 'machine')} in ${where}?`;
+  const who = `Everyone in ${where} can get access with one click on the post;${named} I remove it when the share ends.`;
   const blocks: KnownBlock[] = [
     { type: 'section', text: mrkdwn(`🔗 *${headline}*\n${machineLines(input.machines)}`) },
-    { type: 'section', text: mrkdwn(whatTheyGet(input.expiresAt)) },
+    {
+      type: 'section',
+      text: mrkdwn(`${who}\n${whatAccessGives(input.rights, input.sharerUserId, input.expiresAt)}`),
+    },
     {
       type: 'actions',
       elements: [
@@ -61,7 +83,7 @@ export function accessorShareConfirmation(input: AccessorShareConfirmationInput)
       `Nobody gets access and nothing is posted until you confirm. You can end the share early here or with \`${SLASH_COMMAND} shares\`.`,
     ),
   ];
-  return message(blocks, `Share ${namesOf(input.machines)} with ${people(input.with)}?`);
+  return message(blocks, `Share ${namesOf(input.machines)} in this channel?`);
 }
 
 export interface AccessorSharePostInput {
@@ -70,6 +92,8 @@ export interface AccessorSharePostInput {
   machines: SharedMachine[];
   grants: AccessorGrant[];
   expiresAt: number;
+  /** What access gives, said on a live share's post. */
+  rights?: AccessorRights;
   over?: { kind: 'expired' } | { kind: 'ended'; endedAt: number };
   /** Why removing the access that remains failed, once the share is over. */
   revokeFailure?: string | null;
@@ -78,7 +102,9 @@ export interface AccessorSharePostInput {
 /** Who still has access to what, once the share is over: nothing, or the grants not yet removed. */
 function accessLeft(input: AccessorSharePostInput): string {
   const left = input.grants.filter((grant) => !grant.revoked);
-  if (left.length === 0) return 'Their access was removed.';
+  if (left.length === 0) {
+    return input.grants.length === 0 ? 'Nobody had taken access.' : 'Their access was removed.';
+  }
   const names = new Map(input.machines.map((machine) => [machine.id, machine.name]));
   const list = left
     .map(
@@ -90,16 +116,22 @@ function accessLeft(input: AccessorSharePostInput): string {
   return `⚠️ Access not removed yet: ${list}.${why} I keep trying.`;
 }
 
+/** Everyone the share gave access to, once each. */
+function holders(grants: readonly AccessorGrant[]): string[] {
+  return [...new Set(grants.map((grant) => grant.slackUserId))];
+}
+
 export function accessorSharePost(input: AccessorSharePostInput): SlackMessage {
   const sharer = mention(input.sharerUserId);
   const what = plural(input.machines.length, 'machine');
-  const recipients = [...new Set(input.grants.map((grant) => grant.slackUserId))];
+  const recipients = holders(input.grants);
+  const withWhom = recipients.length > 0 ? ` with ${people(recipients)}` : '';
   const names = namesOf(input.machines);
   if (input.over !== undefined) {
     const headline =
       input.over.kind === 'expired'
-        ? `⌛ ${sharer}'s share of ${what} with ${people(recipients)} expired ${when(input.expiresAt)}.`
-        : `⏹ ${sharer} ended this share of ${what} with ${people(recipients)} ${when(input.over.endedAt)}.`;
+        ? `⌛ ${sharer}'s share of ${what}${withWhom} expired ${when(input.expiresAt)}.`
+        : `⏹ ${sharer} ended this share of ${what}${withWhom} ${when(input.over.endedAt)}.`;
     const blocks: KnownBlock[] = [
       { type: 'section', text: mrkdwn(headline) },
       { type: 'section', text: mrkdwn(machineLines(input.machines)) },
@@ -107,16 +139,35 @@ export function accessorSharePost(input: AccessorSharePostInput): SlackMessage {
     ];
     return message(blocks, `The share of ${names} by ${sharer} is over`);
   }
+  const has =
+    recipients.length === 0 ? 'Nobody has taken access yet.' : `Access so far: ${people(recipients)}.`;
   const blocks: KnownBlock[] = [
     {
       type: 'section',
       text: mrkdwn(
-        `🔗 ${sharer} gave ${people(recipients)} access to ${what} until ${when(input.expiresAt)}.`,
+        `🔗 ${sharer} shared ${what} with this channel until ${when(input.expiresAt)}: *Get access* to use them.`,
       ),
     },
     { type: 'section', text: mrkdwn(machineLines(input.machines)) },
-    { type: 'section', text: mrkdwn(whatTheyGet(input.expiresAt)) },
-    contextLine(`Paperspace machine access · ${endedBy(input.sharerUserId)}`),
+    {
+      type: 'section',
+      text: mrkdwn(whatAccessGives(input.rights ?? 'use', input.sharerUserId, input.expiresAt)),
+    },
+    {
+      type: 'actions',
+      elements: [
+        button({
+          actionId: ActionId.shareClaim,
+          text: 'Get access',
+          style: 'primary',
+          value: input.shareId,
+          accessibilityLabel: `Get access to ${input.machines.map((machine) => machine.name).join(', ')}`,
+        }),
+      ],
+    },
+    contextLine(
+      `${has} Get access needs your own Paperspace key linked (\`${SLASH_COMMAND} login\`) · ${endedBy(input.sharerUserId)}`,
+    ),
   ];
   return message(blocks, `${sharer} shared ${names} until ${when(input.expiresAt)}`);
 }

@@ -1,7 +1,7 @@
-// The messages of a share, in the order a person meets them: the private confirmation before anything
-// is created, the channel post while the share runs (with End share for the sharer), and the same post
-// once it ended early or expired. The channel never sees a credential: a resource delegation's access
-// token id identifies a token that grants access, so it stays in the sharer's private replies.
+// What every share's messages share (times, machine lines, the Share and End share buttons), the
+// "sharing…" post, and the post of a share stored as a resource delegation before shares gave access
+// through accessors (blocks/accessor-share.ts), kept until those expire. The channel never sees a
+// credential: a delegation's access token id stays in the sharer's private replies.
 import type { Button, KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import type { Machine } from '../../../paperspace/schemas.js';
@@ -77,15 +77,6 @@ export function endedBy(sharerUserId: string): string {
   return `only ${mention(sharerUserId)} can end it early (\`${SLASH_COMMAND} shares\`)`;
 }
 
-/** What a member of the channel gets from a share, said the same way in the confirmation and the post. */
-function whatMembersGet(sharerUserId: string, until: number): string {
-  return (
-    `Members get a Paperspace resource delegation: limited access to these machines (for example to ` +
-    `stream them) until ${when(until)}. Its access token is never posted in a channel; ask ` +
-    `${mention(sharerUserId)} for access. Starting, stopping and changing the machines stays with their owner.`
-  );
-}
-
 const shareRequestSchema = z.strictObject({
   machineIds: z.array(z.string().min(1).max(255)).min(1),
   with: z
@@ -113,41 +104,7 @@ export function decodeShareRequest(value: string): ShareRequestValue {
   return { machineIds: decoded.machineIds, with: decoded.with ?? [] };
 }
 
-export interface ShareConfirmationInput {
-  sharerUserId: string;
-  channel: string;
-  machines: SharedMachine[];
-  /** When the share would end if confirmed now (Paperspace counts from creation). */
-  expiresAt: number;
-}
-
-/** Shown only to the sharer: what would be posted where, for whom and until when, before anything exists. */
-export function shareConfirmation(input: ShareConfirmationInput): SlackMessage {
-  const where = `<#${escapeMrkdwn(input.channel)}>`;
-  const headline = `Share ${plural(input.machines.length, 'machine')} with everyone in ${where}?`;
-  const blocks: KnownBlock[] = [
-    { type: 'section', text: mrkdwn(`🔗 *${headline}*\n${machineLines(input.machines)}`) },
-    { type: 'section', text: mrkdwn(whatMembersGet(input.sharerUserId, input.expiresAt)) },
-    {
-      type: 'actions',
-      elements: [
-        button({
-          actionId: ActionId.shareConfirm,
-          text: 'Share in this channel',
-          style: 'primary',
-          value: encodeShareRequest(input.machines.map((machine) => machine.id)),
-        }),
-        button({ actionId: ActionId.shareCancel, text: 'Cancel' }),
-      ],
-    },
-    contextLine(
-      `Nothing is created or posted until you confirm. You can end the share early here or with \`${SLASH_COMMAND} shares\`.`,
-    ),
-  ];
-  return message(blocks, `Share ${namesOf(input.machines)} in this channel?`);
-}
-
-/** Posted first, before the delegation exists: a post Slack refuses means the bot cannot share here. */
+/** Posted first, before any access is given: a post Slack refuses means the bot cannot share here. */
 export function sharePending(sharerUserId: string, machines: SharedMachine[]): SlackMessage {
   const names = machines.map((machine) => nameMrkdwn(machine.name, 'plain')).join(', ');
   const text = `⏳ ${mention(sharerUserId)} is sharing ${names} with this channel…`;
@@ -165,16 +122,17 @@ export interface SharePostInput {
   delegationId: number | string;
   /** Epoch milliseconds: when Paperspace ends the delegation. */
   expiresAt: number;
-  /** Set once the share is over: expired at `expiresAt`, or ended early by the sharer at `endedAt`. */
-  over?: { kind: 'expired' } | { kind: 'ended'; endedAt: number };
+  /** The share is over: expired at `expiresAt`, or ended early by the sharer at `endedAt`. */
+  over: { kind: 'expired' } | { kind: 'ended'; endedAt: number };
 }
 
+/** The post of a share stored as a resource delegation, once it is over (they are no longer made). */
 export function sharePost(input: SharePostInput): SlackMessage {
   const sharer = mention(input.sharerUserId);
   const what = plural(input.machines.length, 'machine');
   const delegation = `Resource delegation ${escapeMrkdwn(String(input.delegationId))}`;
   const names = namesOf(input.machines);
-  if (input.over?.kind === 'expired') {
+  if (input.over.kind === 'expired') {
     const blocks: KnownBlock[] = [
       {
         type: 'section',
@@ -185,28 +143,16 @@ export function sharePost(input: SharePostInput): SlackMessage {
     ];
     return message(blocks, `Expired share of ${names} by ${sharer}`);
   }
-  if (input.over?.kind === 'ended') {
-    const blocks: KnownBlock[] = [
-      {
-        type: 'section',
-        text: mrkdwn(`⏹ ${sharer} ended this share of ${what} ${when(input.over.endedAt)}.`),
-      },
-      { type: 'section', text: mrkdwn(machineLines(input.machines)) },
-      contextLine(
-        `${delegation}. Paperspace offers no way to revoke a delegation early: access already handed out ` +
-          `stays valid until ${when(input.expiresAt)}. The share is marked ended here and in \`/ps shares\`.`,
-      ),
-    ];
-    return message(blocks, `${sharer} ended the share of ${names}`);
-  }
   const blocks: KnownBlock[] = [
     {
       type: 'section',
-      text: mrkdwn(`🔗 ${sharer} shared ${what} with this channel until ${when(input.expiresAt)}.`),
+      text: mrkdwn(`⏹ ${sharer} ended this share of ${what} ${when(input.over.endedAt)}.`),
     },
     { type: 'section', text: mrkdwn(machineLines(input.machines)) },
-    { type: 'section', text: mrkdwn(whatMembersGet(input.sharerUserId, input.expiresAt)) },
-    contextLine(`${delegation} · ${endedBy(input.sharerUserId)}`),
+    contextLine(
+      `${delegation}. Paperspace offers no way to revoke a delegation early: access already handed out ` +
+        `stays valid until ${when(input.expiresAt)}. The share is marked ended here and in \`/ps shares\`.`,
+    ),
   ];
-  return message(blocks, `${sharer} shared ${names} until ${when(input.expiresAt)}`);
+  return message(blocks, `${sharer} ended the share of ${names}`);
 }

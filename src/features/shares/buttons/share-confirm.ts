@@ -20,27 +20,28 @@ export function shareConfirmHandler(deps: ListenerDeps) {
     for (const id of request.machineIds) machines.push(await findMachine(paperspace, id));
     const channel = channelToShareIn(click.channelId, machines[0]?.name ?? request.machineIds[0] ?? '');
     const names = escapeMrkdwn(machines.map((machine) => machine.name).join(', '));
-    const accessors = paperspace.capabilities.shares === 'accessors';
-    const resolved = accessors
-      ? await resolveRecipients(
-          deps.vault,
-          click.user,
-          request.with,
-          `/ps share ${machines.map((machine) => machine.name).join(' ')} @teammate`,
-        )
-      : undefined;
+    const resolved = await resolveRecipients(deps.vault, click.user, request.with);
     // Someone named may have unlinked their key since the offer.
-    if (resolved?.ok === false) {
+    if (!resolved.ok) {
       await respond({ replace_original: true, ...resolved.refusal });
       return;
     }
-    const recipients = resolved?.recipients;
-    const share = await shareMachines(
-      { store: deps.store, audit: deps.audit, slack: client, now: deps.now, logger: click.logger },
-      paperspace,
-      { user: click.user, channel, machines, recipients },
-    );
-    const text = `✅ Shared ${names} in <#${escapeMrkdwn(share.post.channel)}> until ${when(share.delegation.expiresAt)} ${how(share)}.`;
+    const { recipients } = resolved;
+    const sharing = {
+      store: deps.store,
+      audit: deps.audit,
+      slack: client,
+      clients: deps.clients,
+      now: deps.now,
+      logger: click.logger,
+    };
+    const share = await shareMachines(sharing, paperspace, {
+      user: click.user,
+      channel,
+      machines,
+      recipients,
+    });
+    const text = `✅ Shared ${names} in <#${escapeMrkdwn(share.post.channel)}> until ${when(share.delegation.expiresAt)} ${how(share, recipients.length > 0)}.`;
     // End share lives here and in /ps shares, where only the sharer sees it.
     const end = endShareButton(
       share.delegation.id,
@@ -56,12 +57,15 @@ export function shareConfirmHandler(deps: ListenerDeps) {
 }
 
 /** What the share handed out, for the sharer's eyes only (an access token id stays out of the channel). */
-function how({ delegation }: Share): string {
+function how({ delegation }: Share, named: boolean): string {
   if (delegation.grants !== null) {
     const people = [...new Set(delegation.grants.map((grant) => `<@${grant.slackUserId}>`))];
-    return people.length === 0
-      ? '(everyone you named already had access, which stays as it was)'
-      : `with ${people.join(', ')}, who can use them until then`;
+    if (people.length > 0) {
+      return `with ${people.join(', ')}, who can use them until then; other members get access from the post`;
+    }
+    return named
+      ? '(everyone you named already had access, which stays as it was; other members get access from the post)'
+      : '(members get access with Get access on the post)';
   }
   return (
     `(resource delegation ${escapeMrkdwn(delegation.delegationId)}, ` +

@@ -4,7 +4,7 @@
 import type { KnownBlock } from '@slack/types';
 import { billingMonthName } from '../../../domain/billing-month.js';
 import { sumOfCents } from '../../../domain/money.js';
-import { contextLine, header } from '../../../slack/block-kit/elements.js';
+import { button, contextLine, header } from '../../../slack/block-kit/elements.js';
 import { formatHoursMinutes, formatMoney } from '../../../slack/block-kit/format.js';
 import { rowsThatFit } from '../../../slack/block-kit/message-budget.js';
 import {
@@ -18,9 +18,10 @@ import {
   slackDate,
   truncateMrkdwn,
 } from '../../../slack/block-kit/text.js';
-import { SLASH_COMMAND } from '../../../slack/ids.js';
+import { ActionId } from '../../../slack/ids.js';
 import type { SpendPerson } from '../machine-attribution.js';
 import type { MachineSpend, OwnerSpend, SpendReport } from '../spend-report.js';
+import { encodeSpendPage } from './spend-page-value.js';
 
 /** Characters of the longest bar: wide enough to tell $40 from $50, narrow enough for a phone. */
 const BAR_WIDTH = 20;
@@ -73,35 +74,130 @@ function ownerSections(owner: OwnerSpend, biggest: number): KnownBlock[] {
   return sections.map((text) => ({ type: 'section', text: mrkdwn(text) }));
 }
 
-export function spendMessage(report: SpendReport, notAdminBecause?: string): SlackMessage {
+/**
+ * One page of /ps spend. People are listed biggest spender first, as many as fit one message; the
+ * rest are counted and summed on the page, and Next / Previous page through them (the pages are cut
+ * the same way on every click, so each person is on exactly one page). `page` is 1-based and moved
+ * into range when the team shrank since the click.
+ */
+export function spendMessage(report: SpendReport, notAdminBecause?: string, page = 1): SlackMessage {
   const month = billingMonthName(report.month);
   const title = report.scope === 'team' ? `Team spend · ${month}` : `Your spend · ${month}`;
   const machines = report.owners.flatMap((owner) => owner.machines);
   const biggest = Math.max(0, ...machines.map((machine) => machine.cost.total ?? 0));
-  const blocks: KnownBlock[] = [header(title)];
   const totalLine = `*Total: ${formatMoney(report.total)}*${report.current ? ' so far' : ''} for ${plural(machines.length, 'machine')}`;
-  blocks.push({ type: 'section', text: mrkdwn(totalLine) });
-
+  const opening: KnownBlock[] = [header(title), { type: 'section', text: mrkdwn(totalLine) }];
   const closing = notes(report, notAdminBecause).map((note) => contextLine(note));
-  // People in order of spend, as many as fit the message; the rest are counted and summed.
   const people = report.owners.map((owner) => ownerSections(owner, biggest));
-  const shownPeople = rowsThatFit(people, [...blocks, ...closing], [morePeople(report.owners)]);
-  blocks.push(...people.slice(0, shownPeople).flat());
+  const pages = spendPages(people, report.owners, [...opening, ...closing, ...widestPager(report)]);
+  const index = Math.min(Math.max(1, Math.floor(page) || 1), pages.length) - 1;
+  const { start, end } = pages[index] ?? { start: 0, end: 0 };
+
+  const blocks: KnownBlock[] = [...opening];
+  blocks.push(...people.slice(start, end).flat());
   if (machines.length === 0) {
     blocks.push({ type: 'section', text: mrkdwn(emptyText(report)) });
   }
-  if (shownPeople < report.owners.length) blocks.push(morePeople(report.owners.slice(shownPeople)));
+  if (pages.length > 1) blocks.push(pageLine(report.owners, start, end, index + 1, pages.length));
   blocks.push(...closing);
+  blocks.push(...spendPager(report.month, index + 1, pages.length));
   const text = `${title}: ${formatMoney(report.total)}${report.current ? ' so far' : ''}`;
   return message(blocks, escapeMrkdwn(text));
 }
 
-/** The people left out of the list: how many, what they spent together, and where each sees theirs. */
-function morePeople(rest: OwnerSpend[]): KnownBlock {
-  const restTotal = sumOfCents(rest.map((owner) => owner.total));
-  return contextLine(
-    `…and ${plural(rest.length, 'more person', 'more people')}, ${formatMoney(restTotal)} together (in the total above), too many to list in one message: each of them sees their own with \`${SLASH_COMMAND} spend\`.`,
-  );
+interface PersonPage {
+  start: number;
+  end: number;
+}
+
+/** Cuts the people into pages, each as many as fit beside the fixed blocks and the page line. */
+function spendPages(people: KnownBlock[][], owners: OwnerSpend[], fixed: KnownBlock[]): PersonPage[] {
+  const pages: PersonPage[] = [];
+  let start = 0;
+  while (start < people.length) {
+    const fitting = rowsThatFit(people.slice(start), [...fixed, draftPageLine(owners, start)], []);
+    // A person whose machines alone pass the budget still gets a page: paging must move on.
+    const end = start + Math.max(1, fitting);
+    pages.push({ start, end });
+    start = end;
+  }
+  return pages.length === 0 ? [{ start: 0, end: 0 }] : pages;
+}
+
+/**
+ * Where the page stands among the people: who is shown, and what those before and after spent
+ * together (in the total above), so the figures on one page still add up to the total.
+ */
+function pageLine(owners: OwnerSpend[], start: number, end: number, page: number, pages: number): KnownBlock {
+  return pageLineOf({
+    range: `${start + 1}–${end}`,
+    everyone: owners.length,
+    page: `${page} of ${pages}`,
+    before: owners.slice(0, start),
+    after: owners.slice(end),
+  });
+}
+
+/**
+ * The longest line a page starting at `start` can end up with, for measuring before its end is known:
+ * the widest range and page numbers, and everyone from `start` on counted after it.
+ */
+function draftPageLine(owners: OwnerSpend[], start: number): KnownBlock {
+  const widest = String(owners.length).replace(/\d/g, '9');
+  return pageLineOf({
+    range: `${widest}–${widest}`,
+    everyone: owners.length,
+    page: `${widest} of ${widest}`,
+    before: owners.slice(0, start),
+    after: owners.slice(start),
+  });
+}
+
+function pageLineOf(line: {
+  range: string;
+  everyone: number;
+  page: string;
+  before: OwnerSpend[];
+  after: OwnerSpend[];
+}): KnownBlock {
+  const sum = (list: OwnerSpend[]) => formatMoney(sumOfCents(list.map((owner) => owner.total)));
+  const parts = [`People ${line.range} of ${line.everyone} · page ${line.page}`];
+  if (line.before.length > 0) {
+    parts.push(`${plural(line.before.length, 'person', 'people')} before, ${sum(line.before)} together`);
+  }
+  if (line.after.length > 0) {
+    parts.push(
+      `…and ${plural(line.after.length, 'more person', 'more people')}, ${sum(line.after)} together (in the total above): *Next ▶* shows them`,
+    );
+  }
+  return contextLine(parts.join(' · '));
+}
+
+/** The Previous / Next buttons as wide as they get, for measuring a page before its place is known. */
+function widestPager(report: SpendReport): KnownBlock[] {
+  return spendPager(report.month, 2, 3);
+}
+
+/**
+ * Previous / Next under a page of people. Both carry ActionId.spendPage, and Slack refuses two equal
+ * action_ids in one block, so each sits in its own actions block.
+ */
+function spendPager(month: string, page: number, pages: number): KnownBlock[] {
+  const targets: { label: string; page: number; blockId: string }[] = [];
+  if (page > 1) targets.push({ label: '◀ Previous', page: page - 1, blockId: 'spend_page_prev' });
+  if (page < pages) targets.push({ label: 'Next ▶', page: page + 1, blockId: 'spend_page_next' });
+  return targets.map((target) => ({
+    type: 'actions',
+    block_id: target.blockId,
+    elements: [
+      button({
+        actionId: ActionId.spendPage,
+        text: target.label,
+        value: encodeSpendPage({ month, page: target.page }),
+        accessibilityLabel: `People, page ${target.page} of ${pages}`,
+      }),
+    ],
+  }));
 }
 
 function emptyText(report: SpendReport): string {

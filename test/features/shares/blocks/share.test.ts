@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  decodeShareRequest,
-  shareConfirmation,
-  sharePost,
-} from '../../../../src/features/shares/blocks/share.js';
+  accessorShareConfirmation,
+  accessorSharePost,
+} from '../../../../src/features/shares/blocks/accessor-share.js';
+import { decodeShareRequest, sharePost } from '../../../../src/features/shares/blocks/share.js';
 import { ActionId } from '../../../../src/slack/ids.js';
 import { MALICIOUS_NAME } from '../../../slack/block-kit/fixtures.js';
 import { mrkdwnTexts, visibleText } from '../../../slack/block-kit/inspect.js';
@@ -29,36 +29,45 @@ function checked<T extends { blocks: unknown[]; text: string }>(message: T): T {
 const actionIds = (blocks: unknown[]) =>
   [...JSON.stringify(blocks).matchAll(/"action_id":"([a-z_]+)"/g)].map((m) => m[1]);
 
-describe('shareConfirmation', () => {
-  it('tells the sharer what would be posted where, what members get and until when, and offers Share or Cancel', () => {
+describe('accessorShareConfirmation', () => {
+  it('tells the sharer where it would be posted, who gets access, what they can do and until when, and offers Share or Cancel', () => {
     const { blocks } = checked(
-      shareConfirmation({ sharerUserId: 'U024BE7LH', channel: 'C0ML', machines: input.machines, expiresAt }),
+      accessorShareConfirmation({
+        sharerUserId: 'U024BE7LH',
+        channel: 'C0ML',
+        machines: input.machines,
+        with: [],
+        expiresAt,
+        rights: 'use',
+      }),
     );
     const shown = visibleText(blocks);
-    expect(shown).toContain('Share 2 machines with everyone in <#C0ML>?');
-    expect(shown).toContain('limited access to these machines');
-    expect(shown).toContain('until <!date^1714602600^');
+    expect(shown).toContain('Share 2 machines in <#C0ML>?');
+    expect(shown).toContain('Everyone in <#C0ML> can get access with one click on the post');
+    expect(shown).toContain('starting and stopping stay with <@U024BE7LH> until <!date^1714602600^');
     expect(actionIds(blocks)).toEqual([ActionId.shareConfirm, ActionId.shareCancel]);
     const value = JSON.stringify(blocks).match(/"value":"((?:[^"\\]|\\.)*)"/)?.[1] ?? '';
     expect(decodeShareRequest(JSON.parse(`"${value}"`))).toEqual({ machineIds: ['ps1', 'ps2'], with: [] });
   });
 });
 
-describe('sharePost', () => {
-  it('says who shared which machines, what members get and until when, never a token id, and who may end it', () => {
-    const { blocks, text } = checked(sharePost(input));
+describe('accessorSharePost', () => {
+  it('says who shared which machines, what members can do and until when, offers Get access, and who may end it', () => {
+    const { blocks, text } = checked(accessorSharePost({ ...input, grants: [], rights: 'use' }));
     const shown = visibleText(blocks);
     expect(shown).toContain('🔗 <@U024BE7LH> shared 2 machines with this channel until <!date^1714602600^');
     expect(shown).toContain('• *gpu-1* `ps1`');
-    expect(shown).toContain('Its access token is never posted in a channel');
-    expect(shown).not.toMatch(/tok_|access token id/i);
+    expect(shown).toContain('Nobody has taken access yet.');
+    expect(shown).not.toMatch(/tok_|access token/i);
     // End share is the sharer's alone: it is in their note and /ps shares, not before everyone here.
-    expect(actionIds(blocks)).toEqual([]);
+    expect(actionIds(blocks)).toEqual([ActionId.shareClaim]);
     expect(shown).toContain('only <@U024BE7LH> can end it early (`/ps shares`)');
     expect(text).toContain('<@U024BE7LH> shared gpu-1, &lt;!channel&gt;');
     expect(mrkdwnTexts(blocks).join('\n')).not.toMatch(/<(!channel|@U1|https)/);
   });
+});
 
+describe('sharePost (a share stored as a resource delegation)', () => {
   it('marks an expired share, with no button left', () => {
     const { blocks, text } = checked(sharePost({ ...input, over: { kind: 'expired' } }));
     expect(visibleText(blocks)).toContain(
@@ -83,7 +92,7 @@ describe('sharePost', () => {
       id: `ps${i}`,
       name: `${'n'.repeat(2000)}${i}`,
     }));
-    const { text } = checked(sharePost({ ...input, machines }));
+    const { text } = checked(sharePost({ ...input, machines, over: { kind: 'expired' } }));
     expect(text.length).toBeLessThanOrEqual(3000);
     expect(text.endsWith('…')).toBe(true);
   });

@@ -1,0 +1,116 @@
+// Get access on a share's post: the member who clicks is made an accessor of the shared machines with
+// the sharer's key, the grant is recorded on the share (so its end removes it with the others), and
+// the post lists who has access. A member who can already use a machine is left as they are, so the
+// share's end never takes away access given some other way. A claim that lands as the share ends is
+// taken back at once: a removal that already ran could not have seen it.
+import { slackErrorCode } from '../../errors/describe-error.js';
+import { messageForUser } from '../../errors/user-message.js';
+import type { PaperspaceClient } from '../../paperspace/client.js';
+import { DELEGATION_LIFETIME_MS } from '../../paperspace/constants.js';
+import type { AccessorGrant, Delegation } from '../../store/delegations.js';
+import type { SlackUser } from '../../store/slack-user.js';
+import { existingAccess, grantAccess, type Recipient } from './accessor-grants.js';
+import { accessorSharePost, whatAccessGives } from './blocks/accessor-share.js';
+import { mention, namesOf, when } from './blocks/share.js';
+import type { SharedMachine, SharingDeps } from './share-types.js';
+
+export interface Claim {
+  claimer: SlackUser;
+  /** The claimer's Paperspace user, from their linked key. */
+  paperspaceUserId: string;
+  share: Delegation;
+  machines: SharedMachine[];
+}
+
+/** What the claim did, as a sentence for the claimer alone. */
+export async function claimAccess(deps: SharingDeps, claim: Claim): Promise<string> {
+  const { claimer, share, machines } = claim;
+  const names = namesOf(machines);
+  const now = deps.now();
+  const sharer = mention(share.userId);
+  if (share.grants === null) {
+    return `This share was made as a Paperspace resource delegation, which gives no access from here: ask ${sharer}.`;
+  }
+  if (share.expiresAt <= now || share.revokedAt !== null || share.expiredNotifiedAt !== null) {
+    return `This share of ${names} is over, so nothing was given: ask ${sharer} to share again.`;
+  }
+  if (claimer.teamId === share.teamId && claimer.userId === share.userId) {
+    return `You shared ${names}: they are yours to use already.`;
+  }
+  const held = new Set(
+    share.grants
+      .filter((grant) => grant.slackUserId === claimer.userId && !grant.revoked)
+      .map((grant) => grant.machineId),
+  );
+  const wanted = share.machineIds.filter((id) => !held.has(id));
+  if (wanted.length === 0) return `You already have access to ${names} until ${when(share.expiresAt)}.`;
+
+  const sharerClient = await deps.clients.forUser(share);
+  if (sharerClient === undefined) {
+    return `${sharer}, who shared these machines, no longer has a linked Paperspace key, so I cannot give access with it. Nothing changed.`;
+  }
+  const recipient: Recipient = { slackUserId: claimer.userId, paperspaceUserId: claim.paperspaceUserId };
+  const hasAccess = existingAccess(deps.clients, sharerClient, share.teamId);
+  const { grants, error } = await grantAccess(deps, sharerClient, claimer, wanted, [recipient], hasAccess);
+  if (error !== undefined) {
+    const undone = await takeBack(deps, sharerClient, claimer, grants);
+    return `Paperspace refused to give you access to ${names}: ${messageForUser(error, deps.logger)}${undone}`;
+  }
+  if (grants.length === 0) {
+    return `You can already use ${names} without this share, so nothing changed: your access stays as it was.`;
+  }
+  if (!(await deps.store.delegations.addGrants(share.id, grants, deps.now()))) {
+    const undone = await takeBack(deps, sharerClient, claimer, grants);
+    return `The share of ${names} ended as you clicked, so you were given no access.${undone}`;
+  }
+  await redrawPost(deps, share.id, machines, sharerClient.capabilities.accessorRights);
+  const rights = sharerClient.capabilities.accessorRights;
+  return `✅ You have access to ${names}. ${whatAccessGives(rights, share.userId, share.expiresAt, 'you')}`;
+}
+
+/** Removes grants a claim made but cannot keep; says what could not be removed. */
+async function takeBack(
+  deps: SharingDeps,
+  client: PaperspaceClient,
+  claimer: SlackUser,
+  grants: AccessorGrant[],
+): Promise<string> {
+  const left: string[] = [];
+  for (const grant of grants) {
+    try {
+      await deps.audit.run(
+        { user: claimer, action: 'share.revoke', resourceId: grant.machineId, note: 'claim not kept' },
+        () =>
+          client.machines.setAccess(grant.machineId, { userId: grant.paperspaceUserId, enableAccess: false }),
+      );
+    } catch (error) {
+      deps.logger.warn({ machineId: grant.machineId, err: error }, 'could not take back a claimed access');
+      left.push(grant.machineId);
+    }
+  }
+  return left.length === 0
+    ? ''
+    : ` ⚠️ Access given to you on ${left.join(', ')} could not be removed again: ask the owner to remove it.`;
+}
+
+/** The post lists who has access: brought up to date after a claim, logged if Slack refuses. */
+async function redrawPost(
+  deps: SharingDeps,
+  shareId: string,
+  machines: SharedMachine[],
+  rights: 'power' | 'use',
+): Promise<void> {
+  const share = await deps.store.delegations.get(shareId);
+  if (share?.messageTs == null || share.grants === null) return;
+  const post = accessorSharePost({
+    shareId: share.id,
+    sharerUserId: share.userId,
+    machines,
+    grants: share.grants,
+    expiresAt: share.createdAt + DELEGATION_LIFETIME_MS,
+    rights,
+  });
+  await deps.slack.chat.update({ channel: share.channel, ts: share.messageTs, ...post }).catch((error) => {
+    deps.logger.warn({ shareId, code: slackErrorCode(error) }, 'could not list a claim on a share post');
+  });
+}
