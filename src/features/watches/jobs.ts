@@ -2,8 +2,8 @@
 // outcomes whose first post failed, and drop long-finished watches now and then.
 import type { WebClient } from '@slack/web-api';
 import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
-import { createChannelPacer } from '../../slack/channel-pacer.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import type { FeatureJobDeps } from '../feature.js';
 import { createWatchOutcomes } from './watch-outcomes.js';
 import { createWatchPoller } from './watch-poller.js';
 import { createWatchReporter } from './watch-reporter.js';
@@ -20,12 +20,12 @@ const KEEP_FINISHED_WATCHES_MS = 30 * 24 * 60 * 60_000;
  */
 export type HomeRefresh = (web: WebClient, deps: JobDeps, user: SlackUser) => Promise<void>;
 
-export function watchJobs(deps: JobDeps, refreshHome: HomeRefresh): SchedulerJob[] {
+export function watchJobs(deps: FeatureJobDeps, refreshHome: HomeRefresh): SchedulerJob[] {
   const { store, logger, now } = deps;
   const reporter = createWatchReporter({
     slack: deps.slack,
     logger,
-    pacer: createChannelPacer(deps.slackPacing === undefined ? {} : { pacing: deps.slackPacing }),
+    pacer: deps.pacer,
     refreshHome: async (user) => refreshHome(await deps.slack(user.teamId), deps, user),
   });
   const outcomes = createWatchOutcomes({

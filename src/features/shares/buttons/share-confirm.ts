@@ -36,7 +36,14 @@ export function shareConfirmHandler(deps: ListenerDeps) {
     }
     const recipients = resolved?.recipients;
     const share = await shareMachines(
-      { store: deps.store, audit: deps.audit, slack: client, now: deps.now, logger: click.logger },
+      {
+        store: deps.store,
+        audit: deps.audit,
+        slack: client,
+        pacer: deps.pacer,
+        now: deps.now,
+        logger: click.logger,
+      },
       paperspace,
       { user: click.user, channel, machines, recipients },
     );

@@ -18,6 +18,7 @@ export function shareEndHandler(deps: ListenerDeps) {
       store: deps.store,
       audit: deps.audit,
       slack: client,
+      pacer: deps.pacer,
       now: deps.now,
       logger: click.logger,
     };
