@@ -125,14 +125,14 @@ function completionLine({ watch, outcome, mayRepeat }: Completion): string {
   return truncateMrkdwn(line, LIMITS.sectionText);
 }
 
-/** "12 machines are *ready*:" when every one reached the same state, else "12 watches ended:". */
+/** "12 machines are 🟢 Ready:" when every one reached the same state, else "12 watches ended:". */
 function completionsHeader(completions: readonly Completion[]): string {
   const states = new Set(
     completions.map(({ outcome }) => (outcome.status === 'done' ? outcome.state : undefined)),
   );
   const [state] = states;
   if (states.size === 1 && state !== undefined) {
-    return `✅ ${completions.length} machines are ${stateMrkdwn(state)}:`;
+    return `${completions.length} machines are ${stateMrkdwn(state)}:`;
   }
   return `${completions.length} watches ended:`;
 }
