@@ -116,6 +116,7 @@ export function createCompletionBatches(deps: {
     const next = afterFailedPost(failure);
     if (next !== 'elsewhere') return batch.map(() => ({ landed: next, refusal }));
     // The channel refused the bot: each person still gets their own line, in their DM or ephemerally.
+    // Not through the pacer: this turn holds the lane of a DM watch's channel, the person's DM itself.
     const deliveries: Delivery[] = [];
     for (const item of batch) {
       deliveries.push(
@@ -123,7 +124,6 @@ export function createCompletionBatches(deps: {
           web,
           { channel: item.watch.channel, userId: item.watch.userId, refusedHere: refusal },
           completionReply(item.watch, item.outcome, { mayRepeat: item.mayRepeat }),
-          pacer,
         ),
       );
     }
