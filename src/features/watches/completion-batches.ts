@@ -28,7 +28,7 @@ import type { Watch } from '../../store/watch-types.js';
 import { type Completion, completionReply, completionsMessage } from './watch-messages.js';
 
 /** One finished watch waiting for its channel's turn. */
-export interface WaitingCompletion extends Completion {
+interface WaitingCompletion extends Completion {
   watch: Watch;
   /** Called right before the post that carries it leaves (its turn came). */
   sending: () => Promise<void>;
