@@ -6,7 +6,7 @@ import type { WebClient } from '@slack/web-api';
 import { Agent } from 'undici';
 import type { RetentionConfig, SlackPacing } from './config.js';
 import { describeError } from './errors/describe-error.js';
-import { attachListeners, createBotScheduler } from './features/index.js';
+import { attachListeners, createBotScheduler, pacingOf } from './features/index.js';
 import { createMachineWatcher, type MachineWatcher } from './features/machines/machine-watcher.js';
 import type { Logger } from './logger.js';
 import { type BotMetrics, createBotMetrics } from './observability/metrics.js';
@@ -17,6 +17,7 @@ import type { CronEngine } from './scheduler/cron-engine.js';
 import type { WorkspaceSlack } from './scheduler/job.js';
 import type { Scheduler, SchedulerTimers } from './scheduler/scheduler.js';
 import { createSlackApp, type SlackApp, type SlackOAuthOptions } from './slack/app.js';
+import { createChannelPacer } from './slack/channel-pacer.js';
 import {
   type BotInstallationStore,
   createInstallationStore,
@@ -147,6 +148,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     currentRequestId: () => requestScope.currentId(),
   });
   const watcher = createMachineWatcher({ store: options.store, now });
+  // One per bot: a channel has one lane whether a command or the scheduler posts in it.
+  const pacer = createChannelPacer(pacingOf(options.scheduler));
   const deps: ListenerDeps = {
     clients,
     vault: options.vault,
@@ -155,6 +158,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     watcher: options.wrapWatcher ? options.wrapWatcher(watcher) : watcher,
     logger: options.logger,
     now,
+    pacer,
   };
   const { slack } = options;
   let stopping: Promise<void> | undefined;
@@ -217,6 +221,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
       pollSkipped: () => metrics.pollSkipped(),
     },
     ...options.scheduler,
+    pacer,
   });
   const { port } = await slackApp.start();
   await running.start();

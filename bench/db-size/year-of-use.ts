@@ -5,6 +5,7 @@
 // person does in a day is in DAILY below; the bounds in db-size.ts are derived from the same figures.
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_RETENTION } from '../../src/config.js';
+import type { FeatureJobDeps } from '../../src/features/feature.js';
 import { reminderJobs } from '../../src/features/reminders/jobs.js';
 import { retentionJobs } from '../../src/features/retention/jobs.js';
 import { spendJobs } from '../../src/features/spend/jobs.js';
@@ -12,7 +13,7 @@ import { watchJobs } from '../../src/features/watches/jobs.js';
 import type { RowFinishers } from '../../src/features/watches/row-messages.js';
 import { createLogger } from '../../src/logger.js';
 import { forEachConcurrently } from '../../src/scheduler/concurrency.js';
-import type { JobDeps, SchedulerJob } from '../../src/scheduler/job.js';
+import type { SchedulerJob } from '../../src/scheduler/job.js';
 import type { SlackUser } from '../../src/store/slack-user.js';
 import type { Store } from '../../src/store/store.js';
 import { createKeyVault } from '../../src/vault/key-vault.js';
@@ -85,10 +86,10 @@ function housekeepingJobs(store: Store, now: () => number): SchedulerJob[] {
     cron: unused('cron'),
     pollIntervalMs: 5000,
     pollConcurrency: 1,
-    slackPacing: null,
+    pacer: unused('Slack pacer'),
     replicaId: 'year',
     observer: unused('observer'),
-  } as unknown as JobDeps; // the unused parts above throw if a housekeeping job ever reaches for them
+  } as unknown as FeatureJobDeps; // the unused parts above throw if a housekeeping job ever reaches for them
   const names = ['retention', 'watch housekeeping', 'reminder housekeeping', 'team digest housekeeping'];
   const all = [
     ...retentionJobs(deps),

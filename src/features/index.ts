@@ -2,7 +2,7 @@
 // error), their listeners sit behind the router, and their jobs run on the scheduler's tick in the order
 // listed here. The manifest test checks the ids registered here against manifest.yml and src/slack/ids.ts.
 import type { App } from '@slack/bolt';
-import { DEFAULT_POLL_CONCURRENCY, DEFAULT_RETENTION } from '../config.js';
+import { DEFAULT_POLL_CONCURRENCY, DEFAULT_RETENTION, type SlackPacing } from '../config.js';
 import { type CronEngine, createNodeCronEngine } from '../scheduler/cron-engine.js';
 import { type JobDeps, NO_OBSERVER, type SchedulerJob, type SchedulerObserver } from '../scheduler/job.js';
 import {
@@ -11,6 +11,7 @@ import {
   type Scheduler,
   type SchedulerTimers,
 } from '../scheduler/scheduler.js';
+import { type ChannelPacer, createChannelPacer } from '../slack/channel-pacer.js';
 import type { CommandHandlers } from '../slack/command-context.js';
 import type { ListenerDeps } from '../slack/listener-deps.js';
 import { registerPsCommand } from '../slack/ps-command.js';
@@ -23,7 +24,7 @@ import { catalogFeature } from './catalog/index.js';
 import { pageFor } from './catalog/list-message.js';
 import { alertRowFinished } from './cost-alerts/buttons/alert-message.js';
 import { costAlertsFeature } from './cost-alerts/index.js';
-import type { Feature } from './feature.js';
+import type { Feature, FeatureJobDeps } from './feature.js';
 import { homeFeature } from './home/index.js';
 import { publishHome } from './home/publish-home.js';
 import { createMachinesFeature } from './machines/index.js';
@@ -92,7 +93,7 @@ export function attachListeners(app: App, deps: ListenerDeps): void {
 }
 
 /** The scheduler's jobs, every feature's, in the order above, given every feature's machine checks. */
-function featureJobs(deps: JobDeps): SchedulerJob[] {
+function featureJobs(deps: FeatureJobDeps): SchedulerJob[] {
   const machineChecks = features.flatMap((feature) => feature.machineChecks?.(deps) ?? []);
   return features.flatMap((feature) => feature.jobs?.({ ...deps, machineChecks }) ?? []);
 }
@@ -110,6 +111,18 @@ export interface BotSchedulerOptions
   /** Unique per process by default. */
   replicaId?: string;
   observer?: SchedulerObserver;
+  /** The bot's channel pacer, which its listeners share (bot.ts); without it, one built from `slackPacing`. */
+  pacer?: ChannelPacer;
+  /**
+   * SLACK_PACING by default; null for a Slack stand-in that imposes no limits and a test clock that
+   * real waits would not move. Used only when no `pacer` is given.
+   */
+  slackPacing?: SlackPacing | null;
+}
+
+/** The pacer's options for a bot's `slackPacing`: unset keeps Slack's own pace. */
+export function pacingOf(options: { slackPacing?: SlackPacing | null }) {
+  return options.slackPacing === undefined ? {} : { pacing: options.slackPacing };
 }
 
 /** The scheduler engine running every feature's jobs, as the bot (and a test standing in for it) runs it. */
@@ -125,6 +138,7 @@ export function createBotScheduler(options: BotSchedulerOptions): Scheduler {
       cron,
       pollConcurrency: options.pollConcurrency ?? DEFAULT_POLL_CONCURRENCY,
       retention: options.retention ?? DEFAULT_RETENTION,
+      pacer: options.pacer ?? createChannelPacer(pacingOf(options)),
     }),
     logger: options.logger,
     pollIntervalMs: options.pollIntervalMs,

@@ -3,7 +3,7 @@
 // job owns what it does and the state it keeps in the store.
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import type { RetentionConfig, SlackPacing } from '../config.js';
+import type { RetentionConfig } from '../config.js';
 import type { PaperspaceClient } from '../paperspace/client.js';
 import type { Machine } from '../paperspace/schemas.js';
 import type { SlackUser } from '../store/slack-user.js';
@@ -93,11 +93,6 @@ export interface JobDeps {
   pollConcurrency: number;
   /** How long audit records and expired delegations are kept. */
   retention: RetentionConfig;
-  /**
-   * Paces the posts the jobs make (SLACK_PACING by default); null for a Slack stand-in that imposes no
-   * limits and a test clock that real waits would not move.
-   */
-  slackPacing?: SlackPacing | null;
   cron: CronEngine;
   /** Names this replica in leases and claims. */
   replicaId: string;

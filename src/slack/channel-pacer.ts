@@ -1,10 +1,13 @@
-// Paces what the bot posts on its own (watch completions, card updates) to Slack's limits, so that a
-// burst of finishes drains at Slack's pace instead of into 429s, and never holds up the scheduler.
+// Paces what the bot posts to Slack's limits, so that a burst drains at Slack's pace instead of into
+// 429s, and never holds up the scheduler. The bot has one (bot.ts): the cards and posts its listeners
+// make and the completions, reminders and digests its jobs post share it, so a channel has one lane
+// whoever posts there, and a card's completion comes after the card.
 // - messages: chat.postMessage allows about one message per second per channel. Each channel has a
-//   lane that takes its senders (the people the messages are for) in turns, one message each, so one
-//   person's burst of 50 completions does not put another person's one 50 seconds back; each sender's
-//   messages keep their order, and each message waits until a second after the previous one in its
-//   channel started.
+//   lane that takes its senders (the people the messages are for; all completions waiting for a
+//   channel are one sender, coalesced into one message) in turns, one message each, so one sender's
+//   burst does not put another's one far back; each sender's messages keep their order, and each
+//   message waits until a second after the previous one in its channel started. A `send` must not
+//   wait for another message of its own channel through the pacer: its lane is busy with it.
 // - card updates: chat.update is Tier 3, about 50 a minute for the whole workspace, far fewer than a
 //   burst of 1,000 finishes asks for. A card shows its latest state, so an update that cannot go at
 //   once waits in a queue where a newer update of the same card replaces it, and the caller goes on:
@@ -19,7 +22,8 @@ import { SLACK_PACING, type SlackPacing } from '../config.js';
 export interface ChannelPacer {
   /**
    * Runs `send` (a chat.postMessage) in `channel` at Slack's pace: after the earlier messages of the
-   * same `sender`, and taking turns with the other senders waiting in the channel.
+   * same `sender`, and taking turns with the other senders waiting in the channel. `send` posts
+   * directly, never through the pacer in the same channel (that turn would wait for this one).
    */
   message<T>(channel: string, send: () => Promise<T>, sender?: string): Promise<T>;
   /**

@@ -6,6 +6,7 @@ import type { Store } from '../store/store.js';
 import type { MachineWatcher } from '../store/watch-types.js';
 import type { KeyVault } from '../vault/key-vault.js';
 import type { PaperspaceClientFactory } from '../vault/paperspace-clients.js';
+import type { ChannelPacer } from './channel-pacer.js';
 
 export interface ListenerDeps {
   clients: PaperspaceClientFactory;
@@ -15,4 +16,9 @@ export interface ListenerDeps {
   watcher: MachineWatcher;
   logger: Logger;
   now: () => number;
+  /**
+   * The bot's one channel pacer, the scheduler's too: the cards and posts a listener makes in a channel
+   * take their turns with the completions, reminders and digests posted there, at Slack's pace, in order.
+   */
+  pacer: ChannelPacer;
 }

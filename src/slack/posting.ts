@@ -4,6 +4,11 @@
 // ephemeral message. Listeners and the scheduler's jobs use it alike, so every one of them treats
 // Slack's refusals the same way.
 //
+// Given the bot's channel pacer, every chat.postMessage takes its turn in its conversation's lane, so a
+// card a listener posts and a completion the scheduler posts in one channel keep Slack's pace and
+// their order. Code that already holds a lane's turn (the completions coalesced in one message) posts
+// without it: a turn that waited for another turn of its own lane would wait for ever.
+//
 // A post is never sent again when its fate is unknown (Slack did not answer in time, or answered with
 // an HTTP error): the first one may have landed, and Slack offers no way to tell without reading the
 // channel's history. Only a refusal of the conversation itself moves a message on to the next one:
@@ -17,6 +22,7 @@ import type { KnownBlock, WebClient } from '@slack/web-api';
 import { describeError, slackErrorCode } from '../errors/describe-error.js';
 import { blockTextLength } from './block-kit/message-budget.js';
 import { escapeMrkdwn, mrkdwn, type SlackMessage } from './block-kit/text.js';
+import type { ChannelPacer } from './channel-pacer.js';
 
 /**
  * Slack's answers when the bot may not post in a conversation: a private channel it was not invited
@@ -122,6 +128,17 @@ async function waitingOutRateLimits<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Where a post that failed may still go: `unknown` when it may have landed (nothing is sent again),
+ * `nowhere` when it was still rate limited after waiting or Slack takes the message nowhere (the DM is
+ * no answer to either), `elsewhere` when this conversation refused it and another may take it.
+ */
+export function afterFailedPost(error: unknown): 'unknown' | 'nowhere' | 'elsewhere' {
+  if (!provesNothingPosted(error)) return 'unknown';
+  if (retryAfterSeconds(error) !== undefined || isRefusedMessage(error)) return 'nowhere';
+  return 'elsewhere';
+}
+
 /** What the person reads instead of a message Slack would not take even as words alone. */
 function tooLargeNotice(message: SlackMessage, refusal: string): string {
   const head = message.text.slice(0, 500).trimEnd();
@@ -174,6 +191,19 @@ async function post(web: WebClient, where: { channel: string; thread_ts?: string
   return { channel: answer.channel ?? where.channel, ts: answer.ts, ...(shortened ? { shortened } : {}) };
 }
 
+/** `post` in its conversation's lane of the pacer, when there is one, taking turns with `sender`'s others. */
+function pacedPost(
+  web: WebClient,
+  where: { channel: string; thread_ts?: string },
+  message: SlackMessage,
+  pacer: ChannelPacer | undefined,
+  sender: string | undefined,
+) {
+  return pacer === undefined
+    ? post(web, where, message)
+    : pacer.message(where.channel, () => post(web, where, message), sender);
+}
+
 /**
  * Posts in this conversation and no other (a user id posts in the app's DM with them), in a thread
  * when `threadTs` is given: for a message whose place is its point, such as a request in its
@@ -184,11 +214,14 @@ export async function postIn(
   web: WebClient,
   target: { channel: string; threadTs?: string },
   message: SlackMessage,
+  pacer?: ChannelPacer,
 ): Promise<{ channel: string; ts: string }> {
-  return post(
+  return pacedPost(
     web,
     { channel: target.channel, ...(target.threadTs ? { thread_ts: target.threadTs } : {}) },
     message,
+    pacer,
+    undefined,
   );
 }
 
@@ -245,37 +278,48 @@ export type Delivery =
   /** Slack did not answer: the message may be there or not, and was not sent again. */
   | { landed: 'unknown'; refusal: string };
 
+/** Where a delivery goes, and what it already knows. */
+export interface DeliveryTarget {
+  channel: string | undefined;
+  userId: string;
+  threadTs?: string | undefined;
+  /**
+   * Slack's refusal of the conversation, when a post there was already refused (a message that told
+   * several people at once): the chain starts at the DM, and the person is told this refusal.
+   */
+  refusedHere?: string;
+}
+
 /**
  * Delivers a message meant for a conversation through the whole fallback chain, and never throws for
  * Slack's sake: the thread (when `threadTs` is given), the channel, the person's DM, and last an
  * ephemeral message in the channel (a DM can be refused too, e.g. when the person's workspace forbids
- * them). It stops at the first that takes it, or at an answer that leaves its fate unknown.
+ * them). It stops at the first that takes it, or at an answer that leaves its fate unknown. With the
+ * pacer, each post waits its turn in its conversation's lane, taking turns with the person's others.
  */
 export async function deliver(
   web: WebClient,
-  target: { channel: string | undefined; userId: string; threadTs?: string | undefined },
+  target: DeliveryTarget,
   message: SlackMessage,
+  pacer?: ChannelPacer,
 ): Promise<Delivery> {
   const { channel, userId, threadTs } = target;
   const places: Array<{ channel: string; thread_ts?: string; landed: 'channel' | 'dm' }> = [];
-  if (channel !== undefined && channel !== userId) {
+  if (channel !== undefined && channel !== userId && target.refusedHere === undefined) {
     if (threadTs !== undefined) places.push({ channel, thread_ts: threadTs, landed: 'channel' });
     places.push({ channel, landed: 'channel' });
   }
   places.push({ channel: userId, landed: 'dm' });
 
   // The person is told the first refusal: the one of the conversation they were in.
-  let refusal: string | undefined;
+  let refusal: string | undefined = target.refusedHere;
   for (const { landed, ...where } of places) {
     try {
-      return { landed, ...(await post(web, where, message)) };
+      return { landed, ...(await pacedPost(web, where, message, pacer, userId)) };
     } catch (error) {
       refusal ??= slackRefusalText(error);
-      if (!provesNothingPosted(error)) return { landed: 'unknown', refusal: slackRefusalText(error) };
-      // Still rate limited after waiting, or a message Slack takes nowhere: the DM is no answer to either.
-      if (retryAfterSeconds(error) !== undefined || isRefusedMessage(error)) {
-        return { landed: 'nowhere', refusal: slackRefusalText(error) };
-      }
+      const next = afterFailedPost(error);
+      if (next !== 'elsewhere') return { landed: next, refusal: slackRefusalText(error) };
     }
   }
   refusal ??= 'no conversation';
@@ -315,8 +359,9 @@ export async function announce(
   target: { channel: string | undefined; userId: string; threadTs?: string | undefined },
   message: SlackMessage,
   what: string,
+  pacer?: ChannelPacer,
 ): Promise<{ place: FollowUpPlace; delivery: Delivery; notice: SlackMessage | undefined }> {
-  const delivery = await deliver(web, target, message);
+  const delivery = await deliver(web, target, message, pacer);
   if (delivery.landed === 'channel' || delivery.landed === 'dm') {
     return {
       place: { channel: delivery.channel, ts: delivery.ts },

@@ -6,6 +6,7 @@
 // `relax(` lists every place a test lets through what Slack would not.
 import { blockTextLength } from '../../src/slack/block-kit/message-budget.js';
 import { MAX_BLOCK_TEXT, messageProblems, viewProblems } from '../../tools/sandbox/block-kit-rules.js';
+import { createChannelPace } from '../../tools/sandbox/channel-pace.js';
 
 export type FakeSlackRule =
   /** Block Kit's per-field and per-message limits (`invalid_blocks`; `invalid_arguments` for views). */
@@ -39,10 +40,6 @@ const MAX_MESSAGE_TEXT = 40_000;
 const TRIGGER_TTL_MS = 3000;
 const RESPONSE_URL_USES = 5;
 const RESPONSE_URL_TTL_MS = 30 * 60_000;
-// "1 message per second to a specific channel ... generous burst behavior is also granted" (Slack's
-// rate limit docs); the burst size is not published, so the fake grants a small one.
-const CHANNEL_BURST = 5;
-const CHANNEL_MESSAGES_PER_SECOND = 1;
 
 const refuse = (error: string, messages?: string[]): SlackAnswer =>
   messages && messages.length > 0
@@ -95,7 +92,8 @@ export function createFakeSlackRules(now: () => number = () => Date.now()): Fake
   const messages = new Map<string, PostedMessage>();
   const responseUrls = new Map<string, { issuedAt: number; uses: number }>();
   const members = new Map<string, Set<string>>();
-  const buckets = new Map<string, { tokens: number; at: number }>();
+  // The sandbox's pace (tools/sandbox/channel-pace.ts), so the two stand-ins rate limit alike.
+  const channelPace = createChannelPace(now);
   let triggerSequence = 0;
 
   return {
@@ -200,22 +198,11 @@ export function createFakeSlackRules(now: () => number = () => Date.now()): Fake
 
     pace(channel) {
       if (!holds('channelPace')) return undefined;
-      const at = now();
-      const bucket = buckets.get(channel) ?? { tokens: CHANNEL_BURST, at };
-      bucket.tokens = Math.min(
-        CHANNEL_BURST,
-        bucket.tokens + ((at - bucket.at) / 1000) * CHANNEL_MESSAGES_PER_SECOND,
-      );
-      bucket.at = at;
-      buckets.set(channel, bucket);
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
-        return undefined;
-      }
-      const retryAfterSeconds = Math.ceil((1 - bucket.tokens) / CHANNEL_MESSAGES_PER_SECOND);
+      const retryAfterSeconds = channelPace.take(channel);
+      if (retryAfterSeconds === undefined) return undefined;
       return { status: 429, retryAfterSeconds, body: refuse('ratelimited') };
     },
 
-    resetPace: () => buckets.clear(),
+    resetPace: () => channelPace.reset(),
   };
 }

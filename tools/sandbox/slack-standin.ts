@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { blockTextLength } from '../../src/slack/block-kit/message-budget.js';
 import { MAX_BLOCK_TEXT, messageProblems, viewProblems, withSlackIds } from './block-kit-rules.js';
+import { createChannelPace } from './channel-pace.js';
 import type { Grants } from './grants.js';
 import { BodyTooLargeError, isRecord, readBody, sendJson } from './http-util.js';
 import type { FakeUnfurls } from './link-unfurls.js';
@@ -78,6 +79,7 @@ const isAnswer = (value: MessageContent | Answer): value is Answer => 'ok' in va
 
 export function createSlackStandin(options: SlackStandinOptions): SlackStandin {
   const { workspace, views, grants, logger } = options;
+  const pace = createChannelPace(options.now);
 
   /** Where the app may post: a channel it is in, a public one (chat:write.public), or a person's DM. */
   const postable = (channelArg: string | undefined) => {
@@ -263,6 +265,23 @@ export function createSlackStandin(options: SlackStandinOptions): SlackStandin {
     },
   };
 
+  /**
+   * Slack's HTTP 429 for a post past the conversation's pace (as the fake Slack answers it), or
+   * undefined: Slack rate limits before it looks at the message.
+   */
+  const rateLimited = (method: string, args: Json, token: string | undefined) => {
+    if (method !== 'chat.postMessage' || token !== options.botToken) return undefined;
+    const channel = postable(stringArg(args, 'channel'));
+    if (channel === undefined) return undefined;
+    const retryAfterSeconds = pace.take(channel.id);
+    if (retryAfterSeconds === undefined) return undefined;
+    logger.warn(
+      { method, channel: channel.id, error: 'ratelimited', retryAfterSeconds },
+      'Slack stand-in refused a call',
+    );
+    return retryAfterSeconds;
+  };
+
   const call = (method: string, args: Json, token: string | undefined): Answer => {
     if (token === undefined) return fail('not_authed');
     if (token !== options.botToken && !options.functions.isWorkflowToken(token)) return fail('invalid_auth');
@@ -331,7 +350,14 @@ export function createSlackStandin(options: SlackStandinOptions): SlackStandin {
     if (isApi) {
       const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
       const token = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
-      sendJson(response, 200, call(decodeURIComponent(path.slice(API_PATH_PREFIX.length)), args, token));
+      const method = decodeURIComponent(path.slice(API_PATH_PREFIX.length));
+      const retryAfter = rateLimited(method, args, token);
+      if (retryAfter !== undefined) {
+        response.setHeader('retry-after', String(retryAfter));
+        sendJson(response, 429, fail('ratelimited'));
+        return true;
+      }
+      sendJson(response, 200, call(method, args, token));
       return true;
     }
     const answer = respond(decodeURIComponent(path.slice(RESPONSE_URL_PATH_PREFIX.length)), args);

@@ -220,6 +220,7 @@ export async function announceCreated(announcement: CreatedAnnouncement): Promis
     { channel: announcement.channel ?? user.userId, userId: user.userId },
     card,
     `the card of ${machine.name}`,
+    announcement.deps.pacer,
   );
   const watching = await watchCreated(announcement, targetState, place);
   if (notice === undefined) return;

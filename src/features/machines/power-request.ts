@@ -82,6 +82,7 @@ async function placeCard(
     { channel: card.channel, userId: actor.user.userId, threadTs },
     message,
     `the card of ${machineName}`,
+    deps.pacer,
   );
   const inThread = threadTs !== undefined && announced.place.ts !== undefined;
   return { place: { ...announced.place, ...(inThread ? { threadTs } : {}) }, notice: announced.notice };

@@ -1,15 +1,16 @@
 // The reminders' work for the scheduler: their cron entries kept in step with the store (so a reminder
 // made through another replica fires here too) with the pruning of old occurrence claims, and the
 // snoozed reminders that are due.
-import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
+import type { SchedulerJob } from '../../scheduler/job.js';
 import { storedCronJobs } from '../../scheduler/stored-cron-jobs.js';
+import type { FeatureJobDeps } from '../feature.js';
 import { createReminderDelivery } from './reminder-delivery.js';
 import { createSnoozeRunner } from './snoozes.js';
 
 /** Claimed reminder occurrences only matter while replicas may still fire them. */
 const KEEP_REMINDER_RUNS_MS = 2 * 24 * 60 * 60_000;
 
-export function reminderJobs(deps: JobDeps): SchedulerJob[] {
+export function reminderJobs(deps: FeatureJobDeps): SchedulerJob[] {
   const { store, logger, now, observer } = deps;
   // Counted here, where every delivery passes: stored-cron-jobs.ts and snoozes.ts log the failure they rethrow.
   const observed =
@@ -28,6 +29,7 @@ export function reminderJobs(deps: JobDeps): SchedulerJob[] {
     snoozes: store.snoozes,
     vault: deps.vault,
     slack: deps.slack,
+    pacer: deps.pacer,
     logger,
   });
   const snoozes = createSnoozeRunner({

@@ -11,6 +11,7 @@ import type { Machine } from '../../paperspace/schemas.js';
 import type { WorkspaceSlack } from '../../scheduler/job.js';
 import { errorMessage } from '../../slack/block-kit/messages.js';
 import { mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
+import type { ChannelPacer } from '../../slack/channel-pacer.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
 import { deliver } from '../../slack/posting.js';
 import type { Snooze, SnoozeRepository } from '../../store/reminder-snoozes.js';
@@ -33,6 +34,8 @@ export interface ReminderDeliveryDeps {
   snoozes: Pick<SnoozeRepository, 'listByUser'>;
   vault: Pick<KeyVault, 'account'>;
   slack: WorkspaceSlack;
+  /** A reminder in a channel takes its turn there with the bot's other posts. */
+  pacer: ChannelPacer;
   logger: Logger;
 }
 
@@ -42,6 +45,7 @@ export function createReminderDelivery(deps: ReminderDeliveryDeps): ReminderDeli
       await deps.slack(target.teamId),
       { channel: target.channel, userId: target.userId },
       message,
+      deps.pacer,
     );
     // Refused everywhere: a failed delivery, for the scheduler to log and count (psbot_errors_total).
     if (delivery.landed === 'nowhere') {

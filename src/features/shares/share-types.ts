@@ -2,6 +2,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { Machine } from '../../paperspace/schemas.js';
+import type { ChannelPacer } from '../../slack/channel-pacer.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { Delegation } from '../../store/delegations.js';
 import type { SlackUser } from '../../store/slack-user.js';
@@ -16,6 +17,8 @@ export interface SharingDeps {
   slack: WebClient;
   /** Each person's own Paperspace client: whether they can already use a machine (accessor-grants.ts). */
   clients: Pick<PaperspaceClientFactory, 'forUser'>;
+  /** The share's post takes its turn in the channel with the bot's other posts there. */
+  pacer: ChannelPacer;
   now: () => number;
   logger: Logger;
 }

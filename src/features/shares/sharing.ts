@@ -10,7 +10,7 @@ import { slackErrorCode } from '../../errors/describe-error.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { DELEGATION_LIFETIME_MS } from '../../paperspace/constants.js';
-import { isRefusedConversation } from '../../slack/posting.js';
+import { isRefusedConversation, postIn } from '../../slack/posting.js';
 import type { Delegation } from '../../store/delegations.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import { REVOKE_RETRY_MS, revokeGrants, revokeSummary } from './accessor-grants.js';
@@ -59,9 +59,7 @@ export async function shareMachines(
   const pending = sharePending(request.user.userId, machines);
   let post: { channel: string; ts: string };
   try {
-    const answer = await deps.slack.chat.postMessage({ channel: request.channel, ...pending });
-    if (answer.ts === undefined) throw new Error('chat.postMessage answered without a message ts');
-    post = { channel: answer.channel ?? request.channel, ts: answer.ts };
+    post = await postIn(deps.slack, { channel: request.channel }, pending, deps.pacer);
   } catch (error) {
     if (!isRefusedConversation(error)) throw error;
     throw new UserFacingError(

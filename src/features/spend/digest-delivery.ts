@@ -11,6 +11,7 @@ import { PaperspaceError } from '../../paperspace/errors.js';
 import { forEachConcurrently } from '../../scheduler/concurrency.js';
 import type { WorkspaceSlack } from '../../scheduler/job.js';
 import { escapeMrkdwn, mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
+import type { ChannelPacer } from '../../slack/channel-pacer.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
 import { deliver } from '../../slack/posting.js';
 import { createAuditTrail } from '../../store/audit-trail.js';
@@ -31,6 +32,8 @@ export interface DigestDeliveryDeps {
   vault: Pick<KeyVault, 'account'>;
   clients: PaperspaceClientFactory;
   slack: WorkspaceSlack;
+  /** The digest takes its turn in its channel with the bot's other posts there. */
+  pacer: ChannelPacer;
   logger: Logger;
   now: () => number;
 }
@@ -58,6 +61,7 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
       await deps.slack(setter.teamId),
       { channel: digest.channel, userId: setter.userId },
       notice,
+      deps.pacer,
     );
   };
 
@@ -80,6 +84,7 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
               blocks: [{ type: 'section', text: mrkdwn(text) }],
               text,
             },
+            deps.pacer,
           );
           throw error;
         },
@@ -104,6 +109,7 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
             await deps.slack(setter.teamId),
             { channel: digest.channel, userId: setter.userId },
             { blocks: [{ type: 'section', text: mrkdwn(text) }], text },
+            deps.pacer,
           );
           throw new Error('the key no longer belongs to a team administrator');
         },
@@ -175,6 +181,7 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
             await deps.slack(setter.teamId),
             { channel: digest.channel, userId: setter.userId },
             digestMessage(running, report, now),
+            deps.pacer,
           );
           if (delivery.landed === 'nowhere') throw new Error(`Slack refused the digest: ${delivery.refusal}`);
           // Posted (its words alone), so not tried again next tick: the log says what was too big.

@@ -1,13 +1,14 @@
 // The spend feature's work for the scheduler: team digests kept in step with the store and posted on
 // their cron, and the pruning of old occurrence claims.
-import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
+import type { SchedulerJob } from '../../scheduler/job.js';
 import { storedCronJobs } from '../../scheduler/stored-cron-jobs.js';
+import type { FeatureJobDeps } from '../feature.js';
 import { createDigestDelivery } from './digest-delivery.js';
 
 /** A claimed occurrence only matters while replicas may still fire it. */
 const KEEP_DIGEST_RUNS_MS = 8 * 24 * 60 * 60_000;
 
-export function spendJobs(deps: JobDeps): SchedulerJob[] {
+export function spendJobs(deps: FeatureJobDeps): SchedulerJob[] {
   const delivery = createDigestDelivery(deps);
   return storedCronJobs({
     noun: 'team digest',

@@ -2,8 +2,8 @@
 // outcomes whose first post failed, and drop long-finished watches now and then.
 import type { WebClient } from '@slack/web-api';
 import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
-import { createChannelPacer } from '../../slack/channel-pacer.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import type { FeatureJobDeps } from '../feature.js';
 import { createRowCompletion, type RowFinishers } from './row-messages.js';
 import { createWatchOutcomes } from './watch-outcomes.js';
 import { createWatchPoller } from './watch-poller.js';
@@ -21,9 +21,13 @@ const KEEP_FINISHED_WATCHES_MS = 30 * 24 * 60 * 60_000;
  */
 export type HomeRefresh = (web: WebClient, deps: JobDeps, user: SlackUser) => Promise<void>;
 
-export function watchJobs(deps: JobDeps, refreshHome: HomeRefresh, finishers: RowFinishers): SchedulerJob[] {
+export function watchJobs(
+  deps: FeatureJobDeps,
+  refreshHome: HomeRefresh,
+  finishers: RowFinishers,
+): SchedulerJob[] {
   const { store, logger, now } = deps;
-  const pacer = createChannelPacer(deps.slackPacing === undefined ? {} : { pacing: deps.slackPacing });
+  const { pacer } = deps;
   const reporter = createWatchReporter({
     slack: deps.slack,
     logger,

@@ -108,22 +108,64 @@ export function goneCard(watch: WatchSubject): SlackMessage {
   };
 }
 
-/** The one reply in the card's thread that says how the watch ended; it mentions who asked. */
 /** Ends a completion posted again when an earlier post of it may have landed: a repeat explains itself. */
 export const MAY_REPEAT_NOTE =
   '_(Sent again: my earlier post of this got no answer from Slack, so you may see it twice.)_';
 
+/** The one reply in the card's thread that says how the watch ended; it mentions who asked. */
 export function completionReply(
   watch: WatchSubject,
   outcome: WatchOutcome,
   options: { mayRepeat?: boolean } = {},
 ): SlackMessage {
-  const line =
-    `${mention(watch.userId)} ${replyText(watch, outcome)}` +
-    (options.mayRepeat ? `\n${MAY_REPEAT_NOTE}` : '');
+  const line = completionLine({ watch, outcome, mayRepeat: options.mayRepeat ?? false });
   return {
     blocks: [{ type: 'section', text: mrkdwn(line) }],
-    text: truncateMrkdwn(line, LIMITS.sectionText),
+    text: line,
+  };
+}
+
+/** One finished watch as a completion tells it: whose, which machine, how it ended. */
+export interface Completion {
+  watch: WatchSubject;
+  outcome: WatchOutcome;
+  /** An earlier post of it may have landed: it says so. */
+  mayRepeat: boolean;
+}
+
+/** The words of one completion, mentioning who asked; fits a section. */
+function completionLine({ watch, outcome, mayRepeat }: Completion): string {
+  const note = mayRepeat ? `\n${MAY_REPEAT_NOTE}` : '';
+  const line = `${mention(watch.userId)} ${replyText(watch, outcome)}${note}`;
+  return truncateMrkdwn(line, LIMITS.sectionText);
+}
+
+/** "12 machines are 🟢 Ready:" when every one reached the same state, else "12 watches ended:". */
+function completionsHeader(completions: readonly Completion[]): string {
+  const states = new Set(
+    completions.map(({ outcome }) => (outcome.status === 'done' ? outcome.state : undefined)),
+  );
+  const [state] = states;
+  if (states.size === 1 && state !== undefined) {
+    return `${completions.length} machines are ${stateMrkdwn(state)}:`;
+  }
+  return `${completions.length} watches ended:`;
+}
+
+/**
+ * Several completions in one message, one section each under a header, so that a channel where many
+ * machines finish at once gets a few messages at Slack's pace instead of one a second per machine. Each
+ * line names its machine, how it ended and mentions its person.
+ */
+export function completionsMessage(completions: readonly Completion[]): SlackMessage {
+  const header = completionsHeader(completions);
+  const lines = completions.map(completionLine);
+  return {
+    blocks: [
+      { type: 'section', text: mrkdwn(header) },
+      ...lines.map((line) => ({ type: 'section' as const, text: mrkdwn(line) })),
+    ],
+    text: [header, ...lines].join('\n'),
   };
 }
 

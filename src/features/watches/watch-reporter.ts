@@ -1,7 +1,8 @@
-// The Slack side of a watch: the card updated in place as the state changes, and the one reply in its
-// thread when the watch ends. A card that cannot be updated (deleted, or in a channel the bot left)
-// never costs the completion: the failure is logged and the reply still goes out, to the person when
-// the channel refuses it.
+// The Slack side of a watch: the card updated in place as the state changes, and the completion when
+// the watch ends: a reply in its thread, or a line in one message with the others finishing in the same
+// channel at once (completion-batches.ts). A card that cannot be updated (deleted, or in a channel the
+// bot left) never costs the completion: the failure is logged and the reply still goes out, to the
+// person when the channel refuses it.
 
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
@@ -9,18 +10,12 @@ import type { Machine } from '../../paperspace/schemas.js';
 import type { WorkspaceSlack } from '../../scheduler/job.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { ChannelPacer } from '../../slack/channel-pacer.js';
-import { deliver } from '../../slack/posting.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { TimelineEntry, Watch } from '../../store/watch-types.js';
 import { machineCardMessage } from '../machines/blocks/machine-card.js';
+import { createCompletionBatches } from './completion-batches.js';
 import { completeStep } from './step-completion.js';
-import {
-  completionReply,
-  finishedNotice,
-  goneCard,
-  type WatchOutcome,
-  waitingNotice,
-} from './watch-messages.js';
+import { finishedNotice, goneCard, type WatchOutcome, waitingNotice } from './watch-messages.js';
 
 /** What the completion's post does to its record, so that a crash or an unanswered post leaves a trace. */
 interface CompletionRecord {
@@ -54,7 +49,10 @@ export interface WatchReporter {
 export function createWatchReporter(deps: {
   slack: WorkspaceSlack;
   logger: Logger;
-  /** Keeps a burst of finishes within Slack's per-channel and chat.update limits, in order. */
+  /**
+   * The bot's one pacer (listeners post through it too): keeps a burst of finishes within Slack's
+   * per-channel and chat.update limits, in order behind the cards posted before them.
+   */
   pacer: ChannelPacer;
   /** Redraws the App Home of the person whose watch in their DM ended (App Home cards go there). */
   refreshHome?: (user: SlackUser) => Promise<void>;
@@ -62,6 +60,7 @@ export function createWatchReporter(deps: {
   finishRow?: (watch: Watch, outcome: WatchOutcome) => Promise<void>;
 }): WatchReporter {
   const { slack, logger, pacer } = deps;
+  const batches = createCompletionBatches({ slack, pacer, logger });
 
   /**
    * `draw` is called only when the update goes out: in a burst most updates wait for chat.update's
@@ -89,26 +88,19 @@ export function createWatchReporter(deps: {
     });
   };
 
-  // The completion takes the whole fallback chain: its thread, the channel (a thread whose parent was
-  // deleted refuses replies), the person's DM (the channel was deleted, archived or forbids the bot),
-  // and last an ephemeral message in the channel.
-  const reply = async (watch: Watch, message: SlackMessage, record: CompletionRecord) => {
-    const threadTs = watch.threadTs ?? watch.messageTs ?? undefined;
-    // Paced per channel: Slack takes about one message a second in a conversation. People take turns
-    // in a channel's queue, so one person's burst of completions does not hold another's back.
-    const delivery = await pacer.message(
-      watch.channel,
-      async () => {
-        // Recorded before the post leaves, not when it is queued: only a post that went out can repeat.
-        await record.sending();
-        return deliver(
-          await slack(watch.teamId),
-          { channel: watch.channel, userId: watch.userId, threadTs },
-          message,
-        );
-      },
-      `${watch.teamId}/${watch.userId}`,
-    );
+  // The completion waits for its channel's turn in the pacer (Slack takes about one message a second
+  // there) with the others finishing meanwhile, and goes out in one message with them
+  // (completion-batches.ts); alone, it takes the whole fallback chain: its thread, the channel (a
+  // thread whose parent was deleted refuses replies), the person's DM (the channel was deleted,
+  // archived or forbids the bot), and last an ephemeral message in the channel.
+  const reply = async (watch: Watch, outcome: WatchOutcome, mayRepeat: boolean, record: CompletionRecord) => {
+    const delivery = await batches.post({
+      watch,
+      outcome,
+      mayRepeat,
+      // Recorded before the post leaves, not when it is queued: only a post that went out can repeat.
+      sending: () => record.sending(),
+    });
     if (delivery.landed === 'nowhere') await record.refused();
     if (delivery.landed === 'nowhere' || delivery.landed === 'unknown') {
       throw new Error(
@@ -153,7 +145,7 @@ export function createWatchReporter(deps: {
       // The reply goes first and is recorded at once: a crash between Slack taking it and the record is
       // the one moment a completion can be posted twice (docs/scheduler.md), so nothing else sits in it.
       // A reply no one took is thrown: the outcome stays due and is posted again later (watch-outcomes.ts).
-      await reply(watch, completionReply(watch, outcome, { mayRepeat }), record);
+      await reply(watch, outcome, mayRepeat, record);
       await record.delivered();
       if (outcome.status === 'gone') await updateCard(watch, () => goneCard(watch));
       else if (machine !== undefined) {

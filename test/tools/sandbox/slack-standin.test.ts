@@ -2,6 +2,7 @@
 // answers, what it changes in the workspace, and what it refuses with which of Slack's errors.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { webApi } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeClock, type FakeClock } from '../../../tools/emulator/index.js';
@@ -520,5 +521,31 @@ describe('chat.unfurl', () => {
       messages: ['[ERROR] must be less than 151 characters [json-pointer:/blocks/0/text/text]'],
     });
     expect(unfurled).toEqual([]);
+  });
+});
+
+describe('posting pace', () => {
+  it('takes a burst of 5 posts in a channel, then answers HTTP 429 with Retry-After as the fake Slack does; other channels go on', async () => {
+    // As the bot's client is (slack/app.ts): a 429 is the caller's to wait out, not the client's.
+    const bot = new WebClient(BOT_TOKEN, {
+      slackApiUrl: `${url}/api/`,
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+    });
+    for (let n = 1; n <= 5; n += 1) await bot.chat.postMessage({ channel: GENERAL, text: `post ${n}` });
+
+    await expect(bot.chat.postMessage({ channel: GENERAL, text: 'post 6' })).rejects.toMatchObject({
+      code: webApi.ErrorCode.RateLimitedError,
+      retryAfter: 1,
+    });
+    // Refused before it was looked at: the channel shows five posts, and another channel takes one.
+    expect(workspace.snapshotFor(ADA).messages.filter((m) => m.channel === GENERAL)).toHaveLength(5);
+    await expect(bot.chat.postMessage({ channel: ADA, text: 'in the DM' })).resolves.toMatchObject({
+      ok: true,
+    });
+    clock.advance(1000);
+    await expect(bot.chat.postMessage({ channel: GENERAL, text: 'a second later' })).resolves.toMatchObject({
+      ok: true,
+    });
   });
 });

@@ -50,6 +50,7 @@ export function registerDestroySubmission(router: ListenerRouter, deps: Listener
       { channel: metadata.channelId, userId: user.userId, threadTs: metadata.threadTs },
       news,
       'the notice',
+      deps.pacer,
     );
     if (notice !== undefined) await submission.tell(withPrivateCopy(notice, news));
     if (metadata.channelId && metadata.messageTs) {

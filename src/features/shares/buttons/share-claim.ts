@@ -27,6 +27,7 @@ export function shareClaimHandler(deps: ListenerDeps) {
       audit: deps.audit,
       slack: client,
       clients: deps.clients,
+      pacer: deps.pacer,
       now: deps.now,
       logger: click.logger,
     };

@@ -32,6 +32,7 @@ export function shareConfirmHandler(deps: ListenerDeps) {
       audit: deps.audit,
       slack: client,
       clients: deps.clients,
+      pacer: deps.pacer,
       now: deps.now,
       logger: click.logger,
     };

@@ -19,6 +19,7 @@ export function shareEndHandler(deps: ListenerDeps) {
       audit: deps.audit,
       slack: client,
       clients: deps.clients,
+      pacer: deps.pacer,
       now: deps.now,
       logger: click.logger,
     };

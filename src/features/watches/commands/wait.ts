@@ -50,6 +50,7 @@ export const waitCommand: CommandHandler<'wait'> = async (command, context) => {
     { channel: context.channelId, userId: user.userId },
     card,
     'the card',
+    deps.pacer,
   );
   await deps.watcher.watch({
     user,

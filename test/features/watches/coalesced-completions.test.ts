@@ -1,0 +1,117 @@
+// A team waits in one channel: when their machines finish in the same tick, Slack's one message a
+// second there would make the last person wait half a minute. The completions waiting for the channel
+// go out together at Slack's pace (the real SLACK_PACING here, against the strict fake Slack): a few
+// messages, each machine's line mentioning its person, nothing in anyone's DM.
+import { WebClient } from '@slack/web-api';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createWatchOutcomes } from '../../../src/features/watches/watch-outcomes.js';
+import { createWatchReporter } from '../../../src/features/watches/watch-reporter.js';
+import { createChannelPacer } from '../../../src/slack/channel-pacer.js';
+import type { Watch } from '../../../src/store/watch-types.js';
+import { sqliteFile, useFreshStore } from '../../store/store-factories.js';
+import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
+import { captureLogs } from '../../support/log-capture.js';
+
+const CHANNEL = 'C0TEAM';
+let slack: FakeSlack;
+beforeAll(async () => {
+  slack = await startFakeSlack({ botToken: 'xoxb-coalesce' });
+});
+afterAll(() => slack.close());
+beforeEach(() => slack.reset());
+
+describe('completions that finish together in one channel', () => {
+  const db = useFreshStore(sqliteFile);
+
+  /** Each machine started from its own card in CHANNEL, finished in the same tick, handed to the outcomes. */
+  async function finishTogether(machines: { userId: string; name: string }[]) {
+    const logger = captureLogs('warn').logger;
+    const client = new WebClient('xoxb-coalesce', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+    const reporter = createWatchReporter({ slack: async () => client, logger, pacer: createChannelPacer() });
+    const outcomes = createWatchOutcomes({ store: db.store, reporter, logger, now: Date.now });
+    const finishedAt = Date.now();
+    const report = {
+      outcome: { status: 'done' as const, state: 'ready', elapsedMs: 95_000 },
+      machine: null,
+      timeline: [],
+    };
+    const watches: Watch[] = [];
+    for (const [index, machine] of machines.entries()) {
+      const cardTs = `1700000900.${String(index + 1).padStart(6, '0')}`;
+      slack.showMessage(CHANNEL, cardTs);
+      const watch = await db.store.watches.create({
+        teamId: 'T0ACME',
+        userId: machine.userId,
+        machineId: `pscoal${index}`,
+        machineName: machine.name,
+        targetState: 'ready',
+        channel: CHANNEL,
+        messageTs: cardTs,
+        createdAt: finishedAt - 95_000,
+        deadlineAt: finishedAt + 30 * 60_000,
+      });
+      await db.store.watches.complete(watch.id, {
+        status: 'done',
+        at: finishedAt,
+        report: outcomes.stored(report, finishedAt),
+      });
+      watches.push(watch);
+    }
+    // As the poller does when the tick's list shows them all at their target.
+    for (const watch of watches) outcomes.dispatch(watch, report);
+    await outcomes.settled();
+    return watches;
+  }
+
+  const posts = () => slack.calls('chat.postMessage');
+  const lines = () =>
+    posts()
+      .filter((call) => call.answer?.ok)
+      .flatMap((call) => String(call.args.text).split('\n'));
+
+  it('posts 35 completions of 30 people in a few messages, each person mentioned once per machine, none in a DM', async () => {
+    // 30 people, the first five with two machines each.
+    const people = Array.from({ length: 30 }, (_, index) => `U0TEAM${String(index).padStart(3, '0')}`);
+    const machines = [
+      ...people.map((userId, index) => ({ userId, name: `team-gpu-${index}` })),
+      ...people.slice(0, 5).map((userId, index) => ({ userId, name: `team-cpu-${index}` })),
+    ];
+    const started = Date.now();
+    await finishTogether(machines);
+
+    expect(posts().length).toBeLessThanOrEqual(3);
+    expect(posts().every((call) => call.args.channel === CHANNEL)).toBe(true);
+    // Kept to Slack's pace: no 429 came back at all, so none could be left unhandled.
+    expect(posts().every((call) => call.answer?.ok === true)).toBe(true);
+    for (const machine of machines) {
+      const about = lines().filter((line) => line.includes(`*${machine.name}*`));
+      expect(about).toEqual([`<@${machine.userId}> *${machine.name}* is 🟢 Ready (took 1m35s).`]);
+    }
+    for (const [index, userId] of people.entries()) {
+      expect(lines().filter((line) => line.includes(`<@${userId}>`))).toHaveLength(index < 5 ? 2 : 1);
+    }
+    // A message of several says how many it carries.
+    for (const text of posts().map((call) => String(call.args.text).split('\n'))) {
+      if (text.length > 1) expect(text[0]).toBe(`${text.length - 1} machines are 🟢 Ready:`);
+    }
+    // Nothing is left due. (Each card's final update, coalesced or not: test/replicas/scale-out.test.ts.)
+    expect(await db.store.watches.dueReports(Date.now() + 10 * 60_000, 100)).toEqual([]);
+    // Together at once (or a second later): not 35 seconds of turns.
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('splits completions that outgrow one message over the next ones, losing none', async () => {
+    const machines = Array.from({ length: 120 }, (_, index) => ({
+      userId: `U0WIDE${String(index).padStart(3, '0')}`,
+      name: `a-machine-name-as-long-as-fifty-characters-${String(index).padStart(4, '0')}`,
+    }));
+    await finishTogether(machines);
+
+    // Slack's 50 blocks a message (the strict fake refuses more): 120 lines need three messages at least.
+    expect(posts().length).toBeGreaterThanOrEqual(3);
+    expect(posts().every((call) => call.answer?.ok === true && call.args.channel === CHANNEL)).toBe(true);
+    for (const machine of machines) {
+      expect(lines().filter((line) => line.includes(`*${machine.name}*`))).toHaveLength(1);
+    }
+  }, 30_000);
+});
