@@ -48,8 +48,7 @@ function createForm(fields: {
     [F.template.blockId]: { [F.template.actionId]: select(fields.template) },
     [F.size.blockId]: { [F.size.actionId]: typed('number_input', fields.size ?? '50') },
     [F.machineName.blockId]: { [F.machineName.actionId]: typed('plain_text_input', fields.name) },
-    // v1's form has no billing field (its create has none).
-    ...(V1 ? {} : { [F.billingType.blockId]: { [F.billingType.actionId]: select('hourly') } }),
+    // No billing field: the contract's one billing type is said as text, and v1's create has none.
     [F.publicIp.blockId]: {
       [F.publicIp.actionId]: { type: 'radio_buttons', selected_option: option('none') },
     },
@@ -232,11 +231,11 @@ describe('/ps create with the form', () => {
       }),
     );
     // Ada's is an individual account, though it carries a team id like every account: it sends no user.
-    expect(textOf(response.body)).toContain('Creating *ada-fresh*');
-    const done = await bot.slack.waitFor('views.update');
-    expect(textOf(done.args.view)).toContain('Created *ada-fresh*');
+    // Paperspace answered within the ack's time: the form closes, with no "Done" modal left to close.
+    expect(response.body).toEqual({ response_action: 'clear' });
 
     const post = await bot.slack.waitFor('chat.postMessage');
+    expect(bot.slack.calls('views.update')).toEqual([]);
     expect(post.args.channel).toBe(CHANNEL);
     expect(textOf(post.args.blocks)).toContain(`Provisioning… created by <@${ADA}>`);
     const machine = bot.emulator.state.machineByName('ada-fresh');
@@ -267,7 +266,7 @@ describe('/ps create with the form', () => {
         }),
       }),
     );
-    expect(textOf(response.body)).toContain('Creating *team-fresh*');
+    expect(response.body).toEqual({ response_action: 'clear' });
     await bot.slack.waitFor('chat.postMessage');
     expect(bot.emulator.state.machineByName('team-fresh')).toBeDefined();
   });
@@ -503,5 +502,12 @@ describe('/ps create with key=value pairs', () => {
     expect(bot.watchRequests.filter((request) => request.machineId === machine?.id)).toEqual([
       expect.objectContaining({ targetState: 'off', operation: 'create' }),
     ]);
+  });
+
+  it('creates without a billing type: the only one Paperspace offers is taken, not asked for', async () => {
+    await createInline('machineName=ada-billed region=CA1 machineType=C4 size=50 templateId=t04azgph');
+    const post = await bot.slack.waitFor('chat.postMessage');
+    expect(textOf(post.args.blocks)).toContain('ada-billed');
+    expect(bot.emulator.state.machineByName('ada-billed')).toBeDefined();
   });
 });

@@ -70,18 +70,10 @@ export function createMachineModal(input_: CreateMachineModalInput): ModalView {
     }),
     input(F.machineName, 'Name', textElement({ placeholder: 'gpu-1', maxLength: 255 })),
   ];
-  if (input_.dialect === 'contract') {
-    blocks.push(
-      input(
-        F.billingType,
-        'Billing',
-        selectElement(
-          BILLING_TYPES.map((type) => option(type, type)),
-          'hourly',
-        ),
-      ),
-    );
-  }
+  // The contract bills by one type only: said as text, not a required select with one choice; the
+  // create schema fills it in.
+  if (input_.dialect === 'contract')
+    blocks.push(note(`*Billing:* ${BILLING_TYPES[0]}, the one way Paperspace bills machines.`));
   if (networks.length > 0) {
     const options = networks.map((n) =>
       option(`${n.name} · ${n.region}`, n.id, `${n.network} / ${n.netmask}`),
