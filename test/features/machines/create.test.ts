@@ -33,6 +33,8 @@ const checked = (...values: string[]): ViewStateValue => ({
   selected_options: values.map(option),
 });
 
+type TypeOption = { value: string; description?: { text: string } };
+
 /** A filled-in create form, as Slack sends view.state.values. */
 function createForm(fields: {
   name: string;
@@ -100,6 +102,21 @@ function viewOf(call: ApiCall): { callback_id?: string; private_metadata?: strin
 }
 
 describe('/ps create with the form', () => {
+  it("shows each machine type with its kind of processor and, where Ada's machines show it, its price an hour", async () => {
+    const { filled } = await openCreateModal(ADA);
+    const typeBlock = viewOf(filled).blocks.find(
+      (block) => (block as { block_id?: string }).block_id === F.machineType.blockId,
+    ) as { element: { options?: TypeOption[]; option_groups?: { options: TypeOption[] }[] } };
+    const options =
+      typeBlock.element.options ?? typeBlock.element.option_groups?.flatMap((g) => g.options) ?? [];
+    const about = (type: string) => options.find((o) => o.value === type)?.description?.text;
+    // ada-workstation is a P4000 and ada-cpu-box a C4: their rates are known, in the one rate format.
+    expect(about('P4000')).toBe('dedicated GPU · $0.51 / h');
+    expect(about('C4')).toBe('CPU only, no GPU · $0.036 / h');
+    // No machine of hers is a V100: its kind is known, its price is not guessed.
+    expect(about('V100')).toBe('dedicated GPU');
+  });
+
   it('opens a loading modal at once with the trigger, then fills in the form in the same view', async () => {
     const { opened, filled, triggerId } = await openCreateModal(ADA);
     // The trigger_id of the command itself, which the fake Slack issued and accepts once.
