@@ -73,6 +73,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const clock: ClockControl = {
     reading: () => ({ now: now(), offsetMs: sandboxClock.offsetMs() }),
     async advance(ms) {
+      // A reminder or digest stored since the last tick is put on the cron engine first, so its next
+      // time is counted from before the move, as it was set, and the move can pass it.
+      await scheduler?.tick();
       sandboxClock.advance(ms);
       await cron.runDue();
       await scheduler?.tick();
