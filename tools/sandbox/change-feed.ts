@@ -22,7 +22,9 @@ export type WorkspaceChange =
   | { type: 'modals'; userId: string; stack: PageView[] }
   | { type: 'home'; userId: string; view: PageView }
   /** A short notice for one person, such as a click the app did not answer. */
-  | { type: 'notice'; userId: string; text: string };
+  | { type: 'notice'; userId: string; text: string }
+  /** The sandbox clock moved (sandbox-clock.ts); everyone sees the same time. */
+  | { type: 'clock'; now: number; offsetMs: number };
 
 export interface ChangeFeed {
   emit(change: WorkspaceChange): void;

@@ -3,6 +3,7 @@
 // reconnects by itself, and each reconnect starts from a fresh snapshot, so nothing is missed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChangeFeed } from './change-feed.js';
+import type { ClockReading } from './sandbox-clock.js';
 import { SANDBOX_APP, SANDBOX_TEAM } from './sandbox-identity.js';
 import { toPageView, type ViewStacks } from './view-stacks.js';
 import type { Workspace } from './workspace.js';
@@ -16,6 +17,8 @@ export interface EventStreamOptions {
   views: ViewStacks;
   /** A line per person for the user switcher, such as which demo key fits them. */
   notes: Record<string, string>;
+  /** The sandbox clock, when the app behind the page follows it (a scripted test app does not). */
+  clock?: (() => ClockReading) | undefined;
 }
 
 export interface EventStream {
@@ -25,7 +28,7 @@ export interface EventStream {
   closeAll(): void;
 }
 
-export function createEventStream({ feed, workspace, views, notes }: EventStreamOptions): EventStream {
+export function createEventStream({ feed, workspace, views, notes, clock }: EventStreamOptions): EventStream {
   const open = new Set<ServerResponse>();
 
   const write = (response: ServerResponse, event: string, data: unknown): void => {
@@ -50,6 +53,7 @@ export function createEventStream({ feed, workspace, views, notes }: EventStream
         ...workspace.snapshotFor(userId),
         modals: views.modals(userId).map(toPageView),
         home: home === undefined ? null : toPageView(home),
+        clock: clock === undefined ? null : clock(),
       });
       const unsubscribe = feed.subscribe((change) => {
         if (workspace.visibleTo(change, userId)) write(response, 'change', change);

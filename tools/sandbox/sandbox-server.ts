@@ -16,6 +16,7 @@ import { isTimeZone } from './time-zone.js';
 import { WORKFLOW_COMMAND, type WorkflowRuns } from './workflow-runs.js';
 import type { Workspace } from './workspace.js';
 
+const CLOCK_COMMAND = '/clock';
 const PAGE_DIRECTORY = fileURLToPath(new URL('./page/', import.meta.url));
 const PAGE_FILES: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
@@ -65,6 +66,7 @@ const schemas = {
   '/sandbox/submit': z.object({ user: userId, viewId: z.string(), values: entered }),
   '/sandbox/close': z.object({ user: userId, viewId: z.string(), all: z.boolean() }),
   '/sandbox/home': z.object({ user: userId }),
+  '/sandbox/clock': z.object({ user: userId, step: z.string().max(40) }),
 } as const;
 type PagePath = keyof typeof schemas;
 
@@ -74,6 +76,8 @@ export interface SandboxServerOptions {
   workflowRuns: WorkflowRuns;
   events: EventStream;
   workspace: Workspace;
+  /** Moves the sandbox clock by a step such as `+8h` (the page's buttons and `/clock`). */
+  moveClock: (step: string) => Promise<Outcome>;
   logger: Logger;
   port: number;
   host: string;
@@ -87,7 +91,7 @@ export interface SandboxServer {
 }
 
 export async function startSandboxServer(options: SandboxServerOptions): Promise<SandboxServer> {
-  const { standin, interactions, workflowRuns, events, workspace, logger } = options;
+  const { standin, interactions, workflowRuns, events, workspace, moveClock, logger } = options;
   let allowedHosts = new Set<string>();
 
   const pageAction = async (path: PagePath, body: unknown): Promise<Outcome> => {
@@ -104,6 +108,8 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
         // Workflow Builder's part, played by the page: runs one of the app's steps.
         if (command === WORKFLOW_COMMAND)
           return workflowRuns.run({ userId: input.user, channel: input.channel, text: input.text });
+        // The sandbox's own control, not Slack's: the page's clock buttons, typed.
+        if (command === CLOCK_COMMAND) return moveClock(input.text.trim().slice(CLOCK_COMMAND.length));
         return input.text.trimStart().startsWith('/')
           ? interactions.slashCommand(typed)
           : interactions.say(typed);
@@ -122,6 +128,8 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
       }
       case '/sandbox/home':
         return interactions.openHome(schemas[path].parse(body).user);
+      case '/sandbox/clock':
+        return moveClock(schemas[path].parse(body).step);
     }
   };
 

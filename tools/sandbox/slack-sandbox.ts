@@ -9,6 +9,7 @@ import { createGrants } from './grants.js';
 import { createInteractions } from './interactions.js';
 import { createLinkSharing } from './link-sharing.js';
 import { createFakeUnfurls } from './link-unfurls.js';
+import { CLOCK_STEP_USAGE, type ClockControl, parseClockStep } from './sandbox-clock.js';
 import { SANDBOX_APP } from './sandbox-identity.js';
 import { type SandboxServer, startSandboxServer } from './sandbox-server.js';
 import { API_PATH_PREFIX, createSlackStandin, RESPONSE_URL_PATH_PREFIX } from './slack-standin.js';
@@ -27,6 +28,8 @@ export interface SlackSandboxOptions {
   now?: () => number;
   /** How long the app has to acknowledge (Slack: 3 s). */
   ackTimeoutMs?: number;
+  /** The bot's movable clock (startSandbox); without it the page shows no clock and `/clock` says why. */
+  clock?: ClockControl;
 }
 
 export interface SlackSandbox {
@@ -105,8 +108,24 @@ export async function startSlackSandbox(options: SlackSandboxOptions): Promise<S
     }),
     interactions,
     workflowRuns,
-    events: createEventStream({ feed, workspace, views, notes: options.notes ?? {} }),
+    events: createEventStream({
+      feed,
+      workspace,
+      views,
+      notes: options.notes ?? {},
+      clock: options.clock?.reading,
+    }),
     workspace,
+    moveClock: async (step) => {
+      const { clock } = options;
+      if (clock === undefined)
+        return { ok: false, error: 'This sandbox has no clock to move: its app keeps real time.' };
+      const ms = parseClockStep(step);
+      if (ms === undefined) return { ok: false, error: CLOCK_STEP_USAGE };
+      await clock.advance(ms);
+      feed.emit({ type: 'clock', ...clock.reading() });
+      return { ok: true };
+    },
     logger,
     port: options.port,
     host: options.host ?? '127.0.0.1',

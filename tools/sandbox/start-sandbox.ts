@@ -7,10 +7,13 @@ import type { CustomRoute } from '@slack/bolt';
 import { startBot } from '../../src/bot.js';
 import type { Logger } from '../../src/logger.js';
 import type { Dialect } from '../../src/paperspace/dialect.js';
+import type { Scheduler } from '../../src/scheduler/scheduler.js';
 import { SLACK_EVENTS_PATH } from '../../src/slack/app.js';
 import { openStore } from '../../src/store/store.js';
 import { createKeyVault } from '../../src/vault/key-vault.js';
 import { type EmulatorUser, type RunningEmulator, startEmulator } from '../emulator/index.js';
+import { createManualCron } from './clock-driven-cron.js';
+import { type ClockControl, createSandboxClock } from './sandbox-clock.js';
 import { SANDBOX_PEOPLE } from './sandbox-identity.js';
 import { startSlackSandbox } from './slack-sandbox.js';
 import { loadOrCreateVaultKey } from './vault-key-file.js';
@@ -19,6 +22,8 @@ import { loadOrCreateVaultKey } from './vault-key-file.js';
 const SANDBOX_TRANSITION_MS = 1500;
 /** Watches poll this often, so a card follows each of those states (POLL_INTERVAL_MS is for real APIs). */
 const SANDBOX_POLL_INTERVAL_MS = 1000;
+/** How often cron occurrences are looked for: node-cron's own resolution, a second. */
+const CRON_CHECK_MS = 1000;
 const VAULT_KEY_FILE = 'sandbox-vault.key';
 const DATABASE_FILE = 'sandbox.db';
 /** Names the dialect whose emulator world the database was made with. */
@@ -40,6 +45,7 @@ export interface SandboxOptions {
   pollIntervalMs?: number;
   /** Extra routes for the bot's HTTP server, such as health checks. */
   customRoutes?: CustomRoute[];
+  /** Real time for Slack's half; the bot and the emulator run on the sandbox clock built on it. */
   now?: () => number;
   /** Which API the bot speaks to the emulator: the legacy contract (default) or v1 under /v1. */
   dialect?: Dialect;
@@ -51,12 +57,30 @@ export interface RunningSandbox {
   /** The bot's own HTTP server (where the stand-in sends Slack's requests). */
   botUrl: string;
   emulatorUrl: string;
+  /** The page's clock control: moves the bot's and the emulator's time and runs what fell due. */
+  clock: ClockControl;
   close(): Promise<void>;
 }
 
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const { logger, dataDir } = options;
-  const now = options.now ?? Date.now;
+  const realNow = options.now ?? Date.now;
+  // One clock for the bot, its store and the emulator, so that moving it moves their world together.
+  const sandboxClock = createSandboxClock(realNow);
+  const now = sandboxClock.now;
+  const cron = createManualCron(now);
+  let scheduler: Scheduler | undefined;
+  const clock: ClockControl = {
+    reading: () => ({ now: now(), offsetMs: sandboxClock.offsetMs() }),
+    async advance(ms) {
+      // A reminder or digest stored since the last tick is put on the cron engine first, so its next
+      // time is counted from before the move, as it was set, and the move can pass it.
+      await scheduler?.tick();
+      sandboxClock.advance(ms);
+      await cron.runDue();
+      await scheduler?.tick();
+    },
+  };
   const cleanup: (() => Promise<void>)[] = [];
   const closeAll = async () => {
     for (const step of cleanup.reverse()) await step().catch(() => undefined);
@@ -85,7 +109,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       port: options.port,
       host: options.host ?? '127.0.0.1',
       notes: personNotes(emulator),
-      now,
+      now: realNow,
+      clock,
     });
     cleanup.push(() => slack.close());
 
@@ -101,16 +126,25 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       store,
       vault,
       logger,
-      scheduler: { pollIntervalMs: options.pollIntervalMs ?? SANDBOX_POLL_INTERVAL_MS },
+      scheduler: { pollIntervalMs: options.pollIntervalMs ?? SANDBOX_POLL_INTERVAL_MS, cron },
       now,
       ...(options.customRoutes ? { customRoutes: options.customRoutes } : {}),
     });
     cleanup.push(() => bot.stop());
+    scheduler = bot.scheduler;
+    // Reminders and digests fire as real time reaches them too, as node-cron would fire them.
+    const cronTimer = setInterval(() => {
+      cron
+        .runDue()
+        .catch((error: unknown) => logger.error({ error: String(error) }, 'sandbox: a cron job failed'));
+    }, CRON_CHECK_MS);
+    cronTimer.unref();
+    cleanup.push(async () => clearInterval(cronTimer));
     const botUrl = `http://127.0.0.1:${bot.port}`;
     slack.setRequestUrl(`${botUrl}${SLACK_EVENTS_PATH}`);
 
     announce(logger, `${slack.url}/`, emulator, dialect);
-    return { url: `${slack.url}/`, botUrl, emulatorUrl: emulator.url, close: closeAll };
+    return { url: `${slack.url}/`, botUrl, emulatorUrl: emulator.url, clock, close: closeAll };
   } catch (error) {
     await closeAll();
     throw error;

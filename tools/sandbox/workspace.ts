@@ -137,6 +137,8 @@ export function createWorkspace({
         return isMember(change.message.channel, userId);
       case 'message_deleted':
         return isMember(change.channel, userId);
+      case 'clock':
+        return true;
       default:
         return change.userId === userId;
     }

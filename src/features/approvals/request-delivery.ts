@@ -4,6 +4,7 @@
 // and the requester gets a receipt with Withdraw in their DM. Every request is audited with its
 // requester.
 import type { WebClient } from '@slack/web-api';
+import { estimatedHourlyRate } from '../../domain/hourly-rate.js';
 import { linkedPeopleOf, linkedTeammates, ownerIdOf, paperspaceNameOf } from '../../domain/machine-people.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
@@ -19,7 +20,6 @@ import { findTemplate } from '../machines/create-flow.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
 import { createApprovers } from './approvers.js';
 import { approverMessage, plainMessage, receiptMessage } from './blocks/request-messages.js';
-import { estimatedHourlyRate } from './hourly-rate.js';
 
 export const DEFAULT_REQUEST_LIFETIME_MS = 24 * 3_600_000;
 

@@ -5,6 +5,7 @@
 // arming, which is what makes the machine due again later.
 
 import type { Logger } from 'pino';
+import { hourlyRateOf } from '../../domain/hourly-rate.js';
 import { ownerIdOf } from '../../domain/machine-people.js';
 import { isRunning, isStoppable } from '../../domain/machine-states.js';
 import { describeError } from '../../errors/describe-error.js';
@@ -16,7 +17,6 @@ import type { MachineRun } from '../../store/cost-alerts.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 import type { KeyVault } from '../../vault/key-vault.js';
-import { hourlyRateOf } from '../approvals/hourly-rate.js';
 import { costAlertMessage } from './blocks/cost-alert.js';
 import { runningSinceOf } from './running-since.js';
 import { thresholdOf } from './thresholds.js';

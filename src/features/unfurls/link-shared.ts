@@ -4,12 +4,12 @@
 // their key cannot read: Slack then shows the link as it is. The buttons act with the key of whoever
 // clicks them, as on every card (someone else's machine offers "Ask the owner" on the click).
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { hourlyRateOf } from '../../domain/hourly-rate.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { formatHourlyRate } from '../../slack/block-kit/format.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { slackPerson } from '../../slack/slack-person.js';
-import { hourlyRateOf } from '../approvals/hourly-rate.js';
 import { machineCard } from '../machines/blocks/machine-card.js';
 import { machineIdOfConsoleUrl } from './console-links.js';
 

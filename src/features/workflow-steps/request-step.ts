@@ -77,10 +77,9 @@ export function requestStep(deps: ListenerDeps): (args: StepArgs) => Promise<voi
       );
     }
     // Checked as the approver's create will be: the machine goes to the requester (their Paperspace
-    // user), billed by the hour where the API asks how (the contract; v1 has no billing type).
+    // user); the contract's one billing type is filled in by the create schema.
     const params = {
       ...typed,
-      ...(actor.client.dialect === 'v1' ? {} : { billingType: 'hourly' }),
       userId: linked.userId,
     };
     const checked = checkCreateParams(

@@ -57,13 +57,19 @@ const NOT_IN_V1: Readonly<Record<string, string>> = {
 };
 
 /**
- * Required by the contract; v1 has no billing type (NOT_IN_V1 refuses one given). Typed optional for
- * both, since one parameter type serves both dialects: the contract's schema still requires it when
- * it runs, which is the stricter of the two, so the cast only widens what callers may omit.
+ * Required by the contract, which offers one billing type: left out, it is that one, so nobody is asked
+ * to choose from a single choice. v1 has no billing type (NOT_IN_V1 refuses one given). Typed optional
+ * for both, since one parameter type serves both dialects: the contract's schema always sends one,
+ * so the cast only widens what callers may omit.
  */
+/** The contract's one billing type, what a create that names none is billed by. */
+const ONLY_BILLING_TYPE = BILLING_TYPES[0];
+
 const billingTypeSchema = (dialect: Dialect) => {
   const optional = choice(BILLING_TYPES).optional();
-  return dialect === 'v1' ? optional : (choice(BILLING_TYPES) as unknown as typeof optional);
+  return dialect === 'v1'
+    ? optional
+    : (choice(BILLING_TYPES).default(ONLY_BILLING_TYPE) as unknown as typeof optional);
 };
 
 /**

@@ -58,6 +58,7 @@ describe('/ps login', () => {
     const shown = textOf(response.body);
     expect(shown).toContain('••••dual');
     expect(shown).toContain('ada.park@example.com');
+    expect(shown).not.toMatch(/\bteam\b/i);
     expect(shown).not.toContain(ada.apiKey);
 
     expect(await bot.vault.credentials(slackUser('ada'))).toEqual({ apiKey: ada.apiKey });
@@ -81,6 +82,8 @@ describe('/ps login', () => {
     expect(text).toContain('••••dual');
     expect(text).toContain('ada.park@example.com');
     expect(text).toContain('u1ada');
+    // Ada's individual account has a team id too; nothing calls her one-person account a team.
+    expect(text).not.toMatch(/\bteam\b/i);
     expect(text).toMatch(/Linked <!date\^\d+\^/);
     expect(text).toContain('Access token: none');
     expect(text).not.toContain(ada.apiKey);

@@ -204,6 +204,8 @@ describe('catalogue lists', () => {
   it("lists the team's users, filtered by a field", async () => {
     const all = await command(bot, 'maya', 'users');
     expect(textOf(all.blocks)).toContain('2 users');
+    // The team's id on every row of its own users says nothing a person can use.
+    expect(textOf(all.blocks)).not.toMatch(/\bteam\b/i);
     const one = await command(bot, 'maya', 'users firstname=Sam');
     expect(textOf(one.blocks)).toContain('sam.rivera@orbital.example');
     expect(textOf(one.blocks)).not.toContain('maya.chen');

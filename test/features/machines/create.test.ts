@@ -33,6 +33,8 @@ const checked = (...values: string[]): ViewStateValue => ({
   selected_options: values.map(option),
 });
 
+type TypeOption = { value: string; description?: { text: string } };
+
 /** A filled-in create form, as Slack sends view.state.values. */
 function createForm(fields: {
   name: string;
@@ -48,8 +50,7 @@ function createForm(fields: {
     [F.template.blockId]: { [F.template.actionId]: select(fields.template) },
     [F.size.blockId]: { [F.size.actionId]: typed('number_input', fields.size ?? '50') },
     [F.machineName.blockId]: { [F.machineName.actionId]: typed('plain_text_input', fields.name) },
-    // v1's form has no billing field (its create has none).
-    ...(V1 ? {} : { [F.billingType.blockId]: { [F.billingType.actionId]: select('hourly') } }),
+    // No billing field: the contract's one billing type is said as text, and v1's create has none.
     [F.publicIp.blockId]: {
       [F.publicIp.actionId]: { type: 'radio_buttons', selected_option: option('none') },
     },
@@ -101,6 +102,21 @@ function viewOf(call: ApiCall): { callback_id?: string; private_metadata?: strin
 }
 
 describe('/ps create with the form', () => {
+  it("shows each machine type with its kind of processor and, where Ada's machines show it, its price an hour", async () => {
+    const { filled } = await openCreateModal(ADA);
+    const typeBlock = viewOf(filled).blocks.find(
+      (block) => (block as { block_id?: string }).block_id === F.machineType.blockId,
+    ) as { element: { options?: TypeOption[]; option_groups?: { options: TypeOption[] }[] } };
+    const options =
+      typeBlock.element.options ?? typeBlock.element.option_groups?.flatMap((g) => g.options) ?? [];
+    const about = (type: string) => options.find((o) => o.value === type)?.description?.text;
+    // ada-workstation is a P4000 and ada-cpu-box a C4: their rates are known, in the one rate format.
+    expect(about('P4000')).toBe('dedicated GPU · $0.51 / h');
+    expect(about('C4')).toBe('CPU only, no GPU · $0.036 / h');
+    // No machine of hers is a V100: its kind is known, its price is not guessed.
+    expect(about('V100')).toBe('dedicated GPU');
+  });
+
   it('opens a loading modal at once with the trigger, then fills in the form in the same view', async () => {
     const { opened, filled, triggerId } = await openCreateModal(ADA);
     // The trigger_id of the command itself, which the fake Slack issued and accepts once.
@@ -232,11 +248,11 @@ describe('/ps create with the form', () => {
       }),
     );
     // Ada's is an individual account, though it carries a team id like every account: it sends no user.
-    expect(textOf(response.body)).toContain('Creating *ada-fresh*');
-    const done = await bot.slack.waitFor('views.update');
-    expect(textOf(done.args.view)).toContain('Created *ada-fresh*');
+    // Paperspace answered within the ack's time: the form closes, with no "Done" modal left to close.
+    expect(response.body).toEqual({ response_action: 'clear' });
 
     const post = await bot.slack.waitFor('chat.postMessage');
+    expect(bot.slack.calls('views.update')).toEqual([]);
     expect(post.args.channel).toBe(CHANNEL);
     expect(textOf(post.args.blocks)).toContain(`Provisioning… created by <@${ADA}>`);
     const machine = bot.emulator.state.machineByName('ada-fresh');
@@ -267,7 +283,7 @@ describe('/ps create with the form', () => {
         }),
       }),
     );
-    expect(textOf(response.body)).toContain('Creating *team-fresh*');
+    expect(response.body).toEqual({ response_action: 'clear' });
     await bot.slack.waitFor('chat.postMessage');
     expect(bot.emulator.state.machineByName('team-fresh')).toBeDefined();
   });
@@ -503,5 +519,12 @@ describe('/ps create with key=value pairs', () => {
     expect(bot.watchRequests.filter((request) => request.machineId === machine?.id)).toEqual([
       expect.objectContaining({ targetState: 'off', operation: 'create' }),
     ]);
+  });
+
+  it('creates without a billing type: the only one Paperspace offers is taken, not asked for', async () => {
+    await createInline('machineName=ada-billed region=CA1 machineType=C4 size=50 templateId=t04azgph');
+    const post = await bot.slack.waitFor('chat.postMessage');
+    expect(textOf(post.args.blocks)).toContain('ada-billed');
+    expect(bot.emulator.state.machineByName('ada-billed')).toBeDefined();
   });
 });

@@ -21,6 +21,8 @@ const state = {
   thread: null,
   dismissed: new Set(),
   connected: false,
+  /** How far the sandbox clock runs ahead of real time; null when the app behind the page keeps real time. */
+  clockOffsetMs: null,
 };
 let source;
 
@@ -64,6 +66,7 @@ function connect() {
       ephemerals: new Map(snapshot.ephemerals.map((message) => [message.ts, message])),
       modals: snapshot.modals,
       home: snapshot.home,
+      clockOffsetMs: snapshot.clock === null ? null : snapshot.clock.offsetMs,
       connected: true,
     });
     render();
@@ -102,6 +105,9 @@ function apply(change) {
       break;
     case 'notice':
       toast(change.text);
+      break;
+    case 'clock':
+      state.clockOffsetMs = change.offsetMs;
       break;
   }
 }
@@ -288,6 +294,25 @@ function renderSidebar() {
   $('#app-list').replaceChildren(link(`🤖 ${state.app.name}`, { kind: 'app', tab: 'home' }));
 }
 
+const clockFormat = new Intl.DateTimeFormat(undefined, {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+
+/** The sandbox's time (real time plus the offset), and how far ahead it runs, in the reader's zone. */
+function renderClock() {
+  $('#clock').hidden = state.clockOffsetMs === null;
+  if (state.clockOffsetMs === null) return;
+  const hours = Math.round(state.clockOffsetMs / 360_000) / 10;
+  const ahead =
+    hours === 0 ? 'real time' : hours < 48 ? `+${hours} h` : `+${Math.round(hours / 2.4) / 10} days`;
+  $('#clock-now').textContent =
+    `${clockFormat.format(new Date(Date.now() + state.clockOffsetMs))} (${ahead})`;
+}
+
 function renderHeader() {
   const header = $('#pane-header');
   if (state.view.kind === 'channel') {
@@ -398,6 +423,7 @@ function renderThread() {
 function render() {
   renderStatus();
   renderSidebar();
+  renderClock();
   renderHeader();
   renderPane();
   renderThread();
@@ -465,6 +491,15 @@ function wireComposer(form, input, threadTs) {
 function start() {
   wireComposer($('#composer'), $('#composer-input'), () => undefined);
   wireComposer($('#thread-composer'), $('#thread-input'), () => state.thread?.ts);
+  for (const button of document.querySelectorAll('#clock button[data-step]')) {
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      await send('/sandbox/clock', { step: button.dataset.step });
+      button.disabled = false;
+    });
+  }
+  // The minutes go on passing between moves.
+  setInterval(renderClock, 15_000);
   $('#thread-close').addEventListener('click', () => {
     state.thread = null;
     render();

@@ -9,7 +9,6 @@ export interface LinkedAccountView {
   maskedKey: string;
   email: string;
   userId: string;
-  teamId: string | null;
   /** Epoch milliseconds. */
   linkedAt: number;
   hasAccessToken: boolean;
@@ -25,7 +24,8 @@ const code = (text: string) => `\`${escapeMrkdwn(text)}\``;
 export function whoamiMessage(view: LinkedAccountView): SlackMessage {
   const lines = [
     `🔑 Your key ${code(view.maskedKey)} belongs to *${escapeMrkdwn(view.email)}*`,
-    `Paperspace user ${code(view.userId)}${view.teamId ? ` · team ${code(view.teamId)}` : ''}`,
+    // No team id: an individual account has one too, and an id names no team a person would know.
+    `Paperspace user ${code(view.userId)}`,
     `Linked ${slackDate(view.linkedAt, '{date_short_pretty} at {time}')}`,
     !view.drivesNeedAccessToken
       ? 'Shared drives: reached with this same key'

@@ -99,7 +99,6 @@ export interface LinkedAccountSummary {
   maskedKey: string;
   email: string;
   userId: string;
-  teamId: string | null;
   hasAccessToken: boolean;
   /** False on v1: its shared drives answer the same API key. */
   drivesNeedAccessToken: boolean;
@@ -107,7 +106,6 @@ export interface LinkedAccountSummary {
 
 /** The result of a successful link: which account the key belongs to, never the key itself. */
 export function loginLinkedView(summary: LinkedAccountSummary): ModalView {
-  const team = summary.teamId ? ` · team \`${escapeMrkdwn(summary.teamId)}\`` : '';
   const token = !summary.drivesNeedAccessToken
     ? 'Shared drives use this same key.'
     : summary.hasAccessToken
@@ -120,7 +118,7 @@ export function loginLinkedView(summary: LinkedAccountSummary): ModalView {
     blocks: [
       note(
         `✅ Linked key \`${escapeMrkdwn(summary.maskedKey)}\` to *${escapeMrkdwn(summary.email)}* ` +
-          `(user \`${escapeMrkdwn(summary.userId)}\`${team}).`,
+          `(Paperspace user \`${escapeMrkdwn(summary.userId)}\`).`,
       ),
       note(token),
     ],

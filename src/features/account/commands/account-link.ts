@@ -32,7 +32,6 @@ export const whoamiCommand: CommandHandler<'whoami'> = async (_command, context)
       maskedKey: maskedKey ?? '••••',
       email: account.email,
       userId: account.userId,
-      teamId: account.teamId,
       linkedAt: account.linkedAt,
       hasAccessToken: credentials?.accessToken !== undefined,
       drivesNeedAccessToken: context.deps.clients.capabilities.driveAccessToken,

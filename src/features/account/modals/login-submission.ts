@@ -144,7 +144,6 @@ function summaryOf(outcome: LinkedResult, drivesNeedAccessToken: boolean) {
     maskedKey: outcome.maskedKey,
     email: outcome.account.email,
     userId: outcome.account.userId,
-    teamId: outcome.account.teamId,
     hasAccessToken: outcome.hasAccessToken,
   };
 }

@@ -3,11 +3,7 @@
 // in GB, and whom it is for as a mention. Only what a person chose is listed: flags left at their
 // default (off, and "start on create" on) and the one billing type say nothing an approver needs
 // (issue 26: the request listed `templateId: tmun4o2g`, `teamId`, `userId` and three `false` flags).
-import {
-  isCpuMachineType,
-  isDedicatedGpuMachineType,
-  isGridMachineType,
-} from '../../../paperspace/constants.js';
+import { processorOf } from '../../../domain/machine-types.js';
 import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
 import { mention } from '../../machines/blocks/machine-replies.js';
 
@@ -43,10 +39,8 @@ const LABELS: Readonly<Record<string, string>> = {
 
 /** `P4000 · dedicated GPU`: the type as Paperspace sells it, with the kind of processor it has. */
 function machineTypeText(type: string): string {
-  if (isDedicatedGpuMachineType(type)) return `${type} · dedicated GPU`;
-  if (isGridMachineType(type)) return `${type} · shared GRID GPU`;
-  if (isCpuMachineType(type)) return `${type} · CPU only, no GPU`;
-  return type;
+  const processor = processorOf(type);
+  return processor === undefined ? type : `${type} · ${processor}`;
 }
 
 const code = (value: unknown) => `\`${escapeMrkdwn(String(value))}\``;

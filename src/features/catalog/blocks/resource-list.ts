@@ -62,7 +62,8 @@ const DESCRIBE: { [K in ResourceKind]: (item: ResourceItems[K]) => (string | und
   users: (user) => [
     bold(`${user.firstname} ${user.lastname}`.trim() || user.email),
     escapeMrkdwn(user.email),
-    [`id ${code(user.id)}`, `team ${code(user.teamId)}`].join(' · '),
+    // Every user listed is of the caller's own team: its id would say nothing, on each row.
+    `id ${code(user.id)}`,
   ],
   networks: (network) => [
     bold(network.name),

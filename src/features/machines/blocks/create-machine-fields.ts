@@ -8,7 +8,6 @@ export const CreateMachineFields = {
   template: field('template'),
   size: field('size'),
   machineName: field('machine_name'),
-  billingType: field('billing_type'),
   network: field('network'),
   script: field('script'),
   publicIp: field('public_ip'),

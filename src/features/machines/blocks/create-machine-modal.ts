@@ -1,6 +1,7 @@
 // /ps create: every create parameter of the contract as a form. Lists longer than a select may hold
 // (100 options) show their first 100 and say how to reach the others.
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
+import { processorOf } from '../../../domain/machine-types.js';
 import {
   BILLING_TYPES,
   CPU_MACHINE_TYPES,
@@ -11,6 +12,7 @@ import {
 } from '../../../paperspace/constants.js';
 import type { Dialect } from '../../../paperspace/dialect.js';
 import type { Network, Script, Template, User } from '../../../paperspace/schemas.js';
+import { formatHourlyRate } from '../../../slack/block-kit/format.js';
 import {
   checkboxesElement,
   input,
@@ -35,6 +37,8 @@ export interface CreateMachineModalInput {
   /** Team users a team administrator may assign the machine to. */
   users?: User[];
   isTeam: boolean;
+  /** What each machine type costs an hour (dollars), where the person's machines show it. */
+  hourlyRates?: ReadonlyMap<string, number>;
   /** v1's create has no billing type, no new users and no notification e-mail; its disk sizes differ. */
   dialect: Dialect;
   context?: ModalContext;
@@ -54,7 +58,7 @@ export function createMachineModal(input_: CreateMachineModalInput): ModalView {
   const scripts = selectable(input_.scripts);
   const blocks: KnownBlock[] = [
     input(F.region, 'Region', selectElement(REGIONS.map((region) => option(region, region)))),
-    machineTypeInput(input_.templates),
+    machineTypeInput(input_.templates, input_.hourlyRates ?? new Map()),
     templates.length > 0
       ? input(
           F.template,
@@ -70,18 +74,10 @@ export function createMachineModal(input_: CreateMachineModalInput): ModalView {
     }),
     input(F.machineName, 'Name', textElement({ placeholder: 'gpu-1', maxLength: 255 })),
   ];
-  if (input_.dialect === 'contract') {
-    blocks.push(
-      input(
-        F.billingType,
-        'Billing',
-        selectElement(
-          BILLING_TYPES.map((type) => option(type, type)),
-          'hourly',
-        ),
-      ),
-    );
-  }
+  // The contract bills by one type only: said as text, not a required select with one choice; the
+  // create schema fills it in.
+  if (input_.dialect === 'contract')
+    blocks.push(note(`*Billing:* ${BILLING_TYPES[0]}, the one way Paperspace bills machines.`));
   if (networks.length > 0) {
     const options = networks.map((n) =>
       option(`${n.name} · ${n.region}`, n.id, `${n.network} / ${n.netmask}`),
@@ -176,7 +172,12 @@ export function createMachineModal(input_: CreateMachineModalInput): ModalView {
  * every type one of them offers (a select holds 100): the submission then checks the chosen template
  * offers the chosen type, and names what it does offer.
  */
-function machineTypeInput(templates: readonly Template[]): KnownBlock {
+function machineTypeInput(templates: readonly Template[], rates: ReadonlyMap<string, number>): KnownBlock {
+  const typeOption = (type: string) => {
+    const rate = rates.get(type);
+    const about = [processorOf(type), rate === undefined ? undefined : formatHourlyRate(rate)];
+    return option(type, type, about.filter(Boolean).join(' · ') || undefined);
+  };
   const F = CreateMachineFields;
   const offered = [...new Set(templates.flatMap((template) => template.machineTypes ?? []))];
   const catalogs = templates.some((template) => template.machineTypes !== undefined);
@@ -185,9 +186,9 @@ function machineTypeInput(templates: readonly Template[]): KnownBlock {
       type: 'static_select',
       placeholder: placeholder('Choose…'),
       option_groups: [
-        group('GRID GPU · not with Ubuntu templates', GRID_MACHINE_TYPES),
-        group('Dedicated GPU', DEDICATED_GPU_MACHINE_TYPES),
-        group('CPU · not with Windows templates', CPU_MACHINE_TYPES),
+        group('GRID GPU · not with Ubuntu templates', GRID_MACHINE_TYPES.map(typeOption)),
+        group('Dedicated GPU', DEDICATED_GPU_MACHINE_TYPES.map(typeOption)),
+        group('CPU · not with Windows templates', CPU_MACHINE_TYPES.map(typeOption)),
       ],
     });
   }
@@ -197,16 +198,16 @@ function machineTypeInput(templates: readonly Template[]): KnownBlock {
       hint: 'Your templates offer no machine type right now; type one the template you choose offers.',
     });
   }
-  return input(F.machineType, 'Machine type', selectElement(shown.map((type) => option(type, type))), {
+  return input(F.machineType, 'Machine type', selectElement(shown.map(typeOption)), {
     hint: `Each template offers only some of these; ${SLASH_COMMAND} templates lists which.`,
   });
 }
 
 function group(
   label: string,
-  types: readonly string[],
+  options: PlainTextOption[],
 ): { label: ReturnType<typeof plainText>; options: PlainTextOption[] } {
-  return { label: plainText(label, LIMITS.optionText), options: types.map((type) => option(type, type)) };
+  return { label: plainText(label, LIMITS.optionText), options };
 }
 
 /** The existing-user choice: a select of the team's users, or an id field when none were listed. */

@@ -1,6 +1,8 @@
 // /ps create: with no arguments, the create form (opened as "Loading…" at once, filled when the
 // account's templates, networks, scripts and users are listed: a team's users to assign the machine
 // to); with key=value pairs, the machine is created straight away after the same checks the form gets.
+
+import { knownHourlyRates } from '../../../domain/hourly-rate.js';
 import { createMachineParamsSchema } from '../../../paperspace/request-params/machine-create-params.js';
 import { usageErrorMessage } from '../../../slack/block-kit/messages.js';
 import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
@@ -37,11 +39,13 @@ async function openCreateModal(context: CommandContext): Promise<void> {
     title: 'Create machine',
     loading: 'Loading templates, networks, scripts and users…',
     build: async () => {
-      const [templates, networks, scripts, { account, users }] = await Promise.all([
+      const [templates, networks, scripts, { account, users }, hourlyRates] = await Promise.all([
         client.templates.list(),
         client.networks.list(),
         client.scripts.list(),
         readAccountKind(client),
+        // Prices are a help, not a need: without them the form still opens, without prices.
+        knownHourlyRates(client, context.deps.now()).catch(() => new Map<string, number>()),
       ]);
       const isTeam = account.kind === 'team';
       return createMachineModal({
@@ -50,6 +54,7 @@ async function openCreateModal(context: CommandContext): Promise<void> {
         scripts,
         users: isTeam ? users : [],
         isTeam,
+        hourlyRates,
         dialect: client.dialect,
         context: { channelId: context.channelId },
       });

@@ -6,9 +6,10 @@
 // the same rules, is left to refuse, so the ack always goes out well inside Slack's 3 s.
 // Whether the account is a team was read from Paperspace when the form was built: only a team's form
 // has the user-assignment fields.
-// The ack turns the form into "Creating…"; the create runs with the submitter's key; on success the
-// card is posted in the channel and the modal says so, and on a refusal the form comes back with what
-// was typed and the reason under its field.
+// The create runs with the submitter's key. When Paperspace answers it within the ack's time, a
+// success closes the form and the card posted in the channel says the rest; otherwise the ack turns the
+// form into "Creating…", and then the modal says it was created (the card is in the channel), or the
+// form comes back with what was typed and the reason under its field.
 
 import type { WebClient } from '@slack/web-api';
 import { describeError } from '../../../errors/describe-error.js';
@@ -51,6 +52,11 @@ import { type MachineSubmission, readSubmission } from './machine-submission.js'
  */
 const LOOKUP_MS = 1500;
 const TITLE = 'Create machine';
+/**
+ * How long, from the request's arrival, a create may take and still close the form in the ack: Slack
+ * waits 3 s, and the ack itself needs the rest.
+ */
+const CREATE_ACK_MS = 2500;
 
 export function registerCreateSubmission(
   router: ListenerRouter,
@@ -86,22 +92,39 @@ export function registerCreateSubmission(
       return;
     }
     const name = escapeMrkdwn(checked.value.machineName);
+    const creating = `⏳ Creating *${name}*…`;
+    const userClient = paperspace ?? (await submission.userClient());
+    if (!userClient) {
+      await ack({
+        response_action: 'update',
+        view: statusModal({ callbackId: CallbackId.createMachine, title: TITLE, text: creating }),
+      });
+      return;
+    }
+    const attempt = settled(createForPerson(deps, { user, client: userClient }, checked.value, template));
+    // A create Paperspace answers within the ack's time closes the form: its card in the channel says
+    // the rest. A slower one turns the form into "Creating…", and the modal then says how it ended.
+    const early = await within(attempt, msLeftOf(context, CREATE_ACK_MS));
+    if (early?.ok === true) {
+      await ack({ response_action: 'clear' });
+      await announceCreated({
+        deps: submission.deps,
+        web: submission.web,
+        user,
+        outcome: early.outcome,
+        channel: submission.metadata.channelId,
+        tell: submission.tell,
+      });
+      return;
+    }
     await ack({
       response_action: 'update',
-      view: statusModal({
-        callbackId: CallbackId.createMachine,
-        title: TITLE,
-        text: `⏳ Creating *${name}*…`,
-      }),
+      view: statusModal({ callbackId: CallbackId.createMachine, title: TITLE, text: creating }),
     });
-
-    const userClient = paperspace ?? (await submission.userClient());
-    if (!userClient) return;
     const view = body.view as unknown as SubmittedView & { id: string };
-    let outcome: Awaited<ReturnType<typeof createForPerson>>;
-    try {
-      outcome = await createForPerson(deps, { user, client: userClient }, checked.value, template);
-    } catch (error) {
+    const result = early ?? (await attempt);
+    if (!result.ok) {
+      const { error } = result;
       // A team member: the form they filled becomes the request to the administrators, and the modal,
       // where they are looking, says where it went (or why it could not go).
       const requested = await requests.requestCreateInstead(error, checked.value, {
@@ -126,6 +149,7 @@ export function registerCreateSubmission(
       });
       return;
     }
+    const { outcome } = result;
     await showInModal(
       deps,
       client,
@@ -141,6 +165,28 @@ export function registerCreateSubmission(
       tell: submission.tell,
     });
   });
+}
+
+type Settled<T> = { ok: true; outcome: T } | { ok: false; error: unknown };
+
+function settled<T>(work: Promise<T>): Promise<Settled<T>> {
+  return work.then(
+    (outcome) => ({ ok: true, outcome }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+/** What `work` settled to within `ms`, or undefined when it is still under way. */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The create's outcome in the modal; a modal closed meanwhile is no failure of the create. */

@@ -11,7 +11,6 @@ const linked = {
   maskedKey: '••••3f9a',
   email: 'ada<script>@example.com',
   userId: 'u1ada',
-  teamId: 'te1ab',
   linkedAt: Date.UTC(2025, 0, 2, 3, 4),
   hasAccessToken: false,
   drivesNeedAccessToken: true,
@@ -23,7 +22,8 @@ describe('whoamiMessage', () => {
     assertBlockKitLimits(message);
     const text = visibleText(message.blocks);
     expect(text).toContain('Your key `••••3f9a` belongs to *ada&lt;script&gt;@example.com*');
-    expect(text).toContain('Paperspace user `u1ada` · team `te1ab`');
+    expect(text).toContain('Paperspace user `u1ada`');
+    expect(text).not.toMatch(/team/i);
     expect(text).toContain('Linked <!date^1735787040^{date_short_pretty} at {time}|2025-01-02 03:04 UTC>');
     expect(text).toContain('Access token: none');
   });

@@ -68,14 +68,13 @@ describe('login status views', () => {
       maskedKey: '••••3f9a',
       email: 'ada@example.com',
       userId: 'u1ada',
-      teamId: 'te1',
       hasAccessToken: false,
       drivesNeedAccessToken: true,
     });
     assertBlockKitLimits(view);
     expect(view.close?.text).toBe('Done');
     expect(visibleText(view.blocks)).toContain(
-      'Linked key `••••3f9a` to *ada@example.com* (user `u1ada` · team `te1`)',
+      'Linked key `••••3f9a` to *ada@example.com* (Paperspace user `u1ada`)',
     );
     expect(visibleText(view.blocks)).toContain('No access token is linked');
   });

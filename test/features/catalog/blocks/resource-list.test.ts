@@ -77,7 +77,7 @@ describe('resourceList', () => {
 
   it('shows users, networks, scripts and drives with their key fields', () => {
     expect(visibleText(list('users', [user], { page: 1, filters: {} }).blocks)).toContain(
-      '*Ada Lovelace*\nada@example.com\nid `u1a2b3` · team `te9xk1`',
+      '*Ada Lovelace*\nada@example.com\nid `u1a2b3`',
     );
     expect(visibleText(list('networks', [network], { page: 1, filters: {} }).blocks)).toContain(
       'Europe (AMS1) · `10.64.0.0` netmask `255.255.240.0`',

@@ -55,7 +55,9 @@ describe('createMachineModal', () => {
       'tmpl1',
       'tmpl2',
     ]);
-    expect(select(view, F.billingType.blockId)?.initial_option?.value).toBe('hourly');
+    // One billing type is no choice: it is said, not asked.
+    expect(JSON.stringify(view.blocks)).not.toContain('billing_type');
+    expect(JSON.stringify(view.blocks)).toContain('*Billing:* hourly');
     expect(inputByBlockId(view, F.startOnCreate.blockId)?.element).toMatchObject({
       initial_options: [{ value: 'start' }],
     });
@@ -125,7 +127,6 @@ const submitted: ViewOutput['state']['values'] = {
   template: { template_input: { type: 'static_select', selected_option: selected('tmpl1', 'Ubuntu 22.04') } },
   size: { size_input: { type: 'number_input', value: '100' } },
   machine_name: { machine_name_input: { type: 'plain_text_input', value: ' render-01 ' } },
-  billing_type: { billing_type_input: { type: 'static_select', selected_option: selected('hourly') } },
   network: { network_input: { type: 'static_select', selected_option: null } },
   script: { script_input: { type: 'static_select', selected_option: selected('scr1', 'bootstrap-1') } },
   public_ip: { public_ip_input: { type: 'radio_buttons', selected_option: selected('dynamic', 'Dynamic') } },
@@ -153,7 +154,6 @@ describe('readCreateMachineSubmission', () => {
       templateId: 'tmpl1',
       size: 100,
       machineName: 'render-01',
-      billingType: 'hourly',
       scriptId: 'scr1',
       dynamicPublicIp: true,
       startOnCreate: false,
