@@ -85,7 +85,6 @@ describe('request schemas shared with the Slack layer', () => {
       { field: 'region', message: 'is required' },
       { field: 'machineType', message: 'is required' },
       { field: 'size', message: 'must be a positive whole number' },
-      { field: 'billingType', message: 'is required' },
       { field: 'machineName', message: 'is required' },
       { field: 'templateId', message: 'is required' },
     ]);
