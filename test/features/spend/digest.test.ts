@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeMachineRef } from '../../../src/features/machines/blocks/machine-ref.js';
-import { digestBlockId } from '../../../src/features/spend/blocks/digest.js';
+import { digestBlockId, digestStoppedBlockId } from '../../../src/features/spend/blocks/digest.js';
 import { ActionId } from '../../../src/slack/ids.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
 import { messageText } from '../../scheduler/harness.js';
@@ -139,10 +139,13 @@ describe('the team digest, end to end', () => {
     await expect.poll(() => ofDigest().length).toBe(2);
     const stopped = ofDigest()[1];
     const rows = (stopped?.args.blocks ?? []) as { block_id?: string }[];
-    const row = JSON.stringify(rows.find((block) => block.block_id === digestBlockId('psorb003')));
+    const row = JSON.stringify(rows.find((block) => block.block_id === digestStoppedBlockId('psorb003')));
     expect(row).toContain('*sam-desktop*: stopped ✓');
     expect(row).not.toContain(ActionId.digestStop);
     expect(messageText(stopped?.args ?? {})).not.toContain('stopping');
+    // It no longer counts as running: three were when the digest was posted.
+    expect(messageText(digest.args)).toContain('3 machines running');
+    expect(messageText(stopped?.args ?? {})).toContain('2 machines running');
     const mayasRow = (blocks: unknown) =>
       (blocks as { block_id?: string }[]).find((block) => block.block_id === digestBlockId('psorb001'));
     expect(mayasRow(stopped?.args.blocks)).toEqual(mayasRow(digest.args.blocks));
@@ -175,8 +178,9 @@ describe('the team digest, end to end', () => {
     await expect.poll(() => bot.slack.calls('chat.update').length).toBeGreaterThan(before);
     const update = bot.slack.calls('chat.update').at(-1);
     const rows = (update?.args.blocks ?? []) as { block_id?: string }[];
-    const row = JSON.stringify(rows.find((block) => block.block_id === digestBlockId('psorb001')));
+    const row = JSON.stringify(rows.find((block) => block.block_id === digestStoppedBlockId('psorb001')));
     expect(row).toContain('*maya-trainer*: already off, nothing to stop');
+    expect(messageText({ blocks: rows })).toContain('1 machine running');
     expect(row).not.toContain(ActionId.digestStop);
     // The row sam's Stop brought up to date earlier stays so: the click's stale copy does not undo it.
     expect(JSON.stringify(rows)).toContain('*sam-desktop*: stopped ✓');

@@ -47,17 +47,44 @@ export function digestBlockId(machineId: string): string {
   return DIGEST_BLOCK_PREFIX + machineId;
 }
 
+const STOPPED_ROW_PREFIX = 'digest_off:';
+
+/** block_id of a row whose machine was stopped from the digest: it no longer counts as running. */
+export function digestStoppedBlockId(machineId: string): string {
+  return STOPPED_ROW_PREFIX + machineId;
+}
+
+/** The "N machines running" line carries N in its block_id, so a row's Stop can count it down. */
+const RUNNING_COUNT_PREFIX = 'digest_running:';
+
+function runningLine(count: number): string {
+  return count === 0
+    ? '*Nothing is running.* 🌙'
+    : `*${plural(count, 'machine')} running* (oldest run first):`;
+}
+
+/**
+ * The digest with its "N machines running" line recounted: the machines running when it was posted
+ * less the rows stopped from it since (a failed stop's row counts again). Undefined for a digest
+ * posted before the count was kept in the line.
+ */
+export function withDigestRunningCount(blocks: KnownBlock[]): KnownBlock[] | undefined {
+  const counted = blocks.find((block) => block.block_id?.startsWith(RUNNING_COUNT_PREFIX));
+  const posted = Number(counted?.block_id?.slice(RUNNING_COUNT_PREFIX.length));
+  if (counted === undefined || !Number.isInteger(posted)) return undefined;
+  const stopped = blocks.filter((block) => block.block_id?.startsWith(STOPPED_ROW_PREFIX)).length;
+  const line = { ...counted, text: mrkdwn(runningLine(Math.max(0, posted - stopped))) } as KnownBlock;
+  return blocks.map((block) => (block === counted ? line : block));
+}
+
 export function digestMessage(running: RunningMachine[], report: SpendReport, now: number): SlackMessage {
   const title = `📋 Team digest · ${new Date(now).toISOString().slice(0, 10)}`;
   const head: KnownBlock[] = [
     header(title),
     {
       type: 'section',
-      text: mrkdwn(
-        running.length === 0
-          ? '*Nothing is running.* 🌙'
-          : `*${plural(running.length, 'machine')} running* (oldest run first):`,
-      ),
+      block_id: RUNNING_COUNT_PREFIX + running.length,
+      text: mrkdwn(runningLine(running.length)),
     },
   ];
   const how =

@@ -6,17 +6,30 @@ import type { WebClient } from '@slack/web-api';
 import { mrkdwn } from '../../../slack/block-kit/text.js';
 import type { MachineButtonClick } from '../../machines/machine-button.js';
 import { type RowFinisher, redrawClickedRow } from '../../watches/row-messages.js';
-import { digestBlockId } from '../blocks/digest.js';
+import { digestBlockId, digestStoppedBlockId, withDigestRunningCount } from '../blocks/digest.js';
 
-function withDigestRowDone(blocks: KnownBlock[], machineId: string, line: string): KnownBlock[] | undefined {
-  const blockId = digestBlockId(machineId);
-  if (!blocks.some((block) => block.block_id === blockId)) return undefined;
-  return blocks.map((block) =>
-    block.block_id === blockId ? { type: 'section', block_id: blockId, text: mrkdwn(line) } : block,
+/**
+ * The machine's row (with its Stop, or already answered) replaced by `line`, and the running count
+ * recounted. `stopped`: the machine no longer runs (stopping, stopped, or found off).
+ */
+function withDigestRowDone(
+  blocks: KnownBlock[],
+  machineId: string,
+  line: string,
+  stopped: boolean,
+): KnownBlock[] | undefined {
+  const rowIds = [digestBlockId(machineId), digestStoppedBlockId(machineId)];
+  if (!blocks.some((block) => rowIds.includes(block.block_id ?? ''))) return undefined;
+  const doneId = stopped ? digestStoppedBlockId(machineId) : digestBlockId(machineId);
+  const rows = blocks.map((block) =>
+    rowIds.includes(block.block_id ?? '')
+      ? { type: 'section' as const, block_id: doneId, text: mrkdwn(line) }
+      : block,
   );
+  return withDigestRunningCount(rows) ?? rows;
 }
 
-/** Updates the clicked row. */
+/** Updates the clicked row: a Stop that went through, or a machine found off, no longer runs. */
 export async function markDigestRow(
   slack: WebClient,
   click: MachineButtonClick,
@@ -26,13 +39,14 @@ export async function markDigestRow(
     done: line,
     what: 'the row of a team digest',
     redraw(message) {
-      const blocks = withDigestRowDone(message.blocks, click.machine.id, line);
+      const blocks = withDigestRowDone(message.blocks, click.machine.id, line, true);
       return blocks && { blocks };
     },
   });
 }
 
-export const digestRowFinished: RowFinisher = (message, machineId, line) => {
-  const blocks = withDigestRowDone(message.blocks, machineId, line);
+/** The row once the Stop's watch ended: a stop that failed leaves the machine running, counted again. */
+export const digestRowFinished: RowFinisher = (message, machineId, line, reached) => {
+  const blocks = withDigestRowDone(message.blocks, machineId, line, reached);
   return blocks && { blocks, text: message.text };
 };
