@@ -78,7 +78,7 @@ export function isTeamAdmin(core: EmulatorCore, user: UserRecord): boolean {
 }
 
 /** Own machines, the team's machines, machines shared with the user, or the delegated ones. */
-export function canSeeMachine(caller: Caller, machine: MachineRecord): boolean {
+function canSeeMachine(caller: Caller, machine: MachineRecord): boolean {
   if (caller.kind === 'delegation') return caller.delegation.machineIds.includes(machine.id);
   const { user } = caller;
   return (
