@@ -39,6 +39,13 @@ export interface CostAlertRepository {
   claimAlert(machineId: string, arming: number, owner: SlackUser, at: number): Promise<boolean>;
   /** Gives a claim back when its alert could not be posted, so a later check posts it. */
   releaseAlert(machineId: string, arming: number): Promise<void>;
+  /**
+   * Deletes up to `limit` claims posted before `before` whose arming no longer belongs to a followed
+   * run; answers how many. A claim keeps its alert from being posted twice only while its run is
+   * followed with that arming: a stop ends the run (the next one starts later) and "Keep running"
+   * arms it anew. The age is a second guard, for a run ended and begun again from the same start.
+   */
+  pruneSettledAlertsBefore(before: number, limit: number): Promise<number>;
 }
 
 /** The slack_user_id of a workspace's default threshold: no Slack user id is empty. */
@@ -146,6 +153,20 @@ export function createCostAlertRepository(db: SqlClient): CostAlertRepository {
 
     async releaseAlert(machineId, arming) {
       await db.run('DELETE FROM cost_alerts WHERE machine_id = ? AND arming = ?', [machineId, arming]);
+    },
+
+    async pruneSettledAlertsBefore(before, limit) {
+      const { changes } = await db.run(
+        `DELETE FROM cost_alerts WHERE (machine_id, arming) IN (
+           SELECT machine_id, arming FROM cost_alerts AS claim
+           WHERE posted_at < ? AND NOT EXISTS (
+             SELECT 1 FROM cost_alert_runs AS run
+             WHERE run.machine_id = claim.machine_id
+               AND COALESCE(run.kept_until, run.running_since) = claim.arming)
+           ORDER BY posted_at, machine_id LIMIT ?)`,
+        [before, limit],
+      );
+      return changes;
     },
   };
 }
