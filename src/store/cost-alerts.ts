@@ -31,6 +31,8 @@ export interface CostAlertRepository {
   beginRun(run: Omit<MachineRun, 'keptUntil'>): Promise<void>;
   /** The machine stopped: its run is over, and so is any "Keep running". */
   endRuns(owner: SlackUser, machineIds: readonly string[]): Promise<void>;
+  /** Ends the owner's runs of every machine but these (the ones a whole list still shows them). */
+  endRunsExcept(owner: SlackUser, machineIds: readonly string[]): Promise<void>;
   /** "Keep running": no alert for this run before `until`. False when the run is no longer followed. */
   keep(machineId: string, until: number): Promise<boolean>;
   exclude(user: SlackUser, machineId: string, at: number): Promise<void>;
@@ -116,6 +118,16 @@ export function createCostAlertRepository(db: SqlClient): CostAlertRepository {
          AND machine_id IN (${machineIds.map(() => '?').join(', ')})`,
         [owner.teamId, owner.userId, ...machineIds],
       );
+    },
+
+    async endRunsExcept(owner, machineIds) {
+      const except =
+        machineIds.length === 0 ? '' : `AND machine_id NOT IN (${machineIds.map(() => '?').join(', ')})`;
+      await db.run(`DELETE FROM cost_alert_runs WHERE slack_team_id = ? AND slack_user_id = ? ${except}`, [
+        owner.teamId,
+        owner.userId,
+        ...machineIds,
+      ]);
     },
 
     async keep(machineId, until) {
