@@ -32,7 +32,10 @@ interface CommonConfig {
 export interface RetentionConfig {
   /** Audit records older than this many days (AUDIT_RETENTION_DAYS). */
   auditDays: number;
-  /** Delegations that expired (and were marked so) more than this many days ago (DELEGATION_RETENTION_DAYS). */
+  /**
+   * Delegations that expired (and were marked so), standing grants that ran out and claims of alerts
+   * whose run is over, more than this many days ago (DELEGATION_RETENTION_DAYS).
+   */
   delegationDays: number;
 }
 

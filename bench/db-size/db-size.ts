@@ -44,6 +44,8 @@ const WATCH_KEEP_DAYS = 30;
 /** Claimed occurrences kept (src/features/reminders/jobs.ts and spend/jobs.ts). */
 const REMINDER_RUN_KEEP_DAYS = 2;
 const DIGEST_RUN_KEEP_DAYS = 8;
+/** A message's rows are kept a week after their last change (src/features/retention/jobs.ts). */
+const ROW_MESSAGE_KEEP_DAYS = 7;
 /** The housekeeping runs once a day or once an hour: a day's worth past the retention may be there. */
 const SLACK = 1;
 const { auditDays, delegationDays } = DEFAULT_RETENTION;
@@ -104,7 +106,17 @@ function boundsFor(people: number): Record<string, { rows: number; why: string }
     cost_alert_settings: { rows: people, why: 'one threshold per person' },
     cost_alert_runs: { rows: people, why: 'one per running machine' },
     cost_alert_exclusions: { rows: people, why: 'one per excluded machine' },
+    cost_alerts: {
+      rows: (delegationDays + SLACK + 1) * every(DAILY.forgottenEvery) + people,
+      why: `alerts of the last ${delegationDays} days, and one per run still followed`,
+    },
     power_claims: { rows: people, why: 'one per machine' },
+    // The year clicks no rows, so none is kept here; the bound is what a click on every one would keep.
+    row_messages: {
+      rows:
+        (ROW_MESSAGE_KEEP_DAYS + SLACK) * (people * DAILY.reminderRuns + every(DAILY.forgottenEvery) + teams),
+      why: `${ROW_MESSAGE_KEEP_DAYS} days of reminders, alerts and digests, were every one clicked`,
+    },
     watch_poll_leases: { rows: people, why: 'one per person' },
     scheduler_replicas: { rows: REPLICAS, why: 'one per live replica' },
     workflow_step_settings: { rows: people, why: 'one per person' },

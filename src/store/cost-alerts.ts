@@ -31,6 +31,8 @@ export interface CostAlertRepository {
   beginRun(run: Omit<MachineRun, 'keptUntil'>): Promise<void>;
   /** The machine stopped: its run is over, and so is any "Keep running". */
   endRuns(owner: SlackUser, machineIds: readonly string[]): Promise<void>;
+  /** Ends the owner's runs of every machine but these (the ones a whole list still shows them). */
+  endRunsExcept(owner: SlackUser, machineIds: readonly string[]): Promise<void>;
   /** "Keep running": no alert for this run before `until`. False when the run is no longer followed. */
   keep(machineId: string, until: number): Promise<boolean>;
   exclude(user: SlackUser, machineId: string, at: number): Promise<void>;
@@ -39,6 +41,13 @@ export interface CostAlertRepository {
   claimAlert(machineId: string, arming: number, owner: SlackUser, at: number): Promise<boolean>;
   /** Gives a claim back when its alert could not be posted, so a later check posts it. */
   releaseAlert(machineId: string, arming: number): Promise<void>;
+  /**
+   * Deletes up to `limit` claims posted before `before` whose arming no longer belongs to a followed
+   * run; answers how many. A claim keeps its alert from being posted twice only while its run is
+   * followed with that arming: a stop ends the run (the next one starts later) and "Keep running"
+   * arms it anew. The age is a second guard, for a run ended and begun again from the same start.
+   */
+  pruneSettledAlertsBefore(before: number, limit: number): Promise<number>;
 }
 
 /** The slack_user_id of a workspace's default threshold: no Slack user id is empty. */
@@ -111,6 +120,16 @@ export function createCostAlertRepository(db: SqlClient): CostAlertRepository {
       );
     },
 
+    async endRunsExcept(owner, machineIds) {
+      const except =
+        machineIds.length === 0 ? '' : `AND machine_id NOT IN (${machineIds.map(() => '?').join(', ')})`;
+      await db.run(`DELETE FROM cost_alert_runs WHERE slack_team_id = ? AND slack_user_id = ? ${except}`, [
+        owner.teamId,
+        owner.userId,
+        ...machineIds,
+      ]);
+    },
+
     async keep(machineId, until) {
       const { changes } = await db.run('UPDATE cost_alert_runs SET kept_until = ? WHERE machine_id = ?', [
         until,
@@ -146,6 +165,20 @@ export function createCostAlertRepository(db: SqlClient): CostAlertRepository {
 
     async releaseAlert(machineId, arming) {
       await db.run('DELETE FROM cost_alerts WHERE machine_id = ? AND arming = ?', [machineId, arming]);
+    },
+
+    async pruneSettledAlertsBefore(before, limit) {
+      const { changes } = await db.run(
+        `DELETE FROM cost_alerts WHERE (machine_id, arming) IN (
+           SELECT machine_id, arming FROM cost_alerts AS claim
+           WHERE posted_at < ? AND NOT EXISTS (
+             SELECT 1 FROM cost_alert_runs AS run
+             WHERE run.machine_id = claim.machine_id
+               AND COALESCE(run.kept_until, run.running_since) = claim.arming)
+           ORDER BY posted_at, machine_id LIMIT ?)`,
+        [before, limit],
+      );
+      return changes;
     },
   };
 }

@@ -48,6 +48,23 @@ describe.each(storeFactories)('cost alert store on $name', (factory) => {
     expect(await alerts.runs(['ps1'])).toEqual([]);
   });
 
+  it('ends every run of a person but those of the machines still listed as theirs', async () => {
+    const alerts = db.store.costAlerts;
+    for (const [machineId, owner] of [
+      ['ps-listed', ADA],
+      ['ps-destroyed', ADA],
+      ['ps-sams', SAM],
+    ] as const) {
+      await alerts.beginRun({ machineId, owner, runningSince: T0, sinceEstimated: false });
+    }
+    await alerts.endRunsExcept(ADA, ['ps-listed']);
+    const left = await alerts.runs(['ps-listed', 'ps-destroyed', 'ps-sams']);
+    expect(left.map((run) => run.machineId).sort()).toEqual(['ps-listed', 'ps-sams']);
+    // A person with no machine left listed: every run of theirs ends.
+    await alerts.endRunsExcept(ADA, []);
+    expect((await alerts.runs(['ps-listed', 'ps-sams'])).map((run) => run.machineId)).toEqual(['ps-sams']);
+  });
+
   it('remembers the machines a person excluded, per person', async () => {
     const alerts = db.store.costAlerts;
     await alerts.exclude(ADA, 'ps1', T0);

@@ -48,7 +48,7 @@ function delegationByToken(core: EmulatorCore, token: string): Caller | null {
 export function authenticateRest(core: EmulatorCore, headers: IncomingHttpHeaders): Caller {
   const apiKey = apiKeyOf(headers);
   if (apiKey !== null) {
-    const user = [...core.world.users.values()].find((candidate) => candidate.apiKey === apiKey);
+    const user = core.world.users.withApiKey(apiKey);
     if (user) return { kind: 'user', user };
     const delegated = delegationByToken(core, apiKey);
     if (delegated) return delegated;
@@ -63,7 +63,7 @@ export function authenticateRest(core: EmulatorCore, headers: IncomingHttpHeader
 export function authenticateGraphql(core: EmulatorCore, headers: IncomingHttpHeaders): UserRecord {
   const token = bearerToken(headers);
   if (token === null) throw unauthorized('No access token given (send Authorization: Bearer <token>)');
-  const user = [...core.world.users.values()].find((candidate) => candidate.accessToken === token);
+  const user = core.world.users.withAccessToken(token);
   if (!user) throw unauthorized('Invalid access token');
   return user;
 }
@@ -78,12 +78,24 @@ export function isTeamAdmin(core: EmulatorCore, user: UserRecord): boolean {
 }
 
 /** Own machines, the team's machines, machines shared with the user, or the delegated ones. */
-export function canSeeMachine(caller: Caller, machine: MachineRecord): boolean {
+function canSeeMachine(caller: Caller, machine: MachineRecord): boolean {
   if (caller.kind === 'delegation') return caller.delegation.machineIds.includes(machine.id);
   const { user } = caller;
   return (
     machine.accountId === user.accountId || machine.ownerId === user.id || machine.accessorIds.has(user.id)
   );
+}
+
+/**
+ * Every machine the caller can see, in creation order (the order lists answer in), looked up through
+ * the caller's own account, grants or delegation rather than by checking every machine in the world.
+ */
+export function visibleMachines(core: EmulatorCore, caller: Caller): MachineRecord[] {
+  const candidates =
+    caller.kind === 'delegation'
+      ? core.world.machines.withIds(caller.delegation.machineIds)
+      : core.world.machines.visibleTo(caller.user);
+  return candidates.filter((machine) => canSeeMachine(caller, machine));
 }
 
 /** Destroy, update and access changes: the owner, or an administrator of the machine's team. */

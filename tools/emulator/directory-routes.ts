@@ -49,9 +49,7 @@ function listTemplates({ core, caller, query }: RequestContext): Reply {
 function listUsers({ core, caller, query }: RequestContext): Reply {
   const user = requireUser(caller);
   const matches = filterFromQuery(query, USER_FILTERS);
-  const views = [...core.world.users.values()]
-    .filter((member) => member.accountId === user.accountId)
-    .map(userView);
+  const views = core.world.users.ofAccount(user.accountId).map(userView);
   return json(views.filter(matches));
 }
 

@@ -47,8 +47,9 @@ function newMachineRecord(
 ): MachineRecord {
   const dtCreated = blueprint.dtCreated ?? core.now();
   const privateIpAddress = blueprint.network ? allocateAddress(blueprint.network) : null;
+  const id = blueprint.id ?? core.ids.next('ps');
   return {
-    id: blueprint.id ?? core.ids.next('ps'),
+    id,
     internalId: core.ids.nextInternalId(),
     name: blueprint.name,
     ownerId: blueprint.owner.id,
@@ -83,7 +84,7 @@ function newMachineRecord(
     stateLog: [{ state, at: dtCreated }],
     events: [],
     queue: [],
-    accessorIds: new Set(),
+    accessorIds: core.world.machines.accessorSet(id),
     pendingFailure: null,
   };
 }

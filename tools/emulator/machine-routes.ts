@@ -2,7 +2,7 @@
 // access. Create lives in machine-create.ts, utilization and availability in usage-routes.ts.
 import { z } from 'zod';
 import { AUTO_SNAPSHOT_FREQUENCIES } from '../../src/paperspace/constants.js';
-import { canSeeMachine, requireManager, requireOwner, requireUser, visibleMachine } from './auth.js';
+import { requireManager, requireOwner, requireUser, visibleMachine, visibleMachines } from './auth.js';
 import { badRequest } from './errors.js';
 import { type FilterSpec, filterFromQuery, pageFromQuery, requiredQuery, viewFields } from './filters.js';
 import { requestRestart, requestStart, requestStop, settleMachine } from './lifecycle.js';
@@ -48,8 +48,7 @@ function listMachines({ core, caller, query }: RequestContext): Reply {
   const { limit, skip } = pageFromQuery(query);
   const now = core.now();
   const visible: MachineListView[] = [];
-  for (const machine of core.world.machines.values()) {
-    if (!canSeeMachine(caller, machine)) continue;
+  for (const machine of visibleMachines(core, caller)) {
     settleMachine(machine, now);
     const view = machineView(machine, 'list');
     if (matches(view)) visible.push(view);

@@ -206,7 +206,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const userIdOf = (request: IncomingMessage) => {
     const key = credentialOf(request.headers);
     if (key === null) return null;
-    return [...core.world.users.values()].find((user) => user.apiKey === key)?.id ?? null;
+    return core.world.users.withApiKey(key)?.id ?? null;
   };
 
   const server = createServer((request, response) => {

@@ -8,20 +8,19 @@ import type {
   DelegationRecord,
   DriveRecord,
   EventRecord,
-  MachineRecord,
   NetworkRecord,
   ScriptRecord,
   TemplateRecord,
-  UserRecord,
 } from './records.js';
+import { MachineTable, UserTable } from './world-index.js';
 
 export interface World {
   readonly accounts: Map<string, AccountRecord>;
-  readonly users: Map<string, UserRecord>;
+  readonly users: UserTable;
   readonly templates: Map<string, TemplateRecord>;
   readonly networks: Map<string, NetworkRecord>;
   /** Insertion order is creation order, which is the order lists answer in. */
-  readonly machines: Map<string, MachineRecord>;
+  readonly machines: MachineTable;
   readonly scripts: Map<string, ScriptRecord>;
   readonly drives: Map<string, DriveRecord>;
   readonly delegations: Map<number, DelegationRecord>;
@@ -39,10 +38,10 @@ export interface World {
 export function createWorld(): World {
   return {
     accounts: new Map(),
-    users: new Map(),
+    users: new UserTable(),
     templates: new Map(),
     networks: new Map(),
-    machines: new Map(),
+    machines: new MachineTable(),
     scripts: new Map(),
     drives: new Map(),
     delegations: new Map(),

@@ -154,6 +154,14 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
       const stopped = own.filter((machine) => !isRunning(machine.state)).map((machine) => machine.id);
       await store.costAlerts.endRuns(user, stopped);
       for (const id of stopped) followed.delete(id);
+      // A followed machine the whole list no longer shows as theirs was destroyed (or is no longer
+      // theirs to see): no stop will ever be seen, so its run ends here or its row stays for good.
+      // Only when the list could say whose each machine is.
+      if (paperspaceUserId !== undefined) {
+        const ownIds = new Set(own.map((machine) => machine.id));
+        await store.costAlerts.endRunsExcept(user, [...ownIds]);
+        for (const id of followed) if (!ownIds.has(id)) followed.delete(id);
+      }
       const threshold = await thresholdOf(store, user);
       if (threshold.ms === null || running.length === 0) return;
       const excluded = await store.costAlerts.excluded(user);

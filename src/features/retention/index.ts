@@ -1,4 +1,4 @@
-// Retention: no command of its own, only the daily prune of audit records and expired shares.
+// Retention: no command of its own, only the daily prune of rows past their retention (jobs.ts).
 import type { Feature } from '../feature.js';
 import { retentionJobs } from './jobs.js';
 

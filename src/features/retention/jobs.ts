@@ -6,7 +6,9 @@
 // A decided request is kept as long as audit records: the spend report finds the person a machine was
 // approved for through the audit record of its create, which names the request, so the two age out
 // together. A grant that ran out answers nothing (grantedBy asks for one still running) and is kept
-// as long as an expired share, for whoever reads the database after a dispute.
+// as long as an expired share, for whoever reads the database after a dispute. So is the claim of a
+// forgotten-machine alert (one row per alert) once its run is over: only a claim whose run is still
+// followed with its arming can stop a second post (store/cost-alerts.ts).
 import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -54,11 +56,14 @@ export function retentionJobs(deps: Pick<JobDeps, 'store' | 'now' | 'logger' | '
         const grants = await inBatches((limit) =>
           store.approvals.pruneGrantsExpiredBefore(delegationsBefore, limit),
         );
+        const alertClaims = await inBatches((limit) =>
+          store.costAlerts.pruneSettledAlertsBefore(delegationsBefore, limit),
+        );
         const powerClaims = await store.powerClaims.pruneExpired(at);
         const rowMessages = await inBatches((limit) =>
           store.rowMessages.pruneBefore(at - KEEP_ROW_MESSAGES_MS, limit),
         );
-        const pruned = { audit, delegations, requests, grants, powerClaims, rowMessages };
+        const pruned = { audit, delegations, requests, grants, alertClaims, powerClaims, rowMessages };
         if (Object.values(pruned).some((count) => count > 0)) {
           logger.info({ ...pruned, retention }, 'pruned rows past their retention');
         }

@@ -24,6 +24,7 @@ import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js'
 import { createPersonKeys } from './person-keys.js';
 import { type ListedMachines, listMachines } from './person-machine-list.js';
 import { createPersonPollTroubles } from './person-poll-troubles.js';
+import { createPollFailureStreaks } from './poll-failure-streaks.js';
 import type { WatchOutcomes } from './watch-outcomes.js';
 import type { WatchReporter } from './watch-reporter.js';
 import { createWatchSteps } from './watch-steps.js';
@@ -78,6 +79,7 @@ const UNLINKED = 'your Paperspace key was unlinked, so there is no key left to c
 export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
   const { store, logger } = deps;
   const troubles = createPersonPollTroubles(deps.pollIntervalMs, deps.now);
+  const failures = createPollFailureStreaks(logger, deps.now);
   const steps = createWatchSteps({ ...deps, troubles });
   const keys = createPersonKeys(deps);
   // Shared by every tick: a poll still under way counts against the cap of the next tick's polls.
@@ -142,9 +144,10 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
     try {
       listed = await listMachines(client, new Set(claimed.map((watch) => watch.machineId)), due, signal);
       troubles.cleared(userKey);
+      failures.answered(userKey);
     } catch (error) {
       troubles.failed(userKey, error);
-      logger.warn({ user: userKey, error: describeError(error) }, 'could not list the machines of a user');
+      failures.failed(userKey, error);
       return timeOutAll();
     }
 
@@ -244,7 +247,9 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
         group.watches.push(watch);
         byUser.set(key, group);
       }
-      keys.keepOnly(new Set(byUser.keys()));
+      const polledHere = new Set(byUser.keys());
+      keys.keepOnly(polledHere);
+      failures.keepOnly(polledHere);
       for (const [userKey, group] of byUser) {
         if (inFlight.has(userKey)) skip(userKey);
         else startPoll(userKey, group.user, group.watches);

@@ -6,24 +6,33 @@ import type { Machine } from '../../../src/paperspace/schemas.js';
 
 const ADA = { teamId: 'T1', userId: 'U0ADA' };
 
-function guardRecordingEndedRuns() {
+/** `paperspaceUserId` null: the person's account is not known (no vault entry read). */
+function guardRecordingEndedRuns(paperspaceUserId: string | null = 'u1ada') {
   const ended: string[] = [];
+  /** The machines each endRunsExcept kept the runs of. */
+  const keptOnly: string[][] = [];
   const costAlerts = {
     endRuns: async (_user: unknown, machineIds: string[]) => {
       ended.push(...machineIds);
+    },
+    endRunsExcept: async (_user: unknown, machineIds: string[]) => {
+      keptOnly.push(machineIds);
     },
     threshold: async () => null,
     teamDefault: async () => undefined,
   };
   const deps = {
     store: { costAlerts },
-    vault: { account: async () => ({ userId: 'u1ada' }) },
+    vault: {
+      account: async () => (paperspaceUserId === null ? undefined : { userId: paperspaceUserId }),
+    },
     now: () => Date.parse('2024-05-15T09:00:00Z'),
   } as unknown as CostGuardDeps;
-  return { guard: createCostGuard(deps), ended };
+  return { guard: createCostGuard(deps), ended, keptOnly };
 }
 
-const machine = (id: string, state: string) => ({ id, name: id, state }) as unknown as Machine;
+const machine = (id: string, state: string, userId?: string) =>
+  ({ id, name: id, state, ...(userId === undefined ? {} : { userId }) }) as unknown as Machine;
 
 describe('the cost guard', () => {
   // The cost guard's own set (starting, serviceready, ready) ended a run on a restart or an upgrade, so
@@ -42,5 +51,23 @@ describe('the cost guard', () => {
       {} as PaperspaceClient,
     );
     expect(ended).toEqual(['ps-off']);
+  });
+
+  // A machine destroyed while running never shows a stop: its run's row (and the alert claim the prune
+  // keeps for a followed run) stayed for good.
+  it('ends the runs of machines a whole list no longer shows as the person’s own', async () => {
+    const { guard, keptOnly } = guardRecordingEndedRuns();
+    await guard.check(
+      ADA,
+      [machine('ps-ready', 'ready', 'u1ada'), machine('ps-off', 'off'), machine('ps-sams', 'ready', 'u1sam')],
+      {} as PaperspaceClient,
+    );
+    expect(keptOnly).toEqual([['ps-ready', 'ps-off']]);
+  });
+
+  it('ends no run by absence when it cannot tell which machines are the person’s', async () => {
+    const { guard, keptOnly } = guardRecordingEndedRuns(null);
+    await guard.check(ADA, [machine('ps-ready', 'ready', 'u1ada')], {} as PaperspaceClient);
+    expect(keptOnly).toEqual([]);
   });
 });

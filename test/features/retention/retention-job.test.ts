@@ -128,6 +128,45 @@ describe.each(storeFactories)('the retention job on $name', (factory) => {
     expect(await grantedAt('ps-running', NOW)).toBe('U_ADA');
   });
 
+  it('deletes alert claims of runs that are over, posted longer ago than the share retention', async () => {
+    const alerts = db.store.costAlerts;
+    const ADA = { teamId: 'T1', userId: 'U_ADA' };
+    const posted = (daysAgo: number) => NOW - daysAgo * DAY;
+    // Stopped long ago: no run is followed, so the claim can never stop a post again.
+    await alerts.claimAlert('ps-stopped', posted(40), ADA, posted(31));
+    // Stopped, but alerted recently: kept for the retention.
+    await alerts.claimAlert('ps-stopped-lately', posted(29), ADA, posted(29));
+    // Still running since its alert 60 days ago: the claim is what keeps it from a second alert.
+    await alerts.beginRun({
+      machineId: 'ps-running',
+      owner: ADA,
+      runningSince: posted(61),
+      sinceEstimated: false,
+    });
+    await alerts.claimAlert('ps-running', posted(61), ADA, posted(60));
+    // Kept running after its first alert and alerted again: the first arming is over, the second not.
+    await alerts.beginRun({
+      machineId: 'ps-kept',
+      owner: ADA,
+      runningSince: posted(50),
+      sinceEstimated: false,
+    });
+    await alerts.claimAlert('ps-kept', posted(50), ADA, posted(49));
+    await alerts.keep('ps-kept', posted(40));
+    await alerts.claimAlert('ps-kept', posted(40), ADA, posted(40));
+
+    await pruneJob(db.store, () => NOW).tick();
+
+    // A claim still there refuses a second claim (no second post); a pruned one is free again.
+    const stillClaimed = async (machineId: string, arming: number) =>
+      !(await alerts.claimAlert(machineId, arming, ADA, NOW));
+    expect(await stillClaimed('ps-running', posted(61))).toBe(true);
+    expect(await stillClaimed('ps-kept', posted(40))).toBe(true);
+    expect(await stillClaimed('ps-stopped-lately', posted(29))).toBe(true);
+    expect(await stillClaimed('ps-stopped', posted(40))).toBe(false);
+    expect(await stillClaimed('ps-kept', posted(50))).toBe(false);
+  });
+
   it('prunes once a day, not on every tick', async () => {
     let now = NOW;
     const job = pruneJob(db.store, () => now);

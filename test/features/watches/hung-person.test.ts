@@ -136,4 +136,23 @@ describe('a person whose Paperspace requests hang', () => {
     expect(h.logText()).toContain('could not list the machines of a user');
     expect(h.logText()).toMatch(/did not answer within 4 s while trying to check your machines/);
   });
+
+  it('warns once when the timeouts start and once when a poll answers again, not every interval', async () => {
+    await startAndWatch('ada', ADA_RENDER, 'C0ADA');
+    h.emulator.state.hangKey(USERS.ada.apiKey);
+
+    // Two intervals, each poll cut off at its deadline (a real 4 s each).
+    await h.scheduler.tick();
+    await h.scheduler.tick();
+    expect(pollsEnded('ada')).toBe(2);
+    const warned = () => h.logText().match(/could not list the machines of a user/g) ?? [];
+    expect(warned()).toHaveLength(1);
+
+    h.emulator.state.releaseKey(USERS.ada.apiKey);
+    await h.scheduler.tick();
+    await h.scheduler.tick();
+    expect(warned()).toHaveLength(1);
+    expect(h.logText().match(/could be listed again/g) ?? []).toHaveLength(1);
+    expect(h.logText()).toMatch(/"failedPolls":2/);
+  });
 });

@@ -27,5 +27,5 @@ export function authenticateV1(core: EmulatorCore, headers: IncomingHttpHeaders)
 export function findV1User(core: EmulatorCore, headers: IncomingHttpHeaders): UserRecord | undefined {
   const token = bearerToken(headers);
   if (token === null) return undefined;
-  return [...core.world.users.values()].find((candidate) => candidate.apiKey === token);
+  return core.world.users.withApiKey(token);
 }

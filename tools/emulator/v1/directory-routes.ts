@@ -45,14 +45,12 @@ function teamUsers(context: V1Context): Reply {
   if (params.teamId !== user.accountId && params.teamId !== namespace) {
     throw notFound(`Team ${params.teamId} not found`);
   }
-  const members = [...core.world.users.values()]
-    .filter((member) => member.accountId === user.accountId)
-    .map((member) => ({
-      isAdmin: member.role === 'admin',
-      isOwner: core.world.accounts.get(member.accountId)?.kind !== 'team',
-      user: userV1View(member),
-      dtConfirmed: iso(member.dtCreated),
-    }));
+  const members = core.world.users.ofAccount(user.accountId).map((member) => ({
+    isAdmin: member.role === 'admin',
+    isOwner: core.world.accounts.get(member.accountId)?.kind !== 'team',
+    user: userV1View(member),
+    dtConfirmed: iso(member.dtCreated),
+  }));
   const role = context.query.get('role');
   if (role !== null && !['member', 'admin', 'owner'].includes(role)) {
     throw badRequest(`role must be member, admin or owner, got "${role}"`);

@@ -1,7 +1,7 @@
 // Machine events: GET /machine-events/{id} follows one operation, GET /machine-events lists them
 // (optionally of one machine). Events progress with their machine on the emulator's clock, so
 // reading one settles its machine first; a deleted machine's events stay readable.
-import { canSeeMachine } from '../auth.js';
+import { visibleMachines } from '../auth.js';
 import { notFound } from '../errors.js';
 import { settleMachine } from '../lifecycle.js';
 import type { EventRecord } from '../records.js';
@@ -20,8 +20,7 @@ function visibleEvents({ core, user }: V1Context): FoundEvent[] {
   const now = core.now();
   const caller = { kind: 'user', user } as const;
   const found: FoundEvent[] = [];
-  for (const machine of core.world.machines.values()) {
-    if (!canSeeMachine(caller, machine)) continue;
+  for (const machine of visibleMachines(core, caller)) {
     settleMachine(machine, now);
     for (const event of machine.events) found.push({ machineId: machine.id, event });
   }

@@ -1,7 +1,7 @@
 // v1 machine reads and changes: list, get, update, delete. Create is in machine-create.ts, the
 // power actions in machine-actions.ts. Who may do what is the world's rule (auth.ts), as for the contract.
 import { z } from 'zod';
-import { canSeeMachine, requireManager, visibleMachine } from '../auth.js';
+import { requireManager, visibleMachine, visibleMachines } from '../auth.js';
 import { badRequest } from '../errors.js';
 import { newEvent, settleMachine } from '../lifecycle.js';
 import { removeMachine } from '../machine-factory.js';
@@ -21,8 +21,7 @@ function listMachines({ core, user, query, paging }: V1Context): Reply {
   const now = core.now();
   const caller = { kind: 'user', user } as const;
   const views: MachineView[] = [];
-  for (const machine of core.world.machines.values()) {
-    if (!canSeeMachine(caller, machine)) continue;
+  for (const machine of visibleMachines(core, caller)) {
     settleMachine(machine, now);
     views.push(machineV1View(machine));
   }
