@@ -55,11 +55,11 @@ export async function refreshMessages(
 }
 
 export async function tellRequester(
-  decider: { web: WebClient },
+  decider: { web: WebClient; deps: Pick<ListenerDeps, 'pacer'> },
   request: Pick<StoredRequest, 'requesterId'>,
   text: string,
 ): Promise<void> {
-  await tellPrivately(decider.web, { userId: request.requesterId }, plainMessage(text));
+  await tellPrivately(decider.web, { userId: request.requesterId }, plainMessage(text), decider.deps.pacer);
 }
 
 /** After the action ran: the copies redrawn, the live card in each copy's thread, the requester told. */
@@ -162,7 +162,7 @@ async function postWatchedCard(
 ): Promise<boolean> {
   const { deps, web } = decider;
   try {
-    const posted = await postIn(web, { channel: where.channel, threadTs: where.ts }, card);
+    const posted = await postIn(web, { channel: where.channel, threadTs: where.ts }, card, deps.pacer);
     if (done.targetState === undefined) return false;
     const watch = {
       user: watcher,

@@ -204,7 +204,7 @@ async function open(
   let delivered = 0;
   for (const target of targets) {
     try {
-      const posted = await postIn(web, { channel: target }, approverMessage(request));
+      const posted = await postIn(web, { channel: target }, approverMessage(request), deps.pacer);
       await deps.store.approvals.addMessage(request.id, { ...posted, to: 'approver' });
       delivered += 1;
     } catch (error) {
@@ -223,7 +223,7 @@ async function open(
     );
     return undefined;
   }
-  const receipt = await postIn(web, { channel: user.userId }, receiptMessage(request, asked));
+  const receipt = await postIn(web, { channel: user.userId }, receiptMessage(request, asked), deps.pacer);
   await deps.store.approvals.addMessage(request.id, { ...receipt, to: 'requester' });
   // Said where they asked even in our DM, where the receipt follows: there it replaces the
   // "Sending your request…" their click left, which otherwise stayed as if nothing had been sent.
