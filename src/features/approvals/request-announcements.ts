@@ -7,13 +7,12 @@ import { describeError } from '../../errors/describe-error.js';
 import { failureText } from '../../errors/user-message.js';
 import { PaperspacePermissionError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
-import { type SlackMessage, slackDate } from '../../slack/block-kit/text.js';
+import { mention, type SlackMessage, slackDate } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { postIn, tellPrivately, updateMessage } from '../../slack/posting.js';
 import type { PostedRequest, ReadableRequest, StoredRequest } from '../../store/approval-requests.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import { machineCardMessage } from '../machines/blocks/machine-card.js';
-import { mention } from '../machines/blocks/machine-replies.js';
 import { watchOperation } from '../machines/superseded-cards.js';
 import {
   approverMessage,

@@ -9,12 +9,12 @@ import { linkedPeopleOf, linkedTeammates, ownerIdOf, paperspaceNameOf } from '..
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
+import { mention } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { postIn } from '../../slack/posting.js';
 import type { NewApprovalRequest, ReadableRequest } from '../../store/approval-requests.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { LinkedAccount } from '../../vault/key-vault.js';
-import { mention } from '../machines/blocks/machine-replies.js';
 import { withoutNewUserFields } from '../machines/blocks/request-values.js';
 import { findTemplate } from '../machines/create-flow.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
