@@ -10,6 +10,7 @@ const BOTH_DIALECTS = [
   'test/features/catalog/lists.test.ts',
   'test/features/catalog/list-calls.test.ts',
   'test/features/machines/show-usage.test.ts',
+  'test/features/machines/owner-on-cards.test.ts',
   'test/features/machines/power.test.ts',
   'test/features/machines/create.test.ts',
   'test/features/approvals/create-request-words.test.ts',

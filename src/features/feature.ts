@@ -24,5 +24,5 @@ export interface Feature<C extends keyof CommandHandlers = keyof CommandHandlers
   /** What the scheduler runs for it, in order, on every tick. */
   jobs?(deps: FeatureJobDeps): SchedulerJob[];
   /** What it does with each leased person's machines, as the tick lists them (no list call of its own). */
-  machineChecks?(deps: JobDeps): PersonMachineCheck[];
+  machineChecks?(deps: FeatureJobDeps): PersonMachineCheck[];
 }

@@ -81,7 +81,7 @@ function createInteraction(deps: ListenerDeps, source: InteractionSource): Inter
         );
       }
     }
-    await tellPrivately(web, { channel: channelId, userId: user.userId }, message);
+    await tellPrivately(web, { channel: channelId, userId: user.userId }, message, deps.pacer);
   };
   const replyPrivately =
     source.homeTrigger === undefined ? toConversation : homeReplies(web, source.homeTrigger, toConversation);

@@ -5,6 +5,8 @@ import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { SlackUser } from '../store/slack-user.js';
 import type { SlackMessage } from './block-kit/text.js';
+import type { ChannelPacer } from './channel-pacer.js';
+import { postIn } from './posting.js';
 
 /**
  * Replaces the modal (already acked with response_action 'update') with the outcome. If the person
@@ -18,6 +20,8 @@ export async function showOutcome(input: {
   /** The same outcome as a message, for the DM. */
   message: SlackMessage;
   logger: Logger;
+  /** The bot's pacer: the DM takes its turn with the other posts there. */
+  pacer: ChannelPacer;
 }): Promise<void> {
   try {
     await input.client.views.update({ view_id: input.viewId, view: input.view });
@@ -26,7 +30,7 @@ export async function showOutcome(input: {
     input.logger.info({ err: error }, 'modal gone before its outcome; sending it as a DM');
   }
   try {
-    await input.client.chat.postMessage({ channel: input.user.userId, ...input.message });
+    await postIn(input.client, { channel: input.user.userId }, input.message, input.pacer);
   } catch (error) {
     input.logger.warn({ err: error }, 'could not tell the person the outcome of their form');
   }

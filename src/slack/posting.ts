@@ -244,12 +244,14 @@ export async function updateMessage(
 
 /**
  * A message only `userId` sees: ephemeral in `channel` when there is one the bot may post in,
- * otherwise in their DM with the app (a modal opened from App Home has no channel).
+ * otherwise in their DM with the app (a modal opened from App Home has no channel), in the DM's lane
+ * of the pacer when one is given.
  */
 export async function tellPrivately(
   web: WebClient,
   target: { channel?: string | undefined; userId: string },
   message: SlackMessage,
+  pacer?: ChannelPacer,
 ): Promise<void> {
   if (target.channel && target.channel !== target.userId) {
     const { channel } = target;
@@ -261,7 +263,7 @@ export async function tellPrivately(
       if (!provesNothingPosted(error)) throw error;
     }
   }
-  await post(web, { channel: target.userId }, message);
+  await pacedPost(web, { channel: target.userId }, message, pacer, target.userId);
 }
 
 /** Where a message meant for a conversation ended up. */

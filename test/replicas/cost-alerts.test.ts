@@ -6,6 +6,7 @@ import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCostGuard } from '../../src/features/cost-alerts/cost-guard.js';
 import { createLogger } from '../../src/logger.js';
+import { createChannelPacer } from '../../src/slack/channel-pacer.js';
 import { createAuditTrail } from '../../src/store/audit-trail.js';
 import { createKeyVault } from '../../src/vault/key-vault.js';
 import { useTestSchema } from '../store/postgres-test-database.js';
@@ -86,6 +87,8 @@ describe('forgotten-machine alerts with two replicas', () => {
         // Only the account facts are read, never a key: the replica's own vault would answer the same.
         vault: createKeyVault({ keys: [randomBytes(32)], store: replica.store, now: c.clock.now }),
         slack: async () => new WebClient(BOT_TOKEN, { slackApiUrl: c.slack.apiUrl }),
+        // Each replica has a pacer of its own, as each bot process does.
+        pacer: createChannelPacer({ pacing: null }),
         audit: createAuditTrail({ audit: replica.store.audit, now: c.clock.now, logger }),
         logger,
         now: c.clock.now,

@@ -1,18 +1,19 @@
 // The approvals' work for the scheduler: open requests whose time is up are closed as expired (once,
 // across replicas: the same conditional UPDATE as a decision), their copies updated, and the
 // requester told.
-import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
+import type { SchedulerJob } from '../../scheduler/job.js';
+import type { FeatureJobDeps } from '../feature.js';
 import { requestSubject } from './blocks/request-messages.js';
 import { refreshMessages, tellRequester } from './request-announcements.js';
 import { type RequestSettled, tellWaiting } from './request-settled.js';
 
 const BATCH = 50;
 
-export function approvalJobs(deps: JobDeps, settled: RequestSettled): SchedulerJob[] {
+export function approvalJobs(deps: FeatureJobDeps, settled: RequestSettled): SchedulerJob[] {
   return [{ name: 'approvals', tick: () => expireDue(deps, settled) }];
 }
 
-async function expireDue(deps: JobDeps, settled: RequestSettled): Promise<void> {
+async function expireDue(deps: FeatureJobDeps, settled: RequestSettled): Promise<void> {
   const now = deps.now();
   for (const request of await deps.store.approvals.dueToExpire(now, BATCH)) {
     const expired = await deps.store.approvals.decide(request.id, {
@@ -33,7 +34,7 @@ async function expireDue(deps: JobDeps, settled: RequestSettled): Promise<void> 
     const web = await deps.slack(request.teamId);
     await refreshMessages({ deps, web }, request.id);
     await tellRequester(
-      { web },
+      { web, deps },
       request,
       `⌛ Your request to ${requestSubject(request)} expired before anyone decided it.`,
     );

@@ -6,9 +6,9 @@
 import { linkedPeopleOf, linkedTeammates, ownerIdOf, paperspaceNameOf } from '../../domain/machine-people.js';
 import { PaperspacePermissionError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
+import { mention } from '../../slack/block-kit/text.js';
 import type { Interaction } from '../../slack/interaction.js';
 import type { SlackUser } from '../../store/slack-user.js';
-import { mention } from '../machines/blocks/machine-replies.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
 import { type PowerRequest, requestPower } from '../machines/power-request.js';
 import { ownerUnknownOfferMessage, powerOfferMessage } from './blocks/request-messages.js';

@@ -7,13 +7,12 @@ import { describeError } from '../../errors/describe-error.js';
 import { failureText } from '../../errors/user-message.js';
 import { PaperspacePermissionError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
-import { type SlackMessage, slackDate } from '../../slack/block-kit/text.js';
+import { mention, type SlackMessage, slackDate } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { postIn, tellPrivately, updateMessage } from '../../slack/posting.js';
 import type { PostedRequest, ReadableRequest, StoredRequest } from '../../store/approval-requests.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import { machineCardMessage } from '../machines/blocks/machine-card.js';
-import { mention } from '../machines/blocks/machine-replies.js';
 import { watchOperation } from '../machines/superseded-cards.js';
 import {
   approverMessage,
@@ -55,11 +54,11 @@ export async function refreshMessages(
 }
 
 export async function tellRequester(
-  decider: { web: WebClient },
+  decider: { web: WebClient; deps: Pick<ListenerDeps, 'pacer'> },
   request: Pick<StoredRequest, 'requesterId'>,
   text: string,
 ): Promise<void> {
-  await tellPrivately(decider.web, { userId: request.requesterId }, plainMessage(text));
+  await tellPrivately(decider.web, { userId: request.requesterId }, plainMessage(text), decider.deps.pacer);
 }
 
 /** After the action ran: the copies redrawn, the live card in each copy's thread, the requester told. */
@@ -162,7 +161,7 @@ async function postWatchedCard(
 ): Promise<boolean> {
   const { deps, web } = decider;
   try {
-    const posted = await postIn(web, { channel: where.channel, threadTs: where.ts }, card);
+    const posted = await postIn(web, { channel: where.channel, threadTs: where.ts }, card, deps.pacer);
     if (done.targetState === undefined) return false;
     const watch = {
       user: watcher,

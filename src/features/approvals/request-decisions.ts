@@ -8,8 +8,8 @@
 //   Deny form     -> load -> refusalOf  -> claim (audited) -> announceDenial
 //   Withdraw      -> load -> (the requester only) -> claim (audited) -> refreshMessages
 
+import { mention } from '../../slack/block-kit/text.js';
 import type { Decision, ReadableRequest } from '../../store/approval-requests.js';
-import { mention } from '../machines/blocks/machine-replies.js';
 import type { Actor } from '../machines/machine-operations.js';
 import {
   decisionLine,

@@ -9,12 +9,12 @@ import { linkedPeopleOf, linkedTeammates, ownerIdOf, paperspaceNameOf } from '..
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
+import { mention } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { postIn } from '../../slack/posting.js';
 import type { NewApprovalRequest, ReadableRequest } from '../../store/approval-requests.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { LinkedAccount } from '../../vault/key-vault.js';
-import { mention } from '../machines/blocks/machine-replies.js';
 import { withoutNewUserFields } from '../machines/blocks/request-values.js';
 import { findTemplate } from '../machines/create-flow.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
@@ -204,7 +204,7 @@ async function open(
   let delivered = 0;
   for (const target of targets) {
     try {
-      const posted = await postIn(web, { channel: target }, approverMessage(request));
+      const posted = await postIn(web, { channel: target }, approverMessage(request), deps.pacer);
       await deps.store.approvals.addMessage(request.id, { ...posted, to: 'approver' });
       delivered += 1;
     } catch (error) {
@@ -223,7 +223,7 @@ async function open(
     );
     return undefined;
   }
-  const receipt = await postIn(web, { channel: user.userId }, receiptMessage(request, asked));
+  const receipt = await postIn(web, { channel: user.userId }, receiptMessage(request, asked), deps.pacer);
   await deps.store.approvals.addMessage(request.id, { ...receipt, to: 'requester' });
   // Said where they asked even in our DM, where the receipt follows: there it replaces the
   // "Sending your request…" their click left, which otherwise stayed as if nothing had been sent.

@@ -12,6 +12,8 @@ import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import type { PersonMachineCheck, WorkspaceSlack } from '../../scheduler/job.js';
+import type { ChannelPacer } from '../../slack/channel-pacer.js';
+import { postIn } from '../../slack/posting.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { MachineRun } from '../../store/cost-alerts.js';
 import type { SlackUser } from '../../store/slack-user.js';
@@ -32,6 +34,11 @@ export interface CostGuardDeps {
   store: Pick<Store, 'costAlerts'>;
   vault: Pick<KeyVault, 'account'>;
   slack: WorkspaceSlack;
+  /**
+   * The bot's channel pacer: the alert takes its turn in the person's DM with the completions and
+   * reminders posted there, at Slack's pace, and waits out a 429 instead of being lost to it.
+   */
+  pacer: ChannelPacer;
   audit: AuditTrail;
   logger: Logger;
   now: () => number;
@@ -105,12 +112,7 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
           resourceId: machine.id,
           note: `running since ${new Date(run.runningSince).toISOString()}`,
         },
-        async () =>
-          (await deps.slack(user.teamId)).chat.postMessage({
-            channel: user.userId,
-            blocks: shown.blocks,
-            text: shown.text,
-          }),
+        async () => postIn(await deps.slack(user.teamId), { channel: user.userId }, shown, deps.pacer),
       );
     } catch (error) {
       // Not posted: the claim is given back, so the next check (here or on another replica) tries again.

@@ -22,6 +22,7 @@ export const costAlertsFeature: Feature<'alerts'> = {
       store: deps.store,
       vault: deps.vault,
       slack: deps.slack,
+      pacer: deps.pacer,
       audit: createAuditTrail({ audit: deps.store.audit, now: deps.now, logger: deps.logger }),
       logger: deps.logger,
       now: deps.now,

@@ -13,7 +13,7 @@ import { homeView } from './blocks/home.js';
 
 /** What drawing a person's Home needs: their key's account and client, and a log. */
 export type HomeDeps = Pick<ListenerDeps, 'clients' | 'logger' | 'now'> & {
-  store: Pick<ListenerDeps['store'], 'approvals'>;
+  store: Pick<ListenerDeps['store'], 'approvals' | 'vaultEntries'>;
   vault: Pick<ListenerDeps['vault'], 'account' | 'maskedKey'>;
 };
 

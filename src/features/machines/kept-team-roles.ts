@@ -47,6 +47,35 @@ function keptTeam(teams: Map<string, KeptTeam>, key: string, at: number): KeptTe
   return team;
 }
 
+/** The team's users as kept, listed with the person's key when none are (a failed list is not kept). */
+function usersOf(team: KeptTeam, person: TeamPerson): Promise<readonly User[]> {
+  if (team.users === undefined) {
+    const users = person.client.users.list({});
+    team.users = users;
+    users.catch(() => {
+      if (team.users === users) team.users = undefined;
+    });
+  }
+  return team.users;
+}
+
+/**
+ * The users of the person's Paperspace team (legacy API), from the same read as their role: the cards
+ * name a teammate's machine's owner with them at no extra call.
+ */
+export function keptTeamUsers(
+  deps: RoleNotes & { now: () => number },
+  person: TeamPerson,
+  account: { teamId: string | null },
+): Promise<readonly User[]> {
+  return usersOf(keptTeam(teamsOf(deps), teamKey(person, account), deps.now()), person);
+}
+
+/** Every account has a team id; one without (a key linked long ago) is kept as a team of its own. */
+function teamKey(person: TeamPerson, account: { teamId: string | null }): string {
+  return account.teamId ?? `person:${person.paperspaceUserId}`;
+}
+
 /**
  * teamRoleOf, answered from what this bot read of the person's team in the last few minutes when it
  * can be. `account`: the person's linked key's team and when it was last linked. A failed read is
@@ -58,18 +87,10 @@ export function keptTeamRoleOf(
   account: { teamId: string | null; updatedAt: number },
 ): Promise<TeamRole> {
   if (person.client.capabilities.whoAmI) return teamRoleOf(deps, person);
-  // Every account has a team id; one without (a key linked long ago) is kept as a team of its own.
-  const team = keptTeam(teamsOf(deps), account.teamId ?? `person:${person.paperspaceUserId}`, deps.now());
+  const team = keptTeam(teamsOf(deps), teamKey(person, account), deps.now());
   const kept = team.roles.get(person.paperspaceUserId);
   if (kept !== undefined && kept.linkedAt === account.updatedAt) return kept.role;
-  if (team.users === undefined) {
-    const users = person.client.users.list({});
-    team.users = users;
-    users.catch(() => {
-      if (team.users === users) team.users = undefined;
-    });
-  }
-  const role = team.users.then((users) => teamRoleOf(deps, person, users));
+  const role = usersOf(team, person).then((users) => teamRoleOf(deps, person, users));
   team.roles.set(person.paperspaceUserId, { linkedAt: account.updatedAt, role });
   role.catch(() => {
     if (team.roles.get(person.paperspaceUserId)?.role === role) team.roles.delete(person.paperspaceUserId);

@@ -5,32 +5,49 @@
 // A key with no known account, a machine that does not say who owns it (API v1 machines carry no
 // owner), or a role that could not be read (Paperspace failed to answer), count as allowed: Paperspace
 // then decides, and the click says why.
+// The same read names a teammate's machine's owner on the card (owner-names.ts): a card for someone
+// else's machine says whose it is, and whom "Ask the owner" asks.
 import { ownerIdOf } from '../../domain/machine-people.js';
 import { type RoleNotes, type TeamRole, teamRoleOf } from '../../domain/team-role.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { Logger } from '../../logger.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
-import type { Machine } from '../../paperspace/schemas.js';
+import type { Machine, User } from '../../paperspace/schemas.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import type { Store } from '../../store/store.js';
 import type { KeyVault } from '../../vault/key-vault.js';
-import { keptTeamRoleOf } from './kept-team-roles.js';
+import { keptTeamRoleOf, keptTeamUsers } from './kept-team-roles.js';
+import { type OwnerNameOf, ownerNames } from './owner-names.js';
 
 export interface MachineButtons {
   /** Start, Stop, Restart; otherwise the card offers "Ask the owner". */
   power: boolean;
   /** The overflow's Settings, Access and Destroy. */
   manage: boolean;
+  /**
+   * Whose the machine is (a Slack mention or the owner's name, mrkdwn), when it is someone else's and
+   * the bot can name them: the card says it, and "Ask the owner" asks them by name.
+   */
+  owner?: string;
 }
 
 export type ButtonsFor = (machine: Machine) => MachineButtons;
 
-/** `paperspaceUserId`: the viewer's linked key's user; `administers`: their team role, if known. */
-function buttonsFor(viewer: { paperspaceUserId?: string; administers?: boolean }): ButtonsFor {
+/**
+ * `paperspaceUserId`: the viewer's linked key's user; `administers`: their team role, if known;
+ * `ownerName`: how to name the owners of others' machines.
+ */
+function buttonsFor(viewer: {
+  paperspaceUserId?: string;
+  administers?: boolean;
+  ownerName?: OwnerNameOf;
+}): ButtonsFor {
   return (machine) => {
     const owner = ownerIdOf(machine);
     const power =
       viewer.paperspaceUserId === undefined || owner === undefined || owner === viewer.paperspaceUserId;
-    return { power, manage: power || viewer.administers !== false };
+    const named = power ? undefined : viewer.ownerName?.(machine);
+    return { power, manage: power || viewer.administers !== false, ...(named ? { owner: named } : {}) };
   };
 }
 
@@ -41,7 +58,12 @@ function buttonsFor(viewer: { paperspaceUserId?: string; administers?: boolean }
  * is awaited only when a machine drawn is someone else's; a person's own machines need none.
  */
 export function viewerButtons(
-  deps: RoleNotes & { logger: Pick<Logger, 'info'>; vault: Pick<KeyVault, 'account'>; now: () => number },
+  deps: RoleNotes & {
+    store: Pick<Store, 'vaultEntries'>;
+    logger: Pick<Logger, 'info'>;
+    vault: Pick<KeyVault, 'account'>;
+    now: () => number;
+  },
   viewer: { user: SlackUser; client: PaperspaceClient },
 ): (machines: readonly Machine[]) => Promise<ButtonsFor> {
   const ahead = (async () => {
@@ -51,42 +73,76 @@ export function viewerButtons(
     // v1 machines name no owner, so a v1 list never asks; its role would come from the key's session.
     if (viewer.client.capabilities.whoAmI) return { paperspaceUserId: account.userId };
     const role = keptTeamRoleOf(deps, person, account);
-    // Awaited (and its failure logged) only if a machine turns out to be someone else's.
+    // The list the role was read from: no second call.
+    const users = keptTeamUsers(deps, person, account);
+    // Awaited (and their failure logged) only if a machine turns out to be someone else's.
     role.catch(() => undefined);
-    return { paperspaceUserId: account.userId, role };
+    users.catch(() => undefined);
+    return { paperspaceUserId: account.userId, role, users };
   })();
   // A list that fails first never asks for the role: its failure is the one to tell.
   ahead.catch(() => undefined);
   return async (machines) => {
-    const { paperspaceUserId, role } = await ahead;
-    return decide(
-      deps,
-      paperspaceUserId,
-      machines,
-      (id) => role ?? teamRoleOf(deps, { ...viewer, paperspaceUserId: id }),
-    );
+    const { paperspaceUserId, role, users } = await ahead;
+    return decide(deps, viewer.user, paperspaceUserId, machines, {
+      roleOf: (id) => role ?? teamRoleOf(deps, { ...viewer, paperspaceUserId: id }),
+      users: users ?? Promise.resolve([]),
+    });
   };
 }
 
 async function decide(
-  deps: { logger: Pick<Logger, 'info'> },
+  deps: { store: Pick<Store, 'vaultEntries'>; logger: Pick<Logger, 'info'> },
+  viewer: SlackUser,
   paperspaceUserId: string | undefined,
   machines: readonly Machine[],
-  roleOf: (paperspaceUserId: string) => Promise<TeamRole>,
+  team: { roleOf: (paperspaceUserId: string) => Promise<TeamRole>; users: Promise<readonly User[]> },
 ): Promise<ButtonsFor> {
   if (paperspaceUserId === undefined) return buttonsFor({});
   const othersOwn = machines.some((machine) => !buttonsFor({ paperspaceUserId })(machine).power);
   if (!othersOwn) return buttonsFor({ paperspaceUserId });
+  const [administers, ownerName] = await Promise.all([
+    administersTeam(deps, paperspaceUserId, team.roleOf),
+    namesOfOwners(deps, viewer, team.users),
+  ]);
+  return buttonsFor({
+    paperspaceUserId,
+    ...(administers === undefined ? {} : { administers }),
+    ...(ownerName === undefined ? {} : { ownerName }),
+  });
+}
+
+/** The viewer's role as Paperspace confirms it; undefined when it could not be read (logged). */
+async function administersTeam(
+  deps: { logger: Pick<Logger, 'info'> },
+  paperspaceUserId: string,
+  roleOf: (paperspaceUserId: string) => Promise<TeamRole>,
+): Promise<boolean | undefined> {
   try {
     // Only a role Paperspace confirms shows the manage buttons on someone else's machine: without an
     // access token the legacy API cannot confirm it, and every such click would end in a 403.
     const { role } = await roleOf(paperspaceUserId);
-    return buttonsFor({ paperspaceUserId, administers: role === 'admin' });
+    return role === 'admin';
   } catch (error) {
     deps.logger.info(
       { error: describeError(error) },
       'could not tell whether the viewer administers their team',
     );
-    return buttonsFor({ paperspaceUserId });
+    return undefined;
+  }
+}
+
+/** How the owners are named; undefined when neither the vault nor the team could be read (logged). */
+async function namesOfOwners(
+  deps: { store: Pick<Store, 'vaultEntries'>; logger: Pick<Logger, 'info'> },
+  viewer: SlackUser,
+  users: Promise<readonly User[]>,
+): Promise<OwnerNameOf | undefined> {
+  try {
+    // A team that could not be listed still leaves the linked people to name.
+    return await ownerNames(deps.store, viewer, await users.catch(() => []));
+  } catch (error) {
+    deps.logger.info({ error: describeError(error) }, 'could not name the owners of teammates’ machines');
+    return undefined;
   }
 }

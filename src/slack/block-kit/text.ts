@@ -91,6 +91,11 @@ export function plainText(text: string, max: number = LIMITS.sectionText): Plain
   return { type: 'plain_text', text: truncate(nonEmpty(text), max), emoji: true };
 }
 
+/** `<@U1>`: a Slack person as a live mention in mrkdwn. */
+export function mention(slackUserId: string): string {
+  return `<@${escapeMrkdwn(slackUserId)}>`;
+}
+
 /** A mrkdwn object; `text` must already be escaped where it holds user-controlled strings. */
 export function mrkdwn(text: string, max: number = LIMITS.sectionText): MrkdwnElement {
   return { type: 'mrkdwn', text: truncateMrkdwn(nonEmpty(text), max) };

@@ -18,6 +18,7 @@ import { CallbackId } from '../../../slack/ids.js';
 import { userOf } from '../../../slack/interaction.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { showOutcome, within } from '../../../slack/modal-submission.js';
+import { postIn } from '../../../slack/posting.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { publishHome } from '../../home/publish-home.js';
 import {
@@ -106,16 +107,19 @@ export function registerLoginSubmission(router: ListenerRouter, deps: ListenerDe
           user,
           message: errorMessage(`Your Paperspace key was not linked. ${problem}`),
           logger,
+          pacer: deps.pacer,
         });
       }
     }
 
     if (isLinked(settled)) {
       try {
-        await client.chat.postMessage({
-          channel: user.userId,
-          ...linkedNotice(summaryOf(settled.outcome, deps.clients.capabilities.driveAccessToken)),
-        });
+        await postIn(
+          client,
+          { channel: user.userId },
+          linkedNotice(summaryOf(settled.outcome, deps.clients.capabilities.driveAccessToken)),
+          deps.pacer,
+        );
       } catch (error) {
         logger.warn({ err: error }, 'could not send the link confirmation');
       }

@@ -6,15 +6,16 @@ import type { KnownBlock } from '@slack/types';
 import { button, contextLine } from '../../../slack/block-kit/elements.js';
 import {
   escapeMrkdwn,
+  mention,
   message,
   mrkdwn,
+  nameMrkdwn,
   type SlackMessage,
   slackDate,
 } from '../../../slack/block-kit/text.js';
 import { ActionId } from '../../../slack/ids.js';
 import type { CreateDetails, RequestDetails } from '../../../store/approval-request-details.js';
 import type { ApprovalRequest, RequestStatus, StoredRequest } from '../../../store/approval-requests.js';
-import { mention } from '../../machines/blocks/machine-replies.js';
 import {
   encodeApproveFor,
   encodeCreateOffer,
@@ -114,7 +115,7 @@ export function powerOfferMessage(
     return message([section(text), askButton(machine, verb, `Ask in the approvals channel`)], text);
   }
   const text = `🔒 Only the owner of *${name}*, ${ownerSlackIds.map(mention).join(' / ')}, can ${verb} it. Ask them to approve?`;
-  return message([section(text), askButton(machine, verb, 'Ask the owner')], text);
+  return message([section(text), askButton(machine, verb, `Ask the owner to ${verb}`)], text);
 }
 
 /** Told after Paperspace refused a person's start, stop or restart of a machine whose owner it does not name (v1). */
@@ -131,7 +132,7 @@ export function ownerUnknownOfferMessage(
     return message([section(text)], text);
   }
   const text = `${lead} I can ask your linked teammates (${teammateSlackIds.map(mention).join(', ')}); the owner's approval goes through.`;
-  return message([section(text), askButton(machine, verb, 'Ask the owner')], text);
+  return message([section(text), askButton(machine, verb, `Ask the owner to ${verb}`)], text);
 }
 
 /** The requester's own words (a Workflow Builder step's reason), quoted line by line. */
@@ -207,7 +208,11 @@ function whoIsAskedNote(details: RequestDetails): string | undefined {
 
 /** The request as its approvers see it: Approve / Deny while open, the decision once decided. */
 export function approverMessage(request: ApprovalRequest, grant?: StandingGrant): SlackMessage {
-  const text = `🙋 ${mention(request.requesterId)} asks to ${requestSubject(request)}.`;
+  // In the owner's own DM the request is about their machine, and says so.
+  const text =
+    request.kind !== 'create' && request.ownerId !== null
+      ? `🙋 ${mention(request.requesterId)} asks you to ${request.kind} your machine ${nameMrkdwn(request.machineName ?? 'a machine')}.`
+      : `🙋 ${mention(request.requesterId)} asks to ${requestSubject(request)}.`;
   const blocks: KnownBlock[] = [section(text)];
   const { details } = request;
   if ('params' in details) {

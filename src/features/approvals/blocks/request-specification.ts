@@ -4,8 +4,7 @@
 // default (off, and "start on create" on) and the one billing type say nothing an approver needs
 // (issue 26: the request listed `templateId: tmun4o2g`, `teamId`, `userId` and three `false` flags).
 import { processorOf } from '../../../domain/machine-types.js';
-import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
-import { mention } from '../../machines/blocks/machine-replies.js';
+import { escapeMrkdwn, mention } from '../../../slack/block-kit/text.js';
 
 export interface SpecificationNames {
   /** The template's label as Paperspace lists it; without it, its id is shown. */

@@ -23,6 +23,7 @@ import { putFormBack } from '../../../slack/form-refusal.js';
 import { userOf } from '../../../slack/interaction.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { showOutcome } from '../../../slack/modal-submission.js';
+import { postIn } from '../../../slack/posting.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import type { SlackUser } from '../../../store/slack-user.js';
 
@@ -157,7 +158,7 @@ async function finishInModal<Params>(
       ...(form.conflictParameter === undefined ? {} : { conflictParameter: form.conflictParameter }),
       logger,
       tell: async (message) => {
-        await client.chat.postMessage({ channel: user.userId, ...message });
+        await postIn(client, { channel: user.userId }, message, deps.pacer);
       },
     });
     return;
@@ -174,5 +175,6 @@ async function finishInModal<Params>(
     user,
     message,
     logger,
+    pacer: deps.pacer,
   });
 }

@@ -46,7 +46,10 @@ export interface MachineCardOptions {
 const TIMELINE_ENTRIES = 6;
 
 export function machineCard(machine: Machine, opts: MachineCardOptions = {}): KnownBlock[] {
-  const blocks: KnownBlock[] = opts.compact ? [compactSummary(machine)] : detailedSummary(machine);
+  const owner = opts.buttons?.owner;
+  const blocks: KnownBlock[] = opts.compact
+    ? [compactSummary(machine, owner)]
+    : detailedSummary(machine, owner);
   if (opts.notice) blocks.push(contextLine(opts.notice));
   if (opts.timeline && opts.timeline.length > 0) blocks.push(contextLine(timelineText(opts.timeline)));
   blocks.push(machineActions(machine, opts.buttons ?? { power: true, manage: true }, opts.listPage));
@@ -64,7 +67,8 @@ function machineSummaryText(machine: Pick<Machine, 'name' | 'state'>): string {
   return `${escapeMrkdwn(machine.name)}: ${stateMrkdwn(machine.state)}`;
 }
 
-function detailedSummary(machine: Machine): KnownBlock[] {
+/** `owner`: whose the machine is (mrkdwn), on a card drawn for someone else. */
+function detailedSummary(machine: Machine, owner: string | undefined): KnownBlock[] {
   const headline = [stateMrkdwn(machine.state), machine.machineType, machine.region]
     .filter((part): part is string => Boolean(part))
     .map((part, index) => (index === 0 ? `*${part}*` : escapeMrkdwn(part)))
@@ -84,14 +88,15 @@ function detailedSummary(machine: Machine): KnownBlock[] {
     {
       type: 'section',
       text: mrkdwn(headline),
-      fields: fields.map(([label, value]) =>
-        mrkdwn(`*${label}*\n${escapeMrkdwn(value)}`, LIMITS.sectionField),
-      ),
+      fields: [
+        ...(owner === undefined ? [] : [mrkdwn(`*Owner*\n${owner}`, LIMITS.sectionField)]),
+        ...fields.map(([label, value]) => mrkdwn(`*${label}*\n${escapeMrkdwn(value)}`, LIMITS.sectionField)),
+      ],
     },
   ];
 }
 
-function compactSummary(machine: Machine): KnownBlock {
+function compactSummary(machine: Machine, owner: string | undefined): KnownBlock {
   const { emoji, words } = stateLabel(machine.state);
   const details = [
     machine.machineType,
@@ -103,7 +108,8 @@ function compactSummary(machine: Machine): KnownBlock {
     machine.storageTotal === null ? null : `disk ${storageBar(machine.storageUsed, machine.storageTotal)}`,
     machine.publicIpAddress,
   ].filter((part): part is string => Boolean(part));
-  const line1 = `${emoji} ${nameMrkdwn(machine.name)} · ${escapeMrkdwn(words)}`;
+  const ownedBy = owner === undefined ? '' : ` · owned by ${owner}`;
+  const line1 = `${emoji} ${nameMrkdwn(machine.name)} · ${escapeMrkdwn(words)}${ownedBy}`;
   const line2 = `${details.map(escapeMrkdwn).join(' · ')} · \`${escapeMrkdwn(machine.id)}\``;
   return { type: 'section', text: mrkdwn(`${line1}\n${line2}`) };
 }
@@ -168,18 +174,33 @@ function powerButtons(machine: Machine): Button[] {
 
 /**
  * Someone else's machine: one button that asks its owner (the approvals feature's request) to start
- * an off machine or stop a running one, in place of the power buttons only the owner can use.
+ * an off machine or stop a running one, in place of the power buttons only the owner can use. It says
+ * what it asks, and its confirmation whom (`owner`, mrkdwn, when the card can name them) and what
+ * happens next, before anything is sent.
  */
-function askOwnerButtons(machine: Machine): Button[] {
+function askOwnerButtons(machine: Machine, owner: string | undefined): Button[] {
   const verb = machine.state === 'off' ? 'start' : isStoppable(machine.state) ? 'stop' : undefined;
   if (verb === undefined) return [];
+  const whom = owner ?? 'the owner';
   return [
-    button({
-      actionId: ActionId.requestPower,
-      text: 'Ask the owner',
-      value: encodePowerOffer({ id: machine.id, name: machine.name, verb }),
-      accessibilityLabel: `Ask the owner of ${machine.name} to ${verb} it`,
-    }),
+    {
+      ...button({
+        actionId: ActionId.requestPower,
+        text: `Ask the owner to ${verb}`,
+        value: encodePowerOffer({ id: machine.id, name: machine.name, verb }),
+        accessibilityLabel: `Ask the owner of ${machine.name} to ${verb} it`,
+      }),
+      confirm: {
+        title: plainText(`Ask to ${verb} ${machine.name}?`, LIMITS.confirmTitle),
+        text: mrkdwn(
+          `Ask ${whom} to ${verb} ${nameMrkdwn(machine.name)}? They get a direct message with a button to ` +
+            `${verb} it, and you are told here whom it went to; you hear from me when they decide.`,
+          LIMITS.confirmText,
+        ),
+        confirm: plainText('Send request', LIMITS.confirmButton),
+        deny: plainText('Cancel', LIMITS.confirmButton),
+      },
+    },
   ];
 }
 
@@ -187,7 +208,9 @@ function askOwnerButtons(machine: Machine): Button[] {
 function machineActions(machine: Machine, allowed: MachineButtons, listPage?: PageValue): ActionsBlock {
   const value = encodeMachineRef(machine);
   const name = machine.name;
-  const elements: (Button | Overflow)[] = allowed.power ? powerButtons(machine) : askOwnerButtons(machine);
+  const elements: (Button | Overflow)[] = allowed.power
+    ? powerButtons(machine)
+    : askOwnerButtons(machine, allowed.owner);
   elements.push(
     button({ actionId: ActionId.machineShare, text: 'Share', value, accessibilityLabel: `Share ${name}` }),
   );

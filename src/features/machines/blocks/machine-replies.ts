@@ -7,6 +7,7 @@ import {
   escapeMrkdwn,
   isoMinutes,
   LIMITS,
+  mention,
   mrkdwn,
   nameMrkdwn,
   type SlackMessage,
@@ -20,10 +21,6 @@ import { stateLabel, stateMrkdwn } from './machine-state.js';
 
 /** The state each power request moves a machine into first. */
 const STATE_AFTER: Record<PowerVerb, string> = { start: 'starting', stop: 'stopping', restart: 'restarting' };
-
-export function mention(slackUserId: string): string {
-  return `<@${escapeMrkdwn(slackUserId)}>`;
-}
 
 /** `🟡 Starting… requested by <@U1>`: the notice of the card posted for a power request. */
 export function powerRequestedNotice(verb: PowerVerb, slackUserId: string): string {
