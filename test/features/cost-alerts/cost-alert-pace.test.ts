@@ -25,6 +25,7 @@ afterAll(async () => {
 function guardWith(pacer: CostGuardDeps['pacer']) {
   const costAlerts = {
     endRuns: async () => undefined,
+    endRunsExcept: async () => undefined,
     threshold: async () => 8 * 3_600_000,
     teamDefault: async () => undefined,
     excluded: async () => new Set<string>(),
