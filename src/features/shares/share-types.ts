@@ -1,8 +1,10 @@
-// What making a share takes and gives, for sharing.ts, share-with-accessors.ts and claims.
+// What making a share takes and gives, for sharing.ts, share-with-accessors.ts and claims, and how a
+// share button's click builds what it takes.
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { Machine } from '../../paperspace/schemas.js';
 import type { ChannelPacer } from '../../slack/channel-pacer.js';
+import type { ListenerDeps } from '../../slack/listener-deps.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { Delegation } from '../../store/delegations.js';
 import type { SlackUser } from '../../store/slack-user.js';
@@ -21,6 +23,12 @@ export interface SharingDeps {
   pacer: ChannelPacer;
   now: () => number;
   logger: Logger;
+}
+
+/** What a click on a share's buttons hands to sharing: the bot's deps, the click's client and logger. */
+export function sharingDeps(deps: ListenerDeps, slack: WebClient, logger: Logger): SharingDeps {
+  const { store, audit, clients, pacer, now } = deps;
+  return { store, audit, slack, clients, pacer, now, logger };
 }
 
 export type SharedMachine = Pick<Machine, 'id' | 'name'>;

@@ -4,6 +4,7 @@ import { message, mrkdwn } from '../../../slack/block-kit/text.js';
 import { buttonHandler } from '../../../slack/button-click.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { claimAccess } from '../share-claim.js';
+import { sharingDeps } from '../share-types.js';
 import { sharedMachines } from '../shared-machines.js';
 
 export function shareClaimHandler(deps: ListenerDeps) {
@@ -22,15 +23,7 @@ export function shareClaimHandler(deps: ListenerDeps) {
     const account = await deps.vault.account(click.user);
     if (account === undefined) return;
     const machines = await sharedMachines(deps.clients, share, click.logger);
-    const sharing = {
-      store: deps.store,
-      audit: deps.audit,
-      slack: client,
-      clients: deps.clients,
-      pacer: deps.pacer,
-      now: deps.now,
-      logger: click.logger,
-    };
+    const sharing = sharingDeps(deps, client, click.logger);
     await reply(
       await claimAccess(sharing, { claimer: click.user, paperspaceUserId: account.userId, share, machines }),
     );

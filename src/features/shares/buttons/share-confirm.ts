@@ -9,6 +9,7 @@ import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { findMachine } from '../../machines/machine-lookup.js';
 import { resolveRecipients } from '../accessor-grants.js';
 import { decodeShareRequest, endShareButton, when } from '../blocks/share.js';
+import { sharingDeps } from '../share-types.js';
 import { channelToShareIn, type Share, shareMachines } from '../sharing.js';
 
 export function shareConfirmHandler(deps: ListenerDeps) {
@@ -27,15 +28,7 @@ export function shareConfirmHandler(deps: ListenerDeps) {
       return;
     }
     const { recipients } = resolved;
-    const sharing = {
-      store: deps.store,
-      audit: deps.audit,
-      slack: client,
-      clients: deps.clients,
-      pacer: deps.pacer,
-      now: deps.now,
-      logger: click.logger,
-    };
+    const sharing = sharingDeps(deps, client, click.logger);
     const share = await shareMachines(sharing, paperspace, {
       user: click.user,
       channel,

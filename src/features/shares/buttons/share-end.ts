@@ -5,6 +5,7 @@ import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { escapeMrkdwn, message, mrkdwn } from '../../../slack/block-kit/text.js';
 import { buttonHandler } from '../../../slack/button-click.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import { sharingDeps } from '../share-types.js';
 import { sharedMachines } from '../shared-machines.js';
 import { endShare } from '../sharing.js';
 
@@ -14,15 +15,7 @@ export function shareEndHandler(deps: ListenerDeps) {
     if (share === undefined)
       throw new UserFacingError('This share is not known to me any more; nothing changed.');
     const machines = await sharedMachines(deps.clients, share, click.logger);
-    const sharing = {
-      store: deps.store,
-      audit: deps.audit,
-      slack: client,
-      clients: deps.clients,
-      pacer: deps.pacer,
-      now: deps.now,
-      logger: click.logger,
-    };
+    const sharing = sharingDeps(deps, client, click.logger);
     const paperspace = await deps.clients.forUser(share);
     const outcome = await endShare(sharing, paperspace, click.user, share, machines);
     const text =
