@@ -33,6 +33,23 @@ export type RowFinisher = (
 
 export type RowFinishers = Record<RowMessageKind, RowFinisher>;
 
+/**
+ * `blocks` with a machine's row replaced by `row`, which is drawn under the id that says whether the
+ * machine still runs (`ids.live`) or was stopped from the message (`ids.stopped`), so a header can
+ * count what still runs. Undefined when the message has no row of that machine under either id.
+ */
+export function withRowReplaced(
+  blocks: KnownBlock[],
+  ids: { live: string; stopped: string },
+  stopped: boolean,
+  row: (blockId: string) => KnownBlock,
+): KnownBlock[] | undefined {
+  const rowIds = [ids.live, ids.stopped];
+  if (!blocks.some((block) => rowIds.includes(block.block_id ?? ''))) return undefined;
+  const replacement = row(stopped ? ids.stopped : ids.live);
+  return blocks.map((block) => (rowIds.includes(block.block_id ?? '') ? replacement : block));
+}
+
 type RowStore = Pick<Store, 'rowMessages'>;
 
 /**

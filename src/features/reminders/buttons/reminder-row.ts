@@ -6,7 +6,7 @@ import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { contextLine } from '../../../slack/block-kit/elements.js';
 import type { MachineButtonClick } from '../../machines/machine-button.js';
-import { type RowFinisher, redrawClickedRow } from '../../watches/row-messages.js';
+import { type RowFinisher, redrawClickedRow, withRowReplaced } from '../../watches/row-messages.js';
 import { reminderBlockId, stoppedRowBlockId, withRunningCount } from '../blocks/reminder.js';
 
 /**
@@ -19,12 +19,8 @@ function withRowDone(
   line: string,
   stopped: boolean,
 ): KnownBlock[] | undefined {
-  const rowIds = [reminderBlockId(machineId), stoppedRowBlockId(machineId)];
-  if (!blocks.some((block) => rowIds.includes(block.block_id ?? ''))) return undefined;
-  const doneId = stopped ? stoppedRowBlockId(machineId) : reminderBlockId(machineId);
-  return blocks.map((block) =>
-    rowIds.includes(block.block_id ?? '') ? { ...contextLine(line), block_id: doneId } : block,
-  );
+  const ids = { live: reminderBlockId(machineId), stopped: stoppedRowBlockId(machineId) };
+  return withRowReplaced(blocks, ids, stopped, (block_id) => ({ ...contextLine(line), block_id }));
 }
 
 /** The reminder with the machine's row redrawn, its header (and notification text) recounted. */

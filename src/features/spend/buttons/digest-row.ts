@@ -5,7 +5,7 @@ import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { mrkdwn } from '../../../slack/block-kit/text.js';
 import type { MachineButtonClick } from '../../machines/machine-button.js';
-import { type RowFinisher, redrawClickedRow } from '../../watches/row-messages.js';
+import { type RowFinisher, redrawClickedRow, withRowReplaced } from '../../watches/row-messages.js';
 import { digestBlockId, digestStoppedBlockId, withDigestRunningCount } from '../blocks/digest.js';
 
 /**
@@ -18,15 +18,13 @@ function withDigestRowDone(
   line: string,
   stopped: boolean,
 ): KnownBlock[] | undefined {
-  const rowIds = [digestBlockId(machineId), digestStoppedBlockId(machineId)];
-  if (!blocks.some((block) => rowIds.includes(block.block_id ?? ''))) return undefined;
-  const doneId = stopped ? digestStoppedBlockId(machineId) : digestBlockId(machineId);
-  const rows = blocks.map((block) =>
-    rowIds.includes(block.block_id ?? '')
-      ? { type: 'section' as const, block_id: doneId, text: mrkdwn(line) }
-      : block,
-  );
-  return withDigestRunningCount(rows) ?? rows;
+  const ids = { live: digestBlockId(machineId), stopped: digestStoppedBlockId(machineId) };
+  const rows = withRowReplaced(blocks, ids, stopped, (block_id) => ({
+    type: 'section',
+    block_id,
+    text: mrkdwn(line),
+  }));
+  return rows && (withDigestRunningCount(rows) ?? rows);
 }
 
 /** Updates the clicked row: a Stop that went through, or a machine found off, no longer runs. */
