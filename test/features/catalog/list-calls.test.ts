@@ -3,9 +3,10 @@
 // legacy API tells only by listing the team's users. That read runs beside the machine list, never
 // after it, and is kept for the team, so each later list by anyone in the team is one call.
 // A file of its own: the team's users are kept for minutes, so the first list must be this file's.
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { machineIdFromBlockId } from '../../../src/features/machines/blocks/machine-ref.js';
 import { ActionId } from '../../../src/slack/ids.js';
+import { holdUntilInFlightTogether, logMark, pathsSince } from '../../support/paperspace-calls.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
 import { command, textOf } from '../account/helpers.js';
@@ -15,17 +16,14 @@ const bot = useTestBot({ linked: ['maya', 'sam'] });
 /** The paths of the Paperspace requests one /ps list made, in the order the emulator answered them. */
 async function callsOfOneList(user: 'maya' | 'sam', whileInFlight?: () => Promise<void>) {
   const { state } = bot.emulator;
-  const before = state.requests().length;
+  const before = logMark(state);
   const reply = command(bot, user, 'list');
   await whileInFlight?.();
   const { blocks } = await reply;
   expect(textOf(blocks)).toContain('sam-dev');
   return {
     blocks,
-    paths: state
-      .requests()
-      .slice(before)
-      .map((request) => request.path),
+    paths: pathsSince(state, before),
   };
 }
 
@@ -40,16 +38,8 @@ describe('Paperspace calls per /ps list', () => {
     "reads a team member's role beside the first list, then makes one call per list for anyone in the team",
     async () => {
       const { state } = bot.emulator;
-      // Sam's requests are held unanswered until two are in flight at once: read one after the
-      // other, the second would never start while the first is held, and this would wait in vain.
-      state.hangKey(USERS.sam.apiKey);
-      const first = await callsOfOneList('sam', async () => {
-        try {
-          await vi.waitFor(() => expect(state.heldRequests()).toBe(2));
-        } finally {
-          state.releaseKey(USERS.sam.apiKey);
-        }
-      });
+      // Sam's requests are held until two are in flight at once: the role is read beside the machines.
+      const first = await callsOfOneList('sam', holdUntilInFlightTogether(state, USERS.sam.apiKey, 2));
       expect([...first.paths].sort()).toEqual(['/machines/getMachines', '/users/getUsers']);
       // Sam is a member: no Settings, Access or Destroy on Maya's machine.
       expect(actionsOf(first.blocks, 'psorb001')).not.toContain(ActionId.machineOverflow);

@@ -3,8 +3,9 @@
 // role; the legacy API tells it only by listing the team's users. That read runs beside the machine
 // list, never after it, and is kept for the team, so the next Home is one call.
 // A file of its own: the team's users are kept for minutes, so the first read must be this file's.
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ActionId } from '../../../src/slack/ids.js';
+import { holdUntilInFlightTogether, logMark, pathsSince } from '../../support/paperspace-calls.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
 import { textOf } from '../account/helpers.js';
@@ -14,7 +15,7 @@ const bot = useTestBot({ linked: ['sam'] });
 /** The paths of the Paperspace requests drawing Sam's Home made, and the view published. */
 async function callsOfOneHome(whileInFlight?: () => Promise<void>) {
   const { state } = bot.emulator;
-  const before = state.requests().length;
+  const before = logMark(state);
   bot.slack.reset();
   const response = await bot.send(
     bot.requests.event({ type: 'app_home_opened', user: USERS.sam.slackId, tab: 'home' }),
@@ -26,10 +27,7 @@ async function callsOfOneHome(whileInFlight?: () => Promise<void>) {
   expect(view).toContain('maya-trainer');
   return {
     view,
-    paths: state
-      .requests()
-      .slice(before)
-      .map((request) => request.path),
+    paths: pathsSince(state, before),
   };
 }
 
@@ -38,15 +36,8 @@ describe('Paperspace calls per App Home', () => {
     "reads a team member's role beside the machine list, then lists only the machines",
     async () => {
       const { state } = bot.emulator;
-      // Held until two are in flight at once: read after the list, the role would never start.
-      state.hangKey(USERS.sam.apiKey);
-      const first = await callsOfOneHome(async () => {
-        try {
-          await vi.waitFor(() => expect(state.heldRequests()).toBe(2));
-        } finally {
-          state.releaseKey(USERS.sam.apiKey);
-        }
-      });
+      // Sam's requests are held until two are in flight at once: the role is read beside the machines.
+      const first = await callsOfOneHome(holdUntilInFlightTogether(state, USERS.sam.apiKey, 2));
       expect([...first.paths].sort()).toEqual(['/machines/getMachines', '/users/getUsers']);
       expect(first.view).toContain(ActionId.requestPower);
 
