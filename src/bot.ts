@@ -6,7 +6,7 @@ import type { WebClient } from '@slack/web-api';
 import { Agent } from 'undici';
 import type { RetentionConfig, SlackPacing } from './config.js';
 import { describeError } from './errors/describe-error.js';
-import { attachListeners, createBotScheduler, pacingOf } from './features/index.js';
+import { attachListeners, createBotScheduler, pacingOf, rowRedrawOf } from './features/index.js';
 import { createMachineWatcher, type MachineWatcher } from './features/machines/machine-watcher.js';
 import type { Logger } from './logger.js';
 import { type BotMetrics, createBotMetrics } from './observability/metrics.js';
@@ -159,6 +159,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     logger: options.logger,
     now,
     pacer,
+    redrawRow: rowRedrawOf({ store: options.store, pacer, logger: options.logger, now }),
   };
   const { slack } = options;
   let stopping: Promise<void> | undefined;

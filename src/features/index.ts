@@ -36,6 +36,7 @@ import { digestRowFinished } from './spend/buttons/digest-row.js';
 import { spendFeature } from './spend/index.js';
 import { unfurlsFeature } from './unfurls/index.js';
 import { createWatchesFeature } from './watches/index.js';
+import { createRowRedraw, type RowFinishers } from './watches/row-messages.js';
 import { workflowStepsFeature } from './workflow-steps/index.js';
 import { completeRequestStep } from './workflow-steps/request-completion.js';
 
@@ -46,11 +47,12 @@ const machinesFeature = createMachinesFeature({
   refreshHome: publishHome,
   listPage: pageFor,
 });
-const watchesFeature = createWatchesFeature(publishHome, {
+const rowFinishers: RowFinishers = {
   reminder: reminderRowFinished,
   cost_alert: alertRowFinished,
   digest: digestRowFinished,
-});
+};
+const watchesFeature = createWatchesFeature(publishHome, rowFinishers);
 const approvalsFeature = createApprovalsFeature(completeRequestStep);
 
 const features: Feature<never>[] = [
@@ -146,4 +148,15 @@ export function createBotScheduler(options: BotSchedulerOptions): Scheduler {
     observer,
     ...(options.timers === undefined ? {} : { timers: options.timers }),
   });
+}
+
+/**
+ * ListenerDeps.redrawRow: ends the row of a reminder, alert or digest whose Stop's watch a newer
+ * operation took over, drawn by the feature the message belongs to.
+ */
+export function rowRedrawOf(
+  deps: Pick<ListenerDeps, 'store' | 'pacer' | 'logger' | 'now'>,
+): ListenerDeps['redrawRow'] {
+  const redraw = createRowRedraw({ ...deps, finishers: rowFinishers });
+  return (web, watch, line) => redraw(web, watch, line, false);
 }

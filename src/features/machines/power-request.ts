@@ -158,7 +158,7 @@ async function supersedeWatches(request: PowerRequest, machine: Machine): Promis
       at,
       detail: `superseded by a newer ${verb} of the machine`,
     });
-    await redrawSupersededCards(request.web, deps.logger, {
+    await redrawSupersededCards(request.web, deps, {
       superseded,
       machine,
       operation: verb,

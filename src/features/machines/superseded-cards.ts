@@ -1,13 +1,14 @@
 // The cards of watches that a newer operation on the same machine took over: no watch will update them
 // again, so each is redrawn once with the machine as it is now and a line saying when the watching
-// stopped and why, instead of waiting (or later claiming a result) for good.
+// stopped and why, instead of waiting (or later claiming a result) for good. A watch started from a row
+// of a reminder, alert or digest has no card: its row, which said "stopping", is ended the same way.
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
 import type { Machine } from '../../paperspace/schemas.js';
-import type { CreatedWatch, MachineWatcher, Watch, WatchRequest } from '../../store/watch-types.js';
+import type { ListenerDeps } from '../../slack/listener-deps.js';
+import type { CreatedWatch, Watch, WatchRequest } from '../../store/watch-types.js';
 import { machineCardMessage } from './blocks/machine-card.js';
-import { supersededNotice } from './blocks/machine-replies.js';
+import { supersededNotice, supersededRowLine } from './blocks/machine-replies.js';
 
 export interface Supersession {
   superseded: readonly Watch[];
@@ -23,12 +24,15 @@ export interface Supersession {
 /** Never throws: the newer operation has happened, and an old card Slack refuses to edit is only logged. */
 export async function redrawSupersededCards(
   web: WebClient,
-  logger: Logger,
+  { logger, redrawRow }: Pick<ListenerDeps, 'logger' | 'redrawRow'>,
   { superseded, machine, operation, slackUserId, at }: Supersession,
 ): Promise<void> {
   const notice = supersededNotice(operation, slackUserId, at);
   for (const watch of superseded) {
-    if (watch.messageTs === null) continue;
+    if (watch.messageTs === null) {
+      await redrawRow(web, watch, supersededRowLine(watch.machineName, operation, slackUserId, at));
+      continue;
+    }
     try {
       await web.chat.update({
         channel: watch.channel,
@@ -51,14 +55,14 @@ export async function redrawSupersededCards(
  * heading to. `by` is who asked for the operation, when not the watcher (an approver of a request).
  */
 export async function watchOperation(
-  deps: { watcher: MachineWatcher; logger: Logger },
+  deps: Pick<ListenerDeps, 'watcher' | 'logger' | 'redrawRow'>,
   web: WebClient,
   machine: Machine,
   request: Omit<WatchRequest, 'machineId' | 'machineName' | 'operation'> & { operation: string },
   by: string = request.user.userId,
 ): Promise<CreatedWatch> {
   const created = await deps.watcher.watch({ ...request, machineId: machine.id, machineName: machine.name });
-  await redrawSupersededCards(web, deps.logger, {
+  await redrawSupersededCards(web, deps, {
     superseded: created.superseded,
     machine,
     operation: request.operation,

@@ -114,46 +114,59 @@ export async function redrawClickedRow(
 }
 
 /**
- * Redraws the row a watch was started from once the watch ends. A watch started from a row has no card
- * of its own (`messageTs` null) and replies in the row's message's thread (`threadTs`): that message is
- * the one to redraw, if a click kept a copy of it.
+ * Redraws the row a watch was started from with `line`, saying how the watch ended (`reached`: the
+ * machine got where the click sent it). A watch started from a row has no card of its own (`messageTs`
+ * null) and replies in the row's message's thread (`threadTs`): that message is the one to redraw, if
+ * a click kept a copy of it. Never throws: the watch has ended either way.
  */
-export function createRowCompletion(deps: {
+export function createRowRedraw(deps: {
   store: RowStore;
-  slack: (teamId: string) => Promise<WebClient>;
   pacer: ChannelPacer;
   finishers: RowFinishers;
   logger: Logger;
   now: () => number;
-}): (watch: Watch, outcome: WatchOutcome) => Promise<void> {
+}): (web: WebClient, watch: Watch, line: string, reached: boolean) => Promise<void> {
   const { store, finishers, logger } = deps;
   const isKind = (kind: string): kind is RowMessageKind => Object.hasOwn(finishers, kind);
-  return async (watch, outcome) => {
+  return async (web, watch, line, reached) => {
     if (watch.messageTs !== null || watch.threadTs === null) return;
     const ref = { teamId: watch.teamId, channel: watch.channel, ts: watch.threadTs };
-    const line = rowFinishedLine(watch, outcome);
-    const drawn = await store.rowMessages.redraw(
-      ref,
-      undefined,
-      (kept) =>
-        isKind(kept.kind)
-          ? finishers[kept.kind](kept, watch.machineId, line, outcome.status === 'done')
-          : undefined,
-      deps.now(),
-    );
-    if (drawn === undefined) return;
-    // Paced like a card's update: a newer redraw of the same message waiting replaces this one, and
-    // each sends the copy as it is when its turn comes, this row included.
-    await deps.pacer.update(`${ref.channel}/${ref.ts}`, async () => {
-      try {
+    try {
+      const drawn = await store.rowMessages.redraw(
+        ref,
+        undefined,
+        (kept) =>
+          isKind(kept.kind) ? finishers[kept.kind](kept, watch.machineId, line, reached) : undefined,
+        deps.now(),
+      );
+      if (drawn === undefined) return;
+      // Paced like a card's update: a newer redraw of the same message waiting replaces this one, and
+      // each sends the copy as it is when its turn comes, this row included.
+      await deps.pacer.update(`${ref.channel}/${ref.ts}`, async () => {
         const latest = (await store.rowMessages.find(ref)) ?? drawn;
-        await sendLatest(await deps.slack(ref.teamId), store, ref, latest);
-      } catch (error) {
-        logger.warn(
-          { watchId: watch.id, channel: ref.channel, error: describeError(error) },
-          'could not update the row a watch was started from',
-        );
-      }
-    });
+        await sendLatest(web, store, ref, latest);
+      });
+    } catch (error) {
+      logger.warn(
+        { watchId: watch.id, channel: ref.channel, error: describeError(error) },
+        'could not update the row a watch was started from',
+      );
+    }
+  };
+}
+
+/** Redraws the row a watch was started from once the watch ends, with how it ended. */
+export function createRowCompletion(
+  deps: Parameters<typeof createRowRedraw>[0] & { slack: (teamId: string) => Promise<WebClient> },
+): (watch: Watch, outcome: WatchOutcome) => Promise<void> {
+  const redraw = createRowRedraw(deps);
+  return async (watch, outcome) => {
+    if (watch.messageTs !== null || watch.threadTs === null) return;
+    await redraw(
+      await deps.slack(watch.teamId),
+      watch,
+      rowFinishedLine(watch, outcome),
+      outcome.status === 'done',
+    );
   };
 }

@@ -390,4 +390,48 @@ describe('a reminder’s row follows the stop clicked on it to the end', () => {
     expect(reply?.args.thread_ts).toBe(placeOf(reminder).ts);
     await command('remind off');
   });
+
+  it('ends the row when a newer start takes the stop’s watch over, rather than leaving it "stopping"', async () => {
+    await command('remind 19:00 weekdays');
+    await bot.scheduler.tick();
+    clock.set(Date.parse('2024-06-10T16:00:00Z'));
+    for (const machine of [WORKSTATION, CPU_BOX]) {
+      await fetch(`${bot.emulator.url}/machines/${machine.id}/start`, {
+        method: 'POST',
+        headers: { 'x-api-key': USERS.ada.apiKey },
+      });
+    }
+    clock.advance(10_000);
+    const reminder = (await fireAt('2024-06-10T17:00:00Z')) as ApiCall;
+    bot.slack.reset();
+    await click(reminder, ActionId.reminderStop, CPU_BOX);
+    expect(messageText((await bot.slack.waitFor('chat.update')).args)).toMatch(/ada-cpu-box\*: stopping/);
+
+    // Ada changes her mind while it is still stopping: the start follows the machine on a card of its
+    // own (posted in the channel), and the stop's watch will never report.
+    await bot.send(bot.requests.slashCommand({ text: `start ${CPU_BOX.name}`, userId: USERS.ada.slackId }));
+    await expect
+      .poll(() =>
+        bot.slack
+          .calls('chat.update')
+          .filter((call) => call.args.ts === placeOf(reminder).ts)
+          .map((call) => JSON.stringify(blockOf(call, reminderBlockId(CPU_BOX.id)) ?? null)),
+      )
+      .toContainEqual(expect.stringContaining('a newer start by'));
+    const ended = bot.slack
+      .calls('chat.update')
+      .filter((call) => call.args.ts === placeOf(reminder).ts)
+      .at(-1);
+    expect(ended?.args).toMatchObject(placeOf(reminder));
+    const row = JSON.stringify(blockOf(ended, reminderBlockId(CPU_BOX.id)));
+    expect(row).toContain('*ada-cpu-box*: ⏹️ Stopped watching at');
+    expect(row).toContain(`a newer start by <@${USERS.ada.slackId}> took over`);
+    expect(messageText(ended?.args ?? {})).not.toContain('stopping');
+    // The machine runs again, so the header counts it again; the other row is untouched, buttons and all.
+    expect(String(ended?.args.text)).toMatch(/^⏰ 3 machines still running: /);
+    expect(blockOf(ended, reminderBlockId(WORKSTATION.id))).toEqual(
+      blockOf(reminder, reminderBlockId(WORKSTATION.id)),
+    );
+    await command('remind off');
+  });
 });

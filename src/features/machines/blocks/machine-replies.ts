@@ -60,11 +60,24 @@ export function powerUnwatchedNotice(
  * is the card itself, this says when the watching stopped and where the story goes on.
  */
 export function supersededNotice(operation: string, slackUserId: string, at: number): string {
-  return (
-    `⏹️ Stopped watching at ${timeOfDay(at)}: a newer ${escapeMrkdwn(operation)} by ${mention(slackUserId)} ` +
-    'took over, see the newer card.'
-  );
+  return `${takenOver(operation, slackUserId, at)}, see the newer card.`;
 }
+
+/**
+ * The line that ends the row of a reminder, alert or digest whose Stop a newer operation took over: the
+ * row said "stopping", and nothing will say more of it.
+ */
+export function supersededRowLine(
+  machineName: string,
+  operation: string,
+  slackUserId: string,
+  at: number,
+): string {
+  return `*${escapeMrkdwn(machineName)}*: ${takenOver(operation, slackUserId, at)}.`;
+}
+
+const takenOver = (operation: string, slackUserId: string, at: number) =>
+  `⏹️ Stopped watching at ${timeOfDay(at)}: a newer ${escapeMrkdwn(operation)} by ${mention(slackUserId)} took over`;
 
 /**
  * A second Start (Stop, Restart) while the first is under way and watched: nothing is sent again and no
