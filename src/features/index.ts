@@ -91,7 +91,7 @@ export function registerListeners(router: ListenerRouter, deps: ListenerDeps): v
 
 /** Gives `app` the bot's listeners, behind one dispatching listener per surface (slack/router.ts). */
 export function attachListeners(app: App, deps: ListenerDeps): void {
-  registerListeners(createListenerRouter(app, deps.logger), deps);
+  registerListeners(createListenerRouter(app, deps), deps);
 }
 
 /** The scheduler's jobs, every feature's, in the order above, given every feature's machine checks. */

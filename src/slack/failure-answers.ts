@@ -19,6 +19,7 @@ import { failureText } from '../errors/user-message.js';
 import { errorMessage } from './block-kit/messages.js';
 import { statusModal } from './block-kit/status-modal.js';
 import { escapeMrkdwn } from './block-kit/text.js';
+import type { ChannelPacer } from './channel-pacer.js';
 
 type AckFunction = (...response: never[]) => Promise<void>;
 
@@ -72,7 +73,7 @@ export function answerCommandFailures(
 
 export function answerActionFailures<Args extends SlackActionMiddlewareArgs>(
   listener: Middleware<Args>,
-  logger: Logger,
+  { logger, pacer }: { logger: Logger; pacer: ChannelPacer },
 ): Middleware<Args> {
   return (args) =>
     answeredOnFailure(
@@ -84,7 +85,11 @@ export function answerActionFailures<Args extends SlackActionMiddlewareArgs>(
         // Only the clicker is told: ephemeral where the message is, in their DM from the Home tab or a modal.
         if (args.body.type === 'block_actions' && args.body.response_url)
           await args.respond({ response_type: 'ephemeral', replace_original: false, ...answer });
-        else await args.client.chat.postMessage({ channel: args.body.user.id, ...answer });
+        else {
+          // In the DM's lane of the bot's pacer, like every other post there.
+          const channel = args.body.user.id;
+          await pacer.message(channel, () => args.client.chat.postMessage({ channel, ...answer }));
+        }
       },
       logger,
     );

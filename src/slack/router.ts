@@ -17,9 +17,9 @@ import type {
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from '@slack/bolt';
-import type { Logger } from 'pino';
 import { errorMessage } from './block-kit/messages.js';
 import { answerActionFailures, answerCommandFailures, answerViewFailures } from './failure-answers.js';
+import type { ListenerDeps } from './listener-deps.js';
 
 type ActionListener<A extends BlockAction = BlockAction> = Middleware<SlackActionMiddlewareArgs<A>>;
 type ViewListener = Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>>;
@@ -45,7 +45,11 @@ export const STALE_BUTTON_TEXT =
  * with. Commands, events and custom steps go to Bolt as they are: the bot has one of each kind, so
  * there is nothing to save.
  */
-export function createListenerRouter(app: App, logger: Logger): ListenerRouter {
+export function createListenerRouter(
+  app: App,
+  deps: Pick<ListenerDeps, 'logger' | 'pacer'>,
+): ListenerRouter {
+  const { logger, pacer } = deps;
   const actions = new Map<string, ActionListener>();
   const views = new Map<string, ViewListener>();
 
@@ -59,7 +63,8 @@ export function createListenerRouter(app: App, logger: Logger): ListenerRouter {
     const answer = errorMessage(STALE_BUTTON_TEXT);
     // Only the clicker is told: ephemeral where the message is, in their DM from the Home tab or a modal.
     if (responseUrl) await args.respond({ response_type: 'ephemeral', replace_original: false, ...answer });
-    else await args.client.chat.postMessage({ channel: user.id, ...answer });
+    // In the DM's lane of the bot's pacer, like every other post there.
+    else await pacer.message(user.id, () => args.client.chat.postMessage({ channel: user.id, ...answer }));
   });
   app.view<ViewSubmitAction>({ type: 'view_submission' }, async (args) => {
     const callbackId = args.view.callback_id;
@@ -79,7 +84,7 @@ export function createListenerRouter(app: App, logger: Logger): ListenerRouter {
     command: (name, listener) => app.command(name, answerCommandFailures(listener, logger)),
     action: (actionId, listener) =>
       // Bolt narrows a listener's payload type the same unchecked way: the action_id decides it.
-      claim(actions, 'action', actionId, answerActionFailures(listener as unknown as ActionListener, logger)),
+      claim(actions, 'action', actionId, answerActionFailures(listener as unknown as ActionListener, deps)),
     view: (callbackId, listener) => claim(views, 'view', callbackId, answerViewFailures(listener, logger)),
     event: (name, listener) => app.event(name, listener),
     function: (callbackId, listener) => app.function(callbackId, listener),

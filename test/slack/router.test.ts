@@ -1,5 +1,7 @@
 import type { App } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
+import { SLACK_PACING } from '../../src/config.js';
+import { createChannelPacer } from '../../src/slack/channel-pacer.js';
 import { createListenerRouter, STALE_BUTTON_TEXT } from '../../src/slack/router.js';
 import { eventually } from '../features/machines/machine-kit.js';
 import { captureLogs, LEVEL } from '../support/log-capture.js';
@@ -63,7 +65,7 @@ describe('the listener router', () => {
       action: (constraint: unknown) => registered.push(`action ${JSON.stringify(constraint)}`),
       view: (constraint: unknown) => registered.push(`view ${JSON.stringify(constraint)}`),
     } as unknown as App;
-    const router = createListenerRouter(app, captureLogs().logger);
+    const router = createListenerRouter(app, { logger: captureLogs().logger, pacer: createChannelPacer() });
     router.action('go', async () => {});
     router.view('form', async () => {});
     expect(() => router.action('go', async () => {})).toThrow('action go already has a listener');
@@ -71,4 +73,24 @@ describe('the listener router', () => {
     // However many listeners register, Bolt sees one per surface.
     expect(registered).toEqual(['action {"type":"block_actions"}', 'view {"type":"view_submission"}']);
   });
+});
+
+describe('the router’s answers at Slack’s pace', () => {
+  const paced = useTestBot({ slackPacing: SLACK_PACING });
+
+  it('tells eight quick stale Home clicks in the DM one after another, so Slack refuses none', async () => {
+    // Slack grants a small burst, then about one post a second in a conversation (429 past it).
+    const clicks = Array.from({ length: 8 }, (_, index) =>
+      paced.requests.blockAction({
+        actionId: `home_${index}_v0`,
+        userId: ADA,
+        view: { type: 'home', id: 'V0HOME' },
+      }),
+    );
+    await Promise.all(clicks.map((click) => paced.send(click)));
+    await expect.poll(() => paced.slack.calls('chat.postMessage').length, { timeout: 15_000 }).toBe(8);
+    const dms = paced.slack.calls('chat.postMessage');
+    expect(dms.map((dm) => [dm.args.channel, dm.answer?.ok])).toEqual(clicks.map(() => [ADA, true]));
+    expect(dms.every((dm) => String(dm.args.text).includes(STALE_BUTTON_TEXT))).toBe(true);
+  }, 20_000);
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { type RunningBot, startBot } from '../../src/bot.js';
+import type { SlackPacing } from '../../src/config.js';
 import type { MachineWatcher, WatchRequest } from '../../src/features/machines/machine-watcher.js';
 import { createLogger } from '../../src/logger.js';
 import { createRequestScope } from '../../src/observability/request-scope.js';
@@ -91,6 +92,11 @@ export interface TestBotOptions {
   recordPaperspaceHeaders?: boolean;
   /** stop()'s bound on Slack requests under way (the bot's default is 10 s). */
   shutdownGraceMs?: number;
+  /**
+   * The bot's pace of posts (production's SLACK_PACING for a test of the pace itself, on the real
+   * clock). None by default: most tests post a few messages, and a fake clock would not move its waits.
+   */
+  slackPacing?: SlackPacing;
   /**
    * How Slack's requests reach the bot: signed HTTP POSTs (`send`), or envelopes over Socket Mode
    * (`slack.socketMode.deliver`), with the port serving only /healthz and /metrics. Default http.
@@ -203,8 +209,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
         timers: options.pollIntervalMs === undefined ? manualTimers : realTimers,
         cron,
         replicaId: 'test-bot',
-        // The fake Slack imposes no limits, and a fake clock would not move real pacing waits.
-        slackPacing: null,
+        slackPacing: options.slackPacing ?? null,
       },
       wrapWatcher: (scheduler) => recording(options.watcher ?? scheduler),
       now,
