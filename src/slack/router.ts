@@ -45,10 +45,7 @@ export const STALE_BUTTON_TEXT =
  * with. Commands, events and custom steps go to Bolt as they are: the bot has one of each kind, so
  * there is nothing to save.
  */
-export function createListenerRouter(
-  app: App,
-  deps: Pick<ListenerDeps, 'logger' | 'pacer'>,
-): ListenerRouter {
+export function createListenerRouter(app: App, deps: Pick<ListenerDeps, 'logger' | 'pacer'>): ListenerRouter {
   const { logger, pacer } = deps;
   const actions = new Map<string, ActionListener>();
   const views = new Map<string, ViewListener>();
