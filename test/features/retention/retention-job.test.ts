@@ -292,6 +292,18 @@ describe.each(storeFactories)('the retention job on $name', (factory) => {
     expect(await rowsIn(db.url, tables)).toEqual(Object.fromEntries(tables.map((table) => [table, 1])));
   });
 
+  it('deletes a backlog larger than one delete statement takes, all in one prune', async () => {
+    // The first prune after an upgrade meets a year of rows; the job deletes them 5,000 at a time.
+    const backlog = 5_050;
+    const old = Array.from({ length: backlog }, (_, index) => NOW - 200 * DAY + index);
+    for (let start = 0; start < old.length; start += 500) {
+      await Promise.all(old.slice(start, start + 500).map((at) => auditAt(db.store, at, 'machine.start')));
+    }
+    await auditAt(db.store, NOW - DAY, 'machine.stop');
+    await pruneJob(db.store, () => NOW).tick();
+    expect(await rowsIn(db.url, ['audit_records'])).toEqual({ audit_records: 1 });
+  }, 60_000);
+
   it('prunes once a day, not on every tick', async () => {
     let now = NOW;
     const job = pruneJob(db.store, () => now);
