@@ -14,6 +14,7 @@ import type { RowFinishers } from '../../src/features/watches/row-messages.js';
 import { createLogger } from '../../src/logger.js';
 import { forEachConcurrently } from '../../src/scheduler/concurrency.js';
 import type { SchedulerJob } from '../../src/scheduler/job.js';
+import { REPLAY_WINDOW_MS } from '../../src/slack/request-guard.js';
 import type { SlackUser } from '../../src/store/slack-user.js';
 import type { Store } from '../../src/store/store.js';
 import { createKeyVault } from '../../src/vault/key-vault.js';
@@ -23,10 +24,13 @@ const HOUR_MS = 60 * 60_000;
 const TEAM_ID = 'T0YEAR';
 /** People per Paperspace team (the workspace's people are split into teams of this size). */
 const TEAM_SIZE = 100;
-/** A Slack request's signature is remembered this long (src/slack/request-guard.ts). */
-const SIGNATURE_TTL_MS = 5 * 60_000;
-/** People whose day is written at once: PostgreSQL's pool serves several; SQLite runs them in turn. */
-const PEOPLE_AT_ONCE = 8;
+/**
+ * People whose day is written at once. SQLite runs statements in turn, but commits the plain writes
+ * made in one turn of the event loop together (store/sqlite-client.ts): with everyone at once, more of
+ * them share a commit (3,600 person-days took 13,600 explicit commits with 8 at once, 7,900 with
+ * everyone). PostgreSQL's pool (10 connections) serves that many at a time; more would only queue.
+ */
+const PEOPLE_AT_ONCE = { sqlite: Number.POSITIVE_INFINITY, postgres: 10 } as const;
 
 /** What one person does on a day, or how often they do it (every nth day). */
 export const DAILY = {
@@ -38,7 +42,10 @@ export const DAILY = {
   slackRequests: 2,
   /** One reminder occurrence claimed a day (a daily shutdown reminder). */
   reminderRuns: 1,
-  /** Every nth day: a snooze of the reminder, taken when due. */
+  /**
+   * Every nth day: a snooze of the reminder, taken when due. The click on the reminder's row keeps a
+   * copy of the message (row_messages) for the rows it redraws.
+   */
   snoozeEvery: 10,
   /** Every nth day: a 4-hour channel share (audited), marked expired when it ends. */
   shareEvery: 5,
@@ -211,6 +218,21 @@ async function powerOperation(
   else await store.costAlerts.endRuns(user, [machineId]);
 }
 
+/** A click on the day's reminder keeps its drawing and redraws the clicked row (store/row-messages.ts). */
+async function clickReminderRow(store: Store, index: number, at: number): Promise<void> {
+  const row = (state: string) => ({
+    type: 'section' as const,
+    block_id: machineOf(index),
+    text: { type: 'mrkdwn' as const, text: `*year-gpu-${pad(index)}* ${state}` },
+  });
+  await store.rowMessages.redraw(
+    { teamId: TEAM_ID, channel: `D0YEAR${pad(index)}`, ts: `${Math.floor(at / 1000)}.${pad(index)}00` },
+    { kind: 'reminder', current: { blocks: [row('is running')], text: 'Still running: 1 machine' } },
+    (message) => ({ ...message, blocks: [row('snoozed for 1h')] }),
+    at,
+  );
+}
+
 async function personDay(
   store: Store,
   index: number,
@@ -222,7 +244,7 @@ async function personDay(
   for (let request = 0; request < DAILY.slackRequests; request += 1)
     await store.requestReplays.claim(
       randomBytes(32).toString('hex'),
-      at + 9 * HOUR_MS + request * 60_000 + SIGNATURE_TTL_MS,
+      at + 9 * HOUR_MS + request * 60_000 + REPLAY_WINDOW_MS,
     );
   await powerOperation(store, index, 'start', at + 9 * HOUR_MS);
   await store.audit.record({
@@ -304,6 +326,7 @@ async function personDay(
       fireAt: at + 20 * HOUR_MS,
       createdAt: at + 19 * HOUR_MS,
     };
+    await clickReminderRow(store, index, snooze.createdAt);
     await store.snoozes.snooze(snooze);
     await store.snoozes.take(snooze);
   }
@@ -322,7 +345,7 @@ export async function simulateYear(
   for (let day = 0; day < days; day += 1) {
     const at = start + day * DAY_MS;
     const everyone = Array.from({ length: people }, (_, index) => index);
-    await forEachConcurrently(everyone, PEOPLE_AT_ONCE, (index) =>
+    await forEachConcurrently(everyone, Math.min(people, PEOPLE_AT_ONCE[store.dialect]), (index) =>
       personDay(store, index, day, at, reminderIds[index] ?? ''),
     );
     for (let team = 0; team * TEAM_SIZE < people; team += 1) {

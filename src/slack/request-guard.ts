@@ -34,7 +34,7 @@ import { statusModal } from './block-kit/status-modal.js';
 /** How far ahead of this clock Slack's timestamp may be (clock drift between Slack and this host). */
 const MAX_FUTURE_SKEW_S = 60;
 /** Bolt refuses requests older than this, so a signature need not be remembered longer. */
-const REPLAY_WINDOW_MS = 5 * 60_000;
+export const REPLAY_WINDOW_MS = 5 * 60_000;
 /** How often the store's expired signatures are deleted (by whichever replica gets there). */
 const PRUNE_EVERY_MS = 60_000;
 /**

@@ -8,7 +8,7 @@ import { createReminderDelivery } from './reminder-delivery.js';
 import { createSnoozeRunner } from './snoozes.js';
 
 /** Claimed reminder occurrences only matter while replicas may still fire them. */
-const KEEP_REMINDER_RUNS_MS = 2 * 24 * 60 * 60_000;
+export const KEEP_REMINDER_RUNS_MS = 2 * 24 * 60 * 60_000;
 
 export function reminderJobs(deps: FeatureJobDeps): SchedulerJob[] {
   const { store, logger, now, observer } = deps;

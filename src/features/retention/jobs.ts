@@ -24,7 +24,7 @@ const PRUNE_BATCH = 5000;
  * which end within their deadline (30 minutes by default); a click on an older message starts again
  * from the message as Slack shows it.
  */
-const KEEP_ROW_MESSAGES_MS = 7 * DAY_MS;
+export const KEEP_ROW_MESSAGES_MS = 7 * DAY_MS;
 
 export function retentionJobs(deps: Pick<JobDeps, 'store' | 'now' | 'logger' | 'retention'>): SchedulerJob[] {
   const { store, now, logger, retention } = deps;

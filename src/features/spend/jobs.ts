@@ -6,7 +6,7 @@ import type { FeatureJobDeps } from '../feature.js';
 import { createDigestDelivery } from './digest-delivery.js';
 
 /** A claimed occurrence only matters while replicas may still fire it. */
-const KEEP_DIGEST_RUNS_MS = 8 * 24 * 60 * 60_000;
+export const KEEP_DIGEST_RUNS_MS = 8 * 24 * 60 * 60_000;
 
 export function spendJobs(deps: FeatureJobDeps): SchedulerJob[] {
   const delivery = createDigestDelivery(deps);

@@ -13,7 +13,7 @@ import { createWatchReporter } from './watch-reporter.js';
 const MIN_LEASE_MS = 30_000;
 const HOUSEKEEPING_EVERY_MS = 60 * 60_000;
 /** Finished watches are kept this long for support questions ("did it ever finish?"). */
-const KEEP_FINISHED_WATCHES_MS = 30 * 24 * 60 * 60_000;
+export const KEEP_FINISHED_WATCHES_MS = 30 * 24 * 60 * 60_000;
 
 /**
  * Draws a person's App Home again once a watch of a machine on it ends (features/home/publish-home.ts,

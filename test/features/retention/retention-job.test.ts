@@ -1,8 +1,11 @@
 // The daily prune against a real database: what is past its retention goes, everything else stays.
 import { describe, expect, it } from 'vitest';
-import { retentionJobs } from '../../../src/features/retention/jobs.js';
+import { parseDatabaseUrl } from '../../../src/config.js';
+import { KEEP_ROW_MESSAGES_MS, retentionJobs } from '../../../src/features/retention/jobs.js';
 import { createLogger } from '../../../src/logger.js';
 import type { SchedulerJob } from '../../../src/scheduler/job.js';
+import { openPostgresClient } from '../../../src/store/postgres-client.js';
+import { openSqliteClient } from '../../../src/store/sqlite-client.js';
 import type { Store } from '../../../src/store/store.js';
 import { storeFactories, useFreshStore } from '../../store/store-factories.js';
 
@@ -71,6 +74,42 @@ async function requestMade(
 /** Ada's standing grant letting Sam power `machineId` until `expiresAt`. */
 const grantUntil = (store: Store, machineId: string, expiresAt: number) =>
   store.approvals.grant({ teamId: 'T1', ownerId: 'U_ADA', requesterId: 'U_SAM', machineId, expiresAt });
+
+/**
+ * Rows in each table, read on a connection of its own: what the prune is for is the disk, and a row
+ * past its retention that no query answers any more is still a row.
+ */
+async function rowsIn(url: string, tables: readonly string[]): Promise<Record<string, number>> {
+  const target = parseDatabaseUrl(url);
+  if ('error' in target) throw new Error(target.error);
+  const db =
+    target.kind === 'postgres' ? openPostgresClient(target.connectionString) : openSqliteClient(target.path);
+  try {
+    const rows: Record<string, number> = {};
+    for (const table of tables) {
+      const count = await db.get<{ rows: number | string }>(`SELECT COUNT(*) AS rows FROM ${table}`);
+      rows[table] = Number(count?.rows);
+    }
+    return rows;
+  } finally {
+    await db.close();
+  }
+}
+
+/** A reminder Ada got, its row clicked: the copy kept of the message, last redrawn at `redrawnAt`. */
+async function reminderClicked(store: Store, ts: string, firstAt: number, redrawnAt = firstAt) {
+  const ref = { teamId: 'T1', channel: 'D0ADA', ts };
+  const row = (text: string) => ({ type: 'section' as const, text: { type: 'mrkdwn' as const, text } });
+  const current = { blocks: [row('*gpu-1* is running')], text: 'Still running: gpu-1' };
+  for (const at of new Set([firstAt, redrawnAt])) {
+    await store.rowMessages.redraw(
+      ref,
+      { kind: 'reminder', current },
+      () => ({ blocks: [row(`*gpu-1* snoozed at ${at}`)], text: 'Still running: gpu-1' }),
+      at,
+    );
+  }
+}
 
 describe.each(storeFactories)('the retention job on $name', (factory) => {
   const db = useFreshStore(factory);
@@ -166,6 +205,104 @@ describe.each(storeFactories)('the retention job on $name', (factory) => {
     expect(await stillClaimed('ps-stopped', posted(40))).toBe(false);
     expect(await stillClaimed('ps-kept', posted(50))).toBe(false);
   });
+
+  it('deletes power claims that have run out, never one still held', async () => {
+    const claim = (machineId: string, expiresAt: number) =>
+      db.store.powerClaims.claim({
+        teamId: 'T1',
+        machineId,
+        operation: 'stop',
+        userId: 'U_ADA',
+        at: expiresAt - 30_000,
+        expiresAt,
+      });
+    await claim('ps-done', NOW - 1);
+    await claim('ps-stopping', NOW + 10_000);
+    await pruneJob(db.store, () => NOW).tick();
+    expect(await rowsIn(db.url, ['power_claims'])).toEqual({ power_claims: 1 });
+    // The claim still held still refuses Sam's stop of the same machine, sent moments after Ada's.
+    const sams = await db.store.powerClaims.claim({
+      teamId: 'T1',
+      machineId: 'ps-stopping',
+      operation: 'stop',
+      userId: 'U_SAM',
+      at: NOW,
+      expiresAt: NOW + 30_000,
+    });
+    expect(sams.claimed).toBe(false);
+  });
+
+  it('deletes kept copies of messages last redrawn over a week ago, never one clicked since', async () => {
+    const ago = (ms: number) => NOW - ms;
+    await reminderClicked(db.store, '1.000100', ago(KEEP_ROW_MESSAGES_MS + 1));
+    await reminderClicked(db.store, '2.000100', ago(KEEP_ROW_MESSAGES_MS - DAY));
+    // Drawn a month ago, clicked again yesterday: its last redraw is what counts.
+    await reminderClicked(db.store, '3.000100', ago(30 * DAY), ago(DAY));
+    await pruneJob(db.store, () => NOW).tick();
+    const kept = async (ts: string) =>
+      (await db.store.rowMessages.find({ teamId: 'T1', channel: 'D0ADA', ts })) !== undefined;
+    expect([await kept('1.000100'), await kept('2.000100'), await kept('3.000100')]).toEqual([
+      false,
+      true,
+      true,
+    ]);
+  });
+
+  it('removes from every table it covers one row just past its retention, and keeps the one just inside', async () => {
+    const { auditDays, delegationDays } = RETENTION;
+    const ADA = { teamId: 'T1', userId: 'U_ADA' };
+    await auditAt(db.store, NOW - auditDays * DAY - 1, 'machine.stop');
+    await auditAt(db.store, NOW - auditDays * DAY, 'machine.start');
+    await shareExpiringAt(db.store, NOW - delegationDays * DAY - 1, true);
+    await shareExpiringAt(db.store, NOW - delegationDays * DAY, true);
+    await requestMade(db.store, auditDays + 1, 'approved');
+    await requestMade(db.store, auditDays - 1, 'denied');
+    await grantUntil(db.store, 'ps-past', NOW - delegationDays * DAY - 1);
+    await grantUntil(db.store, 'ps-inside', NOW - delegationDays * DAY);
+    await db.store.costAlerts.claimAlert('ps-past', NOW - 40 * DAY, ADA, NOW - delegationDays * DAY - 1);
+    await db.store.costAlerts.claimAlert('ps-inside', NOW - 40 * DAY, ADA, NOW - delegationDays * DAY);
+    for (const [machineId, expiresAt] of [
+      ['ps-past', NOW - 1],
+      ['ps-inside', NOW],
+    ] as const) {
+      await db.store.powerClaims.claim({
+        teamId: 'T1',
+        machineId,
+        operation: 'start',
+        userId: 'U_ADA',
+        at: expiresAt - 30_000,
+        expiresAt,
+      });
+    }
+    await reminderClicked(db.store, '1.000100', NOW - KEEP_ROW_MESSAGES_MS - 1);
+    await reminderClicked(db.store, '2.000100', NOW - KEEP_ROW_MESSAGES_MS);
+    const tables = [
+      'audit_records',
+      'delegations',
+      'approval_requests',
+      'approval_grants',
+      'cost_alerts',
+      'power_claims',
+      'row_messages',
+    ];
+    expect(await rowsIn(db.url, tables)).toEqual(Object.fromEntries(tables.map((table) => [table, 2])));
+
+    await pruneJob(db.store, () => NOW).tick();
+
+    expect(await rowsIn(db.url, tables)).toEqual(Object.fromEntries(tables.map((table) => [table, 1])));
+  });
+
+  it('deletes a backlog larger than one delete statement takes, all in one prune', async () => {
+    // The first prune after an upgrade meets a year of rows; the job deletes them 5,000 at a time.
+    const backlog = 5_050;
+    const old = Array.from({ length: backlog }, (_, index) => NOW - 200 * DAY + index);
+    for (let start = 0; start < old.length; start += 500) {
+      await Promise.all(old.slice(start, start + 500).map((at) => auditAt(db.store, at, 'machine.start')));
+    }
+    await auditAt(db.store, NOW - DAY, 'machine.stop');
+    await pruneJob(db.store, () => NOW).tick();
+    expect(await rowsIn(db.url, ['audit_records'])).toEqual({ audit_records: 1 });
+  }, 60_000);
 
   it('prunes once a day, not on every tick', async () => {
     let now = NOW;
