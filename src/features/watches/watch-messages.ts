@@ -152,10 +152,27 @@ function completionsHeader(completions: readonly Completion[]): string {
   return `${completions.length} watches ended:`;
 }
 
+/** Lines joined into as few sections as Slack's section text limit allows, in order. */
+function packedSections(lines: readonly string[]): string[] {
+  const sections: string[] = [];
+  let current = '';
+  for (const line of lines) {
+    if (current !== '' && current.length + 1 + line.length > LIMITS.sectionText) {
+      sections.push(current);
+      current = '';
+    }
+    current = current === '' ? line : `${current}\n${line}`;
+  }
+  if (current !== '') sections.push(current);
+  return sections;
+}
+
 /**
- * Several completions in one message, one section each under a header, so that a channel where many
+ * Several completions in one message, a line each under a header, so that a channel where many
  * machines finish at once gets a few messages at Slack's pace instead of one a second per machine. Each
- * line names its machine, how it ended and mentions its person.
+ * line names its machine, how it ended and mentions its person. The lines share sections (up to
+ * Slack's 3,000 characters each), not a section each: Slack's 50 blocks a message would otherwise hold
+ * 49 lines, and a channel of a thousand waiting people would drain at 49 a second.
  */
 export function completionsMessage(completions: readonly Completion[]): SlackMessage {
   const header = completionsHeader(completions);
@@ -163,7 +180,7 @@ export function completionsMessage(completions: readonly Completion[]): SlackMes
   return {
     blocks: [
       { type: 'section', text: mrkdwn(header) },
-      ...lines.map((line) => ({ type: 'section' as const, text: mrkdwn(line) })),
+      ...packedSections(lines).map((section) => ({ type: 'section' as const, text: mrkdwn(section) })),
     ],
     text: [header, ...lines].join('\n'),
   };
