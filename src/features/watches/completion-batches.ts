@@ -117,7 +117,9 @@ export function createCompletionBatches(deps: {
   const sendTogether = async (batch: Queued[], threadTs: string | undefined): Promise<Delivery[]> => {
     const [{ watch }] = batch as [Queued];
     const web = await slack(watch.teamId);
-    for (const item of batch) await item.sending();
+    // All at once, not one after another: a message carries a hundred or more, and each is a write
+    // the post (and the channel's turn) waits for.
+    await Promise.all(batch.map((item) => item.sending()));
     const message = completionsMessage(batch);
     const places = threadTs === undefined ? [undefined] : [threadTs, undefined];
     let failure: unknown;
