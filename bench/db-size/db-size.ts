@@ -111,6 +111,11 @@ function boundsFor(people: number): Record<string, { rows: number; why: string }
       why: `alerts of the last ${delegationDays} days, and one per run still followed`,
     },
     power_claims: { rows: people, why: 'one per machine' },
+    // Written by the pacer, which the year (store functions alone) does not run: the bound is its shape.
+    channel_post_slots: {
+      rows: people + teams + 100,
+      why: 'one per conversation posted in since the daily prune: each DM, and the channels',
+    },
     // The year clicks no rows, so none is kept here; the bound is what a click on every one would keep.
     row_messages: {
       rows:
