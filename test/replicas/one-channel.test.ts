@@ -82,7 +82,9 @@ describe('two replicas posting completions in one channel at Slack’s pace', ()
     expect(posts.filter((call) => call.answer?.ok !== true)).toEqual([]);
     // Each post claimed its slot in the store: no replica fell back to keeping the pace alone.
     for (const replica of c.replicas) {
-      const unclaimed = replica.logLines().filter((line) => line.msg?.startsWith('could not claim a post slot'));
+      const unclaimed = replica
+        .logLines()
+        .filter((line) => line.msg?.startsWith('could not claim a post slot'));
       expect(unclaimed).toEqual([]);
     }
     const lines = posts.flatMap((call) => String(call.args.text).split('\n'));

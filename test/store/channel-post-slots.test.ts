@@ -10,7 +10,9 @@ describe.each(storeFactories)('channel post slots on $name', (factory) => {
   it('gives twenty posts claimed at once from two connections twenty slots a second apart', async () => {
     const other = await db.connect();
     const slots = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? db.store : other).postSlots.claim('C1', T0, SPACING)),
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 === 0 ? db.store : other).postSlots.claim('C1', T0, SPACING),
+      ),
     );
     expect([...slots].sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => T0 + i * SPACING));
   });

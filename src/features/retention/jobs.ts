@@ -66,7 +66,16 @@ export function retentionJobs(deps: Pick<JobDeps, 'store' | 'now' | 'logger' | '
         );
         // A channel's post slot in the past says nothing (the next post goes at once): one row per channel.
         const postSlots = await store.postSlots.pruneBefore(at);
-        const pruned = { audit, delegations, requests, grants, alertClaims, powerClaims, rowMessages, postSlots };
+        const pruned = {
+          audit,
+          delegations,
+          requests,
+          grants,
+          alertClaims,
+          powerClaims,
+          rowMessages,
+          postSlots,
+        };
         if (Object.values(pruned).some((count) => count > 0)) {
           logger.info({ ...pruned, retention }, 'pruned rows past their retention');
         }

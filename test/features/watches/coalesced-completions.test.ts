@@ -121,7 +121,9 @@ describe('completions that finish together in one channel', () => {
     expect(refused).toHaveLength(6);
     expect(posts().every((call) => call.args.channel === CHANNEL)).toBe(true);
     for (const machine of machines) {
-      expect(lines().filter((line) => line.includes(`<@${machine.userId}> *${machine.name}*`))).toHaveLength(1);
+      expect(lines().filter((line) => line.includes(`<@${machine.userId}> *${machine.name}*`))).toHaveLength(
+        1,
+      );
     }
     // Delivered in the channel's next turn, not left due for a retry minutes later.
     expect(await db.store.watches.dueReports(Date.now() + 10 * 60_000, 100)).toEqual([]);
