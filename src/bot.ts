@@ -148,8 +148,23 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     currentRequestId: () => requestScope.currentId(),
   });
   const watcher = createMachineWatcher({ store: options.store, now });
-  // One per bot: a channel has one lane whether a command or the scheduler posts in it.
-  const pacer = createChannelPacer(pacingOf(options.scheduler));
+  // One per bot: a channel has one lane whether a command or the scheduler posts in it. On PostgreSQL
+  // (where replicas share the store) each message also claims its channel's slot for the deployment;
+  // SQLite has one replica, whose own pace is the deployment's, so it skips the write.
+  const pacer = createChannelPacer({
+    ...pacingOf(options.scheduler),
+    ...(options.store.dialect === 'postgres'
+      ? {
+          claimSlot: (channel: string, at: number, spacingMs: number) =>
+            options.store.postSlots.claim(channel, at, spacingMs),
+          slotUnclaimed: (channel: string, error: unknown) =>
+            options.logger.warn(
+              { channel, error: describeError(error) },
+              'could not claim a post slot in the store; this message keeps this replica’s pace alone',
+            ),
+        }
+      : {}),
+  });
   const deps: ListenerDeps = {
     clients,
     vault: options.vault,

@@ -120,6 +120,11 @@ function boundsFor(people: number): Record<string, { rows: number; why: string }
       why: `alerts of the last ${delegationDays} days, and one per run still followed`,
     },
     power_claims: { rows: people, why: 'one per machine' },
+    // Written by the pacer, which the year (store functions alone) does not run: the bound is its shape.
+    channel_post_slots: {
+      rows: people + teams + 100,
+      why: 'one per conversation posted in since the daily prune: each DM, and the channels',
+    },
     row_messages: {
       rows: (ROW_MESSAGE_KEEP_DAYS + SLACK) * every(DAILY.snoozeEvery),
       why: `${ROW_MESSAGE_KEEP_DAYS} days of clicked reminders`,

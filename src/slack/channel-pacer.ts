@@ -13,6 +13,10 @@
 //   once waits in a queue where a newer update of the same card replaces it, and the caller goes on:
 //   a tick never waits for the update budget, and the reply (what the person waits for) is never
 //   queued behind card updates.
+// - replicas: Slack's pace counts the app's posts in a channel, whichever replica sends them. Given the
+//   store's slots (store/channel-post-slots.ts), each message claims its moment there, so the
+//   deployment as a whole keeps one message a second per channel; without them (or when the store
+//   does not answer) the replica keeps the pace alone.
 // A 429 Slack sends anyway fails that one call at once (app.ts rejects rate-limited calls rather than
 // pausing the shared client, so interactive calls never wait behind background traffic); the post
 // waits Retry-After and goes to the same channel (posting.ts), and the lane waits with it, so the
@@ -42,6 +46,13 @@ export interface ChannelPacerDeps {
   pacing?: SlackPacing | null;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Claims the next post in a channel for the whole deployment, at `at` or later (the store's
+   * postSlots.claim): answers the moment this one may go.
+   */
+  claimSlot?: (channel: string, at: number, spacingMs: number) => Promise<number>;
+  /** Told when a slot could not be claimed and the replica kept the pace alone for that message. */
+  slotUnclaimed?: (channel: string, error: unknown) => void;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -61,10 +72,29 @@ export function createChannelPacer(deps: ChannelPacerDeps = {}): ChannelPacer {
   let updateTokens = pacing.updateBurst;
   let tokensAt = now();
 
+  const claimSlot = unpaced ? undefined : deps.claimSlot;
+  /** The deployment's slot for this replica's next message in `channel`, no earlier than its own pace. */
+  const sharedSlot = async (
+    claim: NonNullable<ChannelPacerDeps['claimSlot']>,
+    channel: string,
+    alone: number,
+  ) => {
+    try {
+      return await claim(channel, Math.max(now(), alone), pacing.messageSpacingMs);
+    } catch (error) {
+      // A store that does not answer must not stop the bot posting: this message keeps this replica's pace.
+      deps.slotUnclaimed?.(channel, error);
+      return alone;
+    }
+  };
+
   const drainLane = async (channel: string, senders: Map<string, (() => Promise<void>)[]>) => {
     while (senders.size > 0) {
+      const alone = (lastMessageAt.get(channel) ?? Number.NEGATIVE_INFINITY) + pacing.messageSpacingMs;
+      // Alone, the first message in an idle channel goes at once, without a pause for a claim.
+      const slot = claimSlot === undefined ? alone : await sharedSlot(claimSlot, channel, alone);
       // The turn is chosen after the wait, so a sender who arrived during it is in this round.
-      const wait = (lastMessageAt.get(channel) ?? Number.NEGATIVE_INFINITY) + pacing.messageSpacingMs - now();
+      const wait = slot - now();
       if (wait > 0) await sleep(wait);
       const turn = senders.entries().next();
       if (turn.done) break;

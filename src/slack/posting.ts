@@ -81,12 +81,15 @@ export function provesNothingPosted(error: unknown): boolean {
   return describeError(error).code === webApi.ErrorCode.RateLimitedError;
 }
 
+/** The refusal of a post Slack still rate limited after waiting out its Retry-After. */
+const RATE_LIMITED = 'rate limited';
+
 /** What Slack said, for a person: its error code, "rate limited", or that it did not answer. */
 export function slackRefusalText(error: unknown): string {
   const code = slackErrorCode(error);
   if (code !== undefined) return code;
   const description = describeError(error);
-  if (description.code === webApi.ErrorCode.RateLimitedError) return 'rate limited';
+  if (description.code === webApi.ErrorCode.RateLimitedError) return RATE_LIMITED;
   if (description.statusCode !== undefined) return `HTTP ${description.statusCode}`;
   return 'no answer';
 }
@@ -279,6 +282,11 @@ export type Delivery =
   | { landed: 'nowhere'; refusal: string }
   /** Slack did not answer: the message may be there or not, and was not sent again. */
   | { landed: 'unknown'; refusal: string };
+
+/** True when nothing was posted only because Slack still rate limited the post: "not yet", not "not here". */
+export function stillRateLimited(delivery: Delivery): boolean {
+  return delivery.landed === 'nowhere' && delivery.refusal === RATE_LIMITED;
+}
 
 /** Where a delivery goes, and what it already knows. */
 export interface DeliveryTarget {

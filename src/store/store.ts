@@ -3,6 +3,7 @@
 import { type DatabaseConfig, parseDatabaseUrl } from '../config.js';
 import { type ApprovalRequestRepository, createApprovalRequestRepository } from './approval-requests.js';
 import { type AuditRepository, createAuditRepository } from './audit-records.js';
+import { type ChannelPostSlotRepository, createChannelPostSlotRepository } from './channel-post-slots.js';
 import { type CostAlertRepository, createCostAlertRepository } from './cost-alerts.js';
 import { createDelegationRepository, type DelegationRepository } from './delegations.js';
 import { migrate } from './migrations.js';
@@ -48,6 +49,8 @@ export interface Store {
   readonly workflowSteps: WorkflowStepSettingRepository;
   /** The kept drawings of messages with a row per machine, so a watch can redraw its row. */
   readonly rowMessages: RowMessageRepository;
+  /** Each channel's next chat.postMessage slot, so the replicas together keep Slack's pace there. */
+  readonly postSlots: ChannelPostSlotRepository;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -85,6 +88,7 @@ async function createStore(client: SqlClient, { now = Date.now }: StoreOptions =
     slackInstallations: createSlackInstallationRepository(client),
     workflowSteps: createWorkflowStepSettingRepository(client),
     rowMessages: createRowMessageRepository(client),
+    postSlots: createChannelPostSlotRepository(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },

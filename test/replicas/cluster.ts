@@ -110,6 +110,11 @@ export interface ReplicaClusterOptions {
   /** The PostgreSQL schema every replica connects to (useTestSchema's url). */
   databaseUrl: string;
   replicaIds: readonly string[];
+  /**
+   * Post at Slack's pace (the production pacer, on the real clock) against the fake Slack's per-channel
+   * limit. Unset: unpaced, as the fake clock would not move real pacing waits.
+   */
+  pacedLikeSlack?: boolean;
 }
 
 interface RunningReplica extends Replica {
@@ -230,13 +235,13 @@ export async function startReplicaCluster(options: ReplicaClusterOptions): Promi
       store: completions.store,
       vault,
       logger,
-      // Unpaced: the fake Slack imposes no limits, and the fake clock would not move real pacing waits.
+      // Unpaced unless asked: the fake clock would not move real pacing waits.
       scheduler: {
         pollIntervalMs: POLL_INTERVAL_MS,
         timers: manualTimers,
         cron,
         replicaId: id,
-        slackPacing: null,
+        ...(options.pacedLikeSlack ? {} : { slackPacing: null }),
       },
       now: clock.now,
     });

@@ -2,6 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SLACK_PACING } from '../../src/config.js';
 import { createChannelPacer } from '../../src/slack/channel-pacer.js';
+import type { Store } from '../../src/store/store.js';
+import { sqliteFile, useFreshStore } from '../store/store-factories.js';
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0);
 
@@ -117,5 +119,47 @@ describe('channel pacer', () => {
     const { sent, send } = recorder();
     await Promise.all([1, 2, 3].map((n) => pacer.message('C_OPS', send(`ops-${n}`))));
     expect(sent.map((entry) => entry.at)).toEqual([0, 0, 0]);
+  });
+});
+
+describe('channel pacers of two replicas on one store', () => {
+  const db = useFreshStore(sqliteFile);
+  const claimIn = (store: Store) => (channel: string, at: number, spacingMs: number) =>
+    store.postSlots.claim(channel, at, spacingMs);
+
+  it('post in one channel a second apart between them, each in its own order, another channel at once', async () => {
+    const a = createChannelPacer({ claimSlot: claimIn(db.store) });
+    const b = createChannelPacer({ claimSlot: claimIn(await db.connect()) });
+    const { sent, send } = recorder();
+    const posts = [1, 2, 3].flatMap((n) => [
+      a.message('C_OPS', send(`a-${n}`)),
+      b.message('C_OPS', send(`b-${n}`)),
+    ]);
+    const elsewhere = b.message('C_ML', send('ml-1'));
+    await vi.advanceTimersByTimeAsync(10_000);
+    await Promise.all([...posts, elsewhere]);
+    const inOps = sent.filter((entry) => entry.label !== 'ml-1');
+    // Slack's pace counts the app's posts, whichever replica sends them: each alone would post two at once.
+    expect(inOps.map((entry) => entry.at)).toEqual([0, 1000, 2000, 3000, 4000, 5000]);
+    const labels = inOps.map((entry) => entry.label);
+    expect(labels.filter((label) => label.startsWith('a-'))).toEqual(['a-1', 'a-2', 'a-3']);
+    expect(labels.filter((label) => label.startsWith('b-'))).toEqual(['b-1', 'b-2', 'b-3']);
+    expect(sent.find((entry) => entry.label === 'ml-1')?.at).toBe(0);
+  });
+
+  it('keeps its own pace, and says so, when the store does not answer', async () => {
+    const unclaimed: string[] = [];
+    const pacer = createChannelPacer({
+      claimSlot: async () => {
+        throw new Error('connection terminated');
+      },
+      slotUnclaimed: (channel) => unclaimed.push(channel),
+    });
+    const { sent, send } = recorder();
+    const posts = [1, 2].map((n) => pacer.message('C_OPS', send(`ops-${n}`)));
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(await Promise.all(posts)).toEqual(['ops-1', 'ops-2']);
+    expect(sent.map((entry) => entry.at)).toEqual([0, 1000]);
+    expect(unclaimed).toEqual(['C_OPS', 'C_OPS']);
   });
 });

@@ -18,6 +18,7 @@ const SCHEMA_TABLES = [
   'approval_roles',
   'approval_settings',
   'audit_records',
+  'channel_post_slots',
   'cost_alert_exclusions',
   'cost_alert_runs',
   'cost_alert_settings',

@@ -1,6 +1,7 @@
 // Rows that only ever grow get a retention: audit records (about 400 MB a year at 500 people),
 // channel shares long expired, approval requests once decided and standing grants once run out (about
-// 18,000 a year at 500 people), and power claims (a few seconds' worth each, one row per machine).
+// 18,000 a year at 500 people), power claims (a few seconds' worth each, one row per machine) and
+// channels' post slots (a second's worth each, one row per channel).
 // Once a day a replica deletes what is past AUDIT_RETENTION_DAYS and DELEGATION_RETENTION_DAYS. Every
 // replica may run it: deleting rows already deleted is a no-op.
 // A decided request is kept as long as audit records: the spend report finds the person a machine was
@@ -63,7 +64,18 @@ export function retentionJobs(deps: Pick<JobDeps, 'store' | 'now' | 'logger' | '
         const rowMessages = await inBatches((limit) =>
           store.rowMessages.pruneBefore(at - KEEP_ROW_MESSAGES_MS, limit),
         );
-        const pruned = { audit, delegations, requests, grants, alertClaims, powerClaims, rowMessages };
+        // A channel's post slot in the past says nothing (the next post goes at once): one row per channel.
+        const postSlots = await store.postSlots.pruneBefore(at);
+        const pruned = {
+          audit,
+          delegations,
+          requests,
+          grants,
+          alertClaims,
+          powerClaims,
+          rowMessages,
+          postSlots,
+        };
         if (Object.values(pruned).some((count) => count > 0)) {
           logger.info({ ...pruned, retention }, 'pruned rows past their retention');
         }

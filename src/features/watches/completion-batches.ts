@@ -10,7 +10,9 @@
 //   mentioning its person: one post cannot reply in several threads, and each card is still updated to
 //   its final state by the reporter, so a thread's reader sees how it ended on the card.
 // A channel that refuses the coalesced message (the bot was removed) sends each person their own line
-// down the rest of the chain: their DM, then an ephemeral message.
+// down the rest of the chain: their DM, then an ephemeral message. A message Slack still rate limits
+// after waiting out its Retry-After (another app posting there too) is not refused: its completions go
+// first in the channel's next turn, a few turns at most (RATE_LIMITED_TURNS).
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
 import type { WorkspaceSlack } from '../../scheduler/job.js';
@@ -23,6 +25,7 @@ import {
   isRefusedConversation,
   postIn,
   slackRefusalText,
+  stillRateLimited,
 } from '../../slack/posting.js';
 import type { Watch } from '../../store/watch-types.js';
 import { type Completion, completionReply, completionsMessage } from './watch-messages.js';
@@ -37,6 +40,8 @@ interface WaitingCompletion extends Completion {
 interface Queued extends WaitingCompletion {
   settle: (delivery: Delivery) => void;
   fail: (error: unknown) => void;
+  /** Turns of the channel in which Slack still rate limited the message carrying it. */
+  rateLimitedTurns: number;
 }
 
 export interface CompletionBatches {
@@ -46,18 +51,36 @@ export interface CompletionBatches {
 
 /** The pacer's sender for completions: one turn of a channel carries everyone's. */
 const COMPLETIONS = 'watch completions';
+/**
+ * Turns a completion may take again after Slack still rate limited its message (each turn already
+ * waited out Retry-After several times: posting.ts). Past them it is handed back undelivered and stays
+ * due for a retry (watch-outcomes.ts): held here for ever, it would be posted by another replica too
+ * once its report came due.
+ */
+const RATE_LIMITED_TURNS = 3;
 
 const threadOf = (watch: Watch) => watch.threadTs ?? watch.messageTs ?? undefined;
 
-/** The most of `waiting`, in order, that one message holds within Slack's budget (at least one). */
+/** True when one message of these completions keeps within Slack's budget. */
+function fits(batch: readonly Queued[]): boolean {
+  const { blocks } = completionsMessage(batch);
+  return blocks.length <= MESSAGE_BUDGET.blocks && blockTextLength(blocks) <= MESSAGE_BUDGET.text;
+}
+
+/**
+ * The most of `waiting`, in order, that one message holds within Slack's budget (at least one). A
+ * binary search: a channel of a thousand waiting people holds a hundred or more a message, and trying
+ * each count downwards would build hundreds of messages for one turn.
+ */
 function fitting(waiting: readonly Queued[]): Queued[] {
-  let count = Math.min(waiting.length, MESSAGE_BUDGET.blocks - 1);
-  while (count > 1) {
-    const { blocks } = completionsMessage(waiting.slice(0, count));
-    if (blocks.length <= MESSAGE_BUDGET.blocks && blockTextLength(blocks) <= MESSAGE_BUDGET.text) break;
-    count -= 1;
+  let fitsCount = 1;
+  let tooMany = waiting.length + 1;
+  while (tooMany - fitsCount > 1) {
+    const count = Math.floor((fitsCount + tooMany) / 2);
+    if (fits(waiting.slice(0, count))) fitsCount = count;
+    else tooMany = count;
   }
-  return waiting.slice(0, count);
+  return waiting.slice(0, fitsCount);
 }
 
 /** Which waiting completions the next message carries, and in which thread (none: the channel). */
@@ -94,7 +117,9 @@ export function createCompletionBatches(deps: {
   const sendTogether = async (batch: Queued[], threadTs: string | undefined): Promise<Delivery[]> => {
     const [{ watch }] = batch as [Queued];
     const web = await slack(watch.teamId);
-    for (const item of batch) await item.sending();
+    // All at once, not one after another: a message carries a hundred or more, and each is a write
+    // the post (and the channel's turn) waits for.
+    await Promise.all(batch.map((item) => item.sending()));
     const message = completionsMessage(batch);
     const places = threadTs === undefined ? [undefined] : [threadTs, undefined];
     let failure: unknown;
@@ -143,11 +168,32 @@ export function createCompletionBatches(deps: {
     try {
       const deliveries =
         batch.length === 1 ? [await sendOne(batch[0] as Queued)] : await sendTogether(batch, threadTs);
-      for (const [index, item] of batch.entries()) item.settle(deliveries[index] as Delivery);
+      const again: Queued[] = [];
+      for (const [index, item] of batch.entries()) {
+        const delivery = deliveries[index] as Delivery;
+        if (stillRateLimited(delivery) && item.rateLimitedTurns < RATE_LIMITED_TURNS) {
+          again.push({ ...item, rateLimitedTurns: item.rateLimitedTurns + 1 });
+        } else {
+          item.settle(delivery);
+        }
+      }
+      // "Not yet", not "not here": the batch goes first in the channel's next turn.
+      if (again.length > 0) requeue(key, again);
     } catch (error) {
       for (const item of batch) item.fail(error);
     }
   };
+
+  /** Puts completions back at the front of their channel's queue, asking a turn if none is asked. */
+  function requeue(key: string, items: Queued[]) {
+    const queue = waiting.get(key);
+    if (queue !== undefined) {
+      queue.unshift(...items);
+      return;
+    }
+    waiting.set(key, items);
+    askTurn(key, items[0]?.watch.channel ?? '');
+  }
 
   function askTurn(key: string, channel: string) {
     // A turn settles its completions itself; a failure here is a bug in the turn, logged, never lost silently.
@@ -164,7 +210,7 @@ export function createCompletionBatches(deps: {
         const { watch } = completion;
         const key = `${watch.teamId}/${watch.channel}`;
         const queue = waiting.get(key);
-        const queued = { ...completion, settle, fail };
+        const queued = { ...completion, settle, fail, rateLimitedTurns: 0 };
         if (queue !== undefined) {
           queue.push(queued);
           return;

@@ -133,37 +133,65 @@ export interface Completion {
   mayRepeat: boolean;
 }
 
-/** The words of one completion, mentioning who asked; fits a section. */
-function completionLine({ watch, outcome, mayRepeat }: Completion): string {
+/**
+ * The words of one completion, mentioning who asked; fits a section. `stateSaid`: a header above it
+ * already says the state every machine reached, so the line says only whose machine and how long.
+ */
+function completionLine({ watch, outcome, mayRepeat }: Completion, stateSaid = false): string {
   const note = mayRepeat ? `\n${MAY_REPEAT_NOTE}` : '';
-  const line = `${mention(watch.userId)} ${replyText(watch, outcome)}${note}`;
-  return truncateMrkdwn(line, LIMITS.sectionText);
+  const what =
+    stateSaid && outcome.status === 'done'
+      ? `${machine(watch)} (took ${formatElapsed(outcome.elapsedMs)})`
+      : replyText(watch, outcome);
+  return truncateMrkdwn(`${mention(watch.userId)} ${what}${note}`, LIMITS.sectionText);
 }
 
-/** "12 machines are 🟢 Ready:" when every one reached the same state, else "12 watches ended:". */
-function completionsHeader(completions: readonly Completion[]): string {
+/** The state every one of the completions reached, when they all reached the same one. */
+function commonState(completions: readonly Completion[]): string | undefined {
   const states = new Set(
     completions.map(({ outcome }) => (outcome.status === 'done' ? outcome.state : undefined)),
   );
   const [state] = states;
-  if (states.size === 1 && state !== undefined) {
-    return `${completions.length} machines are ${stateMrkdwn(state)}:`;
-  }
+  return states.size === 1 ? state : undefined;
+}
+
+/** "12 machines are 🟢 Ready:" when every one reached the same state, else "12 watches ended:". */
+function completionsHeader(completions: readonly Completion[], state: string | undefined): string {
+  if (state !== undefined) return `${completions.length} machines are ${stateMrkdwn(state)}:`;
   return `${completions.length} watches ended:`;
 }
 
+/** Lines joined into as few sections as Slack's section text limit allows, in order. */
+function packedSections(lines: readonly string[]): string[] {
+  const sections: string[] = [];
+  let current = '';
+  for (const line of lines) {
+    if (current !== '' && current.length + 1 + line.length > LIMITS.sectionText) {
+      sections.push(current);
+      current = '';
+    }
+    current = current === '' ? line : `${current}\n${line}`;
+  }
+  if (current !== '') sections.push(current);
+  return sections;
+}
+
 /**
- * Several completions in one message, one section each under a header, so that a channel where many
+ * Several completions in one message, a line each under a header, so that a channel where many
  * machines finish at once gets a few messages at Slack's pace instead of one a second per machine. Each
- * line names its machine, how it ended and mentions its person.
+ * line names its machine, how it ended and mentions its person. The lines share sections (up to
+ * Slack's 3,000 characters each), not a section each: Slack's 50 blocks a message would otherwise hold
+ * 49 lines, and a channel of a thousand waiting people would drain at 49 a second.
  */
 export function completionsMessage(completions: readonly Completion[]): SlackMessage {
-  const header = completionsHeader(completions);
-  const lines = completions.map(completionLine);
+  const state = commonState(completions);
+  const header = completionsHeader(completions, state);
+  // Under "12 machines are 🟢 Ready:" a line need not say Ready again: a third shorter, a third more a message.
+  const lines = completions.map((completion) => completionLine(completion, state !== undefined));
   return {
     blocks: [
       { type: 'section', text: mrkdwn(header) },
-      ...lines.map((line) => ({ type: 'section' as const, text: mrkdwn(line) })),
+      ...packedSections(lines).map((section) => ({ type: 'section' as const, text: mrkdwn(section) })),
     ],
     text: [header, ...lines].join('\n'),
   };
