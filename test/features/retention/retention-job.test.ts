@@ -276,6 +276,9 @@ describe.each(storeFactories)('the retention job on $name', (factory) => {
     }
     await reminderClicked(db.store, '1.000100', NOW - KEEP_ROW_MESSAGES_MS - 1);
     await reminderClicked(db.store, '2.000100', NOW - KEEP_ROW_MESSAGES_MS);
+    // A channel whose next post slot ended a moment ago, and one whose slot is still ahead.
+    await db.store.postSlots.claim('C_PAST', NOW - 1_001, 1_000);
+    await db.store.postSlots.claim('C_AHEAD', NOW, 1_000);
     const tables = [
       'audit_records',
       'delegations',
@@ -284,6 +287,7 @@ describe.each(storeFactories)('the retention job on $name', (factory) => {
       'cost_alerts',
       'power_claims',
       'row_messages',
+      'channel_post_slots',
     ];
     expect(await rowsIn(db.url, tables)).toEqual(Object.fromEntries(tables.map((table) => [table, 2])));
 
