@@ -43,11 +43,6 @@ export interface WatchRepository {
   supersede(machine: { teamId: string; machineId: string; at: number; detail: string }): Promise<Watch[]>;
   /** Active watches, oldest first, optionally only one person's or one machine's. */
   listActive(filter?: { teamId?: string; userId?: string; machineId?: string }): Promise<Watch[]>;
-  /**
-   * The watches among `ids` that are still active, in no particular order: one query for many people's
-   * polls (watch-reads.ts), where a query per person queued every poll behind the database pool.
-   */
-  listActiveByIds(ids: readonly string[]): Promise<Watch[]>;
   /** Records progress on an active watch; false if it is no longer active. */
   updateProgress(id: string, progress: WatchProgress): Promise<boolean>;
   /** Finishes an active watch. True only for the one call that finished it: that caller posts the result. */
@@ -171,8 +166,6 @@ async function freeSlot(client: SqlClient, person: { teamId: string; userId: str
   return free[Math.floor(Math.random() * free.length)] as number;
 }
 
-const IDS_PER_QUERY = 1000;
-
 export function createWatchRepository(db: SqlClient): WatchRepository {
   const get = async (id: string) => {
     const row = await db.get<WatchRow>('SELECT * FROM watches WHERE id = ?', [id]);
@@ -258,20 +251,6 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
         params,
       );
       return rows.map(fromRow);
-    },
-
-    async listActiveByIds(ids) {
-      const found: Watch[] = [];
-      // A statement's parameters are bounded (PostgreSQL: 65,535; SQLite: 32,766), so long lists go in parts.
-      for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
-        const part = ids.slice(start, start + IDS_PER_QUERY);
-        const rows = await db.all<WatchRow>(
-          `SELECT * FROM watches WHERE status = 'active' AND id IN (${part.map(() => '?').join(', ')})`,
-          part,
-        );
-        for (const row of rows) found.push(fromRow(row));
-      }
-      return found;
     },
 
     async updateProgress(id, progress) {

@@ -82,26 +82,6 @@ describe.each(storeFactories)('watches on $name', (factory) => {
     expect(ids(await db.store.watches.listActive({ machineId: 'psgpu1' }))).toEqual([first.id]);
   });
 
-  it('reads the active watches among many ids at once, past the parameters one statement takes', async () => {
-    const active = await db.store.watches.create(newWatch());
-    const finished = await db.store.watches.create(newWatch({ machineId: 'pscpu', createdAt: T0 + 1 }));
-    await db.store.watches.complete(finished.id, { status: 'done', at: T0 + 2 });
-    // 2,500 ids that match nothing around them: read in parts, the two real ones still answered.
-    const unknown = Array.from(
-      { length: 2500 },
-      (_, index) => `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-    );
-    const read = await db.store.watches.listActiveByIds([
-      ...unknown.slice(0, 1200),
-      active.id,
-      finished.id,
-      ...unknown.slice(1200),
-    ]);
-    expect(read.map((watch) => watch.id)).toEqual([active.id]);
-    expect(read[0]).toEqual(await db.store.watches.get(active.id));
-    expect(await db.store.watches.listActiveByIds([])).toEqual([]);
-  });
-
   it('records progress while active and refuses it after completion', async () => {
     const watch = await db.store.watches.create(newWatch({ lastState: 'off' }));
     const timeline = [

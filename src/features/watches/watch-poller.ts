@@ -10,9 +10,9 @@
 // cut off at a deadline shorter than the poll interval, counted from the tick (not from when the poll
 // got its place under the concurrency cap), and a poll still waiting for its place near that deadline
 // is dropped for this interval and goes first at the next: every poll a tick starts has ended before
-// the next tick. A person whose
-// last poll is still under way is skipped for this interval rather than waited for, so one account
-// whose requests hang (an incident, a stuck connection) delays nobody else's completion.
+// the next tick. A person whose last poll is still under way is skipped for this interval rather
+// than waited for, so one account whose requests hang (an incident, a stuck connection) delays nobody
+// else's completion.
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
@@ -29,7 +29,6 @@ import { type ListedMachines, listMachines } from './person-machine-list.js';
 import { createPersonPollTroubles } from './person-poll-troubles.js';
 import { createPollFailureStreaks } from './poll-failure-streaks.js';
 import type { WatchOutcomes } from './watch-outcomes.js';
-import { createWatchReads } from './watch-reads.js';
 import type { WatchReporter } from './watch-reporter.js';
 import { createWatchSteps } from './watch-steps.js';
 
@@ -97,7 +96,6 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
   const failures = createPollFailureStreaks(logger, deps.now);
   const steps = createWatchSteps({ ...deps, troubles });
   const keys = createPersonKeys(deps);
-  const reads = createWatchReads(store);
   // Shared by every tick: a poll still under way counts against the cap of the next tick's polls.
   const limiter = createLimiter(deps.concurrency);
   const deadlineMs = Math.max(1, Math.floor(deps.pollIntervalMs * POLL_DEADLINE_SHARE));
@@ -128,10 +126,13 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
     const due = checks.some((check) => check.due(user, deps.now()));
     if (claimed.length === 0 && !due) return;
     // In the lease's order (by deadline), as the person's completions are posted.
-    const readWatches = async () => {
-      const active = await reads.read(claimed.map((watch) => watch.id));
-      return claimed.flatMap((watch) => active.get(watch.id) ?? []);
-    };
+    const order = new Map(claimed.map((watch, index) => [watch.id, index]));
+    const readWatches = async () =>
+      claimed.length === 0
+        ? []
+        : (await store.watches.listActive({ teamId: user.teamId, userId: user.userId }))
+            .filter((watch) => order.has(watch.id))
+            .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
     const timeOutAll = async () =>
       forEachConcurrently(await readWatches(), WATCHES_AT_ONCE, (watch) =>
         guarded(watch, () => steps.timeOutIfDue(watch, userKey)),
