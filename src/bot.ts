@@ -234,7 +234,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     observer: {
       reminderFired: (kind) => metrics.reminderFired(kind),
       failed: (source) => metrics.errorOccurred(source),
-      pollSkipped: () => metrics.pollSkipped(),
+      pollSkipped: (reason) => metrics.pollSkipped(reason),
     },
     ...options.scheduler,
     pacer,

@@ -28,6 +28,7 @@ const ERROR_SOURCES: readonly ErrorSource[] = ['slack', 'scheduler', 'reminder',
 
 /** `scheduled` fires of a reminder's cron, and `snoozed` reminders asked again after Snooze 1h. */
 type ReminderKind = 'scheduled' | 'snoozed';
+type PollSkipReason = 'unanswered' | 'no_slot';
 const REMINDER_KINDS: readonly ReminderKind[] = ['scheduled', 'snoozed'];
 
 /** Slack wants an ack within 3 s; the buckets are dense below that. */
@@ -57,8 +58,11 @@ export interface BotMetrics {
   /** Every attempt of every Paperspace call: the client factory's onResponse hook. */
   paperspaceResponse(event: ResponseEvent): void;
   reminderFired(kind: ReminderKind): void;
-  /** A person's watch poll was skipped for an interval: their last one had not answered. */
-  pollSkipped(): void;
+  /**
+   * A person's watch poll was skipped for an interval: their last one had not answered (`unanswered`),
+   * or it waited for a place under POLL_CONCURRENCY past its deadline (`no_slot`).
+   */
+  pollSkipped(reason: PollSkipReason): void;
   errorOccurred(source: ErrorSource): void;
 }
 
@@ -121,7 +125,8 @@ export function createBotMetrics(deps: BotMetricsDeps): BotMetrics {
   });
   const pollsSkipped = new Counter({
     name: `${METRIC_PREFIX}watch_polls_skipped_total`,
-    help: 'Watch polls of a person skipped for an interval because their previous poll had not answered (a slow or hanging Paperspace account); nobody else waits for it.',
+    help: 'Watch polls of a person skipped for an interval: reason "unanswered" when their previous poll had not answered (a slow or hanging Paperspace account, nobody else waits for it), "no_slot" when their poll waited for a place under POLL_CONCURRENCY past its deadline (raise POLL_CONCURRENCY).',
+    labelNames: ['reason'] as const,
     registers,
   });
   const errors = new Counter({
@@ -149,7 +154,7 @@ export function createBotMetrics(deps: BotMetricsDeps): BotMetrics {
       paperspaceDuration.observe({ operation: event.operation }, event.durationMs / 1000);
     },
     reminderFired: (kind) => remindersFired.inc({ kind }),
-    pollSkipped: () => pollsSkipped.inc(),
+    pollSkipped: (reason) => pollsSkipped.inc({ reason }),
     errorOccurred: (source) => errors.inc({ source }),
   };
 }

@@ -58,9 +58,15 @@ export interface SchedulerObserver {
    * a watch could not be posted this time (`completion`).
    */
   failed(source: 'scheduler' | 'reminder' | 'completion'): void;
-  /** A person was not polled this interval: their last poll had not answered yet. */
-  pollSkipped(): void;
+  /**
+   * A person was not polled this interval: their last poll had not answered yet (`unanswered`), or their
+   * poll waited for a place under POLL_CONCURRENCY past its deadline (`no_slot`).
+   */
+  pollSkipped(reason: PollSkipReason): void;
 }
+
+/** Why a person was not polled in an interval (SchedulerObserver.pollSkipped). */
+export type PollSkipReason = 'unanswered' | 'no_slot';
 
 export const NO_OBSERVER: SchedulerObserver = {
   reminderFired: () => undefined,

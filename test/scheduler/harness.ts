@@ -65,6 +65,8 @@ export async function startSchedulerHarness(
     /** manualTimers by default: only tick() polls. */
     timers?: SchedulerTimers;
     observer?: SchedulerObserver;
+    /** POLL_CONCURRENCY; the production default unless a test needs fewer places than people. */
+    pollConcurrency?: number;
   } = {},
 ): Promise<SchedulerHarness> {
   const directory = await mkdtemp(join(tmpdir(), 'ps-scheduler-'));
@@ -109,6 +111,7 @@ export async function startSchedulerHarness(
       pollIntervalMs: POLL_INTERVAL_MS,
       timers: options.timers ?? manualTimers,
       ...(options.observer === undefined ? {} : { observer: options.observer }),
+      ...(options.pollConcurrency === undefined ? {} : { pollConcurrency: options.pollConcurrency }),
       cron,
       replicaId,
       // The fake clock only moves when a test moves it: real pacing waits would never end. The pacer

@@ -55,7 +55,7 @@ export function watchJobs(
     pollIntervalMs: deps.pollIntervalMs,
     concurrency: deps.pollConcurrency,
     checks: deps.machineChecks ?? [],
-    pollSkipped: () => deps.observer.pollSkipped(),
+    pollSkipped: (reason) => deps.observer.pollSkipped(reason),
   });
   let lastHousekeeping = Number.NEGATIVE_INFINITY;
   return [

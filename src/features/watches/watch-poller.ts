@@ -7,15 +7,18 @@
 // machine checks read (the cost guard); a linked person without watches is listed only when one of
 // those checks is due.
 // No tick waits for anyone: a tick starts the poll of every person it holds and returns. Each poll is
-// cut off at a deadline shorter than the poll interval, and a person whose last poll is still under
-// way is skipped for this interval rather than waited for, so one account whose requests hang (an
-// incident, a stuck connection) delays nobody else's completion.
+// cut off at a deadline shorter than the poll interval, counted from the tick (not from when the poll
+// got its place under the concurrency cap), and a poll still waiting for its place near that deadline
+// is dropped for this interval and goes first at the next: every poll a tick starts has ended before
+// the next tick. A person whose last poll is still under way is skipped for this interval rather
+// than waited for, so one account whose requests hang (an incident, a stuck connection) delays nobody
+// else's completion.
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceTimeoutError } from '../../paperspace/errors.js';
 import { createLimiter, forEachConcurrently } from '../../scheduler/concurrency.js';
-import type { PersonMachineCheck } from '../../scheduler/job.js';
+import type { PersonMachineCheck, PollSkipReason } from '../../scheduler/job.js';
 import type { Store } from '../../store/store.js';
 import type { HeldPerson, PolledWatch } from '../../store/watch-leases.js';
 import type { Watch } from '../../store/watch-types.js';
@@ -55,8 +58,11 @@ export interface WatchPollerDeps {
    * a person with watches costs no extra call, and one without is listed only when a check is due.
    */
   checks?: readonly PersonMachineCheck[];
-  /** Told of each person skipped for an interval because their last poll has not answered. */
-  pollSkipped?: () => void;
+  /**
+   * Told of each person not polled in an interval: their last poll had not answered (`unanswered`), or
+   * theirs waited for a place under the concurrency cap until its deadline (`no_slot`).
+   */
+  pollSkipped?: (reason: PollSkipReason) => void;
 }
 
 export interface WatchPoller {
@@ -67,10 +73,18 @@ export interface WatchPoller {
 }
 
 /**
- * A poll is cut off at this share of the poll interval: it then has ended before the next tick, which
- * polls the person again, while 250 ms of API latency (or a few pages) leaves it plenty of room.
+ * A poll is cut off at this share of the poll interval after its tick: it then has ended before the
+ * next tick, which polls the person again, while 250 ms of API latency (or a few pages) leaves it plenty
+ * of room.
  */
 const POLL_DEADLINE_SHARE = 0.8;
+
+/**
+ * A poll whose place under the cap comes with less than this share of the interval left before its
+ * deadline is dropped rather than started: a list call cannot answer in that time, and its timeout
+ * would read as a failure of the person's key.
+ */
+const MIN_POLL_SHARE = 0.1;
 
 const WATCHES_AT_ONCE = 4;
 
@@ -85,10 +99,16 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
   // Shared by every tick: a poll still under way counts against the cap of the next tick's polls.
   const limiter = createLimiter(deps.concurrency);
   const deadlineMs = Math.max(1, Math.floor(deps.pollIntervalMs * POLL_DEADLINE_SHARE));
+  const minPollMs = deps.pollIntervalMs * MIN_POLL_SHARE;
   /** Polls started and not ended, by person. */
   const inFlight = new Map<string, Promise<void>>();
   /** People skipped since their poll started, logged once per stuck poll rather than every interval. */
   const skippedOnce = new Set<string>();
+  /**
+   * People whose poll waited for a place under the cap past its deadline since the last tick: that tick
+   * logs how many, and starts their polls first, so the same people are not the ones dropped again.
+   */
+  let dropped = new Set<string>();
 
   /**
    * Polls one person: `claimed` are their active watches as the lease handed them out. The watches
@@ -181,23 +201,36 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
     }
   }
 
-  /** One person's poll, bounded by the deadline, with its place under the concurrency cap. */
+  /**
+   * One person's poll, bounded by a deadline that counts from the tick, with its place under the
+   * concurrency cap. A poll whose place comes after the deadline, or too close to it (MIN_POLL_SHARE),
+   * is dropped for this interval.
+   */
   function startPoll(userKey: string, user: HeldPerson, claimed: readonly PolledWatch[]): void {
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new PaperspaceTimeoutError('watches.poll', 'check your machines', deadlineMs)),
+      deadlineMs,
+    );
+    const queued = performance.now();
     const poll = limiter
       .run(async () => {
-        const deadline = new AbortController();
+        if (deadline.signal.aborted || performance.now() - queued > deadlineMs - minPollMs) {
+          noSlot(userKey);
+          return;
+        }
         const started = performance.now();
-        const timer = setTimeout(
-          () => deadline.abort(new PaperspaceTimeoutError('watches.poll', 'check your machines', deadlineMs)),
-          deadlineMs,
-        );
         try {
           await pollUser(user, claimed, deadline.signal);
         } finally {
-          clearTimeout(timer);
           // Per person and tick, so debug only: how long each poll took, when one is suspected slow.
           logger.debug(
-            { user: userKey, watches: claimed.length, ms: Math.round(performance.now() - started) },
+            {
+              user: userKey,
+              watches: claimed.length,
+              waitedMs: Math.round(started - queued),
+              ms: Math.round(performance.now() - started),
+            },
             'polled a user',
           );
         }
@@ -206,14 +239,21 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
         logger.error({ user: userKey, error: describeError(error) }, 'a poll failed; retrying next tick');
       })
       .finally(() => {
+        clearTimeout(timer);
         inFlight.delete(userKey);
         skippedOnce.delete(userKey);
       });
     inFlight.set(userKey, poll);
   }
 
+  /** A poll that waited for a place under the cap past its deadline: counted now, logged at the next tick. */
+  function noSlot(userKey: string): void {
+    deps.pollSkipped?.('no_slot');
+    dropped.add(userKey);
+  }
+
   function skip(userKey: string): void {
-    deps.pollSkipped?.();
+    deps.pollSkipped?.('unanswered');
     if (skippedOnce.has(userKey)) return;
     skippedOnce.add(userKey);
     logger.warn(
@@ -228,6 +268,15 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
     },
 
     async tick() {
+      const first = dropped;
+      dropped = new Set();
+      if (first.size > 0) {
+        // One line an interval, not one a person: the cure is the operator's.
+        logger.warn(
+          { dropped: first.size, concurrency: deps.concurrency, deadlineMs },
+          'polls waited for a place under POLL_CONCURRENCY past their deadline and were dropped for their interval; raise POLL_CONCURRENCY',
+        );
+      }
       const { watches, held } = await store.watchLeases.claimPeople({
         owner: deps.owner,
         now: deps.now(),
@@ -250,7 +299,9 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
       const polledHere = new Set(byUser.keys());
       keys.keepOnly(polledHere);
       failures.keepOnly(polledHere);
-      for (const [userKey, group] of byUser) {
+      // The cap serves polls in the order they start: those dropped last interval go first this time.
+      const groups = [...byUser].sort(([a], [b]) => Number(first.has(b)) - Number(first.has(a)));
+      for (const [userKey, group] of groups) {
         if (inFlight.has(userKey)) skip(userKey);
         else startPoll(userKey, group.user, group.watches);
       }

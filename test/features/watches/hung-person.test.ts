@@ -156,3 +156,80 @@ describe('a person whose Paperspace requests hang', () => {
     expect(h.logText()).toMatch(/"failedPolls":2/);
   });
 });
+
+describe('more people than places under POLL_CONCURRENCY', () => {
+  let small: SchedulerHarness;
+  let smallTimers: ReturnType<typeof steppedTimers>;
+  const reasons: string[] = [];
+
+  beforeEach(async () => {
+    reasons.length = 0;
+    smallTimers = steppedTimers();
+    small = await startSchedulerHarness({
+      timers: smallTimers,
+      // One place: Ada's hung poll holds it for its whole deadline, the worst a cap can do to Sam.
+      pollConcurrency: 1,
+      observer: {
+        reminderFired: () => undefined,
+        failed: () => undefined,
+        pollSkipped: (reason) => {
+          reasons.push(reason);
+        },
+      },
+    });
+    await small.link('ada');
+    await small.link('sam');
+  });
+  afterEach(async () => {
+    small.emulator.state.releaseKey(USERS.ada.apiKey);
+    await small.close();
+  });
+
+  const polled = (name: 'ada' | 'sam') =>
+    small
+      .logText()
+      .split('\n')
+      .filter((line) => line.includes('"polled a user"') && line.includes(`/${USERS[name].slackId}"`)).length;
+
+  it('drops a poll still waiting for a place at its deadline instead of running it late, and polls that person first next interval', async () => {
+    for (const [name, machine, channel] of [
+      ['ada', ADA_RENDER, 'C0ADA'],
+      ['sam', SAM_DEV, 'C0SAM'],
+    ] as const) {
+      await small.client(name).machines.start(machine.id);
+      await small.watcher.watch({
+        user: small.user(name),
+        machineId: machine.id,
+        machineName: machine.name,
+        targetState: 'serviceready',
+        channel,
+        messageTs: '1700000000.000001',
+        initialState: 'off',
+      });
+    }
+    small.emulator.state.hangKey(USERS.ada.apiKey);
+
+    // Interval 1: Ada (first in order) takes the one place and hangs; Sam waits for it.
+    await smallTimers.fire();
+    await vi.waitFor(() => expect(small.emulator.state.heldRequests()).toBe(1));
+    // Ada's poll is cut off at its deadline (a real 4 s); Sam's, still waiting then, is dropped, not run
+    // after it into the next interval.
+    await vi.waitFor(() => expect(polled('ada')).toBe(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(reasons).toEqual(['no_slot']));
+    expect(polled('sam')).toBe(0);
+
+    // Interval 2: Sam's machine got there; Sam, dropped last interval, goes before Ada and is answered.
+    small.clock.advance(POLL_INTERVAL_MS);
+    await smallTimers.fire();
+    await vi.waitFor(() =>
+      expect(
+        small.slack.calls('chat.postMessage').filter((call) => call.args.channel === 'C0SAM'),
+      ).toHaveLength(1),
+    );
+    // Logged as the poll ends, just after it handed the reply on: once, in interval 2.
+    await vi.waitFor(() => expect(polled('sam')).toBe(1));
+    expect(small.logText()).toContain('raise POLL_CONCURRENCY');
+    const reply = small.slack.calls('chat.postMessage').find((call) => call.args.channel === 'C0SAM');
+    expect(messageText(reply?.args ?? {})).toContain(SAM_DEV.name);
+  }, 30_000);
+});
