@@ -49,7 +49,7 @@ export interface VaultEntryRepository {
   delete(user: SlackUser): Promise<boolean>;
 }
 
-export interface LinkedAccount {
+interface LinkedAccount {
   slackUserId: string;
   paperspaceUserId: string;
 }
