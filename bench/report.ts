@@ -13,6 +13,11 @@ export interface ResultRow {
   goal: string;
   /** undefined for figures shown for information only. */
   pass?: boolean;
+  /**
+   * Why the goal cannot be met on this machine, read from the reference measured in the same run (the
+   * floor itself misses it). Shown instead of FAIL; the row still does not pass.
+   */
+  outOfReach?: string;
 }
 
 export interface BenchmarkResult {
@@ -47,7 +52,11 @@ export function describeEnvironment(at: Date = new Date()): RunEnvironment {
 
 export const passed = (result: BenchmarkResult): boolean => result.rows.every((row) => row.pass !== false);
 
-const verdict = (row: ResultRow): string => (row.pass === undefined ? '' : row.pass ? 'PASS' : 'FAIL');
+const verdict = (row: ResultRow): string => {
+  if (row.pass === undefined) return '';
+  if (row.pass) return 'PASS';
+  return row.outOfReach === undefined ? 'FAIL' : `out of reach: ${row.outOfReach}`;
+};
 const ratioText = (row: ResultRow): string => (row.ratio === undefined ? '' : `${row.ratio.toFixed(2)}x`);
 
 const HEADERS = ['metric', 'measured', 'reference', 'ratio', 'goal', 'result'];
@@ -140,7 +149,9 @@ How each is measured:
   CPU per request = the server's CPU from before the burst until its last reply arrived and it was
   idle again; Paperspace calls per request = the emulator's request log over the bursts. Goals: reply
   p99 at most 1.2x the floor's for \`/ps list\` and a Usage click, CPU per request at most 2x the
-  floor's, 1.0 Paperspace calls per request, no ack over 1 s. The earlier goal, reply p99 within API
+  floor's, 1.0 Paperspace calls per request, no ack over 1 s. When the floor's own slowest ack in the
+  run is over 1 s too, that row reads "out of reach" with the floor's figure instead of FAIL (it still
+  does not pass): the burst outruns the machine whatever the bot does. The earlier goal, reply p99 within API
   latency + 500 ms, was below what the floor itself reaches on this machine under the burst (issue 27),
   and earlier runs stamped replies only once the whole burst was acked.
 

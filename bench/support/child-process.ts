@@ -58,7 +58,8 @@ export function startChild(script: URL, options: { exposeGc?: boolean } = {}): B
     execArgv: [
       '--import',
       'tsx',
-      ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
+      // BENCH_PROF=<directory>: a CPU profile of every child, written there when it exits.
+      ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []),
       ...(options.exposeGc ? ['--expose-gc'] : []),
     ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -21,7 +21,8 @@
 // Seen signatures are claimed in the store (the SHA-256 of each, never the signature itself), so a
 // replay reaching another replica behind the load balancer is refused too; the claim is one INSERT on
 // a primary key, atomic across replicas. This process's memory stays in front, so a replay to the same
-// replica costs no query.
+// replica costs no query. Claims arriving within a few milliseconds go to the store together
+// (gathered-claims.ts), so a burst commits them in one transaction rather than one each.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
@@ -30,6 +31,7 @@ import type { Logger } from 'pino';
 import { request as httpRequest } from 'undici';
 import { describeError } from '../errors/describe-error.js';
 import { statusModal } from './block-kit/status-modal.js';
+import { gatheredClaims } from './gathered-claims.js';
 
 /** How far ahead of this clock Slack's timestamp may be (clock drift between Slack and this host). */
 const MAX_FUTURE_SKEW_S = 60;
@@ -71,6 +73,8 @@ export interface RequestGuardOptions {
 export function guardSlackRequests(listener: Listener, options: RequestGuardOptions): Listener {
   const now = options.now ?? Date.now;
   const seen = new Map<string, number>();
+  const store = options.seenSignatures;
+  const claim = store && gatheredClaims((hash, expiresAt) => store.claim(hash, expiresAt));
 
   const refuse = (response: ServerResponse, status: number, reason: string) => {
     options.logger.warn({ status, reason }, 'refused a request to the Slack endpoint');
@@ -78,8 +82,8 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
   };
 
   let prunedAt = now();
-  const pruneStore = (store: SeenSignatures, at: number) => {
-    if (at - prunedAt < PRUNE_EVERY_MS) return;
+  const pruneStore = (at: number) => {
+    if (store === undefined || at - prunedAt < PRUNE_EVERY_MS) return;
     prunedAt = at;
     store.prune(at).catch((error: unknown) => {
       options.logger.warn({ error: String(error) }, 'could not prune the seen Slack request signatures');
@@ -95,11 +99,10 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
     }
     if (seen.has(signature)) return false;
     seen.set(signature, at + REPLAY_WINDOW_MS);
-    const store = options.seenSignatures;
-    if (store === undefined) return true;
+    if (claim === undefined) return true;
     const hash = createHash('sha256').update(signature).digest('hex');
-    const first = await store.claim(hash, at + REPLAY_WINDOW_MS);
-    pruneStore(store, at);
+    const first = await claim(hash, at + REPLAY_WINDOW_MS);
+    pruneStore(at);
     return first;
   };
 

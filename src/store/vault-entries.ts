@@ -30,6 +30,11 @@ export interface VaultEntryRepository {
   get(user: SlackUser): Promise<VaultEntry | undefined>;
   /** Every entry, oldest first: the vault's start-up check reads them all. */
   list(): Promise<VaultEntry[]>;
+  /**
+   * Who in Slack workspace `teamId` linked each of `paperspaceUserIds`, oldest link first (as list()
+   * orders them): reads only those rows, and no sealed credentials.
+   */
+  linkedIn(teamId: string, paperspaceUserIds: readonly string[]): Promise<LinkedAccount[]>;
   /** Stores the user's entry, replacing an earlier one but keeping its createdAt. */
   put(
     user: SlackUser,
@@ -42,6 +47,11 @@ export interface VaultEntryRepository {
   reseal(user: SlackUser, expected: SealedCredentials, next: SealedCredentials, at: number): Promise<boolean>;
   /** True if the user had an entry. */
   delete(user: SlackUser): Promise<boolean>;
+}
+
+interface LinkedAccount {
+  slackUserId: string;
+  paperspaceUserId: string;
 }
 
 type VaultEntryRow = {
@@ -82,6 +92,20 @@ export function createVaultEntryRepository(db: SqlClient): VaultEntryRepository 
         'SELECT * FROM vault_entries ORDER BY created_at, slack_team_id, slack_user_id',
       );
       return rows.map(fromRow);
+    },
+
+    async linkedIn(teamId, paperspaceUserIds) {
+      if (paperspaceUserIds.length === 0) return [];
+      const rows = await db.all<{ slack_user_id: string; paperspace_user_id: string }>(
+        `SELECT slack_user_id, paperspace_user_id FROM vault_entries
+         WHERE slack_team_id = ? AND paperspace_user_id IN (${paperspaceUserIds.map(() => '?').join(', ')})
+         ORDER BY created_at, slack_team_id, slack_user_id`,
+        [teamId, ...paperspaceUserIds],
+      );
+      return rows.map((row) => ({
+        slackUserId: row.slack_user_id,
+        paperspaceUserId: row.paperspace_user_id,
+      }));
     },
 
     async put(user, { sealed, account, at }) {

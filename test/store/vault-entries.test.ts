@@ -35,6 +35,37 @@ describe.each(storeFactories)('vault entries on $name', (factory) => {
     expect(await db.store.vaultEntries.get({ teamId: 'T2', userId: ADA.userId })).toBeUndefined();
   });
 
+  it('names who linked the Paperspace accounts asked about in one workspace, oldest link first', async () => {
+    const CAL = { teamId: 'T1', userId: 'U_CAL' };
+    await db.store.vaultEntries.put(BOB, {
+      sealed: sealed(),
+      account: { ...ACCOUNT, userId: 'u1bob' },
+      at: 300,
+    });
+    await db.store.vaultEntries.put(CAL, { sealed: sealed(), account: ACCOUNT, at: 200 });
+    await db.store.vaultEntries.put(ADA, { sealed: sealed(), account: ACCOUNT, at: 100 });
+    // The same Paperspace account linked in another workspace is not this workspace's to name.
+    await db.store.vaultEntries.put(
+      { teamId: 'T2', userId: 'U_ZED' },
+      { sealed: sealed(), account: ACCOUNT, at: 50 },
+    );
+    await db.store.vaultEntries.put(
+      { teamId: 'T1', userId: 'U_DEE' },
+      {
+        sealed: sealed(),
+        account: { ...ACCOUNT, userId: 'u1dee' },
+        at: 10,
+      },
+    );
+
+    expect(await db.store.vaultEntries.linkedIn('T1', [ACCOUNT.userId, 'u1bob', 'u1nobody'])).toEqual([
+      { slackUserId: ADA.userId, paperspaceUserId: ACCOUNT.userId },
+      { slackUserId: CAL.userId, paperspaceUserId: ACCOUNT.userId },
+      { slackUserId: BOB.userId, paperspaceUserId: 'u1bob' },
+    ]);
+    expect(await db.store.vaultEntries.linkedIn('T1', [])).toEqual([]);
+  });
+
   it('keeps an account without a Paperspace team', async () => {
     await db.store.vaultEntries.put(ADA, { sealed: sealed(), account: { ...ACCOUNT, teamId: null }, at: 1 });
     expect((await db.store.vaultEntries.get(ADA))?.account.teamId).toBeNull();

@@ -103,7 +103,7 @@ async function decide(
   if (!othersOwn) return buttonsFor({ paperspaceUserId });
   const [administers, ownerName] = await Promise.all([
     administersTeam(deps, paperspaceUserId, team.roleOf),
-    namesOfOwners(deps, viewer, team.users),
+    namesOfOwners(deps, viewer, team.users, machines),
   ]);
   return buttonsFor({
     paperspaceUserId,
@@ -137,10 +137,11 @@ async function namesOfOwners(
   deps: { store: Pick<Store, 'vaultEntries'>; logger: Pick<Logger, 'info'> },
   viewer: SlackUser,
   users: Promise<readonly User[]>,
+  machines: readonly Machine[],
 ): Promise<OwnerNameOf | undefined> {
   try {
     // A team that could not be listed still leaves the linked people to name.
-    return await ownerNames(deps.store, viewer, await users.catch(() => []));
+    return await ownerNames(deps.store, viewer, await users.catch(() => []), machines);
   } catch (error) {
     deps.logger.info({ error: describeError(error) }, 'could not name the owners of teammates’ machines');
     return undefined;

@@ -13,17 +13,26 @@ import type { Store } from '../../store/store.js';
 /** The owner of a machine as mrkdwn (a mention or an escaped name), when it can be named. */
 export type OwnerNameOf = (machine: Machine) => string | undefined;
 
+/**
+ * Names the owners of `machines` (the ones drawn). Only their links are read: reading every linked
+ * person's entry cost each teammate's /ps list a scan of the whole vault (profiled under the ack
+ * bench's burst, more of its CPU than any other query).
+ */
 export async function ownerNames(
   store: Pick<Store, 'vaultEntries'>,
   viewer: SlackUser,
   users: readonly User[],
+  machines: readonly Machine[],
 ): Promise<OwnerNameOf> {
+  const owners = new Set<string>();
+  for (const machine of machines) {
+    const owner = ownerIdOf(machine);
+    if (owner !== undefined) owners.add(owner);
+  }
   const linked = new Map<string, string>();
   // Oldest link first wins: the person who linked that account first is the one named.
-  for (const entry of await store.vaultEntries.list()) {
-    if (entry.teamId === viewer.teamId && !linked.has(entry.account.userId)) {
-      linked.set(entry.account.userId, entry.userId);
-    }
+  for (const link of await store.vaultEntries.linkedIn(viewer.teamId, [...owners])) {
+    if (!linked.has(link.paperspaceUserId)) linked.set(link.paperspaceUserId, link.slackUserId);
   }
   const listed = new Map(users.map((user) => [user.id, user]));
   return (machine) => {

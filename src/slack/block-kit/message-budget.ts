@@ -33,19 +33,22 @@ export const VIEW_BUDGET: Budget = { blocks: LIMITS.viewBlocks, text: 9_000 };
  * elements count too; values, ids and URLs do not.
  */
 export function blockTextLength(blocks: unknown): number {
+  // Every list is measured, every row several times (paging.ts, rowsThatFit): walked with for...in, not
+  // Object.entries, which built a pair array per object and was most of a /ps list message's CPU.
+  if (Array.isArray(blocks)) {
+    let total = 0;
+    for (const item of blocks) total += blockTextLength(item);
+    return total;
+  }
+  if (blocks === null || typeof blocks !== 'object') return 0;
   let total = 0;
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const item of node) walk(item);
-      return;
-    }
-    if (node === null || typeof node !== 'object') return;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'text' && typeof value === 'string') total += value.length;
-      else walk(value);
-    }
-  };
-  walk(blocks);
+  const node = blocks as Record<string, unknown>;
+  for (const key in node) {
+    if (!Object.hasOwn(node, key)) continue;
+    const value = node[key];
+    if (key === 'text' && typeof value === 'string') total += value.length;
+    else if (value !== null && typeof value === 'object') total += blockTextLength(value);
+  }
   return total;
 }
 
