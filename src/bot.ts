@@ -122,6 +122,12 @@ const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
  * its effect). Idle sockets close after keepAliveTimeout.
  */
 const PAPERSPACE_CONNECTIONS = 256;
+/**
+ * The post-slot row that holds the deployment's chat.update budget (no channel id has a dot). Tier 3
+ * counts per workspace; the pacer keeps one budget for all the workspaces it serves, as it did alone,
+ * which holds each workspace within its own.
+ */
+const CARD_UPDATES_SLOT = 'chat.update';
 
 export async function startBot(options: BotOptions): Promise<RunningBot> {
   const now = options.now ?? Date.now;
@@ -149,8 +155,9 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
   });
   const watcher = createMachineWatcher({ store: options.store, now });
   // One per bot: a channel has one lane whether a command or the scheduler posts in it. On PostgreSQL
-  // (where replicas share the store) each message also claims its channel's slot for the deployment;
-  // SQLite has one replica, whose own pace is the deployment's, so it skips the write.
+  // (where replicas share the store) each message also claims its channel's slot for the deployment,
+  // and each card update the app's update slot; SQLite has one replica, whose own pace is the
+  // deployment's, so it skips the write.
   const pacer = createChannelPacer({
     ...pacingOf(options.scheduler),
     ...(options.store.dialect === 'postgres'
@@ -161,6 +168,13 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
             options.logger.warn(
               { channel, error: describeError(error) },
               'could not claim a post slot in the store; this message keeps this replica’s pace alone',
+            ),
+          claimUpdate: (at: number, spacingMs: number) =>
+            options.store.postSlots.claim(CARD_UPDATES_SLOT, at, spacingMs),
+          updateUnclaimed: (error: unknown) =>
+            options.logger.warn(
+              { error: describeError(error) },
+              'could not claim a card update in the store; this update keeps this replica’s budget alone',
             ),
         }
       : {}),

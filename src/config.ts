@@ -64,8 +64,12 @@ export interface SlackPacing {
   updateBurst: number;
 }
 
-/** Slack's documented limits: 1 message per second per channel; chat.update Tier 3 (50+ per minute). */
-export const SLACK_PACING: SlackPacing = { messageSpacingMs: 1000, updatesPerMinute: 50, updateBurst: 50 };
+/**
+ * Slack's documented limits: 1 message per second per channel; chat.update Tier 3 (50+ per minute).
+ * Slack counts an update when it arrives, the bot when it takes the moment; an update that arrives late
+ * while Slack's bucket is full loses its refill, so the burst keeps a few of the minute's 50 in hand.
+ */
+export const SLACK_PACING: SlackPacing = { messageSpacingMs: 1000, updatesPerMinute: 50, updateBurst: 45 };
 
 /** Slack settings by mode: without a bot token the local sandbox stands in for Slack. */
 type SlackModeConfig =

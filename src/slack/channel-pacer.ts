@@ -13,10 +13,11 @@
 //   once waits in a queue where a newer update of the same card replaces it, and the caller goes on:
 //   a tick never waits for the update budget, and the reply (what the person waits for) is never
 //   queued behind card updates.
-// - replicas: Slack's pace counts the app's posts in a channel, whichever replica sends them. Given the
-//   store's slots (store/channel-post-slots.ts), each message claims its moment there, so the
-//   deployment as a whole keeps one message a second per channel; without them (or when the store
-//   does not answer) the replica keeps the pace alone.
+// - replicas: Slack's pace counts the app's posts in a channel and its updates in a workspace, whichever
+//   replica sends them. Given the store's slots (store/channel-post-slots.ts), each message claims its
+//   moment there, and so does each card update (one row for the app's update budget), so the deployment
+//   as a whole keeps one message a second per channel and Tier 3's updates; without them (or when the
+//   store does not answer) the replica keeps the pace alone.
 // A 429 Slack sends anyway fails that one call at once (app.ts rejects rate-limited calls rather than
 // pausing the shared client, so interactive calls never wait behind background traffic); the post
 // waits Retry-After and goes to the same channel (posting.ts), and the lane waits with it, so the
@@ -53,6 +54,13 @@ export interface ChannelPacerDeps {
   claimSlot?: (channel: string, at: number, spacingMs: number) => Promise<number>;
   /** Told when a slot could not be claimed and the replica kept the pace alone for that message. */
   slotUnclaimed?: (channel: string, error: unknown) => void;
+  /**
+   * Claims the deployment's next chat.update at `at` or later, `spacingMs` after the one before it (the
+   * store's postSlots.claim under the app's update key): answers the moment from which it may go.
+   */
+  claimUpdate?: (at: number, spacingMs: number) => Promise<number>;
+  /** Told when an update could not be claimed and the replica kept its own budget for it. */
+  updateUnclaimed?: (error: unknown) => void;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -69,8 +77,6 @@ export function createChannelPacer(deps: ChannelPacerDeps = {}): ChannelPacer {
    */
   const lanes = new Map<string, Map<string, (() => Promise<void>)[]>>();
   const lastMessageAt = new Map<string, number>();
-  let updateTokens = pacing.updateBurst;
-  let tokensAt = now();
 
   const claimSlot = unpaced ? undefined : deps.claimSlot;
   /** The deployment's slot for this replica's next message in `channel`, no earlier than its own pace. */
@@ -109,31 +115,59 @@ export function createChannelPacer(deps: ChannelPacerDeps = {}): ChannelPacer {
     lanes.delete(channel);
   };
 
-  /** Takes a chat.update token if one is there; tokens refill continuously at updatesPerMinute. */
+  /**
+   * When this replica's next chat.update may go by its own budget: a token bucket refilled
+   * continuously at updatesPerMinute, where each update reserves its token (the bucket may go below
+   * zero) and goes once the bucket is back at zero. The drain asks for one moment at a time.
+   */
   const perMs = pacing.updatesPerMinute / 60_000;
-  const takeUpdateToken = (): boolean => {
+  let updateTokens = pacing.updateBurst;
+  let tokensAt = now();
+  const ownUpdateMoment = (): number => {
     const at = now();
     updateTokens = Math.min(pacing.updateBurst, updateTokens + (at - tokensAt) * perMs);
     tokensAt = at;
-    if (updateTokens < 1) return false;
     updateTokens -= 1;
-    return true;
+    return updateTokens >= 0 ? at : at + Math.ceil(-updateTokens / perMs);
+  };
+  const claimUpdate = unpaced ? undefined : deps.claimUpdate;
+  // The same bucket kept in the store for the whole deployment: `next` is the moment the bucket's
+  // reservations reach (a generic cell rate algorithm); asking for a slot no earlier than a burst's
+  // worth of spacings ago lets a burst go at once, and the spacing paces the rest.
+  const updateSpacingMs = 60_000 / pacing.updatesPerMinute;
+  const burstAgoMs = (pacing.updateBurst - 1) * updateSpacingMs;
+  const nextUpdateMoment = async (): Promise<number> => {
+    if (claimUpdate === undefined) return ownUpdateMoment();
+    try {
+      return Math.max(now(), await claimUpdate(now() - burstAgoMs, updateSpacingMs));
+    } catch (error) {
+      // A store that does not answer must not stop card updates: this one keeps this replica's budget.
+      deps.updateUnclaimed?.(error);
+      return ownUpdateMoment();
+    }
   };
   /** Updates waiting for the budget, oldest card first; a newer update of a card replaces its older one. */
   const waitingUpdates = new Map<string, () => Promise<void>>();
+  /** Moments already taken from the budget by updates that then had to wait: the drain spends them first. */
+  const heldMoments: number[] = [];
   let draining = false;
+  /** Sends the waiting updates one at a time, each at its moment. */
   const drain = async () => {
     if (draining) return;
     draining = true;
     try {
-      for (const [card, send] of waitingUpdates) {
-        while (!takeUpdateToken()) await sleep(Math.ceil((1 - updateTokens) / perMs));
-        // Read again after the wait: a newer update of this card may have replaced it meanwhile.
-        const latest = waitingUpdates.get(card) ?? send;
+      for (const [card] of waitingUpdates) {
+        const at = heldMoments.shift() ?? (await nextUpdateMoment());
+        const wait = at - now();
+        if (wait > 0) await sleep(wait);
+        // Read after the wait: a newer update of this card may have replaced it meanwhile.
+        const latest = waitingUpdates.get(card);
         waitingUpdates.delete(card);
-        await latest();
+        await latest?.();
       }
     } finally {
+      // A moment left over (two updates of one card that both waited) is not banked for later bursts.
+      heldMoments.length = 0;
       draining = false;
     }
   };
@@ -158,8 +192,16 @@ export function createChannelPacer(deps: ChannelPacerDeps = {}): ChannelPacer {
 
     async update(card, send) {
       if (unpaced) return send();
-      if (waitingUpdates.size === 0 && takeUpdateToken()) return send();
-      // A card already waiting keeps its place in the queue with its newest content.
+      if (waitingUpdates.size > 0 || draining) {
+        // A card already waiting keeps its place in the queue with its newest content.
+        waitingUpdates.set(card, send);
+        return;
+      }
+      const at = await nextUpdateMoment();
+      if (at <= now()) return send();
+      // Out of budget: the moment taken is this update's turn, and the caller goes on.
+      heldMoments.push(at);
+      heldMoments.sort((x, y) => x - y);
       waitingUpdates.set(card, send);
       void drain();
     },

@@ -147,6 +147,25 @@ describe('channel pacers of two replicas on one store', () => {
     expect(sent.find((entry) => entry.label === 'ml-1')?.at).toBe(0);
   });
 
+  it('share one chat.update budget: a burst between them, then one update every 1.2 s', async () => {
+    const claimUpdateIn = (store: Store) => (at: number, spacingMs: number) =>
+      store.postSlots.claim('chat.update', at, spacingMs);
+    const a = createChannelPacer({ claimUpdate: claimUpdateIn(db.store) });
+    const b = createChannelPacer({ claimUpdate: claimUpdateIn(await db.connect()) });
+    const { sent, send } = recorder();
+    const burst = SLACK_PACING.updateBurst;
+    await Promise.all(
+      Array.from({ length: burst + 2 }, (_, n) =>
+        (n % 2 === 0 ? a : b).update(`C${n}/1.0`, async () => void (await send(`card-${n}`)())),
+      ),
+    );
+    await vi.advanceTimersByTimeAsync(5000);
+    const perUpdateMs = 60_000 / SLACK_PACING.updatesPerMinute;
+    // Each alone would have sent all of them at once, twice Slack's budget between them.
+    expect(sent.filter((entry) => entry.at === 0)).toHaveLength(burst);
+    expect(sent.slice(burst).map((entry) => entry.at)).toEqual([perUpdateMs, 2 * perUpdateMs]);
+  });
+
   it('keeps its own pace, and says so, when the store does not answer', async () => {
     const unclaimed: string[] = [];
     const pacer = createChannelPacer({

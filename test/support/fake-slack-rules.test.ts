@@ -331,3 +331,46 @@ describe('posting pace (channelPace)', () => {
     });
   });
 });
+
+describe('card updates (updatePace)', () => {
+  const postCard = async () => {
+    const posted = await client.chat.postMessage({ channel: 'C1', text: 'card' });
+    return String(posted.ts);
+  };
+
+  it('takes a minute of Tier 3 (50 updates) at once, then answers HTTP 429 with Retry-After, in every channel', async () => {
+    const ts = await postCard();
+    for (let n = 1; n <= 50; n += 1) await client.chat.update({ channel: 'C1', ts, text: `state ${n}` });
+
+    await expect(client.chat.update({ channel: 'C1', ts, text: 'one too many' })).rejects.toMatchObject({
+      code: webApi.ErrorCode.RateLimitedError,
+      retryAfter: expect.any(Number),
+    });
+    // The budget is the workspace's, not a channel's or a message's.
+    slack.showMessage('C2', '1700000000.000100');
+    await expect(
+      client.chat.update({ channel: 'C2', ts: '1700000000.000100', text: 'elsewhere' }),
+    ).rejects.toMatchObject({ code: webApi.ErrorCode.RateLimitedError });
+  });
+
+  it('takes about 50 a minute after the burst, and counts each workspace (token) apart', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const ts = await postCard();
+    for (let n = 1; n <= 50; n += 1) await client.chat.update({ channel: 'C1', ts, text: `state ${n}` });
+    vi.advanceTimersByTime(1200);
+    await expect(client.chat.update({ channel: 'C1', ts, text: '1.2 s later' })).resolves.toMatchObject({
+      ok: true,
+    });
+    await expect(client.chat.update({ channel: 'C1', ts, text: 'too soon' })).rejects.toMatchObject({
+      code: webApi.ErrorCode.RateLimitedError,
+    });
+    const otherWorkspace = new webApi.WebClient('xoxb-other-workspace', {
+      slackApiUrl: slack.apiUrl,
+      rejectRateLimitedCalls: true,
+      retryConfig: { retries: 0 },
+    });
+    await expect(otherWorkspace.chat.update({ channel: 'C1', ts, text: 'theirs' })).resolves.toMatchObject({
+      ok: true,
+    });
+  });
+});

@@ -1,12 +1,12 @@
 // What Slack refuses, for the fake Slack Web API: its documented limits on messages and views (the
 // sandbox's Block Kit rules, so the two stand-ins refuse alike), the undocumented cap on a message's
 // summed block text, trigger_ids, view hashes, which messages exist, response_url uses, who may see an
-// ephemeral message and the per-channel posting pace. Every rule holds by default; a test turns one
+// ephemeral message, the per-channel posting pace and the workspace's chat.update budget. Every rule holds by default; a test turns one
 // off only by name and with a reason (`fakeSlack.relax('channelPace', 'why')`), so a grep for
 // `relax(` lists every place a test lets through what Slack would not.
 import { blockTextLength } from '../../src/slack/block-kit/message-budget.js';
 import { MAX_BLOCK_TEXT, messageProblems, viewProblems } from '../../tools/sandbox/block-kit-rules.js';
-import { createChannelPace } from '../../tools/sandbox/channel-pace.js';
+import { createChannelPace, createUpdatePace } from '../../tools/sandbox/channel-pace.js';
 
 export type FakeSlackRule =
   /** Block Kit's per-field and per-message limits (`invalid_blocks`; `invalid_arguments` for views). */
@@ -24,7 +24,9 @@ export type FakeSlackRule =
   /** An ephemeral message goes only to someone in the conversation (`user_not_in_channel`). */
   | 'ephemeralAudience'
   /** About one chat.postMessage a second per channel after a small burst, then HTTP 429. */
-  | 'channelPace';
+  | 'channelPace'
+  /** chat.update is Tier 3: about 50 a minute per app per workspace after a burst, then HTTP 429. */
+  | 'updatePace';
 
 type SlackAnswer = Record<string, unknown> & { ok: boolean };
 
@@ -80,7 +82,9 @@ export interface FakeSlackRules {
   ephemeralRefusal(channel: string, userId: string): SlackAnswer | undefined;
   /** Takes one post from the channel's allowance; the 429 when it is spent. */
   pace(channel: string): HttpRefusal | undefined;
-  /** Forgets the pace of every channel (a reset between tests: real time has passed in Slack). */
+  /** Takes one chat.update from the workspace's (the token's) Tier 3 budget; the 429 when it is spent. */
+  updatePace(workspace: string): HttpRefusal | undefined;
+  /** Forgets the pace of every channel and workspace (a reset between tests: real time has passed in Slack). */
   resetPace(): void;
 }
 
@@ -94,6 +98,7 @@ export function createFakeSlackRules(now: () => number = () => Date.now()): Fake
   const members = new Map<string, Set<string>>();
   // The sandbox's pace (tools/sandbox/channel-pace.ts), so the two stand-ins rate limit alike.
   const channelPace = createChannelPace(now);
+  const updatePace = createUpdatePace(now);
   let triggerSequence = 0;
 
   return {
@@ -203,6 +208,16 @@ export function createFakeSlackRules(now: () => number = () => Date.now()): Fake
       return { status: 429, retryAfterSeconds, body: refuse('ratelimited') };
     },
 
-    resetPace: () => channelPace.reset(),
+    updatePace(workspace) {
+      if (!holds('updatePace')) return undefined;
+      const retryAfterSeconds = updatePace.take(workspace);
+      if (retryAfterSeconds === undefined) return undefined;
+      return { status: 429, retryAfterSeconds, body: refuse('ratelimited') };
+    },
+
+    resetPace() {
+      channelPace.reset();
+      updatePace.reset();
+    },
   };
 }

@@ -508,6 +508,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       const limited = rules.pace(resolveChannel(channel));
       if (limited) return limited;
     }
+    // Tier 3 counts per app per workspace: a bot token is the app in one workspace.
+    if (call.method === 'chat.update') {
+      const limited = rules.updatePace(call.token);
+      if (limited) return limited;
+    }
     const handler = handlers[call.method];
     return handler ? handler(call) : slackError('unknown_method');
   };

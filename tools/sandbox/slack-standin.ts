@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { blockTextLength } from '../../src/slack/block-kit/message-budget.js';
 import { MAX_BLOCK_TEXT, messageProblems, viewProblems, withSlackIds } from './block-kit-rules.js';
-import { createChannelPace } from './channel-pace.js';
+import { createChannelPace, createUpdatePace } from './channel-pace.js';
 import type { Grants } from './grants.js';
 import { BodyTooLargeError, isRecord, readBody, sendJson } from './http-util.js';
 import type { FakeUnfurls } from './link-unfurls.js';
@@ -80,6 +80,8 @@ const isAnswer = (value: MessageContent | Answer): value is Answer => 'ok' in va
 export function createSlackStandin(options: SlackStandinOptions): SlackStandin {
   const { workspace, views, grants, logger } = options;
   const pace = createChannelPace(options.now);
+  // The stand-in is one workspace: its chat.update budget is the app's there.
+  const updatePace = createUpdatePace(options.now);
 
   /** Where the app may post: a channel it is in, a public one (chat:write.public), or a person's DM. */
   const postable = (channelArg: string | undefined) => {
@@ -266,17 +268,23 @@ export function createSlackStandin(options: SlackStandinOptions): SlackStandin {
   };
 
   /**
-   * Slack's HTTP 429 for a post past the conversation's pace (as the fake Slack answers it), or
-   * undefined: Slack rate limits before it looks at the message.
+   * Slack's HTTP 429 for a post past the conversation's pace or an update past the workspace's Tier 3
+   * budget (as the fake Slack answers them), or undefined: Slack rate limits before it looks at the message.
    */
   const rateLimited = (method: string, args: Json, token: string | undefined) => {
-    if (method !== 'chat.postMessage' || token !== options.botToken) return undefined;
-    const channel = postable(stringArg(args, 'channel'));
-    if (channel === undefined) return undefined;
-    const retryAfterSeconds = pace.take(channel.id);
+    if (token !== options.botToken) return undefined;
+    let retryAfterSeconds: number | undefined;
+    let channelId: string | undefined;
+    if (method === 'chat.postMessage') {
+      channelId = postable(stringArg(args, 'channel'))?.id;
+      if (channelId === undefined) return undefined;
+      retryAfterSeconds = pace.take(channelId);
+    } else if (method === 'chat.update') {
+      retryAfterSeconds = updatePace.take('workspace');
+    }
     if (retryAfterSeconds === undefined) return undefined;
     logger.warn(
-      { method, channel: channel.id, error: 'ratelimited', retryAfterSeconds },
+      { method, channel: channelId, error: 'ratelimited', retryAfterSeconds },
       'Slack stand-in refused a call',
     );
     return retryAfterSeconds;
