@@ -149,7 +149,7 @@ export function createRowRedraw(deps: {
     } catch (error) {
       logger.warn(
         { watchId: watch.id, channel: ref.channel, error: describeError(error) },
-        'could not update the row a watch was started from',
+        'could not update the row that started a watch',
       );
     }
   };
