@@ -38,7 +38,8 @@ async function filesUnder(directory: string): Promise<string[]> {
 
 /** Every module specifier a compiled file imports (static, re-exported or dynamic). */
 function specifiers(code: string): string[] {
-  const pattern = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])([^'"]+)\1/g;
+  // A specifier never spans a line: a log message that ends in "from" before its closing quote is not one.
+  const pattern = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])([^'"\n]+)\1/g;
   return [...code.matchAll(pattern)].map((match) => match[2] ?? '');
 }
 
