@@ -6,8 +6,14 @@
 // shared PostgreSQL store: no update is refused, and every card ends showing its machine ready.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useTestSchema } from '../store/postgres-test-database.js';
-import { type TestUserName, USERS } from '../support/test-bot.js';
-import { POLL_INTERVAL_MS, type Replica, type ReplicaCluster, startReplicaCluster } from './cluster.js';
+import type { TestUserName } from '../support/test-bot.js';
+import {
+  type CardedMachine,
+  POLL_INTERVAL_MS,
+  type Replica,
+  type ReplicaCluster,
+  startReplicaCluster,
+} from './cluster.js';
 
 const OWNERS: readonly TestUserName[] = ['ada', 'maya', 'sam'];
 /** More cards than a minute of Tier 3 (50) lets through at once. */
@@ -30,52 +36,28 @@ afterEach(async () => {
   await c.close();
 });
 
-interface Card {
-  machineId: string;
-  name: string;
-  owner: TestUserName;
-  channel: string;
-  ts: string;
-}
-
-function addCard(index: number): Card {
+function addCard(index: number): CardedMachine {
   const owner = OWNERS[index % OWNERS.length] as TestUserName;
-  const [machineId] = c.emulator.state.addMachines(1, {
-    owner: USERS[owner].emulatorUserId,
-    namePrefix: `${owner}-card-${index + 1}`,
-  });
-  const name = machineId === undefined ? undefined : c.emulator.state.machine(machineId)?.name;
-  if (machineId === undefined || name === undefined) throw new Error('the emulator did not add a machine');
   const channel = `C0TEAM${Math.floor(index / PER_CHANNEL)}`;
-  const ts = `1700000800.${String(index + 1).padStart(6, '0')}`;
-  c.slack.showMessage(channel, ts);
-  return { machineId, name, owner, channel, ts };
+  return c.addCardedMachine(
+    owner,
+    `${owner}-card-${index + 1}`,
+    channel,
+    `1700000800.${String(index + 1).padStart(6, '0')}`,
+  );
 }
 
-async function startAndWatch(card: Card, via: Replica): Promise<void> {
-  await c.client(card.owner).machines.start(card.machineId);
-  await via.watcher.watch({
-    user: c.user(card.owner),
-    machineId: card.machineId,
-    machineName: card.name,
-    targetState: 'serviceready',
-    channel: card.channel,
-    messageTs: card.ts,
-    initialState: 'off',
-  });
-}
-
-const lastUpdateOf = (card: Card) =>
+const lastUpdateOf = (card: CardedMachine) =>
   c.slack
     .calls('chat.update')
-    .filter((call) => call.args.channel === card.channel && call.args.ts === card.ts)
+    .filter((call) => call.args.channel === card.channel && call.args.ts === card.cardTs)
     .at(-1);
 
 describe('two replicas updating more cards than a minute of Slack’s update budget', () => {
   it('have no update refused with 429, and every card ends in its latest state', async () => {
     const [a, b] = c.replicas as [Replica, Replica];
     const cards = Array.from({ length: CARDS }, (_, n) => addCard(n));
-    await Promise.all(cards.map((card, n) => startAndWatch(card, n % 2 === 0 ? a : b)));
+    await Promise.all(cards.map((card, n) => c.startAndWatch(card, n % 2 === 0 ? a : b)));
     c.clock.advance(POLL_INTERVAL_MS);
     await c.tickAll();
     // The updates past the burst go out at Tier 3's pace, about 1.2 s apart for the deployment.

@@ -12,6 +12,7 @@ import type { PaperspaceClient } from '../../src/paperspace/client.js';
 import { manualTimers, type Scheduler } from '../../src/scheduler/scheduler.js';
 import type { SlackUser } from '../../src/store/slack-user.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import type { Watch } from '../../src/store/watch-types.js';
 import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
 import { createPaperspaceClientFactory } from '../../src/vault/paperspace-clients.js';
 import {
@@ -85,6 +86,16 @@ export interface CompletionHold {
   release(): void;
 }
 
+/** A demo user's machine with its card in a channel: what a Start click posts and then watches. */
+export interface CardedMachine {
+  id: string;
+  name: string;
+  owner: TestUserName;
+  channel: string;
+  /** The card the watch updates. */
+  cardTs: string;
+}
+
 export interface ReplicaCluster {
   clock: FakeClock;
   emulator: RunningEmulator;
@@ -99,6 +110,16 @@ export interface ReplicaCluster {
   link(name: TestUserName): Promise<void>;
   /** A Paperspace client with the demo user's key, to start machines as a listener would. */
   client(name: TestUserName): PaperspaceClient;
+  /**
+   * Adds a machine that is off, owned by `owner` and named from `namePrefix`, with its card at `cardTs`
+   * in `channel` (shown to the fake Slack, so the watch may update it).
+   */
+  addCardedMachine(owner: TestUserName, namePrefix: string, channel: string, cardTs: string): CardedMachine;
+  /**
+   * What a Start button does, through `via`: the owner's key starts the machine, then the replica
+   * watches it until serviceready (the emulator's stock Ubuntu template is headless: it rests there).
+   */
+  startAndWatch(machine: CardedMachine, via: Replica): Promise<Watch>;
   /** One tick on every live replica, all started at the same moment. */
   tickAll(): Promise<void>;
   /** Fires the due reminders on every live replica at the same moment; answers how many each fired. */
@@ -352,6 +373,25 @@ export async function startReplicaCluster(options: ReplicaClusterOptions): Promi
       });
     },
     client: (name) => clients.forCredentials({ apiKey: USERS[name].apiKey }),
+    addCardedMachine(owner, namePrefix, channel, cardTs) {
+      const [id] = emulator.state.addMachines(1, { owner: USERS[owner].emulatorUserId, namePrefix });
+      const name = id === undefined ? undefined : emulator.state.machine(id)?.name;
+      if (id === undefined || name === undefined) throw new Error('the emulator did not add a machine');
+      slack.showMessage(channel, cardTs);
+      return { id, name, owner, channel, cardTs };
+    },
+    async startAndWatch(machine, via) {
+      await clients.forCredentials({ apiKey: USERS[machine.owner].apiKey }).machines.start(machine.id);
+      return via.watcher.watch({
+        user: user(machine.owner),
+        machineId: machine.id,
+        machineName: machine.name,
+        targetState: 'serviceready',
+        channel: machine.channel,
+        messageTs: machine.cardTs,
+        initialState: 'off',
+      });
+    },
     async tickAll() {
       await Promise.all(live().map((replica) => replica.scheduler.tick()));
     },

@@ -4,23 +4,21 @@
 // clock here, claiming each post's slot in the shared PostgreSQL store: every completion arrives, once,
 // mentioning its person; no 429 comes back; every card ends showing its machine ready.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Watch } from '../../src/store/watch-types.js';
 import { useTestSchema } from '../store/postgres-test-database.js';
 import { type TestUserName, USERS } from '../support/test-bot.js';
-import { POLL_INTERVAL_MS, type Replica, type ReplicaCluster, startReplicaCluster } from './cluster.js';
+import {
+  type CardedMachine,
+  POLL_INTERVAL_MS,
+  type Replica,
+  type ReplicaCluster,
+  startReplicaCluster,
+} from './cluster.js';
 
 const OWNERS: readonly TestUserName[] = ['ada', 'maya', 'sam'];
 const CHANNEL = 'C0TEAM';
 /** Rounds of machines finishing, each finished by both replicas' ticks at once. */
 const ROUNDS = 8;
 const PER_ROUND = 6;
-
-interface TeamMachine {
-  id: string;
-  name: string;
-  owner: TestUserName;
-  cardTs: string;
-}
 
 const schema = useTestSchema();
 let c: ReplicaCluster;
@@ -37,40 +35,23 @@ afterEach(async () => {
   await c.close();
 });
 
-function addMachine(index: number): TeamMachine {
+function addMachine(index: number): CardedMachine {
   const owner = OWNERS[index % OWNERS.length] as TestUserName;
-  const [id] = c.emulator.state.addMachines(1, {
-    owner: USERS[owner].emulatorUserId,
-    namePrefix: `${owner}-team-${index + 1}`,
-  });
-  const name = id === undefined ? undefined : c.emulator.state.machine(id)?.name;
-  if (id === undefined || name === undefined) throw new Error('the emulator did not add a machine');
-  const cardTs = `1700000700.${String(index + 1).padStart(6, '0')}`;
-  c.slack.showMessage(CHANNEL, cardTs);
-  return { id, name, owner, cardTs };
-}
-
-/** What a Start button does, through `via`: the owner's key starts the machine, the replica watches it. */
-async function startAndWatch(machine: TeamMachine, via: Replica): Promise<Watch> {
-  await c.client(machine.owner).machines.start(machine.id);
-  return via.watcher.watch({
-    user: c.user(machine.owner),
-    machineId: machine.id,
-    machineName: machine.name,
-    targetState: 'serviceready',
-    channel: CHANNEL,
-    messageTs: machine.cardTs,
-    initialState: 'off',
-  });
+  return c.addCardedMachine(
+    owner,
+    `${owner}-team-${index + 1}`,
+    CHANNEL,
+    `1700000700.${String(index + 1).padStart(6, '0')}`,
+  );
 }
 
 describe('two replicas posting completions in one channel at Slack’s pace', () => {
   it('deliver every completion once, each person mentioned, no 429, every card ending ready', async () => {
     const [a, b] = c.replicas as [Replica, Replica];
-    const machines: TeamMachine[] = [];
+    const machines: CardedMachine[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       const batch = Array.from({ length: PER_ROUND }, (_, n) => addMachine(round * PER_ROUND + n));
-      await Promise.all(batch.map((machine, n) => startAndWatch(machine, n % 2 === 0 ? a : b)));
+      await Promise.all(batch.map((machine, n) => c.startAndWatch(machine, n % 2 === 0 ? a : b)));
       machines.push(...batch);
       // Past the machines' start: both replicas' next ticks find them ready and post, each replica its
       // own coalesced message; a round ends when both are posted.

@@ -10,6 +10,7 @@ import { useTestSchema } from '../store/postgres-test-database.js';
 import type { ApiCall } from '../support/fake-slack.js';
 import { type TestUserName, USERS } from '../support/test-bot.js';
 import {
+  type CardedMachine,
   type CompletionHold,
   LEASE_MS,
   POLL_INTERVAL_MS,
@@ -25,14 +26,6 @@ const WARN = 40;
 /** Ticks come faster than the poll interval here, so that a start is seen both under way and done. */
 const TICK_MS = 1000;
 
-interface FleetMachine {
-  id: string;
-  name: string;
-  owner: TestUserName;
-  /** The card the watch updates. */
-  cardTs: string;
-}
-
 const schema = useTestSchema();
 let c: ReplicaCluster;
 /** The cluster of the current test, until its afterEach has closed it. */
@@ -44,39 +37,21 @@ let b: Replica;
  * `count` machines that are off, owned in turn by ada, maya and sam, each with its card posted in
  * CHANNEL (as the Start click that watches it would have).
  */
-function addFleet(count: number): FleetMachine[] {
+function addFleet(count: number): CardedMachine[] {
   return Array.from({ length: count }, (_, index) => {
     const owner = OWNERS[index % OWNERS.length] as TestUserName;
-    const [id] = c.emulator.state.addMachines(1, {
-      owner: USERS[owner].emulatorUserId,
-      namePrefix: `${owner}-fleet-${index + 1}`,
-    });
-    const name = id === undefined ? undefined : c.emulator.state.machine(id)?.name;
-    if (id === undefined || name === undefined) throw new Error('the emulator did not add a machine');
-    const cardTs = `1700000500.${String(index + 1).padStart(6, '0')}`;
-    c.slack.showMessage(CHANNEL, cardTs);
-    return { id, name, owner, cardTs };
-  });
-}
-
-/** What a Start button does: the owner's key starts the machine, then a replica is asked to watch it. */
-async function startAndWatch(machine: FleetMachine, via: Replica): Promise<Watch> {
-  await c.client(machine.owner).machines.start(machine.id);
-  return via.watcher.watch({
-    user: c.user(machine.owner),
-    machineId: machine.id,
-    machineName: machine.name,
-    // The fleet's stock Ubuntu template is headless: started, it rests in serviceready.
-    targetState: 'serviceready',
-    channel: CHANNEL,
-    messageTs: machine.cardTs,
-    initialState: 'off',
+    return c.addCardedMachine(
+      owner,
+      `${owner}-fleet-${index + 1}`,
+      CHANNEL,
+      `1700000500.${String(index + 1).padStart(6, '0')}`,
+    );
   });
 }
 
 /** Starts and watches the machines, half of the requests reaching each replica. */
-function startAndWatchAll(machines: FleetMachine[]) {
-  return Promise.all(machines.map((machine, index) => startAndWatch(machine, index % 2 === 0 ? a : b)));
+function startAndWatchAll(machines: CardedMachine[]) {
+  return Promise.all(machines.map((machine, index) => c.startAndWatch(machine, index % 2 === 0 ? a : b)));
 }
 
 /**
@@ -87,13 +62,13 @@ const completionReplies = (): ApiCall[] =>
   c.slack.calls('chat.postMessage').filter((call) => call.args.channel === CHANNEL && call.answer?.ok);
 
 /** The line of a completion about `machine`, in the first message that carried it. */
-const replyTo = (machine: FleetMachine): string | undefined =>
+const replyTo = (machine: CardedMachine): string | undefined =>
   completionReplies()
     .flatMap((call) => String(call.args.text).split('\n'))
     .find((line) => line.includes(`*${machine.name}*`));
 
 /** How many completion messages named each machine, by machine name. */
-function repliesPerMachine(fleet: FleetMachine[]): Record<string, number> {
+function repliesPerMachine(fleet: CardedMachine[]): Record<string, number> {
   const texts = completionReplies().map((call) => String(call.args.text));
   return Object.fromEntries(
     fleet.map((machine) => [machine.name, texts.filter((text) => text.includes(`*${machine.name}*`)).length]),
@@ -101,7 +76,7 @@ function repliesPerMachine(fleet: FleetMachine[]): Record<string, number> {
 }
 
 /** How many times each machine's card was edited, by machine name. */
-function cardUpdatesPerMachine(fleet: FleetMachine[]): Record<string, number> {
+function cardUpdatesPerMachine(fleet: CardedMachine[]): Record<string, number> {
   const counts = Object.fromEntries(fleet.map((machine) => [machine.name, 0]));
   const byCard = new Map(fleet.map((machine) => [machine.cardTs, machine.name]));
   for (const update of c.slack.calls('chat.update')) {
@@ -111,7 +86,7 @@ function cardUpdatesPerMachine(fleet: FleetMachine[]): Record<string, number> {
   return counts;
 }
 
-const once = (fleet: FleetMachine[]) => Object.fromEntries(fleet.map((machine) => [machine.name, 1]));
+const once = (fleet: CardedMachine[]) => Object.fromEntries(fleet.map((machine) => [machine.name, 1]));
 
 const problemsLogged = (replica: Replica) => replica.logLines().filter((line) => line.level >= WARN);
 
@@ -173,7 +148,7 @@ describe('two replicas on one PostgreSQL database', () => {
     );
     const finished = await Promise.all(watches.map((watch) => a.store.watches.get(watch.id)));
     expect(finished.map((watch) => watch?.status)).toEqual(watches.map(() => 'done'));
-    const sample = fleet[41] as FleetMachine;
+    const sample = fleet[41] as CardedMachine;
     const reply = String(replyTo(sample));
     expect(reply).toContain(`<@${USERS[sample.owner].slackId}>`);
     expect(reply).toContain(sample.name);
@@ -311,7 +286,7 @@ describe('two replicas on one PostgreSQL database', () => {
     await b.scheduler.tick();
     expect((await b.store.watches.listActive()).map((watch) => watch.id).sort()).toEqual(orphanedIds);
     for (const watch of orphaned) {
-      expect(replyTo(fleet.find((m) => m.id === watch.machineId) as FleetMachine)).toBeUndefined();
+      expect(replyTo(fleet.find((m) => m.id === watch.machineId) as CardedMachine)).toBeUndefined();
     }
 
     // Within one lease period B takes A's people over and reports their watches, with the time the
@@ -322,7 +297,7 @@ describe('two replicas on one PostgreSQL database', () => {
     expect(repliesPerMachine(fleet)).toEqual(once(fleet));
     for (const watch of orphaned) {
       expect((await b.store.watches.get(watch.id))?.claimedBy).toBe(b.id);
-      const machine = fleet.find((m) => m.id === watch.machineId) as FleetMachine;
+      const machine = fleet.find((m) => m.id === watch.machineId) as CardedMachine;
       expect(String(replyTo(machine))).toContain(`took ${TRANSITION_MS / 1000}s`);
     }
     await b.scheduler.tick();
