@@ -20,6 +20,7 @@ import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 import type { KeyVault } from '../../vault/key-vault.js';
 import { costAlertMessage } from './blocks/cost-alert.js';
+import { createCheckStarts } from './check-starts.js';
 import { runningSinceOf } from './running-since.js';
 import { thresholdOf } from './thresholds.js';
 
@@ -46,8 +47,8 @@ export interface CostGuardDeps {
 
 export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
   const { store, logger } = deps;
-  /** When each person was last checked by this replica. */
-  const lastChecked = new Map<string, number>();
+  /** When each person's check may begin: every CHECK_EVERY_MS, spread out (check-starts.ts). */
+  const starts = createCheckStarts(CHECK_EVERY_MS);
   /** Machines whose run this replica follows, so a list between checks can end a run without a query. */
   const followed = new Set<string>();
   const keyOf = (user: SlackUser) => `${user.teamId}/${user.userId}`;
@@ -125,12 +126,11 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
   return {
     name: 'cost guard',
 
-    due: (user, now) => now - (lastChecked.get(keyOf(user)) ?? Number.NEGATIVE_INFINITY) >= CHECK_EVERY_MS,
+    due: (user, now) => starts.due(keyOf(user), now),
 
     async check(user, machines, client) {
       const now = deps.now();
-      const isDue = now - (lastChecked.get(keyOf(user)) ?? Number.NEGATIVE_INFINITY) >= CHECK_EVERY_MS;
-      if (!isDue) {
+      if (!starts.begin(keyOf(user), now)) {
         // A list made for the person's watches between two checks: only a followed machine seen off
         // is worth a write (a stop and a start before the next check would otherwise look like one run).
         const ended = machines.filter((machine) => followed.has(machine.id) && !isRunning(machine.state));
@@ -142,7 +142,6 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
         for (const machine of ended) followed.delete(machine.id);
         return;
       }
-      lastChecked.set(keyOf(user), now);
       const paperspaceUserId = (await deps.vault.account(user))?.userId;
       // A team key lists the whole team's machines; each person is asked about their own only (the
       // owner's own check covers theirs). Machines that name no owner are the key holder's.

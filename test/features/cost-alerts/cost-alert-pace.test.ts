@@ -74,7 +74,10 @@ describe('the forgotten-machine DM', () => {
           release = resolve;
         }),
     );
-    const checked = guardWith(pacer).check(ADA, [machine], {} as PaperspaceClient);
+    const guard = guardWith(pacer);
+    // The poller asks whether the check is due before it lists the person's machines.
+    expect(guard.due(ADA, NOW)).toBe(true);
+    const checked = guard.check(ADA, [machine], {} as PaperspaceClient);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(slack.calls('chat.postMessage')).toEqual([]);
 

@@ -5,6 +5,7 @@ import type { PaperspaceClient } from '../../../src/paperspace/client.js';
 import type { Machine } from '../../../src/paperspace/schemas.js';
 
 const ADA = { teamId: 'T1', userId: 'U0ADA' };
+const NOW = Date.parse('2024-05-15T09:00:00Z');
 
 /** `paperspaceUserId` null: the person's account is not known (no vault entry read). */
 function guardRecordingEndedRuns(paperspaceUserId: string | null = 'u1ada') {
@@ -26,9 +27,12 @@ function guardRecordingEndedRuns(paperspaceUserId: string | null = 'u1ada') {
     vault: {
       account: async () => (paperspaceUserId === null ? undefined : { userId: paperspaceUserId }),
     },
-    now: () => Date.parse('2024-05-15T09:00:00Z'),
+    now: () => NOW,
   } as unknown as CostGuardDeps;
-  return { guard: createCostGuard(deps), ended, keptOnly };
+  const guard = createCostGuard(deps);
+  // The poller asks whether the check is due before it lists the person's machines: it is, a first one.
+  guard.due(ADA, NOW);
+  return { guard, ended, keptOnly };
 }
 
 const machine = (id: string, state: string, userId?: string) =>
