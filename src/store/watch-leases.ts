@@ -53,8 +53,16 @@ export interface WatchLeaseRepository {
    * lease at the same time, so they never poll one person in the same tick.
    */
   claimPeople(lease: WatchLease): Promise<PollAssignment>;
-  /** Gives up every lease `owner` holds (a replica shutting down), so others take over at once. */
+  /**
+   * Gives up every lease `owner` holds (a replica shutting down), so others take over at once; answers
+   * how many people it held.
+   */
   release(owner: string): Promise<number>;
+  /**
+   * The replica whose lease on `person` stands in the database (it may have run out, until another
+   * replica takes it over), or null when nobody holds them: which replica polls a person's watches.
+   */
+  holderOf(person: SlackUser): Promise<string | null>;
 }
 
 // The people's rows a lease can be taken on: nobody holds it, or the holder's lease ran out.
@@ -145,23 +153,6 @@ export function createWatchLeaseRepository(db: SqlClient): WatchLeaseRepository 
         }
       }
 
-      // watches.claimed_by mirrors the person's lease so that a watch says which replica polls it; the
-      // lease itself (and its renewal) lives in watch_poll_leases.
-      const mine = `SELECT 1 FROM watch_poll_leases AS p WHERE ${SAME_PERSON} AND p.claimed_by = ?`;
-      // Cleared only for people nobody holds now: a person another replica holds is rewritten by that
-      // replica, and leaving those rows to it keeps two replicas from locking the same rows in turn.
-      await db.run(
-        `UPDATE watches SET claimed_by = NULL, lease_until = NULL
-         WHERE claimed_by = ? AND status = 'active' AND NOT EXISTS (
-           SELECT 1 FROM watch_poll_leases AS p
-           WHERE ${SAME_PERSON} AND p.claimed_by IS NOT NULL AND p.lease_until > ?)`,
-        [owner, now],
-      );
-      await db.run(
-        `UPDATE watches SET claimed_by = ?, lease_until = ?
-         WHERE status = 'active' AND (claimed_by IS NULL OR claimed_by <> ?) AND EXISTS (${mine})`,
-        [owner, until, owner, owner],
-      );
       const rows = await db.all<{
         id: string;
         slack_team_id: string;
@@ -204,15 +195,19 @@ export function createWatchLeaseRepository(db: SqlClient): WatchLeaseRepository 
 
     async release(owner) {
       await db.run('DELETE FROM scheduler_replicas WHERE replica_id = ?', [owner]);
-      await db.run(
+      const { changes } = await db.run(
         'UPDATE watch_poll_leases SET claimed_by = NULL, lease_until = NULL WHERE claimed_by = ?',
         [owner],
       );
-      const { changes } = await db.run(
-        `UPDATE watches SET claimed_by = NULL, lease_until = NULL WHERE claimed_by = ? AND status = 'active'`,
-        [owner],
-      );
       return changes;
+    },
+
+    async holderOf(person) {
+      const row = await db.get<{ claimed_by: string | null }>(
+        'SELECT claimed_by FROM watch_poll_leases WHERE slack_team_id = ? AND slack_user_id = ?',
+        [person.teamId, person.userId],
+      );
+      return row?.claimed_by ?? null;
     },
   };
 }

@@ -58,8 +58,6 @@ export interface Watch extends WatchSubject {
   /** Why it finished as it did (an event's error message, "machine was destroyed"...). */
   detail: string | null;
   completedAt: number | null;
-  claimedBy: string | null;
-  leaseUntil: number | null;
 }
 
 export interface WatchProgress {

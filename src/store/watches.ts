@@ -87,8 +87,6 @@ type WatchRow = {
   status: WatchStatus;
   detail: string | null;
   completed_at: number | null;
-  claimed_by: string | null;
-  lease_until: number | null;
   report: string | null;
   report_due_at: number | null;
   report_sent_at?: number | null;
@@ -114,8 +112,6 @@ const fromRow = (row: WatchRow): Watch => ({
   status: row.status,
   detail: row.detail,
   completedAt: row.completed_at,
-  claimedBy: row.claimed_by,
-  leaseUntil: row.lease_until,
 });
 
 const json = (timeline: TimelineEntry[] | undefined) =>

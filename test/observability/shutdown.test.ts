@@ -98,10 +98,11 @@ describe("the running bot's stop()", () => {
       });
       if (watch === undefined) throw new Error('no watch');
       await bot.scheduler.tick();
-      expect((await bot.store.watches.get(watch.id))?.claimedBy).toBe('test-bot');
+      expect(await bot.store.watchLeases.holderOf(watch)).toBe('test-bot');
 
       await bot.stop();
-      expect(await bot.store.watches.get(watch.id)).toMatchObject({ status: 'active', claimedBy: null });
+      expect(await bot.store.watches.get(watch.id)).toMatchObject({ status: 'active' });
+      expect(await bot.store.watchLeases.holderOf(watch)).toBeNull();
     } finally {
       await bot.close();
     }

@@ -231,12 +231,13 @@ describe('two replicas on one PostgreSQL database', () => {
     const fleet = addFleet(30);
     await startAndWatchAll(fleet);
     const owners = OWNERS.map((owner) => USERS[owner].emulatorUserId).sort();
-    const heldBy = async (replica: Replica) =>
-      new Set(
-        (await b.store.watches.listActive())
-          .filter((watch) => watch.claimedBy === replica.id)
-          .map((watch) => watch.userId),
-      );
+    const heldBy = async (replica: Replica) => {
+      const held = new Set<string>();
+      for (const watch of await b.store.watches.listActive()) {
+        if ((await b.store.watchLeases.holderOf(watch)) === replica.id) held.add(watch.userId);
+      }
+      return held;
+    };
     // The machines stay mid-start (the clock does not move), so every tick polls all three people.
     for (let tick = 0; tick < 4; tick += 1) {
       const before = c.emulator.state.requests().length;
@@ -271,8 +272,11 @@ describe('two replicas on one PostgreSQL database', () => {
     // The second half is mid-start when A dies, each person's watches held by one replica.
     await startAndWatchAll(fleet.slice(50));
     await c.tickAll();
-    const claimedBy = async (replica: Replica) =>
-      (await b.store.watches.listActive()).filter((watch) => watch.claimedBy === replica.id);
+    const claimedBy = async (replica: Replica) => {
+      const watches = await b.store.watches.listActive();
+      const holders = await Promise.all(watches.map((watch) => b.store.watchLeases.holderOf(watch)));
+      return watches.filter((_, index) => holders[index] === replica.id);
+    };
     const orphaned = await claimedBy(a);
     expect(orphaned.length).toBeGreaterThan(0);
     const orphanedIds = orphaned.map((watch) => watch.id).sort();
@@ -296,7 +300,7 @@ describe('two replicas on one PostgreSQL database', () => {
     expect(await b.store.watches.listActive()).toEqual([]);
     expect(repliesPerMachine(fleet)).toEqual(once(fleet));
     for (const watch of orphaned) {
-      expect((await b.store.watches.get(watch.id))?.claimedBy).toBe(b.id);
+      expect(await b.store.watchLeases.holderOf(watch)).toBe(b.id);
       const machine = fleet.find((m) => m.id === watch.machineId) as CardedMachine;
       expect(String(replyTo(machine))).toContain(`took ${TRANSITION_MS / 1000}s`);
     }
@@ -309,7 +313,8 @@ describe('two replicas on one PostgreSQL database', () => {
     const fleet = addFleet(10);
     await startAndWatchAll(fleet);
     await a.scheduler.tick();
-    expect((await b.store.watches.listActive()).map((watch) => watch.claimedBy)).toEqual(
+    const watches = await b.store.watches.listActive();
+    expect(await Promise.all(watches.map((watch) => b.store.watchLeases.holderOf(watch)))).toEqual(
       fleet.map(() => a.id),
     );
 

@@ -62,8 +62,6 @@ describe.each(storeFactories)('watches on $name', (factory) => {
       status: 'active',
       detail: null,
       completedAt: null,
-      claimedBy: null,
-      leaseUntil: null,
     });
     expect(await db.store.watches.get(watch.id)).toEqual(watch);
     expect(await db.store.watches.get('no-such-watch')).toBeUndefined();
