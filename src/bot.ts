@@ -4,7 +4,7 @@
 import type { CustomRoute } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { Agent } from 'undici';
-import type { RetentionConfig, SlackPacing } from './config.js';
+import { DEFAULT_POLL_CONCURRENCY, type RetentionConfig, type SlackPacing } from './config.js';
 import { describeError } from './errors/describe-error.js';
 import { attachListeners, createBotScheduler, pacingOf, rowRedrawOf } from './features/index.js';
 import { createMachineWatcher, type MachineWatcher } from './features/machines/machine-watcher.js';
@@ -121,7 +121,7 @@ const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
  * trip, so the cap is set for a burst of commands rather than for the average (the ack bench shows
  * its effect). Idle sockets close after keepAliveTimeout.
  */
-const PAPERSPACE_CONNECTIONS = 256;
+const PAPERSPACE_CONNECTIONS = DEFAULT_POLL_CONCURRENCY;
 /**
  * The post-slot row that holds the deployment's chat.update budget (no channel id has a dot). Tier 3
  * counts per workspace; the pacer keeps one budget for all the workspaces it serves, as it did alone,

@@ -40,11 +40,14 @@ export interface RetentionConfig {
 }
 
 /**
- * One getMachines call per person per tick: a tick lasts about ceil(people / this) API latencies, so
- * 1,000 people at 250 ms take about a second. It matches the Paperspace connection pool (bot.ts); rate
- * limits are per API key, i.e. per person, and are honoured per person (watch-poller.ts).
+ * One getMachines call per person per tick: a tick lasts about ceil(people / this) API latencies. A
+ * poll holds its place for its list call and the store's reads and writes after it, about 300 ms at
+ * 250 ms of API latency: 5,000 people a replica (10,000 on two) need some 400 places to be polled
+ * within the interval, and 256 dropped a third of them every tick. It matches the Paperspace connection
+ * pool (bot.ts); rate limits are per API key, i.e. per person, and are honoured per person
+ * (watch-poller.ts).
  */
-export const DEFAULT_POLL_CONCURRENCY = 256;
+export const DEFAULT_POLL_CONCURRENCY = 1024;
 /** Half a year of "who stopped gpu-1?" answers; about 200 MB of audit rows at 500 people. */
 const DEFAULT_AUDIT_RETENTION_DAYS = 180;
 /** An expired share is history once its post says so; a month covers "who had access last week?". */

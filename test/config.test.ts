@@ -34,7 +34,7 @@ describe('loadConfig', () => {
       },
       database: { kind: 'sqlite', path: 'data/bot.db' },
       pollIntervalMs: 5000,
-      pollConcurrency: 256,
+      pollConcurrency: 1024,
       retention: { auditDays: 180, delegationDays: 30 },
       logLevel: 'info',
       metricsToken: undefined,
