@@ -67,48 +67,76 @@ const describe = ({ p50, p99, arrived, expected }: Summary): string => {
 const sizeOf = (people: number, oneChannel: boolean) =>
   `${people.toLocaleString('en-US')} people${oneChannel ? ' in one channel' : ''}`;
 
-function boundRow(metric: string, summary: Summary, goalMs: number, reference: string): ResultRow {
+/**
+ * Why a row's goal is out of this machine's reach, when the minimal-work floor, polling the same world
+ * in the same session, misses the goal's bound itself; undefined when the floor meets it.
+ */
+function beyondFloor(floor: Summary, goalMs: number): string | undefined {
+  if (floor.arrived === floor.expected && floor.p99 <= goalMs) return undefined;
+  return `the minimal-work floor's own ${describe(floor)}`;
+}
+
+function boundRow(
+  metric: string,
+  summary: Summary,
+  goalMs: number,
+  reference: string,
+  floor: Summary,
+): ResultRow {
+  const pass = summary.arrived === summary.expected && summary.p99 <= goalMs;
+  const outOfReach = pass ? undefined : beyondFloor(floor, goalMs);
   return {
     metric,
     measured: describe(summary),
     reference: `${formatMs(goalMs)} (${reference})`,
     ratio: summary.p99 / goalMs,
     goal: `p99 <= ${formatMs(goalMs)}`,
-    pass: summary.arrived === summary.expected && summary.p99 <= goalMs,
+    pass,
+    ...(outOfReach === undefined ? {} : { outOfReach }),
   };
 }
 
-function sessionRows(options: SessionOptions, hungPerson: number, rounds: RoundResult[]): ResultRow[] {
+function sessionRows(
+  options: SessionOptions,
+  hungPerson: number,
+  rounds: RoundResult[],
+  floorRound: RoundResult,
+): ResultRow[] {
   const size = sizeOf(options.people, options.oneChannel);
   const plain = rounds.find((round) => !round.hung);
   const hung = rounds.find((round) => round.hung);
-  const rows: ResultRow[] = [];
+  const floor = summarize(floorRound.latencies);
+  const goalMs = options.oneChannel ? ONE_CHANNEL_GOAL_MS : GOAL_MS;
+  const bound = options.oneChannel
+    ? 'poll interval + API latency + 1 s, + 2 s'
+    : 'poll interval + API latency + 1 s';
+  const rows: ResultRow[] = [
+    {
+      metric: `the minimal-work floor, ${size} (for reference)`,
+      measured: describe(floor),
+      reference: `${formatMs(goalMs)} (${bound})`,
+      ratio: floor.p99 / goalMs,
+      goal: '',
+    },
+  ];
   if (plain !== undefined) {
     rows.push(
-      options.oneChannel
-        ? boundRow(
-            `machine there -> reply in Slack, ${size}`,
-            summarize(plain.latencies),
-            ONE_CHANNEL_GOAL_MS,
-            'poll interval + API latency + 1 s, + 2 s',
-          )
-        : boundRow(
-            `machine there -> reply in Slack, ${size}`,
-            summarize(plain.latencies),
-            GOAL_MS,
-            'poll interval + API latency + 1 s',
-          ),
+      boundRow(`machine there -> reply in Slack, ${size}`, summarize(plain.latencies), goalMs, bound, floor),
     );
   }
   if (plain !== undefined && hung !== undefined) {
     const others = summarize(hung.latencies);
     const without = summarize(plain.latencies, hungPerson);
+    const pass = others.arrived === others.expected && others.p99 / without.p99 <= HUNG_GOAL_RATIO;
+    // Measured against the round without the hang, which itself needs the floor to reach the bound.
+    const outOfReach = pass ? undefined : beyondFloor(floor, GOAL_MS);
     rows.push(
       boundRow(
         `machine there -> reply in Slack, ${size}, one of them hung: the others`,
         others,
         GOAL_MS,
         'poll interval + API latency + 1 s',
+        floor,
       ),
       {
         metric: `the others' p99 with one person hung against without, ${size}`,
@@ -116,21 +144,23 @@ function sessionRows(options: SessionOptions, hungPerson: number, rounds: RoundR
         reference: `${formatMs(without.p99)} (the same people, round without the hang)`,
         ratio: others.p99 / without.p99,
         goal: `<= ${HUNG_GOAL_RATIO}x`,
-        pass: others.arrived === others.expected && others.p99 / without.p99 <= HUNG_GOAL_RATIO,
+        pass,
+        ...(outOfReach === undefined ? {} : { outOfReach }),
       },
     );
   }
   return rows;
 }
 
-function roundNote(options: SessionOptions, round: RoundResult): string {
+function roundNote(options: SessionOptions, round: RoundResult, who = 'the replicas'): string {
   const cpu = round.replicaCpu.map((share) => `${(share * 100).toFixed(0)}%`).join(' and ');
   const refusals =
     round.paceRefusals > 0
       ? `; ${formatCount(round.paceRefusals)} posts refused with 429 (over the channel's pace)`
       : '';
   return (
-    `${sizeOf(options.people, options.oneChannel)}${round.hung ? ', one hung' : ''}: the replicas used ${cpu} of a core ` +
+    `${sizeOf(options.people, options.oneChannel)}${round.hung ? ', one hung' : ''}${who === 'the replicas' ? '' : `, ${who}`}: ` +
+    `${who} used ${cpu} of a core ` +
     `over the round; load average ${round.loadAverage.toFixed(1)} at its end${refusals}.`
   );
 }
@@ -139,9 +169,9 @@ export async function runCompletionLatency(): Promise<BenchmarkResult> {
   const rows: ResultRow[] = [];
   const notes: string[] = [];
   for (const options of SESSIONS) {
-    const { hungPerson, rounds } = await runSession(options);
-    rows.push(...sessionRows(options, hungPerson, rounds));
-    notes.push(...rounds.map((round) => roundNote(options, round)));
+    const { hungPerson, rounds, floor } = await runSession(options);
+    rows.push(...sessionRows(options, hungPerson, rounds, floor));
+    notes.push(...rounds.map((round) => roundNote(options, round)), roundNote(options, floor, 'the floor'));
   }
   return {
     name: 'completion',
@@ -156,7 +186,11 @@ export async function runCompletionLatency(): Promise<BenchmarkResult> {
       `for every machine it names) minus the moment the emulator moved the machine to serviceready; a reply ` +
       `missing 60 s after the last machine got there counts as infinitely late. "One hung": the middle person's ` +
       `Paperspace requests hang unanswered for the whole round; the row compares the others with the round just ` +
-      `before, in the same processes.` +
+      `before, in the same processes. Then the minimal-work floor takes the replicas' place for one more round on ` +
+      `the same world (bench/completion/floor-poller-process.ts: two processes that each list their half of the ` +
+      `people's machines every interval, as many at once as the bot may, and post one thread reply when a list ` +
+      `shows the machine there; no store, no cards, no schema parsing): a row the floor itself misses reads ` +
+      `"out of reach" with the floor's figures instead of FAIL, and still does not pass.` +
       (QUICK ? ' QUICK MODE (BENCH_QUICK=1): small sizes.' : ''),
     rows,
     notes: [

@@ -76,3 +76,23 @@ export interface ReplicaReady {
 export const CPU_QUERY = { type: 'cpu' } as const;
 /** process.cpuUsage(): user and system CPU time, in microseconds. */
 export type CpuUsed = NodeJS.CpuUsage;
+
+/** What a floor poller (floor-poller-process.ts) needs to reach the world. */
+export interface FloorConfig {
+  paperspace: { apiUrl: string };
+  slackApiUrl: string;
+  /** How many floor pollers share the world (and each channel's pace). */
+  pollers: number;
+}
+
+/** The machines a floor poller waits for this round, each with the key of the person it belongs to. */
+export interface FloorRound {
+  type: 'floor-round';
+  machines: Array<{
+    apiKey: string;
+    machineId: string;
+    machineName: string;
+    channel: string;
+    cardTs: string;
+  }>;
+}

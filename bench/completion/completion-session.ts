@@ -21,6 +21,8 @@ import {
   type CompletionWorldReady,
   CPU_QUERY,
   type CpuUsed,
+  type FloorConfig,
+  type FloorRound,
   type ReplicaConfig,
   type ReplicaReady,
   type RepliesArrived,
@@ -56,6 +58,11 @@ export interface RoundResult {
 export interface SessionResult {
   hungPerson: number;
   rounds: RoundResult[];
+  /**
+   * A round with the minimal-work floor (floor-poller-process.ts) in the replicas' place, on the same
+   * world: what any bot could reach here at this size.
+   */
+  floor: RoundResult;
 }
 
 /** Long enough to add a round's machines and make its watches before the first of them gets there. */
@@ -104,9 +111,14 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
     }
     const watcher = createMachineWatcher({ store, now: Date.now });
     const rounds: RoundResult[] = [];
-    for (const [round, { hung }] of options.rounds.entries()) {
-      progress(`round ${round + 1}${hung ? ' (one hung)' : ''} starts`);
-      const cpuBefore = await replicaCpu(replicas);
+    /** One round: machines added, `follow` told of them, then the replies awaited and timed. */
+    const runRound = async (
+      round: number,
+      hung: boolean,
+      processes: readonly BenchChild[],
+      follow: (machines: RoundAdded['machines']) => Promise<void>,
+    ): Promise<RoundResult> => {
+      const cpuBefore = await replicaCpu(processes);
       const startedAt = Date.now();
       world.send({
         type: 'round',
@@ -116,7 +128,7 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       } satisfies AddRound);
       const { machines } = await world.next<RoundAdded>();
       progress('machines added');
-      await watchAll(watcher, accounts, machines);
+      await follow(machines);
       progress('watches made; waiting for the replies');
       const firstThere = Math.min(...machines.map((machine) => machine.reachedAt));
       if (Date.now() > firstThere) throw new Error('making a round of watches outlasted the transition');
@@ -129,9 +141,9 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
       } satisfies AwaitReplies);
       const { arrivedAt, paceRefusals } = await world.next<RepliesArrived>();
       progress(`${Object.keys(arrivedAt).length} of ${asked.length} replies arrived`);
-      const cpuAfter = await replicaCpu(replicas);
+      const cpuAfter = await replicaCpu(processes);
       const seconds = (Date.now() - startedAt) / 1000;
-      rounds.push({
+      return {
         hung,
         latencies: machines.map(({ cardTs, reachedAt }, person) => {
           if (hung && person === hungPerson) return Number.NaN;
@@ -141,9 +153,44 @@ export async function runSession(options: SessionOptions): Promise<SessionResult
         paceRefusals,
         replicaCpu: cpuAfter.map((used, index) => (used - (cpuBefore[index] ?? 0)) / seconds),
         loadAverage: os.loadavg()[0] ?? Number.NaN,
-      });
+      };
+    };
+    for (const [round, { hung }] of options.rounds.entries()) {
+      progress(`round ${round + 1}${hung ? ' (one hung)' : ''} starts`);
+      rounds.push(await runRound(round, hung, replicas, (machines) => watchAll(watcher, accounts, machines)));
     }
-    return { hungPerson, rounds };
+    // The floor takes the replicas' place, in the same world: stopped first, so only the floor polls.
+    for (const replica of replicas.splice(0)) await replica.stop();
+    const floors: BenchChild[] = [];
+    try {
+      for (let index = 0; index < REPLICAS; index += 1) {
+        const floor = startChild(new URL('./floor-poller-process.ts', import.meta.url));
+        floors.push(floor);
+        floor.send({
+          paperspace: ready.paperspace,
+          slackApiUrl: ready.slackApiUrl,
+          pollers: REPLICAS,
+        } satisfies FloorConfig);
+        await floor.next<ReplicaReady>();
+      }
+      progress('floor round starts');
+      const floor = await runRound(options.rounds.length, false, floors, async (machines) => {
+        // Split between the floor pollers as the replicas split people: each person on one of them.
+        for (const [index, poller] of floors.entries()) {
+          poller.send({
+            type: 'floor-round',
+            machines: machines.flatMap((machine, person) =>
+              person % floors.length === index
+                ? [{ ...machine, apiKey: accounts[person]?.apiKey ?? '' }]
+                : [],
+            ),
+          } satisfies FloorRound);
+        }
+      });
+      return { hungPerson, rounds, floor };
+    } finally {
+      for (const floor of floors) await floor.stop();
+    }
   } finally {
     progress('stopping');
     for (const replica of replicas) await replica.stop();
