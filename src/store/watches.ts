@@ -43,6 +43,11 @@ export interface WatchRepository {
   supersede(machine: { teamId: string; machineId: string; at: number; detail: string }): Promise<Watch[]>;
   /** Active watches, oldest first, optionally only one person's or one machine's. */
   listActive(filter?: { teamId?: string; userId?: string; machineId?: string }): Promise<Watch[]>;
+  /**
+   * The watches among `ids` (at most ACTIVE_IDS_PER_QUERY) that are still active, in no particular
+   * order: one query answers many people's polls (watch-reads.ts).
+   */
+  listActiveByIds(ids: readonly string[]): Promise<Watch[]>;
   /** Records progress on an active watch; false if it is no longer active. */
   updateProgress(id: string, progress: WatchProgress): Promise<boolean>;
   /** Finishes an active watch. True only for the one call that finished it: that caller posts the result. */
@@ -162,6 +167,12 @@ async function freeSlot(client: SqlClient, person: { teamId: string; userId: str
   return free[Math.floor(Math.random() * free.length)] as number;
 }
 
+/**
+ * Most ids one listActiveByIds takes: a statement's parameters are bounded (PostgreSQL 65,535, SQLite
+ * 32,766), and a few hundred ids make a query that still takes under a millisecond.
+ */
+export const ACTIVE_IDS_PER_QUERY = 500;
+
 export function createWatchRepository(db: SqlClient): WatchRepository {
   const get = async (id: string) => {
     const row = await db.get<WatchRow>('SELECT * FROM watches WHERE id = ?', [id]);
@@ -245,6 +256,18 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
       const rows = await db.all<WatchRow>(
         `SELECT * FROM watches WHERE ${["status = 'active'", ...conditions].join(' AND ')} ORDER BY created_at, id`,
         params,
+      );
+      return rows.map(fromRow);
+    },
+
+    async listActiveByIds(ids) {
+      if (ids.length > ACTIVE_IDS_PER_QUERY) {
+        throw new StoreError(`listActiveByIds takes at most ${ACTIVE_IDS_PER_QUERY} ids, not ${ids.length}.`);
+      }
+      if (ids.length === 0) return [];
+      const rows = await db.all<WatchRow>(
+        `SELECT * FROM watches WHERE status = 'active' AND id IN (${ids.map(() => '?').join(', ')})`,
+        [...ids],
       );
       return rows.map(fromRow);
     },

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/store.js';
-import type { NewWatch } from '../../src/store/watches.js';
+import { ACTIVE_IDS_PER_QUERY, type NewWatch } from '../../src/store/watches.js';
 import { storeFactories, useFreshStore } from './store-factories.js';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0);
@@ -78,6 +78,28 @@ describe.each(storeFactories)('watches on $name', (factory) => {
     expect(ids(await db.store.watches.listActive())).toEqual([first.id, second.id]);
     expect(ids(await db.store.watches.listActive({ teamId: 'T1', userId: 'U_BOB' }))).toEqual([second.id]);
     expect(ids(await db.store.watches.listActive({ machineId: 'psgpu1' }))).toEqual([first.id]);
+  });
+
+  it('reads the active watches among a batch of ids in one query, and refuses a batch past its bound', async () => {
+    const active = await db.store.watches.create(newWatch());
+    const finished = await db.store.watches.create(newWatch({ machineId: 'pscpu', createdAt: T0 + 1 }));
+    await db.store.watches.complete(finished.id, { status: 'done', at: T0 + 2 });
+    const unknown = Array.from(
+      { length: ACTIVE_IDS_PER_QUERY - 2 },
+      (_, index) => `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    );
+    const read = await db.store.watches.listActiveByIds([
+      ...unknown.slice(0, 200),
+      active.id,
+      finished.id,
+      ...unknown.slice(200),
+    ]);
+    expect(read.map((watch) => watch.id)).toEqual([active.id]);
+    expect(read[0]).toEqual(await db.store.watches.get(active.id));
+    expect(await db.store.watches.listActiveByIds([])).toEqual([]);
+    await expect(db.store.watches.listActiveByIds([...unknown, 'a', 'b', 'c'])).rejects.toThrow(
+      `at most ${ACTIVE_IDS_PER_QUERY} ids`,
+    );
   });
 
   it('records progress while active and refuses it after completion', async () => {

@@ -29,6 +29,7 @@ import { type ListedMachines, listMachines } from './person-machine-list.js';
 import { createPersonPollTroubles } from './person-poll-troubles.js';
 import { createPollFailureStreaks } from './poll-failure-streaks.js';
 import type { WatchOutcomes } from './watch-outcomes.js';
+import { createWatchReads } from './watch-reads.js';
 import type { WatchReporter } from './watch-reporter.js';
 import { createWatchSteps } from './watch-steps.js';
 
@@ -96,6 +97,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
   const failures = createPollFailureStreaks(logger, deps.now);
   const steps = createWatchSteps({ ...deps, troubles });
   const keys = createPersonKeys(deps);
+  const reads = createWatchReads(store);
   // Shared by every tick: a poll still under way counts against the cap of the next tick's polls.
   const limiter = createLimiter(deps.concurrency);
   const deadlineMs = Math.max(1, Math.floor(deps.pollIntervalMs * POLL_DEADLINE_SHARE));
@@ -125,14 +127,9 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
     const checks = deps.checks ?? [];
     const due = checks.some((check) => check.due(user, deps.now()));
     if (claimed.length === 0 && !due) return;
-    // In the lease's order (by deadline), as the person's completions are posted.
-    const order = new Map(claimed.map((watch, index) => [watch.id, index]));
-    const readWatches = async () =>
-      claimed.length === 0
-        ? []
-        : (await store.watches.listActive({ teamId: user.teamId, userId: user.userId }))
-            .filter((watch) => order.has(watch.id))
-            .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    // In the lease's order (by deadline), as the person's completions are posted; read together with
+    // the other polls whose lists came back meanwhile (watch-reads.ts).
+    const readWatches = () => reads.active(claimed.map((watch) => watch.id));
     const timeOutAll = async () =>
       forEachConcurrently(await readWatches(), WATCHES_AT_ONCE, (watch) =>
         guarded(watch, () => steps.timeOutIfDue(watch, userKey)),
