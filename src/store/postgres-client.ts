@@ -12,7 +12,13 @@ export interface PostgresClientOptions {
 }
 
 const DEFAULT_CONNECTION_TIMEOUT_MS = 10_000;
-const DEFAULT_MAX_CONNECTIONS = 10;
+/**
+ * A replica's polls, completions and requests share these. At 10,000 people on two replicas the
+ * completions' writes queued each poll's work behind 10 connections for seconds; 20 took the
+ * completion p99 from 36 s to 29 s in the same bench (bench/RESULTS.md), and two replicas still use
+ * 40 of PostgreSQL's default 100.
+ */
+const DEFAULT_MAX_CONNECTIONS = 20;
 
 // pg returns BIGINT as a string because it can exceed 2^53. Ours are epoch-ms times, counts and ids,
 // so they come back as numbers; one that is not exact fails loudly instead of being rounded.
