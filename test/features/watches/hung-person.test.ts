@@ -57,10 +57,15 @@ afterEach(async () => {
 const ADA_RENDER = { id: 'psada003', name: 'ada-render' };
 const SAM_DEV = { id: 'psorb004', name: 'sam-dev' };
 
-async function startAndWatch(name: 'ada' | 'sam', machine: { id: string; name: string }, channel: string) {
-  await h.client(name).machines.start(machine.id);
-  await h.watcher.watch({
-    user: h.user(name),
+async function startAndWatch(
+  name: 'ada' | 'sam',
+  machine: { id: string; name: string },
+  channel: string,
+  harness: SchedulerHarness = h,
+) {
+  await harness.client(name).machines.start(machine.id);
+  await harness.watcher.watch({
+    user: harness.user(name),
     machineId: machine.id,
     machineName: machine.name,
     targetState: 'serviceready',
@@ -192,21 +197,8 @@ describe('more people than places under POLL_CONCURRENCY', () => {
       .filter((line) => line.includes('"polled a user"') && line.includes(`/${USERS[name].slackId}"`)).length;
 
   it('drops a poll still waiting for a place at its deadline instead of running it late, and polls that person first next interval', async () => {
-    for (const [name, machine, channel] of [
-      ['ada', ADA_RENDER, 'C0ADA'],
-      ['sam', SAM_DEV, 'C0SAM'],
-    ] as const) {
-      await small.client(name).machines.start(machine.id);
-      await small.watcher.watch({
-        user: small.user(name),
-        machineId: machine.id,
-        machineName: machine.name,
-        targetState: 'serviceready',
-        channel,
-        messageTs: '1700000000.000001',
-        initialState: 'off',
-      });
-    }
+    await startAndWatch('ada', ADA_RENDER, 'C0ADA', small);
+    await startAndWatch('sam', SAM_DEV, 'C0SAM', small);
     small.emulator.state.hangKey(USERS.ada.apiKey);
 
     // Interval 1: Ada (first in order) takes the one place and hangs; Sam waits for it.
