@@ -15,8 +15,8 @@ const DEFAULT_CONNECTION_TIMEOUT_MS = 10_000;
 /**
  * A replica's polls, completions and requests share these. At 10,000 people on two replicas the
  * completions' writes queued each poll's work behind 10 connections for seconds; 20 took the
- * completion p99 from 36 s to 29 s in the same bench (bench/RESULTS.md), and two replicas still use
- * 40 of PostgreSQL's default 100.
+ * completion p99 from 36 s to 29 s in two otherwise identical 10,000-person bench rounds (2026-11-27),
+ * and two replicas still use 40 of PostgreSQL's default 100.
  */
 const DEFAULT_MAX_CONNECTIONS = 20;
 
