@@ -5,6 +5,7 @@
 // upsert both reads and moves it, atomic on SQLite and PostgreSQL alike, so two replicas claiming at
 // once get slots a spacing apart. Times are the replicas' own clocks: NTP keeps them within
 // milliseconds, and Slack's burst allowance covers that much.
+import { gatherStatements } from './gathered-statements.js';
 import type { SqlClient } from './sql-client.js';
 
 export interface ChannelPostSlotRepository {
@@ -17,21 +18,68 @@ export interface ChannelPostSlotRepository {
   pruneBefore(at: number): Promise<number>;
 }
 
+/** Most claims one statement takes (gathered-statements.ts). */
+const CLAIMS_PER_STATEMENT = 250;
+
+interface Claim {
+  channel: string;
+  at: number;
+  spacingMs: number;
+}
+
+/**
+ * Claims in rounds a statement can take: one upsert cannot move a row twice, so a channel claimed twice
+ * at once takes its second claim in the next round (after the first, as one after another would), and
+ * each round has one spacing.
+ */
+function rounds(claims: readonly Claim[]): Claim[][] {
+  const result: { channels: Set<string>; spacingMs: number; claims: Claim[] }[] = [];
+  for (const claim of claims) {
+    let round = result.findLast((candidate) => candidate.channels.has(claim.channel));
+    const after = round === undefined ? 0 : result.indexOf(round) + 1;
+    round = result
+      .slice(after)
+      .find((candidate) => candidate.spacingMs === claim.spacingMs && !candidate.channels.has(claim.channel));
+    if (round === undefined) {
+      round = { channels: new Set(), spacingMs: claim.spacingMs, claims: [] };
+      result.push(round);
+    }
+    round.channels.add(claim.channel);
+    round.claims.push(claim);
+  }
+  return result.map((round) => round.claims);
+}
+
 export function createChannelPostSlotRepository(db: SqlClient): ChannelPostSlotRepository {
-  return {
-    async claim(channel, at, spacingMs) {
+  // Posts claimed at once in many channels (a burst of completions) go in one upsert
+  // (gathered-statements.ts).
+  const claim = gatherStatements<Claim, number>(async (claims) => {
+    const moments = new Map<Claim, number>();
+    for (const round of rounds(claims)) {
+      const spacingMs = (round[0] as Claim).spacingMs;
       // next_at is when the post after this one may go: the later of the channel's free moment and
-      // `at`, plus the spacing; this post's moment is a spacing before it.
-      const row = await db.get<{ next_at: number | string }>(
-        `INSERT INTO channel_post_slots (channel, next_at) VALUES (?, ?)
+      // `at`, plus the spacing (excluded.next_at is `at` plus the spacing); this post's moment is a
+      // spacing before it.
+      const rows = await db.all<{ channel: string; next_at: number | string }>(
+        `INSERT INTO channel_post_slots (channel, next_at) VALUES ${round.map(() => '(?, ?)').join(', ')}
            ON CONFLICT (channel) DO UPDATE SET next_at =
-             CASE WHEN channel_post_slots.next_at > ? THEN channel_post_slots.next_at ELSE ? END + ?
-           RETURNING next_at`,
-        [channel, at + spacingMs, at, at, spacingMs],
+             CASE WHEN channel_post_slots.next_at + ? > excluded.next_at
+               THEN channel_post_slots.next_at + ? ELSE excluded.next_at END
+           RETURNING channel, next_at`,
+        [...round.flatMap((item) => [item.channel, item.at + spacingMs]), spacingMs, spacingMs],
       );
-      if (row === undefined) throw new Error(`claiming a post slot in ${channel} returned no row`);
-      return Number(row.next_at) - spacingMs;
-    },
+      const nextAt = new Map(rows.map((row) => [row.channel, Number(row.next_at)]));
+      for (const item of round) {
+        const next = nextAt.get(item.channel);
+        if (next === undefined) throw new Error(`claiming a post slot in ${item.channel} returned no row`);
+        moments.set(item, next - spacingMs);
+      }
+    }
+    return claims.map((item) => moments.get(item) as number);
+  }, CLAIMS_PER_STATEMENT);
+
+  return {
+    claim: (channel, at, spacingMs) => claim({ channel, at, spacingMs }),
     async pruneBefore(at) {
       const { changes } = await db.run('DELETE FROM channel_post_slots WHERE next_at < ?', [at]);
       return changes;

@@ -2,6 +2,7 @@
 // the database so a restart resumes them, and every transition is a conditional update so that,
 // with several replicas, one replica polls a watch at a time and its completion is posted once.
 import { randomUUID } from 'node:crypto';
+import { gatherStatements } from './gathered-statements.js';
 import { equalityFilters, type SqlClient, StoreError } from './sql-client.js';
 import {
   type CreatedWatch,
@@ -173,11 +174,81 @@ async function freeSlot(client: SqlClient, person: { teamId: string; userId: str
  */
 export const ACTIVE_IDS_PER_QUERY = 500;
 
+/**
+ * Most rows one gathered write takes (gathered-statements.ts): eight parameters each stays far below
+ * either database's bound, and a statement of a few hundred rows still takes milliseconds.
+ */
+const WRITES_PER_STATEMENT = 250;
+
+/** `count` rows of `row` (a parenthesised tuple of placeholders), for a VALUES list. */
+const valuesOf = (row: string, count: number) => Array.from({ length: count }, () => row).join(', ');
+
+/** The last of each id's items: the one whose write would stand had they gone one after another. */
+function lastPerId<Item extends { id: string }>(items: readonly Item[]): Item[] {
+  return [...new Map(items.map((item) => [item.id, item])).values()];
+}
+
 export function createWatchRepository(db: SqlClient): WatchRepository {
   const get = async (id: string) => {
     const row = await db.get<WatchRow>('SELECT * FROM watches WHERE id = ?', [id]);
     return row && fromRow(row);
   };
+
+  // The writes each completion makes, gathered across the completions finishing at once: one statement
+  // finishes, marks sending or marks reported a whole burst (VALUES columns are column1, column2, … in
+  // both databases; the casts give PostgreSQL the types its placeholders cannot). The ids are named
+  // again in an IN list for PostgreSQL's planner: joined to the VALUES alone, it scanned the whole
+  // table (1.3 s for 250 rows of 20,000 with half their reports due; 41 ms through the primary key).
+  const complete = gatherStatements<{ id: string; completion: WatchCompletion }, boolean>(async (items) => {
+    // One call finishes a watch: of two asked for the same one together, the first wins, as it would
+    // have alone.
+    const first = new Map<string, (typeof items)[number]>();
+    for (const item of items) if (!first.has(item.id)) first.set(item.id, item);
+    const rows = [...first.values()];
+    const finished = await db.all<{ id: string }>(
+      `UPDATE watches SET status = v.column2, completed_at = v.column3, detail = v.column4,
+         last_state = COALESCE(v.column5, watches.last_state), timeline = COALESCE(v.column6, watches.timeline),
+         report = v.column7, report_due_at = v.column8
+       FROM (VALUES ${valuesOf('(?, ?, CAST(? AS BIGINT), ?, ?, ?, ?, CAST(? AS BIGINT))', rows.length)}) AS v
+       WHERE watches.id = v.column1 AND watches.id IN (${valuesOf('?', rows.length)}) AND watches.status = 'active'
+       RETURNING watches.id AS id`,
+      [
+        ...rows.flatMap(({ id, completion: { status, at, detail, lastState, timeline, report } }) => [
+          id,
+          status,
+          at,
+          detail ?? null,
+          lastState ?? null,
+          json(timeline),
+          report?.body ?? null,
+          report?.retryAt ?? null,
+        ]),
+        ...rows.map(({ id }) => id),
+      ],
+    );
+    const won = new Set(finished.map((row) => row.id));
+    return items.map((item) => first.get(item.id) === item && won.has(item.id));
+  }, WRITES_PER_STATEMENT);
+
+  const reportSending = gatherStatements<{ id: string; at: number | null }, void>(async (items) => {
+    const rows = lastPerId(items);
+    await db.run(
+      `UPDATE watches SET report_sent_at = v.column2
+       FROM (VALUES ${valuesOf('(?, CAST(? AS BIGINT))', rows.length)}) AS v
+       WHERE watches.id = v.column1 AND watches.id IN (${valuesOf('?', rows.length)}) AND watches.report IS NOT NULL`,
+      [...rows.flatMap(({ id, at }) => [id, at]), ...rows.map(({ id }) => id)],
+    );
+    return items.map(() => undefined);
+  }, WRITES_PER_STATEMENT);
+
+  const reported = gatherStatements<string, void>(async (ids) => {
+    await db.run(
+      `UPDATE watches SET report = NULL, report_due_at = NULL, report_sent_at = NULL
+       WHERE id IN (${valuesOf('?', ids.length)})`,
+      [...ids],
+    );
+    return ids.map(() => undefined);
+  }, WRITES_PER_STATEMENT);
 
   return {
     async create(input, limit = Number.POSITIVE_INFINITY) {
@@ -288,24 +359,7 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
       return changes === 1;
     },
 
-    async complete(id, { status, at, detail, lastState, timeline, report }) {
-      const { changes } = await db.run(
-        `UPDATE watches SET status = ?, completed_at = ?, detail = ?, last_state = COALESCE(?, last_state),
-           timeline = COALESCE(?, timeline), report = ?, report_due_at = ?
-         WHERE id = ? AND status = 'active'`,
-        [
-          status,
-          at,
-          detail ?? null,
-          lastState ?? null,
-          json(timeline),
-          report?.body ?? null,
-          report?.retryAt ?? null,
-          id,
-        ],
-      );
-      return changes === 1;
-    },
+    complete: (id, completion) => complete({ id, completion }),
 
     async dueReports(now, limit) {
       const rows = await db.all<WatchRow>(
@@ -335,16 +389,9 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
       return changes === 1;
     },
 
-    async reportSending(id, at) {
-      await db.run('UPDATE watches SET report_sent_at = ? WHERE id = ? AND report IS NOT NULL', [at, id]);
-    },
+    reportSending: (id, at) => reportSending({ id, at }),
 
-    async reported(id) {
-      await db.run(
-        'UPDATE watches SET report = NULL, report_due_at = NULL, report_sent_at = NULL WHERE id = ?',
-        [id],
-      );
-    },
+    reported: (id) => reported(id),
 
     async countActive(filter) {
       const row =

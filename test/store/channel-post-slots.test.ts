@@ -17,6 +17,28 @@ describe.each(storeFactories)('channel post slots on $name', (factory) => {
     expect([...slots].sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => T0 + i * SPACING));
   });
 
+  it('answers a burst of claims in 600 channels, some claimed twice, with different spacings, as one after another would', async () => {
+    const claims = Array.from({ length: 600 }, (_, i) => ({
+      channel: `C${i % 400}`,
+      at: T0 + (i % 7) * 100,
+      spacing: i % 400 < 200 ? SPACING : 2 * SPACING,
+    }));
+    const slots = await Promise.all(
+      claims.map(({ channel, at, spacing }) => db.store.postSlots.claim(channel, at, spacing)),
+    );
+    // Claimed one after another in the order asked, a channel's second claim comes a spacing after its first.
+    const free = new Map<string, number>();
+    const expected = claims.map(({ channel, at, spacing }) => {
+      const slot = Math.max(free.get(channel) ?? at, at);
+      free.set(channel, slot + spacing);
+      return slot;
+    });
+    expect(slots).toEqual(expected);
+    // And the channels' next slots are where those claims left them.
+    expect(await db.store.postSlots.claim('C0', T0, SPACING)).toBe(free.get('C0'));
+    expect(await db.store.postSlots.claim('C399', T0, SPACING)).toBe(free.get('C399'));
+  });
+
   it('lets a post go at once in an idle channel, and keeps each channel apart', async () => {
     expect(await db.store.postSlots.claim('C1', T0, SPACING)).toBe(T0);
     expect(await db.store.postSlots.claim('C1', T0 + 200, SPACING)).toBe(T0 + SPACING);

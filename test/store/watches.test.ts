@@ -314,6 +314,50 @@ describe.each(storeFactories)('watches on $name', (factory) => {
     }
   });
 
+  it('finishes, marks sending and reports a burst of 300 completions at once, each with its own values', async () => {
+    const ids: string[] = [];
+    for (let index = 0; index < 300; index++) ids.push((await db.store.watches.create(newWatch())).id);
+    const completion = (index: number) => ({
+      status: index % 3 === 0 ? ('failed' as const) : ('done' as const),
+      at: T0 + index,
+      detail: `detail ${index}`,
+      ...(index % 2 === 0 ? { lastState: 'ready' } : {}),
+      report: { body: `{"n":${index}}`, retryAt: T0 + index },
+    });
+    const [won, again] = await Promise.all([
+      Promise.all(ids.map((id, index) => db.store.watches.complete(id, completion(index)))),
+      // Asked in the same burst: the watch is finished once, by the first call.
+      db.store.watches.complete(ids[0] as string, { status: 'gone', at: T0 }),
+    ]);
+    expect(won.every(Boolean)).toBe(true);
+    expect(again).toBe(false);
+    for (const [index, id] of ids.entries()) {
+      expect(await db.store.watches.get(id)).toMatchObject({
+        status: completion(index).status,
+        completedAt: T0 + index,
+        detail: `detail ${index}`,
+        lastState: index % 2 === 0 ? 'ready' : null,
+      });
+    }
+
+    await Promise.all(ids.map((id, index) => db.store.watches.reportSending(id, T0 + 1000 + index)));
+    const due = await db.store.watches.dueReports(T0 + 1000, 1000);
+    expect(due.map(({ watch, body, sentAt }) => [watch.id, body, sentAt])).toEqual(
+      ids.map((id, index) => [id, `{"n":${index}}`, T0 + 1000 + index]),
+    );
+
+    // Half reported, half refused everywhere (nothing sent) at once: each keeps what its own call said.
+    await Promise.all(
+      ids.map((id, index) =>
+        index % 2 === 0 ? db.store.watches.reported(id) : db.store.watches.reportSending(id, null),
+      ),
+    );
+    const left = await db.store.watches.dueReports(T0 + 1000, 1000);
+    expect(left.map(({ watch, sentAt }) => [watch.id, sentAt])).toEqual(
+      ids.flatMap((id, index) => (index % 2 === 0 ? [] : [[id, null]])),
+    );
+  });
+
   it('counts the active watches without loading them', async () => {
     const finished = await db.store.watches.create(newWatch());
     await db.store.watches.create(newWatch({ userId: 'U_BOB' }));
