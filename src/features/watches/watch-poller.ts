@@ -50,8 +50,9 @@ export interface WatchPollerDeps {
   leaseMs: number;
   pollIntervalMs: number;
   /**
-   * People polled at the same time (POLL_CONCURRENCY). Each costs one getMachines call, so a tick lasts
-   * about ceil(people / concurrency) API latencies: sized for the API, not for the bot.
+   * People whose machines are being listed at the same time (POLL_CONCURRENCY). Each costs one
+   * getMachines call, so a tick lasts about ceil(people / concurrency) API latencies: sized for the
+   * API, not for the bot. A poll gives its place back once its list is in.
    */
   concurrency: number;
   /**
@@ -113,30 +114,28 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
   let dropped = new Set<string>();
 
   /**
-   * Polls one person: `claimed` are their active watches as the lease handed them out. The watches
-   * themselves are read only once the person's machine list is in (or when the poll cannot go on),
-   * so a tick holds whole watches for moments, not for its whole length. A watch made after the
-   * claim waits for the next tick.
+   * What a person's poll learned from Paperspace, under its place: their machines, or why there are
+   * none to go by this interval (the watches then only time out, or end when the key is gone).
    */
-  async function pollUser(
-    user: HeldPerson,
-    claimed: readonly PolledWatch[],
-    signal: AbortSignal,
-  ): Promise<void> {
-    const userKey = `${user.teamId}/${user.userId}`;
-    const checks = deps.checks ?? [];
-    const due = checks.some((check) => check.due(user, deps.now()));
-    if (claimed.length === 0 && !due) return;
-    // In the lease's order (by deadline), as the person's completions are posted; read together with
-    // the other polls whose lists came back meanwhile (watch-reads.ts).
-    const readWatches = () => reads.active(claimed.map((watch) => watch.id));
-    const timeOutAll = async () =>
-      forEachConcurrently(await readWatches(), WATCHES_AT_ONCE, (watch) =>
-        guarded(watch, () => steps.timeOutIfDue(watch, userKey)),
-      );
+  type Looked =
+    | { kind: 'listed'; client: PaperspaceClient; listed: ListedMachines }
+    | { kind: 'not listed' }
+    | { kind: 'unlinked' };
 
+  /**
+   * The Paperspace part of one person's poll, the only part that holds a place under the cap: their
+   * key opened and their machines listed. `claimed` are their active watches as the lease handed
+   * them out; `due`, whether a machine check wants the list though no watch does.
+   */
+  async function look(
+    user: HeldPerson,
+    userKey: string,
+    claimed: readonly PolledWatch[],
+    due: boolean,
+    signal: AbortSignal,
+  ): Promise<Looked> {
     // Checked before the key is opened: a paused person costs neither a decryption nor a call.
-    if (troubles.paused(userKey, deps.now())) return timeOutAll();
+    if (troubles.paused(userKey, deps.now())) return { kind: 'not listed' };
 
     let client: PaperspaceClient | undefined;
     try {
@@ -149,35 +148,64 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
         { user: userKey, error: describeError(error) },
         'could not open the key of a watching user',
       );
-      return timeOutAll();
+      return { kind: 'not listed' };
     }
-    if (client === undefined) {
-      return forEachConcurrently(await readWatches(), WATCHES_AT_ONCE, (watch) =>
-        guarded(watch, () => steps.finish(watch, { status: 'stopped', reason: UNLINKED }, undefined)),
-      );
-    }
+    if (client === undefined) return { kind: 'unlinked' };
 
-    let listed: ListedMachines;
     try {
-      listed = await listMachines(client, new Set(claimed.map((watch) => watch.machineId)), due, signal);
+      const listed = await listMachines(
+        client,
+        new Set(claimed.map((watch) => watch.machineId)),
+        due,
+        signal,
+      );
       troubles.cleared(userKey);
       failures.answered(userKey);
+      return { kind: 'listed', client, listed };
     } catch (error) {
       troubles.failed(userKey, error);
       failures.failed(userKey, error);
-      return timeOutAll();
+      return { kind: 'not listed' };
     }
+  }
 
-    const ready = client;
-    await forEachConcurrently(await readWatches(), WATCHES_AT_ONCE, (watch) =>
-      guarded(watch, () => steps.advance(watch, listed.watched.get(watch.machineId), ready, userKey, signal)),
+  /**
+   * The rest of one person's poll, after its place is given back: each watch takes its step from what
+   * `look` learned, and the machine checks get the list. The watches themselves are read only now
+   * (together with the other polls reading meanwhile: watch-reads.ts), so a tick holds whole watches
+   * for moments, not for its whole length; a watch made after the claim waits for the next tick.
+   */
+  async function act(
+    user: HeldPerson,
+    userKey: string,
+    claimed: readonly PolledWatch[],
+    looked: Looked,
+    signal: AbortSignal,
+  ): Promise<void> {
+    // In the lease's order (by deadline), as the person's completions are posted.
+    const watches = await reads.active(claimed.map((watch) => watch.id));
+    if (looked.kind === 'unlinked') {
+      return forEachConcurrently(watches, WATCHES_AT_ONCE, (watch) =>
+        guarded(watch, () => steps.finish(watch, { status: 'stopped', reason: UNLINKED }, undefined)),
+      );
+    }
+    if (looked.kind === 'not listed') {
+      return forEachConcurrently(watches, WATCHES_AT_ONCE, (watch) =>
+        guarded(watch, () => steps.timeOutIfDue(watch, userKey)),
+      );
+    }
+    const { client, listed } = looked;
+    await forEachConcurrently(watches, WATCHES_AT_ONCE, (watch) =>
+      guarded(watch, () =>
+        steps.advance(watch, listed.watched.get(watch.machineId), client, userKey, signal),
+      ),
     );
     // A list made for the watches alone is handed on too when it holds every machine (one page
     // usually does): the checks then see changes, such as a stop, at the watches' pace for free.
     if (!listed.complete) return;
-    for (const check of checks) {
+    for (const check of deps.checks ?? []) {
       try {
-        await check.check(user, listed.all, ready);
+        await check.check(user, listed.all, client);
       } catch (error) {
         logger.error(
           { user: userKey, check: check.name, error: describeError(error) },
@@ -199,39 +227,43 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
   }
 
   /**
-   * One person's poll, bounded by a deadline that counts from the tick, with its place under the
-   * concurrency cap. A poll whose place comes after the deadline, or too close to it (MIN_POLL_SHARE),
-   * is dropped for this interval.
+   * One person's poll, bounded by a deadline that counts from the tick. Its Paperspace part waits for
+   * a place under the cap; one whose place comes after the deadline, or too close to it
+   * (MIN_POLL_SHARE), is dropped for this interval. The place is given back once the list is in:
+   * reading the watches and writing their steps wait for the store, not for Paperspace, and holding
+   * the place through them kept a quarter of the people waiting longer for theirs.
    */
   function startPoll(userKey: string, user: HeldPerson, claimed: readonly PolledWatch[]): void {
+    const due = (deps.checks ?? []).some((check) => check.due(user, deps.now()));
+    if (claimed.length === 0 && !due) return;
     const deadline = new AbortController();
     const timer = setTimeout(
       () => deadline.abort(new PaperspaceTimeoutError('watches.poll', 'check your machines', deadlineMs)),
       deadlineMs,
     );
     const queued = performance.now();
-    const poll = limiter
-      .run(async () => {
-        if (deadline.signal.aborted || performance.now() - queued > deadlineMs - minPollMs) {
-          noSlot(userKey);
-          return;
-        }
-        const started = performance.now();
-        try {
-          await pollUser(user, claimed, deadline.signal);
-        } finally {
-          // Per person and tick, so debug only: how long each poll took, when one is suspected slow.
-          logger.debug(
-            {
-              user: userKey,
-              watches: claimed.length,
-              waitedMs: Math.round(started - queued),
-              ms: Math.round(performance.now() - started),
-            },
-            'polled a user',
-          );
-        }
-      })
+    const poll = (async () => {
+      const looked = await limiter.run(async () => {
+        if (deadline.signal.aborted || performance.now() - queued > deadlineMs - minPollMs) return undefined;
+        return look(user, userKey, claimed, due, deadline.signal);
+      });
+      if (looked === undefined) return noSlot(userKey);
+      const listedAt = performance.now();
+      try {
+        await act(user, userKey, claimed, looked, deadline.signal);
+      } finally {
+        // Per person and tick, so debug only: how long each poll took, when one is suspected slow.
+        logger.debug(
+          {
+            user: userKey,
+            watches: claimed.length,
+            msToList: Math.round(listedAt - queued),
+            ms: Math.round(performance.now() - queued),
+          },
+          'polled a user',
+        );
+      }
+    })()
       .catch((error: unknown) => {
         logger.error({ user: userKey, error: describeError(error) }, 'a poll failed; retrying next tick');
       })

@@ -196,6 +196,27 @@ describe('more people than places under POLL_CONCURRENCY', () => {
       .split('\n')
       .filter((line) => line.includes('"polled a user"') && line.includes(`/${USERS[name].slackId}"`)).length;
 
+  it("gives its place back once the person's list is in: Ada's card update slow in Slack holds up no one's list", async () => {
+    // Answered only after most of the poll's 4 s deadline: held through it, the place would come to Sam
+    // too late for his list (under a tenth of the interval left), and he would be dropped.
+    small.slack.script('chat.update', { channel: 'C0ADA', delayMs: 3_800 });
+    await startAndWatch('ada', ADA_RENDER, 'C0ADA', small);
+    await startAndWatch('sam', SAM_DEV, 'C0SAM', small);
+
+    // Interval 1: Ada (first in order) takes the one place; her list shows the machine starting, and
+    // the update of her card is slow to answer.
+    await smallTimers.fire();
+    await vi.waitFor(() =>
+      expect(small.slack.calls('chat.update').map((call) => call.args.channel)).toContain('C0ADA'),
+    );
+    // Her poll still waits for Slack, yet Sam's list took the place, and his card moved too.
+    await vi.waitFor(() => expect(polled('sam')).toBe(1));
+    expect(polled('ada')).toBe(0);
+    expect(small.slack.calls('chat.update').map((call) => call.args.channel)).toEqual(['C0ADA', 'C0SAM']);
+    await vi.waitFor(() => expect(polled('ada')).toBe(1), { timeout: 10_000 });
+    expect(reasons).toEqual([]);
+  }, 30_000);
+
   it('drops a poll still waiting for a place at its deadline instead of running it late, and polls that person first next interval', async () => {
     await startAndWatch('ada', ADA_RENDER, 'C0ADA', small);
     await startAndWatch('sam', SAM_DEV, 'C0SAM', small);
