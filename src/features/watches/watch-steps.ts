@@ -54,6 +54,14 @@ export interface WatchSteps {
  */
 const EVENT_FOLLOW_EVERY_TICKS = 6;
 
+/**
+ * A watch this replica polled within this many intervals ends from the list alone when it shows the
+ * machine there. Two would do on a quiet replica (polled last tick); the third keeps a person whose
+ * poll was dropped or skipped for one interval under load from costing every completion a show, one
+ * more call and one more API latency, just when the API is busiest.
+ */
+const SEEN_LATELY_INTERVALS = 3;
+
 type Shown =
   | { kind: 'machine'; machine: Machine & { events: MachineEvent[] } }
   | { kind: 'gone' }
@@ -180,15 +188,16 @@ export function createWatchSteps(deps: WatchStepsDeps): WatchSteps {
       }
     }
 
-    const polledLastTick =
-      now - (polledAt.get(watch.id) ?? Number.NEGATIVE_INFINITY) <= 2 * deps.pollIntervalMs;
+    const polledLately =
+      now - (polledAt.get(watch.id) ?? Number.NEGATIVE_INFINITY) <=
+      SEEN_LATELY_INTERVALS * deps.pollIntervalMs;
     polledAt.set(watch.id, now);
-    if (reached && events === undefined && polledLastTick) {
+    if (reached && events === undefined && polledLately) {
       // The list that shows the machine there ends the watch, without a show for the event log: that
       // cost every completion a second call against the person's rate limit and a second API latency.
-      // What the log added was the moment the operation finished; polled last tick, the machine got
-      // there since, so the reply's "took" is at most one poll interval long. A watch this replica
-      // did not poll last tick (its first poll, a restart, a takeover from a replica that died) may
+      // What the log added was the moment the operation finished; polled lately, the machine got
+      // there since, so the reply's "took" is at most a few poll intervals long. A watch this replica
+      // has not polled lately (its first poll, a restart, a takeover from a replica that died) may
       // have got there long ago: its show below reads the real moment. A machine at its target is
       // not a failed operation.
       return finish(

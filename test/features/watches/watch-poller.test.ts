@@ -84,6 +84,24 @@ describe('watch poller', () => {
     expect(await h.store.watches.get(watch.id)).toMatchObject({ status: 'done', lastState: 'ready' });
   });
 
+  it('ends a watch from the list alone after one interval its person was not polled in (dropped or skipped under load)', async () => {
+    await startAndWatch();
+    await h.scheduler.tick();
+    const mark = h.emulator.state.requests().length;
+    // The next interval passes without a poll of Ada, and the one after polls her late in its tick:
+    // the list finds the machine ready.
+    h.clock.advance(POLL_INTERVAL_MS + 1_000);
+    await h.advanceAndTick(POLL_INTERVAL_MS);
+    expect(messageText(onlyReply().args)).toContain(`took ${(2 * POLL_INTERVAL_MS + 1_000) / 1000}s`);
+    // One list, and no show for the event log: the machine got there since the last look.
+    expect(
+      h.emulator.state
+        .requests()
+        .slice(mark)
+        .map((entry) => entry.path),
+    ).toEqual(['/machines/getMachines']);
+  });
+
   it('counts a machine that went straight on to ready as done when waiting for serviceready', async () => {
     const watch = await startAndWatch({ targetState: 'serviceready' });
     // No tick until the machine is past serviceready: the poller only ever sees ready.
