@@ -13,6 +13,7 @@
 // the next tick. A person whose last poll is still under way is skipped for this interval rather
 // than waited for, so one account whose requests hang (an incident, a stuck connection) delays nobody
 // else's completion.
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
@@ -89,6 +90,12 @@ const POLL_DEADLINE_SHARE = 0.8;
 const MIN_POLL_SHARE = 0.1;
 
 const WATCHES_AT_ONCE = 4;
+
+/** When a tick's polls are cut off: `signal` aborts then; `startedAt` is the tick (performance.now()). */
+interface TickDeadline {
+  signal: AbortSignal;
+  startedAt: number;
+}
 
 const UNLINKED = 'your Paperspace key was unlinked, so there is no key left to check it with.';
 
@@ -233,32 +240,32 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
    * reading the watches and writing their steps wait for the store, not for Paperspace, and holding
    * the place through them kept a quarter of the people waiting longer for theirs.
    */
-  function startPoll(userKey: string, user: HeldPerson, claimed: readonly PolledWatch[]): void {
+  function startPoll(
+    userKey: string,
+    user: HeldPerson,
+    claimed: readonly PolledWatch[],
+    deadline: TickDeadline,
+  ): Promise<void> | undefined {
     const due = (deps.checks ?? []).some((check) => check.due(user, deps.now()));
-    if (claimed.length === 0 && !due) return;
-    const deadline = new AbortController();
-    const timer = setTimeout(
-      () => deadline.abort(new PaperspaceTimeoutError('watches.poll', 'check your machines', deadlineMs)),
-      deadlineMs,
-    );
-    const queued = performance.now();
+    if (claimed.length === 0 && !due) return undefined;
+    const { signal, startedAt } = deadline;
     const poll = (async () => {
       const looked = await limiter.run(async () => {
-        if (deadline.signal.aborted || performance.now() - queued > deadlineMs - minPollMs) return undefined;
-        return look(user, userKey, claimed, due, deadline.signal);
+        if (signal.aborted || performance.now() - startedAt > deadlineMs - minPollMs) return undefined;
+        return look(user, userKey, claimed, due, signal);
       });
       if (looked === undefined) return noSlot(userKey);
       const listedAt = performance.now();
       try {
-        await act(user, userKey, claimed, looked, deadline.signal);
+        await act(user, userKey, claimed, looked, signal);
       } finally {
         // Per person and tick, so debug only: how long each poll took, when one is suspected slow.
         logger.debug(
           {
             user: userKey,
             watches: claimed.length,
-            msToList: Math.round(listedAt - queued),
-            ms: Math.round(performance.now() - queued),
+            msToList: Math.round(listedAt - startedAt),
+            ms: Math.round(performance.now() - startedAt),
           },
           'polled a user',
         );
@@ -268,11 +275,34 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
         logger.error({ user: userKey, error: describeError(error) }, 'a poll failed; retrying next tick');
       })
       .finally(() => {
-        clearTimeout(timer);
         inFlight.delete(userKey);
         skippedOnce.delete(userKey);
       });
     inFlight.set(userKey, poll);
+    return poll;
+  }
+
+  /**
+   * The deadline every poll of a tick shares, POLL_DEADLINE_SHARE of the interval from the tick: one
+   * timer and one reason a tick, not one a person (at 5,000 people a replica, a timer each and, for
+   * each poll still waiting for its place then, an error with its stack). Cleared once the tick's
+   * polls have all ended.
+   */
+  function tickDeadline(): TickDeadline & { endWith(polls: Promise<void>[]): void } {
+    const controller = new AbortController();
+    // Every poll of the tick listens while its calls run: as many listeners as places, not a leak.
+    setMaxListeners(0, controller.signal);
+    const timer = setTimeout(
+      () => controller.abort(new PaperspaceTimeoutError('watches.poll', 'check your machines', deadlineMs)),
+      deadlineMs,
+    );
+    return {
+      signal: controller.signal,
+      startedAt: performance.now(),
+      endWith(polls) {
+        void Promise.all(polls).then(() => clearTimeout(timer));
+      },
+    };
   }
 
   /** A poll that waited for a place under the cap past its deadline: counted now, logged at the next tick. */
@@ -330,10 +360,16 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
       failures.keepOnly(polledHere);
       // The cap serves polls in the order they start: those dropped last interval go first this time.
       const groups = [...byUser].sort(([a], [b]) => Number(first.has(b)) - Number(first.has(a)));
+      const deadline = tickDeadline();
+      const polls: Promise<void>[] = [];
       for (const [userKey, group] of groups) {
         if (inFlight.has(userKey)) skip(userKey);
-        else startPoll(userKey, group.user, group.watches);
+        else {
+          const poll = startPoll(userKey, group.user, group.watches, deadline);
+          if (poll !== undefined) polls.push(poll);
+        }
       }
+      deadline.endWith(polls);
     },
   };
 }
