@@ -108,7 +108,7 @@ export function createPaperspaceClient(options: PaperspaceClientOptions): Papers
     redact,
   });
   const base = baseUrl.replace(/\/+$/, '');
-  const dialect = dialectOf(baseUrl);
+  const dialect = baseDialect(baseUrl, 'baseUrl');
   if (dialect === 'v1') {
     return { dialect, capabilities: CAPABILITIES.v1, ...createV1Resources(core, base, sleep, now) };
   }
@@ -134,7 +134,26 @@ export function createPaperspaceClient(options: PaperspaceClientOptions): Papers
   };
 }
 
-function httpUrl(value: string, name: string): string {
+/**
+ * `compute`, remembered for the last few keys it answered (a failure is thrown, not kept). A client is
+ * built for every poll of every person (the key is kept, the client is not: person-keys.ts), and
+ * parsing the same base URLs every time was a quarter of building one. The bot has a URL or two; the
+ * bound only keeps a caller that builds clients for endless URLs from growing the memory.
+ */
+const REMEMBERED_KEYS = 16;
+
+function remembered<T>(compute: (key: string, name: string) => T): (key: string, name: string) => T {
+  const kept = new Map<string, T>();
+  return (key, name) => {
+    if (kept.has(key)) return kept.get(key) as T;
+    const value = compute(key, name);
+    if (kept.size >= REMEMBERED_KEYS) kept.clear();
+    kept.set(key, value);
+    return value;
+  };
+}
+
+const httpUrl = remembered((value, name) => {
   let url: URL;
   try {
     url = new URL(value);
@@ -145,4 +164,6 @@ function httpUrl(value: string, name: string): string {
     throw new TypeError(`createPaperspaceClient: ${name} must be an absolute http(s) URL.`);
   }
   return url.toString();
-}
+});
+
+const baseDialect = remembered((baseUrl) => dialectOf(baseUrl));
