@@ -21,7 +21,8 @@ export function benchAccounts(count: number): BenchAccount[] {
     return {
       slackUser: { teamId: BENCH_TEAM_ID, userId: `U0BENCH${n}` },
       apiKey: `bench-key-${n}`,
-      account: { userId: `u1bench${n}`, email: `bench${n}@example.com`, teamId: null },
+      // An individual account has a team id too: Paperspace (and the emulator) answers the account's own.
+      account: { userId: `u1bench${n}`, email: `bench${n}@example.com`, teamId: `u1bench${n}` },
     };
   });
 }
