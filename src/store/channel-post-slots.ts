@@ -27,19 +27,45 @@ interface Claim {
   spacingMs: number;
 }
 
+/** The claims of one channel with one spacing, gathered together: one row move for all of them. */
+interface MergedClaim extends Claim {
+  members: Claim[];
+}
+
 /**
- * Claims in rounds a statement can take: one upsert cannot move a row twice, so a channel claimed twice
- * at once takes its second claim in the next round (after the first, as one after another would), and
- * each round has one spacing.
+ * The gathered claims of each channel (and spacing) as one claim of all their slots at once: k posts
+ * claimed together move the channel by k spacings, from the latest `at` among them (never sooner than
+ * any of them asked), and take its slots in the order asked. Slack's budget for the app's card
+ * updates is one such row, claimed by every update of a burst at once: one claim each, they were as
+ * many statements one after another, and every channel's post claimed meanwhile waited behind them.
  */
-function rounds(claims: readonly Claim[]): Claim[][] {
-  const result: { channels: Set<string>; spacingMs: number; claims: Claim[] }[] = [];
+function merged(claims: readonly Claim[]): MergedClaim[] {
+  const byKey = new Map<string, MergedClaim>();
   for (const claim of claims) {
-    let round = result.findLast((candidate) => candidate.channels.has(claim.channel));
-    const after = round === undefined ? 0 : result.indexOf(round) + 1;
-    round = result
-      .slice(after)
-      .find((candidate) => candidate.spacingMs === claim.spacingMs && !candidate.channels.has(claim.channel));
+    const key = `${claim.spacingMs} ${claim.channel}`;
+    const group = byKey.get(key);
+    if (group === undefined) byKey.set(key, { ...claim, members: [claim] });
+    else {
+      group.at = Math.max(group.at, claim.at);
+      group.members.push(claim);
+    }
+  }
+  return [...byKey.values()].map((group) => ({
+    ...group,
+    spacingMs: group.spacingMs * group.members.length,
+  }));
+}
+
+/**
+ * Claims in rounds a statement can take: one upsert cannot move a row twice, so a channel claimed with
+ * two spacings at once takes the second in the next round, and each round has one spacing.
+ */
+function rounds(claims: readonly MergedClaim[]): MergedClaim[][] {
+  const result: { channels: Set<string>; spacingMs: number; claims: MergedClaim[] }[] = [];
+  for (const claim of claims) {
+    let round = result.find(
+      (candidate) => candidate.spacingMs === claim.spacingMs && !candidate.channels.has(claim.channel),
+    );
     if (round === undefined) {
       round = { channels: new Set(), spacingMs: claim.spacingMs, claims: [] };
       result.push(round);
@@ -55,11 +81,11 @@ export function createChannelPostSlotRepository(db: SqlClient): ChannelPostSlotR
   // (gathered-statements.ts).
   const claim = gatherStatements<Claim, number>(async (claims) => {
     const moments = new Map<Claim, number>();
-    for (const round of rounds(claims)) {
-      const spacingMs = (round[0] as Claim).spacingMs;
-      // next_at is when the post after this one may go: the later of the channel's free moment and
-      // `at`, plus the spacing (excluded.next_at is `at` plus the spacing); this post's moment is a
-      // spacing before it.
+    for (const round of rounds(merged(claims))) {
+      const spacingMs = (round[0] as MergedClaim).spacingMs;
+      // next_at is when the post after these may go: the later of the channel's free moment and
+      // `at`, plus their spacings (excluded.next_at is `at` plus them); their first moment is that
+      // many spacings before it.
       const rows = await db.all<{ channel: string; next_at: number | string }>(
         `INSERT INTO channel_post_slots (channel, next_at) VALUES ${round.map(() => '(?, ?)').join(', ')}
            ON CONFLICT (channel) DO UPDATE SET next_at =
@@ -69,10 +95,13 @@ export function createChannelPostSlotRepository(db: SqlClient): ChannelPostSlotR
         [...round.flatMap((item) => [item.channel, item.at + spacingMs]), spacingMs, spacingMs],
       );
       const nextAt = new Map(rows.map((row) => [row.channel, Number(row.next_at)]));
-      for (const item of round) {
-        const next = nextAt.get(item.channel);
-        if (next === undefined) throw new Error(`claiming a post slot in ${item.channel} returned no row`);
-        moments.set(item, next - spacingMs);
+      for (const group of round) {
+        const next = nextAt.get(group.channel);
+        if (next === undefined) throw new Error(`claiming a post slot in ${group.channel} returned no row`);
+        const first = next - group.spacingMs;
+        for (const [index, member] of group.members.entries()) {
+          moments.set(member, first + index * member.spacingMs);
+        }
       }
     }
     return claims.map((item) => moments.get(item) as number);
