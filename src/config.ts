@@ -20,7 +20,7 @@ interface CommonConfig {
   paperspace: { apiUrl: string; graphqlUrl: string };
   database: DatabaseConfig;
   pollIntervalMs: number;
-  /** People whose watches are polled at the same time (POLL_CONCURRENCY). */
+  /** People whose machines are listed at the same time (POLL_CONCURRENCY); a poll's store work comes after. */
   pollConcurrency: number;
   retention: RetentionConfig;
   logLevel: LogLevel;
