@@ -6,7 +6,7 @@
 // once get slots a spacing apart. Times are the replicas' own clocks: NTP keeps them within
 // milliseconds, and Slack's burst allowance covers that much.
 import { gatherStatements } from './gathered-statements.js';
-import type { SqlClient } from './sql-client.js';
+import { placeholders, type SqlClient } from './sql-client.js';
 
 export interface ChannelPostSlotRepository {
   /**
@@ -87,7 +87,7 @@ export function createChannelPostSlotRepository(db: SqlClient): ChannelPostSlotR
       // `at`, plus their spacings (excluded.next_at is `at` plus them); their first moment is that
       // many spacings before it.
       const rows = await db.all<{ channel: string; next_at: number | string }>(
-        `INSERT INTO channel_post_slots (channel, next_at) VALUES ${round.map(() => '(?, ?)').join(', ')}
+        `INSERT INTO channel_post_slots (channel, next_at) VALUES ${placeholders(round.length, '(?, ?)')}
            ON CONFLICT (channel) DO UPDATE SET next_at =
              CASE WHEN channel_post_slots.next_at + ? > excluded.next_at
                THEN channel_post_slots.next_at + ? ELSE excluded.next_at END

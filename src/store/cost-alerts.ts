@@ -2,7 +2,7 @@
 // machines it follows, the machines a person excluded, and the alerts it posted. An alert is claimed
 // by inserting its (machine, arming) key before it is posted, so across replicas it is posted once.
 import type { SlackUser } from './slack-user.js';
-import type { SqlClient } from './sql-client.js';
+import { placeholders, type SqlClient } from './sql-client.js';
 
 /** A threshold in milliseconds; null is "off". */
 type Threshold = number | null;
@@ -97,7 +97,7 @@ export function createCostAlertRepository(db: SqlClient): CostAlertRepository {
     async runs(machineIds) {
       if (machineIds.length === 0) return [];
       const rows = await db.all<RunRow>(
-        `SELECT * FROM cost_alert_runs WHERE machine_id IN (${machineIds.map(() => '?').join(', ')})`,
+        `SELECT * FROM cost_alert_runs WHERE machine_id IN (${placeholders(machineIds.length)})`,
         machineIds,
       );
       return rows.map(fromRunRow);
@@ -115,14 +115,14 @@ export function createCostAlertRepository(db: SqlClient): CostAlertRepository {
       if (machineIds.length === 0) return;
       await db.run(
         `DELETE FROM cost_alert_runs WHERE slack_team_id = ? AND slack_user_id = ?
-         AND machine_id IN (${machineIds.map(() => '?').join(', ')})`,
+         AND machine_id IN (${placeholders(machineIds.length)})`,
         [owner.teamId, owner.userId, ...machineIds],
       );
     },
 
     async endRunsExcept(owner, machineIds) {
       const except =
-        machineIds.length === 0 ? '' : `AND machine_id NOT IN (${machineIds.map(() => '?').join(', ')})`;
+        machineIds.length === 0 ? '' : `AND machine_id NOT IN (${placeholders(machineIds.length)})`;
       await db.run(`DELETE FROM cost_alert_runs WHERE slack_team_id = ? AND slack_user_id = ? ${except}`, [
         owner.teamId,
         owner.userId,

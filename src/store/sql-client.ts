@@ -42,3 +42,11 @@ export function equalityFilters(filters: readonly (readonly [column: string, val
   const set = filters.filter((filter): filter is readonly [string, string] => filter[1] !== undefined);
   return { conditions: set.map(([column]) => `${column} = ?`), params: set.map(([, value]) => value) };
 }
+
+/**
+ * `count` copies of `tuple` separated by commas: the placeholders of an `IN (…)` list (`?`, the
+ * default) or the rows of a `VALUES` list (`(?, ?)`).
+ */
+export function placeholders(count: number, tuple = '?'): string {
+  return Array.from({ length: count }, () => tuple).join(', ');
+}

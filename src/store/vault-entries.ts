@@ -2,7 +2,7 @@
 // non-secret account facts /ps whoami shows. This file never sees a plaintext secret: sealing and
 // opening is src/vault's job.
 import type { SlackUser } from './slack-user.js';
-import type { SqlClient } from './sql-client.js';
+import { placeholders, type SqlClient } from './sql-client.js';
 
 /** Who the linked API key belongs to on Paperspace. Not secret. */
 export interface PaperspaceAccount {
@@ -98,7 +98,7 @@ export function createVaultEntryRepository(db: SqlClient): VaultEntryRepository 
       if (paperspaceUserIds.length === 0) return [];
       const rows = await db.all<{ slack_user_id: string; paperspace_user_id: string }>(
         `SELECT slack_user_id, paperspace_user_id FROM vault_entries
-         WHERE slack_team_id = ? AND paperspace_user_id IN (${paperspaceUserIds.map(() => '?').join(', ')})
+         WHERE slack_team_id = ? AND paperspace_user_id IN (${placeholders(paperspaceUserIds.length)})
          ORDER BY created_at, slack_team_id, slack_user_id`,
         [teamId, ...paperspaceUserIds],
       );

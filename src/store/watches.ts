@@ -3,7 +3,7 @@
 // with several replicas, one replica polls a watch at a time and its completion is posted once.
 import { randomUUID } from 'node:crypto';
 import { gatherStatements } from './gathered-statements.js';
-import { equalityFilters, type SqlClient, StoreError } from './sql-client.js';
+import { equalityFilters, placeholders, type SqlClient, StoreError } from './sql-client.js';
 import {
   type CreatedWatch,
   type DueReport,
@@ -180,9 +180,6 @@ export const ACTIVE_IDS_PER_QUERY = 500;
  */
 const WRITES_PER_STATEMENT = 250;
 
-/** `count` rows of `row` (a parenthesised tuple of placeholders), for a VALUES list. */
-const valuesOf = (row: string, count: number) => Array.from({ length: count }, () => row).join(', ');
-
 /** The last of each id's items: the one whose write would stand had they gone one after another. */
 function lastPerId<Item extends { id: string }>(items: readonly Item[]): Item[] {
   return [...new Map(items.map((item) => [item.id, item])).values()];
@@ -209,8 +206,8 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
       `UPDATE watches SET status = v.column2, completed_at = v.column3, detail = v.column4,
          last_state = COALESCE(v.column5, watches.last_state), timeline = COALESCE(v.column6, watches.timeline),
          report = v.column7, report_due_at = v.column8
-       FROM (VALUES ${valuesOf('(?, ?, CAST(? AS BIGINT), ?, ?, ?, ?, CAST(? AS BIGINT))', rows.length)}) AS v
-       WHERE watches.id = v.column1 AND watches.id IN (${valuesOf('?', rows.length)}) AND watches.status = 'active'
+       FROM (VALUES ${placeholders(rows.length, '(?, ?, CAST(? AS BIGINT), ?, ?, ?, ?, CAST(? AS BIGINT))')}) AS v
+       WHERE watches.id = v.column1 AND watches.id IN (${placeholders(rows.length)}) AND watches.status = 'active'
        RETURNING watches.id AS id`,
       [
         ...rows.flatMap(({ id, completion: { status, at, detail, lastState, timeline, report } }) => [
@@ -234,8 +231,8 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
     const rows = lastPerId(items);
     await db.run(
       `UPDATE watches SET report_sent_at = v.column2
-       FROM (VALUES ${valuesOf('(?, CAST(? AS BIGINT))', rows.length)}) AS v
-       WHERE watches.id = v.column1 AND watches.id IN (${valuesOf('?', rows.length)}) AND watches.report IS NOT NULL`,
+       FROM (VALUES ${placeholders(rows.length, '(?, CAST(? AS BIGINT))')}) AS v
+       WHERE watches.id = v.column1 AND watches.id IN (${placeholders(rows.length)}) AND watches.report IS NOT NULL`,
       [...rows.flatMap(({ id, at }) => [id, at]), ...rows.map(({ id }) => id)],
     );
     return items.map(() => undefined);
@@ -244,7 +241,7 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
   const reported = gatherStatements<string, void>(async (ids) => {
     await db.run(
       `UPDATE watches SET report = NULL, report_due_at = NULL, report_sent_at = NULL
-       WHERE id IN (${valuesOf('?', ids.length)})`,
+       WHERE id IN (${placeholders(ids.length)})`,
       [...ids],
     );
     return ids.map(() => undefined);
@@ -337,7 +334,7 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
       }
       if (ids.length === 0) return [];
       const rows = await db.all<WatchRow>(
-        `SELECT * FROM watches WHERE status = 'active' AND id IN (${ids.map(() => '?').join(', ')})`,
+        `SELECT * FROM watches WHERE status = 'active' AND id IN (${placeholders(ids.length)})`,
         [...ids],
       );
       return rows.map(fromRow);
