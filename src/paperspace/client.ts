@@ -108,7 +108,7 @@ export function createPaperspaceClient(options: PaperspaceClientOptions): Papers
     redact,
   });
   const base = baseUrl.replace(/\/+$/, '');
-  const dialect = baseDialect(baseUrl, 'baseUrl');
+  const dialect = baseDialect(baseUrl);
   if (dialect === 'v1') {
     return { dialect, capabilities: CAPABILITIES.v1, ...createV1Resources(core, base, sleep, now) };
   }
@@ -135,35 +135,37 @@ export function createPaperspaceClient(options: PaperspaceClientOptions): Papers
 }
 
 /**
- * `compute`, remembered for the last few keys it answered (a failure is thrown, not kept). A client is
- * built for every poll of every person (the key is kept, the client is not: person-keys.ts), and
- * parsing the same base URLs every time was a quarter of building one. The bot has a URL or two; the
- * bound only keeps a caller that builds clients for endless URLs from growing the memory.
+ * `compute`, remembered for the last few keys it answered. A client is built for every poll of every
+ * person (the key is kept, the client is not: person-keys.ts), and parsing the same base URLs every
+ * time was a quarter of building one. The bot has a URL or two; the bound only keeps a caller that
+ * builds clients for endless URLs from growing the memory.
  */
 const REMEMBERED_KEYS = 16;
 
-function remembered<T>(compute: (key: string, name: string) => T): (key: string, name: string) => T {
+function remembered<T>(compute: (key: string) => T): (key: string) => T {
   const kept = new Map<string, T>();
-  return (key, name) => {
+  return (key) => {
     if (kept.has(key)) return kept.get(key) as T;
-    const value = compute(key, name);
+    const value = compute(key);
     if (kept.size >= REMEMBERED_KEYS) kept.clear();
     kept.set(key, value);
     return value;
   };
 }
 
-const httpUrl = remembered((value, name) => {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new TypeError(`createPaperspaceClient: ${name} must be an absolute http(s) URL.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`createPaperspaceClient: ${name} must be an absolute http(s) URL.`);
-  }
-  return url.toString();
+/** `value` normalised when it is an absolute http(s) URL; undefined when it is not. */
+const normalisedHttpUrl = remembered((value): string | undefined => {
+  if (!URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : undefined;
 });
 
-const baseDialect = remembered((baseUrl) => dialectOf(baseUrl));
+function httpUrl(value: string, name: string): string {
+  const url = normalisedHttpUrl(value);
+  if (url === undefined) {
+    throw new TypeError(`createPaperspaceClient: ${name} must be an absolute http(s) URL.`);
+  }
+  return url;
+}
+
+const baseDialect = remembered(dialectOf);
