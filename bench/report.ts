@@ -124,6 +124,12 @@ the same run and reports the ratio: the machines these run on are shared and noi
 figures to compare across runs, absolute times are context. \`BENCH_QUICK=1\` runs small sizes to check
 that the benchmarks work; its figures are not results and are not kept here.
 
+They run on the production runtime, Node 24 (the image's, and \`engines\`), whichever Node starts
+\`npm run bench\`: on another, bench/run.ts installs Node 24 and the dependencies built for it in a cache
+folder and runs them there (bench/support/production-runtime.ts). What a request costs depends on the
+runtime: on Node 20 every promise pays AsyncLocalStorage's hooks, which Node 24 does without, so figures
+from Node 20 describe a bot nobody deploys. Each table's run line names the Node it ran on.
+
 How each is measured:
 
 - **completion**: real clock, the bot's real 5 s poll timer, the emulator answering every call after

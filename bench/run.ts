@@ -1,82 +1,13 @@
-// `npm run bench` runs every benchmark; `npm run bench -- completion|polling|ack|memory|cost-guard|db-size` runs the ones
-// named; BENCH_QUICK=1 runs small sizes to check that they work (not figures to report).
-// Each prints its table (figures, reference, ratio, PASS/FAIL) and bench/RESULTS.md is updated with
-// the date and the machine. The exit code is 1 when a goal was missed.
+// `npm run bench` runs every benchmark; `npm run bench -- completion|polling|ack|memory|cost-guard|db-size`
+// runs the ones named (bench/run-benchmarks.ts). They run on the production runtime, Node 24: on another
+// Node, this starts them again on Node 24 (support/production-runtime.ts says how and why).
 import { fileURLToPath } from 'node:url';
-import { runAckLatency } from './ack/ack-latency.js';
-import { runCompletionLatency } from './completion/completion-latency.js';
-import { runCostGuardCalls } from './cost-guard/cost-guard-calls.js';
-import { runDbSize } from './db-size/db-size.js';
-import { runMemory } from './memory/memory.js';
-import { runPollingCost } from './polling/polling-cost.js';
-import {
-  type BenchmarkResult,
-  describeEnvironment,
-  formatTable,
-  passed,
-  updateResultsFile,
-} from './report.js';
+import { runOnProductionNode, runsOnProductionNode } from './support/production-runtime.js';
 
-const BENCHMARKS: Record<string, () => Promise<BenchmarkResult>> = {
-  completion: runCompletionLatency,
-  polling: runPollingCost,
-  ack: runAckLatency,
-  memory: runMemory,
-  'cost-guard': runCostGuardCalls,
-  'db-size': runDbSize,
-};
-const ORDER = Object.keys(BENCHMARKS);
-const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
-
-const asked = process.argv.slice(2);
-const unknown = asked.filter((name) => !(name in BENCHMARKS));
-if (unknown.length > 0) {
-  console.error(`Unknown benchmark ${unknown.join(', ')}. Usage: npm run bench [-- ${ORDER.join('|')} ...]`);
-  process.exit(2);
-}
-const names = asked.length > 0 ? ORDER.filter((name) => asked.includes(name)) : ORDER;
-
-/** A benchmark that threw is reported as a failed row, so the others' figures of the run are still kept. */
-function crashed(name: string, error: unknown): BenchmarkResult {
-  const message = error instanceof Error ? error.message : String(error);
-  console.error(error);
-  return {
-    name,
-    title: `${name}: the benchmark itself failed`,
-    setup: 'The benchmark threw before it finished; nothing was measured.',
-    rows: [
-      {
-        metric: 'benchmark run',
-        measured: `threw: ${message}`,
-        reference: '-',
-        ratio: Number.NaN,
-        goal: 'runs to the end',
-        pass: false,
-      },
-    ],
-    notes: [],
-  };
-}
-
-const environment = describeEnvironment();
-console.log(
-  `${environment.date} · ${environment.cpu} · ${environment.cores} cores · ${environment.memory} · ` +
-    `Node ${environment.node}\n`,
-);
-const results: BenchmarkResult[] = [];
-for (const name of names) {
-  const run = BENCHMARKS[name];
-  if (run === undefined) continue;
-  console.log(`running ${name} ...`);
-  const result = await run().catch((error: unknown) => crashed(name, error));
-  results.push(result);
-  console.log(`${formatTable(result)}\n`);
-}
-if (process.env.BENCH_QUICK === '1') {
-  // Small sizes check that the benchmarks work; their figures are not results.
-  console.log(`quick mode: ${RESULTS_FILE} left as it was`);
+if (runsOnProductionNode()) {
+  await import('./run-benchmarks.js');
 } else {
-  await updateResultsFile(RESULTS_FILE, results, environment, ORDER);
-  console.log(`wrote ${RESULTS_FILE}`);
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const resultsFile = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+  process.exitCode = runOnProductionNode(root, 'bench/run-benchmarks.ts', process.argv.slice(2), resultsFile);
 }
-if (!results.every(passed)) process.exitCode = 1;
