@@ -45,8 +45,13 @@ const ELLIPSIS = '…';
 
 /** Escapes the three characters Slack's mrkdwn treats as control characters. */
 export function escapeMrkdwn(text: string): string {
+  // Most text has nothing to escape: one scan instead of three replaces (a list escapes every field of
+  // every machine, and this was the list message's busiest function).
+  if (!NEEDS_ESCAPE.test(text)) return text;
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
+
+const NEEDS_ESCAPE = /[&<>]/;
 
 /** Characters Slack's mrkdwn turns into bold, italic, strike or code; it has no way to escape them. */
 const FORMATTING = /[*_~`]/;
