@@ -21,15 +21,17 @@ export function dockerfileStages(text: string): Instruction[][] {
   return stages;
 }
 
-/** The variables the last stage's `ENV key=value ...` instructions set (values without spaces). */
+/**
+ * The variables the last stage's `ENV key=value ...` instructions set. A value is a word, or a
+ * double-quoted string holding spaces (`NODE_OPTIONS="--a --b"`), as Docker reads it.
+ */
 export function runtimeEnvironment(text: string): Record<string, string> {
   const runtime = dockerfileStages(text).at(-1) ?? [];
   const variables: Record<string, string> = {};
   for (const { keyword, args } of runtime) {
     if (keyword !== 'ENV') continue;
-    for (const assignment of args.split(' ')) {
-      const [, name, value] = /^([A-Za-z_]\w*)=(.*)$/.exec(assignment) ?? [];
-      if (name !== undefined && value !== undefined) variables[name] = value;
+    for (const [, name = '', quoted, word] of args.matchAll(/([A-Za-z_]\w*)=(?:"((?:[^"\\]|\\.)*)"|(\S*))/g)) {
+      variables[name] = quoted === undefined ? (word ?? '') : quoted.replace(/\\(.)/g, '$1');
     }
   }
   return variables;
