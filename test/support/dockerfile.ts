@@ -30,7 +30,9 @@ export function runtimeEnvironment(text: string): Record<string, string> {
   const variables: Record<string, string> = {};
   for (const { keyword, args } of runtime) {
     if (keyword !== 'ENV') continue;
-    for (const [, name = '', quoted, word] of args.matchAll(/([A-Za-z_]\w*)=(?:"((?:[^"\\]|\\.)*)"|(\S*))/g)) {
+    for (const [, name = '', quoted, word] of args.matchAll(
+      /([A-Za-z_]\w*)=(?:"((?:[^"\\]|\\.)*)"|(\S*))/g,
+    )) {
       variables[name] = quoted === undefined ? (word ?? '') : quoted.replace(/\\(.)/g, '$1');
     }
   }
