@@ -4,7 +4,7 @@
 // AsyncContextFrame does away with, and V8 compiles the same code differently. Figures measured on a
 // runtime production never runs would be nobody's figures.
 //
-// On an older Node, Node 24 is installed from the npm registry's `node` package (its binary and headers)
+// On any other Node, Node 24 is installed from the npm registry's `node` package (its binary and headers)
 // into a cache folder outside the checkout, with the checkout's dependencies installed by it from the
 // lockfile (better-sqlite3 compiled for Node 24's ABI when no prebuilt binary fits: minutes, once per
 // lockfile). The benchmarks then run there, from a fresh copy of the checkout's files, and write their
@@ -14,7 +14,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { homedir } from 'node:os';
 import { delimiter, join, relative, sep } from 'node:path';
 
-/** The major version of Node in the image and in `engines`. */
+/** The major version of Node in the image and in `engines` (a later one is not production's either). */
 const PRODUCTION_NODE_MAJOR = 24;
 
 /** Not copied into the runtime's checkout: its own dependencies, history, and build or test output. */
@@ -111,7 +111,8 @@ function prepareRuntime(root: string): Runtime {
 
 /**
  * Runs `script` (a path relative to the checkout) with `args` on Node 24 from the runtime's copy of the
- * checkout at `root`; resolves with its exit code. `resultsFile` is where it writes its results.
+ * checkout at `root`, and returns its exit code. `resultsFile` is where it writes its results. Two runs
+ * at once would share the cache's copy: one benchmark run at a time.
  */
 export function runOnProductionNode(
   root: string,
