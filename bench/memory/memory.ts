@@ -6,7 +6,7 @@
 // few ticks. The reference is the same build on the same database before the watches were made.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,6 @@ import { createMachineWatcher } from '../../src/features/machines/machine-watche
 import { openStore } from '../../src/store/store.js';
 import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
 import { compileBuild } from '../../test/support/compile-build.js';
-import { runtimeEnvironment } from '../../test/support/dockerfile.js';
 import { startFakeSlack } from '../../test/support/fake-slack.js';
 import { type RunningEmulator, startEmulator } from '../../tools/emulator/index.js';
 import type { BenchmarkResult } from '../report.js';
@@ -27,6 +26,7 @@ import {
   benchSeed,
   linkAccounts,
 } from '../support/bench-world.js';
+import { IMAGE_NODE_OPTIONS } from '../support/image-node-options.js';
 import { formatCount, formatMb, formatMs } from '../support/stats.js';
 import { processTreeRss } from './process-tree-rss.js';
 
@@ -176,15 +176,11 @@ export async function runMemory(): Promise<BenchmarkResult> {
     const buildMs = Date.now() - buildStarted;
     const databaseUrl = `sqlite:${join(dataDir, 'bot.db')}`;
     const vaultKey = randomBytes(32);
-    // The image's own NODE_OPTIONS (its heap cap), read from the Dockerfile so the two cannot drift.
-    const { NODE_OPTIONS } = runtimeEnvironment(
-      await readFile(new URL('../../Dockerfile', import.meta.url), 'utf8'),
-    );
     const service: Service = {
       outDir,
       emulator,
       env: {
-        ...(NODE_OPTIONS === undefined ? {} : { NODE_OPTIONS }),
+        ...(IMAGE_NODE_OPTIONS === undefined ? {} : { NODE_OPTIONS: IMAGE_NODE_OPTIONS }),
         SLACK_BOT_TOKEN: BENCH_BOT_TOKEN,
         SLACK_SIGNING_SECRET: BENCH_SIGNING_SECRET,
         SLACK_API_URL: slack.apiUrl,
@@ -206,7 +202,7 @@ export async function runMemory(): Promise<BenchmarkResult> {
     await withVault(databaseUrl, vaultKey, async (_vault, store) => {
       activeWatches = await store.watches.countActive();
     });
-    return report(before, after, activeWatches, buildMs, NODE_OPTIONS);
+    return report(before, after, activeWatches, buildMs, IMAGE_NODE_OPTIONS);
   } finally {
     await slack.close();
     await emulator.close();
