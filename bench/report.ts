@@ -178,7 +178,8 @@ How each is measured:
   counter stood at 6,640 after it) and the dropped connections came back 1 to 7 s later; the bot now
   listens with a backlog of 4096, and the counter did not move during the second run.
 - **memory**: the compiled build run as production runs it (\`node --enable-source-maps dist/main.js\`,
-  one process, with the image's NODE_OPTIONS heap cap read from the Dockerfile), 200 people with 50
+  one process, with the image's runtime environment read from the Dockerfile: NODE_OPTIONS, V8's heap
+  caps, and MALLOC_*, glibc's allocator settings), 200 people with 50
   active watches each, all polled every tick; RSS summed over the process and everything it started,
   sampled every 200 ms over four poll intervals. Goal: under 200 MB.
 - **cost-guard**: 1,000 machines mid-start of 50 people (20 each), one replica on SQLite, the legacy

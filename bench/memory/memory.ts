@@ -1,7 +1,7 @@
 // Memory of the whole service with 10,000 active watches, as production runs it: src/ compiled by the
 // build's own configuration and started as `node --enable-source-maps dist/main.js` with the image's
-// NODE_OPTIONS (the container image's command and environment; it is the only process production
-// runs), with its SQLite database holding 200 linked people and 50 active watches each (the most `/ps wait` allows a person). The figure is the sum
+// runtime environment, NODE_OPTIONS and MALLOC_* (the container image's command and environment; it is
+// the only process production runs), with its SQLite database holding 200 linked people and 50 active watches each (the most `/ps wait` allows a person). The figure is the sum
 // of the RSS of that process and every process it started, sampled while it polls every watch for a
 // few ticks. The reference is the same build on the same database before the watches were made.
 import { spawn } from 'node:child_process';
@@ -26,9 +26,9 @@ import {
   benchSeed,
   linkAccounts,
 } from '../support/bench-world.js';
-import { IMAGE_NODE_OPTIONS } from '../support/image-node-options.js';
+import { describeImageRuntime, IMAGE_RUNTIME_ENV } from '../support/image-environment.js';
 import { formatCount, formatMb, formatMs } from '../support/stats.js';
-import { processTreeRss } from './process-tree-rss.js';
+import { processTreeRss, type TreeRss } from './process-tree-rss.js';
 
 // 50 watches each: the most one person may have (MAX_ACTIVE_WATCHES_PER_PERSON), so the bot accepts all.
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -58,6 +58,8 @@ async function freePort(): Promise<number> {
 interface Observation {
   /** Largest sum of RSS over the process tree while it polled. */
   peakBytes: number;
+  /** The sample with the largest RSS, split into mapped files and anonymous memory. */
+  peak: TreeRss;
   /** Sum of RSS at the end, after the last tick. */
   endBytes: number;
   processes: number;
@@ -98,13 +100,13 @@ async function observe({ outDir, env, emulator }: Service): Promise<Observation>
     }
     const firstLogged = emulator.state.requests().length;
     const lastBefore = emulator.state.requests().at(-1);
-    let peakBytes = 0;
-    let last = { bytes: 0, processes: 0 };
+    let peak: TreeRss = { bytes: 0, fileBytes: 0, anonBytes: 0, processes: 0 };
+    let last = peak;
     const until = Date.now() + TICKS * BENCH_POLL_INTERVAL_MS;
     while (Date.now() < until) {
       if (child.pid === undefined) throw new Error('the compiled bot has no pid');
       last = await processTreeRss(child.pid);
-      peakBytes = Math.max(peakBytes, last.bytes);
+      if (last.bytes > peak.bytes) peak = last;
       await delay(SAMPLE_MS);
     }
     const log = emulator.state.requests();
@@ -114,7 +116,7 @@ async function observe({ outDir, env, emulator }: Service): Promise<Observation>
       if (entry.method !== 'GET' || entry.userId === null || entry.status !== 200) continue;
       pollsByPerson.set(entry.userId, (pollsByPerson.get(entry.userId) ?? 0) + 1);
     }
-    return { peakBytes, endBytes: last.bytes, processes: last.processes, pollsByPerson };
+    return { peakBytes: peak.bytes, peak, endBytes: last.bytes, processes: last.processes, pollsByPerson };
   } finally {
     // SIGINT: stop at once, without the load balancer drain SIGTERM waits out.
     child.kill('SIGINT');
@@ -180,7 +182,7 @@ export async function runMemory(): Promise<BenchmarkResult> {
       outDir,
       emulator,
       env: {
-        ...(IMAGE_NODE_OPTIONS === undefined ? {} : { NODE_OPTIONS: IMAGE_NODE_OPTIONS }),
+        ...IMAGE_RUNTIME_ENV,
         SLACK_BOT_TOKEN: BENCH_BOT_TOKEN,
         SLACK_SIGNING_SECRET: BENCH_SIGNING_SECRET,
         SLACK_API_URL: slack.apiUrl,
@@ -202,7 +204,7 @@ export async function runMemory(): Promise<BenchmarkResult> {
     await withVault(databaseUrl, vaultKey, async (_vault, store) => {
       activeWatches = await store.watches.countActive();
     });
-    return report(before, after, activeWatches, buildMs, IMAGE_NODE_OPTIONS);
+    return report(before, after, activeWatches, buildMs);
   } finally {
     await slack.close();
     await emulator.close();
@@ -221,7 +223,6 @@ function report(
   after: Observation,
   activeWatches: number,
   buildMs: number,
-  nodeOptions: string | undefined,
 ): BenchmarkResult {
   // Each person's watches are polled with one machine list per tick. TICKS poll intervals hold at
   // least TICKS - 1 whole ticks, whatever their phase, so a person listed fewer times was skipped.
@@ -233,7 +234,7 @@ function report(
     title: `Whole-service memory with ${WATCHES.toLocaleString('en-US')} active watches`,
     setup:
       `The compiled build (tsconfig.build.json) started as production starts it, \`node --enable-source-maps ` +
-      `dist/main.js\` with the image's NODE_OPTIONS (\`${nodeOptions ?? 'none'}\`), in HTTP mode on SQLite with ${PEOPLE} linked people and ${WATCHES_PER_PERSON} active ` +
+      `dist/main.js\` with the image's runtime environment (\`${describeImageRuntime()}\`), in HTTP mode on SQLite with ${PEOPLE} linked people and ${WATCHES_PER_PERSON} active ` +
       `watches each (the most /ps wait allows), the emulator and the fake Slack in the benchmark's process. ` +
       `RSS = the sum over the bot's process and every process it started (/proc), sampled every ` +
       `${SAMPLE_MS} ms for ${TICKS} poll intervals of ${BENCH_POLL_INTERVAL_MS / 1000} s once /readyz answers. ` +
@@ -254,6 +255,20 @@ function report(
         ratio: after.endBytes / before.endBytes,
         goal: `< ${formatMb(GOAL_RSS_BYTES)}`,
         pass: after.endBytes < GOAL_RSS_BYTES,
+      },
+      {
+        metric: 'of the peak, mapped files (node executable, libraries)',
+        measured: formatMb(after.peak.fileBytes),
+        reference: formatMb(before.peak.fileBytes),
+        ratio: after.peak.fileBytes / before.peak.fileBytes,
+        goal: '',
+      },
+      {
+        metric: 'of the peak, anonymous (V8 heap, allocator)',
+        measured: formatMb(after.peak.anonBytes),
+        reference: formatMb(before.peak.anonBytes),
+        ratio: after.peak.anonBytes / before.peak.anonBytes,
+        goal: '',
       },
       {
         metric: 'processes',
@@ -282,6 +297,8 @@ function report(
     notes: [
       "Production runs one process (the container image's command); the sum over its process tree would " +
         'include any helper it started. Without --expose-gc the RSS is what production sees, garbage included.',
+      "Mapped files are mostly the node executable's own code, paged in as it runs (Node 24's is larger " +
+        "than Node 20's); anonymous memory is what the bot's work and the runtime's settings move.",
       "A person's watches are all polled with one machine list per tick, so every person listed in every " +
         `whole tick means every watch was (${TICKS} intervals hold at least ${TICKS - 1} whole ticks).`,
     ],

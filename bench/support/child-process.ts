@@ -4,7 +4,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import type { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { IMAGE_NODE_OPTIONS } from './image-node-options.js';
+import { IMAGE_RUNTIME_ENV } from './image-environment.js';
 
 export interface Channel {
   send(message: unknown): void;
@@ -51,7 +51,8 @@ function createChannel(
 }
 
 /**
- * Starts `script` (TypeScript, run through tsx) with `node --import tsx` and the image's NODE_OPTIONS.
+ * Starts `script` (TypeScript, run through tsx) with `node --import tsx` and the image's runtime
+ * environment (NODE_OPTIONS and the allocator's MALLOC_* settings).
  * `exposeGc` adds --expose-gc, so the child can collect garbage before it reads its memory.
  */
 export function startChild(script: URL, options: { exposeGc?: boolean } = {}): BenchChild {
@@ -63,11 +64,10 @@ export function startChild(script: URL, options: { exposeGc?: boolean } = {}): B
       ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []),
       ...(options.exposeGc ? ['--expose-gc'] : []),
     ],
-    // The image's heap caps, for the bot and its reference alike: Node 24's defaults grow the young
-    // generation four times as far, which changes what garbage collection costs a request.
-    ...(IMAGE_NODE_OPTIONS === undefined
-      ? {}
-      : { env: { ...process.env, NODE_OPTIONS: IMAGE_NODE_OPTIONS } }),
+    // The image's heap caps and allocator settings, for the bot and its reference alike: Node 24's
+    // defaults grow the young generation four times as far, which changes what garbage collection
+    // costs a request.
+    env: { ...process.env, ...IMAGE_RUNTIME_ENV },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const channel = createChannel(child, (message) => {

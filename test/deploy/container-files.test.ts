@@ -64,6 +64,18 @@ describe('Dockerfile', () => {
     expect(command.join(' ')).not.toContain('--max-old-space-size');
   });
 
+  it("bounds glibc's allocator: two arenas, large blocks mapped alone and returned when freed", () => {
+    // Outside V8's heap, each thread's arena kept what it had freed: at 10,000 watches RSS fell from
+    // 212-225 MB to 186-206 MB with these (docs/deploy.md). bench/memory and the ack benchmark start the
+    // bot with this environment, so it is what they measure.
+    const environment = runtimeEnvironment(read('Dockerfile'));
+    expect(Number(environment.MALLOC_ARENA_MAX)).toBeGreaterThanOrEqual(1);
+    expect(Number(environment.MALLOC_ARENA_MAX)).toBeLessThanOrEqual(2);
+    // Set, each one also turns off glibc's sliding mmap threshold.
+    expect(Number(environment.MALLOC_MMAP_THRESHOLD_)).toBe(128 * 1024);
+    expect(Number(environment.MALLOC_TRIM_THRESHOLD_)).toBe(128 * 1024);
+  });
+
   it('sets no secret in a layer: no ENV or ARG names a credential', () => {
     for (const step of stages.flat()) {
       if (step.keyword === 'ENV' || step.keyword === 'ARG') expect(step.args).not.toMatch(SECRET_VARIABLES);
