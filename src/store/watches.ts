@@ -333,11 +333,14 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
         throw new StoreError(`listActiveByIds takes at most ${ACTIVE_IDS_PER_QUERY} ids, not ${ids.length}.`);
       }
       if (ids.length === 0) return [];
-      const rows = await db.all<WatchRow>(
-        `SELECT * FROM watches WHERE status = 'active' AND id IN (${placeholders(ids.length)})`,
-        [...ids],
-      );
-      return rows.map(fromRow);
+      // By primary key alone, the status checked here: with `status = 'active'` in the query, SQLite's
+      // planner (which has no statistics) took the status index and read every active watch for each
+      // query: 3.7 ms a query at 10,000 active watches, 17 s of CPU in nine ticks of the polling
+      // benchmark's v1 row, whose ticks then ran into their deadline and dropped people.
+      const rows = await db.all<WatchRow>(`SELECT * FROM watches WHERE id IN (${placeholders(ids.length)})`, [
+        ...ids,
+      ]);
+      return rows.filter((row) => row.status === 'active').map(fromRow);
     },
 
     async updateProgress(id, progress) {

@@ -7,6 +7,7 @@ import { openPostgresClient } from '../../src/store/postgres-client.js';
 import type { SqlClient } from '../../src/store/sql-client.js';
 import { openSqliteClient } from '../../src/store/sqlite-client.js';
 import { openStore } from '../../src/store/store.js';
+import { createWatchRepository } from '../../src/store/watches.js';
 import { useTestSchema } from './postgres-test-database.js';
 
 /** Every version this build knows, in order. */
@@ -209,6 +210,32 @@ describe('migrations', () => {
     const details = plan.map((row) => row.detail).join('\n');
     expect(details).toContain('USING INDEX audit_records_resource (resource_id=?)');
     expect(details).not.toContain('TEMP B-TREE');
+  });
+
+  it("read a poll's watches by their ids, not by a scan of every active watch", async () => {
+    const db = open();
+    await migrate(db, () => 1);
+    // The statement WatchRepository.listActiveByIds runs, as it runs it (watch-reads.ts gathers many
+    // people's polls into one).
+    const statements: string[] = [];
+    const recording: SqlClient = {
+      ...db,
+      all: (sql, params) => {
+        statements.push(sql);
+        return db.all(sql, params);
+      },
+    };
+    await createWatchRepository(recording).listActiveByIds(['w-1', 'w-2', 'w-3']);
+    expect(statements).toHaveLength(1);
+    const plan = await db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${statements[0]}`, [
+      'w-1',
+      'w-2',
+      'w-3',
+    ]);
+    const details = plan.map((row) => row.detail).join('\n');
+    // The primary key's index, one lookup per id; never watches_status, which holds every active watch.
+    expect(details).toMatch(/SEARCH watches USING INDEX sqlite_autoindex_watches_1 \(id=\?\)/);
+    expect(details).not.toContain('watches_status');
   });
 
   it('apply only the migrations a database is missing', async () => {
