@@ -544,6 +544,19 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE watches DROP COLUMN lease_until;
       CREATE INDEX cost_alert_runs_owner ON cost_alert_runs (slack_team_id, slack_user_id);`,
   },
+  {
+    // Two lookups that read a whole team's rows to find a few. vault_entries_paperspace_user: a team
+    // account's /ps list names the owners of its machines in Slack (vaultEntries.linkedIn), which read
+    // every linked person of the team on each list. watches_active_machine: an operation sent for a
+    // machine finishes its active watches (watches.supersede), which read every active watch of the
+    // team. Found by reading every statement's query plan after the poll's read of its watches (by id)
+    // turned out to scan every active watch.
+    version: 25,
+    name: 'owner_and_machine_lookups',
+    sql: () => `
+      CREATE INDEX vault_entries_paperspace_user ON vault_entries (slack_team_id, paperspace_user_id);
+      CREATE INDEX watches_active_machine ON watches (slack_team_id, machine_id) WHERE status = 'active';`,
+  },
 ];
 
 /**

@@ -7,6 +7,7 @@ import { openPostgresClient } from '../../src/store/postgres-client.js';
 import type { SqlClient } from '../../src/store/sql-client.js';
 import { openSqliteClient } from '../../src/store/sqlite-client.js';
 import { openStore } from '../../src/store/store.js';
+import { createVaultEntryRepository } from '../../src/store/vault-entries.js';
 import { createWatchRepository } from '../../src/store/watches.js';
 import { useTestSchema } from './postgres-test-database.js';
 
@@ -236,6 +237,36 @@ describe('migrations', () => {
     // The primary key's index, one lookup per id; never watches_status, which holds every active watch.
     expect(details).toMatch(/SEARCH watches USING INDEX sqlite_autoindex_watches_1 \(id=\?\)/);
     expect(details).not.toContain('watches_status');
+  });
+
+  it("find a team's people by Paperspace id and a machine's active watches without reading the whole team", async () => {
+    const db = open();
+    await migrate(db, () => 1);
+    const statements: string[] = [];
+    const recording: SqlClient = {
+      ...db,
+      all: (sql, params) => {
+        statements.push(sql);
+        return db.all(sql, params);
+      },
+    };
+    // The owners named on a team account's /ps list, and the watches an operation on a machine ends.
+    await createVaultEntryRepository(recording).linkedIn('T1', ['u1', 'u2']);
+    await createWatchRepository(recording).supersede({ teamId: 'T1', machineId: 'ps1', at: 1, detail: 'x' });
+    const plans = await Promise.all(
+      statements.map(async (sql) => {
+        const parameters = Array.from(sql.matchAll(/\?/g), () => 'x');
+        const plan = await db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, parameters);
+        return plan.map((row) => row.detail).join('\n');
+      }),
+    );
+    expect(plans).toHaveLength(2);
+    expect(plans[0]).toContain(
+      'USING INDEX vault_entries_paperspace_user (slack_team_id=? AND paperspace_user_id=?)',
+    );
+    expect(plans[1]).toMatch(
+      /USING (COVERING )?INDEX watches_active_machine \(slack_team_id=\? AND machine_id=\?\)/,
+    );
   });
 
   it('apply only the migrations a database is missing', async () => {
