@@ -24,17 +24,20 @@ FROM ${NODE_IMAGE} AS runtime
 # The heap cap: without one, V8 sizes its heap from the host's memory and lets garbage pile up (peak
 # RSS 207-250 MB at 10,000 active watches, against 163-167 MB with it; bench/memory runs with it). The
 # heap in use stays under 70 MB at that load. Node 24's V8 also lets each of the young generation's
-# semi-spaces grow to 64 MB (Node 20's stopped at 16): at 10,000 watches RSS then reached 310 MB,
-# so the semi-space is held at 16 MB too. A larger deployment sets its own NODE_OPTIONS.
+# semi-spaces grow to 64 MB (Node 20's stopped at 16): at 10,000 watches RSS then reached 310 MB.
+# The semi-space is held at 8 MB: with the allocator settings below, RSS at 10,000 watches measured
+# 183-192 MB with 8 against 198-205 MB with 16 (three runs each, alternating), while CPU per /ps list
+# under the ack benchmark's burst stayed within its noise (2.99-3.32 ms against 2.99-3.08). A larger
+# deployment sets its own NODE_OPTIONS.
 # glibc's allocator holds the rest of the memory outside V8's heap: it gives each thread that allocates
 # at once an arena of its own (V8's collector and compiler threads, libuv's pool), and an arena returns
 # freed memory only from its top; after a large block is freed it also raises its mmap threshold, so
 # later response bodies fragment the arenas instead of being unmapped. Two arenas, and a fixed 128 KiB
 # threshold for both mmap and trim: RSS at 10,000 watches 186-206 MB in six runs, against 212-225 MB in
-# seven without (bench/memory runs with the image's environment).
+# seven without, with 16 MB semi-spaces (bench/memory runs with the image's environment).
 ENV NODE_ENV=production \
   PORT=3000 \
-  NODE_OPTIONS="--max-old-space-size=384 --max-semi-space-size=16" \
+  NODE_OPTIONS="--max-old-space-size=384 --max-semi-space-size=8" \
   MALLOC_ARENA_MAX=2 \
   MALLOC_MMAP_THRESHOLD_=131072 \
   MALLOC_TRIM_THRESHOLD_=131072
