@@ -1,6 +1,6 @@
 // The request guard's claims reach the store gathered: a burst arriving over a few milliseconds is one
 // turn of the store's event loop (one SQLite transaction), and each request still gets its own answer.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CLAIM_GATHER_MS, gatheredClaims } from '../../src/slack/gathered-claims.js';
 import { openStore } from '../../src/store/store.js';
 
@@ -9,6 +9,9 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('gathered replay claims', () => {
   it('sends claims asked for in separate turns of the event loop to the store in one, each answered on its own', async () => {
+    // The gathering window is a timer: faked, so the four turns below fall inside it however slowly a
+    // busy machine runs them (with a real 5 ms timer a collection pause could close the window early).
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
     const turns: number[] = [];
     let turn = 0;
     const tick = () => {
@@ -29,12 +32,15 @@ describe('gathered replay claims', () => {
         answers.push(claim(hash, Date.now() + 60_000));
         await nextTurn();
       }
+      expect(turns).toEqual([]);
+      vi.advanceTimersByTime(CLAIM_GATHER_MS);
       expect(await Promise.all(answers)).toEqual([true, true, false, true]);
       // Each was asked for in a turn of its own; the store saw them all in one.
       expect(turns).toHaveLength(4);
       expect(new Set(turns).size).toBe(1);
     } finally {
       clearImmediate(ticking);
+      vi.useRealTimers();
     }
   });
 
