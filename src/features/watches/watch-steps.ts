@@ -47,8 +47,8 @@ export interface WatchSteps {
 }
 
 /**
- * A watch's event (v1) is read at its first poll, then once per this many poll intervals until the
- * target is reached: a refusal (no capacity) is usually known at once, and a later failure ends the
+ * A watch's event (v1) is read at its first poll, then once per this many poll intervals (each watch
+ * at a phase of its own, so the second read comes sooner) until the target is reached: a refusal (no capacity) is usually known at once, and a later failure ends the
  * watch within this many ticks, while a normal start costs about one list per person per tick
  * rather than a list plus one event per watched machine.
  */
@@ -75,10 +75,21 @@ export function createWatchSteps(deps: WatchStepsDeps): WatchSteps {
   const polledAt = new Map<string, number>();
   const eventFollowMs = EVENT_FOLLOW_EVERY_TICKS * deps.pollIntervalMs;
 
-  /** Whether this poll reads the watch's event: its first here, then once per eventFollowMs. */
+  /**
+   * Whether this poll reads the watch's event: its first here, then once per eventFollowMs, each watch
+   * at a phase of its own within that period. Without the phase, watches made together (a start of
+   * many machines, a replica taking over a thousand people) kept reading their events in the same
+   * tick: 10,000 watches made 5,000 to 6,000 calls in one tick and none in the next five, and the calls
+   * that tick's deadline cut off were made again.
+   */
   function eventDue(watch: Watch, now: number): boolean {
     const last = eventReadAt.get(watch.id);
-    if (last !== undefined && now - last < eventFollowMs) return false;
+    if (last === undefined) {
+      // Read now (a refusal is usually known at once); the next read comes within one period.
+      eventReadAt.set(watch.id, now - phaseOf(watch.id, eventFollowMs));
+      return true;
+    }
+    if (now - last < eventFollowMs) return false;
     eventReadAt.set(watch.id, now);
     return true;
   }
@@ -250,6 +261,15 @@ export function createWatchSteps(deps: WatchStepsDeps): WatchSteps {
       for (const id of polledAt.keys()) if (!polled.has(id)) polledAt.delete(id);
     },
   };
+}
+
+/** A point in [0, period) fixed by `id` (FNV-1a), the same on every replica and every restart. */
+function phaseOf(id: string, period: number): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < id.length; index += 1) {
+    hash = Math.imul(hash ^ id.charCodeAt(index), 0x01000193);
+  }
+  return (hash >>> 0) % Math.max(1, Math.floor(period));
 }
 
 /** Polls retry at the next tick, so the client's own quick retries (and Retry-After waits) are off. */

@@ -33,7 +33,7 @@ async function requestsDuring(run: () => Promise<void>): Promise<string[]> {
 }
 
 describe('a v1 watch of a one-minute start', () => {
-  it('lists once per tick and reads its event at the first poll and then once every six ticks', async () => {
+  it('lists once per tick and reads its event at the first poll and then once in every six ticks', async () => {
     await bot.send(bot.requests.slashCommand({ text: 'start ada-render' }));
     await expect.poll(() => bot.watchRequests.length).toBe(1);
     const posted = bot.slack.calls('chat.postMessage').length;
@@ -51,10 +51,18 @@ describe('a v1 watch of a one-minute start', () => {
     const eventReads = perTick.map(
       (requests) => requests.filter((request) => request.startsWith('GET /v1/machine-events/')).length,
     );
-    expect(eventReads).toEqual([1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0]);
+    // Read at the first poll; then at the watch's own phase within the next six ticks (watches made
+    // together do not all read in one tick), and six ticks after that.
+    expect(eventReads[0]).toBe(1);
+    const later = eventReads.flatMap((count, tick) => (tick > 0 && count > 0 ? [tick] : []));
+    expect(eventReads.every((count) => count <= 1)).toBe(true);
+    expect(later.length).toBeGreaterThanOrEqual(1);
+    expect(later[0]).toBeLessThanOrEqual(6);
+    for (const [index, tick] of later.slice(1).entries()) expect(tick - (later[index] ?? 0)).toBe(6);
+    if ((later[0] ?? 0) + 6 <= 10) expect(later).toHaveLength(2);
     // Nothing else after the first tick (which also runs the cost guard's check of ada's running
-    // machine, due every 5 minutes): ten lists and one event read.
-    expect(perTick.slice(1).flat()).toHaveLength(10 + 1);
+    // machine, due every 5 minutes): ten lists and the event reads.
+    expect(perTick.slice(1).flat()).toHaveLength(10 + later.length);
 
     // The machine is ready at 60 s: the list that shows it ends the watch, with no call of its own.
     clock.advance(POLL_MS);
