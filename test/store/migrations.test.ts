@@ -68,6 +68,19 @@ async function seedCardDuplicates(db: SqlClient): Promise<void> {
   }
 }
 
+/** `db`, with the SQL of every `all` it runs kept in `statements` (to read their query plans). */
+function recordingReads(db: SqlClient): { recording: SqlClient; statements: string[] } {
+  const statements: string[] = [];
+  const recording: SqlClient = {
+    ...db,
+    all: (sql, params) => {
+      statements.push(sql);
+      return db.all(sql, params);
+    },
+  };
+  return { recording, statements };
+}
+
 /** After migration 6: the newest watch of card 1 is its only active one; the rest is untouched. */
 async function expectOneActiveWatchPerCard(db: SqlClient): Promise<void> {
   expect(await db.all('SELECT id, status, completed_at, detail FROM watches ORDER BY id')).toEqual([
@@ -218,14 +231,7 @@ describe('migrations', () => {
     await migrate(db, () => 1);
     // The statement WatchRepository.listActiveByIds runs, as it runs it (watch-reads.ts gathers many
     // people's polls into one).
-    const statements: string[] = [];
-    const recording: SqlClient = {
-      ...db,
-      all: (sql, params) => {
-        statements.push(sql);
-        return db.all(sql, params);
-      },
-    };
+    const { recording, statements } = recordingReads(db);
     await createWatchRepository(recording).listActiveByIds(['w-1', 'w-2', 'w-3']);
     expect(statements).toHaveLength(1);
     const plan = await db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${statements[0]}`, [
@@ -242,14 +248,7 @@ describe('migrations', () => {
   it("find a team's people by Paperspace id and a machine's active watches without reading the whole team", async () => {
     const db = open();
     await migrate(db, () => 1);
-    const statements: string[] = [];
-    const recording: SqlClient = {
-      ...db,
-      all: (sql, params) => {
-        statements.push(sql);
-        return db.all(sql, params);
-      },
-    };
+    const { recording, statements } = recordingReads(db);
     // The owners named on a team account's /ps list, and the watches an operation on a machine ends.
     await createVaultEntryRepository(recording).linkedIn('T1', ['u1', 'u2']);
     await createWatchRepository(recording).supersede({ teamId: 'T1', machineId: 'ps1', at: 1, detail: 'x' });
