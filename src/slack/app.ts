@@ -130,8 +130,9 @@ function requireValue(value: string, name: string, mode: string): void {
 /**
  * Builds the Bolt app for either transport.
  *
- * - HTTP mode uses Bolt's HTTPReceiver (node:http, no Express): one POST endpoint, signature and timestamp
- *   verification, customRoutes, and a start() that resolves with the server so port 0 can be reported.
+ * - HTTP mode uses Bolt's HTTPReceiver (node:http, no Express): one POST endpoint behind the request
+ *   guard (which verifies signatures and timestamps, request-guard.ts), customRoutes, and a start() that
+ *   resolves with the server so port 0 can be reported.
  * - The app is created with `deferInitialization`, so no Web API call happens in the constructor; start() runs
  *   auth.test once (against slackApiUrl) and Bolt caches the bot ids, so no request triggers another call.
  * - `processBeforeResponse` stays false: ack() answers Slack immediately and the listener keeps working.
@@ -160,6 +161,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
           customRoutes,
           logger: boltLogger,
           processBeforeResponse: false,
+          // guardSlackRequests (below) verifies every request before the receiver sees it; a second
+          // verification here would cost each request its HMACs again for nothing.
+          signatureVerification: false,
           processEventErrorHandler: answerFailedHttpRequest,
           bodyLimit: BODY_LIMIT_BYTES,
           customPropertiesExtractor: (request) => ({ [ARRIVED_AT]: arrivalOf(request) ?? Date.now() }),

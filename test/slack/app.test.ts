@@ -6,7 +6,7 @@ import { ActionId, CallbackId, SLASH_COMMAND } from '../../src/slack/ids.js';
 import { createMetadataSeal } from '../../src/slack/metadata-seal.js';
 import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 import { captureLogs, LEVEL, type LogCapture } from '../support/log-capture.js';
-import { createSlackRequests, type SlackRequests, send } from '../support/slack-requests.js';
+import { createSlackRequests, type SlackRequests, send, slackSignature } from '../support/slack-requests.js';
 
 const SIGNING_SECRET = 'test-signing-secret';
 const BOT_TOKEN = 'xoxb-1111-2222-bot-token-under-test';
@@ -132,6 +132,68 @@ describe('createSlackApp in HTTP mode', () => {
     });
 
     expect(response.status).toBe(401);
+  });
+
+  it.each([
+    ['a signature of an unknown version', (signature: string) => signature.replace(/^v0=/, 'v1=')],
+    ['a signature cut short', (signature: string) => signature.slice(0, 20)],
+    ['an empty signature', () => ''],
+  ])('rejects a request with %s with 401, runs no handler and logs why', async (_case, alter) => {
+    let handled = false;
+    const { baseUrl } = await startBot((app) => {
+      app.command(SLASH_COMMAND, async ({ ack }) => {
+        handled = true;
+        await ack();
+      });
+    });
+    const request = requests.slashCommand({ text: 'list' });
+    const signature = request.headers['x-slack-signature'] ?? '';
+
+    const response = await send(baseUrl, {
+      ...request,
+      headers: { ...request.headers, 'x-slack-signature': alter(signature) },
+    });
+
+    expect(response.status).toBe(401);
+    expect(handled).toBe(false);
+    const refusal = logs.lines().find((line) => line.msg === 'refused a request to the Slack endpoint');
+    expect(refusal).toMatchObject({ status: 401, reason: expect.stringMatching(/signature/) });
+    expect(JSON.stringify(logs.lines())).not.toContain(SIGNING_SECRET);
+  });
+
+  it('rejects a request whose timestamp header is not a number with 401', async () => {
+    const { baseUrl } = await startBot(() => {});
+    const request = requests.slashCommand({ text: 'list' });
+
+    const response = await send(baseUrl, {
+      ...request,
+      headers: { ...request.headers, 'x-slack-request-timestamp': 'yesterday' },
+    });
+
+    expect(response.status).toBe(401);
+  });
+
+  it("answers Slack's unsigned ssl_check with 200 and dispatches nothing smuggled beside it", async () => {
+    let handled = false;
+    const { baseUrl } = await startBot((app) => {
+      app.command(SLASH_COMMAND, async ({ ack }) => {
+        handled = true;
+        await ack();
+      });
+    });
+    const command = requests.slashCommand({ text: 'list' });
+    const payload = JSON.stringify(Object.fromEntries(new URLSearchParams(command.body)));
+
+    const response = await send(baseUrl, {
+      path: command.path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `ssl_check=1&token=x&payload=${encodeURIComponent(payload)}`,
+      payload: {},
+    });
+
+    expect(response.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(handled).toBe(false);
   });
 
   it('routes a block action to its action handler with the clicked value and the clicking user', async () => {
@@ -388,14 +450,26 @@ describe('createSlackApp error handling', () => {
       });
     });
 
-    await send(baseUrl, requests.slashCommand({ text: 'list' }, { badSignature: true }));
+    // Correctly signed, but not JSON: the guard leaves the body's parsing to Bolt, which warns.
+    const timestamp = Math.floor(Date.now() / 1000);
+    const malformed = '{"type": "event_callback",';
+    await send(baseUrl, {
+      path: '/slack/events',
+      headers: {
+        'content-type': 'application/json',
+        'x-slack-request-timestamp': String(timestamp),
+        'x-slack-signature': slackSignature(SIGNING_SECRET, timestamp, malformed),
+      },
+      body: malformed,
+      payload: {},
+    });
     await send(baseUrl, requests.slashCommand({ text: 'list' }));
 
     const boltLines = logs.lines().filter((line) => line.component === 'slack-bolt');
     expect(boltLines).toContainEqual(
       expect.objectContaining({
         level: LEVEL.warn,
-        msg: expect.stringContaining('Failed to parse and verify the request data'),
+        msg: expect.stringContaining('Malformed request body'),
       }),
     );
     expect(boltLines.filter((line) => line.level < LEVEL.info)).toEqual([]);
