@@ -134,8 +134,10 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     const elapsed = () => Math.round(performance.now() - started);
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
-    const forwardAbort = () => timeout.abort();
-    req.signal?.addEventListener('abort', forwardAbort, { once: true });
+    // Not a listener on the caller's signal: a tick's polls share one signal (watch-poller.ts), and
+    // EventTarget walks every listener on each add and remove, so a thousand polls in flight made each
+    // call cost a walk of a thousand. AbortSignal.any ties the two without a listener on either.
+    const signal = req.signal === undefined ? timeout.signal : AbortSignal.any([req.signal, timeout.signal]);
 
     let statusCode: number;
     let responseHeaders: Record<string, string | string[] | undefined>;
@@ -145,7 +147,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
         method: req.method,
         headers: headersFor(req),
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
-        signal: timeout.signal,
+        signal,
         ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       });
       statusCode = response.statusCode;
@@ -175,7 +177,6 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
       );
     } finally {
       clearTimeout(timer);
-      req.signal?.removeEventListener('abort', forwardAbort);
     }
     report({
       operation: req.operation,
