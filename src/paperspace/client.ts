@@ -1,18 +1,11 @@
 // The Paperspace API client: one instance per user (their own API key), built from thin resource
 // modules over one HTTP core. Connection pooling is shared through the injected undici dispatcher.
 import type { Dispatcher } from 'undici';
-import { CAPABILITIES, type Capabilities, type Dialect, dialectOf } from './dialect.js';
+import { type Capabilities, type Dialect, dialectOf } from './dialect.js';
 import { createGraphqlCaller } from './graphql.js';
 import { createHttpCore, type ResponseEvent } from './http.js';
-import { contractAccountResource } from './legacy/account.js';
+import { createContractClient } from './legacy/client.js';
 import type { ResourceContext } from './legacy/context.js';
-import { createDelegationsResource } from './legacy/delegations.js';
-import { createMachinesResource } from './legacy/machines.js';
-import { createNetworksResource } from './legacy/networks.js';
-import { createScriptsResource } from './legacy/scripts.js';
-import { createSharedDrivesResource } from './legacy/shared-drives.js';
-import { createTemplatesResource } from './legacy/templates.js';
-import { createUsersResource } from './legacy/users.js';
 import type {
   AccountResource,
   DelegationsResource,
@@ -25,7 +18,7 @@ import type {
 } from './resources.js';
 import { createRedactor } from './response-body.js';
 import { abortableSleep, type Sleep } from './sleep.js';
-import { createV1Resources } from './v1/client.js';
+import { createV1Client } from './v1/client.js';
 
 export interface PaperspaceClientOptions {
   /** The user's own API key; never global, never logged, redacted from every error. */
@@ -109,9 +102,7 @@ export function createPaperspaceClient(options: PaperspaceClientOptions): Papers
   });
   const base = baseUrl.replace(/\/+$/, '');
   const dialect = baseDialect(baseUrl);
-  if (dialect === 'v1') {
-    return { dialect, capabilities: CAPABILITIES.v1, ...createV1Resources(core, base, sleep, now) };
-  }
+  if (dialect === 'v1') return createV1Client(core, base, sleep, now);
   const context: ResourceContext = {
     core,
     graphql: createGraphqlCaller({ core, graphqlUrl, redact }),
@@ -119,19 +110,7 @@ export function createPaperspaceClient(options: PaperspaceClientOptions): Papers
     sleep,
     now,
   };
-
-  return {
-    dialect,
-    capabilities: CAPABILITIES.contract,
-    account: contractAccountResource,
-    machines: createMachinesResource(context),
-    scripts: createScriptsResource(context),
-    templates: createTemplatesResource(context),
-    users: createUsersResource(context),
-    networks: createNetworksResource(context),
-    delegations: createDelegationsResource(context),
-    sharedDrives: createSharedDrivesResource(context),
-  };
+  return createContractClient(context);
 }
 
 /**

@@ -25,20 +25,22 @@ describe('createPaperspaceClient', () => {
   ])('offers every resource in both dialects: %s speaks %s', (baseUrl, dialect) => {
     const client = createPaperspaceClient({ apiKey: API_KEY, ...urls, baseUrl });
     expect(client.dialect).toBe(dialect);
-    expect(Object.keys(client).sort()).toEqual(
-      [
-        'account',
-        'capabilities',
-        'delegations',
-        'dialect',
-        'machines',
-        'networks',
-        'scripts',
-        'sharedDrives',
-        'templates',
-        'users',
-      ].sort(),
-    );
+    const resources = [
+      'account',
+      'delegations',
+      'machines',
+      'networks',
+      'scripts',
+      'sharedDrives',
+      'templates',
+      'users',
+    ] as const;
+    for (const resource of resources) {
+      expect(client[resource], resource).toBeTypeOf('object');
+      // Built once, on first use, and the same object from then on.
+      expect(client[resource], resource).toBe(client[resource]);
+    }
+    expect(client.capabilities).toBeTypeOf('object');
   });
 
   it.each([
