@@ -239,10 +239,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     store: options.store,
     vault: options.vault,
     clients,
-    slack:
-      installationStore === undefined
-        ? async () => slackApp.app.client
-        : installedWorkspaceSlack(installationStore, (token) => slackApp.clientFor(token)),
+    slack: scheduledSlack(slackApp, slack, installationStore),
     logger: logger.child({ component: 'scheduler' }),
     now,
     observer: {
@@ -309,6 +306,20 @@ function oauthOptions(
     scopes: BOT_SCOPES,
     ...(slack.authorizationUrl === undefined ? {} : { authorizationUrl: slack.authorizationUrl }),
   };
+}
+
+/** The scheduler's Web API clients: the one workspace's, or each installed workspace's. */
+function scheduledSlack(
+  slackApp: SlackApp,
+  slack: SlackConnection,
+  installationStore: BotInstallationStore | undefined,
+): WorkspaceSlack {
+  if (installationStore !== undefined) {
+    return installedWorkspaceSlack(installationStore, (token) => slackApp.backgroundClient(token));
+  }
+  if (slack.mode === 'oauth') throw new Error('an OAuth installation needs its installation store');
+  const client = slackApp.backgroundClient(slack.botToken);
+  return async () => client;
 }
 
 /**

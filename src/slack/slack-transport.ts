@@ -6,8 +6,6 @@
 import type { webApi } from '@slack/bolt';
 import { Agent, type Dispatcher, request } from 'undici';
 
-/** Connections kept open to Slack's API host: the Web API client runs at most 100 calls at once. */
-const SLACK_CONNECTIONS = 100;
 const KEEP_ALIVE_MS = 30_000;
 
 type FetchRequestInit = NonNullable<Parameters<webApi.FetchFunction>[1]>;
@@ -19,8 +17,9 @@ export interface SlackTransport {
   close(options?: { force?: boolean }): Promise<void>;
 }
 
-export function createSlackTransport(): SlackTransport {
-  const dispatcher = new Agent({ connections: SLACK_CONNECTIONS, keepAliveTimeout: KEEP_ALIVE_MS });
+/** `connections`: as many as the clients using it run calls at once (their maxRequestConcurrency). */
+export function createSlackTransport(connections: number): SlackTransport {
+  const dispatcher = new Agent({ connections, keepAliveTimeout: KEEP_ALIVE_MS });
   return {
     fetch: (url, init) => requestAsFetch(dispatcher, url, init),
     close: (options) => (options?.force ? dispatcher.destroy() : dispatcher.close()),

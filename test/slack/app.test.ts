@@ -521,6 +521,28 @@ describe('createSlackApp in Socket Mode', () => {
   });
 });
 
+describe("the bot's own Web API calls", () => {
+  it("go out together in a burst, past the queue of 100 that people's calls wait in, and hold none of them up", async () => {
+    const { bot } = await startBot(() => {});
+    slack.script('chat.postMessage', { delayMs: 1500, times: Number.POSITIVE_INFINITY });
+    const background = bot.backgroundClient(BOT_TOKEN);
+
+    let answered = 0;
+    const burst = Array.from({ length: 300 }, (_, n) =>
+      background.chat
+        .postMessage({ channel: `C0BURST${n}`, text: `gpu-${n} is ready` })
+        .then(() => (answered += 1)),
+    );
+    await until(() => slack.calls('chat.postMessage').length === 300, 1000);
+    // A person's call meanwhile is answered at once, not after the burst.
+    await bot.app.client.users.info({ user: 'U0SOMEONE' });
+
+    expect(answered).toBe(0);
+    await Promise.all(burst);
+    expect(answered).toBe(300);
+  });
+});
+
 describe('createSlackApp options', () => {
   it('refuses an HTTP-mode app without a signing secret', () => {
     expect(() =>
