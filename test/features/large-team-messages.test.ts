@@ -91,7 +91,8 @@ describe('messages for a large team', () => {
         ).length;
         expect(listed).toBeGreaterThan(0);
         if (listed < people) {
-          expect(text).toContain(`…and ${people - listed} more people`);
+          const leftOut = people - listed;
+          expect(text).toContain(`…and ${leftOut} more ${leftOut === 1 ? 'person' : 'people'}`);
           expect(text).toContain('*Next ▶* shows them');
         }
       }),
