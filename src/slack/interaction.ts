@@ -15,6 +15,7 @@ import { failureText } from '../errors/user-message.js';
 import { requestIdOf } from '../observability/request-scope.js';
 import type { PaperspaceClient } from '../paperspace/client.js';
 import type { SlackUser } from '../store/slack-user.js';
+import type { LinkedAccount } from '../vault/key-vault.js';
 import { errorMessage, loginPrompt } from './block-kit/messages.js';
 import type { SlackMessage } from './block-kit/text.js';
 import { homeReplies } from './home-replies.js';
@@ -42,6 +43,8 @@ export interface Interaction {
   replyFailure(error: unknown): Promise<void>;
   /** Their own Paperspace client; when they have linked no key, shows them the login prompt and answers undefined. */
   userClient(): Promise<PaperspaceClient | undefined>;
+  /** userClient() and the account its key belongs to, from one read of the vault (a list's buttons need both). */
+  linkedClient(): Promise<{ client: PaperspaceClient; account: LinkedAccount } | undefined>;
 }
 
 interface InteractionSource {
@@ -97,6 +100,11 @@ function createInteraction(deps: ListenerDeps, source: InteractionSource): Inter
       const client = await deps.clients.forUser(user, { requestId });
       if (client === undefined) await replyPrivately(loginPrompt());
       return client;
+    },
+    async linkedClient() {
+      const linked = await deps.clients.linkedClient(user, { requestId });
+      if (linked === undefined) await replyPrivately(loginPrompt());
+      return linked;
     },
   };
 }

@@ -52,6 +52,8 @@ export interface KeyVault {
   link(user: SlackUser, link: Credentials & { account: PaperspaceAccount }): Promise<void>;
   credentials(user: SlackUser): Promise<Credentials | undefined>;
   account(user: SlackUser): Promise<LinkedAccount | undefined>;
+  /** credentials() and account() from one read of the person's record, for a request that needs both. */
+  linked(user: SlackUser): Promise<{ credentials: Credentials; account: LinkedAccount } | undefined>;
   /** True if the user was linked. */
   unlink(user: SlackUser): Promise<boolean>;
   /** "••••1a2b": enough for a person to recognise their key, useless to anyone else. */
@@ -128,7 +130,16 @@ export function createKeyVault({ keys, store, now }: KeyVaultDeps): KeyVault {
   const openedBefore = createOpenedCredentials<Credentials>(now);
   const credentials = async (user: SlackUser): Promise<Credentials | undefined> => {
     const entry = await entries.get(user);
-    if (entry === undefined) return undefined;
+    return entry === undefined ? undefined : credentialsOf(entry);
+  };
+
+  const accountOf = (entry: VaultEntry): LinkedAccount => ({
+    ...entry.account,
+    linkedAt: entry.createdAt,
+    updatedAt: entry.updatedAt,
+  });
+
+  async function credentialsOf(entry: VaultEntry): Promise<Credentials> {
     const kept = openedBefore.get(entry);
     if (kept !== undefined) return kept;
     const opened = open(entry);
@@ -138,7 +149,7 @@ export function createKeyVault({ keys, store, now }: KeyVaultDeps): KeyVault {
     // Kept only as sealed by the first key: an entry under an older one is sealed again just above.
     else openedBefore.keep(entry, opened.credentials);
     return opened.credentials;
-  };
+  }
 
   const verify = async (): Promise<VaultStatus> => {
     const all = await entries.list();
@@ -213,7 +224,13 @@ export function createKeyVault({ keys, store, now }: KeyVaultDeps): KeyVault {
 
     async account(user) {
       const entry = await entries.get(user);
-      return entry && { ...entry.account, linkedAt: entry.createdAt, updatedAt: entry.updatedAt };
+      return entry && accountOf(entry);
+    },
+
+    async linked(user) {
+      const entry = await entries.get(user);
+      if (entry === undefined) return undefined;
+      return { credentials: await credentialsOf(entry), account: accountOf(entry) };
     },
 
     unlink(user) {

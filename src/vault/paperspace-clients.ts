@@ -6,7 +6,7 @@ import { createPaperspaceClient, type PaperspaceClient } from '../paperspace/cli
 import { CAPABILITIES, type Capabilities, dialectOf } from '../paperspace/dialect.js';
 import type { ResponseEvent } from '../paperspace/http.js';
 import type { SlackUser } from '../store/slack-user.js';
-import type { Credentials, KeyVault } from './key-vault.js';
+import type { Credentials, KeyVault, LinkedAccount } from './key-vault.js';
 
 export interface PaperspaceClientFactoryDeps {
   vault: KeyVault;
@@ -36,6 +36,11 @@ export interface PaperspaceClientFactory {
   capabilities: Capabilities;
   /** A client acting with the user's own linked key; undefined when the user has linked none. */
   forUser(user: SlackUser, options?: ClientRequestOptions): Promise<PaperspaceClient | undefined>;
+  /** forUser's client and the account the key belongs to, from one read of the vault. */
+  linkedClient(
+    user: SlackUser,
+    options?: ClientRequestOptions,
+  ): Promise<{ client: PaperspaceClient; account: LinkedAccount } | undefined>;
   /** A client for credentials that are not stored yet, e.g. to check a key before linking it. */
   forCredentials(credentials: Credentials, options?: ClientRequestOptions): PaperspaceClient;
 }
@@ -63,6 +68,10 @@ export function createPaperspaceClientFactory(deps: PaperspaceClientFactoryDeps)
     async forUser(user, options) {
       const credentials = await deps.vault.credentials(user);
       return credentials === undefined ? undefined : forCredentials(credentials, options);
+    },
+    async linkedClient(user, options) {
+      const linked = await deps.vault.linked(user);
+      return linked && { client: forCredentials(linked.credentials, options), account: linked.account };
     },
   };
 }

@@ -79,6 +79,21 @@ describe('createKeyVault', () => {
     expect(await vault.account(BOB)).toBeUndefined();
   });
 
+  it('gives the credentials and the account of one link together, and refuses a tampered one as credentials() does', async () => {
+    const vault = vaultWith([newKey]);
+    await vault.link(ADA, { apiKey: ADA_KEY, accessToken: ADA_TOKEN, account: ACCOUNT });
+    expect(await vault.linked(ADA)).toEqual({
+      credentials: { apiKey: ADA_KEY, accessToken: ADA_TOKEN },
+      account: { ...ACCOUNT, linkedAt: 1_000, updatedAt: 1_000 },
+    });
+    expect(await vault.linked(BOB)).toBeUndefined();
+
+    const adas = await store.vaultEntries.get(ADA);
+    if (adas === undefined) throw new Error('Ada should be linked');
+    await store.vaultEntries.put(BOB, { sealed: adas.sealed, account: adas.account, at: 5 });
+    expect((await vaultError(() => vault.linked(BOB))).code).toBe('tampered');
+  });
+
   it('masks the API key down to its last four characters', async () => {
     const vault = vaultWith([newKey]);
     await vault.link(ADA, { apiKey: ADA_KEY, account: ACCOUNT });

@@ -52,12 +52,15 @@ export async function listMessage(
  * their key and the buttons they may use; undefined when they have no linked key (they were told).
  */
 export async function pageFor(clicker: Interaction, value: PageValue): Promise<SlackMessage | undefined> {
-  const client = await clicker.userClient();
-  if (client === undefined) return undefined;
+  const linked = await clicker.linkedClient();
+  if (linked === undefined) return undefined;
+  const { client, account } = linked;
   // The role is read beside the machine list and kept per team (machine-permissions.ts), so a page
   // costs one Paperspace call, as the list did.
   const buttonsFor =
-    value.kind === 'machines' ? viewerButtons(clicker.deps, { user: clicker.user, client }) : undefined;
+    value.kind === 'machines'
+      ? viewerButtons(clicker.deps, { user: clicker.user, client, account })
+      : undefined;
   const sent =
     value.kind === 'machines' ? await resolveOwnerFilter(clicker, client, value.filters) : value.filters;
   return listMessage(client, value.kind, sent, value.page, {

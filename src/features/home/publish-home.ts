@@ -41,7 +41,7 @@ async function homeOf(deps: HomeDeps, user: SlackUser): Promise<HomeView> {
     const client = await deps.clients.forUser(user);
     if (client === undefined) return homeView({ linked: undefined, machines: [] });
     // Started before the machines are listed, so a role it needs is read beside them and kept per team.
-    const buttonsFor = viewerButtons(deps, { user, client });
+    const buttonsFor = viewerButtons(deps, { user, client, account });
     const machines: Machine[] = [];
     for await (const machine of client.machines.listAll()) machines.push(machine);
     const buttons = await buttonsFor(machines);

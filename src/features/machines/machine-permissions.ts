@@ -15,7 +15,7 @@ import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { Machine, User } from '../../paperspace/schemas.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
-import type { KeyVault } from '../../vault/key-vault.js';
+import type { KeyVault, LinkedAccount } from '../../vault/key-vault.js';
 import { keptTeamRoleOf, keptTeamUsers } from './kept-team-roles.js';
 import { type OwnerNameOf, ownerNames } from './owner-names.js';
 
@@ -64,10 +64,15 @@ export function viewerButtons(
     vault: Pick<KeyVault, 'account'>;
     now: () => number;
   },
-  viewer: { user: SlackUser; client: PaperspaceClient },
+  viewer: {
+    user: SlackUser;
+    client: PaperspaceClient;
+    /** The viewer's linked account when it was read with their key (Interaction.linkedClient): not read again. */
+    account?: LinkedAccount;
+  },
 ): (machines: readonly Machine[]) => Promise<ButtonsFor> {
   const ahead = (async () => {
-    const account = await deps.vault.account(viewer.user);
+    const account = viewer.account ?? (await deps.vault.account(viewer.user));
     if (account === undefined) return { paperspaceUserId: undefined };
     const person = { ...viewer, paperspaceUserId: account.userId };
     // v1 machines name no owner, so a v1 list never asks; its role would come from the key's session.

@@ -3,7 +3,7 @@
 // legacy API tells only by listing the team's users. That read runs beside the machine list, never
 // after it, and is kept for the team, so each later list by anyone in the team is one call.
 // A file of its own: the team's users are kept for minutes, so the first list must be this file's.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { machineIdFromBlockId } from '../../../src/features/machines/blocks/machine-ref.js';
 import { ActionId } from '../../../src/slack/ids.js';
 import { holdUntilInFlightTogether, logMark, pathsSince } from '../../support/paperspace-calls.js';
@@ -62,6 +62,14 @@ describe('Paperspace calls per /ps list', () => {
       expect(actionsOf(after.blocks, 'psorb003')).toContain(ActionId.machineOverflow);
     },
   );
+
+  it("reads the asker's key and account in one read of their vault record", async () => {
+    const reads = vi.spyOn(bot.store.vaultEntries, 'get');
+    await callsOfOneList('maya');
+    const mayas = reads.mock.calls.filter(([user]) => user.userId === USERS.maya.slackId);
+    reads.mockRestore();
+    expect(mayas).toHaveLength(1);
+  });
 
   it.skipIf(process.env.TEST_PAPERSPACE_DIALECT !== 'v1')(
     'makes one call per list on v1, whose machines name no owner, so no card needs a role',

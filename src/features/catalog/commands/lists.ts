@@ -8,11 +8,13 @@ import type { ListingKind, RawFilters } from '../listings.js';
 import { resolveOwnerFilter } from '../owner-filter.js';
 
 async function replyWithFirstPage(context: CommandContext, kind: ListingKind, filters: RawFilters) {
-  const client = await context.userClient();
-  if (client === undefined) return;
+  // The key and its account in one read of the vault: the machines' buttons need the account.
+  const linked = await context.linkedClient();
+  if (linked === undefined) return;
+  const { client, account } = linked;
   // Started before the list is fetched, so a role it needs is read beside it (machine-permissions.ts).
   const buttonsFor =
-    kind === 'machines' ? viewerButtons(context.deps, { user: context.user, client }) : undefined;
+    kind === 'machines' ? viewerButtons(context.deps, { user: context.user, client, account }) : undefined;
   const sent = kind === 'machines' ? await resolveOwnerFilter(context, client, filters) : filters;
   await context.replyPrivately(
     await listMessage(client, kind, sent, 1, { ...(buttonsFor && { buttonsFor }), shown: filters }),

@@ -9,9 +9,11 @@ import { findMachine } from '../machine-lookup.js';
 import { viewerButtons } from '../machine-permissions.js';
 
 export const showMachine: CommandHandler<'show'> = async (command, context) => {
-  const client = await context.userClient();
-  if (!client) return;
-  const buttonsFor = viewerButtons(context.deps, { user: context.user, client });
+  // The key and its account in one read of the vault: the card's buttons need the account.
+  const linked = await context.linkedClient();
+  if (!linked) return;
+  const { client, account } = linked;
+  const buttonsFor = viewerButtons(context.deps, { user: context.user, client, account });
   const found = await findMachine(client, command.machine);
   // The list result has no events; show has them.
   const machine = await client.machines.show(found.id);
