@@ -1,21 +1,12 @@
 // The Paperspace API client: one instance per user (their own API key), built from thin resource
 // modules over one HTTP core. Connection pooling is shared through the injected undici dispatcher.
 import type { Dispatcher } from 'undici';
-import { type Capabilities, type Dialect, dialectOf } from './dialect.js';
+import { dialectOf } from './dialect.js';
 import { createGraphqlCaller } from './graphql.js';
 import { createHttpCore, type ResponseEvent } from './http.js';
 import { createContractClient } from './legacy/client.js';
 import type { ResourceContext } from './legacy/context.js';
-import type {
-  AccountResource,
-  DelegationsResource,
-  MachinesResource,
-  NetworksResource,
-  ScriptsResource,
-  SharedDrivesResource,
-  TemplatesResource,
-  UsersResource,
-} from './resources.js';
+import type { PaperspaceClient } from './resources.js';
 import { createRedactor } from './response-body.js';
 import { abortableSleep, type Sleep } from './sleep.js';
 import { createV1Client } from './v1/client.js';
@@ -50,20 +41,9 @@ export interface PaperspaceClientOptions {
   now?: () => number;
 }
 
-export type PaperspaceClient = {
-  /** Which API the base URL speaks; for logs and tests. Features read `capabilities` instead. */
-  dialect: Dialect;
-  /** What this API can and cannot do, for the features that must say so. */
-  capabilities: Capabilities;
-  account: AccountResource;
-  machines: MachinesResource;
-  scripts: ScriptsResource;
-  templates: TemplatesResource;
-  users: UsersResource;
-  networks: NetworksResource;
-  delegations: DelegationsResource;
-  sharedDrives: SharedDrivesResource;
-};
+// Defined beside the resources it is made of, so the dialects' clients can name it without importing
+// this module (which imports them).
+export type { PaperspaceClient };
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 3;

@@ -2,6 +2,7 @@
 // and v1's (v1/) each implement these, so features hold one client and read `capabilities` where
 // the two differ.
 import type { WaitableState } from './constants.js';
+import type { Capabilities, Dialect } from './dialect.js';
 import type { RequestOptions } from './http.js';
 import type { CreateDelegationParams } from './request-params/delegation-params.js';
 import type {
@@ -132,3 +133,19 @@ export type TemplatesResource = ListResource<TemplateListFilters, Template>;
 export type UsersResource = ListResource<UserListFilters, User>;
 /** Private networks machines and shared drives are created on. */
 export type NetworksResource = ListResource<NetworkListFilters, Network>;
+
+/** One person's client: every resource, speaking whichever API its base URL names (client.ts builds it). */
+export type PaperspaceClient = {
+  /** Which API the base URL speaks; for logs and tests. Features read `capabilities` instead. */
+  dialect: Dialect;
+  /** What this API can and cannot do, for the features that must say so. */
+  capabilities: Capabilities;
+  account: AccountResource;
+  machines: MachinesResource;
+  scripts: ScriptsResource;
+  templates: TemplatesResource;
+  users: UsersResource;
+  networks: NetworksResource;
+  delegations: DelegationsResource;
+  sharedDrives: SharedDrivesResource;
+};

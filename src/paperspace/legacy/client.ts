@@ -3,12 +3,12 @@
 // watch poll of every person (keys are kept, clients are not: features/watches/person-keys.ts), and a
 // poll reads only `machines`: building all eight resources, each a set of closures, for each of
 // 10,000 polls an interval was most of a client's cost and of its garbage.
-import type { PaperspaceClient } from '../client.js';
 import { CAPABILITIES } from '../dialect.js';
 import type {
   DelegationsResource,
   MachinesResource,
   NetworksResource,
+  PaperspaceClient,
   ScriptsResource,
   SharedDrivesResource,
   TemplatesResource,

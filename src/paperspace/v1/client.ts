@@ -1,7 +1,6 @@
 // The v1 dialect's client, built over the shared HTTP core: the same resource interfaces the
 // contract's modules implement, so features hold one PaperspaceClient whichever API answers.
 // Each resource is built the first time it is read (see legacy/client.ts for why).
-import type { PaperspaceClient } from '../client.js';
 import { CAPABILITIES } from '../dialect.js';
 import { PaperspaceError } from '../errors.js';
 import type { HttpCore } from '../http.js';
@@ -10,6 +9,7 @@ import type {
   DelegationsResource,
   MachinesResource,
   NetworksResource,
+  PaperspaceClient,
   ScriptsResource,
   SharedDrivesResource,
   TemplatesResource,
