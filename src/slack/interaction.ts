@@ -88,6 +88,11 @@ function createInteraction(deps: ListenerDeps, source: InteractionSource): Inter
   };
   const replyPrivately =
     source.homeTrigger === undefined ? toConversation : homeReplies(web, source.homeTrigger, toConversation);
+  const linkedClient = async () => {
+    const linked = await deps.clients.linkedClient(user, { requestId });
+    if (linked === undefined) await replyPrivately(loginPrompt());
+    return linked;
+  };
   return {
     deps: { ...deps, logger },
     user,
@@ -96,16 +101,8 @@ function createInteraction(deps: ListenerDeps, source: InteractionSource): Inter
     web,
     replyPrivately,
     replyFailure: (error) => replyPrivately(errorMessage(failureText(error, logger))),
-    async userClient() {
-      const client = await deps.clients.forUser(user, { requestId });
-      if (client === undefined) await replyPrivately(loginPrompt());
-      return client;
-    },
-    async linkedClient() {
-      const linked = await deps.clients.linkedClient(user, { requestId });
-      if (linked === undefined) await replyPrivately(loginPrompt());
-      return linked;
-    },
+    userClient: async () => (await linkedClient())?.client,
+    linkedClient,
   };
 }
 

@@ -62,16 +62,15 @@ export function createPaperspaceClientFactory(deps: PaperspaceClientFactoryDeps)
     });
   };
 
+  const linkedClient: PaperspaceClientFactory['linkedClient'] = async (user, options) => {
+    const linked = await deps.vault.linked(user);
+    return linked && { client: forCredentials(linked.credentials, options), account: linked.account };
+  };
+
   return {
     capabilities: CAPABILITIES[dialectOf(deps.baseUrl)],
     forCredentials,
-    async forUser(user, options) {
-      const credentials = await deps.vault.credentials(user);
-      return credentials === undefined ? undefined : forCredentials(credentials, options);
-    },
-    async linkedClient(user, options) {
-      const linked = await deps.vault.linked(user);
-      return linked && { client: forCredentials(linked.credentials, options), account: linked.account };
-    },
+    forUser: async (user, options) => (await linkedClient(user, options))?.client,
+    linkedClient,
   };
 }
