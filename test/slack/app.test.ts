@@ -59,6 +59,18 @@ async function startBot(
   return { baseUrl: `http://127.0.0.1:${port}`, bot };
 }
 
+/** A bot whose only listener notes that a /ps command reached it: whether one did, after a refusal. */
+async function startBotNotingCommands(): Promise<{ baseUrl: string; handled: () => boolean }> {
+  let handled = false;
+  const { baseUrl } = await startBot((app) => {
+    app.command(SLASH_COMMAND, async ({ ack }) => {
+      handled = true;
+      await ack();
+    });
+  });
+  return { baseUrl, handled: () => handled };
+}
+
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve = () => {};
   const promise = new Promise<void>((done) => {
@@ -93,33 +105,21 @@ describe('createSlackApp in HTTP mode', () => {
   });
 
   it('rejects a request with a bad signature with 401 and runs no handler', async () => {
-    let handled = false;
-    const { baseUrl } = await startBot((app) => {
-      app.command(SLASH_COMMAND, async ({ ack }) => {
-        handled = true;
-        await ack();
-      });
-    });
+    const { baseUrl, handled } = await startBotNotingCommands();
 
     const response = await send(baseUrl, requests.slashCommand({ text: 'list' }, { badSignature: true }));
 
     expect(response.status).toBe(401);
-    expect(handled).toBe(false);
+    expect(handled()).toBe(false);
   });
 
   it('rejects a request signed 6 minutes ago with 401 and runs no handler', async () => {
-    let handled = false;
-    const { baseUrl } = await startBot((app) => {
-      app.command(SLASH_COMMAND, async ({ ack }) => {
-        handled = true;
-        await ack();
-      });
-    });
+    const { baseUrl, handled } = await startBotNotingCommands();
 
     const response = await send(baseUrl, requests.slashCommand({ text: 'list' }, { ageSeconds: 6 * 60 }));
 
     expect(response.status).toBe(401);
-    expect(handled).toBe(false);
+    expect(handled()).toBe(false);
   });
 
   it('rejects a request without signature headers with 401', async () => {
@@ -139,13 +139,7 @@ describe('createSlackApp in HTTP mode', () => {
     ['a signature cut short', (signature: string) => signature.slice(0, 20)],
     ['an empty signature', () => ''],
   ])('rejects a request with %s with 401, runs no handler and logs why', async (_case, alter) => {
-    let handled = false;
-    const { baseUrl } = await startBot((app) => {
-      app.command(SLASH_COMMAND, async ({ ack }) => {
-        handled = true;
-        await ack();
-      });
-    });
+    const { baseUrl, handled } = await startBotNotingCommands();
     const request = requests.slashCommand({ text: 'list' });
     const signature = request.headers['x-slack-signature'] ?? '';
 
@@ -155,7 +149,7 @@ describe('createSlackApp in HTTP mode', () => {
     });
 
     expect(response.status).toBe(401);
-    expect(handled).toBe(false);
+    expect(handled()).toBe(false);
     const refusal = logs.lines().find((line) => line.msg === 'refused a request to the Slack endpoint');
     expect(refusal).toMatchObject({ status: 401, reason: expect.stringMatching(/signature/) });
     expect(JSON.stringify(logs.lines())).not.toContain(SIGNING_SECRET);
@@ -174,13 +168,7 @@ describe('createSlackApp in HTTP mode', () => {
   });
 
   it("answers Slack's unsigned ssl_check with 200 and dispatches nothing smuggled beside it", async () => {
-    let handled = false;
-    const { baseUrl } = await startBot((app) => {
-      app.command(SLASH_COMMAND, async ({ ack }) => {
-        handled = true;
-        await ack();
-      });
-    });
+    const { baseUrl, handled } = await startBotNotingCommands();
     const command = requests.slashCommand({ text: 'list' });
     const payload = JSON.stringify(Object.fromEntries(new URLSearchParams(command.body)));
 
@@ -193,7 +181,7 @@ describe('createSlackApp in HTTP mode', () => {
 
     expect(response.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(handled).toBe(false);
+    expect(handled()).toBe(false);
   });
 
   it('routes a block action to its action handler with the clicked value and the clicking user', async () => {
