@@ -48,9 +48,10 @@ export interface WatchSteps {
 
 /**
  * A watch's event (v1) is read at its first poll, then once per this many poll intervals (each watch
- * at a phase of its own, so the second read comes sooner) until the target is reached: a refusal (no capacity) is usually known at once, and a later failure ends the
- * watch within this many ticks, while a normal start costs about one list per person per tick
- * rather than a list plus one event per watched machine.
+ * at a phase of its own, so the second read comes sooner) until the target is reached: a refusal (no
+ * capacity) is usually known at once, and a later failure ends the watch within this many ticks, while
+ * a normal start costs about one list per person per tick rather than a list plus one event per
+ * watched machine.
  */
 const EVENT_FOLLOW_EVERY_TICKS = 6;
 
