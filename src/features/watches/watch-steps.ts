@@ -10,6 +10,7 @@ import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceNotFoundError } from '../../paperspace/errors.js';
 import type { Machine, MachineEvent } from '../../paperspace/schemas.js';
+import { phaseOf } from '../../scheduler/phase.js';
 import type { Store } from '../../store/store.js';
 import type { FinishedWatchStatus, TimelineEntry, Watch } from '../../store/watch-types.js';
 import { failedEventSince, finishedAt } from './event-log.js';
@@ -262,15 +263,6 @@ export function createWatchSteps(deps: WatchStepsDeps): WatchSteps {
       for (const id of polledAt.keys()) if (!polled.has(id)) polledAt.delete(id);
     },
   };
-}
-
-/** A point in [0, period) fixed by `id` (FNV-1a), the same on every replica and every restart. */
-function phaseOf(id: string, period: number): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < id.length; index += 1) {
-    hash = Math.imul(hash ^ id.charCodeAt(index), 0x01000193);
-  }
-  return (hash >>> 0) % Math.max(1, Math.floor(period));
 }
 
 /** Polls retry at the next tick, so the client's own quick retries (and Retry-After waits) are off. */
