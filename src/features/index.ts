@@ -8,6 +8,7 @@ import { type JobDeps, NO_OBSERVER, type SchedulerJob, type SchedulerObserver } 
 import {
   createScheduler,
   newReplicaId,
+  realTimers,
   type Scheduler,
   type SchedulerTimers,
 } from '../scheduler/scheduler.js';
@@ -132,6 +133,7 @@ export function createBotScheduler(options: BotSchedulerOptions): Scheduler {
   const replicaId = options.replicaId ?? newReplicaId();
   const observer = options.observer ?? NO_OBSERVER;
   const cron = options.cron ?? createNodeCronEngine(options.logger);
+  const timers = options.timers ?? realTimers;
   return createScheduler({
     jobs: featureJobs({
       ...options,
@@ -141,12 +143,13 @@ export function createBotScheduler(options: BotSchedulerOptions): Scheduler {
       pollConcurrency: options.pollConcurrency ?? DEFAULT_POLL_CONCURRENCY,
       retention: options.retention ?? DEFAULT_RETENTION,
       pacer: options.pacer ?? createChannelPacer(pacingOf(options)),
+      ...(timers.spread === undefined ? {} : { spread: timers.spread }),
     }),
     logger: options.logger,
     pollIntervalMs: options.pollIntervalMs,
     replicaId,
     observer,
-    ...(options.timers === undefined ? {} : { timers: options.timers }),
+    timers,
   });
 }
 

@@ -11,6 +11,7 @@ import type { Store } from '../store/store.js';
 import type { KeyVault } from '../vault/key-vault.js';
 import type { PaperspaceClientFactory } from '../vault/paperspace-clients.js';
 import type { CronEngine } from './cron-engine.js';
+import type { SpreadTimer } from './interval-spread.js';
 
 export interface SchedulerJob {
   /** Names the job in logs when a step fails. */
@@ -24,6 +25,11 @@ export interface SchedulerJob {
   tick(): Promise<void>;
   /** After the last tick (e.g. giving up this replica's leases). */
   stop?(): Promise<void>;
+  /**
+   * When the scheduler stops, before settled(): drops the work a tick left for later in its interval
+   * (a person's poll due at their moment of it), so that stopping waits only for what has started.
+   */
+  halt?(): void;
   /**
    * Resolves when the work a tick handed off has ended (polls under way, posts waiting on Slack's
    * pace). The timer's ticks do not wait for it, so a slow person or channel never delays the next poll; stop() and an explicit
@@ -97,6 +103,11 @@ export interface JobDeps {
   pollIntervalMs: number;
   /** People polled at the same time (POLL_CONCURRENCY). */
   pollConcurrency: number;
+  /**
+   * The scheduler's clock and timer for work spread across an interval (each person's poll at a moment
+   * of their own); absent when a test fires the ticks by hand, and that work then starts with the tick.
+   */
+  spread?: SpreadTimer;
   /** How long audit records and expired delegations are kept. */
   retention: RetentionConfig;
   cron: CronEngine;

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { describeError } from '../errors/describe-error.js';
+import type { SpreadTimer } from './interval-spread.js';
 import { NO_OBSERVER, type SchedulerJob, type SchedulerObserver } from './job.js';
 
 /** How the poll tick is driven. Tests use manualTimers and call tick() themselves. */
@@ -16,6 +17,11 @@ export interface SchedulerTimers {
    * started (if any) has run every job; what the jobs handed off may still be under way.
    */
   every(ms: number, run: () => Promise<void>): () => void;
+  /**
+   * Keeps time for work a tick spreads across its interval (interval-spread.ts). Timers a test fires by
+   * hand leave it out, and that work then starts with the tick.
+   */
+  spread?: SpreadTimer;
 }
 
 export const realTimers: SchedulerTimers = {
@@ -24,6 +30,14 @@ export const realTimers: SchedulerTimers = {
     // The scheduler never keeps the process alive on its own; the Slack server does.
     timer.unref();
     return () => clearInterval(timer);
+  },
+  spread: {
+    now: Date.now,
+    after(ms, run) {
+      const timer = setTimeout(run, ms);
+      timer.unref();
+      return () => clearTimeout(timer);
+    },
   },
 };
 
@@ -127,6 +141,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       stopTimer = undefined;
       // After the tick under way, so that a job cannot start again what its stop() ends.
       await queue;
+      // Work a tick left for later in its interval is dropped rather than waited for: the leases given
+      // up below hand it to another replica.
+      for (const job of jobs) job.halt?.();
       await settled();
       for (const job of jobs) if (job.stop) await step(job.name, () => job.stop?.() ?? Promise.resolve());
     },

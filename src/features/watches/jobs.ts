@@ -54,6 +54,7 @@ export function watchJobs(
     leaseMs: Math.max(MIN_LEASE_MS, 3 * deps.pollIntervalMs),
     pollIntervalMs: deps.pollIntervalMs,
     concurrency: deps.pollConcurrency,
+    ...(deps.spread === undefined ? {} : { spread: deps.spread }),
     checks: deps.machineChecks ?? [],
     pollSkipped: (reason) => deps.observer.pollSkipped(reason),
   });
@@ -62,6 +63,7 @@ export function watchJobs(
     {
       name: 'watches',
       tick: () => poller.tick(),
+      halt: () => poller.halt(),
       // The polls first: a poll that ends may hand a post to the outcomes.
       settled: async () => {
         await poller.settled();

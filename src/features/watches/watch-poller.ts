@@ -6,19 +6,21 @@
 // The same list, made once per person per tick under the person's lease, is what other features'
 // machine checks read (the cost guard); a linked person without watches is listed only when one of
 // those checks is due.
-// No tick waits for anyone: a tick starts the poll of every person it holds and returns. Each poll is
-// cut off at a deadline shorter than the poll interval, counted from the tick (not from when the poll
-// got its place under the concurrency cap), and a poll still waiting for its place near that deadline
-// is dropped for this interval and goes first at the next: every poll a tick starts has ended before
-// the next tick. A person whose last poll is still under way is skipped for this interval rather
-// than waited for, so one account whose requests hang (an incident, a stuck connection) delays nobody
-// else's completion.
+// No tick waits for anyone: a tick claims its people and leaves each person's poll for their own
+// moment of the interval (interval-spread.ts), so a replica's calls, and the completions they find,
+// come at an even pace rather than all at the tick. Each poll is cut off at a deadline shorter than
+// the poll interval, counted from its moment (not from when it got its place under the concurrency
+// cap), and a poll still waiting for its place near that deadline is dropped for this interval: every
+// poll has ended before the person's next moment. A person whose last poll is still under way is
+// skipped for this interval rather than waited for, so one account whose requests hang (an incident,
+// a stuck connection) delays nobody else's completion.
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceTimeoutError } from '../../paperspace/errors.js';
 import { createLimiter, forEachConcurrently } from '../../scheduler/concurrency.js';
+import { createIntervalSpread, type SpreadTimer } from '../../scheduler/interval-spread.js';
 import type { PersonMachineCheck, PollSkipReason } from '../../scheduler/job.js';
 import type { Store } from '../../store/store.js';
 import type { HeldPerson, PolledWatch } from '../../store/watch-leases.js';
@@ -51,6 +53,11 @@ export interface WatchPollerDeps {
   leaseMs: number;
   pollIntervalMs: number;
   /**
+   * The scheduler's clock and timer for each person's moment of the interval; without it (a test firing
+   * ticks by hand) every poll starts with its tick.
+   */
+  spread?: SpreadTimer;
+  /**
    * People whose machines are being listed at the same time (POLL_CONCURRENCY). Each costs one
    * getMachines call, so a tick lasts about ceil(people / concurrency) API latencies: sized for the
    * API, not for the bot. A poll gives its place back once its list is in.
@@ -69,15 +76,17 @@ export interface WatchPollerDeps {
 }
 
 export interface WatchPoller {
-  /** Claims this replica's people and starts their polls; does not wait for them to answer. */
+  /** Claims this replica's people and sets each one's poll going at their moment of the interval; does not wait for them. */
   tick(): Promise<void>;
-  /** Resolves when every poll started so far has ended. */
+  /** Resolves when every poll placed so far has started and ended. */
   settled(): Promise<void>;
+  /** Drops the polls placed for later in the interval (the scheduler is stopping). */
+  halt(): void;
 }
 
 /**
- * A poll is cut off at this share of the poll interval after its tick: it then has ended before the
- * next tick, which polls the person again, while 250 ms of API latency (or a few pages) leaves it plenty
+ * A poll is cut off at this share of the poll interval after its moment: it then has ended before the
+ * person's next moment, while 250 ms of API latency (or a few pages) leaves it plenty
  * of room.
  */
 const POLL_DEADLINE_SHARE = 0.8;
@@ -93,10 +102,16 @@ const MIN_POLL_SHARE = 0.2;
 
 const WATCHES_AT_ONCE = 4;
 
-/** When a tick's polls are cut off: `signal` aborts then; `startedAt` is the tick (performance.now()). */
-interface TickDeadline {
+/** When a moment's polls are cut off: `signal` aborts then; `startedAt` is the moment (performance.now()). */
+interface PollDeadline {
   signal: AbortSignal;
   startedAt: number;
+}
+
+/** A held person's poll as a claim hands it out: who they are, and their active watches. */
+interface PersonGroup {
+  user: HeldPerson;
+  watches: PolledWatch[];
 }
 
 const UNLINKED = 'your Paperspace key was unlinked, so there is no key left to check it with.';
@@ -108,8 +123,14 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
   const steps = createWatchSteps({ ...deps, troubles });
   const keys = createPersonKeys(deps);
   const reads = createWatchReads(store);
-  // Shared by every tick: a poll still under way counts against the cap of the next tick's polls.
+  // Shared by every moment: a poll still under way counts against the cap of the later ones.
   const limiter = createLimiter(deps.concurrency);
+  const spread = createIntervalSpread({
+    intervalMs: deps.pollIntervalMs,
+    ...(deps.spread === undefined ? {} : { timer: deps.spread }),
+  });
+  /** The people this replica held at its last claim: a poll placed before a claim gave them up is not made. */
+  let holding = new Set<string>();
   const deadlineMs = Math.max(1, Math.floor(deps.pollIntervalMs * POLL_DEADLINE_SHARE));
   const minPollMs = deps.pollIntervalMs * MIN_POLL_SHARE;
   /** Polls started and not ended, by person. */
@@ -246,7 +267,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
     userKey: string,
     user: HeldPerson,
     claimed: readonly PolledWatch[],
-    deadline: TickDeadline,
+    deadline: PollDeadline,
   ): Promise<void> | undefined {
     const due = (deps.checks ?? []).some((check) => check.due(user, deps.now()));
     if (claimed.length === 0 && !due) return undefined;
@@ -285,14 +306,13 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
   }
 
   /**
-   * The deadline every poll of a tick shares, POLL_DEADLINE_SHARE of the interval from the tick: one
-   * timer and one reason a tick, not one a person (at 5,000 people a replica, a timer each and, for
-   * each poll still waiting for its place then, an error with its stack). Cleared once the tick's
-   * polls have all ended.
+   * The deadline the polls of one moment share, POLL_DEADLINE_SHARE of the interval from it: one timer
+   * and one reason a moment, not one a person (at 5,000 people a replica, a timer each and, for each
+   * poll still waiting for its place then, an error with its stack). Cleared once its polls have ended.
    */
-  function tickDeadline(): TickDeadline & { endWith(polls: Promise<void>[]): void } {
+  function pollDeadline(): PollDeadline & { endWith(polls: Promise<void>[]): void } {
     const controller = new AbortController();
-    // Every poll of the tick listens while its calls run: as many listeners as places, not a leak.
+    // Every poll of the moment listens while its calls run: as many listeners as places, not a leak.
     setMaxListeners(0, controller.signal);
     const timer = setTimeout(
       () => controller.abort(new PaperspaceTimeoutError('watches.poll', 'check your machines', deadlineMs)),
@@ -305,6 +325,21 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
         void Promise.all(polls).then(() => clearTimeout(timer));
       },
     };
+  }
+
+  /** The polls of one moment of the interval: each person's, unless their last poll is still under way. */
+  function startMoment(batch: ReadonlyArray<{ userKey: string; group: PersonGroup }>): void {
+    const deadline = pollDeadline();
+    const polls: Promise<void>[] = [];
+    for (const { userKey, group } of batch) {
+      if (!holding.has(userKey)) continue;
+      if (inFlight.has(userKey)) skip(userKey);
+      else {
+        const poll = startPoll(userKey, group.user, group.watches, deadline);
+        if (poll !== undefined) polls.push(poll);
+      }
+    }
+    deadline.endWith(polls);
   }
 
   /** A poll that waited for a place under the cap past its deadline: counted now, logged at the next tick. */
@@ -325,8 +360,11 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
 
   return {
     async settled() {
+      await spread.settled();
       while (inFlight.size > 0) await Promise.all(inFlight.values());
     },
+
+    halt: () => spread.halt(),
 
     async tick() {
       const first = dropped;
@@ -344,7 +382,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
         leaseMs: deps.leaseMs,
       });
       steps.forgetAllBut(new Set(watches.map((watch) => watch.id)));
-      const byUser = new Map<string, { user: HeldPerson; watches: PolledWatch[] }>();
+      const byUser = new Map<string, PersonGroup>();
       // Every held person, watches or not: the machine checks may want the machines of any of them.
       for (const user of held) byUser.set(`${user.teamId}/${user.userId}`, { user, watches: [] });
       for (const watch of watches) {
@@ -357,21 +395,14 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
         group.watches.push(watch);
         byUser.set(key, group);
       }
-      const polledHere = new Set(byUser.keys());
-      keys.keepOnly(polledHere);
-      failures.keepOnly(polledHere);
-      // The cap serves polls in the order they start: those dropped last interval go first this time.
-      const groups = [...byUser].sort(([a], [b]) => Number(first.has(b)) - Number(first.has(a)));
-      const deadline = tickDeadline();
-      const polls: Promise<void>[] = [];
-      for (const [userKey, group] of groups) {
-        if (inFlight.has(userKey)) skip(userKey);
-        else {
-          const poll = startPoll(userKey, group.user, group.watches, deadline);
-          if (poll !== undefined) polls.push(poll);
-        }
-      }
-      deadline.endWith(polls);
+      holding = new Set(byUser.keys());
+      keys.keepOnly(holding);
+      failures.keepOnly(holding);
+      // The cap serves polls in the order they start: those dropped last interval go first in their moment.
+      const people = [...byUser]
+        .sort(([a], [b]) => Number(first.has(b)) - Number(first.has(a)))
+        .map(([userKey, group]) => [userKey, { userKey, group }] as const);
+      spread.place(people, startMoment);
     },
   };
 }

@@ -1,0 +1,124 @@
+// With the real scheduler's timers, a tick does not poll everyone at once: each person's machines are
+// listed at their own moment of the interval, the same moment every interval, and a scheduler that
+// stops drops the moments still to come instead of waiting for them.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { phaseOf } from '../../../src/scheduler/phase.js';
+import type { SchedulerTimers } from '../../../src/scheduler/scheduler.js';
+import {
+  messageText,
+  POLL_INTERVAL_MS,
+  type SchedulerHarness,
+  startSchedulerHarness,
+} from '../../scheduler/harness.js';
+import { type HandSpreadTimer, handSpreadTimer } from '../../support/hand-spread-timer.js';
+import { TEAM_ID, USERS } from '../../support/test-bot.js';
+
+const START = 1_700_000_000_000;
+
+let h: SchedulerHarness;
+let wall: HandSpreadTimer;
+let fire: () => Promise<void>;
+
+beforeEach(async () => {
+  wall = handSpreadTimer(START);
+  let run: (() => Promise<void>) | undefined;
+  const timers: SchedulerTimers = {
+    every(_ms, callback) {
+      run = callback;
+      return () => {
+        run = undefined;
+      };
+    },
+    spread: wall,
+  };
+  fire = () => {
+    if (run === undefined) throw new Error('the scheduler has not started its timer');
+    return run();
+  };
+  h = await startSchedulerHarness({ timers });
+  await h.link('ada');
+  await h.link('sam');
+});
+afterEach(async () => {
+  await h.close();
+});
+
+const MACHINES = {
+  ada: { id: 'psada003', name: 'ada-render', channel: 'C0ADA' },
+  sam: { id: 'psorb004', name: 'sam-dev', channel: 'C0SAM' },
+} as const;
+
+async function startAndWatch(name: 'ada' | 'sam') {
+  const machine = MACHINES[name];
+  await h.client(name).machines.start(machine.id);
+  await h.watcher.watch({
+    user: h.user(name),
+    machineId: machine.id,
+    machineName: machine.name,
+    targetState: 'serviceready',
+    channel: machine.channel,
+    messageTs: '1700000000.000001',
+    initialState: 'off',
+  });
+}
+
+/** A person's moment: how far into each interval their machines are listed. */
+const momentOf = (name: 'ada' | 'sam') => phaseOf(`${TEAM_ID}/${USERS[name].slackId}`, POLL_INTERVAL_MS);
+
+const listCalls = (name: 'ada' | 'sam') =>
+  h.emulator.state
+    .requests()
+    .filter(
+      (request) => request.path.endsWith('/getMachines') && request.userId === USERS[name].emulatorUserId,
+    ).length;
+
+const repliesIn = (channel: string) =>
+  h.slack.calls('chat.postMessage').filter((call) => call.args.channel === channel);
+
+describe("each person's poll at a moment of their own", () => {
+  it('lists nobody at the tick; each person at their moment, and again an interval later, with the completion posted', async () => {
+    await startAndWatch('ada');
+    await startAndWatch('sam');
+    const [early, late] =
+      momentOf('ada') < momentOf('sam') ? (['ada', 'sam'] as const) : (['sam', 'ada'] as const);
+    // These people's moments are well into the interval, so the tick itself lists no one.
+    expect(momentOf(early)).toBeGreaterThan(POLL_INTERVAL_MS / 100);
+    expect(momentOf(late) - momentOf(early)).toBeGreaterThan(POLL_INTERVAL_MS / 100);
+
+    await fire();
+    expect(listCalls('ada') + listCalls('sam')).toBe(0);
+
+    wall.advanceTo(START + momentOf(early));
+    await vi.waitFor(() => expect(listCalls(early)).toBe(1));
+    expect(listCalls(late)).toBe(0);
+    wall.advanceTo(START + momentOf(late));
+    await vi.waitFor(() => expect(listCalls(late)).toBe(1));
+
+    // Next interval: the machines got there; each person is listed at the same moment of it.
+    h.clock.advance(POLL_INTERVAL_MS);
+    wall.advanceTo(START + POLL_INTERVAL_MS);
+    await fire();
+    expect(listCalls(early) + listCalls(late)).toBe(2);
+    wall.advanceTo(START + POLL_INTERVAL_MS + momentOf(early));
+    await vi.waitFor(() => expect(repliesIn(MACHINES[early].channel)).toHaveLength(1));
+    expect(listCalls(late)).toBe(1);
+    wall.advanceTo(START + POLL_INTERVAL_MS + momentOf(late));
+    await vi.waitFor(() => expect(repliesIn(MACHINES[late].channel)).toHaveLength(1));
+    expect(messageText(repliesIn(MACHINES[late].channel)[0]?.args ?? {})).toContain(MACHINES[late].name);
+    expect(listCalls('ada')).toBe(2);
+    expect(listCalls('sam')).toBe(2);
+  });
+
+  it('stops without waiting for the moments still to come, and lists no one after it stopped', async () => {
+    await startAndWatch('ada');
+    await startAndWatch('sam');
+    await fire();
+    expect(wall.pending).toBeGreaterThan(0);
+
+    // Resolves though the wall clock never reaches anyone's moment.
+    await h.scheduler.stop();
+    expect(wall.pending).toBe(0);
+    wall.advanceTo(START + 2 * POLL_INTERVAL_MS);
+    expect(listCalls('ada') + listCalls('sam')).toBe(0);
+  });
+});
