@@ -28,14 +28,6 @@ export interface IntervalSpread {
   place<T>(entries: ReadonlyArray<readonly [id: string, value: T]>, start: (batch: T[]) => void): void;
   /** Drops every batch not yet started (the scheduler is stopping). */
   halt(): void;
-  /** Resolves when every batch placed so far has been started or dropped. */
-  settled(): Promise<void>;
-}
-
-/** A batch waiting for its slot: `started` resolves when it has started or was dropped. */
-interface Waiting {
-  cancel: () => void;
-  started: Promise<void>;
 }
 
 /** Slots per interval: the moments are this fine, and a tick sets at most this many timers. */
@@ -50,8 +42,8 @@ export function createIntervalSpread(options: {
   const slotMs = intervalMs / SLOTS_PER_INTERVAL;
   /** Where the last tick's cover ended: the next tick's starts there. */
   let coveredUntil = Number.NEGATIVE_INFINITY;
-  /** Batches waiting for their slot; `after` calls back later, never during the call. */
-  const waiting = new Set<Waiting>();
+  /** How to cancel each batch still waiting for its slot. */
+  const waiting = new Set<() => void>();
 
   return {
     place(entries, start) {
@@ -86,33 +78,18 @@ export function createIntervalSpread(options: {
           start(batch);
           continue;
         }
-        const entry: Waiting = { cancel: () => undefined, started: Promise.resolve() };
-        // The executor runs at once, so the entry is whole before anything can read it.
-        entry.started = new Promise<void>((resolve) => {
-          const stop = timer.after(slotStart - at, () => {
-            waiting.delete(entry);
-            try {
-              start(batch);
-            } finally {
-              resolve();
-            }
-          });
-          entry.cancel = () => {
-            stop();
-            resolve();
-          };
+        // `after` calls back later, never during the call: the cancel is in the set by then.
+        const cancel = timer.after(slotStart - at, () => {
+          waiting.delete(cancel);
+          start(batch);
         });
-        waiting.add(entry);
+        waiting.add(cancel);
       }
     },
 
     halt() {
-      for (const entry of waiting) entry.cancel();
+      for (const cancel of waiting) cancel();
       waiting.clear();
-    },
-
-    async settled() {
-      while (waiting.size > 0) await Promise.all([...waiting].map((entry) => entry.started));
     },
   };
 }

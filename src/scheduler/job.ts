@@ -22,7 +22,7 @@ export interface SchedulerJob {
    * Every POLL_INTERVAL_MS. Ticks never overlap; a failure is logged and the next tick tries again. A
    * tick hands off what may take long (a person's poll, a post), so that no tick waits on one person.
    */
-  tick(): Promise<void>;
+  tick(cause?: TickCause): Promise<void>;
   /** After the last tick (e.g. giving up this replica's leases). */
   stop?(): Promise<void>;
   /**
@@ -36,6 +36,15 @@ export interface SchedulerJob {
    * tick() do, so nothing is cut off at shutdown and a test sees the tick's posts.
    */
   settled?(): Promise<void>;
+}
+
+/**
+ * Where a tick came from: the interval's timer, whose work may be spread over the interval it starts,
+ * or an explicit Scheduler.tick() (a test, the sandbox's clock), which wants its work done now. A job
+ * ticked without one takes it as explicit.
+ */
+export interface TickCause {
+  fromTimer: boolean;
 }
 
 /**

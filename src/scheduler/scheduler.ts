@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { describeError } from '../errors/describe-error.js';
 import type { SpreadTimer } from './interval-spread.js';
-import { NO_OBSERVER, type SchedulerJob, type SchedulerObserver } from './job.js';
+import { NO_OBSERVER, type SchedulerJob, type SchedulerObserver, type TickCause } from './job.js';
 
 /** How the poll tick is driven. Tests use manualTimers and call tick() themselves. */
 export interface SchedulerTimers {
@@ -90,10 +90,10 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   };
 
   let stopped = false;
-  const runTick = async () => {
+  const runTick = async (cause: TickCause) => {
     // A tick asked for after stop() would schedule reminders again and take leases just given up.
     if (stopped) return;
-    for (const job of jobs) await step(job.name, () => job.tick());
+    for (const job of jobs) await step(job.name, () => job.tick(cause));
   };
 
   const settled = async () => {
@@ -105,20 +105,21 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   // may take long (each person's poll, each post), so a slow person never makes a tick skipped.
   let queue: Promise<void> = Promise.resolve();
   let busy = false;
-  const timerTick = () => {
+  const queueTick = (cause: TickCause) => {
     queue = queue.then(async () => {
       busy = true;
       try {
-        await runTick();
+        await runTick(cause);
       } finally {
         busy = false;
       }
     });
     return queue;
   };
-  // An explicit tick also waits for what the tick handed off (see SchedulerJob.settled).
+  // An explicit tick does its work now rather than spread over an interval, and waits for what it
+  // handed off (see SchedulerJob.settled): a test, or the sandbox's clock, sees its whole effect.
   const tick = async () => {
-    await timerTick();
+    await queueTick({ fromTimer: false });
     await settled();
   };
 
@@ -131,7 +132,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       if (stopTimer !== undefined) return;
       stopped = false;
       for (const job of jobs) if (job.start) await step(job.name, () => job.start?.() ?? Promise.resolve());
-      stopTimer = timers.every(deps.pollIntervalMs, () => (busy ? Promise.resolve() : timerTick()));
+      stopTimer = timers.every(deps.pollIntervalMs, () =>
+        busy ? Promise.resolve() : queueTick({ fromTimer: true }),
+      );
       logger.info({ replica: deps.replicaId, pollIntervalMs: deps.pollIntervalMs }, 'scheduler started');
     },
 

@@ -62,7 +62,7 @@ export function watchJobs(
   return [
     {
       name: 'watches',
-      tick: () => poller.tick(),
+      tick: (cause) => poller.tick(cause),
       halt: () => poller.halt(),
       // The polls first: a poll that ends may hand a post to the outcomes.
       settled: async () => {

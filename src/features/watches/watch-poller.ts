@@ -21,7 +21,7 @@ import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceTimeoutError } from '../../paperspace/errors.js';
 import { createLimiter, forEachConcurrently } from '../../scheduler/concurrency.js';
 import { createIntervalSpread, type SpreadTimer } from '../../scheduler/interval-spread.js';
-import type { PersonMachineCheck, PollSkipReason } from '../../scheduler/job.js';
+import type { PersonMachineCheck, PollSkipReason, TickCause } from '../../scheduler/job.js';
 import type { Store } from '../../store/store.js';
 import type { HeldPerson, PolledWatch } from '../../store/watch-leases.js';
 import type { Watch } from '../../store/watch-types.js';
@@ -76,9 +76,12 @@ export interface WatchPollerDeps {
 }
 
 export interface WatchPoller {
-  /** Claims this replica's people and sets each one's poll going at their moment of the interval; does not wait for them. */
-  tick(): Promise<void>;
-  /** Resolves when every poll placed so far has started and ended. */
+  /**
+   * Claims this replica's people and sets each one's poll going: at their moment of the interval on a
+   * tick of the timer, at once on an explicit one. Does not wait for them.
+   */
+  tick(cause?: TickCause): Promise<void>;
+  /** Resolves when every poll started so far has ended. */
   settled(): Promise<void>;
   /** Drops the polls placed for later in the interval (the scheduler is stopping). */
   halt(): void;
@@ -360,13 +363,14 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
 
   return {
     async settled() {
-      await spread.settled();
+      // The polls that started: those the timer's ticks left for later in their interval are not this
+      // wait's (an explicit tick polls everyone at once; a stopping scheduler drops them first).
       while (inFlight.size > 0) await Promise.all(inFlight.values());
     },
 
     halt: () => spread.halt(),
 
-    async tick() {
+    async tick(cause = { fromTimer: false }) {
       const first = dropped;
       dropped = new Set();
       if (first.size > 0) {
@@ -402,7 +406,8 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
       const people = [...byUser]
         .sort(([a], [b]) => Number(first.has(b)) - Number(first.has(a)))
         .map(([userKey, group]) => [userKey, { userKey, group }] as const);
-      spread.place(people, startMoment);
+      if (cause.fromTimer) spread.place(people, startMoment);
+      else startMoment(people.map(([, person]) => person));
     },
   };
 }

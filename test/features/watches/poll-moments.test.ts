@@ -109,6 +109,19 @@ describe("each person's poll at a moment of their own", () => {
     expect(listCalls('sam')).toBe(2);
   });
 
+  it('lists everyone at once on an explicit tick (a test, the sandbox clock), which wants its work done now', async () => {
+    await startAndWatch('ada');
+    await startAndWatch('sam');
+    h.clock.advance(POLL_INTERVAL_MS);
+
+    await h.scheduler.tick();
+    expect(listCalls('ada')).toBe(1);
+    expect(listCalls('sam')).toBe(1);
+    expect(repliesIn(MACHINES.ada.channel)).toHaveLength(1);
+    expect(repliesIn(MACHINES.sam.channel)).toHaveLength(1);
+    expect(wall.pending).toBe(0);
+  });
+
   it('stops without waiting for the moments still to come, and lists no one after it stopped', async () => {
     await startAndWatch('ada');
     await startAndWatch('sam');

@@ -76,8 +76,11 @@ describeInChromium('the sandbox clock in a browser', () => {
 
     const before = sandbox.clock.reading().now;
     await clock.getByRole('button', { name: '+8 h' }).click();
+    // The region's text holds the button's label too, so the move itself is what is waited for.
+    await expect
+      .poll(() => sandbox.clock.reading().now - before, { timeout: STEP_TIMEOUT_MS })
+      .toBeGreaterThanOrEqual(8 * 3_600_000);
     await expect.poll(() => clock.textContent(), { timeout: STEP_TIMEOUT_MS }).toContain('+8 h');
-    expect(sandbox.clock.reading().now - before).toBeGreaterThanOrEqual(8 * 3_600_000);
 
     await alert.last().waitFor({ timeout: STEP_TIMEOUT_MS });
     const text = (await alert.last().textContent()) ?? '';
