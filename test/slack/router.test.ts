@@ -59,19 +59,48 @@ describe('the listener router', () => {
     expect(JSON.parse(warning)).toMatchObject({ level: LEVEL.warn, callbackId: 'retired_modal', user: ADA });
   });
 
+  it('acks a workflow step no listener owns, so Slack does not send it again, and says so in the log', async () => {
+    const event = bot.slack.functions.execute({ callbackId: 'retired_step', inputs: {}, outputs: [] });
+    const response = await bot.send(bot.requests.event({ ...event }));
+    expect(response.status).toBe(200);
+    const warning = await eventually(() =>
+      bot
+        .logText()
+        .split('\n')
+        .find((line) => line.includes('retired_step')),
+    );
+    expect(JSON.parse(warning)).toMatchObject({ level: LEVEL.warn, callbackId: 'retired_step' });
+    expect(bot.logText()).not.toContain('not acknowledged');
+  });
+
   it('refuses a second listener for one id: Bolt would have run both', () => {
     const registered: string[] = [];
     const app = {
       action: (constraint: unknown) => registered.push(`action ${JSON.stringify(constraint)}`),
       view: (constraint: unknown) => registered.push(`view ${JSON.stringify(constraint)}`),
+      event: (name: unknown) => registered.push(`event ${String(name)}`),
     } as unknown as App;
     const router = createListenerRouter(app, { logger: captureLogs().logger, pacer: createChannelPacer() });
     router.action('go', async () => {});
     router.view('form', async () => {});
+    router.event('app_home_opened', async () => {});
+    router.event('link_shared', async () => {});
+    router.function('start_step', async () => {});
+    router.function('stop_step', async () => {});
     expect(() => router.action('go', async () => {})).toThrow('action go already has a listener');
     expect(() => router.view('form', async () => {})).toThrow('view form already has a listener');
-    // However many listeners register, Bolt sees one per surface.
-    expect(registered).toEqual(['action {"type":"block_actions"}', 'view {"type":"view_submission"}']);
+    expect(() => router.event('link_shared', async () => {})).toThrow(
+      'event link_shared already has a listener',
+    );
+    expect(() => router.function('stop_step', async () => {})).toThrow(
+      'step stop_step already has a listener',
+    );
+    // However many listeners register, Bolt sees one per surface: each request runs one chain.
+    expect(registered).toEqual([
+      'action {"type":"block_actions"}',
+      'view {"type":"view_submission"}',
+      'event /.*/',
+    ]);
   });
 });
 
