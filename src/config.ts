@@ -40,12 +40,12 @@ export interface RetentionConfig {
 }
 
 /**
- * One getMachines call per person per tick: a tick lasts about ceil(people / this) API latencies. A
- * poll holds its place for its list call and the store's reads and writes after it, about 300 ms at
- * 250 ms of API latency: 5,000 people a replica (10,000 on two) need some 400 places to be polled
- * within the interval, and 256 dropped a third of them every tick. It matches the Paperspace connection
- * pool (bot.ts); rate limits are per API key, i.e. per person, and are honoured per person
- * (watch-poller.ts).
+ * People whose machines are being listed at the same moment. Each person's poll comes at a moment of
+ * their own in the interval (scheduler/interval-spread.ts), so at 250 ms of API latency a replica with
+ * 5,000 people keeps about 250 lists in flight; the cap counts when Paperspace slows down (at 1 s, about
+ * 1,000) or stops answering, bounding the connections and the polls waiting on them. A place is held
+ * for the list call only. It matches the Paperspace connection pool (bot.ts); rate limits are per API
+ * key, i.e. per person, and are honoured per person (watch-poller.ts).
  */
 export const DEFAULT_POLL_CONCURRENCY = 1024;
 /** Half a year of "who stopped gpu-1?" answers; about 200 MB of audit rows at 500 people. */

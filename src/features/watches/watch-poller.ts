@@ -58,9 +58,9 @@ export interface WatchPollerDeps {
    */
   spread?: SpreadTimer;
   /**
-   * People whose machines are being listed at the same time (POLL_CONCURRENCY). Each costs one
-   * getMachines call, so a tick lasts about ceil(people / concurrency) API latencies: sized for the
-   * API, not for the bot. A poll gives its place back once its list is in.
+   * People whose machines are being listed at the same time (POLL_CONCURRENCY). Polls come at their
+   * people's moments, spread over the interval, so the cap binds only when Paperspace answers slowly or
+   * not at all. A poll gives its place back once its list is in.
    */
   concurrency: number;
   /**
