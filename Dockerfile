@@ -27,8 +27,9 @@ FROM ${NODE_IMAGE} AS runtime
 # semi-spaces grow to 64 MB (Node 20's stopped at 16): at 10,000 watches RSS then reached 310 MB.
 # The semi-space is held at 8 MB: with the allocator settings below, RSS at 10,000 watches measured
 # 183-192 MB with 8 against 198-205 MB with 16 (three runs each, alternating), while CPU per /ps list
-# under the ack benchmark's burst stayed within its noise (2.99-3.32 ms against 2.99-3.08). A larger
-# deployment sets its own NODE_OPTIONS.
+# under the ack benchmark's burst stayed within its noise (2.99-3.32 ms against 2.99-3.08). Since each
+# person's poll comes at a moment of its own in the interval rather than all at the tick, the same load
+# peaks at 146 MB (bench/RESULTS.md). A larger deployment sets its own NODE_OPTIONS.
 # glibc's allocator holds the rest of the memory outside V8's heap: it gives each thread that allocates
 # at once an arena of its own (V8's collector and compiler threads, libuv's pool), and an arena returns
 # freed memory only from its top; after a large block is freed it also raises its mmap threshold, so
