@@ -40,6 +40,7 @@ beforeEach(async () => {
   await h.link('sam');
 });
 afterEach(async () => {
+  h.emulator.state.releaseKey(USERS.ada.apiKey);
   await h.close();
 });
 
@@ -107,6 +108,27 @@ describe("each person's poll at a moment of their own", () => {
     expect(messageText(repliesIn(MACHINES[late].channel)[0]?.args ?? {})).toContain(MACHINES[late].name);
     expect(listCalls('ada')).toBe(2);
     expect(listCalls('sam')).toBe(2);
+  });
+
+  it('a person whose requests hang delays no one: the next interval lists the others at their moments and posts their completion', async () => {
+    await startAndWatch('ada');
+    await startAndWatch('sam');
+    h.emulator.state.hangKey(USERS.ada.apiKey);
+
+    await fire();
+    wall.advanceTo(START + POLL_INTERVAL_MS);
+    await vi.waitFor(() => expect(listCalls('sam')).toBe(1));
+    expect(h.emulator.state.heldRequests()).toBe(1);
+
+    // Sam's machine got there; Ada's first list still hangs, unanswered.
+    h.clock.advance(POLL_INTERVAL_MS);
+    await fire();
+    wall.advanceTo(START + POLL_INTERVAL_MS + momentOf('sam'));
+    await vi.waitFor(() => expect(repliesIn(MACHINES.sam.channel)).toHaveLength(1));
+    wall.advanceTo(START + 2 * POLL_INTERVAL_MS);
+    // Ada was skipped at her moment, not listed again on top of the hung call.
+    expect(h.emulator.state.heldRequests()).toBe(1);
+    expect(repliesIn(MACHINES.ada.channel)).toHaveLength(0);
   });
 
   it('lists everyone at once on an explicit tick (a test, the sandbox clock), which wants its work done now', async () => {
