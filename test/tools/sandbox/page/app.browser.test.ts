@@ -191,8 +191,12 @@ describeInChromium('the sandbox page', () => {
     await type('a message everyone sees');
     await page.locator('.message:not(.ephemeral)').filter({ hasText: 'a message everyone sees' }).waitFor();
     await page.locator('#user-switcher').selectOption('U0MAYA');
+    // The channel's message is in Ada's view too, so its presence alone does not say Maya's is drawn:
+    // the switch is waited for, then Ada's ephemeral to leave the page.
+    await expect.poll(() => new URL(page.url()).searchParams.get('as')).toBe('U0MAYA');
+    const adasEphemeral = page.locator('.message.ephemeral').filter({ hasText: 'hello there' });
+    await expect.poll(() => adasEphemeral.count()).toBe(0);
     await page.locator('.message').filter({ hasText: 'a message everyone sees' }).waitFor();
-    expect(await page.locator('.message.ephemeral').filter({ hasText: 'hello there' }).count()).toBe(0);
-    expect(new URL(page.url()).searchParams.get('as')).toBe('U0MAYA');
+    expect(await adasEphemeral.count()).toBe(0);
   });
 });
