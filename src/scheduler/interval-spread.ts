@@ -7,9 +7,10 @@
 // 250 ms included).
 //
 // An id's moment is its phase (phase.ts) on the wall clock: the same in every interval and on every
-// replica, so each id is polled once an interval, an interval apart, even as it moves between replicas.
-// Moments are taken in slots of the wall clock (a twentieth of a second at 5 s), one timer per slot
-// rather than per id.
+// replica, so each id is polled once an interval, an interval apart, and keeps its moment when it moves
+// to another replica (the interval of the handover may still see it twice or not at all, as the two
+// replicas' ticks cover different stretches). Moments are taken in slots of the wall clock (a twentieth
+// of a second at 5 s), one timer per slot rather than per id.
 import { phaseOf } from './phase.js';
 
 /** The clock and timer a spread keeps time with (the scheduler's: SchedulerTimers.spread). */
