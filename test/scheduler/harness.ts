@@ -8,13 +8,18 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { WebClient } from '@slack/web-api';
 import { createBotScheduler } from '../../src/features/index.js';
-import { createMachineWatcher, type MachineWatcher } from '../../src/features/machines/machine-watcher.js';
+import {
+  createMachineWatcher,
+  type MachineWatcher,
+  type WatchRequest,
+} from '../../src/features/machines/machine-watcher.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import type { PaperspaceClient } from '../../src/paperspace/client.js';
 import type { SchedulerObserver } from '../../src/scheduler/job.js';
 import { manualTimers, type Scheduler, type SchedulerTimers } from '../../src/scheduler/scheduler.js';
 import type { SlackUser } from '../../src/store/slack-user.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import type { CreatedWatch } from '../../src/store/watch-types.js';
 import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
 import {
   createPaperspaceClientFactory,
@@ -54,6 +59,16 @@ export interface SchedulerHarness {
   link(name: TestUserName): Promise<void>;
   /** A Paperspace client with the user's key, to act as the listeners would before watching. */
   client(name: TestUserName): PaperspaceClient;
+  /**
+   * What /ps start does: starts the person's machine with their key and watches it from `off` (its card
+   * at '1700000000.000001' in `watch.channel` unless `watch.messageTs` says otherwise).
+   */
+  startAndWatch(
+    name: TestUserName,
+    machine: { id: string; name: string },
+    watch: Pick<WatchRequest, 'channel' | 'targetState'> &
+      Partial<Pick<WatchRequest, 'messageTs' | 'timeoutMs'>>,
+  ): Promise<CreatedWatch>;
   /** Moves the shared clock and polls once. */
   advanceAndTick(ms: number, scheduler?: Scheduler): Promise<void>;
   close(): Promise<void>;
@@ -124,6 +139,7 @@ export async function startSchedulerHarness(
   const scheduler = build('replica-1');
   await scheduler.start();
   const user = (name: TestUserName): SlackUser => ({ teamId: TEAM_ID, userId: USERS[name].slackId });
+  const watcher = createMachineWatcher({ store, now: clock.now });
 
   return {
     clock,
@@ -135,7 +151,7 @@ export async function startSchedulerHarness(
     cron,
     logText: () => logs,
     scheduler,
-    watcher: createMachineWatcher({ store, now: clock.now }),
+    watcher,
     createScheduler: build,
     user,
     async link(name) {
@@ -151,6 +167,17 @@ export async function startSchedulerHarness(
       });
     },
     client: (name) => clients.forCredentials({ apiKey: USERS[name].apiKey }),
+    async startAndWatch(name, machine, watch) {
+      await clients.forCredentials({ apiKey: USERS[name].apiKey }).machines.start(machine.id);
+      return watcher.watch({
+        user: user(name),
+        machineId: machine.id,
+        machineName: machine.name,
+        messageTs: '1700000000.000001',
+        initialState: 'off',
+        ...watch,
+      });
+    },
     async advanceAndTick(ms, which = scheduler) {
       clock.advance(ms);
       await which.tick();

@@ -57,23 +57,12 @@ afterEach(async () => {
 const ADA_RENDER = { id: 'psada003', name: 'ada-render' };
 const SAM_DEV = { id: 'psorb004', name: 'sam-dev' };
 
-async function startAndWatch(
+const startAndWatch = (
   name: 'ada' | 'sam',
   machine: { id: string; name: string },
   channel: string,
   harness: SchedulerHarness = h,
-) {
-  await harness.client(name).machines.start(machine.id);
-  await harness.watcher.watch({
-    user: harness.user(name),
-    machineId: machine.id,
-    machineName: machine.name,
-    targetState: 'serviceready',
-    channel,
-    messageTs: '1700000000.000001',
-    initialState: 'off',
-  });
-}
+) => harness.startAndWatch(name, machine, { channel, targetState: 'serviceready' });
 
 const repliesIn = (channel: string) =>
   h.slack.calls('chat.postMessage').filter((call) => call.args.channel === channel);

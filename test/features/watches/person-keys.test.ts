@@ -25,19 +25,8 @@ const listsBy = () =>
     .filter((entry) => entry.path === '/machines/getMachines')
     .map((entry) => entry.userId);
 
-async function watchRender() {
-  await h.client('ada').machines.start(RENDER.id);
-  await h.watcher.watch({
-    user: h.user('ada'),
-    machineId: RENDER.id,
-    machineName: RENDER.name,
-    targetState: 'ready',
-    channel: 'C0OPS',
-    messageTs: '1700000000.000001',
-    initialState: 'off',
-    timeoutMs: 60 * 60_000,
-  });
-}
+const watchRender = () =>
+  h.startAndWatch('ada', RENDER, { channel: 'C0OPS', targetState: 'ready', timeoutMs: 60 * 60_000 });
 
 describe("a person's opened key between polls", () => {
   it('is opened once and used by every later poll, each still made with their own key', async () => {

@@ -49,19 +49,8 @@ const MACHINES = {
   sam: { id: 'psorb004', name: 'sam-dev', channel: 'C0SAM' },
 } as const;
 
-async function startAndWatch(name: 'ada' | 'sam') {
-  const machine = MACHINES[name];
-  await h.client(name).machines.start(machine.id);
-  await h.watcher.watch({
-    user: h.user(name),
-    machineId: machine.id,
-    machineName: machine.name,
-    targetState: 'serviceready',
-    channel: machine.channel,
-    messageTs: '1700000000.000001',
-    initialState: 'off',
-  });
-}
+const startAndWatch = (name: 'ada' | 'sam') =>
+  h.startAndWatch(name, MACHINES[name], { channel: MACHINES[name].channel, targetState: 'serviceready' });
 
 /** A person's moment: how far into each interval their machines are listed. */
 const momentOf = (name: 'ada' | 'sam') => phaseOf(`${TEAM_ID}/${USERS[name].slackId}`, POLL_INTERVAL_MS);

@@ -30,21 +30,15 @@ const cardUpdates = () =>
   h.slack.calls('chat.update').filter((call) => call.args.channel === CHANNEL && call.args.ts === CARD_TS);
 const listCalls = () => h.emulator.state.requests().filter((entry) => entry.path === '/machines/getMachines');
 
-async function startAndWatch(
+const startAndWatch = (
   options: { timeoutMs?: number; messageTs?: string; targetState?: 'ready' | 'serviceready' } = {},
-) {
-  await h.client('ada').machines.start(RENDER.id);
-  return h.watcher.watch({
-    user: h.user('ada'),
-    machineId: RENDER.id,
-    machineName: RENDER.name,
-    targetState: options.targetState ?? 'ready',
+) =>
+  h.startAndWatch('ada', RENDER, {
     channel: CHANNEL,
+    targetState: options.targetState ?? 'ready',
     messageTs: options.messageTs ?? CARD_TS,
-    initialState: 'off',
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
-}
 
 function onlyReply(): ApiCall {
   const posted = replies();
