@@ -24,7 +24,7 @@ export interface SpreadTimer {
 export interface IntervalSpread {
   /**
    * Hands each entry to `start` at its id's moment of the interval this tick covers, entries of one
-   * slot together and in the order given. Without a timer to wait with, all of them at once.
+   * slot together and in the order given.
    */
   place<T>(entries: ReadonlyArray<readonly [id: string, value: T]>, start: (batch: T[]) => void): void;
   /** Drops every batch not yet started (the scheduler is stopping). */
@@ -34,11 +34,7 @@ export interface IntervalSpread {
 /** Slots per interval: the moments are this fine, and a tick sets at most this many timers. */
 const SLOTS_PER_INTERVAL = 100;
 
-export function createIntervalSpread(options: {
-  intervalMs: number;
-  /** Absent when a test fires the ticks by hand: every entry then starts with its tick. */
-  timer?: SpreadTimer;
-}): IntervalSpread {
+export function createIntervalSpread(options: { intervalMs: number; timer: SpreadTimer }): IntervalSpread {
   const { intervalMs, timer } = options;
   const slotMs = intervalMs / SLOTS_PER_INTERVAL;
   /** Where the last tick's cover ended: the next tick's starts there. */
@@ -47,11 +43,7 @@ export function createIntervalSpread(options: {
   const waiting = new Set<() => void>();
 
   return {
-    place(entries, start) {
-      if (timer === undefined) {
-        if (entries.length > 0) start(entries.map(([, value]) => value));
-        return;
-      }
+    place<T>(entries: ReadonlyArray<readonly [string, T]>, start: (batch: T[]) => void) {
       const at = timer.now();
       // Each tick covers from where the last one's cover ended to one interval past itself, so every
       // moment is some tick's and none is two ticks', whether the timer's ticks drift or a claim is slow
@@ -64,7 +56,7 @@ export function createIntervalSpread(options: {
 
       // By slot of the wall clock (its start, epoch ms), so a person's moment is the same instant on
       // every replica; a moment already past (the claim took a while, or the tick came late) is due now.
-      const slots = new Map<number, Parameters<typeof start>[0]>();
+      const slots = new Map<number, T[]>();
       for (const [id, value] of entries) {
         const phase = phaseOf(id, intervalMs);
         for (let moment = from + modulo(phase - from, intervalMs); moment < to; moment += intervalMs) {

@@ -117,12 +117,4 @@ describe('spreading polls over the interval', () => {
     expect(started).toHaveLength(before);
     expect(timer.pending).toBe(0);
   });
-
-  it('starts everyone with the tick when ticks are fired by hand (no timer)', () => {
-    const spread = createIntervalSpread({ intervalMs: INTERVAL_MS });
-    const batches: string[][] = [];
-    spread.place(people(40), (batch) => batches.push(batch));
-    expect(batches).toHaveLength(1);
-    expect(batches[0]).toHaveLength(40);
-  });
 });

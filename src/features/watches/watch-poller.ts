@@ -128,10 +128,11 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
   const reads = createWatchReads(store);
   // Shared by every moment: a poll still under way counts against the cap of the later ones.
   const limiter = createLimiter(deps.concurrency);
-  const spread = createIntervalSpread({
-    intervalMs: deps.pollIntervalMs,
-    ...(deps.spread === undefined ? {} : { timer: deps.spread }),
-  });
+  /** Absent when a test fires the ticks by hand: every poll then starts with its tick. */
+  const spread =
+    deps.spread === undefined
+      ? undefined
+      : createIntervalSpread({ intervalMs: deps.pollIntervalMs, timer: deps.spread });
   /** The people this replica held at its last claim: a poll placed before a claim gave them up is not made. */
   let holding = new Set<string>();
   const deadlineMs = Math.max(1, Math.floor(deps.pollIntervalMs * POLL_DEADLINE_SHARE));
@@ -368,7 +369,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
       while (inFlight.size > 0) await Promise.all(inFlight.values());
     },
 
-    halt: () => spread.halt(),
+    halt: () => spread?.halt(),
 
     async tick(cause = { fromTimer: false }) {
       const first = dropped;
@@ -406,7 +407,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
       const people = [...byUser]
         .sort(([a], [b]) => Number(first.has(b)) - Number(first.has(a)))
         .map(([userKey, group]) => [userKey, { userKey, group }] as const);
-      if (cause.fromTimer) spread.place(people, startMoment);
+      if (cause.fromTimer && spread !== undefined) spread.place(people, startMoment);
       else startMoment(people.map(([, person]) => person));
     },
   };

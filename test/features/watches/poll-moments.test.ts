@@ -133,6 +133,34 @@ describe("each person's poll at a moment of their own", () => {
     expect(wall.pending).toBe(0);
   });
 
+  it('lists everyone at the tick when the timers have no spread (a test firing ticks by hand)', async () => {
+    let run: (() => Promise<void>) | undefined;
+    const byHand = await startSchedulerHarness({
+      timers: {
+        every(_ms, callback) {
+          run = callback;
+          return () => undefined;
+        },
+      },
+    });
+    try {
+      await byHand.link('ada');
+      await byHand.link('sam');
+      for (const name of ['ada', 'sam'] as const) {
+        await byHand.startAndWatch(name, MACHINES[name], {
+          channel: MACHINES[name].channel,
+          targetState: 'serviceready',
+        });
+      }
+      await run?.();
+      const listed = () =>
+        byHand.emulator.state.requests().filter((request) => request.path.endsWith('/getMachines')).length;
+      await vi.waitFor(() => expect(listed()).toBe(2));
+    } finally {
+      await byHand.close();
+    }
+  });
+
   it('stops without waiting for the moments still to come, and lists no one after it stopped', async () => {
     await startAndWatch('ada');
     await startAndWatch('sam');
