@@ -134,7 +134,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     const elapsed = () => Math.round(performance.now() - started);
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
-    // Not a listener on the caller's signal: a tick's polls share one signal (watch-poller.ts), and
+    // Not a listener on the caller's signal: the polls of one moment share a signal (watch-poller.ts), and
     // EventTarget walks every listener on each add and remove, so a thousand polls in flight made each
     // call cost a walk of a thousand. AbortSignal.any ties the two without a listener on either.
     const signal = req.signal === undefined ? timeout.signal : AbortSignal.any([req.signal, timeout.signal]);

@@ -1,7 +1,7 @@
 // A fixed point within a period for each id: work that recurs per id (a watch's event read, a person's
 // poll) is spread evenly across the period instead of bunching at its start, and lands at the same
-// point on every replica and after every restart, so handing an id to another replica neither
-// doubles its work in a period nor skips it.
+// point on every replica and after every restart, so an id handed to another replica keeps its place
+// in the period.
 
 /** A point in [0, period) fixed by `id` (FNV-1a), the same on every replica and every restart. */
 export function phaseOf(id: string, period: number): number {
