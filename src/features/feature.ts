@@ -1,10 +1,10 @@
-// The one interface through which a feature plugs into the bot: the `/ps` subcommands it answers, the
-// buttons, modals and events it listens to, and the jobs it gives the scheduler. features/index.ts
-// lists the features; nothing else needs to know what a feature contains.
+// The one interface through which a feature plugs into the bot: the operations it answers (on `/ps`
+// and any other front door), the buttons, modals and events it listens to, and the jobs it gives the
+// scheduler. features/index.ts lists the features; nothing else needs to know what a feature contains.
 import type { JobDeps, PersonMachineCheck, SchedulerJob } from '../scheduler/job.js';
 import type { ChannelPacer } from '../slack/channel-pacer.js';
-import type { CommandHandlers } from '../slack/command-context.js';
 import type { ListenerDeps } from '../slack/listener-deps.js';
+import type { Operation } from '../slack/operation.js';
 import type { ListenerRouter } from '../slack/router.js';
 
 /** What a feature's jobs are built from: the engine's deps, and what the Slack side shares with them. */
@@ -16,9 +16,9 @@ export interface FeatureJobDeps extends JobDeps {
   pacer: ChannelPacer;
 }
 
-export interface Feature<C extends keyof CommandHandlers = keyof CommandHandlers> {
-  /** The `/ps` subcommands this feature answers, each with its handler. */
-  commands: Pick<CommandHandlers, C>;
+export interface Feature {
+  /** The operations this feature owns, each with its grammar, help, parameters and handler. */
+  readonly operations?: readonly Operation[];
   /** Registers its buttons, modals and events (by action_id, callback_id or event name). */
   listen?(router: ListenerRouter, deps: ListenerDeps): void;
   /** What the scheduler runs for it, in order, on every tick. */

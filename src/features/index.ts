@@ -1,6 +1,6 @@
-// Every feature of the bot. Their commands make up `/ps` (a subcommand without a handler is a compile
-// error), their listeners sit behind the router, and their jobs run on the scheduler's tick in the order
-// listed here. The manifest test checks the ids registered here against manifest.yml and src/slack/ids.ts.
+// The bot's features plugged into Slack and the scheduler: their operations make up `/ps` (catalogue.ts),
+// their listeners sit behind the router, and their jobs run on the scheduler's tick in the features'
+// order. The manifest test checks the ids registered here against manifest.yml and src/slack/ids.ts.
 import type { App } from '@slack/bolt';
 import { DEFAULT_POLL_CONCURRENCY, DEFAULT_RETENTION, type SlackPacing } from '../config.js';
 import { type CronEngine, createNodeCronEngine } from '../scheduler/cron-engine.js';
@@ -13,81 +13,18 @@ import {
   type SchedulerTimers,
 } from '../scheduler/scheduler.js';
 import { type ChannelPacer, createChannelPacer } from '../slack/channel-pacer.js';
-import type { CommandHandlers } from '../slack/command-context.js';
 import type { ListenerDeps } from '../slack/listener-deps.js';
 import { registerPsCommand } from '../slack/ps-command.js';
 import { createListenerRouter, type ListenerRouter } from '../slack/router.js';
-import { accountFeature } from './account/index.js';
-import { offerCreateRequest, requestCreateInstead } from './approvals/create-route.js';
-import { createApprovalsFeature } from './approvals/index.js';
-import { offerPowerRequest, routePowerToOwner } from './approvals/owner-route.js';
-import { catalogFeature } from './catalog/index.js';
-import { pageFor } from './catalog/list-message.js';
-import { alertRowFinished } from './cost-alerts/buttons/alert-message.js';
-import { costAlertsFeature } from './cost-alerts/index.js';
+import { commands, features, rowFinishers } from './catalogue.js';
 import type { Feature, FeatureJobDeps } from './feature.js';
-import { homeFeature } from './home/index.js';
-import { publishHome } from './home/publish-home.js';
-import { createMachinesFeature } from './machines/index.js';
-import { reminderRowFinished } from './reminders/buttons/reminder-row.js';
-import { remindersFeature } from './reminders/index.js';
-import { retentionFeature } from './retention/index.js';
-import { sharesFeature } from './shares/index.js';
-import { digestRowFinished } from './spend/buttons/digest-row.js';
-import { spendFeature } from './spend/index.js';
-import { unfurlsFeature } from './unfurls/index.js';
-import { createWatchesFeature } from './watches/index.js';
-import { createRowRedraw, type RowFinishers } from './watches/row-messages.js';
-import { workflowStepsFeature } from './workflow-steps/index.js';
-import { completeRequestStep } from './workflow-steps/request-completion.js';
+import { createRowRedraw } from './watches/row-messages.js';
 
-// The lower features do some of their work through the higher ones (the feature order is in
-// .dependency-cruiser.cjs): it is handed to them here, where every feature is in view.
-const machinesFeature = createMachinesFeature({
-  requests: { routePowerToOwner, offerPowerRequest, offerCreateRequest, requestCreateInstead },
-  refreshHome: publishHome,
-  listPage: pageFor,
-});
-const rowFinishers: RowFinishers = {
-  reminder: reminderRowFinished,
-  cost_alert: alertRowFinished,
-  digest: digestRowFinished,
-};
-const watchesFeature = createWatchesFeature(publishHome, rowFinishers);
-const approvalsFeature = createApprovalsFeature(completeRequestStep);
-
-const features: Feature<never>[] = [
-  accountFeature,
-  homeFeature,
-  catalogFeature,
-  machinesFeature,
-  remindersFeature,
-  watchesFeature,
-  sharesFeature,
-  approvalsFeature,
-  spendFeature,
-  costAlertsFeature,
-  retentionFeature,
-  workflowStepsFeature,
-  unfurlsFeature,
-];
-
-const commandHandlers = {
-  ...accountFeature.commands,
-  ...catalogFeature.commands,
-  ...machinesFeature.commands,
-  ...remindersFeature.commands,
-  ...watchesFeature.commands,
-  ...sharesFeature.commands,
-  ...approvalsFeature.commands,
-  ...spendFeature.commands,
-  ...costAlertsFeature.commands,
-  ...workflowStepsFeature.commands,
-} satisfies CommandHandlers;
+const allFeatures: readonly Feature[] = features;
 
 export function registerListeners(router: ListenerRouter, deps: ListenerDeps): void {
-  registerPsCommand(router, deps, commandHandlers);
-  for (const feature of features) feature.listen?.(router, deps);
+  registerPsCommand(router, deps, commands);
+  for (const feature of allFeatures) feature.listen?.(router, deps);
 }
 
 /** Gives `app` the bot's listeners, behind one dispatching listener per surface (slack/router.ts). */
@@ -97,8 +34,8 @@ export function attachListeners(app: App, deps: ListenerDeps): void {
 
 /** The scheduler's jobs, every feature's, in the order above, given every feature's machine checks. */
 function featureJobs(deps: FeatureJobDeps): SchedulerJob[] {
-  const machineChecks = features.flatMap((feature) => feature.machineChecks?.(deps) ?? []);
-  return features.flatMap((feature) => feature.jobs?.({ ...deps, machineChecks }) ?? []);
+  const machineChecks = allFeatures.flatMap((feature) => feature.machineChecks?.(deps) ?? []);
+  return allFeatures.flatMap((feature) => feature.jobs?.({ ...deps, machineChecks }) ?? []);
 }
 
 export interface BotSchedulerOptions

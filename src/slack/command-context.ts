@@ -1,7 +1,6 @@
-// What every `/ps` subcommand handler receives: the parsed command, who asked and where, and ways to
-// answer. Handlers run after the ack, so they may take their time.
+// What every `/ps` subcommand handler receives: who asked and where, and ways to answer. Handlers run
+// after the ack, so they may take their time.
 import type { RespondFn } from '@slack/bolt';
-import type { Command, CommandName } from './command-language/command-grammar.js';
 import type { Interaction } from './interaction.js';
 
 export interface CommandContext extends Interaction {
@@ -13,9 +12,5 @@ export interface CommandContext extends Interaction {
   respond: RespondFn;
 }
 
-export type CommandOf<N extends CommandName> = Extract<Command, { name: N }>;
-export type CommandHandler<N extends CommandName> = (
-  command: CommandOf<N>,
-  context: CommandContext,
-) => Promise<void>;
-export type CommandHandlers = { [N in CommandName]: CommandHandler<N> };
+/** Runs a command for the person who typed it, with the parameters its reader made. */
+export type CommandHandler<Params> = (params: Params, context: CommandContext) => Promise<void>;

@@ -12,6 +12,10 @@ import { UserFacingError } from '../errors/user-facing-error.js';
  * Throws a UserFacingError, naming who may, unless Slack says the person is an admin or owner of the
  * workspace. `what` finishes "Only … can …" (e.g. "set this workspace's default").
  */
+/** What the help of such a setting says about who may change it. */
+export const WORKSPACE_ADMINS_ONLY =
+  'Only Slack workspace admins and owners may change it: it applies to the whole workspace.';
+
 export async function requireWorkspaceAdmin(
   request: { web: WebClient; userId: string; logger: Logger },
   what: string,

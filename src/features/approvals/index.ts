@@ -4,19 +4,19 @@
 // `settled` hears how each request ended (a Workflow Builder step waits on the ones it opened).
 import type { Feature } from '../feature.js';
 import { registerRequestButtons } from './buttons/request-buttons.js';
-import { approvalsCommand } from './commands/approvals.js';
-import { requestsCommand } from './commands/requests.js';
+import { approvalsOperation } from './commands/approvals.js';
+import { requestsOperation } from './commands/requests.js';
 import { approvalJobs } from './jobs.js';
 import { registerDenySubmission } from './modals/deny-submission.js';
 import type { RequestSettled } from './request-settled.js';
 
-export function createApprovalsFeature(settled: RequestSettled): Feature<'approvals' | 'requests'> {
+export function createApprovalsFeature(settled: RequestSettled) {
   return {
-    commands: { approvals: approvalsCommand, requests: requestsCommand },
+    operations: [approvalsOperation, requestsOperation],
     listen(router, deps) {
       registerRequestButtons(router, deps, settled);
       registerDenySubmission(router, deps, settled);
     },
     jobs: (deps) => approvalJobs(deps, settled),
-  };
+  } as const satisfies Feature;
 }

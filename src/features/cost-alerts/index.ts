@@ -7,11 +7,11 @@ import type { Feature } from '../feature.js';
 import { alertKeepHandler } from './buttons/alert-keep.js';
 import { alertNeverHandler } from './buttons/alert-never.js';
 import { alertStopHandler } from './buttons/alert-stop.js';
-import { alertsCommand } from './commands/alerts.js';
+import { alertsOperation } from './commands/alerts.js';
 import { createCostGuard } from './cost-guard.js';
 
-export const costAlertsFeature: Feature<'alerts'> = {
-  commands: { alerts: alertsCommand },
+export const costAlertsFeature = {
+  operations: [alertsOperation],
   listen(router, deps) {
     router.action<BlockAction<ButtonAction>>(ActionId.costAlertStop, alertStopHandler(deps));
     router.action<BlockAction<ButtonAction>>(ActionId.costAlertKeep, alertKeepHandler(deps));
@@ -28,4 +28,4 @@ export const costAlertsFeature: Feature<'alerts'> = {
       now: deps.now,
     }),
   ],
-};
+} as const satisfies Feature;

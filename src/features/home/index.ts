@@ -5,8 +5,7 @@
 import type { Feature } from '../feature.js';
 import { registerAppHomeOpened } from './app-home-opened.js';
 
-export const homeFeature: Feature<never> = {
-  commands: {},
+export const homeFeature: Feature = {
   listen(router, deps) {
     registerAppHomeOpened(router, deps);
   },

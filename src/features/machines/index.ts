@@ -5,18 +5,33 @@ import type { Feature } from '../feature.js';
 import { registerMachineOverflow } from './buttons/overflow.js';
 import { registerPowerButtons } from './buttons/power-buttons.js';
 import { registerUsageButton } from './buttons/usage-button.js';
-import { machineCommandHandlers } from './commands/index.js';
+import { accessOperation } from './commands/access.js';
+import { createOperation } from './commands/create.js';
+import { destroyOperation } from './commands/destroy.js';
+import { powerOperation } from './commands/power.js';
+import { showOperation } from './commands/show.js';
+import { updateOperation } from './commands/update.js';
+import { usageOperation } from './commands/usage.js';
 import type { MachinesWiring } from './machines-wiring.js';
 import { registerAccessSubmission } from './modals/access-submission.js';
 import { registerCreateSubmission } from './modals/create-submission.js';
 import { registerDestroySubmission } from './modals/destroy-submission.js';
 import { registerUpdateSubmission } from './modals/update-submission.js';
 
-export function createMachinesFeature(
-  wiring: MachinesWiring,
-): Feature<keyof ReturnType<typeof machineCommandHandlers>> {
+export function createMachinesFeature(wiring: MachinesWiring) {
+  const { requests } = wiring;
   return {
-    commands: machineCommandHandlers(wiring.requests),
+    operations: [
+      showOperation,
+      powerOperation('start', requests),
+      powerOperation('stop', requests),
+      powerOperation('restart', requests),
+      createOperation(requests),
+      updateOperation,
+      destroyOperation,
+      accessOperation,
+      usageOperation,
+    ],
     listen(router, deps) {
       registerPowerButtons(router, deps, wiring);
       registerUsageButton(router, deps);
@@ -26,5 +41,5 @@ export function createMachinesFeature(
       registerDestroySubmission(router, deps);
       registerAccessSubmission(router, deps);
     },
-  };
+  } as const satisfies Feature;
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { RequestIssue } from '../../paperspace/errors.js';
 import { toRequestIssues } from '../../paperspace/request-params/parse-request.js';
 import { closestMatch } from '../../slack/command-language/closest-match.js';
-import type { KeyValues } from '../../slack/command-language/command-grammar.js';
+import type { KeyValues } from '../../slack/command-language/command-arguments.js';
 
 export type TypedResult = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 

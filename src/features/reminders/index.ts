@@ -8,13 +8,13 @@ import { reminderKeepHandler } from './buttons/reminder-keep.js';
 import { reminderSnoozeHandler } from './buttons/reminder-snooze.js';
 import { reminderStopHandler } from './buttons/reminder-stop.js';
 import { reminderStopAllHandler } from './buttons/reminder-stop-all.js';
-import { remindCommand } from './commands/remind.js';
-import { remindOffCommand } from './commands/remind-off.js';
-import { remindersCommand } from './commands/reminders.js';
+import { remindOperation } from './commands/remind.js';
+import { remindOffOperation } from './commands/remind-off.js';
+import { remindersOperation } from './commands/reminders.js';
 import { reminderJobs } from './jobs.js';
 
-export const remindersFeature: Feature<'remind' | 'reminders' | 'remind off'> = {
-  commands: { remind: remindCommand, reminders: remindersCommand, 'remind off': remindOffCommand },
+export const remindersFeature = {
+  operations: [remindOperation, remindersOperation, remindOffOperation],
   listen(router, deps) {
     router.action<BlockAction<ButtonAction>>(ActionId.reminderStop, reminderStopHandler(deps));
     router.action<BlockAction<ButtonAction>>(ActionId.reminderSnooze, reminderSnoozeHandler(deps));
@@ -22,4 +22,4 @@ export const remindersFeature: Feature<'remind' | 'reminders' | 'remind off'> = 
     router.action<BlockAction<ButtonAction>>(ActionId.reminderStopAll, reminderStopAllHandler(deps));
   },
   jobs: reminderJobs,
-};
+} as const satisfies Feature;

@@ -2,8 +2,8 @@
 
 import { nextFireTime } from '../../scheduler/cron-engine.js';
 import { escapeMrkdwn, isoMinutes, slackDate } from '../../slack/block-kit/text.js';
-import type { Command } from '../../slack/command-language/command-grammar.js';
 import type { Reminder } from '../../store/reminders.js';
+import type { RemindParams } from './reminder-days.js';
 
 /** Enough of a UUID to tell one person's reminders apart; `/ps remind off` accepts it. */
 const SHORT_ID_LENGTH = 8;
@@ -11,7 +11,7 @@ const SHORT_ID_LENGTH = 8;
 export const shortId = (reminder: Pick<Reminder, 'id'>) => reminder.id.slice(0, SHORT_ID_LENGTH);
 
 /** "Weekdays at 19:00", "Every day at 07:30", "At 19:00 on * * mon,wed": stored as the reminder's label. */
-export function scheduleLabel(command: Extract<Command, { name: 'remind' }>): string {
+export function scheduleLabel(command: RemindParams): string {
   if (command.schedule === 'weekdays') return `Weekdays at ${command.time}`;
   if (command.schedule === 'daily') return `Every day at ${command.time}`;
   const days = command.cron.split(' ').slice(2).join(' ');

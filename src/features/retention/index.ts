@@ -2,7 +2,6 @@
 import type { Feature } from '../feature.js';
 import { retentionJobs } from './jobs.js';
 
-export const retentionFeature: Feature<never> = {
-  commands: {},
+export const retentionFeature: Feature = {
   jobs: retentionJobs,
 };

@@ -9,12 +9,12 @@ import { shareCancelHandler } from './buttons/share-cancel.js';
 import { shareClaimHandler } from './buttons/share-claim.js';
 import { shareConfirmHandler } from './buttons/share-confirm.js';
 import { shareEndHandler } from './buttons/share-end.js';
-import { shareCommand } from './commands/share.js';
-import { sharesCommand } from './commands/shares.js';
+import { shareOperation } from './commands/share.js';
+import { sharesOperation } from './commands/shares.js';
 import { shareJobs } from './jobs.js';
 
-export const sharesFeature: Feature<'share' | 'shares'> = {
-  commands: { share: shareCommand, shares: sharesCommand },
+export const sharesFeature = {
+  operations: [shareOperation, sharesOperation],
   listen(router, deps) {
     router.action<BlockAction<ButtonAction>>(ActionId.machineShare, shareButtonHandler(deps));
     router.action<BlockAction<ButtonAction>>(ActionId.shareConfirm, shareConfirmHandler(deps));
@@ -23,4 +23,4 @@ export const sharesFeature: Feature<'share' | 'shares'> = {
     router.action<BlockAction<ButtonAction>>(ActionId.shareClaim, shareClaimHandler(deps));
   },
   jobs: shareJobs,
-};
+} as const satisfies Feature;

@@ -6,16 +6,16 @@ import { ActionId } from '../../slack/ids.js';
 import type { Feature } from '../feature.js';
 import { digestStopHandler } from './buttons/digest-stop.js';
 import { spendPageHandler } from './buttons/spend-page.js';
-import { digestCommand } from './commands/digest.js';
-import { digestOffCommand } from './commands/digest-off.js';
-import { spend } from './commands/spend.js';
+import { digestOperation } from './commands/digest.js';
+import { digestOffOperation } from './commands/digest-off.js';
+import { spendOperation } from './commands/spend.js';
 import { spendJobs } from './jobs.js';
 
-export const spendFeature: Feature<'spend' | 'digest' | 'digest off'> = {
-  commands: { spend, digest: digestCommand, 'digest off': digestOffCommand },
+export const spendFeature = {
+  operations: [spendOperation, digestOperation, digestOffOperation],
   listen(router, deps) {
     router.action<BlockAction<ButtonAction>>(ActionId.digestStop, digestStopHandler(deps));
     router.action<BlockAction<ButtonAction>>(ActionId.spendPage, spendPageHandler(deps));
   },
   jobs: spendJobs,
-};
+} as const satisfies Feature;

@@ -2,8 +2,7 @@
 import type { Feature } from '../feature.js';
 import { linkSharedHandler } from './link-shared.js';
 
-export const unfurlsFeature: Feature<never> = {
-  commands: {},
+export const unfurlsFeature: Feature = {
   listen(router, deps) {
     router.event('link_shared', linkSharedHandler(deps));
   },

@@ -1,7 +1,7 @@
 // Watches: `/ps wait`, and the polling behind every card that follows a machine to a state (the
 // machines feature starts those through machines/machine-watcher.ts).
 import type { Feature } from '../feature.js';
-import { waitCommand } from './commands/wait.js';
+import { waitOperation } from './commands/wait.js';
 import { type HomeRefresh, watchJobs } from './jobs.js';
 import type { RowFinishers } from './row-messages.js';
 
@@ -9,9 +9,9 @@ import type { RowFinishers } from './row-messages.js';
  * `finishers`: how the reminders, cost alerts and team digests redraw a row of theirs once the watch a
  * click on it started ends (those features sit above watches).
  */
-export function createWatchesFeature(refreshHome: HomeRefresh, finishers: RowFinishers): Feature<'wait'> {
+export function createWatchesFeature(refreshHome: HomeRefresh, finishers: RowFinishers) {
   return {
-    commands: { wait: waitCommand },
+    operations: [waitOperation],
     jobs: (deps) => watchJobs(deps, refreshHome, finishers),
-  };
+  } as const satisfies Feature;
 }

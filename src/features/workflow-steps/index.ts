@@ -2,13 +2,13 @@
 // until a machine reaches a state, and Request a machine (an approvals create request), each acting with the key of the person it names once they turned steps on with `/ps steps on`.
 import { StepCallbackId } from '../../slack/ids.js';
 import type { Feature } from '../feature.js';
-import { stepsCommand } from './commands/steps.js';
+import { stepsOperation } from './commands/steps.js';
 import { powerStep } from './power-steps.js';
 import { requestStep } from './request-step.js';
 import { waitStep } from './wait-step.js';
 
-export const workflowStepsFeature: Feature<'steps'> = {
-  commands: { steps: stepsCommand },
+export const workflowStepsFeature = {
+  operations: [stepsOperation],
   listen(router, deps) {
     router.function(StepCallbackId.startMachine, powerStep(deps, 'start'));
     router.function(StepCallbackId.stopMachine, powerStep(deps, 'stop'));
@@ -16,4 +16,4 @@ export const workflowStepsFeature: Feature<'steps'> = {
     router.function(StepCallbackId.waitForState, waitStep(deps));
     router.function(StepCallbackId.requestMachine, requestStep(deps));
   },
-};
+} as const satisfies Feature;

@@ -2,39 +2,27 @@
 // the shared checks (missing <machine>, unexpected extras, unknown or repeated keys and options) and
 // their error sentences in one place, so every command words its errors the same way.
 import { closestMatch } from './closest-match.js';
-import { type Command, type CommandName, type KeyValues, usageOf } from './command-grammar.js';
 import { readMachineType, resolveRegion } from './command-values.js';
 import { echo } from './echo.js';
 import type { Token } from './tokenize.js';
 
-export type ParseFailure = {
+/** What a command's reader answers: its parameters, or a sentence naming what is wrong. */
+export type Read<T> = { ok: true; value: T } | ReadFailure;
+
+export type ReadFailure = {
   ok: false;
   /** A sentence naming the problem and the argument; plain text (escape it for mrkdwn when sending). */
   error: string;
-  /** The usage line(s) of the command, or the pointer to `/ps help` when the command is unknown. */
-  usage: string;
-  /** Set when the text was refused because it looks like an API key or token. */
-  secretDetected?: true;
+  /** The usage to show with it, when not the command's own (a group's, or the pointer to help). */
+  usage?: string;
 };
 
-export type ParseResult = { ok: true; command: Command } | ParseFailure;
-
-/** Reads the arguments that follow a command's words. */
-export type Reader = (args: Token[]) => ParseResult;
-
-// ---------------------------------------------------------------------------------------------------
-// Results
-
-export function success(command: Command): ParseResult {
-  return { ok: true, command };
+export function accept<const T>(value: T): Read<T> {
+  return { ok: true, value };
 }
 
-export function fail(name: CommandName, error: string): ParseFailure {
-  return failWith(usageOf(name), error);
-}
-
-export function failWith(usage: string, error: string): ParseFailure {
-  return { ok: false, error, usage };
+export function fail(error: string, usage?: string): ReadFailure {
+  return usage === undefined ? { ok: false, error } : { ok: false, error, usage };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -65,10 +53,10 @@ function optionName(token: Token): string | null {
 }
 
 export function splitArguments(
-  name: CommandName,
+  name: string,
   args: readonly Token[],
   allowed: readonly OptionSpec[],
-): { ok: true; args: Arguments } | ParseFailure {
+): { ok: true; args: Arguments } | ReadFailure {
   const result: Arguments = { positionals: [], keyValues: [], options: new Map() };
   for (let i = 0; i < args.length; i++) {
     const token = args[i];
@@ -87,11 +75,11 @@ export function splitArguments(
         allowed.length === 0
           ? `${name} takes no options.`
           : `${name} accepts ${allowed.map((candidate) => candidate.name).join(', ')}.`;
-      return fail(name, `Unknown option ${echo(optionKey)}: ${accepted}`);
+      return fail(`Unknown option ${echo(optionKey)}: ${accepted}`);
     }
-    if (result.options.has(spec.name)) return fail(name, `Option ${spec.name} is given twice: give it once.`);
+    if (result.options.has(spec.name)) return fail(`Option ${spec.name} is given twice: give it once.`);
     if (!spec.takesValue) {
-      if (equals !== -1) return fail(name, `Option ${spec.name} takes no value.`);
+      if (equals !== -1) return fail(`Option ${spec.name} takes no value.`);
       result.options.set(spec.name, true);
       continue;
     }
@@ -103,7 +91,7 @@ export function splitArguments(
         i++;
       }
     }
-    if (value === undefined || value === '') return fail(name, `Missing value for ${spec.name}.`);
+    if (value === undefined || value === '') return fail(`Missing value for ${spec.name}.`);
     result.options.set(spec.name, value);
   }
   return { ok: true, args: result };
@@ -111,67 +99,64 @@ export function splitArguments(
 
 /** Splits and refuses key=value pairs, for commands that take none. */
 export function splitWithoutKeyValues(
-  name: CommandName,
+  name: string,
   args: readonly Token[],
   allowed: readonly OptionSpec[],
-): { ok: true; args: Arguments } | ParseFailure {
+): { ok: true; args: Arguments } | ReadFailure {
   const split = splitArguments(name, args, allowed);
   if (!split.ok) return split;
   const [keyValue] = split.args.keyValues;
   if (keyValue !== undefined) {
-    return fail(name, `Unexpected key=value ${echo(keyValue.text)}: ${name} takes no key=value arguments.`);
+    return fail(`Unexpected key=value ${echo(keyValue.text)}: ${name} takes no key=value arguments.`);
   }
   return split;
 }
 
-/** Names of the commands that carry nothing but their name. */
-type BareCommandName<C = Command> = C extends { name: infer N }
-  ? Exclude<keyof C, 'name'> extends never
-    ? N
-    : never
-  : never;
+/** The parameters of a command that takes none. */
+export type NoParameters = Record<string, never>;
 
-export function withoutArguments(name: BareCommandName, args: readonly Token[]): ParseResult {
+export function withoutArguments(name: string, args: readonly Token[]): Read<NoParameters> {
   const [extra] = args;
   if (extra !== undefined)
-    return fail(name, `Unexpected argument ${echo(extra.text)}: ${name} takes no arguments.`);
-  return success({ name });
+    return fail(`Unexpected argument ${echo(extra.text)}: ${name} takes no arguments.`);
+  return accept({});
 }
 
 /** Fails on the first positional beyond `max`. */
 export function tooMany(
-  name: CommandName,
+  name: string,
   positionals: readonly Token[],
   max: number,
   takes: string,
-): ParseFailure | null {
+): ReadFailure | null {
   const extra = positionals[max];
   return extra === undefined
     ? null
-    : fail(name, `Unexpected argument ${echo(extra.text)}: ${name} takes ${takes}.`);
+    : fail(`Unexpected argument ${echo(extra.text)}: ${name} takes ${takes}.`);
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Values
 
-export type Read<T> = { ok: true; value: T } | ParseFailure;
-
-export function readMachine(name: CommandName, token: Token | undefined): Read<string> {
-  if (token === undefined) return fail(name, 'Missing <machine>: give the machine id or its name.');
+export function readMachine(token: Token | undefined): Read<string> {
+  if (token === undefined) return fail('Missing <machine>: give the machine id or its name.');
   if (token.slackUserId !== null) {
-    return fail(name, `Invalid <machine> ${echo(token.text)}: that is a person; give a machine id or name.`);
+    return fail(`Invalid <machine> ${echo(token.text)}: that is a person; give a machine id or name.`);
   }
   const machine = token.text.trim();
-  if (machine === '') return fail(name, 'Empty <machine>: give the machine id or its name.');
+  if (machine === '') return fail('Empty <machine>: give the machine id or its name.');
   return { ok: true, value: machine };
 }
 
-export function readId(name: CommandName, token: Token | undefined, what: string): Read<string> {
+export function readId(token: Token | undefined, what: string): Read<string> {
   const id = token?.text.trim() ?? '';
-  if (token === undefined || id === '') return fail(name, `Missing <id>: give the ${what} id.`);
-  if (/\s/.test(id)) return fail(name, `Invalid <id> ${echo(id)}: a ${what} id has no spaces.`);
+  if (token === undefined || id === '') return fail(`Missing <id>: give the ${what} id.`);
+  if (/\s/.test(id)) return fail(`Invalid <id> ${echo(id)}: a ${what} id has no spaces.`);
   return { ok: true, value: id };
 }
+
+/** Raw `key=value` arguments; the service validates the values with the API client's schemas. */
+export type KeyValues = Record<string, string>;
 
 const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]*$/;
 
@@ -181,7 +166,7 @@ const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]*$/;
  * machine types in any case: both are turned into the contract's exact strings.
  */
 export function readKeyValues(
-  name: CommandName,
+  name: string,
   tokens: readonly Token[],
   allowedKeys: readonly string[] | null,
   what: 'filter' | 'key',
@@ -192,7 +177,7 @@ export function readKeyValues(
   for (const token of tokens) {
     const typedKey = token.text.slice(0, token.equalsAt);
     const value = token.text.slice(token.equalsAt + 1);
-    if (typedKey === '') return fail(name, `Missing key before ${echo(token.text)}: write key=value.`);
+    if (typedKey === '') return fail(`Missing key before ${echo(token.text)}: write key=value.`);
     let key = typedKey;
     if (allowedKeys !== null) {
       const known = allowedKeys.find((candidate) => candidate.toLowerCase() === typedKey.toLowerCase());
@@ -203,17 +188,16 @@ export function readKeyValues(
         const others = allowedKeys.length - commonKeys.length;
         const rest = others > 0 ? `, or any of ${others} more fields` : '';
         return fail(
-          name,
           `Unknown ${what} ${echo(typedKey)} for ${name}.${hint} Use ${commonKeys.join(', ')}${rest}.`,
         );
       }
       key = known;
     } else if (!KEY_PATTERN.test(typedKey)) {
-      return fail(name, `Invalid key ${echo(typedKey)}: keys are parameter names such as machineName.`);
+      return fail(`Invalid key ${echo(typedKey)}: keys are parameter names such as machineName.`);
     }
-    if (Object.hasOwn(values, key)) return fail(name, `Duplicate ${what} "${key}": give each ${what} once.`);
+    if (Object.hasOwn(values, key)) return fail(`Duplicate ${what} "${key}": give each ${what} once.`);
     if (value.trim() === '') {
-      return fail(name, `Missing value for ${what} "${key}": write ${key}=value (quote values with spaces).`);
+      return fail(`Missing value for ${what} "${key}": write ${key}=value (quote values with spaces).`);
     }
     values[key] = normalizeValue(key, value);
   }

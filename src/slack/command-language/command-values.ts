@@ -1,7 +1,6 @@
-// Readers for the typed values inside commands: times, months, regions, machine types, wait states
-// and reminder days. Each answers a value or an error sentence that says what a good value looks like;
+// Readers for the typed values inside commands that several commands share: times, months, regions
+// and machine types. Each answers a value or an error sentence that says what a good value looks like;
 // the parser adds which argument it was.
-import { validateDetailed } from 'node-cron';
 import {
   type DedicatedGpuMachineType,
   isDedicatedGpuMachineType,
@@ -9,10 +8,7 @@ import {
   REGIONS,
   type Region,
   regionCode,
-  WAITABLE_STATES,
-  type WaitableState,
 } from '../../paperspace/constants.js';
-import { echo } from './echo.js';
 
 export type ValueResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -89,61 +85,4 @@ export function readMachineType(text: string): MachineTypeRead {
   return isDedicatedGpuMachineType(machineType)
     ? { kind: 'dedicated', machineType }
     : { kind: 'other', machineType };
-}
-
-export function parseWaitState(text: string): ValueResult<WaitableState> {
-  const typed = text.toLowerCase();
-  const state = WAITABLE_STATES.find((candidate) => candidate === typed);
-  return state === undefined ? fail(`use one of ${WAITABLE_STATES.join(', ')}`) : ok(state);
-}
-
-const NAMED_DAYS = { weekdays: '* * 1-5', daily: '* * *' } as const;
-const CRON_FIELD_NAMES: Record<string, string> = {
-  dayOfMonth: 'day of month',
-  month: 'month',
-  dayOfWeek: 'day of week',
-};
-
-export interface ReminderDays {
-  schedule: 'weekdays' | 'daily' | 'cron';
-  /** The full five-field cron expression: minute hour day-of-month month day-of-week. */
-  cron: string;
-}
-
-/**
- * The days a reminder fires, joined with its time into one cron expression that node-cron accepts.
- * `words` are what follows the time: nothing (weekdays), `weekdays`, `daily`, the three cron day
- * fields (`* * 1-5`, also as one quoted token) or only the day-of-week field (`mon,wed,fri`). A full
- * cron expression is refused, because the time already comes from HH:MM.
- */
-export function parseReminderDays(
-  words: readonly string[],
-  hour: number,
-  minute: number,
-): ValueResult<ReminderDays> {
-  const fields = words.flatMap((word) => word.split(/\s+/)).filter((field) => field !== '');
-  const atTime = (days: string) => `${minute} ${hour} ${days}`;
-  if (fields.length === 0) return ok({ schedule: 'weekdays', cron: atTime(NAMED_DAYS.weekdays) });
-  const named = fields.length === 1 ? fields[0]?.toLowerCase() : undefined;
-  if (named === 'weekdays' || named === 'daily')
-    return ok({ schedule: named, cron: atTime(NAMED_DAYS[named]) });
-  if (fields.length !== 1 && fields.length !== 3) {
-    return fail(
-      `give weekdays, daily, or the cron day fields "day-of-month month day-of-week" (for example * * 1-5); the time comes from HH:MM, so leave minute and hour out (got ${fields.length} fields)`,
-    );
-  }
-  const days = fields.length === 1 ? `* * ${fields[0]}` : fields.join(' ');
-  const cron = atTime(days);
-  const validation = validateDetailed(cron);
-  if (!validation.valid) {
-    const problem = validation.errors[0];
-    const where =
-      problem === undefined
-        ? ''
-        : ` (${CRON_FIELD_NAMES[problem.field] ?? problem.field}: ${problem.value ?? ''})`;
-    return fail(
-      `${echo(days)} is not valid cron day fields${where}; use day-of-month month day-of-week, for example * * 1-5 or * * mon,wed,fri`,
-    );
-  }
-  return ok({ schedule: 'cron', cron });
 }

@@ -1,8 +1,8 @@
 // /ps help through signed slash commands: a short help grouped by what people come to do, and for
 // each command its parameters, examples and what happens.
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../../src/slack/command-language/command-grammar.js';
 import { visibleText } from '../../slack/block-kit/inspect.js';
+import { COMMANDS } from '../../support/commands.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
 

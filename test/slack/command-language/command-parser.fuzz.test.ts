@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { validate as isValidCron } from 'node-cron';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { FILTER_KEYS } from '../../../src/features/catalog/list-filters.js';
 import {
   MACHINE_STATES,
   MACHINE_TYPES,
@@ -9,21 +10,20 @@ import {
   WAITABLE_STATES,
 } from '../../../src/paperspace/constants.js';
 import {
+  MAX_COMMAND_LENGTH,
+  PARSER_FAILURE,
+  SECRET_REFUSAL,
+} from '../../../src/slack/command-language/command-parser.js';
+import { MAX_DURATION_MS } from '../../../src/slack/command-language/duration.js';
+import {
   COMMAND_WORDS,
   COMMANDS,
   type Command,
   commandsForTopic,
-  FILTER_KEYS,
   GENERAL_USAGE,
-} from '../../../src/slack/command-language/command-grammar.js';
-import {
-  MAX_COMMAND_LENGTH,
-  PARSER_FAILURE,
   type ParseResult,
   parseCommand,
-  SECRET_REFUSAL,
-} from '../../../src/slack/command-language/command-parser.js';
-import { MAX_DURATION_MS } from '../../../src/slack/command-language/duration.js';
+} from '../../support/commands.js';
 
 // An oracle written independently of the parser: what any successfully parsed Command must satisfy.
 const nonEmpty = z.string().refine((text) => text.trim() === text && text !== '', 'trimmed and non-empty');

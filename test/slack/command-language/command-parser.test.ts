@@ -1,18 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_WAIT_TIMEOUT_MS } from '../../../src/features/watches/commands/wait.js';
+import { MAX_COMMAND_LENGTH, SECRET_REFUSAL } from '../../../src/slack/command-language/command-parser.js';
 import {
   COMMANDS,
   type Command,
   type CommandName,
   commandsForTopic,
-  usageOf,
-} from '../../../src/slack/command-language/command-grammar.js';
-import {
-  MAX_COMMAND_LENGTH,
   type ParseResult,
   parseCommand,
-  SECRET_REFUSAL,
-} from '../../../src/slack/command-language/command-parser.js';
-import { DEFAULT_WAIT_TIMEOUT_MS } from '../../../src/slack/command-language/machine-commands.js';
+  usageOf,
+} from '../../support/commands.js';
 
 function parsed(text: string): Command {
   const result = parseCommand(text);

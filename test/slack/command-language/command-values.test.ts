@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { parseReminderDays } from '../../../src/features/reminders/reminder-days.js';
+import { parseWaitState } from '../../../src/features/watches/commands/wait.js';
 import { REGIONS } from '../../../src/paperspace/constants.js';
 import {
   parseBillingMonth,
-  parseReminderDays,
   parseTimeOfDay,
-  parseWaitState,
   REGION_CODE_LIST,
   readMachineType,
   resolveRegion,

@@ -1,12 +1,12 @@
 // /ps help: the short help, grouped by what a person wants to do, and one command (or a group such as
-// `script`) in detail: usage, parameters, examples and what happens. The words are in
-// slack/command-language/command-help.ts, beside the grammar they describe; this only lays them out.
+// `script`) in detail: usage, parameters, examples and what happens. The words are declared with each
+// command's operation, in its feature, and the groups in help-groups.ts; this only lays them out.
 import type { KnownBlock } from '@slack/types';
 import { contextLine, header } from '../../../slack/block-kit/elements.js';
 import { escapeMrkdwn, message, mrkdwn, type SlackMessage } from '../../../slack/block-kit/text.js';
-import type { CommandSpec } from '../../../slack/command-language/command-grammar.js';
-import { COMMAND_HELP, HELP_GROUPS } from '../../../slack/command-language/command-help.js';
+import type { CommandSpec } from '../../../slack/command-language/command-definition.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
+import { HELP_GROUPS } from '../help-groups.js';
 
 const section = (text: string): KnownBlock => ({ type: 'section', text: mrkdwn(text) });
 
@@ -28,7 +28,7 @@ export function shortHelpMessage(): SlackMessage {
 /** The commands a help topic named, each with its parameters, examples and what happens. */
 export function commandHelpMessage(specs: readonly CommandSpec[]): SlackMessage {
   const blocks = specs.flatMap((spec): KnownBlock[] => {
-    const help = COMMAND_HELP[spec.name];
+    const { help } = spec;
     const lines = [
       `*\`${escapeMrkdwn(spec.usage)}\`*`,
       escapeMrkdwn(spec.summary),

@@ -1,9 +1,28 @@
 // /ps requests: the person's own open requests, and the open requests waiting for their decision.
-import type { CommandHandler } from '../../../slack/command-context.js';
+import { z } from 'zod';
+import type { CommandContext } from '../../../slack/command-context.js';
+import { withoutArguments } from '../../../slack/command-language/command-arguments.js';
+import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
+import { defineOperation } from '../../../slack/operation.js';
 import type { StoredRequest } from '../../../store/approval-requests.js';
 import { requestListMessage } from '../blocks/request-list.js';
 
-export const requestsCommand: CommandHandler<'requests'> = async (_command, context) => {
+export const requestsOperation = defineOperation({
+  name: 'requests',
+  usage: `${ps} requests`,
+  summary: 'List your open requests and those waiting for you.',
+  help: {
+    parameters: [],
+    examples: [`${ps} requests`],
+    effect: 'Answers only you with your open requests and those waiting for you to approve.',
+  },
+  kind: 'read',
+  params: z.object({}),
+  read: (args) => withoutArguments('requests', args),
+  run: listRequests,
+});
+
+async function listRequests(_command: unknown, context: CommandContext): Promise<void> {
   const { deps, user } = context;
   const now = deps.now();
   const account = await deps.vault.account(user);
@@ -25,7 +44,7 @@ export const requestsCommand: CommandHandler<'requests'> = async (_command, cont
   }
   const waiting = candidates.filter((request) => waitsFor(request, user.userId, account?.userId));
   await context.replyPrivately(requestListMessage(mine, waiting));
-};
+}
 
 /** Whether this person is among those the request was sent to (or, in a channel, may decide it). */
 function waitsFor(request: StoredRequest, userId: string, paperspaceUserId: string | undefined): boolean {

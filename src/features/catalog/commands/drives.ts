@@ -1,10 +1,21 @@
 // /ps drive create and /ps drive delete <id>. Shared drives live behind the GraphQL API, which takes
 // the access token rather than the API key, and only team administrators may change them: both are
 // said before a form is filled in, not after.
+import { z } from 'zod';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
 import { errorMessage, loginPrompt } from '../../../slack/block-kit/messages.js';
-import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
+import type { CommandContext } from '../../../slack/command-context.js';
+import {
+  accept,
+  NO_OPTIONS,
+  readId,
+  splitWithoutKeyValues,
+  tooMany,
+  withoutArguments,
+} from '../../../slack/command-language/command-arguments.js';
+import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
 import { openLoadingModal } from '../../../slack/loading-modal.js';
+import { defineOperation } from '../../../slack/operation.js';
 import { driveDeleteConfirmation } from '../blocks/catalog.js';
 import { createDriveModal } from '../blocks/create-drive-modal.js';
 import { findDrive } from '../drive-changes.js';
@@ -28,7 +39,44 @@ async function driveClient(context: CommandContext): Promise<PaperspaceClient | 
   return context.userClient();
 }
 
-export const driveCreateCommand: CommandHandler<'drive create'> = async (_command, context) => {
+export const driveCreateOperation = defineOperation({
+  name: 'drive create',
+  usage: `${ps} drive create`,
+  summary: 'Create a shared drive in a form (team administrators).',
+  help: {
+    parameters: [],
+    examples: [`${ps} drive create`],
+    effect: 'Opens a form for a new shared drive: name, size, region, network (team administrators).',
+  },
+  kind: 'change',
+  params: z.object({}),
+  read: (args) => withoutArguments('drive create', args),
+  run: openDriveForm,
+});
+
+export const driveDeleteOperation = defineOperation({
+  name: 'drive delete',
+  usage: `${ps} drive delete <id>`,
+  summary: 'Delete a shared drive (team administrators).',
+  help: {
+    parameters: ['`<id>`: the drive id from `/ps drives`.'],
+    examples: [`${ps} drive delete sdr123`],
+    effect: 'Asks you to confirm, then deletes the drive and its files (team administrators).',
+  },
+  kind: 'change',
+  params: z.object({ driveId: z.string().min(1).describe('The shared drive id, from /ps drives.') }),
+  read(args) {
+    const split = splitWithoutKeyValues('drive delete', args, NO_OPTIONS);
+    if (!split.ok) return split;
+    const driveId = readId(split.args.positionals[0], 'shared drive');
+    if (!driveId.ok) return driveId;
+    const extra = tooMany('drive delete', split.args.positionals, 1, 'one drive <id>');
+    return extra ?? accept({ driveId: driveId.value });
+  },
+  run: confirmDriveDelete,
+});
+
+async function openDriveForm(_params: unknown, context: CommandContext): Promise<void> {
   const client = await driveClient(context);
   if (client === undefined) return;
   await openLoadingModal(context, {
@@ -41,10 +89,10 @@ export const driveCreateCommand: CommandHandler<'drive create'> = async (_comman
       return createDriveModal({ networks });
     },
   });
-};
+}
 
-export const driveDeleteCommand: CommandHandler<'drive delete'> = async (command, context) => {
+async function confirmDriveDelete(command: { driveId: string }, context: CommandContext): Promise<void> {
   const client = await driveClient(context);
   if (client === undefined) return;
   await context.replyPrivately(driveDeleteConfirmation(await findDrive(client, command.driveId)));
-};
+}

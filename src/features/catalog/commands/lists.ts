@@ -1,8 +1,12 @@
 // /ps list, templates, users, networks, scripts and drives: page 1 of everything that matches, only
 // for the asker. Prev/Next are answered by buttons/list-page.ts.
-
-import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
+import { z } from 'zod';
+import type { CommandContext } from '../../../slack/command-context.js';
+import { withoutArguments } from '../../../slack/command-language/command-arguments.js';
+import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
+import { defineOperation } from '../../../slack/operation.js';
 import { viewerButtons } from '../../machines/machine-permissions.js';
+import { filtersSchema, readFilters } from '../list-filters.js';
 import { listMessage } from '../list-message.js';
 import type { ListingKind, RawFilters } from '../listings.js';
 import { resolveOwnerFilter } from '../owner-filter.js';
@@ -21,20 +25,93 @@ async function replyWithFirstPage(context: CommandContext, kind: ListingKind, fi
   );
 }
 
-export const listCommand: CommandHandler<'list'> = (command, context) =>
-  replyWithFirstPage(context, 'machines', command.filters);
+export const listOperation = defineOperation({
+  name: 'list',
+  usage: `${ps} list [key=value ...]`,
+  summary:
+    'List your machines, filtered by machine fields (state=ready, region=CA1, ...) or by owner (owner=@sam).',
+  help: {
+    parameters: ['`state=ready`, `region=CA1`, `machineType=P4000`, `name=…`: any machine field.'],
+    examples: [`${ps} list`, `${ps} list state=ready`],
+    effect: 'Answers only you with your machines and their state, with Prev/Next when there are many.',
+  },
+  kind: 'read',
+  params: filtersSchema('list'),
+  read: (args) => readFilters('list', args),
+  run: ({ filters }, context) => replyWithFirstPage(context, 'machines', filters),
+});
 
-export const templatesCommand: CommandHandler<'templates'> = (command, context) =>
-  replyWithFirstPage(context, 'templates', command.filters);
+export const templatesOperation = defineOperation({
+  name: 'templates',
+  usage: `${ps} templates [key=value ...]`,
+  summary: 'List templates (filters: os, region, ...).',
+  help: {
+    parameters: ['`key=value`: filters such as `os=…` or `region=CA1`.'],
+    examples: [`${ps} templates`, `${ps} templates region=CA1`],
+    effect: 'Answers only you with the templates you can create machines from.',
+  },
+  kind: 'read',
+  params: filtersSchema('templates'),
+  read: (args) => readFilters('templates', args),
+  run: ({ filters }, context) => replyWithFirstPage(context, 'templates', filters),
+});
 
-export const usersCommand: CommandHandler<'users'> = (command, context) =>
-  replyWithFirstPage(context, 'users', command.filters);
+export const usersOperation = defineOperation({
+  name: 'users',
+  usage: `${ps} users [key=value ...]`,
+  summary: 'List the users of your team.',
+  help: {
+    parameters: ['`key=value`: filters such as `email=…`.'],
+    examples: [`${ps} users`],
+    effect: 'Answers only you with the people of your Paperspace team.',
+  },
+  kind: 'read',
+  params: filtersSchema('users'),
+  read: (args) => readFilters('users', args),
+  run: ({ filters }, context) => replyWithFirstPage(context, 'users', filters),
+});
 
-export const networksCommand: CommandHandler<'networks'> = (command, context) =>
-  replyWithFirstPage(context, 'networks', command.filters);
+export const networksOperation = defineOperation({
+  name: 'networks',
+  usage: `${ps} networks [key=value ...]`,
+  summary: 'List your private networks.',
+  help: {
+    parameters: ['`key=value`: filters such as `region=CA1`.'],
+    examples: [`${ps} networks`],
+    effect: 'Answers only you with your private networks.',
+  },
+  kind: 'read',
+  params: filtersSchema('networks'),
+  read: (args) => readFilters('networks', args),
+  run: ({ filters }, context) => replyWithFirstPage(context, 'networks', filters),
+});
 
-export const scriptsCommand: CommandHandler<'scripts'> = (_command, context) =>
-  replyWithFirstPage(context, 'scripts', {});
+export const scriptsOperation = defineOperation({
+  name: 'scripts',
+  usage: `${ps} scripts`,
+  summary: 'List your startup scripts.',
+  help: {
+    parameters: [],
+    examples: [`${ps} scripts`],
+    effect: 'Answers only you with your startup scripts.',
+  },
+  kind: 'read',
+  params: z.object({}),
+  read: (args) => withoutArguments('scripts', args),
+  run: (_params, context) => replyWithFirstPage(context, 'scripts', {}),
+});
 
-export const drivesCommand: CommandHandler<'drives'> = (_command, context) =>
-  replyWithFirstPage(context, 'drives', {});
+export const drivesOperation = defineOperation({
+  name: 'drives',
+  usage: `${ps} drives`,
+  summary: 'List shared drives (team administrators).',
+  help: {
+    parameters: [],
+    examples: [`${ps} drives`],
+    effect: "Answers only you with the team's shared drives (team administrators).",
+  },
+  kind: 'read',
+  params: z.object({}),
+  read: (args) => withoutArguments('drives', args),
+  run: (_params, context) => replyWithFirstPage(context, 'drives', {}),
+});

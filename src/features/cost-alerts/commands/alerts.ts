@@ -3,17 +3,86 @@
 // (slack/workspace-admin.ts): it applies to everyone here, whatever their Paperspace account. Without
 // arguments it shows what applies and where it comes from.
 
+import { z } from 'zod';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { mrkdwn } from '../../../slack/block-kit/text.js';
-import type { CommandContext, CommandOf } from '../../../slack/command-context.js';
+import type { CommandContext } from '../../../slack/command-context.js';
+import {
+  accept,
+  fail,
+  NO_OPTIONS,
+  splitWithoutKeyValues,
+  tooMany,
+} from '../../../slack/command-language/command-arguments.js';
+import { parseDuration } from '../../../slack/command-language/duration.js';
+import { echo } from '../../../slack/command-language/echo.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
-import { requireWorkspaceAdmin } from '../../../slack/workspace-admin.js';
+import { defineOperation } from '../../../slack/operation.js';
+import { requireWorkspaceAdmin, WORKSPACE_ADMINS_ONLY } from '../../../slack/workspace-admin.js';
 import {
   DEFAULT_THRESHOLD_MS,
   type EffectiveThreshold,
   formatThreshold,
   thresholdOf,
 } from '../thresholds.js';
+
+/** A forgotten machine is one left running for hours; a week is past forgetting. */
+const MAX_ALERT_THRESHOLD_MS = 7 * 24 * 3_600_000;
+
+/**
+ * `scope` null: show the settings; `self`: the person's own threshold; `team`: the workspace default
+ * (administrators). `thresholdMs` null: off.
+ */
+type AlertsParams = { scope: 'self' | 'team' | null; thresholdMs: number | null };
+
+export const alertsOperation = defineOperation({
+  name: 'alerts',
+  usage: `${SLASH_COMMAND} alerts [<6h>|off] | alerts default <6h|off>`,
+  summary:
+    'Be messaged when one of your machines runs longer than this (8h unless set); default sets it for the workspace (administrators).',
+  help: {
+    parameters: [
+      '`6h`, `90m`, `off`: your own limit (nothing: show what applies).',
+      '`default 6h` or `default off`: the workspace default.',
+    ],
+    examples: [`${SLASH_COMMAND} alerts`, `${SLASH_COMMAND} alerts 4h`, `${SLASH_COMMAND} alerts default 8h`],
+    effect: `When one of your machines has run that long, you get a message with Stop, Keep running and Not this machine. The default: ${WORKSPACE_ADMINS_ONLY}`,
+  },
+  kind: 'change',
+  params: z.object({
+    scope: z
+      .enum(['self', 'team'])
+      .nullable()
+      .describe("Whose threshold: the person's own, the workspace default, or null to show what applies."),
+    thresholdMs: z
+      .number()
+      .int()
+      .positive()
+      .max(MAX_ALERT_THRESHOLD_MS)
+      .nullable()
+      .describe('How long a machine may run before the alert, in milliseconds; null for off.'),
+  }),
+  read(args) {
+    const split = splitWithoutKeyValues('alerts', args, NO_OPTIONS);
+    if (!split.ok) return split;
+    const positionals = [...split.args.positionals];
+    if (positionals.length === 0) return accept({ scope: null, thresholdMs: null });
+    let scope: 'self' | 'team' = 'self';
+    if (positionals[0]?.text.toLowerCase() === 'default') {
+      scope = 'team';
+      positionals.shift();
+      if (positionals.length === 0) return fail('Missing the default: give a duration such as 8h, or off.');
+    }
+    const extra = tooMany('alerts', positionals, 1, 'one duration or off');
+    if (extra !== null) return extra;
+    const typed = positionals[0]?.text ?? '';
+    if (typed.toLowerCase() === 'off') return accept({ scope, thresholdMs: null });
+    const duration = parseDuration(typed, MAX_ALERT_THRESHOLD_MS);
+    if (!duration.ok) return fail(`Invalid threshold ${echo(typed)}: ${duration.error}.`);
+    return accept({ scope, thresholdMs: duration.ms });
+  },
+  run: setAlerts,
+});
 
 const reply = (text: string) => ({ blocks: [{ type: 'section' as const, text: mrkdwn(text) }], text });
 
@@ -32,7 +101,7 @@ function describe(threshold: EffectiveThreshold): string {
   return `You are messaged when one of your machines has been running for ${after} (${source}).`;
 }
 
-export async function alertsCommand(command: CommandOf<'alerts'>, context: CommandContext): Promise<void> {
+async function setAlerts(command: AlertsParams, context: CommandContext): Promise<void> {
   const { deps, user } = context;
   const hint = `\`${SLASH_COMMAND} alerts 6h\` sets your own, \`${SLASH_COMMAND} alerts off\` turns them off.`;
   if (command.scope === null) {

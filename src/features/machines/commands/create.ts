@@ -2,12 +2,23 @@
 // account's templates, networks, scripts and users are listed: a team's users to assign the machine
 // to); with key=value pairs, the machine is created straight away after the same checks the form gets.
 
+import { z } from 'zod';
 import { knownHourlyRates } from '../../../domain/hourly-rate.js';
 import { createMachineParamsSchema } from '../../../paperspace/request-params/machine-create-params.js';
 import { usageErrorMessage } from '../../../slack/block-kit/messages.js';
-import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
-import { type KeyValues, usageOf } from '../../../slack/command-language/command-grammar.js';
+import type { CommandContext } from '../../../slack/command-context.js';
+import {
+  accept,
+  fail,
+  type KeyValues,
+  NO_OPTIONS,
+  readKeyValues,
+  splitArguments,
+} from '../../../slack/command-language/command-arguments.js';
+import { echo } from '../../../slack/command-language/echo.js';
+import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
 import { openLoadingModal } from '../../../slack/loading-modal.js';
+import { defineOperation } from '../../../slack/operation.js';
 import { readAccountKind } from '../account-kind.js';
 import { createMachineModal } from '../blocks/create-machine-modal.js';
 import {
@@ -25,11 +36,55 @@ import type { CreateOutcome } from '../machine-operations.js';
 import type { OwnerRequests } from '../machines-wiring.js';
 import { describeIssues, typedKeyValues } from '../typed-key-values.js';
 
-export function createMachineCommand(requests: OwnerRequests): CommandHandler<'create'> {
-  return async (command, context) => {
-    if (command.params === null) await openCreateModal(context);
-    else await createInline(command.params, context, requests);
-  };
+const USAGE = `${ps} create [key=value ...]`;
+
+export function createOperation(requests: OwnerRequests) {
+  return defineOperation({
+    name: 'create',
+    usage: USAGE,
+    summary:
+      'Create a machine: a form, or inline parameters (machineName=... region=CA1 machineType=C4 ...). ' +
+      `Machine types: with API v1, those the template offers (${ps} templates lists them).`,
+    help: {
+      parameters: [
+        'Nothing: a form with every choice (template, type with its GPU and price, region, disk).',
+        '`machineName=… region=CA1 machineType=P4000 templateId=… size=50`: inline, the same fields.',
+      ],
+      examples: [
+        `${ps} create`,
+        `${ps} create machineName=train-1 region=CA1 machineType=P4000 templateId=tmun4o2g`,
+      ],
+      effect:
+        "Creates the machine with your key and posts its card. A team member's create becomes a request to the team's administrators, sent at once with one click.",
+    },
+    kind: 'change',
+    params: z.object({
+      // Typed and checked against the client's create schema when it runs, so a bad value is named with its key.
+      params: z
+        .record(z.string(), z.string())
+        .nullable()
+        .describe(
+          'The machine to create (machineName, region, machineType, templateId, size, ...), or null for the form.',
+        ),
+    }),
+    read(args) {
+      if (args.length === 0) return accept({ params: null });
+      const split = splitArguments('create', args, NO_OPTIONS);
+      if (!split.ok) return split;
+      const [positional] = split.args.positionals;
+      if (positional !== undefined) {
+        return fail(
+          `Expected key=value, got ${echo(positional.text)}: create takes parameters such as machineName="My machine".`,
+        );
+      }
+      const params = readKeyValues('create', split.args.keyValues, null, 'key');
+      return params.ok ? accept({ params: params.value }) : params;
+    },
+    async run(command, context) {
+      if (command.params === null) await openCreateModal(context);
+      else await createInline(command.params, context, requests);
+    },
+  });
 }
 
 async function openCreateModal(context: CommandContext): Promise<void> {
@@ -67,7 +122,7 @@ async function createInline(
   context: CommandContext,
   requests: OwnerRequests,
 ): Promise<void> {
-  const refuse = (error: string) => context.replyPrivately(usageErrorMessage(error, usageOf('create')));
+  const refuse = (error: string) => context.replyPrivately(usageErrorMessage(error, USAGE));
   const typed = typedKeyValues(values, createMachineParamsSchema, 'create');
   if (!typed.ok) return refuse(typed.error);
   const client = await context.userClient();

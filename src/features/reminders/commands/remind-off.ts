@@ -1,16 +1,54 @@
 // `/ps remind off [id]`: one reminder (by its id, or the short id the lists show), or all of them and
 // every pending snooze.
 // A reminder deleted here stops firing at once on every replica: its next occurrence cannot be claimed.
+import { z } from 'zod';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { escapeMrkdwn, mrkdwn, plural } from '../../../slack/block-kit/text.js';
-import type { CommandHandler } from '../../../slack/command-context.js';
+import type { CommandContext } from '../../../slack/command-context.js';
+import {
+  accept,
+  NO_OPTIONS,
+  readId,
+  splitWithoutKeyValues,
+  tooMany,
+} from '../../../slack/command-language/command-arguments.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
+import { defineOperation } from '../../../slack/operation.js';
 import { shortId } from '../reminder-text.js';
 
 /** Shorter prefixes would match by accident. */
 const MIN_PREFIX_LENGTH = 4;
 
-export const remindOffCommand: CommandHandler<'remind off'> = async (command, context) => {
+export const remindOffOperation = defineOperation({
+  name: 'remind off',
+  usage: `${SLASH_COMMAND} remind off [id]`,
+  summary: 'Turn off one reminder, or all of them and any snoozes.',
+  help: {
+    parameters: ['`[id]`: one reminder from `/ps reminders` (default: all of them, and any snoozes).'],
+    examples: [`${SLASH_COMMAND} remind off`, `${SLASH_COMMAND} remind off rem123`],
+    effect: 'Turns the reminder(s) off; nothing else changes.',
+  },
+  kind: 'change',
+  params: z.object({
+    reminderId: z
+      .string()
+      .min(1)
+      .nullable()
+      .describe("One reminder's id (or its first characters), or null for all of them."),
+  }),
+  read(args) {
+    const split = splitWithoutKeyValues('remind off', args, NO_OPTIONS);
+    if (!split.ok) return split;
+    const [idToken] = split.args.positionals;
+    const reminderId = idToken === undefined ? null : readId(idToken, 'reminder');
+    if (reminderId !== null && !reminderId.ok) return reminderId;
+    const extra = tooMany('remind off', split.args.positionals, 1, 'at most one reminder <id>');
+    return extra ?? accept({ reminderId: reminderId?.value ?? null });
+  },
+  run: turnOff,
+});
+
+async function turnOff(command: { reminderId: string | null }, context: CommandContext): Promise<void> {
   const { deps, user } = context;
   let text: string;
   if (command.reminderId === null) {
@@ -43,7 +81,7 @@ export const remindOffCommand: CommandHandler<'remind off'> = async (command, co
     text = `Turned off reminder \`${shortId(match)}\` (${escapeMrkdwn(match.label ?? match.cron)}).`;
   }
   await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
-};
+}
 
 function turnedOffText(reminders: number, snoozes: number): string {
   if (reminders === 0 && snoozes === 0) return 'You had no reminders.';

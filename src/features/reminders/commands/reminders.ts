@@ -1,5 +1,7 @@
 // `/ps reminders`: the person's reminders with their next time, and machines they snoozed.
+
 import type { KnownBlock } from '@slack/types';
+import { z } from 'zod';
 import { contextLine } from '../../../slack/block-kit/elements.js';
 import {
   escapeMrkdwn,
@@ -9,12 +11,29 @@ import {
   plainText,
   slackDate,
 } from '../../../slack/block-kit/text.js';
-import type { CommandHandler } from '../../../slack/command-context.js';
+import type { CommandContext } from '../../../slack/command-context.js';
+import { withoutArguments } from '../../../slack/command-language/command-arguments.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
+import { defineOperation } from '../../../slack/operation.js';
 import type { Snooze } from '../../../store/reminder-snoozes.js';
 import { reminderLine } from '../reminder-text.js';
 
-export const remindersCommand: CommandHandler<'reminders'> = async (_command, context) => {
+export const remindersOperation = defineOperation({
+  name: 'reminders',
+  usage: `${SLASH_COMMAND} reminders`,
+  summary: 'List your reminders.',
+  help: {
+    parameters: [],
+    examples: [`${SLASH_COMMAND} reminders`],
+    effect: 'Answers only you with your reminders and when each fires next.',
+  },
+  kind: 'read',
+  params: z.object({}),
+  read: (args) => withoutArguments('reminders', args),
+  run: listReminders,
+});
+
+async function listReminders(_command: unknown, context: CommandContext): Promise<void> {
   const { deps, user } = context;
   const [reminders, snoozes] = await Promise.all([
     deps.store.reminders.listByUser(user),
@@ -46,7 +65,7 @@ export const remindersCommand: CommandHandler<'reminders'> = async (_command, co
     ),
   );
   await context.replyPrivately({ blocks, text: title });
-};
+}
 
 /** The machine by the name the reminder showed; by its id for snoozes stored before names were kept. */
 function snoozedMachine(snooze: Snooze): string {

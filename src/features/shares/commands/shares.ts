@@ -1,5 +1,7 @@
 // `/ps shares`: the person's shares that have not expired, with where they were posted and until when.
+
 import type { KnownBlock } from '@slack/types';
+import { z } from 'zod';
 import { contextLine, header } from '../../../slack/block-kit/elements.js';
 import {
   escapeMrkdwn,
@@ -9,15 +11,32 @@ import {
   plural,
   type SlackMessage,
 } from '../../../slack/block-kit/text.js';
-import type { CommandContext, CommandHandler } from '../../../slack/command-context.js';
+import type { CommandContext } from '../../../slack/command-context.js';
+import { withoutArguments } from '../../../slack/command-language/command-arguments.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
+import { defineOperation } from '../../../slack/operation.js';
 import type { Delegation } from '../../../store/delegations.js';
 import { endShareButton, when } from '../blocks/share.js';
 
 /** Header and footer around one section per share. */
 const MAX_SHARES_SHOWN = LIMITS.messageBlocks - 2;
 
-export const sharesCommand: CommandHandler<'shares'> = async (_command, context) => {
+export const sharesOperation = defineOperation({
+  name: 'shares',
+  usage: `${SLASH_COMMAND} shares`,
+  summary: 'List the shares you made that have not expired.',
+  help: {
+    parameters: [],
+    examples: [`${SLASH_COMMAND} shares`],
+    effect: 'Answers only you with the shares you made that have not ended, each with End share.',
+  },
+  kind: 'read',
+  params: z.object({}),
+  read: (args) => withoutArguments('shares', args),
+  run: listShares,
+});
+
+async function listShares(_command: unknown, context: CommandContext): Promise<void> {
   const { deps, user } = context;
   const active = await deps.store.delegations.listActive(deps.now(), {
     teamId: user.teamId,
@@ -29,7 +48,7 @@ export const sharesCommand: CommandHandler<'shares'> = async (_command, context)
     return;
   }
   await context.replyPrivately(sharesMessage(active, await machineNames(context)));
-};
+}
 
 /** Names for the stored machine ids, read with the person's key; ids stand in when that fails. */
 async function machineNames(context: CommandContext): Promise<Map<string, string>> {

@@ -1,13 +1,32 @@
 // /ps digest off: an administrator (of the Slack workspace, and of the team for Paperspace) ends
 // their team's digest.
 
+import { z } from 'zod';
 import { requireAdministrator } from '../../../domain/team-role.js';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { escapeMrkdwn, mrkdwn } from '../../../slack/block-kit/text.js';
-import type { CommandHandler } from '../../../slack/command-context.js';
-import { requireWorkspaceAdmin } from '../../../slack/workspace-admin.js';
+import type { CommandContext } from '../../../slack/command-context.js';
+import { withoutArguments } from '../../../slack/command-language/command-arguments.js';
+import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
+import { defineOperation } from '../../../slack/operation.js';
+import { requireWorkspaceAdmin, WORKSPACE_ADMINS_ONLY } from '../../../slack/workspace-admin.js';
 
-export const digestOffCommand: CommandHandler<'digest off'> = async (_command, context) => {
+export const digestOffOperation = defineOperation({
+  name: 'digest off',
+  usage: `${ps} digest off`,
+  summary: "Stop your team's digest (team administrators).",
+  help: {
+    parameters: [],
+    examples: [`${ps} digest off`],
+    effect: `Ends the team's digest. ${WORKSPACE_ADMINS_ONLY}`,
+  },
+  kind: 'change',
+  params: z.object({}),
+  read: (args) => withoutArguments('digest off', args),
+  run: endDigest,
+});
+
+async function endDigest(_command: unknown, context: CommandContext): Promise<void> {
   const client = await context.userClient();
   if (!client) return;
   const { deps, user } = context;
@@ -24,4 +43,4 @@ export const digestOffCommand: CommandHandler<'digest off'> = async (_command, c
   );
   const text = `📋 The team digest in <#${escapeMrkdwn(digest.channel)}> (${escapeMrkdwn(digest.label)}) has ended.`;
   await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
-};
+}

@@ -4,16 +4,112 @@
 // with who set it (their key lists the team's machines when it is posted) and their Slack time zone;
 // the scheduler picks it up on its next tick, on every replica.
 
+import { z } from 'zod';
 import { requireAdministrator } from '../../../domain/team-role.js';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { isKnownTimeZone, nextFireTime } from '../../../scheduler/cron-engine.js';
 import { escapeMrkdwn, isoMinutes, mrkdwn, slackDate } from '../../../slack/block-kit/text.js';
-import type { CommandHandler } from '../../../slack/command-context.js';
+import type { CommandContext } from '../../../slack/command-context.js';
+import {
+  accept,
+  fail,
+  NO_OPTIONS,
+  splitWithoutKeyValues,
+  tooMany,
+} from '../../../slack/command-language/command-arguments.js';
+import { parseTimeOfDay } from '../../../slack/command-language/command-values.js';
+import { echo } from '../../../slack/command-language/echo.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
+import { defineOperation } from '../../../slack/operation.js';
 import { userTimeZone } from '../../../slack/user-time-zone.js';
-import { requireWorkspaceAdmin } from '../../../slack/workspace-admin.js';
+import { requireWorkspaceAdmin, WORKSPACE_ADMINS_ONLY } from '../../../slack/workspace-admin.js';
 
-export const digestCommand: CommandHandler<'digest'> = async (command, context) => {
+/**
+ * The team digest in `channel`; `time` is `HH:MM` in the administrator's time zone, `cron` the
+ * five-field expression built from it (weekly: Mondays). `timezone` null: the administrator's Slack
+ * time zone; otherwise an IANA name as typed, which the command checks.
+ */
+type DigestParams = {
+  channel: string;
+  schedule: 'daily' | 'weekly';
+  time: string;
+  cron: string;
+  timezone: string | null;
+};
+
+export const digestOperation = defineOperation({
+  name: 'digest',
+  usage: `${SLASH_COMMAND} digest <#channel> <daily|weekly> <HH:MM> [time zone]`,
+  summary:
+    "Post the team's running machines, their owners and the month's spend per person in a channel, daily or every Monday, in your time zone or the one given (Europe/Berlin) (team administrators).",
+  help: {
+    parameters: [
+      '`#channel`: where it is posted.',
+      '`daily` or `weekly` (Mondays).',
+      '`HH:MM`: when, in your Slack time zone, or `[time zone]` given (`Europe/Berlin`).',
+    ],
+    examples: [
+      `${SLASH_COMMAND} digest #ops daily 09:00`,
+      `${SLASH_COMMAND} digest #ops weekly 08:30 America/New_York`,
+    ],
+    effect: `Posts the team's running machines (with Stop) and the month's spend per person in that channel, using your key. ${WORKSPACE_ADMINS_ONLY}`,
+  },
+  kind: 'change',
+  params: z.object({
+    channel: z.string().min(1).describe('The Slack channel id to post the digest in.'),
+    schedule: z.enum(['daily', 'weekly']).describe('Every day, or every Monday.'),
+    time: z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/)
+      .describe('The time of day, HH:MM.'),
+    cron: z.string().describe('The five-field cron expression of the time and the days.'),
+    timezone: z
+      .string()
+      .nullable()
+      .describe("An IANA time zone (Europe/Berlin), or null for the person's own."),
+  }),
+  read(args) {
+    const split = splitWithoutKeyValues('digest', args, NO_OPTIONS);
+    if (!split.ok) return split;
+    const [where, scheduleToken, timeToken, zoneToken] = split.args.positionals;
+    if (where === undefined)
+      return fail("Missing <#channel>: pick the channel from Slack's # list, or say off.");
+    if (where.slackChannelId === undefined) {
+      return fail(
+        `Cannot tell which channel ${echo(where.text)} is: pick it from Slack's # list so it is sent as a link.`,
+      );
+    }
+    const schedule = scheduleToken?.text.toLowerCase();
+    if (schedule !== 'daily' && schedule !== 'weekly') {
+      return fail(
+        scheduleToken === undefined
+          ? 'Missing daily or weekly after the channel.'
+          : `Invalid schedule ${echo(scheduleToken.text)}: use daily or weekly (Mondays).`,
+      );
+    }
+    if (timeToken === undefined) return fail('Missing <HH:MM>: say when to post it, for example 09:00.');
+    const time = parseTimeOfDay(timeToken.text);
+    if (!time.ok) return fail(`Invalid time ${echo(timeToken.text)}: ${time.error}.`);
+    const extra = tooMany(
+      'digest',
+      split.args.positionals,
+      4,
+      'a channel, daily or weekly, a time and a time zone',
+    );
+    if (extra !== null) return extra;
+    const { hour, minute } = time.value;
+    return accept({
+      channel: where.slackChannelId,
+      schedule,
+      time: time.value.time,
+      cron: `${minute} ${hour} * * ${schedule === 'weekly' ? '1' : '*'}`,
+      timezone: zoneToken?.text ?? null,
+    });
+  },
+  run: setDigest,
+});
+
+async function setDigest(command: DigestParams, context: CommandContext): Promise<void> {
   const client = await context.userClient();
   if (!client) return;
   const { deps, user } = context;
@@ -62,7 +158,7 @@ export const digestCommand: CommandHandler<'digest'> = async (command, context) 
   ].filter((line) => line !== '');
   const text = lines.join('\n');
   await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
-};
+}
 
 /** A time zone typed with the command, for a channel whose people live elsewhere than its administrator. */
 function givenTimeZone(typed: string): { timezone: string; fellBack: false } {

@@ -1,9 +1,72 @@
 // /ps spend [YYYY-MM] [page=N]: what the month has cost so far (or a past month), for an administrator
 // the whole team's by person, for anyone else their own machines. Read with the asker's own key.
-import type { CommandHandler } from '../../../slack/command-context.js';
+import { z } from 'zod';
+import {
+  accept,
+  fail,
+  NO_OPTIONS,
+  splitArguments,
+  tooMany,
+} from '../../../slack/command-language/command-arguments.js';
+import { parseBillingMonth } from '../../../slack/command-language/command-values.js';
+import { echo } from '../../../slack/command-language/echo.js';
+import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
+import { defineOperation } from '../../../slack/operation.js';
 import { spendReply } from '../spend-reply.js';
 
-export const spend: CommandHandler<'spend'> = async (command, context) => {
-  const reply = await spendReply(context, command.month, command.page);
-  if (reply !== undefined) await context.replyPrivately(reply);
-};
+/** The most pages /ps spend can have: a team of thousands, a few dozen people a page. */
+const MAX_SPEND_PAGE = 10_000;
+
+export const spendOperation = defineOperation({
+  name: 'spend',
+  usage: `${ps} spend [YYYY-MM] [page=N]`,
+  summary:
+    "Show this month's cost so far (or a past month's) per machine: yours, or for a team administrator the whole team's by person.",
+  help: {
+    parameters: [
+      '`YYYY-MM`: a past billing month (default: this one).',
+      '`page=N`: the page of people, for a team too large for one message (Next and Previous page too).',
+    ],
+    examples: [`${ps} spend`, `${ps} spend 2024-04`, `${ps} spend page=2`],
+    effect:
+      "Answers only you with the month's cost per machine; a team administrator sees the whole team's, by person.",
+  },
+  kind: 'read',
+  params: z.object({
+    month: z
+      .string()
+      .regex(/^\d{4}-(0[1-9]|1[0-2])$/)
+      .nullable()
+      .describe('The billing month as YYYY-MM, or null for the current month.'),
+    page: z.number().int().min(1).max(MAX_SPEND_PAGE).describe('The page of people, from 1.'),
+  }),
+  read(args) {
+    const split = splitArguments('spend', args, NO_OPTIONS);
+    if (!split.ok) return split;
+    let page = 1;
+    for (const token of split.args.keyValues) {
+      const key = token.text.slice(0, token.equalsAt);
+      const value = token.text.slice(token.equalsAt + 1);
+      if (key.toLowerCase() !== 'page') {
+        return fail(`Unexpected ${echo(token.text)}: spend takes only page=N (the page of people).`);
+      }
+      if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > MAX_SPEND_PAGE) {
+        return fail(`Invalid page ${echo(value)}: give a page number such as page=2.`);
+      }
+      page = Number(value);
+    }
+    const [monthToken] = split.args.positionals;
+    let month: string | null = null;
+    if (monthToken !== undefined) {
+      const billingMonth = parseBillingMonth(monthToken.text);
+      if (!billingMonth.ok) return fail(`Invalid month ${echo(monthToken.text)}: ${billingMonth.error}.`);
+      month = billingMonth.value;
+    }
+    const extra = tooMany('spend', split.args.positionals, 1, 'an optional YYYY-MM and page=N');
+    return extra ?? accept({ month, page });
+  },
+  async run(command, context) {
+    const reply = await spendReply(context, command.month, command.page);
+    if (reply !== undefined) await context.replyPrivately(reply);
+  },
+});

@@ -1,19 +1,95 @@
 // `/ps wait <machine> <state> [--timeout D]`: a public card for the machine, updated as it changes,
 // and a reply in its thread when it reaches the state (or fails, disappears, or runs out of time).
 
+import { z } from 'zod';
 import { bootedStateOf } from '../../../domain/machine-states.js';
+import { WAITABLE_STATES, type WaitableState } from '../../../paperspace/constants.js';
 import { escapeMrkdwn, mrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
-import type { CommandHandler } from '../../../slack/command-context.js';
+import type { CommandContext } from '../../../slack/command-context.js';
+import {
+  accept,
+  fail,
+  type OptionSpec,
+  readMachine,
+  splitWithoutKeyValues,
+  tooMany,
+} from '../../../slack/command-language/command-arguments.js';
+import type { ValueResult } from '../../../slack/command-language/command-values.js';
+import { MAX_DURATION_MS, parseDuration } from '../../../slack/command-language/duration.js';
+import { echo } from '../../../slack/command-language/echo.js';
+import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
+import { defineOperation } from '../../../slack/operation.js';
 import { announce, withPrivateCopy } from '../../../slack/posting.js';
 import { machineCardMessage } from '../../machines/blocks/machine-card.js';
 import { stateMrkdwn } from '../../machines/blocks/machine-state.js';
+import { MACHINE_HELP, machineParameter } from '../../machines/machine-grammar.js';
 import { findMachine } from '../../machines/machine-lookup.js';
 import { MAX_ACTIVE_WATCHES_PER_PERSON } from '../../machines/machine-watcher.js';
 import { waitingNotice } from '../watch-messages.js';
 
 // Checked here as well as by the watcher, so that no card is posted for a watch that cannot start.
 
-export const waitCommand: CommandHandler<'wait'> = async (command, context) => {
+const TIMEOUT: OptionSpec = { name: '--timeout', takesValue: true };
+export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60 * 1000;
+
+export function parseWaitState(text: string): ValueResult<WaitableState> {
+  const typed = text.toLowerCase();
+  const state = WAITABLE_STATES.find((candidate) => candidate === typed);
+  return state === undefined
+    ? { ok: false, error: `use one of ${WAITABLE_STATES.join(', ')}` }
+    : { ok: true, value: state };
+}
+
+type WaitParams = { machine: string; state: WaitableState; timeoutMs: number };
+
+export const waitOperation = defineOperation({
+  name: 'wait',
+  usage: `${ps} wait <machine> <off|serviceready|ready> [--timeout 30m]`,
+  summary: 'Post here when a machine reaches a state (timeout 90s, 10m, 2h or 1h30m; at most 24h).',
+  help: {
+    parameters: [
+      MACHINE_HELP,
+      '`off`, `serviceready` or `ready`: the state to wait for (a headless Linux machine stops at serviceready).',
+      '`--timeout 30m`: how long to wait (90s, 10m, 2h, 1h30m; at most 24h; default 30m).',
+    ],
+    examples: [`${ps} wait gpu-1 ready`, `${ps} wait gpu-1 off --timeout 2h`],
+    effect: 'Changes nothing: posts here once the machine gets there, or says it did not in time.',
+  },
+  kind: 'read',
+  params: z.object({
+    machine: machineParameter,
+    state: z.enum(WAITABLE_STATES).describe('The state to wait for.'),
+    timeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .max(MAX_DURATION_MS)
+      .describe('How long to wait, in milliseconds.'),
+  }),
+  read(args) {
+    const split = splitWithoutKeyValues('wait', args, [TIMEOUT]);
+    if (!split.ok) return split;
+    const [machineToken, stateToken] = split.args.positionals;
+    const machine = readMachine(machineToken);
+    if (!machine.ok) return machine;
+    if (stateToken === undefined) return fail('Missing <state>: give off, serviceready or ready.');
+    const state = parseWaitState(stateToken.text);
+    if (!state.ok) return fail(`Invalid <state> ${echo(stateToken.text)}: ${state.error}.`);
+    const extra = tooMany('wait', split.args.positionals, 2, '<machine> and <state>');
+    if (extra !== null) return extra;
+    let timeoutMs = DEFAULT_WAIT_TIMEOUT_MS;
+    const typedTimeout = split.args.options.get(TIMEOUT.name);
+    if (typeof typedTimeout === 'string') {
+      const duration = parseDuration(typedTimeout);
+      if (!duration.ok) return fail(`Invalid --timeout ${echo(typedTimeout)}: ${duration.error}.`);
+      timeoutMs = duration.ms;
+    }
+    return accept({ machine: machine.value, state: state.value, timeoutMs });
+  },
+  run: waitFor,
+});
+
+async function waitFor(command: WaitParams, context: CommandContext): Promise<void> {
   const { deps, user } = context;
   const active = await deps.store.watches.countActive(user);
   if (active >= MAX_ACTIVE_WATCHES_PER_PERSON) {
@@ -65,4 +141,4 @@ export const waitCommand: CommandHandler<'wait'> = async (command, context) => {
   if (notice !== undefined) {
     await context.replyPrivately(place.ts === undefined ? withPrivateCopy(notice, card) : notice);
   }
-};
+}

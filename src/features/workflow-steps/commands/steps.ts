@@ -1,7 +1,47 @@
 // /ps steps [on|off]: whether Workflow Builder steps that name this person may act with their key.
+
+import { z } from 'zod';
 import { mrkdwn } from '../../../slack/block-kit/text.js';
-import type { CommandContext, CommandOf } from '../../../slack/command-context.js';
+import type { CommandContext } from '../../../slack/command-context.js';
+import {
+  accept,
+  fail,
+  NO_OPTIONS,
+  splitWithoutKeyValues,
+  tooMany,
+} from '../../../slack/command-language/command-arguments.js';
+import { echo } from '../../../slack/command-language/echo.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
+import { defineOperation } from '../../../slack/operation.js';
+
+export const stepsOperation = defineOperation({
+  name: 'steps',
+  usage: `${SLASH_COMMAND} steps [on|off]`,
+  summary:
+    'Let Workflow Builder steps that name you act with your Paperspace key (off unless you turn them on), or say whether they may.',
+  help: {
+    parameters: ['`on` or `off` (nothing: say whether they are on).'],
+    examples: [`${SLASH_COMMAND} steps on`],
+    effect: 'Lets Workflow Builder steps that name you start, stop or wait for machines with your key.',
+  },
+  kind: 'change',
+  params: z.object({
+    enabled: z.boolean().nullable().describe('Turn steps on or off; null to say whether they are on.'),
+  }),
+  read(args) {
+    const split = splitWithoutKeyValues('steps', args, NO_OPTIONS);
+    if (!split.ok) return split;
+    const { positionals } = split.args;
+    const extra = tooMany('steps', positionals, 1, 'on or off');
+    if (extra !== null) return extra;
+    const typed = positionals[0]?.text;
+    if (typed === undefined) return accept({ enabled: null });
+    const word = typed.toLowerCase();
+    if (word === 'on' || word === 'off') return accept({ enabled: word === 'on' });
+    return fail(`Unknown setting ${echo(typed)}: give on or off.`);
+  },
+  run: setSteps,
+});
 
 const reply = (text: string) => ({ blocks: [{ type: 'section' as const, text: mrkdwn(text) }], text });
 
@@ -11,7 +51,7 @@ function describe(enabled: boolean): string {
     : `Workflow Builder steps that name you fail without touching Paperspace. \`${SLASH_COMMAND} steps on\` lets them act with your key.`;
 }
 
-export async function stepsCommand(command: CommandOf<'steps'>, context: CommandContext): Promise<void> {
+async function setSteps(command: { enabled: boolean | null }, context: CommandContext): Promise<void> {
   const { deps, user } = context;
   if (command.enabled === null) {
     return context.replyPrivately(reply(describe(await deps.store.workflowSteps.enabled(user))));

@@ -1,0 +1,35 @@
+// An operation is one thing a person can ask the bot to do, declared once by the feature that owns it:
+// its words and help for `/ps`, the reader of typed text, its parameters as a zod schema with
+// descriptions (what another front door, such as Slackbot's MCP client, takes as JSON), whether it only
+// reads, and what runs it. The reader and the schema describe the same parameters: the compiler holds
+// them to one type, and a test holds every example in the help to the schema.
+import type { z } from 'zod';
+import type { CommandHandler } from './command-context.js';
+import type { CommandDefinition } from './command-language/command-definition.js';
+
+export interface Operation<Name extends string = string, Params = unknown>
+  extends CommandDefinition<Name, Params> {
+  /** `read` only looks; `change` changes something in Paperspace or in what the bot keeps. */
+  readonly kind: 'read' | 'change';
+  readonly params: z.ZodType<Params>;
+  run(params: Params, context: Parameters<CommandHandler<Params>>[1]): Promise<void>;
+}
+
+/**
+ * Declares an operation. Its parameters' type is the schema's: the reader must produce exactly that,
+ * and the handler receives exactly that.
+ */
+export function defineOperation<const Name extends string, Schema extends z.ZodType>(
+  operation: Operation<Name, NoInfer<z.output<Schema>>> & { readonly params: Schema },
+): Operation<Name, z.output<Schema>> {
+  return operation;
+}
+
+/**
+ * A command as read: its name with its parameters. A command without parameters has the schema of
+ * an empty object, which zod types as an index signature of never: it adds nothing to the name.
+ */
+export type CommandOf<O> =
+  O extends Operation<infer Name, infer Params>
+    ? { name: Name } & (string extends keyof Params ? unknown : Params)
+    : never;
