@@ -118,8 +118,8 @@ export interface RunningBot {
 const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 /**
  * Sockets to Paperspace at once. Every request past the cap waits for a free socket, a whole API round
- * trip, so the cap is set for a burst of commands rather than for the average (the ack bench shows
- * its effect). Idle sockets close after keepAliveTimeout.
+ * trip, so the cap is set for a burst of commands rather than for the average. Idle sockets close after
+ * keepAliveTimeout.
  */
 const PAPERSPACE_CONNECTIONS = DEFAULT_POLL_CONCURRENCY;
 /**

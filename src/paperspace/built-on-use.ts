@@ -1,7 +1,7 @@
 // A client whose parts are each built the first time they are read, then kept on it. A client is
 // built for every request and every watch poll of every person (keys are kept, clients are not:
 // features/watches/person-keys.ts), and a poll reads only `machines`: building every resource, each a
-// set of closures, for each of 10,000 polls an interval was most of a client's cost and of its garbage.
+// set of closures, for every poll of the interval would be most of a client's cost and of its garbage.
 // Both dialects (legacy/client.ts, v1/client.ts) are a table of their parts over this.
 import type { PaperspaceClient } from './resources.js';
 

@@ -271,10 +271,10 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
       }
       const retries = req.idempotent ? (req.maxRetries ?? options.maxRetries) : 0;
       if (retries <= 0) return attempt(req, 1);
-      // Nearly every call succeeds at once, and p-retry costs about 20 µs of CPU (and its garbage) per
-      // call even then: profiled under the ack bench's burst, that was a tenth of a Paperspace call's
-      // own CPU. So the first attempt is made here; only when it fails does p-retry run, its first
-      // attempt answering with that same failure, so everything after it goes as before.
+      // Nearly every call succeeds at once, and p-retry costs CPU (and garbage) per call even then, a
+      // noticeable share of a call's own. So the first attempt is made here; only when it fails does
+      // p-retry run, its first attempt answering with that same failure, so everything after it goes
+      // as before.
       let firstFailure: unknown;
       try {
         const answer = await attempt(req, 1);

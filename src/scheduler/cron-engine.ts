@@ -1,7 +1,8 @@
 // When reminders fire. node-cron runs them in production; the CronEngine seam lets tests fire them from
 // a fake clock instead. nextFireTime answers "when next?" from any clock (node-cron only knows the real
 // one), for `/ps reminders` and for that fake engine.
-import cron from 'node-cron';
+import { Cron } from 'croner';
+import cron, { type ParsedFields } from 'node-cron';
 import type { Logger } from 'pino';
 
 export interface CronJobSpec {
@@ -50,46 +51,43 @@ export function createNodeCronEngine(logger: Logger): CronEngine {
 }
 
 /** Day-of-month rules such as `29 2 *` can skip years; a reminder further out than this is not "next". */
-const SEARCH_DAYS = 4 * 366 + 1;
+const SEARCH_MS = (4 * 366 + 1) * 24 * 60 * 60 * 1000;
 
 /**
  * The first time after `after` (epoch ms) at which `expression` fires in `timezone`, or undefined when
- * it does not fire within four years. node-cron's own matcher decides each candidate, so this agrees
- * with when node-cron really fires, daylight-saving days included.
+ * it does not fire within four years. croner walks the calendar and the time zone (node-cron can only
+ * say what comes next from the real clock), and node-cron's own matcher has the last word on each
+ * candidate, so the answer agrees with when node-cron really fires:
+ * - croner reads the fields as node-cron parsed them, so names, wrap-around ranges (`fri-mon`) and
+ *   day-of-month AND day-of-week mean what node-cron means; a day token croner reads otherwise
+ *   (`L-3`) becomes `*` there and node-cron's matcher picks the days.
+ * - On the day clocks go forward croner moves a time in the gap to the gap's end; node-cron skips it,
+ *   and so does this, because node-cron does not match the moved time.
+ * - In the hour that repeats when clocks go back, croner names the first pass; node-cron fires at the
+ *   first or the second depending on the zone. Both are the same local time, which is what a person
+ *   is shown.
  */
 export function nextFireTime(expression: string, timezone: string, after: number): number | undefined {
-  const fields = cron.parse(expression);
-  const seconds = [...fields.second].sort((a, b) => a - b);
-  const times = fields.hour
-    .flatMap((hour) => fields.minute.map((minute) => ({ hour, minute })))
-    .sort((a, b) => a.hour - b.hour || a.minute - b.minute);
   const matcher = cron.createTask(expression, () => undefined, { timezone });
   try {
-    const start = localDate(after, timezone);
-    for (let offset = 0; offset <= SEARCH_DAYS; offset += 1) {
-      // Calendar arithmetic in UTC, so a day is never skipped or repeated around a DST change.
-      const day = new Date(Date.UTC(start.year, start.month - 1, start.day + offset));
-      for (const { hour, minute } of times) {
-        for (const second of seconds) {
-          const at = zonedTimeToEpoch(
-            {
-              year: day.getUTCFullYear(),
-              month: day.getUTCMonth() + 1,
-              day: day.getUTCDate(),
-              hour,
-              minute,
-              second,
-            },
-            timezone,
-          );
-          if (at > after && matcher.match(new Date(at))) return at;
-        }
-      }
+    const candidates = new Cron(cronerPattern(cron.parse(expression)), { timezone, domAndDow: true });
+    for (const candidate of candidates.enumerate(new Date(after))) {
+      if (candidate.getTime() > after + SEARCH_MS) return undefined;
+      if (matcher.match(candidate)) return candidate.getTime();
     }
     return undefined;
   } finally {
     void matcher.destroy();
   }
+}
+
+/** node-cron's parsed fields as a six-field croner pattern that fires at least whenever node-cron does. */
+function cronerPattern(fields: ParsedFields): string {
+  const list = (values: (number | string)[]) =>
+    values.every((value) => typeof value === 'number') ? values.join(',') : '*';
+  return [fields.second, fields.minute, fields.hour, fields.dayOfMonth, fields.month, fields.dayOfWeek]
+    .map(list)
+    .join(' ');
 }
 
 /** True when the runtime knows the IANA time zone (Slack sends names like Europe/Amsterdam). */
@@ -100,65 +98,4 @@ export function isKnownTimeZone(timezone: string): boolean {
   } catch {
     return false;
   }
-}
-
-interface WallTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function wallTime(at: number, timezone: string): WallTime {
-  let formatter = formatters.get(timezone);
-  if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: timezone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timezone, formatter);
-  }
-  const parts = Object.fromEntries(
-    formatter.formatToParts(new Date(at)).map((part) => [part.type, Number(part.value)]),
-  );
-  return {
-    year: parts.year ?? 0,
-    month: parts.month ?? 1,
-    day: parts.day ?? 1,
-    hour: parts.hour ?? 0,
-    minute: parts.minute ?? 0,
-    second: parts.second ?? 0,
-  };
-}
-
-function localDate(at: number, timezone: string): Pick<WallTime, 'year' | 'month' | 'day'> {
-  const { year, month, day } = wallTime(at, timezone);
-  return { year, month, day };
-}
-
-/** How far the zone's clock is ahead of UTC at `at`, in ms. */
-function offsetAt(at: number, timezone: string): number {
-  const wall = wallTime(at, timezone);
-  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
-  return asUtc - Math.floor(at / 1000) * 1000;
-}
-
-/**
- * The instant a wall-clock time happens in a zone. A time that does not exist (skipped by a DST change)
- * comes out shifted; the caller's matcher then rejects it, as node-cron would.
- */
-function zonedTimeToEpoch(wall: WallTime, timezone: string): number {
-  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
-  const first = asUtc - offsetAt(asUtc, timezone);
-  return asUtc - offsetAt(first, timezone);
 }

@@ -1,10 +1,8 @@
 // Work that recurs every interval for each of many ids (a person's watch poll), started at each id's own
-// moment of the interval instead of all at the tick. Started together, 5,000 people's polls on a
-// replica came back together, and the completions they found queued behind each other and behind the
-// lists still being read: at 10,000 people (bench/completion) a reply reached Slack 1.4 s after
-// Paperspace's answer at the median and 2.7 s at p99. Spread, a replica makes the same calls at an even
-// pace, each finds the work before it done, and those figures fell to 0.28 s and 0.38 s (the API's
-// 250 ms included).
+// moment of the interval instead of all at the tick. Started together, a replica's polls come back
+// together, and the completions they find queue behind each other and behind the lists still being
+// read, so a reply reaches Slack long after Paperspace answered. Spread, a replica makes the same calls
+// at an even pace, and each finds the work before it done.
 //
 // An id's moment is its phase (phase.ts) on the wall clock: the same in every interval and on every
 // replica, so each id is polled once an interval, an interval apart, and keeps its moment when it moves

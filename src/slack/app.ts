@@ -40,9 +40,9 @@ const INTERACTIVE_SLACK_CALLS = 100;
 /**
  * Calls at once for the bot's own work (the scheduler's completions, reminders, alerts, cards). A tick
  * that finishes thousands of watches posts as many replies at once, each small and answered by Slack in
- * tens of milliseconds; in a queue of 100 they waited for it instead (at 10,000 people on two replicas:
- * 0.7 s at the median, 1.6 s at the 99th percentile, measured inside a replica). Slack's own limits
- * are per channel and method, kept by the channel pacer and answered with Retry-After, not by a queue.
+ * tens of milliseconds; a queue as short as the interactive one makes them wait for the queue instead
+ * of for Slack. Slack's own limits are per channel and method, kept by the channel pacer and answered
+ * with Retry-After, not by a queue.
  */
 const BACKGROUND_SLACK_CALLS = 500;
 /**
@@ -214,8 +214,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     // proves nothing was posted; the scheduler retries its own work on a later tick.
     retryConfig: { retries: 0 },
     // On a 429 the client would pause its whole queue for Retry-After, and every request of every person
-    // behind it: a views.open (whose trigger lasts 3 s) waited 20 s behind a card. A rate-limited call
-    // fails at once instead; posting.ts takes the message to the next conversation, and background work
+    // behind it: a views.open waiting there outlives its trigger's 3 s. A rate-limited call fails at
+    // once instead; posting.ts takes the message to the next conversation, and background work
     // (a separate client, backgroundClient, used by the scheduler) tries again on a later tick.
     rejectRateLimitedCalls: true,
     maxRequestConcurrency: INTERACTIVE_SLACK_CALLS,

@@ -1,9 +1,8 @@
 // The request guard's claims (request-guard.ts), gathered before they go to the store. On SQLite the
 // writes made in one turn of the event loop commit as one transaction (sqlite-client.ts), but a burst
-// of Slack requests finishes arriving about one per turn: profiled under the ack bench's burst of
-// 1,000, nearly every claim was a transaction of its own, a tenth of a millisecond of CPU each, spent
-// before that request's ack. Gathered for a few milliseconds, they reach the store in one turn and
-// commit together. PostgreSQL takes them as concurrent queries, as before.
+// of Slack requests finishes arriving about one per turn, so nearly every claim would be a transaction
+// of its own, its CPU spent before that request's ack. Gathered for a few milliseconds, they reach the
+// store in one turn and commit together. PostgreSQL takes them as concurrent queries, as before.
 
 /** How long claims are gathered: the most a request's ack waits for this. */
 export const CLAIM_GATHER_MS = 5;

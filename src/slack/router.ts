@@ -3,9 +3,8 @@
 // twenty chains per click, all on the event loop that also has to ack the requests queued behind it.
 // Here buttons, modals, events and Workflow Builder steps register by id instead, and Bolt gets one
 // listener per surface that finds the right one in a Map: one chain per request however many buttons,
-// events and steps the bot grows. (With an event listener of its own for each of four events and each
-// of five steps, Bolt ran twelve chains per request; in the ack benchmark's burst they were most of
-// the garbage Bolt made for a /ps list.)
+// events and steps the bot grows (a listener of its own for each event and each step would add a chain
+// per request for each of them, and their garbage).
 //
 // The single listener also answers what no listener owns, which Bolt would leave unacked (Slack then
 // shows the clicker an error after 3 s): a button on a message posted by an older version of the bot,

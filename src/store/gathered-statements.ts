@@ -1,10 +1,9 @@
 // Writes of one kind asked for while the last statement of that kind is still running go together in
-// the next one, as PostgreSQL's group commit does for commits. At 10,000 people on two replicas each
-// completion wrote four single-row statements (finish the watch, the report's sending, its delivery,
-// the channel's post slot): measured per statement inside a replica, each waited about 2 s for one of
-// the pool's 20 connections, behind 1,500 others, and the completion waited for all four in turn.
-// Gathered, a burst of a thousand is a few statements; a lone write still goes at once, with nothing
-// added but a microtask. No timer is involved, so fake clocks in tests cannot hold a write back.
+// the next one, as PostgreSQL's group commit does for commits. Each completion writes four single-row
+// statements (finish the watch, the report's sending, its delivery, the channel's post slot); in a
+// burst of completions each would wait for one of the pool's connections behind all the others, and
+// the completion for all four in turn. Gathered, a burst of a thousand is a few statements; a lone
+// write still goes at once, with nothing added but a microtask. No timer is involved, so fake clocks in tests cannot hold a write back.
 import DataLoader from 'dataloader';
 
 /** One call per item; each resolves with its item's result once the statement carrying it has run. */

@@ -13,10 +13,9 @@ export interface PostgresClientOptions {
 
 const DEFAULT_CONNECTION_TIMEOUT_MS = 10_000;
 /**
- * A replica's polls, completions and requests share these. At 10,000 people on two replicas the
- * completions' writes queued each poll's work behind 10 connections for seconds; 20 took the
- * completion p99 from 36 s to 29 s in two otherwise identical 10,000-person bench rounds (2026-11-27),
- * and two replicas still use 40 of PostgreSQL's default 100.
+ * A replica's polls, completions and requests share these, so a burst of completions' writes queues
+ * every poll's work behind them when there are too few. Twenty leaves room for that burst while a few
+ * replicas together stay well inside PostgreSQL's default max_connections of 100.
  */
 const DEFAULT_MAX_CONNECTIONS = 20;
 

@@ -1,20 +1,22 @@
 // Which replica polls whom. The unit of a lease is a person, not a watch: one getMachines call with a
-// person's key answers all of their watches, so two replicas splitting one person's watches would
-// both pay for that call (and both decrypt the key). Each replica renews its presence every tick
-// (scheduler_replicas), counts the live replicas and takes its fair share of the people with active
-// watches: ceil(people / replicas). A replica holding more than its share gives the excess back, so a
-// replica that joins gets work within two ticks; one that dies stops renewing, and its presence and
-// its people's leases run out together, after one lease period, when the others take them over.
-// Nothing caps how many watches a replica loads: every active watch belongs to some person, and
-// every person with an active watch is leased to a live replica.
+// person's key answers all of their watches and the cost guard's check of their machines, so two
+// replicas splitting one person would both pay for that call. A person has a lease row while they have
+// an active watch or a linked key (vault_entries), and loses it when they have neither.
+// Every tick a replica renews its presence (scheduler_replicas), forgets replicas whose presence ran
+// out, counts the live ones and holds its fair share of the people: ceil(people / replicas). A replica
+// holding more than its share gives the excess back, so one that joins gets work within two ticks; one
+// that dies stops renewing, and its presence and its leases run out together, after one lease period,
+// when the others take its people over. For the people it holds it answers their active watches, by
+// reference and by deadline, and the seal of each one's stored key (so the poller keeps an opened key
+// only while it is current).
 import type { SlackUser } from './slack-user.js';
 import type { SqlClient } from './sql-client.js';
 import type { WatchLease } from './watch-types.js';
 
 /**
  * An active watch to poll this tick, by reference only. The poller reads each person's watches when
- * their machine list is in: 10,000 whole watches read at the start of a tick lived through all of it,
- * and the 25 MB each tick left behind in the old generation was most of the bot's peak memory.
+ * their machine list is in, so whole watches read at the start of a tick do not live through all of it
+ * (and into the old generation, with every tick's).
  */
 export interface PolledWatch {
   id: string;

@@ -1,6 +1,6 @@
 // Credentials opened from a person's stored entry, kept for a short while so that their next click or
-// command within it does not run AES-GCM, JSON.parse and the schema again (profiled under the ack
-// bench's burst: opening an entry was a tenth of a millisecond of every request's CPU, and garbage).
+// command within it does not run AES-GCM, JSON.parse and the schema again: under a burst of requests,
+// opening the same entry over and over is a share of every request's CPU, and garbage.
 //
 // Why this is safe:
 // - The entry is still read from the store on every request; only its opening is skipped, and only

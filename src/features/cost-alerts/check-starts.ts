@@ -1,8 +1,8 @@
 // When each person's cost check may begin. Every person is checked once per CHECK_EVERY_MS, but a
 // replica that starts (or takes over) thousands of people at once would otherwise find all of them due
 // in the same tick, check them all then, and find them all due together again five minutes later: each
-// time a few database reads and writes per person in one tick, which held up every watch's poll at
-// 10,000 people. So checks begin under a budget refilled at twice the rate that checks everyone once
+// time a few database reads and writes per person in one tick, which holds up every watch's poll in
+// that tick. So checks begin under a budget refilled at twice the rate that checks everyone once
 // per interval: a first storm is spread over a couple of minutes and stays spread, while a small
 // team's checks (up to CHECK_BURST people) all begin at once, as before.
 

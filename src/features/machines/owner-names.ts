@@ -15,8 +15,8 @@ export type OwnerNameOf = (machine: Machine) => string | undefined;
 
 /**
  * Names the owners of `machines` (the ones drawn). Only their links are read: reading every linked
- * person's entry cost each teammate's /ps list a scan of the whole vault (profiled under the ack
- * bench's burst, more of its CPU than any other query).
+ * person's entry would cost each teammate's /ps list a scan of the whole vault, a cost that grows with
+ * the workspace rather than with what the list shows.
  */
 export async function ownerNames(
   store: Pick<Store, 'vaultEntries'>,

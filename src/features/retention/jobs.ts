@@ -1,6 +1,6 @@
-// Rows that only ever grow get a retention: audit records (about 400 MB a year at 500 people),
-// channel shares long expired, approval requests once decided and standing grants once run out (about
-// 18,000 a year at 500 people), power claims (a few seconds' worth each, one row per machine) and
+// Rows that only ever grow get a retention: audit records (one or more for every action of every
+// person), channel shares long expired, approval requests once decided and standing grants once run
+// out, power claims (a few seconds' worth each, one row per machine) and
 // channels' post slots (a second's worth each, one row per channel).
 // Once a day a replica deletes what is past AUDIT_RETENTION_DAYS and DELEGATION_RETENTION_DAYS. Every
 // replica may run it: deleting rows already deleted is a no-op.

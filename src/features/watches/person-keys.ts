@@ -12,8 +12,8 @@
 //   seal is unchanged: /ps logout and a workspace purge delete the entry, a new link seals it again,
 //   and a VAULT_KEY rotation reseals it with a new IV, so each drops the kept key at the next tick.
 //   A person this replica no longer holds (no watches and no link, or taken over) is dropped too.
-// Clients are built per poll from the kept key: a client is about 9 KB, so keeping 10,000 of them would
-// cost about 90 MB of the 200 MB the bot runs in, and building one costs no decryption or I/O.
+// Clients are built per poll from the kept key: keeping one per person would grow the bot's memory with
+// every person, and building one costs no decryption or I/O.
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Credentials, KeyVault } from '../../vault/key-vault.js';

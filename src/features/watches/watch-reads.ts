@@ -1,9 +1,9 @@
 // The active watches of many people's polls, read together. A poll reads its person's watches once
-// their machine list is in (watch-poller.ts). At 10,000 people on two replicas, one query a person
-// queued every poll behind the store's connection pool: measured per poll, the read took 0.9-1.0 s
-// against 0.5 s for the Paperspace list before it, and the polls holding their places that long left
-// half the people unpolled each interval. Reads asked while the last read runs go in the next one
-// (gathered-statements.ts), so the store answers a few dozen queries a second instead of a thousand.
+// their machine list is in (watch-poller.ts). With many people, one query a person queues every poll
+// behind the store's connection pool, where it can take longer than the Paperspace list before it, and
+// polls that hold their places that long leave people unpolled in the interval. Reads asked while the
+// last read runs go in the next one (gathered-statements.ts), so the store answers a few queries per
+// moment instead of one per person.
 import { gatherStatements } from '../../store/gathered-statements.js';
 import type { Store } from '../../store/store.js';
 import type { Watch } from '../../store/watch-types.js';

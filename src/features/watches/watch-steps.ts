@@ -80,9 +80,9 @@ export function createWatchSteps(deps: WatchStepsDeps): WatchSteps {
   /**
    * Whether this poll reads the watch's event: its first here, then once per eventFollowMs, each watch
    * at a phase of its own within that period. Without the phase, watches made together (a start of
-   * many machines, a replica taking over a thousand people) kept reading their events in the same
-   * tick: 10,000 watches made 5,000 to 6,000 calls in one tick and none in the next five, and the calls
-   * that tick's deadline cut off were made again.
+   * many machines, a replica taking over a thousand people) would keep reading their events in the
+   * same tick: most of the period's calls in one tick and none in the others, and the calls that tick's
+   * deadline cut off made again.
    */
   function eventDue(watch: Watch, now: number): boolean {
     const last = eventReadAt.get(watch.id);

@@ -34,7 +34,7 @@ export const VIEW_BUDGET: Budget = { blocks: LIMITS.viewBlocks, text: 9_000 };
  */
 export function blockTextLength(blocks: unknown): number {
   // Every list is measured, every row several times (paging.ts, rowsThatFit): walked with for...in, not
-  // Object.entries, which built a pair array per object and was most of a /ps list message's CPU.
+  // Object.entries, which would build a pair array per object on this hot path.
   if (Array.isArray(blocks)) {
     let total = 0;
     for (const item of blocks) total += blockTextLength(item);
