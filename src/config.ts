@@ -2,16 +2,17 @@
 // bad or missing variable at once (fixing them one restart at a time is miserable), and no message
 // ever repeats a value: most of these variables are secrets.
 import { z } from 'zod';
+import { crossVariableProblems } from './config/cross-variable-rules.js';
+import { type DatabaseConfig, parseDatabaseUrl } from './config/database-url.js';
+import { CONFIG_VARIABLES, type Variable } from './config/variables.js';
+import { parseVaultKeys } from './config/vault-keys.js';
+
+// The store and the tests parse database URLs and list the variables through this module, which
+// owns the configuration; each piece lives in config/.
+export { CONFIG_VARIABLES, type DatabaseConfig, parseDatabaseUrl };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-
-export type DatabaseConfig =
-  | { kind: 'sqlite' /** a file path, or `:memory:` */; path: string }
-  | {
-      kind: 'postgres' /** the full URL; may hold a password, so it is never logged */;
-      connectionString: string;
-    };
 
 interface CommonConfig {
   port: number;
@@ -118,36 +119,10 @@ export class ConfigError extends Error {
   }
 }
 
-/** Every variable the bot reads, in the order .env.example documents them. */
-export const CONFIG_VARIABLES = [
-  'SLACK_BOT_TOKEN',
-  'SLACK_SIGNING_SECRET',
-  'SLACK_APP_TOKEN',
-  'SLACK_CLIENT_ID',
-  'SLACK_CLIENT_SECRET',
-  'SLACK_STATE_SECRET',
-  'SLACK_API_URL',
-  'PORT',
-  'HOST',
-  'PAPERSPACE_API_URL',
-  'PAPERSPACE_GRAPHQL_URL',
-  'VAULT_KEY',
-  'DATABASE_URL',
-  'POLL_INTERVAL_MS',
-  'POLL_CONCURRENCY',
-  'AUDIT_RETENTION_DAYS',
-  'DELEGATION_RETENTION_DAYS',
-  'LOG_LEVEL',
-  'METRICS_TOKEN',
-] as const;
-type Variable = (typeof CONFIG_VARIABLES)[number];
-
-const VAULT_KEY_BYTES = 32;
 // A guessable token would be worse than none: it looks like protection.
 const MIN_METRICS_TOKEN_LENGTH = 16;
 // The state secret signs the install flow's state (CSRF protection): as guessable as the metrics token would be.
 const MIN_STATE_SECRET_LENGTH = 16;
-const OAUTH_VARIABLES = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'] as const;
 const MIN_POLL_INTERVAL_MS = 500;
 // setTimeout fires at once for delays beyond 2^31-1 ms; an hour is already far past any useful poll.
 const MAX_POLL_INTERVAL_MS = 3_600_000;
@@ -168,50 +143,6 @@ const retentionDays = wholeNumber('must be a whole number of days').pipe(
     .min(1, 'must be at least 1 day')
     .max(MAX_RETENTION_DAYS, `must be at most ${MAX_RETENTION_DAYS} days`),
 );
-
-/**
- * Parses `sqlite:PATH` or `postgres://...`/`postgresql://...`. Returns an error sentence rather
- * than throwing so that config and tests can share it; the sentence never repeats the URL, which
- * may hold a database password.
- */
-export function parseDatabaseUrl(value: string): DatabaseConfig | { error: string } {
-  const expected = 'expected sqlite:PATH (for example sqlite:data/bot.db) or postgres://USER@HOST/DB';
-  if (value.startsWith('sqlite:')) {
-    const path = value.slice('sqlite:'.length);
-    return path === '' ? { error: `has no file path; ${expected}` } : { kind: 'sqlite', path };
-  }
-  if (/^postgres(ql)?:\/\//.test(value)) {
-    return URL.canParse(value) && new URL(value).hostname !== ''
-      ? { kind: 'postgres', connectionString: value }
-      : { error: `is not a valid PostgreSQL URL; ${expected}` };
-  }
-  return { error: `has an unknown scheme; ${expected}` };
-}
-
-/** Decodes VAULT_KEY into keys, or into error sentences that name keys by position only. */
-function parseVaultKeys(value: string): Buffer[] | { errors: string[] } {
-  const parts = value.split(',').map((part) => part.trim());
-  const errors: string[] = [];
-  const keys: Buffer[] = [];
-  parts.forEach((part, index) => {
-    const which = parts.length === 1 ? 'the key' : `key ${index + 1} of ${parts.length}`;
-    if (part === '') {
-      errors.push(`${which} is empty`);
-    } else if (!/^[A-Za-z0-9+/]+={0,2}$/.test(part) || part.length % 4 !== 0) {
-      errors.push(`${which} is not valid base64`);
-    } else {
-      const key = Buffer.from(part, 'base64');
-      if (key.length !== VAULT_KEY_BYTES) {
-        errors.push(`${which} decodes to ${key.length} bytes, expected ${VAULT_KEY_BYTES}`);
-      } else if (keys.some((earlier) => earlier.equals(key))) {
-        errors.push(`${which} repeats an earlier key`);
-      } else {
-        keys.push(key);
-      }
-    }
-  });
-  return errors.length > 0 ? { errors } : keys;
-}
 
 const vaultKeysSchema = z.string().transform((value, ctx) => {
   const parsed = parseVaultKeys(value);
@@ -296,71 +227,6 @@ const envSchema = z.object({
     )
     .optional(),
 });
-
-/** Rules that involve several variables; judged on presence only, so they hold even beside bad values. */
-function crossVariableProblems(env: Partial<Record<Variable, string>>): [Variable, string][] {
-  const problems: [Variable, string][] = [];
-  const generateKey = 'generate one with `openssl rand -base64 32`';
-  const oauthSet = OAUTH_VARIABLES.filter((name) => env[name] !== undefined);
-  if (oauthSet.length > 0) {
-    if (env.SLACK_BOT_TOKEN !== undefined) {
-      problems.push([
-        'SLACK_BOT_TOKEN',
-        `is set beside ${oauthSet.join(', ')}; set SLACK_BOT_TOKEN for one workspace, or SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET to install in many, not both`,
-      ]);
-    }
-    for (const name of OAUTH_VARIABLES.filter((variable) => env[variable] === undefined)) {
-      problems.push([
-        name,
-        `is missing but ${oauthSet.join(', ')} is set; installing in many workspaces needs all three`,
-      ]);
-    }
-    if (env.SLACK_APP_TOKEN !== undefined) {
-      problems.push([
-        'SLACK_APP_TOKEN',
-        'is set, but installing in many workspaces takes Slack requests over HTTP (the install page and the OAuth redirect are web pages); unset it',
-      ]);
-    }
-    if (env.SLACK_SIGNING_SECRET === undefined) {
-      problems.push([
-        'SLACK_SIGNING_SECRET',
-        'is required to install in many workspaces; find it under Slack app settings > Basic Information',
-      ]);
-    }
-    if (env.VAULT_KEY === undefined) {
-      problems.push([
-        'VAULT_KEY',
-        `is required to install in many workspaces (it encrypts their bot tokens): a base64 ${VAULT_KEY_BYTES}-byte key (${generateKey})`,
-      ]);
-    }
-    return problems;
-  }
-  if (env.SLACK_BOT_TOKEN === undefined) {
-    const dependent = (['SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET'] as const).find(
-      (name) => env[name] !== undefined,
-    );
-    if (dependent !== undefined) {
-      problems.push([
-        'SLACK_BOT_TOKEN',
-        `is missing but ${dependent} is set; set the bot token (xoxb-...), or SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET to install in many workspaces, or unset ${dependent} to run the local sandbox`,
-      ]);
-    }
-    return problems;
-  }
-  if (env.SLACK_APP_TOKEN === undefined && env.SLACK_SIGNING_SECRET === undefined) {
-    problems.push([
-      'SLACK_SIGNING_SECRET',
-      'is required in HTTP mode (SLACK_APP_TOKEN unset); find it under Slack app settings > Basic Information, or set SLACK_APP_TOKEN for Socket Mode',
-    ]);
-  }
-  if (env.VAULT_KEY === undefined) {
-    problems.push([
-      'VAULT_KEY',
-      `is required when connected to Slack: a base64 ${VAULT_KEY_BYTES}-byte key (${generateKey})`,
-    ]);
-  }
-  return problems;
-}
 
 /** Empty or blank values count as unset, so `FOO=` in a .env file means "use the default". */
 function normalize(env: Record<string, string | undefined>): Partial<Record<Variable, string>> {

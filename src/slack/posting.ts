@@ -17,150 +17,39 @@
 // - a message too big for Slack (`msg_blocks_too_long`, a field over its limit) is too big everywhere:
 //   its words alone go to the same place, or a short note that it was too large, and never the same
 //   blocks to the DM and an ephemeral message.
-import { webApi } from '@slack/bolt';
-import type { KnownBlock, WebClient } from '@slack/web-api';
-import { describeError, slackErrorCode } from '../errors/describe-error.js';
+//
+// The pieces this module is made of are under posting/: how Slack's refusals are sorted
+// (slack-refusals.ts), how a 429 is waited out (rate-limit-waits.ts), what became of a delivery
+// (delivery.ts) and what the person is told about it (notices.ts).
+import type { WebClient } from '@slack/web-api';
+import { slackErrorCode } from '../errors/describe-error.js';
 import { blockTextLength } from './block-kit/message-budget.js';
-import { escapeMrkdwn, mrkdwn, type SlackMessage } from './block-kit/text.js';
+import type { SlackMessage } from './block-kit/text.js';
 import type { ChannelPacer } from './channel-pacer.js';
+import { type Delivery, type Shortened, stillRateLimited } from './posting/delivery.js';
+import { notPostedNotice, postedInDmNotice, tooLargeNotice, withPrivateCopy } from './posting/notices.js';
+import { waitingOutRateLimits } from './posting/rate-limit-waits.js';
+import {
+  afterFailedPost,
+  isRefusedConversation,
+  isRefusedMessage,
+  provesNothingPosted,
+  slackRefusalText,
+} from './posting/slack-refusals.js';
 
-/**
- * Slack's answers when the bot may not post in a conversation: a private channel it was not invited
- * to, a DM between other people, an archived or deleted channel, a workspace rule against apps posting
- * there (#general, read-only and thread-only channels), or a person who is not in the channel (for an
- * ephemeral message).
- */
-const CANNOT_POST_HERE = new Set([
-  'not_in_channel',
-  'channel_not_found',
-  'is_archived',
-  'restricted_action',
-  'restricted_action_read_only_channel',
-  'restricted_action_thread_only_channel',
-  'restricted_action_non_threadable_channel',
-  'posting_to_general_channel_denied',
-  'team_access_not_granted',
-  'user_not_in_channel',
-  'cannot_reply_to_message',
-]);
-/** Refusals of the message itself, too big or malformed: the same words without blocks usually pass. */
-const CANNOT_POST_THIS = new Set([
-  'invalid_blocks',
-  'invalid_blocks_format',
-  'msg_blocks_too_long',
-  'msg_too_long',
-  'invalid_attachments',
-]);
+// The features post through this module alone; these are its answers about a post and its notices.
+export {
+  afterFailedPost,
+  type Delivery,
+  isRefusedConversation,
+  provesNothingPosted,
+  slackRefusalText,
+  stillRateLimited,
+  withPrivateCopy,
+};
+
 /** Slack's cap on a message's `text` argument. */
 const MAX_TEXT = 40_000;
-/**
- * How long one post waits out 429s in all before it gives up (and is reported as not posted): Slack
- * asks for about a second per message in a channel, so a minute is a burst of 60 ahead of it.
- */
-const MAX_RATE_LIMIT_WAIT_MS = 60_000;
-const MAX_RATE_LIMIT_WAITS = 5;
-
-/** True when Slack refused a post because of where it was going, so another conversation may take it. */
-export function isRefusedConversation(error: unknown): boolean {
-  return CANNOT_POST_HERE.has(slackErrorCode(error) ?? '');
-}
-
-/**
- * Slack's own errors after which, its documentation says, some of the operation may have happened.
- */
-const FATE_UNKNOWN = new Set(['internal_error', 'fatal_error', 'request_timeout', 'service_unavailable']);
-
-/**
- * True when Slack's answer proves the call did nothing: it refused it (`ok: false` with a reason), or
- * rate limited it. A timeout, a dropped connection, an HTTP 5xx or Slack's `internal_error` leave the
- * fate of a post unknown.
- */
-export function provesNothingPosted(error: unknown): boolean {
-  const code = slackErrorCode(error);
-  if (code !== undefined) return !FATE_UNKNOWN.has(code);
-  return describeError(error).code === webApi.ErrorCode.RateLimitedError;
-}
-
-/** The refusal of a post Slack still rate limited after waiting out its Retry-After. */
-const RATE_LIMITED = 'rate limited';
-
-/** What Slack said, for a person: its error code, "rate limited", or that it did not answer. */
-export function slackRefusalText(error: unknown): string {
-  const code = slackErrorCode(error);
-  if (code !== undefined) return code;
-  const description = describeError(error);
-  if (description.code === webApi.ErrorCode.RateLimitedError) return RATE_LIMITED;
-  if (description.statusCode !== undefined) return `HTTP ${description.statusCode}`;
-  return 'no answer';
-}
-
-/** True when Slack refused the message itself (too big, or blocks it will not take), not the place. */
-function isRefusedMessage(error: unknown): boolean {
-  return CANNOT_POST_THIS.has(slackErrorCode(error) ?? '');
-}
-
-/** Seconds Slack asked to wait when it rate limited a call; undefined for any other failure. */
-function retryAfterSeconds(error: unknown): number | undefined {
-  if (describeError(error).code !== webApi.ErrorCode.RateLimitedError) return undefined;
-  const seconds = (error as { retryAfter?: unknown }).retryAfter;
-  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? seconds : 1;
-}
-
-/**
- * Runs a call to one conversation until Slack stops rate limiting it, waiting Retry-After each time,
- * within MAX_RATE_LIMIT_WAIT_MS; past that the 429 is thrown (nothing was posted).
- */
-async function waitingOutRateLimits<T>(call: () => Promise<T>): Promise<T> {
-  let waited = 0;
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await call();
-    } catch (error) {
-      const seconds = retryAfterSeconds(error);
-      const waitMs = seconds === undefined ? undefined : Math.max(seconds * 1000, 100);
-      if (
-        waitMs === undefined ||
-        attempt >= MAX_RATE_LIMIT_WAITS ||
-        waited + waitMs > MAX_RATE_LIMIT_WAIT_MS
-      ) {
-        throw error;
-      }
-      waited += waitMs;
-      await new Promise((resolve) => setTimeout(resolve, waitMs));
-    }
-  }
-}
-
-/**
- * Where a post that failed may still go: `unknown` when it may have landed (nothing is sent again),
- * `nowhere` when it was still rate limited after waiting or Slack takes the message nowhere (the DM is
- * no answer to either), `elsewhere` when this conversation refused it and another may take it.
- */
-export function afterFailedPost(error: unknown): 'unknown' | 'nowhere' | 'elsewhere' {
-  if (!provesNothingPosted(error)) return 'unknown';
-  if (retryAfterSeconds(error) !== undefined || isRefusedMessage(error)) return 'nowhere';
-  return 'elsewhere';
-}
-
-/** What the person reads instead of a message Slack would not take even as words alone. */
-function tooLargeNotice(message: SlackMessage, refusal: string): string {
-  const head = message.text.slice(0, 500).trimEnd();
-  return (
-    `${head}${message.text.length > 500 ? '…' : ''}\n\n⚠️ This message was too large for Slack to show ` +
-    `(${refusal}), so only its beginning is here.`
-  );
-}
-
-/** A message Slack refused as too big or malformed, and what was posted instead. */
-interface Shortened {
-  /** Slack's error for the full message. */
-  refusal: string;
-  blocks: number;
-  /** Characters of block text (Slack's msg_blocks_too_long counts these). */
-  blockText: number;
-  /** `text` (the words alone) or `notice` (they were too long too: the first lines and a note). */
-  posted: 'text' | 'notice';
-}
 
 async function post(web: WebClient, where: { channel: string; thread_ts?: string }, message: SlackMessage) {
   const send = (content: { blocks?: SlackMessage['blocks']; text: string }) =>
@@ -269,25 +158,6 @@ export async function tellPrivately(
   await pacedPost(web, { channel: target.userId }, message, pacer, target.userId);
 }
 
-/** Where a message meant for a conversation ended up. */
-export type Delivery =
-  /**
-   * In the conversation asked for (`where: 'channel'`), or in the person's DM instead; `shortened` when
-   * Slack refused the message as too big (or its blocks) and only its words, or a note, were posted.
-   */
-  | { landed: 'channel' | 'dm'; channel: string; ts: string; shortened?: Shortened }
-  /** Only the person saw it, ephemerally in the conversation: it cannot be updated or replied to. */
-  | { landed: 'ephemeral'; channel: string; refusal: string }
-  /** Every conversation refused it. */
-  | { landed: 'nowhere'; refusal: string }
-  /** Slack did not answer: the message may be there or not, and was not sent again. */
-  | { landed: 'unknown'; refusal: string };
-
-/** True when nothing was posted only because Slack still rate limited the post: "not yet", not "not here". */
-export function stillRateLimited(delivery: Delivery): boolean {
-  return delivery.landed === 'nowhere' && delivery.refusal === RATE_LIMITED;
-}
-
 /** Where a delivery goes, and what it already knows. */
 export interface DeliveryTarget {
   channel: string | undefined;
@@ -342,17 +212,6 @@ export async function deliver(
   }
 }
 
-/**
- * Told to the person privately when their post went to the DM: `what` is "the card of gpu-1", "the
- * share" (escaped here: machine names come from users).
- */
-function postedInDmNotice(what: string): SlackMessage {
-  const text =
-    `📬 I cannot post in this conversation (I am not a member, or it is private), so ${escapeMrkdwn(what)} ` +
-    'is in our direct messages. Invite me to the channel (`/invite`) to post here next time.';
-  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
-}
-
 /** Where the follow-ups of an announcement go: its conversation, and its ts when it can be updated. */
 export interface FollowUpPlace {
   channel: string;
@@ -383,45 +242,5 @@ export async function announce(
     place: { channel: target.channel ?? target.userId, ts: undefined },
     delivery,
     notice: notPostedNotice(what, delivery),
-  };
-}
-
-/** Told to the person when an announcement did not land in public: what Slack did, in one sentence. */
-function notPostedNotice(what: string, delivery: Delivery): SlackMessage | undefined {
-  const subject = escapeMrkdwn(what);
-  let text: string;
-  switch (delivery.landed) {
-    case 'channel':
-    case 'dm':
-      return undefined;
-    case 'ephemeral':
-      text = `⚠️ Slack refused ${subject} in this conversation and in our DM (${delivery.refusal}), so only you saw it.`;
-      break;
-    case 'nowhere':
-      text = `⚠️ Slack refused ${subject} everywhere I tried (${delivery.refusal}).`;
-      break;
-    case 'unknown':
-      text =
-        `⚠️ Slack did not confirm ${subject} (${delivery.refusal}), so it may be missing; ` +
-        'I did not post it again, to avoid a duplicate.';
-      break;
-  }
-  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
-}
-
-/**
- * What the person is told when an announcement did not land in public: the notice, then the message
- * itself (they saw it nowhere else), then what follows (`followUp`: "I will tell you when ...").
- */
-export function withPrivateCopy(
-  notice: SlackMessage,
-  message: SlackMessage,
-  followUp?: string,
-): SlackMessage {
-  const follow: KnownBlock[] =
-    followUp === undefined ? [] : [{ type: 'context', elements: [mrkdwn(followUp)] }];
-  return {
-    blocks: [...notice.blocks, ...message.blocks, ...follow],
-    text: followUp === undefined ? notice.text : `${notice.text} ${followUp}`,
   };
 }

@@ -1,29 +1,25 @@
 // Watches: a machine being polled until it reaches a state ("gpu-1 is ready, 2m14s"). They live in
 // the database so a restart resumes them, and every transition is a conditional update so that,
 // with several replicas, one replica polls a watch at a time and its completion is posted once.
-import { randomUUID } from 'node:crypto';
+//
+// Storing a new watch, with its rules, is in watch-creation.ts; a row's columns in watch-rows.ts.
 import { gatherStatements } from './gathered-statements.js';
 import { equalityFilters, placeholders, type SqlClient, StoreError } from './sql-client.js';
-import {
-  type CreatedWatch,
-  type DueReport,
-  type NewWatch,
-  type TimelineEntry,
-  timelineSchema,
-  type Watch,
-  type WatchCompletion,
-  type WatchProgress,
-  type WatchStatus,
+import { storeWatch, supersedeIn, WatchSlotsFullError } from './watch-creation.js';
+import { fromRow, timelineJson, type WatchRow } from './watch-rows.js';
+import type {
+  CreatedWatch,
+  DueReport,
+  NewWatch,
+  Watch,
+  WatchCompletion,
+  WatchProgress,
 } from './watch-types.js';
 
 export type * from './watch-types.js';
 
-/** The person already has `limit` active watches: nothing was stored or finished. */
-export class WatchSlotsFullError extends StoreError {
-  constructor(readonly active: number) {
-    super(`The person already has ${active} active watches.`);
-  }
-}
+// The features catch it from here, beside the repository that throws it.
+export { WatchSlotsFullError };
 
 export interface WatchRepository {
   /**
@@ -74,100 +70,6 @@ export interface WatchRepository {
   purgeFinished(before: number): Promise<number>;
 }
 
-type WatchRow = {
-  id: string;
-  slack_team_id: string;
-  slack_user_id: string;
-  machine_id: string;
-  machine_name: string;
-  target_state: string;
-  channel: string;
-  message_ts: string | null;
-  thread_ts: string | null;
-  created_at: number;
-  deadline_at: number;
-  last_state: string | null;
-  event_id?: string | null;
-  function_execution_id?: string | null;
-  timeline: string;
-  status: WatchStatus;
-  detail: string | null;
-  completed_at: number | null;
-  report: string | null;
-  report_due_at: number | null;
-  report_sent_at?: number | null;
-  slot?: number | null;
-};
-
-const fromRow = (row: WatchRow): Watch => ({
-  id: row.id,
-  teamId: row.slack_team_id,
-  userId: row.slack_user_id,
-  machineId: row.machine_id,
-  machineName: row.machine_name,
-  targetState: row.target_state,
-  channel: row.channel,
-  messageTs: row.message_ts,
-  threadTs: row.thread_ts,
-  createdAt: row.created_at,
-  deadlineAt: row.deadline_at,
-  lastState: row.last_state,
-  eventId: row.event_id ?? null,
-  functionExecutionId: row.function_execution_id ?? null,
-  timeline: timelineSchema.parse(JSON.parse(row.timeline)),
-  status: row.status,
-  detail: row.detail,
-  completedAt: row.completed_at,
-});
-
-const json = (timeline: TimelineEntry[] | undefined) =>
-  timeline === undefined ? null : JSON.stringify(timeline);
-
-/** Why a watch was finished without a result of its own: the newer watch of its card posts instead. */
-const REPLACED_ON_CARD = 'replaced by a newer request on the same card';
-/**
- * Each attempt fails only because another request committed a watch of the same card (which the next
- * attempt replaces) or took the free slot it picked; each such request is a watch stored, so the
- * attempts are bounded by the limit plus a few clicks on one card.
- */
-const MAX_ATTEMPTS = 100;
-
-/**
- * A newer operation decides where the machine is heading: a stop card still waiting for off after a
- * start would otherwise take credit for whatever stop comes next.
- */
-async function supersedeIn(
-  client: SqlClient,
-  { teamId, machineId, at, detail }: { teamId: string; machineId: string; at: number; detail: string },
-): Promise<Watch[]> {
-  const rows = await client.all<WatchRow>(
-    `UPDATE watches SET status = 'failed', completed_at = ?, detail = ?
-     WHERE slack_team_id = ? AND machine_id = ? AND status = 'active'
-     RETURNING *`,
-    [at, detail, teamId, machineId],
-  );
-  return rows.map(fromRow);
-}
-
-/**
- * A slot below `limit` that no active watch of the person holds; throws WatchSlotsFullError when there
- * is none. Under a limit it is picked at random among the lowest free ones, so that concurrent requests
- * rarely pick the same one; without one it is the lowest, so that the slots of watches stored without a
- * limit stay below it and count against it.
- */
-async function freeSlot(client: SqlClient, person: { teamId: string; userId: string }, limit: number) {
-  const held = await client.all<{ slot: number | null }>(
-    `SELECT slot FROM watches WHERE status = 'active' AND slack_team_id = ? AND slack_user_id = ?`,
-    [person.teamId, person.userId],
-  );
-  const used = new Set(held.map((row) => row.slot));
-  const free: number[] = [];
-  const choices = Number.isFinite(limit) ? 8 : 1;
-  for (let slot = 0; slot < limit && free.length < choices; slot++) if (!used.has(slot)) free.push(slot);
-  if (free.length === 0) throw new WatchSlotsFullError(held.length);
-  return free[Math.floor(Math.random() * free.length)] as number;
-}
-
 /**
  * Most ids one listActiveByIds takes: a statement's parameters are bounded (PostgreSQL 65,535, SQLite
  * 32,766), and a few hundred ids make a query that still takes under a millisecond.
@@ -216,7 +118,7 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
           at,
           detail ?? null,
           lastState ?? null,
-          json(timeline),
+          timelineJson(timeline),
           report?.body ?? null,
           report?.retryAt ?? null,
         ]),
@@ -248,68 +150,7 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
   }, WRITES_PER_STATEMENT);
 
   return {
-    async create(input, limit = Number.POSITIVE_INFINITY) {
-      const timeline = input.lastState ? [{ state: input.lastState, at: input.createdAt }] : [];
-      const messageTs = input.messageTs ?? null;
-      // On a conflict with the card's active watch (watches_active_card) or with another active watch of
-      // the person in the same slot (watches_active_slot) nothing is inserted and no row comes back.
-      const insert = (client: SqlClient, slot: number) =>
-        client.get<WatchRow>(
-          `INSERT INTO watches (id, slack_team_id, slack_user_id, machine_id, machine_name, target_state, channel,
-             message_ts, thread_ts, created_at, deadline_at, last_state, timeline, status, event_id, slot,
-             function_execution_id)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)
-           ON CONFLICT DO NOTHING
-           RETURNING *`,
-          [
-            randomUUID(),
-            input.teamId,
-            input.userId,
-            input.machineId,
-            input.machineName,
-            input.targetState,
-            input.channel,
-            messageTs,
-            input.threadTs ?? null,
-            input.createdAt,
-            input.deadlineAt,
-            input.lastState ?? null,
-            JSON.stringify(timeline),
-            input.eventId ?? null,
-            slot,
-            input.functionExecutionId ?? null,
-          ],
-        );
-      // Finished before the insert, so the new watch is never among them.
-      const supersede = (client: SqlClient): Promise<Watch[]> =>
-        input.supersedes === undefined
-          ? Promise.resolve([])
-          : supersedeIn(client, { ...input, at: input.createdAt, detail: input.supersedes });
-      let superseded: Watch[] = [];
-      const row = await db.transaction(async (tx) => {
-        for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-          if (messageTs !== null) {
-            await tx.run(
-              `UPDATE watches SET status = 'failed', completed_at = ?, detail = ?
-               WHERE slack_team_id = ? AND channel = ? AND message_ts = ? AND status = 'active'`,
-              [input.createdAt, REPLACED_ON_CARD, input.teamId, input.channel, messageTs],
-            );
-          }
-          // The card's own older watch was finished just above: the card is being redrawn anyway.
-          superseded = [...superseded, ...(await supersede(tx))];
-          // Read after the updates above, so the watches they finished free their slots. Throwing here
-          // rolls them back: a refused watch changes nothing.
-          const slot = await freeSlot(tx, input, limit);
-          // PostgreSQL: a watch of the card or of this slot that another transaction inserted after
-          // this one read the table makes the insert wait for that transaction and then do nothing; the
-          // next attempt (statements of its own, so they see that watch) replaces it or picks another slot.
-          const inserted = await insert(tx, slot);
-          if (inserted !== undefined) return inserted;
-        }
-        throw new StoreError(`${MAX_ATTEMPTS} attempts to store a watch conflicted with others; gave up.`);
-      });
-      return { ...fromRow(row), superseded };
-    },
+    create: (input, limit) => storeWatch(db, input, limit),
 
     get,
 
@@ -350,7 +191,7 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
          WHERE id = ? AND status = 'active'`,
         [
           progress.lastState ?? null,
-          json(progress.timeline),
+          timelineJson(progress.timeline),
           progress.messageTs ?? null,
           progress.threadTs ?? null,
           id,

@@ -14,21 +14,20 @@
 // poll has ended before the person's next moment. A person whose last poll is still under way is
 // skipped for this interval rather than waited for, so one account whose requests hang (an incident,
 // a stuck connection) delays nobody else's completion.
+// What one person's poll does, once it runs, is in person-poll.ts.
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
-import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceTimeoutError } from '../../paperspace/errors.js';
-import { createLimiter, forEachConcurrently } from '../../scheduler/concurrency.js';
+import { createLimiter } from '../../scheduler/concurrency.js';
 import { createIntervalSpread, type SpreadTimer } from '../../scheduler/interval-spread.js';
 import type { PersonMachineCheck, PollSkipReason, TickCause } from '../../scheduler/job.js';
 import type { Store } from '../../store/store.js';
 import type { HeldPerson, PolledWatch } from '../../store/watch-leases.js';
-import type { Watch } from '../../store/watch-types.js';
 import type { KeyVault } from '../../vault/key-vault.js';
 import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
 import { createPersonKeys } from './person-keys.js';
-import { type ListedMachines, listMachines } from './person-machine-list.js';
+import { createPersonPoll } from './person-poll.js';
 import { createPersonPollTroubles } from './person-poll-troubles.js';
 import { createPollFailureStreaks } from './poll-failure-streaks.js';
 import type { WatchOutcomes } from './watch-outcomes.js';
@@ -103,8 +102,6 @@ const POLL_DEADLINE_SHARE = 0.8;
  */
 const MIN_POLL_SHARE = 0.2;
 
-const WATCHES_AT_ONCE = 4;
-
 /** When a moment's polls are cut off: `signal` aborts then; `startedAt` is the moment (performance.now()). */
 interface PollDeadline {
   signal: AbortSignal;
@@ -116,8 +113,6 @@ interface PersonGroup {
   user: HeldPerson;
   watches: PolledWatch[];
 }
-
-const UNLINKED = 'your Paperspace key was unlinked, so there is no key left to check it with.';
 
 export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
   const { store, logger } = deps;
@@ -147,118 +142,7 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
    */
   let dropped = new Set<string>();
 
-  /**
-   * What a person's poll learned from Paperspace, under its place: their machines, or why there are
-   * none to go by this interval (the watches then only time out, or end when the key is gone).
-   */
-  type Looked =
-    | { kind: 'listed'; client: PaperspaceClient; listed: ListedMachines }
-    | { kind: 'not listed' }
-    | { kind: 'unlinked' };
-
-  /**
-   * The Paperspace part of one person's poll, the only part that holds a place under the cap: their
-   * key opened and their machines listed. `claimed` are their active watches as the lease handed
-   * them out; `due`, whether a machine check wants the list though no watch does.
-   */
-  async function look(
-    user: HeldPerson,
-    userKey: string,
-    claimed: readonly PolledWatch[],
-    due: boolean,
-    signal: AbortSignal,
-  ): Promise<Looked> {
-    // Checked before the key is opened: a paused person costs neither a decryption nor a call.
-    if (troubles.paused(userKey, deps.now())) return { kind: 'not listed' };
-
-    let client: PaperspaceClient | undefined;
-    try {
-      client = await keys.clientFor(user, userKey, user.keySeal);
-    } catch (error) {
-      // The vault could not open the key (e.g. VAULT_KEY lost the key that sealed it): the operator
-      // can fix that, so the watches wait for it until their deadline.
-      troubles.note(userKey, 'the linked Paperspace key could not be read');
-      logger.error(
-        { user: userKey, error: describeError(error) },
-        'could not open the key of a watching user',
-      );
-      return { kind: 'not listed' };
-    }
-    if (client === undefined) return { kind: 'unlinked' };
-
-    try {
-      const listed = await listMachines(
-        client,
-        new Set(claimed.map((watch) => watch.machineId)),
-        due,
-        signal,
-      );
-      troubles.cleared(userKey);
-      failures.answered(userKey);
-      return { kind: 'listed', client, listed };
-    } catch (error) {
-      troubles.failed(userKey, error);
-      failures.failed(userKey, error);
-      return { kind: 'not listed' };
-    }
-  }
-
-  /**
-   * The rest of one person's poll, after its place is given back: each watch takes its step from what
-   * `look` learned, and the machine checks get the list. The watches themselves are read only now
-   * (together with the other polls reading meanwhile: watch-reads.ts), so a tick holds whole watches
-   * for moments, not for its whole length; a watch made after the claim waits for the next tick.
-   */
-  async function act(
-    user: HeldPerson,
-    userKey: string,
-    claimed: readonly PolledWatch[],
-    looked: Looked,
-    signal: AbortSignal,
-  ): Promise<void> {
-    // In the lease's order (by deadline), as the person's completions are posted.
-    const watches = await reads.active(claimed.map((watch) => watch.id));
-    if (looked.kind === 'unlinked') {
-      return forEachConcurrently(watches, WATCHES_AT_ONCE, (watch) =>
-        guarded(watch, () => steps.finish(watch, { status: 'stopped', reason: UNLINKED }, undefined)),
-      );
-    }
-    if (looked.kind === 'not listed') {
-      return forEachConcurrently(watches, WATCHES_AT_ONCE, (watch) =>
-        guarded(watch, () => steps.timeOutIfDue(watch, userKey)),
-      );
-    }
-    const { client, listed } = looked;
-    await forEachConcurrently(watches, WATCHES_AT_ONCE, (watch) =>
-      guarded(watch, () =>
-        steps.advance(watch, listed.watched.get(watch.machineId), client, userKey, signal),
-      ),
-    );
-    // A list made for the watches alone is handed on too when it holds every machine (one page
-    // usually does): the checks then see changes, such as a stop, at the watches' pace for free.
-    if (!listed.complete) return;
-    for (const check of deps.checks ?? []) {
-      try {
-        await check.check(user, listed.all, client);
-      } catch (error) {
-        logger.error(
-          { user: userKey, check: check.name, error: describeError(error) },
-          'a machine check failed',
-        );
-      }
-    }
-  }
-
-  async function guarded(watch: Watch, step: () => Promise<void>): Promise<void> {
-    try {
-      await step();
-    } catch (error) {
-      logger.error(
-        { watchId: watch.id, error: describeError(error) },
-        'a watch step failed; retrying next tick',
-      );
-    }
-  }
+  const personPoll = createPersonPoll({ ...deps, troubles, failures, steps, keys, reads });
 
   /**
    * One person's poll, bounded by a deadline that counts from the tick. Its Paperspace part waits for
@@ -279,12 +163,12 @@ export function createWatchPoller(deps: WatchPollerDeps): WatchPoller {
     const poll = (async () => {
       const looked = await limiter.run(async () => {
         if (signal.aborted || performance.now() - startedAt > deadlineMs - minPollMs) return undefined;
-        return look(user, userKey, claimed, due, signal);
+        return personPoll.look(user, userKey, claimed, due, signal);
       });
       if (looked === undefined) return noSlot(userKey);
       const listedAt = performance.now();
       try {
-        await act(user, userKey, claimed, looked, signal);
+        await personPoll.act(user, userKey, claimed, looked, signal);
       } finally {
         // Per person and tick, so debug only: how long each poll took, when one is suspected slow.
         logger.debug(
