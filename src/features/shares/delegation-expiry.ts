@@ -9,7 +9,8 @@ import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
 import { DELEGATION_LIFETIME_MS } from '../../paperspace/constants.js';
 import type { WorkspaceSlack } from '../../scheduler/job.js';
-import { escapeMrkdwn, mrkdwn } from '../../slack/block-kit/text.js';
+import { plainMessage } from '../../slack/block-kit/messages.js';
+import { escapeMrkdwn } from '../../slack/block-kit/text.js';
 import { deliver, provesNothingPosted, slackRefusalText } from '../../slack/posting.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { Delegation } from '../../store/delegations.js';
@@ -83,7 +84,7 @@ export function createDelegationExpiry(deps: {
     const delivery = await deliver(
       await deps.slack(share.teamId),
       { channel: undefined, userId: share.userId },
-      { text, blocks: [{ type: 'section', text: mrkdwn(text) }] },
+      plainMessage(text),
     );
     if (delivery.landed === 'nowhere' || delivery.landed === 'unknown')
       logger.warn({ delegationId: share.id, landed: delivery.landed }, 'could not tell the sharer either');

@@ -10,7 +10,8 @@ import { teamRoleOf } from '../../domain/team-role.js';
 import { PaperspaceError } from '../../paperspace/errors.js';
 import { forEachConcurrently } from '../../scheduler/concurrency.js';
 import type { WorkspaceSlack } from '../../scheduler/job.js';
-import { escapeMrkdwn, mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
+import { plainMessage } from '../../slack/block-kit/messages.js';
+import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { ChannelPacer } from '../../slack/channel-pacer.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
 import { deliver } from '../../slack/posting.js';
@@ -56,7 +57,7 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
     const text =
       `📋 The team digest has stopped: <@${setter.userId}>, whose Paperspace key listed the team's machines, ` +
       `unlinked it. A team administrator can set it again with \`${SLASH_COMMAND} digest\`.`;
-    const notice: SlackMessage = { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+    const notice: SlackMessage = plainMessage(text);
     await deliver(
       await deps.slack(setter.teamId),
       { channel: digest.channel, userId: setter.userId },
@@ -80,10 +81,7 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
           await deliver(
             await deps.slack(setter.teamId),
             { channel: digest.channel, userId: setter.userId },
-            {
-              blocks: [{ type: 'section', text: mrkdwn(text) }],
-              text,
-            },
+            plainMessage(text),
             deps.pacer,
           );
           throw error;
@@ -108,7 +106,7 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
           await deliver(
             await deps.slack(setter.teamId),
             { channel: digest.channel, userId: setter.userId },
-            { blocks: [{ type: 'section', text: mrkdwn(text) }], text },
+            plainMessage(text),
             deps.pacer,
           );
           throw new Error('the key no longer belongs to a team administrator');
