@@ -10,12 +10,12 @@ import {
   scriptSizeProblem,
 } from './request-params/script-params.js';
 
-/** The checked create parameters with the script's text, and the action phrase errors use. */
+/** The checked create parameters with the script's text, and what the request asks. */
 export async function readScriptToCreate(params: CreateScriptParams) {
   const action = `create script ${params?.scriptName ?? ''}`.trim();
   const { scriptFile, ...fields } = parseRequest(createScriptParamsSchema, params, 'scripts.create', action);
   const scriptText = scriptFile === undefined ? fields.scriptText : await readScriptFile(scriptFile, action);
-  return { action, fields: { ...fields, scriptText } };
+  return { request: { operation: 'scripts.create', action }, fields: { ...fields, scriptText } };
 }
 
 /**

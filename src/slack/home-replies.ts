@@ -5,8 +5,9 @@
 // trigger was used by a form the click opened, or it expired) does the answer go to the DM.
 import type { WebClient } from '@slack/web-api';
 import { slackErrorCode } from '../errors/describe-error.js';
+import { section } from './block-kit/elements.js';
 import { modal } from './block-kit/modal-kit.js';
-import { LIMITS, mrkdwn, type SlackMessage } from './block-kit/text.js';
+import { LIMITS, type SlackMessage } from './block-kit/text.js';
 
 /** Slack's answers that prove no modal was opened or changed with this trigger or view. */
 const NOT_SHOWN = new Set(['expired_trigger_id', 'invalid_trigger_id', 'trigger_exchanged', 'not_found']);
@@ -26,8 +27,7 @@ export function homeReplies(
   let shown: { viewId: string; blocks: SlackMessage['blocks'] } | undefined;
   return async (message) => {
     // A one-line answer (what a click did) has words and no blocks; a modal needs a block to show them.
-    const answer =
-      message.blocks.length > 0 ? message.blocks : [{ type: 'section' as const, text: mrkdwn(message.text) }];
+    const answer = message.blocks.length > 0 ? message.blocks : [section(message.text)];
     try {
       if (shown === undefined) {
         const blocks = answer.slice(0, LIMITS.viewBlocks);

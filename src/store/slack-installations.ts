@@ -1,8 +1,10 @@
 // Rows of the OAuth installations: one per workspace that installed the app, or per Enterprise Grid
 // organisation that installed it org-wide, each holding the sealed installation (its bot token). This
 // file never sees a plaintext token: sealing and opening is src/vault's job (installation-seal.ts).
+
+import type { SealedCredentials } from './sealed-rows.js';
+import { resealRow } from './sealed-rows.js';
 import type { SqlClient } from './sql-client.js';
-import type { SealedCredentials } from './vault-entries.js';
 
 /**
  * Which installation: a workspace (teamId, with its organisation's enterpriseId on Enterprise Grid), or
@@ -117,24 +119,15 @@ export function createSlackInstallationRepository(db: SqlClient): SlackInstallat
       return rows.map(fromRow);
     },
 
-    async reseal(key, expected, next, at) {
-      const { changes } = await db.run(
-        `UPDATE slack_installations SET key_id = ?, iv = ?, auth_tag = ?, ciphertext = ?, updated_at = ?
-         WHERE enterprise_id = ? AND team_id = ? AND key_id = ? AND iv = ?`,
-        [
-          next.keyId,
-          next.iv,
-          next.authTag,
-          next.ciphertext,
-          at,
-          column(key.enterpriseId),
-          column(key.teamId),
-          expected.keyId,
-          expected.iv,
-        ],
-      );
-      return changes === 1;
-    },
+    reseal: (key, expected, next, at) =>
+      resealRow(
+        db,
+        'slack_installations',
+        { enterprise_id: column(key.enterpriseId), team_id: column(key.teamId) },
+        expected,
+        next,
+        at,
+      ),
 
     async serving(id) {
       const own = await db.get<Row>('SELECT * FROM slack_installations WHERE team_id = ?', [id]);

@@ -1,6 +1,7 @@
 // Rows of the key vault: one per Slack user, holding their sealed Paperspace credentials and the
 // non-secret account facts /ps whoami shows. This file never sees a plaintext secret: sealing and
 // opening is src/vault's job.
+import { resealRow, type SealedCredentials } from './sealed-rows.js';
 import type { SlackUser } from './slack-user.js';
 import { placeholders, type SqlClient } from './sql-client.js';
 
@@ -9,14 +10,6 @@ export interface PaperspaceAccount {
   userId: string;
   email: string;
   teamId: string | null;
-}
-
-/** AES-256-GCM output as stored: which key sealed it, the IV, the auth tag and the ciphertext. */
-export interface SealedCredentials {
-  keyId: string;
-  iv: Buffer;
-  authTag: Buffer;
-  ciphertext: Buffer;
 }
 
 export interface VaultEntry extends SlackUser {
@@ -134,24 +127,15 @@ export function createVaultEntryRepository(db: SqlClient): VaultEntryRepository 
       );
     },
 
-    async reseal(user, expected, next, at) {
-      const { changes } = await db.run(
-        `UPDATE vault_entries SET key_id = ?, iv = ?, auth_tag = ?, ciphertext = ?, updated_at = ?
-         WHERE slack_team_id = ? AND slack_user_id = ? AND key_id = ? AND iv = ?`,
-        [
-          next.keyId,
-          next.iv,
-          next.authTag,
-          next.ciphertext,
-          at,
-          user.teamId,
-          user.userId,
-          expected.keyId,
-          expected.iv,
-        ],
-      );
-      return changes === 1;
-    },
+    reseal: (user, expected, next, at) =>
+      resealRow(
+        db,
+        'vault_entries',
+        { slack_team_id: user.teamId, slack_user_id: user.userId },
+        expected,
+        next,
+        at,
+      ),
 
     async delete(user) {
       const { changes } = await db.run(

@@ -4,8 +4,8 @@
 // that user someone else's Paperspace key. There is no separate per-record data key: the master key
 // is local (not a KMS), so wrapping a data key with it would add a layer without protecting more.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import type { SealedCredentials } from '../store/sealed-rows.js';
 import type { SlackUser } from '../store/slack-user.js';
-import type { SealedCredentials } from '../store/vault-entries.js';
 import { VaultError } from './vault-error.js';
 
 const VAULT_KEY_BYTES = 32;

@@ -4,8 +4,9 @@
 // key seals and every configured key opens, so VAULT_KEY rotates installations as it rotates keys: an
 // installation opened under an older key is sealed again (installation-store.ts), and the vault's
 // verify() and rotateAll() cover installations as they cover people's keys.
+
+import type { SealedCredentials } from '../store/sealed-rows.js';
 import type { SlackInstallationRepository } from '../store/slack-installations.js';
-import type { SealedCredentials } from '../store/vault-entries.js';
 import { sealBound, toVaultKeys, unsealBound } from './envelope.js';
 import { VaultError } from './vault-error.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { SealedCredentials } from '../../src/store/vault-entries.js';
+import type { SealedCredentials } from '../../src/store/sealed-rows.js';
 import { storeFactories, useFreshStore } from './store-factories.js';
 
 const ADA = { teamId: 'T1', userId: 'U_ADA' };

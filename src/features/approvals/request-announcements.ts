@@ -7,6 +7,7 @@ import { describeError } from '../../errors/describe-error.js';
 import { failureText } from '../../errors/user-message.js';
 import { PaperspacePermissionError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
+import { plainMessage } from '../../slack/block-kit/messages.js';
 import { mention, type SlackMessage, slackDate } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { postIn, tellPrivately, updateMessage } from '../../slack/posting.js';
@@ -16,7 +17,6 @@ import { machineCardMessage } from '../machines/blocks/machine-card.js';
 import { watchOperation } from '../machines/superseded-cards.js';
 import {
   approverMessage,
-  plainMessage,
   receiptMessage,
   requestSubject,
   type StandingGrant,

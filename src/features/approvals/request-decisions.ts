@@ -8,12 +8,12 @@
 //   Deny form     -> load -> refusalOf  -> claim (audited) -> announceDenial
 //   Withdraw      -> load -> (the requester only) -> claim (audited) -> refreshMessages
 
+import { plainMessage } from '../../slack/block-kit/messages.js';
 import { mention } from '../../slack/block-kit/text.js';
 import type { Decision, ReadableRequest } from '../../store/approval-requests.js';
 import type { Actor } from '../machines/machine-operations.js';
 import {
   decisionLine,
-  plainMessage,
   requestSubject,
   type StandingGrant,
   unreadableRequestMessage,

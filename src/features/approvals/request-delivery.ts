@@ -8,6 +8,7 @@ import { estimatedHourlyRate } from '../../domain/hourly-rate.js';
 import { linkedPeopleOf, linkedTeammates, ownerIdOf, paperspaceNameOf } from '../../domain/machine-people.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
+import { plainMessage } from '../../slack/block-kit/messages.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import { mention } from '../../slack/block-kit/text.js';
 import type { ListenerDeps } from '../../slack/listener-deps.js';
@@ -19,7 +20,7 @@ import { withoutNewUserFields } from '../machines/blocks/request-values.js';
 import { findTemplate } from '../machines/create-flow.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
 import { createApprovers } from './approvers.js';
-import { approverMessage, plainMessage, receiptMessage } from './blocks/request-messages.js';
+import { approverMessage, receiptMessage } from './blocks/request-messages.js';
 
 export const DEFAULT_REQUEST_LIFETIME_MS = 24 * 3_600_000;
 

@@ -52,7 +52,7 @@ const NEW_USER_FIELDS = ['email', 'password', 'firstName', 'lastName'] as const;
  * team machines is their job. A member cannot know their Paperspace user id, and asking for it only
  * to be refused as a non-administrator was a maze (issue 26).
  */
-export async function defaultOwnerOf(
+async function defaultOwnerOf(
   deps: RoleNotes,
   user: SlackUser,
   linked: { userId: string } | undefined,
@@ -67,7 +67,7 @@ export async function defaultOwnerOf(
  * a member's create goes to Paperspace at once and its refusal becomes the offer to ask an
  * administrator. v1 has no owner to assign, and an individual account's machine is its own.
  */
-export function withCallerAsOwner(
+function withCallerAsOwner(
   params: Record<string, unknown>,
   account: AccountKind,
   dialect: Dialect,
@@ -76,6 +76,29 @@ export function withCallerAsOwner(
   const assigned = ['userId', ...NEW_USER_FIELDS].some((field) => params[field] !== undefined);
   if (dialect === 'v1' || account.kind !== 'team' || assigned || !defaultOwner) return params;
   return { ...params, userId: defaultOwner };
+}
+
+/** Who asks for a create, as the create's defaults and checks need to know them. */
+interface CreateAsker {
+  user: SlackUser;
+  /** The person's linked key: whose Paperspace user they are, when known. */
+  linked: { userId: string } | undefined;
+  account: AccountKind;
+  dialect: Dialect;
+}
+
+/**
+ * The parameters a person typed or filled in, completed as their account needs: a team machine with
+ * no one named assigned to defaultOwnerOf's person, and the account's team on the contract.
+ */
+export async function completeCreateParams(
+  deps: RoleNotes,
+  asker: CreateAsker,
+  params: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const { account, dialect } = asker;
+  const owner = await defaultOwnerOf(deps, asker.user, asker.linked);
+  return withAccountTeam(withCallerAsOwner(params, account, dialect, owner), account, dialect);
 }
 
 export type CheckedCreate = { ok: true; value: CreateMachineParams } | { ok: false; issues: RequestIssue[] };
@@ -133,6 +156,21 @@ export function networkIssues(
       message: `is a network in ${network.region}, not in ${params.region}: choose a network in ${params.region}, or none`,
     },
   ];
+}
+
+/**
+ * Every problem of a create named in one answer, for the command and the form alike: checkCreateParams's
+ * and the network's region, once the template and the network are known (each may not be).
+ */
+export function checkCreate(
+  params: Record<string, unknown>,
+  asker: Pick<CreateAsker, 'account' | 'dialect'>,
+  found: { template: Template | undefined; network: Network | undefined },
+): CheckedCreate {
+  const checked = checkCreateParams(params, asker.account, asker.dialect, found.template);
+  const regionIssues = networkIssues(params, found.network);
+  if (checked.ok && regionIssues.length === 0) return checked;
+  return { ok: false, issues: [...(checked.ok ? [] : checked.issues), ...regionIssues] };
 }
 
 /** The network by id, as the person's key sees it; undefined when it is not listed or none was given. */

@@ -9,8 +9,8 @@ import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import type { WorkspaceSlack } from '../../scheduler/job.js';
-import { errorMessage } from '../../slack/block-kit/messages.js';
-import { mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
+import { errorMessage, plainMessage } from '../../slack/block-kit/messages.js';
+import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { ChannelPacer } from '../../slack/channel-pacer.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
 import { deliver } from '../../slack/posting.js';
@@ -102,7 +102,7 @@ export function createReminderDelivery(deps: ReminderDeliveryDeps): ReminderDeli
     const text =
       `⏰ Your shutdown reminder could not check your machines: no Paperspace key is linked. ` +
       `Link one with \`${SLASH_COMMAND} login\`, or turn the reminder off with \`${SLASH_COMMAND} remind off\`.`;
-    await post(target, { blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+    await post(target, plainMessage(text));
   };
 
   return {

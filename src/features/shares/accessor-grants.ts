@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceNotFoundError } from '../../paperspace/errors.js';
 import type { RequestOptions } from '../../paperspace/http.js';
-import { escapeMrkdwn, mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
+import { plainMessage } from '../../slack/block-kit/messages.js';
+import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { AccessorGrant, Delegation, DelegationRepository } from '../../store/delegations.js';
 import type { SlackUser } from '../../store/slack-user.js';
@@ -27,7 +28,7 @@ export type Recipients =
   | { ok: false; refusal: SlackMessage };
 
 function refusal(text: string): Recipients {
-  return { ok: false, refusal: { blocks: [{ type: 'section', text: mrkdwn(text) }], text } };
+  return { ok: false, refusal: plainMessage(text) };
 }
 
 /**

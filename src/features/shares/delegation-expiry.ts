@@ -7,9 +7,9 @@
 
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
-import { DELEGATION_LIFETIME_MS } from '../../paperspace/constants.js';
 import type { WorkspaceSlack } from '../../scheduler/job.js';
-import { escapeMrkdwn, mrkdwn } from '../../slack/block-kit/text.js';
+import { plainMessage } from '../../slack/block-kit/messages.js';
+import { escapeMrkdwn } from '../../slack/block-kit/text.js';
 import { deliver, provesNothingPosted, slackRefusalText } from '../../slack/posting.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { Delegation } from '../../store/delegations.js';
@@ -18,6 +18,7 @@ import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js'
 import { REVOKE_RETRY_MS, revokeGrants } from './accessor-grants.js';
 import { accessorSharePost } from './blocks/accessor-share.js';
 import { sharePost } from './blocks/share.js';
+import { sharePostBasis } from './share-post-basis.js';
 import { sharedMachines } from './shared-machines.js';
 
 export interface DelegationExpiry {
@@ -49,14 +50,12 @@ export function createDelegationExpiry(deps: {
       });
     }
     // A share ended early ends before its four hours; its post already says so, and keeps saying it.
-    const fullTerm = share.createdAt + DELEGATION_LIFETIME_MS;
+    const basis = sharePostBasis(share, machines);
     return accessorSharePost({
-      shareId: share.id,
-      sharerUserId: share.userId,
-      machines,
+      ...basis,
       grants: share.grants,
-      expiresAt: fullTerm,
-      over: share.expiresAt < fullTerm ? { kind: 'ended', endedAt: share.expiresAt } : { kind: 'expired' },
+      over:
+        share.expiresAt < basis.expiresAt ? { kind: 'ended', endedAt: share.expiresAt } : { kind: 'expired' },
       revokeFailure: share.revokeFailure,
     });
   };
@@ -83,7 +82,7 @@ export function createDelegationExpiry(deps: {
     const delivery = await deliver(
       await deps.slack(share.teamId),
       { channel: undefined, userId: share.userId },
-      { text, blocks: [{ type: 'section', text: mrkdwn(text) }] },
+      plainMessage(text),
     );
     if (delivery.landed === 'nowhere' || delivery.landed === 'unknown')
       logger.warn({ delegationId: share.id, landed: delivery.landed }, 'could not tell the sharer either');

@@ -6,12 +6,12 @@
 import { slackErrorCode } from '../../errors/describe-error.js';
 import { messageForUser } from '../../errors/user-message.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
-import { DELEGATION_LIFETIME_MS } from '../../paperspace/constants.js';
 import type { AccessorGrant, Delegation } from '../../store/delegations.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import { existingAccess, grantAccess, type Recipient } from './accessor-grants.js';
 import { accessorSharePost, whatAccessGives } from './blocks/accessor-share.js';
 import { mention, namesOf, when } from './blocks/share.js';
+import { sharePostBasis } from './share-post-basis.js';
 import type { SharedMachine, SharingDeps } from './share-types.js';
 
 export interface Claim {
@@ -102,14 +102,7 @@ async function redrawPost(
 ): Promise<void> {
   const share = await deps.store.delegations.get(shareId);
   if (share?.messageTs == null || share.grants === null) return;
-  const post = accessorSharePost({
-    shareId: share.id,
-    sharerUserId: share.userId,
-    machines,
-    grants: share.grants,
-    expiresAt: share.createdAt + DELEGATION_LIFETIME_MS,
-    rights,
-  });
+  const post = accessorSharePost({ ...sharePostBasis(share, machines), grants: share.grants, rights });
   await deps.slack.chat.update({ channel: share.channel, ts: share.messageTs, ...post }).catch((error) => {
     deps.logger.warn({ shareId, code: slackErrorCode(error) }, 'could not list a claim on a share post');
   });

@@ -9,13 +9,13 @@
 import { slackErrorCode } from '../../errors/describe-error.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
-import { DELEGATION_LIFETIME_MS } from '../../paperspace/constants.js';
 import { isRefusedConversation, postIn } from '../../slack/posting.js';
 import type { Delegation } from '../../store/delegations.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import { REVOKE_RETRY_MS, revokeGrants, revokeSummary } from './accessor-grants.js';
 import { accessorSharePost } from './blocks/accessor-share.js';
 import { sharePending, sharePost, timeLeft } from './blocks/share.js';
+import { sharePostBasis } from './share-post-basis.js';
 import type { Share, SharedMachine, ShareRequest, SharingDeps } from './share-types.js';
 import { shareWithAccessors } from './share-with-accessors.js';
 
@@ -105,11 +105,8 @@ export async function endShare(
   if (share.grants !== null) return endAccessorShare(deps, client, { ...share, expiresAt: at }, machines);
   if (share.messageTs !== null) {
     const post = sharePost({
-      shareId: share.id,
-      sharerUserId: share.userId,
-      machines,
+      ...sharePostBasis(share, machines),
       delegationId: share.delegationId,
-      expiresAt: share.createdAt + DELEGATION_LIFETIME_MS,
       over: { kind: 'ended', endedAt: at },
     });
     try {
@@ -141,11 +138,8 @@ async function endAccessorShare(
   const after = await revokeGrants(deps, client, { ...share, grants: claimed?.grants ?? share.grants });
   if (share.messageTs !== null) {
     const post = accessorSharePost({
-      shareId: share.id,
-      sharerUserId: share.userId,
-      machines,
+      ...sharePostBasis(share, machines),
       grants: after.grants ?? [],
-      expiresAt: share.createdAt + DELEGATION_LIFETIME_MS,
       over: { kind: 'ended', endedAt: share.expiresAt },
       revokeFailure: after.revokeFailure,
     });

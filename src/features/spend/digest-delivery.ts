@@ -10,7 +10,8 @@ import { teamRoleOf } from '../../domain/team-role.js';
 import { PaperspaceError } from '../../paperspace/errors.js';
 import { forEachConcurrently } from '../../scheduler/concurrency.js';
 import type { WorkspaceSlack } from '../../scheduler/job.js';
-import { escapeMrkdwn, mrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
+import { plainMessage } from '../../slack/block-kit/messages.js';
+import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import type { ChannelPacer } from '../../slack/channel-pacer.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
 import { deliver } from '../../slack/posting.js';
@@ -41,6 +42,15 @@ export interface DigestDeliveryDeps {
 export function createDigestDelivery(deps: DigestDeliveryDeps) {
   const audit = createAuditTrail({ audit: deps.store.audit, now: deps.now, logger: deps.logger });
 
+  /** Posts in the digest's channel through the fallback chain, with the administrator who set it. */
+  const deliverToChannel = async (digest: TeamDigest, setter: SlackUser, message: SlackMessage) =>
+    deliver(
+      await deps.slack(setter.teamId),
+      { channel: digest.channel, userId: setter.userId },
+      message,
+      deps.pacer,
+    );
+
   /** The administrator unlinked: say so in the channel once (the replica that deletes it) and stop. */
   const stopForUnlinkedKey = async (digest: TeamDigest, setter: SlackUser) => {
     const deleted = await audit.run(
@@ -56,66 +66,48 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
     const text =
       `📋 The team digest has stopped: <@${setter.userId}>, whose Paperspace key listed the team's machines, ` +
       `unlinked it. A team administrator can set it again with \`${SLASH_COMMAND} digest\`.`;
-    const notice: SlackMessage = { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
-    await deliver(
-      await deps.slack(setter.teamId),
-      { channel: digest.channel, userId: setter.userId },
-      notice,
-      deps.pacer,
-    );
+    await deliverToChannel(digest, setter, plainMessage(text));
   };
 
   /**
-   * Paperspace refused the key (revoked, or no longer an administrator's): the channel is told, rather
-   * than left wondering where today's digest is, and the next occurrence tries again.
+   * Today's digest is not posted: the channel is told why instead, rather than left wondering where it
+   * is, and the post is audited as failed with `failure`; the next occurrence tries again.
    */
-  const tellNotMade = async (digest: TeamDigest, setter: SlackUser, error: PaperspaceError) => {
-    const text =
-      `📋 Today's team digest could not be made: Paperspace refused the key of <@${setter.userId}>, which ` +
-      `lists the team's machines (${escapeMrkdwn(error.message)}). The next one will try again.`;
+  const tellNotPosted = async (digest: TeamDigest, setter: SlackUser, text: string, failure: Error) => {
     await audit
       .run(
         { user: setter, action: 'digest.post', resourceId: digest.id, note: `in ${digest.channel}` },
         async () => {
-          await deliver(
-            await deps.slack(setter.teamId),
-            { channel: digest.channel, userId: setter.userId },
-            {
-              blocks: [{ type: 'section', text: mrkdwn(text) }],
-              text,
-            },
-            deps.pacer,
-          );
-          throw error;
+          await deliverToChannel(digest, setter, plainMessage(text));
+          throw failure;
         },
       )
       .catch(() => undefined);
   };
+
+  /** Paperspace refused the key (revoked, or no longer an administrator's). */
+  const tellNotMade = (digest: TeamDigest, setter: SlackUser, error: PaperspaceError) =>
+    tellNotPosted(
+      digest,
+      setter,
+      `📋 Today's team digest could not be made: Paperspace refused the key of <@${setter.userId}>, which ` +
+        `lists the team's machines (${escapeMrkdwn(error.message)}). The next one will try again.`,
+      error,
+    );
 
   /**
    * v1's session says the key no longer belongs to an administrator: the team's spend is not posted
-   * (a member sees only their own), and the channel is told why; the next occurrence asks again.
+   * (a member sees only their own).
    */
-  const tellNoLongerAdministrator = async (digest: TeamDigest, setter: SlackUser) => {
-    const text =
+  const tellNoLongerAdministrator = (digest: TeamDigest, setter: SlackUser) =>
+    tellNotPosted(
+      digest,
+      setter,
       `📋 Today's team digest was not posted: Paperspace says the key of <@${setter.userId}>, which lists the ` +
-      "team's machines, no longer belongs to a team administrator, and only administrators see the team's " +
-      `spend. An administrator can set it again with \`${SLASH_COMMAND} digest\`.`;
-    await audit
-      .run(
-        { user: setter, action: 'digest.post', resourceId: digest.id, note: `in ${digest.channel}` },
-        async () => {
-          await deliver(
-            await deps.slack(setter.teamId),
-            { channel: digest.channel, userId: setter.userId },
-            { blocks: [{ type: 'section', text: mrkdwn(text) }], text },
-            deps.pacer,
-          );
-          throw new Error('the key no longer belongs to a team administrator');
-        },
-      )
-      .catch(() => undefined);
-  };
+        "team's machines, no longer belongs to a team administrator, and only administrators see the team's " +
+        `spend. An administrator can set it again with \`${SLASH_COMMAND} digest\`.`,
+      new Error('the key no longer belongs to a team administrator'),
+    );
 
   return {
     async post(digest: TeamDigest): Promise<void> {
@@ -177,12 +169,7 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
       await audit.run(
         { user: setter, action: 'digest.post', resourceId: digest.id, note: `in ${digest.channel}` },
         async () => {
-          const delivery = await deliver(
-            await deps.slack(setter.teamId),
-            { channel: digest.channel, userId: setter.userId },
-            digestMessage(running, report, now),
-            deps.pacer,
-          );
+          const delivery = await deliverToChannel(digest, setter, digestMessage(running, report, now));
           if (delivery.landed === 'nowhere') throw new Error(`Slack refused the digest: ${delivery.refusal}`);
           // Posted (its words alone), so not tried again next tick: the log says what was too big.
           if ((delivery.landed === 'channel' || delivery.landed === 'dm') && delivery.shortened) {

@@ -1,10 +1,9 @@
 // What people read about a watch: the line on the machine card while it runs and when it ends, and
 // the one reply in the card's thread that says how it ended. Pure functions, escaped mrkdwn.
-import { contextLine } from '../../slack/block-kit/elements.js';
+import { contextLine, section } from '../../slack/block-kit/elements.js';
 import {
   escapeMrkdwn,
   LIMITS,
-  mrkdwn,
   nameMrkdwn,
   type SlackMessage,
   truncateMrkdwn,
@@ -103,7 +102,7 @@ export function rowFinishedLine(watch: WatchSubject, outcome: WatchOutcome): str
 export function goneCard(watch: WatchSubject): SlackMessage {
   const text = `🗑️ ${machine(watch)} no longer exists, or your Paperspace key can no longer see it.`;
   return {
-    blocks: [{ type: 'section', text: mrkdwn(text) }, contextLine(`ID \`${escapeMrkdwn(watch.machineId)}\``)],
+    blocks: [section(text), contextLine(`ID \`${escapeMrkdwn(watch.machineId)}\``)],
     text,
   };
 }
@@ -120,7 +119,7 @@ export function completionReply(
 ): SlackMessage {
   const line = completionLine({ watch, outcome, mayRepeat: options.mayRepeat ?? false });
   return {
-    blocks: [{ type: 'section', text: mrkdwn(line) }],
+    blocks: [section(line)],
     text: line,
   };
 }
@@ -189,10 +188,7 @@ export function completionsMessage(completions: readonly Completion[]): SlackMes
   // Under "12 machines are 🟢 Ready:" a line need not say Ready again: a third shorter, a third more a message.
   const lines = completions.map((completion) => completionLine(completion, state !== undefined));
   return {
-    blocks: [
-      { type: 'section', text: mrkdwn(header) },
-      ...packedSections(lines).map((section) => ({ type: 'section' as const, text: mrkdwn(section) })),
-    ],
+    blocks: [section(header), ...packedSections(lines).map((packed) => section(packed))],
     text: [header, ...lines].join('\n'),
   };
 }

@@ -2,17 +2,21 @@
 import { MACHINE_LIST_PAGE_SIZE } from '../constants.js';
 import { PaperspaceError } from '../errors.js';
 import type { RequestOptions } from '../http.js';
+import {
+  askAvailability,
+  askCreate,
+  askDestroy,
+  askPower,
+  askSetAccess,
+  askUpdate,
+  askUtilization,
+} from '../machine-requests.js';
 import { machineSubject, segment, validMachineId } from '../path-ids.js';
-import { createMachineParamsSchemaFor } from '../request-params/machine-create-params.js';
 import {
   availabilityParamsSchema,
-  destroyMachineParamsSchema,
   type MachineFilters,
   type MachineListFilters,
   machineListFiltersSchema,
-  setMachineAccessParamsSchema,
-  updateMachineParamsSchema,
-  utilizationParamsSchema,
 } from '../request-params/machine-params.js';
 import { parseRequest } from '../request-params/parse-request.js';
 import type { MachinesResource, PowerReceipt } from '../resources.js';
@@ -43,21 +47,15 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
     machineId: string,
     options?: RequestOptions,
   ): Promise<PowerReceipt> {
-    const operation = `machines.${verb}`;
-    const action = `${verb} machine ${machineId}`;
-    const id = validMachineId(machineId, operation, action);
+    const { id, request } = askPower(verb, machineId);
     await core.send({
       ...options,
-      operation,
-      action,
+      ...request,
       method: 'POST',
       url: restUrl(`/machines/${segment(id)}/${verb}`),
       credential: 'apiKey',
       schema: acknowledgementSchema,
       anySuccessBody: true,
-      // The contract makes a repeated start or stop a no-op; a repeated restart restarts twice.
-      idempotent: verb !== 'restart',
-      subject: machineSubject(id),
       permissionHint: START_STOP_HINT,
     });
     return { eventId: null };
@@ -100,19 +98,16 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
   return {
     async create(params, options = {}) {
       const { template, ...requestOptions } = options;
-      const action = `create machine ${params.machineName ?? ''}`.trim();
-      const body = parseRequest(createMachineParamsSchemaFor(template), params, 'machines.create', action);
+      const { request, fields } = askCreate(params, template, 'contract');
       const response = await core.send({
         ...requestOptions,
-        operation: 'machines.create',
-        action,
+        ...request,
         method: 'POST',
         url: restUrl('/machines/createSingleMachinePublic'),
-        body,
+        body: fields,
         credential: 'apiKey',
         schema: machineSchema,
         idempotent: false,
-        permissionHint: 'Only account administrators can create machines.',
       });
       return response.data;
     },
@@ -122,38 +117,28 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
     restart: (machineId, options) => powerAction('restart', machineId, options),
 
     async destroy(machineId, params = {}, options) {
-      const action = `destroy machine ${machineId}`;
-      const id = validMachineId(machineId, 'machines.destroy', action);
+      const { id, fields, request } = askDestroy(machineId, params);
       // The contract does not say whether releasePublicIp travels in the query or the body; like
       // every other POST parameter of the contract it is sent in the JSON body.
-      const body = parseRequest(destroyMachineParamsSchema, params, 'machines.destroy', action);
       await sendChange(core, {
         ...options,
-        operation: 'machines.destroy',
-        action,
+        ...request,
         method: 'POST',
         url: restUrl(`/machines/${segment(id)}/destroyMachine`),
-        body,
+        body: fields,
         credential: 'apiKey',
-        subject: machineSubject(id),
-        permissionHint:
-          "Only the machine's owner, or a team administrator for a team machine, can destroy it.",
       });
     },
 
     async update(machineId, params, options) {
-      const action = `update machine ${machineId}`;
-      const id = validMachineId(machineId, 'machines.update', action);
-      const body = parseRequest(updateMachineParamsSchema, params, 'machines.update', action);
+      const { id, fields, request } = askUpdate(machineId, params);
       await sendChange(core, {
         ...options,
-        operation: 'machines.update',
-        action,
+        ...request,
         method: 'POST',
         url: restUrl(`/machines/${segment(id)}/updateMachinePublic`),
-        body,
+        body: fields,
         credential: 'apiKey',
-        subject: machineSubject(id),
       });
     },
 
@@ -168,19 +153,14 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
     show,
 
     async setAccess(machineId, params, options) {
-      const verb = params?.enableAccess === false ? 'revoke' : 'grant';
-      const action = `${verb} access to machine ${machineId}`;
-      const id = validMachineId(machineId, 'machines.setAccess', action);
-      const body = parseRequest(setMachineAccessParamsSchema, params, 'machines.setAccess', action);
+      const { id, fields, request } = askSetAccess(machineId, params);
       await sendChange(core, {
         ...options,
-        operation: 'machines.setAccess',
-        action,
+        ...request,
         method: 'POST',
         url: restUrl(`/machines/${segment(id)}/setMachineAccess`),
-        body,
+        body: fields,
         credential: 'apiKey',
-        subject: machineSubject(id),
       });
     },
 
@@ -199,40 +179,25 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
     },
 
     async utilization(machineId, billingMonth, options) {
-      const action = `read the usage of machine ${machineId} for ${billingMonth}`;
-      const query = parseRequest(
-        utilizationParamsSchema,
-        { machineId, billingMonth },
-        'machines.utilization',
-        action,
-      );
+      const { query, request } = askUtilization(machineId, billingMonth, 'read');
       const response = await core.send({
         ...options,
-        operation: 'machines.utilization',
-        action,
+        ...request,
         method: 'GET',
         url: restUrl('/machines/getUtilization'),
         query,
         credential: 'apiKey',
         schema: machineUtilizationSchema,
         idempotent: true,
-        subject: machineSubject(query.machineId),
       });
       return response.data;
     },
 
     async availability(region, machineType, options) {
-      const action = `check availability of ${machineType} in ${region}`;
-      const query = parseRequest(
-        availabilityParamsSchema,
-        { region, machineType },
-        'machines.availability',
-        action,
-      );
+      const { query, request } = askAvailability(availabilityParamsSchema, region, machineType);
       const response = await core.send({
         ...options,
-        operation: 'machines.availability',
-        action,
+        ...request,
         method: 'GET',
         url: restUrl('/machines/getAvailability'),
         query,

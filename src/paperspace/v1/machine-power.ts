@@ -1,7 +1,8 @@
 // Start, stop and restart in v1 (`PATCH /machines/{id}/{verb}`), which name the event that follows.
 import { PaperspaceBadRequestError } from '../errors.js';
 import type { RequestOptions } from '../http.js';
-import { machineSubject, segment, validMachineId } from '../path-ids.js';
+import { askPower } from '../machine-requests.js';
+import { segment } from '../path-ids.js';
 import type { PowerReceipt } from '../resources.js';
 import type { V1Context } from './context.js';
 import { v1MachineActionSchema } from './wire.js';
@@ -19,21 +20,16 @@ export async function powerMachine(
   machineId: string,
   options?: RequestOptions,
 ): Promise<PowerReceipt> {
-  const operation = `machines.${verb}`;
-  const action = `${verb} machine ${machineId}`;
-  const id = validMachineId(machineId, operation, action);
+  const { id, request } = askPower(verb, machineId);
   try {
     const response = await core.send({
       ...options,
-      operation,
-      action,
+      ...request,
       method: 'PATCH',
       url: url(`/machines/${segment(id)}/${verb}`),
       body: {},
       credential: 'bearerKey',
       schema: v1MachineActionSchema,
-      idempotent: verb !== 'restart',
-      subject: machineSubject(id),
       permissionHint: START_STOP_HINT,
     });
     return { eventId: response.data.event?.id ?? null };

@@ -2,15 +2,18 @@
 // `/machines/{id}/accessors` and `/machine-availability`.
 import { PaperspaceBadRequestError, PaperspaceError, PaperspaceNotFoundError } from '../errors.js';
 import type { RequestOptions } from '../http.js';
-import { machineSubject, segment, validMachineId } from '../path-ids.js';
-import { createMachineParamsSchemaFor } from '../request-params/machine-create-params.js';
 import {
-  destroyMachineParamsSchema,
+  askAvailability,
+  askCreate,
+  askDestroy,
+  askSetAccess,
+  askUpdate,
+  askUtilization,
+} from '../machine-requests.js';
+import { machineSubject, segment, validMachineId } from '../path-ids.js';
+import {
   type MachineListFilters,
   machineListFiltersSchema,
-  setMachineAccessParamsSchema,
-  updateMachineParamsSchema,
-  utilizationParamsSchema,
   v1AvailabilityParamsSchema,
 } from '../request-params/machine-params.js';
 import { parseRequest } from '../request-params/parse-request.js';
@@ -148,18 +151,11 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
   return {
     async create(params, options = {}) {
       const { template, ...requestOptions } = options;
-      const action = `create machine ${params.machineName ?? ''}`.trim();
-      const fields = parseRequest(
-        createMachineParamsSchemaFor(template, 'v1'),
-        params,
-        'machines.create',
-        action,
-      );
+      const { request, fields } = askCreate(params, template, 'v1');
       const response = await core
         .send({
           ...requestOptions,
-          operation: 'machines.create',
-          action,
+          ...request,
           method: 'POST',
           url: url('/machines'),
           body: createBodyOf(fields),
@@ -167,7 +163,6 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
           schema: v1MachineActionSchema,
           // A create sent twice makes two machines, and two bills.
           idempotent: false,
-          permissionHint: 'Only account administrators can create machines.',
         })
         .catch((error: unknown) => {
           if (error instanceof PaperspaceBadRequestError)
@@ -182,26 +177,15 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     restart: (machineId, options) => powerMachine(context, 'restart', machineId, options),
 
     async destroy(machineId, params = {}, options) {
-      const action = `destroy machine ${machineId}`;
-      const id = validMachineId(machineId, 'machines.destroy', action);
-      const { releasePublicIp } = parseRequest(
-        destroyMachineParamsSchema,
-        params,
-        'machines.destroy',
-        action,
-      );
+      const { id, fields, request } = askDestroy(machineId, params);
       // v1 keeps public IPs as their own resource: the address is read before the machine goes.
-      const publicIp = releasePublicIp ? (await get(id, options)).publicIpAddress : null;
+      const publicIp = fields.releasePublicIp ? (await get(id, options)).publicIpAddress : null;
       await sendChange(core, {
         ...options,
-        operation: 'machines.destroy',
-        action,
+        ...request,
         method: 'DELETE',
         url: url(`/machines/${segment(id)}`),
         credential: 'bearerKey',
-        subject: machineSubject(id),
-        permissionHint:
-          "Only the machine's owner, or a team administrator for a team machine, can destroy it.",
       });
       if (!publicIp) return;
       try {
@@ -225,18 +209,14 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     },
 
     async update(machineId, params, options) {
-      const action = `update machine ${machineId}`;
-      const id = validMachineId(machineId, 'machines.update', action);
-      const fields = parseRequest(updateMachineParamsSchema, params, 'machines.update', action);
+      const { id, fields, request } = askUpdate(machineId, params);
       await sendChange(core, {
         ...options,
-        operation: 'machines.update',
-        action,
+        ...request,
         method: 'PUT',
         url: url(`/machines/${segment(id)}`),
         body: updateBodyOf(fields),
         credential: 'bearerKey',
-        subject: machineSubject(id),
       });
     },
 
@@ -265,19 +245,11 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     show,
 
     async setAccess(machineId, params, options) {
-      const verb = params?.enableAccess === false ? 'revoke' : 'grant';
-      const action = `${verb} access to machine ${machineId}`;
-      const id = validMachineId(machineId, 'machines.setAccess', action);
-      const { userId, enableAccess } = parseRequest(
-        setMachineAccessParamsSchema,
-        params,
-        'machines.setAccess',
-        action,
-      );
+      const { id, fields, request } = askSetAccess(machineId, params);
+      const { userId, enableAccess } = fields;
       await sendChange(core, {
         ...options,
-        operation: 'machines.setAccess',
-        action,
+        ...request,
         method: enableAccess ? 'POST' : 'DELETE',
         url: url(
           enableAccess
@@ -286,7 +258,6 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
         ),
         ...(enableAccess ? { body: { userId } } : {}),
         credential: 'bearerKey',
-        subject: machineSubject(id),
       });
     },
 
@@ -325,24 +296,16 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     },
 
     async utilization(machineId, billingMonth, options) {
-      const action = `estimate the usage of machine ${machineId} for ${billingMonth}`;
-      const query = parseRequest(
-        utilizationParamsSchema,
-        { machineId, billingMonth },
-        'machines.utilization',
-        action,
-      );
+      const { query, request } = askUtilization(machineId, billingMonth, 'estimate');
       const [machine, events] = await Promise.all([
         core.send({
           ...options,
-          operation: 'machines.utilization',
-          action,
+          ...request,
           method: 'GET',
           url: url(`/machines/${segment(query.machineId)}`),
           credential: 'bearerKey',
           schema: v1MachineSchema,
           idempotent: true,
-          subject: machineSubject(query.machineId),
         }),
         eventsSince(query.machineId, query.billingMonth, options),
       ]);
@@ -350,17 +313,10 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     },
 
     async availability(region, machineType, options) {
-      const action = `check availability of ${machineType} in ${region}`;
-      const query = parseRequest(
-        v1AvailabilityParamsSchema,
-        { region, machineType },
-        'machines.availability',
-        action,
-      );
+      const { query, request } = askAvailability(v1AvailabilityParamsSchema, region, machineType);
       const response = await core.send({
         ...options,
-        operation: 'machines.availability',
-        action,
+        ...request,
         method: 'GET',
         url: url('/machine-availability'),
         query: { region: regionToV1(query.region), machineType: query.machineType },

@@ -1,10 +1,9 @@
 // Startup scripts in v1 (`/startup-scripts`). v1 never gives a script's text back, so `text` refuses
 // with a clear error; the dialect declares `scriptText: false` so the bot says so before asking.
 import { PaperspaceError } from '../errors.js';
-import { scriptSubject, segment, validScriptId } from '../path-ids.js';
-import { parseRequest } from '../request-params/parse-request.js';
-import { scriptListFiltersSchema } from '../request-params/script-params.js';
+import { segment } from '../path-ids.js';
 import type { ScriptsResource } from '../resources.js';
+import { askAboutScript, askScriptList } from '../script-requests.js';
 import { readScriptToCreate } from '../script-to-create.js';
 import { sendChange } from '../send-change.js';
 import type { V1Context } from './context.js';
@@ -18,11 +17,10 @@ export function createV1ScriptsResource(context: V1Context): ScriptsResource {
 
   return {
     async create(params, options) {
-      const { action, fields } = await readScriptToCreate(params);
+      const { request, fields } = await readScriptToCreate(params);
       const response = await core.send({
         ...options,
-        operation: 'scripts.create',
-        action,
+        ...request,
         method: 'POST',
         url: url('/startup-scripts'),
         body: { name: fields.scriptName, script: fields.scriptText, isRunOnce: fields.runOnce },
@@ -58,28 +56,24 @@ export function createV1ScriptsResource(context: V1Context): ScriptsResource {
     },
 
     async destroy(scriptId, options) {
-      const action = `delete script ${scriptId}`;
-      const id = validScriptId(scriptId, 'scripts.destroy', action);
+      const { id, request } = askAboutScript('destroy', scriptId);
       await sendChange(core, {
         ...options,
-        operation: 'scripts.destroy',
-        action,
+        ...request,
         method: 'DELETE',
         url: url(`/startup-scripts/${segment(id)}`),
         credential: 'bearerKey',
-        subject: scriptSubject(id),
       });
     },
 
     async list(filters = {}, options) {
-      const wanted = parseRequest(scriptListFiltersSchema, filters, 'scripts.list', 'list scripts');
+      const { request, filters: wanted } = askScriptList(filters);
       const owner = await teamId();
       const scripts = await v1All(
         context,
         {
           ...options,
-          operation: 'scripts.list',
-          action: 'list scripts',
+          ...request,
           path: '/startup-scripts',
           ...(wanted.name === undefined ? {} : { query: { name: wanted.name } }),
           item: v1ScriptSchema,
@@ -95,18 +89,15 @@ export function createV1ScriptsResource(context: V1Context): ScriptsResource {
     },
 
     async show(scriptId, options) {
-      const action = `show script ${scriptId}`;
-      const id = validScriptId(scriptId, 'scripts.show', action);
+      const { id, request } = askAboutScript('show', scriptId);
       const response = await core.send({
         ...options,
-        operation: 'scripts.show',
-        action,
+        ...request,
         method: 'GET',
         url: url(`/startup-scripts/${segment(id)}`),
         credential: 'bearerKey',
         schema: v1ScriptSchema,
         idempotent: true,
-        subject: scriptSubject(id),
       });
       return scriptFromV1(response.data, await teamId());
     },

@@ -1,35 +1,23 @@
 // Shared drives in v1: plain REST with the same Bearer key, so no GraphQL access token is needed.
-import { segment, sharedDriveSubject, validSharedDriveId } from '../path-ids.js';
-import { parseRequest } from '../request-params/parse-request.js';
-import {
-  createSharedDriveParamsSchema,
-  sharedDriveListParamsSchema,
-} from '../request-params/shared-drive-params.js';
+import { segment } from '../path-ids.js';
 import type { SharedDrivesResource } from '../resources.js';
 import type { SharedDrive } from '../schemas.js';
 import { sendChange } from '../send-change.js';
+import { askSharedDriveCreate, askSharedDriveDelete, askSharedDriveList } from '../shared-drive-requests.js';
 import type { V1Context } from './context.js';
 import { regionToV1, sharedDriveFromV1 } from './mapping.js';
 import { v1Pages } from './pages.js';
 import { v1SharedDriveSchema } from './wire.js';
 
-const ADMIN_HINT = 'Only team administrators can list, create or delete shared drives.';
-
 export function createV1SharedDrivesResource(context: V1Context): SharedDrivesResource {
   const { core, url } = context;
   return {
     async list(params = {}, options) {
-      const { first } = parseRequest(
-        sharedDriveListParamsSchema,
-        params,
-        'sharedDrives.list',
-        'list shared drives',
-      );
+      const { request, first } = askSharedDriveList(params);
       const drives: SharedDrive[] = [];
       for await (const drive of v1Pages(context, {
         ...options,
-        operation: 'sharedDrives.list',
-        action: 'list shared drives',
+        ...request,
         path: '/shared-drives',
         item: v1SharedDriveSchema,
       })) {
@@ -40,12 +28,10 @@ export function createV1SharedDrivesResource(context: V1Context): SharedDrivesRe
     },
 
     async create(params, options) {
-      const action = `create shared drive ${params?.name ?? ''}`.trim();
-      const input = parseRequest(createSharedDriveParamsSchema, params, 'sharedDrives.create', action);
+      const { request, input } = askSharedDriveCreate(params);
       const response = await core.send({
         ...options,
-        operation: 'sharedDrives.create',
-        action,
+        ...request,
         method: 'POST',
         url: url('/shared-drives'),
         // v1's size is in gigabytes, as the form asks.
@@ -58,23 +44,18 @@ export function createV1SharedDrivesResource(context: V1Context): SharedDrivesRe
         credential: 'bearerKey',
         schema: v1SharedDriveSchema,
         idempotent: false,
-        permissionHint: ADMIN_HINT,
       });
       return sharedDriveFromV1(response.data);
     },
 
     async delete(sharedDriveId, options) {
-      const action = `delete shared drive ${sharedDriveId}`;
-      const id = validSharedDriveId(sharedDriveId, 'sharedDrives.delete', action);
+      const { id, request } = askSharedDriveDelete(sharedDriveId);
       await sendChange(core, {
         ...options,
-        operation: 'sharedDrives.delete',
-        action,
+        ...request,
         method: 'DELETE',
         url: url(`/shared-drives/${segment(id)}`),
         credential: 'bearerKey',
-        subject: sharedDriveSubject(id),
-        permissionHint: ADMIN_HINT,
       });
       return { id };
     },

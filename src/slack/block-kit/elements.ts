@@ -1,5 +1,5 @@
 // Element constructors more than one builder needs, sized to Block Kit limits.
-import type { Button, ConfirmationDialog, ContextBlock, HeaderBlock } from '@slack/types';
+import type { Button, ConfirmationDialog, ContextBlock, HeaderBlock, SectionBlock } from '@slack/types';
 import { LIMITS, mrkdwn, plainText, truncate } from './text.js';
 
 export function button(options: {
@@ -49,6 +49,11 @@ function confirmationDialog(dialog: ConfirmDialog): ConfirmationDialog {
     deny: plainText(dialog.deny ?? 'Cancel', LIMITS.confirmButton),
     ...(dialog.danger ? { style: 'danger' as const } : {}),
   };
+}
+
+/** A section of mrkdwn alone, the body of most messages. `text` is mrkdwn, already escaped. */
+export function section(text: string): SectionBlock {
+  return { type: 'section', text: mrkdwn(text) };
 }
 
 /** A one-element context block: the small grey line under a card. `text` is mrkdwn, already escaped. */

@@ -10,7 +10,8 @@ import type {
   PlainTextOption,
   StaticSelect,
 } from '@slack/types';
-import { LIMITS, mrkdwn, plainText, truncate } from './text.js';
+import { section } from './elements.js';
+import { LIMITS, plainText, truncate } from './text.js';
 
 export interface Field {
   blockId: string;
@@ -143,7 +144,7 @@ export function radioElement(options: PlainTextOption[], initial: string) {
 
 /** A section of explanatory mrkdwn (already escaped). */
 export function note(text: string): KnownBlock {
-  return { type: 'section', text: mrkdwn(text) };
+  return section(text);
 }
 
 /** "Showing 100 of 150 …": said in the hint when a list is longer than a select may be. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { header } from '../../../src/slack/block-kit/elements.js';
+import { header, section } from '../../../src/slack/block-kit/elements.js';
 import { LIMITS } from '../../../src/slack/block-kit/text.js';
 
 describe('header', () => {
@@ -16,5 +16,15 @@ describe('header', () => {
       block_id: 'reminder_header_3',
       text: { text: '3 machines still running' },
     });
+  });
+});
+
+describe('section', () => {
+  it('is a section of mrkdwn alone, cut to the limit Slack sets for a section', () => {
+    expect(section('*gpu-1* is ready')).toEqual({
+      type: 'section',
+      text: { type: 'mrkdwn', text: '*gpu-1* is ready' },
+    });
+    expect(section('x'.repeat(4000)).text?.text.length).toBe(LIMITS.sectionText);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { errorMessage, loginPrompt, usageErrorMessage } from '../../../src/slack/block-kit/messages.js';
+import {
+  errorMessage,
+  loginPrompt,
+  plainMessage,
+  usageErrorMessage,
+} from '../../../src/slack/block-kit/messages.js';
 import { ActionId } from '../../../src/slack/ids.js';
 import { buttons, mrkdwnTexts, visibleText } from './inspect.js';
 import { assertBlockKitLimits } from './limits.js';
@@ -31,5 +36,14 @@ describe('errorMessage', () => {
   it('shows the error escaped', () => {
     const { blocks } = checked(errorMessage('Paperspace said: <b>Bad Gateway</b> & more'));
     expect(mrkdwnTexts(blocks)).toEqual(['❌ Paperspace said: &lt;b&gt;Bad Gateway&lt;/b&gt; &amp; more']);
+  });
+});
+
+describe('plainMessage', () => {
+  it('is one section whose words are also the whole notification text, however long', () => {
+    const text = `✅ ${'x'.repeat(3500)}`;
+    const built = plainMessage(text);
+    expect(built.text).toBe(text);
+    expect(built.blocks).toEqual([{ type: 'section', text: { type: 'mrkdwn', text: expect.any(String) } }]);
   });
 });

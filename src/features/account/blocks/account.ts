@@ -1,8 +1,9 @@
 // Replies about the person's own link: /ps whoami, /ps logout, and the message sent when a key is
 // linked. They show the masked key and the Paperspace account it belongs to, never a secret.
 
-import { contextLine } from '../../../slack/block-kit/elements.js';
-import { escapeMrkdwn, mrkdwn, type SlackMessage, slackDate } from '../../../slack/block-kit/text.js';
+import { contextLine, section } from '../../../slack/block-kit/elements.js';
+import { plainMessage } from '../../../slack/block-kit/messages.js';
+import { escapeMrkdwn, type SlackMessage, slackDate } from '../../../slack/block-kit/text.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
 
 export interface LinkedAccountView {
@@ -35,7 +36,7 @@ export function whoamiMessage(view: LinkedAccountView): SlackMessage {
   ];
   return {
     blocks: [
-      { type: 'section', text: mrkdwn(lines.join('\n')) },
+      section(lines.join('\n')),
       contextLine(`\`${SLASH_COMMAND} login\` replaces the key · \`${SLASH_COMMAND} logout\` forgets it`),
     ],
     text: `Your key ${escapeMrkdwn(view.maskedKey)} belongs to ${escapeMrkdwn(view.email)}`,
@@ -51,7 +52,7 @@ export function linkedNotice(
     (view.hasAccessToken ? ', with an access token for shared drives.' : '.');
   return {
     blocks: [
-      { type: 'section', text: mrkdwn(text) },
+      section(text),
       contextLine(
         `Not you? Run \`${SLASH_COMMAND} logout\` and rotate the key in Paperspace. ` +
           `\`${SLASH_COMMAND} whoami\` shows the link at any time.`,
@@ -75,5 +76,5 @@ export function unlinkedMessage(forgotten: { maskedKey: string | undefined } | u
       ? `No Paperspace key is linked, so there was nothing to forget. \`${SLASH_COMMAND} login\` links one.`
       : `👋 Forgot ${key}. The bot can no longer act for you until you \`${SLASH_COMMAND} login\` again. ` +
         'The key itself still works in Paperspace: rotate it there if it leaked.';
-  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+  return plainMessage(text);
 }

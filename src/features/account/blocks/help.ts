@@ -2,13 +2,11 @@
 // `script`) in detail: usage, parameters, examples and what happens. The words are declared with each
 // command's operation, in its feature, and the groups in help-groups.ts; this only lays them out.
 import type { KnownBlock } from '@slack/types';
-import { contextLine, header } from '../../../slack/block-kit/elements.js';
-import { escapeMrkdwn, message, mrkdwn, type SlackMessage } from '../../../slack/block-kit/text.js';
+import { contextLine, header, section } from '../../../slack/block-kit/elements.js';
+import { escapeMrkdwn, message, type SlackMessage } from '../../../slack/block-kit/text.js';
 import type { CommandSpec } from '../../../slack/command-language/command-definition.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
 import { HELP_GROUPS } from '../help-groups.js';
-
-const section = (text: string): KnownBlock => ({ type: 'section', text: mrkdwn(text) });
 
 export function shortHelpMessage(): SlackMessage {
   const title = `${SLASH_COMMAND}: Paperspace machines from Slack`;

@@ -2,8 +2,9 @@
 // A section lists the requests that fit Slack's 3,000 characters (at most MAX_LISTED) and says how many
 // more there are, instead of being cut mid-line; both sections together stay well inside the budget.
 import type { KnownBlock } from '@slack/types';
+import { section } from '../../../slack/block-kit/elements.js';
 import { linesThatFit } from '../../../slack/block-kit/message-budget.js';
-import { LIMITS, message, mrkdwn, type SlackMessage } from '../../../slack/block-kit/text.js';
+import { LIMITS, message, type SlackMessage } from '../../../slack/block-kit/text.js';
 import type { StoredRequest } from '../../../store/approval-requests.js';
 import { requestLine } from './request-messages.js';
 
@@ -17,7 +18,7 @@ function requestSection(title: string, lines: string[]): KnownBlock {
     lines.length === 0
       ? '_none_'
       : linesThatFit(lines, more, LIMITS.sectionText - heading.length - 1, MAX_LISTED);
-  return { type: 'section', text: mrkdwn(`${heading}\n${listed}`) };
+  return section(`${heading}\n${listed}`);
 }
 
 export function requestListMessage(mine: StoredRequest[], waiting: StoredRequest[]): SlackMessage {

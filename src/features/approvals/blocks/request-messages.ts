@@ -3,12 +3,12 @@
 // hourly rate), the requester's receipt with Withdraw, and the line each shows once it is decided.
 // Values typed by people (machine names, reasons) are escaped; mentions are built from Slack ids.
 import type { KnownBlock } from '@slack/types';
-import { button, contextLine } from '../../../slack/block-kit/elements.js';
+import { button, contextLine, section } from '../../../slack/block-kit/elements.js';
+import { plainMessage } from '../../../slack/block-kit/messages.js';
 import {
   escapeMrkdwn,
   mention,
   message,
-  mrkdwn,
   nameMrkdwn,
   type SlackMessage,
   slackDate,
@@ -26,11 +26,6 @@ import { specificationText } from './request-specification.js';
 
 /** Hours an owner can approve a person for, in one click. */
 const GRANT_HOURS = 4;
-
-const section = (text: string): KnownBlock => ({ type: 'section', text: mrkdwn(text) });
-
-/** One section of mrkdwn: the short answers and notes of a request's life. */
-export const plainMessage = (text: string): SlackMessage => ({ blocks: [section(text)], text });
 
 /** Said of a stored request whose details do not parse (see UnreadableRequest). */
 const UNREADABLE = 'cannot be read (its stored details are damaged)';

@@ -2,6 +2,7 @@
 // click on someone else's machine), Approve, Approve for N hours, Deny (opens the reason form) and
 // Withdraw. Each acks first and answers the clicker alone when something is in the way.
 import type { BlockAction, ButtonAction } from '@slack/bolt';
+import { plainMessage } from '../../../slack/block-kit/messages.js';
 import type { SlackMessage } from '../../../slack/block-kit/text.js';
 import { type ButtonArgs, type ButtonClick, buttonHandler } from '../../../slack/button-click.js';
 import { ActionId } from '../../../slack/ids.js';
@@ -15,7 +16,6 @@ import {
   decodePowerOffer,
 } from '../../machines/blocks/request-values.js';
 import { denyModal } from '../blocks/deny-modal.js';
-import { plainMessage } from '../blocks/request-messages.js';
 import type { Decider } from '../decider.js';
 import { approve, load, withdraw } from '../request-decisions.js';
 import { openCreateRequest, openPowerRequest, type Requester } from '../request-delivery.js';

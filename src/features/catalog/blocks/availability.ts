@@ -7,6 +7,7 @@ import {
   REGIONS,
 } from '../../../paperspace/constants.js';
 import { contextLine, header } from '../../../slack/block-kit/elements.js';
+import { plainMessage } from '../../../slack/block-kit/messages.js';
 import { escapeMrkdwn, LIMITS, message, mrkdwn, type SlackMessage } from '../../../slack/block-kit/text.js';
 
 export interface AvailabilityResult {
@@ -23,7 +24,7 @@ const AVAILABILITY_LEGEND = `${MARK.available} available · ${MARK.unavailable} 
 export function availabilityGrid(results: AvailabilityResult[]): SlackMessage {
   if (results.length === 0) {
     const text = 'No availability to show: no region and machine type were checked.';
-    return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+    return plainMessage(text);
   }
   const regions = ordered(
     results.map((result) => result.region),

@@ -2,13 +2,13 @@
 // the confirmation that stands between `/ps script delete` or `/ps drive delete` and the deletion.
 import type { KnownBlock } from '@slack/types';
 import type { Script, SharedDrive } from '../../../paperspace/schemas.js';
-import { button, contextLine } from '../../../slack/block-kit/elements.js';
+import { button, contextLine, section } from '../../../slack/block-kit/elements.js';
 import { formatGiB } from '../../../slack/block-kit/format.js';
 import { rowsThatFit } from '../../../slack/block-kit/message-budget.js';
+import { plainMessage } from '../../../slack/block-kit/messages.js';
 import {
   escapeMrkdwn,
   LIMITS,
-  mrkdwn,
   nameMrkdwn,
   plural,
   type SlackMessage,
@@ -75,7 +75,7 @@ export function scriptDetailMessage(
   ].filter((line): line is string => line !== undefined);
   return {
     blocks: [
-      { type: 'section', text: mrkdwn(lines.join('\n')) },
+      section(lines.join('\n')),
       contextLine(
         `\`${SLASH_COMMAND} script text ${escapeMrkdwn(script.id)}\` shows its text · ` +
           `\`${SLASH_COMMAND} script delete ${escapeMrkdwn(script.id)}\` deletes it`,
@@ -93,7 +93,7 @@ export function scriptTextUnavailableMessage(script: Pick<Script, 'id' | 'name'>
   const text =
     `📜 ${bold(script.name)} (${code(script.id)}): Paperspace's API does not give the text of a script ` +
     'back, so it cannot be shown here. Keep your own copy; the Paperspace console can edit it.';
-  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+  return plainMessage(text);
 }
 
 /**
@@ -104,19 +104,17 @@ export function scriptTextMessage(script: Pick<Script, 'id' | 'name'>, text: str
   const title = `📜 ${bold(script.name)} (${code(script.id)})`;
   if (text.trim() === '') {
     const empty = `${title} has no text.`;
-    return { blocks: [{ type: 'section', text: mrkdwn(empty) }], text: empty };
+    return plainMessage(empty);
   }
   const escaped = escapeMrkdwn(text.replace(/`{3,}/g, (run) => run.split('').join('\u200b')));
   const chunks = splitCode(escaped, CODE_CHARS);
-  const sections = chunks.map((chunk): KnownBlock[] => [
-    { type: 'section', text: mrkdwn(`${FENCE}${chunk}${FENCE}`) },
-  ]);
+  const sections = chunks.map((chunk): KnownBlock[] => [section(`${FENCE}${chunk}${FENCE}`)]);
   const bytes = Buffer.byteLength(text, 'utf8');
   const cutNote = (shownChars: number): KnownBlock =>
     contextLine(
       `✂️ Cut after ${shownChars} of ${escaped.length} characters: the script (${bytes} bytes) is longer than a Slack message holds.`,
     );
-  const head: KnownBlock = { type: 'section', text: mrkdwn(title) };
+  const head: KnownBlock = section(title);
   const footer = contextLine(`${bytes} bytes`);
   // A 16 KB script escapes to more than a message's summed text takes (msg_blocks_too_long), so
   // sections are taken while they fit the message budget, keeping room for the note that cuts them.
@@ -172,7 +170,7 @@ interface DeleteConfirmationInput {
 function deleteConfirmation(input: DeleteConfirmationInput): SlackMessage {
   return {
     blocks: [
-      { type: 'section', text: mrkdwn(`🗑️ ${input.question}\n${input.consequence}`) },
+      section(`🗑️ ${input.question}\n${input.consequence}`),
       {
         type: 'actions',
         elements: [
@@ -231,5 +229,5 @@ export function driveDeleteConfirmation(drive: SharedDrive): SlackMessage {
 /** What replaces a confirmation once the deletion is done. */
 export function deletedNotice(what: 'startup script' | 'shared drive', id: string): SlackMessage {
   const text = `🗑️ Deleted ${what} ${code(id)}.`;
-  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+  return plainMessage(text);
 }

@@ -1,13 +1,13 @@
 // /ps templates | users | networks | scripts | drives: one section per item with its key fields,
 // paged like the machine list (the list kind travels in the Prev/Next value).
 import type { Network, Script, SharedDrive, Template, User } from '../../../paperspace/schemas.js';
+import { section } from '../../../slack/block-kit/elements.js';
 import { formatGiB } from '../../../slack/block-kit/format.js';
 import { filtersMrkdwn, listPage, PAGER_BLOCKS, type PageRequest } from '../../../slack/block-kit/paging.js';
 import {
   escapeMrkdwn,
   LIMITS,
   message,
-  mrkdwn,
   type SlackMessage,
   slackDate,
   truncate,
@@ -103,7 +103,7 @@ export function resourceList<K extends ResourceKind>(
   const filters = filtersMrkdwn(request.filters);
   if (items.length === 0) {
     const text = filters ? `No ${noun}s match ${filters}.` : `No ${noun}s on this account.`;
-    return message([{ type: 'section', text: mrkdwn(text) }], text);
+    return message([section(text)], text);
   }
   const describe = DESCRIBE[kind];
   const { blocks, headline } = listPage({
@@ -114,7 +114,7 @@ export function resourceList<K extends ResourceKind>(
     pageSize: { fallback: RESOURCE_PAGE_SIZE, max: MAX_RESOURCE_PAGE_SIZE },
     itemBlocks: (item) => {
       const lines = describe(item).filter((line): line is string => Boolean(line));
-      return [{ type: 'section', text: mrkdwn(lines.join('\n')) }];
+      return [section(lines.join('\n'))];
     },
   });
   return message(blocks, headline);

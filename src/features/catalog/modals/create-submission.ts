@@ -13,11 +13,12 @@ import { UserFacingError } from '../../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
 import type { RequestOptions } from '../../../paperspace/http.js';
 import { msLeftOf } from '../../../slack/ack-deadline.js';
+import { section } from '../../../slack/block-kit/elements.js';
 import { fieldErrors } from '../../../slack/block-kit/field-errors.js';
 import type { FormReading, ParameterProblems } from '../../../slack/block-kit/form-problems.js';
 import type { SubmittedView } from '../../../slack/block-kit/form-refill.js';
 import { statusModal } from '../../../slack/block-kit/status-modal.js';
-import { mrkdwn, type SlackMessage } from '../../../slack/block-kit/text.js';
+import type { SlackMessage } from '../../../slack/block-kit/text.js';
 import type { ViewStateValues } from '../../../slack/block-kit/view-state.js';
 import { putFormBack } from '../../../slack/form-refusal.js';
 import { userOf } from '../../../slack/interaction.js';
@@ -165,7 +166,7 @@ async function finishInModal<Params>(
   }
   const details = created.details ?? [];
   const message: SlackMessage = {
-    blocks: [{ type: 'section', text: mrkdwn([created.done, ...details].join('\n')) }],
+    blocks: [section([created.done, ...details].join('\n'))],
     text: created.done,
   };
   await showOutcome({

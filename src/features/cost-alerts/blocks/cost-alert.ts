@@ -4,9 +4,9 @@
 import type { KnownBlock } from '@slack/types';
 import { costAtRate, roundToCents } from '../../../domain/money.js';
 import type { Machine } from '../../../paperspace/schemas.js';
-import { button, contextLine } from '../../../slack/block-kit/elements.js';
+import { button, contextLine, section } from '../../../slack/block-kit/elements.js';
 import { formatHourlyRate, formatHoursMinutes, formatMoney } from '../../../slack/block-kit/format.js';
-import { message, mrkdwn, nameMrkdwn, type SlackMessage, slackDate } from '../../../slack/block-kit/text.js';
+import { message, nameMrkdwn, type SlackMessage, slackDate } from '../../../slack/block-kit/text.js';
 import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
 import { stopButton } from '../../machines/blocks/machine-card.js';
 import { encodeMachineRef } from '../../machines/blocks/machine-ref.js';
@@ -53,7 +53,7 @@ export function costAlertMessage(alert: CostAlert): SlackMessage {
       : `Cost so far: about *${cost.cost}* at ${cost.rate}${alert.sinceEstimated ? ', at least' : ''}`;
   const title = `⏰ ${nameMrkdwn(machine.name)} has been running for ${formatHoursMinutes(runningMs / 1000)}, ${sinceLine}.`;
   const blocks: KnownBlock[] = [
-    { type: 'section', text: mrkdwn(`${title}\n${costLine}`) },
+    section(`${title}\n${costLine}`),
     {
       type: 'actions',
       block_id: costAlertBlockId(machine.id),

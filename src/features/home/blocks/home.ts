@@ -2,7 +2,7 @@
 // view's 100 blocks and the text budget; the rest are counted, with the command that lists them.
 import type { HomeView, KnownBlock } from '@slack/types';
 import type { Machine } from '../../../paperspace/schemas.js';
-import { button, contextLine } from '../../../slack/block-kit/elements.js';
+import { button, contextLine, section } from '../../../slack/block-kit/elements.js';
 import { rowsThatFit, VIEW_BUDGET } from '../../../slack/block-kit/message-budget.js';
 import { escapeMrkdwn, LIMITS, mrkdwn, plainText, plural } from '../../../slack/block-kit/text.js';
 import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
@@ -42,7 +42,7 @@ export function homeView({ linked, machines, error, buttons = ALL_BUTTONS }: Hom
       accessory: button({ actionId: ActionId.login, text: 'Log in', style: 'primary' }),
     });
   }
-  if (error) blocks.push({ type: 'section', text: mrkdwn(`⚠️ ${escapeMrkdwn(error)}`) });
+  if (error) blocks.push(section(`⚠️ ${escapeMrkdwn(error)}`));
 
   const footer = contextLine(`\`${SLASH_COMMAND} help\` lists every command.`);
   if (linked && !error) {
@@ -51,14 +51,13 @@ export function homeView({ linked, machines, error, buttons = ALL_BUTTONS }: Hom
     const team = machines.filter((machine) => !buttons(machine).power);
     blocks.push({ type: 'header', text: plainText(`Your machines (${own.length})`, LIMITS.headerText) });
     if (own.length === 0) {
-      blocks.push({
-        type: 'section',
-        text: mrkdwn(
+      blocks.push(
+        section(
           team.length === 0
             ? `No machines yet. Create one with \`${SLASH_COMMAND} create\`.`
             : 'None of the machines your key sees is yours.',
         ),
-      });
+      );
     }
     const card = (machine: Machine): KnownBlock[] => [
       { type: 'divider' },

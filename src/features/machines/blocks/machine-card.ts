@@ -3,7 +3,7 @@
 import type { ActionsBlock, Button, KnownBlock, Overflow } from '@slack/types';
 import { isStoppable } from '../../../domain/machine-states.js';
 import type { Machine } from '../../../paperspace/schemas.js';
-import { button, contextLine } from '../../../slack/block-kit/elements.js';
+import { button, contextLine, section } from '../../../slack/block-kit/elements.js';
 import { formatGiB, MISSING, storageBar } from '../../../slack/block-kit/format.js';
 import type { PageValue } from '../../../slack/block-kit/paging.js';
 import {
@@ -111,7 +111,7 @@ function compactSummary(machine: Machine, owner: string | undefined): KnownBlock
   const ownedBy = owner === undefined ? '' : ` · owned by ${owner}`;
   const line1 = `${emoji} ${nameMrkdwn(machine.name)} · ${escapeMrkdwn(words)}${ownedBy}`;
   const line2 = `${details.map(escapeMrkdwn).join(' · ')} · \`${escapeMrkdwn(machine.id)}\``;
-  return { type: 'section', text: mrkdwn(`${line1}\n${line2}`) };
+  return section(`${line1}\n${line2}`);
 }
 
 function timelineText(timeline: { state: string; at: number }[]): string {

@@ -1,7 +1,8 @@
 // /ps list: one page of compact machine cards with a count, the filters in force and Prev/Next.
 import type { Machine } from '../../../paperspace/schemas.js';
+import { section } from '../../../slack/block-kit/elements.js';
 import { filtersMrkdwn, listPage, PAGER_BLOCKS, type PageRequest } from '../../../slack/block-kit/paging.js';
-import { escapeMrkdwn, LIMITS, message, mrkdwn, type SlackMessage } from '../../../slack/block-kit/text.js';
+import { escapeMrkdwn, LIMITS, message, type SlackMessage } from '../../../slack/block-kit/text.js';
 import type { ButtonsFor } from '../machine-permissions.js';
 import { machineCard } from './machine-card.js';
 import { stateLabel } from './machine-state.js';
@@ -48,5 +49,5 @@ function emptyMachineList(filters: string | undefined): SlackMessage {
   const text = filters
     ? `No machines match ${filters}. Try \`/ps list\` without filters.`
     : 'No machines on this account yet. Create one with `/ps create`.';
-  return message([{ type: 'section', text: mrkdwn(text) }], text);
+  return message([section(text)], text);
 }

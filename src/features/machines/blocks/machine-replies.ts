@@ -2,13 +2,13 @@
 // "requested by" line of a lifecycle card, why nothing was done, confirmations, the destroyed post.
 // Names come from users and the API and are escaped; mentions are built from Slack user ids.
 import type { Machine } from '../../../paperspace/schemas.js';
-import { contextLine } from '../../../slack/block-kit/elements.js';
+import { contextLine, section } from '../../../slack/block-kit/elements.js';
+import { plainMessage } from '../../../slack/block-kit/messages.js';
 import {
   escapeMrkdwn,
   isoMinutes,
   LIMITS,
   mention,
-  mrkdwn,
   nameMrkdwn,
   type SlackMessage,
   slackDate,
@@ -102,7 +102,7 @@ export function alreadyUnderWayMessage(
   const text =
     `⏳ ${nameMrkdwn(machine.name)} is already ${escapeMrkdwn(stateLabel(machine.state).words.toLowerCase())}: ` +
     `${mention(watch.userId)} asked at ${timeOfDay(watch.createdAt)}, and ${follows}`;
-  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+  return plainMessage(text);
 }
 
 /**
@@ -117,14 +117,14 @@ export function alreadyRequestedMessage(
   const text =
     `⏳ ${mention(request.by)} asked to ${verb} ${nameMrkdwn(machine.name)} at ${timeOfDay(request.at)}, ` +
     `moments ago, and that request is on its way: I sent nothing again. Its card follows the machine.`;
-  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+  return plainMessage(text);
 }
 
 /** Replaces an ephemeral card whose button was used: its buttons are stale, the live card is public. */
 export function cardMovedNotice(verb: PowerVerb, machineName: string): SlackMessage {
   const { emoji, words } = stateLabel(STATE_AFTER[verb]);
   const text = `${emoji} ${escapeMrkdwn(words)} ${nameMrkdwn(machineName)}: the live card is posted in the conversation.`;
-  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+  return plainMessage(text);
 }
 
 /**
@@ -142,7 +142,7 @@ export function createdNotice(slackUserId: string, startsOnCreate = true): strin
 /** A line of mrkdwn (already escaped) above a machine card. */
 function cardWithLine(line: string, machine: Machine, card: MachineCardOptions = {}): SlackMessage {
   return {
-    blocks: [{ type: 'section', text: mrkdwn(line) }, ...machineCard(machine, card)],
+    blocks: [section(line), ...machineCard(machine, card)],
     text: truncateMrkdwn(line, LIMITS.sectionText),
   };
 }
@@ -162,7 +162,7 @@ export function powerUnchangedMessage(machine: Machine, reason: UnchangedReason)
 export function destroyedMessage(machineName: string, slackUserId: string): SlackMessage {
   const text = `🗑️ ${nameMrkdwn(machineName)} destroyed by ${mention(slackUserId)}`;
   return {
-    blocks: [{ type: 'section', text: mrkdwn(text) }],
+    blocks: [section(text)],
     text: truncateMrkdwn(text, LIMITS.sectionText),
   };
 }
@@ -181,7 +181,7 @@ export function accessChangedMessage(
       : `Paperspace user \`${escapeMrkdwn(subject.paperspaceUserId)}\``;
   const name = `${nameMrkdwn(machineName)}`;
   const text = granted ? `✅ ${who} can now use ${name}.` : `✅ ${who} no longer has access to ${name}.`;
-  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+  return plainMessage(text);
 }
 
 /** A mentioned person has no linked key, so their Paperspace user is unknown. */
@@ -189,7 +189,7 @@ export function accessUserNotLinkedMessage(slackUserId: string): SlackMessage {
   const text =
     `⚠️ ${mention(slackUserId)} has not linked a Paperspace key, so I don't know their Paperspace user; ` +
     `ask them to \`${SLASH_COMMAND} login\`, or use their Paperspace user id.`;
-  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+  return plainMessage(text);
 }
 
 /** `✅ Updated gpu-1: machineName, shutdownTimeoutInHours.` above the refreshed card. */
@@ -213,7 +213,7 @@ export function updatedUnreadMessage(
     `✅ Updated ${nameMrkdwn(machineName)}${fields ? `: ${fields}` : ''}. ` +
     `I could not read it back to refresh its card (${escapeMrkdwn(reason.replace(/[.\s]+$/, ''))}); ` +
     `\`${SLASH_COMMAND} show ${escapeMrkdwn(/\s/.test(machineName) ? `"${machineName}"` : machineName)}\` shows it as it is now.`;
-  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+  return plainMessage(text);
 }
 
 /** A card whose machine is gone: its buttons would only fail. */

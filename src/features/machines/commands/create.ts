@@ -23,14 +23,11 @@ import { readAccountKind } from '../account-kind.js';
 import { createMachineModal } from '../blocks/create-machine-modal.js';
 import {
   announceCreated,
-  checkCreateParams,
+  checkCreate,
+  completeCreateParams,
   createForPerson,
-  defaultOwnerOf,
   findNetwork,
   findTemplate,
-  networkIssues,
-  withAccountTeam,
-  withCallerAsOwner,
 } from '../create-flow.js';
 import type { CreateOutcome } from '../machine-operations.js';
 import type { OwnerRequests } from '../machines-wiring.js';
@@ -135,16 +132,12 @@ async function createInline(
     findNetwork(client, typed.value.networkId),
     context.deps.vault.account(context.user),
   ]);
-  const owner = await defaultOwnerOf(context.deps, context.user, linked);
-  const params = withCallerAsOwner(typed.value, account, client.dialect, owner);
-  const checked = checkCreateParams(
-    withAccountTeam(params, account, client.dialect),
-    account,
-    client.dialect,
+  const asker = { user: context.user, linked, account, dialect: client.dialect };
+  const checked = checkCreate(await completeCreateParams(context.deps, asker, typed.value), asker, {
     template,
-  );
-  const issues = [...(checked.ok ? [] : checked.issues), ...networkIssues(typed.value, network)];
-  if (!checked.ok || issues.length > 0) return refuse(describeIssues(issues));
+    network,
+  });
+  if (!checked.ok) return refuse(describeIssues(checked.issues));
 
   let outcome: CreateOutcome;
   try {

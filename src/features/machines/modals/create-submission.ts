@@ -34,14 +34,11 @@ import {
 } from '../blocks/create-machine-submission.js';
 import {
   announceCreated,
-  checkCreateParams,
+  checkCreate,
+  completeCreateParams,
   createForPerson,
-  defaultOwnerOf,
   findNetwork,
   findTemplate,
-  networkIssues,
-  withAccountTeam,
-  withCallerAsOwner,
 } from '../create-flow.js';
 import type { OwnerRequests } from '../machines-wiring.js';
 import { type MachineSubmission, readSubmission } from './machine-submission.js';
@@ -72,22 +69,16 @@ export function registerCreateSubmission(
         ? { kind: 'team', teamId: linked.teamId }
         : INDIVIDUAL;
     const paperspace = await deps.clients.forUser(user);
-    const dialect = paperspace?.dialect ?? 'contract';
-    const owner = await defaultOwnerOf(deps, user, linked);
-    const params = withAccountTeam(
-      withCallerAsOwner(readCreateMachineSubmission(values), account, dialect, owner),
-      account,
-      dialect,
-    );
-    const { template, network } = paperspace
+    const asker = { user, linked, account, dialect: paperspace?.dialect ?? 'contract' };
+    const params = await completeCreateParams(deps, asker, readCreateMachineSubmission(values));
+    const found = paperspace
       ? await lookupsWithinBudget(submission, paperspace, params, msLeftOf(context, LOOKUP_MS))
       : { template: undefined, network: undefined };
-    const checked = checkCreateParams(params, account, dialect, template);
-    const issues = [...(checked.ok ? [] : checked.issues), ...networkIssues(params, network)];
-    if (!checked.ok || issues.length > 0) {
+    const checked = checkCreate(params, asker, found);
+    if (!checked.ok) {
       await ack({
         response_action: 'errors',
-        errors: fieldErrors(issueProblems(issues), createMachineFieldBlockIds, values),
+        errors: fieldErrors(issueProblems(checked.issues), createMachineFieldBlockIds, values),
       });
       return;
     }
@@ -101,7 +92,9 @@ export function registerCreateSubmission(
       });
       return;
     }
-    const attempt = settled(createForPerson(deps, { user, client: userClient }, checked.value, template));
+    const attempt = settled(
+      createForPerson(deps, { user, client: userClient }, checked.value, found.template),
+    );
     // A create Paperspace answers within the ack's time closes the form: its card in the channel says
     // the rest. A slower one turns the form into "Creating…", and the modal then says how it ended.
     const early = await within(attempt, msLeftOf(context, CREATE_ACK_MS));

@@ -4,8 +4,9 @@
 // and where to stop them, so the reminder is always delivered.
 import type { Button, KnownBlock } from '@slack/types';
 import type { Machine } from '../../../paperspace/schemas.js';
-import { button, contextLine, header } from '../../../slack/block-kit/elements.js';
+import { button, contextLine, header, section } from '../../../slack/block-kit/elements.js';
 import { rowsThatFit } from '../../../slack/block-kit/message-budget.js';
+import { plainMessage } from '../../../slack/block-kit/messages.js';
 import {
   escapeMrkdwn,
   LIMITS,
@@ -63,7 +64,7 @@ export function withRunningCount(blocks: KnownBlock[]): { blocks: KnownBlock[]; 
 export function reminderMessage(machines: Machine[]): SlackMessage {
   if (machines.length === 0) {
     const text = 'Nothing is running. 🌙';
-    return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+    return plainMessage(text);
   }
   const title = reminderTitle(machines.length);
   const head = header(title, HEADER_PREFIX + machines.length);
@@ -83,12 +84,9 @@ export function reminderMessage(machines: Machine[]): SlackMessage {
 function reminderRow(machine: Machine): KnownBlock[] {
   const details = [machine.machineType, machine.region].filter((part): part is string => Boolean(part));
   return [
-    {
-      type: 'section',
-      text: mrkdwn(
-        [`${nameMrkdwn(machine.name)}`, stateMrkdwn(machine.state), ...details.map(escapeMrkdwn)].join(' · '),
-      ),
-    },
+    section(
+      [`${nameMrkdwn(machine.name)}`, stateMrkdwn(machine.state), ...details.map(escapeMrkdwn)].join(' · '),
+    ),
     reminderActions(machine),
   ];
 }

@@ -4,8 +4,8 @@
 // access, and, once the share is over, whether that access is gone.
 import type { KnownBlock } from '@slack/types';
 import type { Capabilities } from '../../../paperspace/dialect.js';
-import { button, contextLine } from '../../../slack/block-kit/elements.js';
-import { escapeMrkdwn, message, mrkdwn, plural, type SlackMessage } from '../../../slack/block-kit/text.js';
+import { button, contextLine, section } from '../../../slack/block-kit/elements.js';
+import { escapeMrkdwn, message, plural, type SlackMessage } from '../../../slack/block-kit/text.js';
 import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
 import type { AccessorGrant } from '../../../store/delegations.js';
 import {
@@ -59,11 +59,8 @@ export function accessorShareConfirmation(input: AccessorShareConfirmationInput)
   const headline = `Share ${plural(input.machines.length, 'machine')} in ${where}?`;
   const who = `Everyone in ${where} can get access with one click on the post;${named} I remove it when the share ends.`;
   const blocks: KnownBlock[] = [
-    { type: 'section', text: mrkdwn(`🔗 *${headline}*\n${machineLines(input.machines)}`) },
-    {
-      type: 'section',
-      text: mrkdwn(`${who}\n${whatAccessGives(input.rights, input.sharerUserId, input.expiresAt)}`),
-    },
+    section(`🔗 *${headline}*\n${machineLines(input.machines)}`),
+    section(`${who}\n${whatAccessGives(input.rights, input.sharerUserId, input.expiresAt)}`),
     {
       type: 'actions',
       elements: [
@@ -133,8 +130,8 @@ export function accessorSharePost(input: AccessorSharePostInput): SlackMessage {
         ? `⌛ ${sharer}'s share of ${what}${withWhom} expired ${when(input.expiresAt)}.`
         : `⏹ ${sharer} ended this share of ${what}${withWhom} ${when(input.over.endedAt)}.`;
     const blocks: KnownBlock[] = [
-      { type: 'section', text: mrkdwn(headline) },
-      { type: 'section', text: mrkdwn(machineLines(input.machines)) },
+      section(headline),
+      section(machineLines(input.machines)),
       contextLine(accessLeft(input)),
     ];
     return message(blocks, `The share of ${names} by ${sharer} is over`);
@@ -142,17 +139,11 @@ export function accessorSharePost(input: AccessorSharePostInput): SlackMessage {
   const has =
     recipients.length === 0 ? 'Nobody has taken access yet.' : `Access so far: ${people(recipients)}.`;
   const blocks: KnownBlock[] = [
-    {
-      type: 'section',
-      text: mrkdwn(
-        `🔗 ${sharer} shared ${what} with this channel until ${when(input.expiresAt)}: *Get access* to use them.`,
-      ),
-    },
-    { type: 'section', text: mrkdwn(machineLines(input.machines)) },
-    {
-      type: 'section',
-      text: mrkdwn(whatAccessGives(input.rights ?? 'use', input.sharerUserId, input.expiresAt)),
-    },
+    section(
+      `🔗 ${sharer} shared ${what} with this channel until ${when(input.expiresAt)}: *Get access* to use them.`,
+    ),
+    section(machineLines(input.machines)),
+    section(whatAccessGives(input.rights ?? 'use', input.sharerUserId, input.expiresAt)),
     {
       type: 'actions',
       elements: [

@@ -5,14 +5,13 @@
 import type { Button, KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import type { Machine } from '../../../paperspace/schemas.js';
-import { button, contextLine } from '../../../slack/block-kit/elements.js';
+import { button, contextLine, section } from '../../../slack/block-kit/elements.js';
 import { decodeEncodedValue } from '../../../slack/block-kit/encoded-value.js';
 import { formatHoursMinutes } from '../../../slack/block-kit/format.js';
 import {
   escapeMrkdwn,
   isoMinutes,
   message,
-  mrkdwn,
   nameMrkdwn,
   plural,
   type SlackMessage,
@@ -108,10 +107,7 @@ export function decodeShareRequest(value: string): ShareRequestValue {
 export function sharePending(sharerUserId: string, machines: SharedMachine[]): SlackMessage {
   const names = machines.map((machine) => nameMrkdwn(machine.name, 'plain')).join(', ');
   const text = `⏳ ${mention(sharerUserId)} is sharing ${names} with this channel…`;
-  return message(
-    [{ type: 'section', text: mrkdwn(text) }],
-    `⏳ ${mention(sharerUserId)} is sharing ${namesOf(machines)}`,
-  );
+  return message([section(text)], `⏳ ${mention(sharerUserId)} is sharing ${namesOf(machines)}`);
 }
 
 export interface SharePostInput {
@@ -134,21 +130,15 @@ export function sharePost(input: SharePostInput): SlackMessage {
   const names = namesOf(input.machines);
   if (input.over.kind === 'expired') {
     const blocks: KnownBlock[] = [
-      {
-        type: 'section',
-        text: mrkdwn(`⌛ ${sharer} shared ${what} here; this share expired ${when(input.expiresAt)}.`),
-      },
-      { type: 'section', text: mrkdwn(machineLines(input.machines)) },
+      section(`⌛ ${sharer} shared ${what} here; this share expired ${when(input.expiresAt)}.`),
+      section(machineLines(input.machines)),
       contextLine(delegation),
     ];
     return message(blocks, `Expired share of ${names} by ${sharer}`);
   }
   const blocks: KnownBlock[] = [
-    {
-      type: 'section',
-      text: mrkdwn(`⏹ ${sharer} ended this share of ${what} ${when(input.over.endedAt)}.`),
-    },
-    { type: 'section', text: mrkdwn(machineLines(input.machines)) },
+    section(`⏹ ${sharer} ended this share of ${what} ${when(input.over.endedAt)}.`),
+    section(machineLines(input.machines)),
     contextLine(
       `${delegation}. Paperspace offers no way to revoke a delegation early: access already handed out ` +
         `stays valid until ${when(input.expiresAt)}. The share is marked ended here and in \`/ps shares\`.`,

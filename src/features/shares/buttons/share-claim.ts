@@ -1,6 +1,8 @@
 // Get access on a share's channel post: any member of the channel with a linked key may click it;
 // the answer, what they got and until when or why not, goes to them alone.
-import { message, mrkdwn } from '../../../slack/block-kit/text.js';
+
+import { section } from '../../../slack/block-kit/elements.js';
+import { message } from '../../../slack/block-kit/text.js';
 import { buttonHandler } from '../../../slack/button-click.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { claimAccess } from '../share-claim.js';
@@ -10,8 +12,7 @@ import { sharedMachines } from '../shared-machines.js';
 export function shareClaimHandler(deps: ListenerDeps) {
   return buttonHandler(deps, async (click, { client }) => {
     const share = await deps.store.delegations.get(click.value);
-    const reply = async (text: string) =>
-      click.replyPrivately(message([{ type: 'section', text: mrkdwn(text) }], text));
+    const reply = async (text: string) => click.replyPrivately(message([section(text)], text));
     if (share === undefined) {
       await reply(
         'This share is not known to me any more: nothing was given. Ask whoever shared it to share again.',

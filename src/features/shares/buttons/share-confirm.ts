@@ -3,7 +3,8 @@
 // channel and made. The confirmation is replaced by the outcome, so it cannot be clicked twice into
 // two shares.
 import type { KnownBlock } from '@slack/types';
-import { escapeMrkdwn, message, mrkdwn } from '../../../slack/block-kit/text.js';
+import { section } from '../../../slack/block-kit/elements.js';
+import { escapeMrkdwn, message } from '../../../slack/block-kit/text.js';
 import { buttonHandler } from '../../../slack/button-click.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { findMachine } from '../../machines/machine-lookup.js';
@@ -42,10 +43,7 @@ export function shareConfirmHandler(deps: ListenerDeps) {
       machines.map((machine) => machine.name),
       share.delegation.grants !== null,
     );
-    const blocks: KnownBlock[] = [
-      { type: 'section', text: mrkdwn(text) },
-      { type: 'actions', elements: [end] },
-    ];
+    const blocks: KnownBlock[] = [section(text), { type: 'actions', elements: [end] }];
     await respond({ replace_original: true, ...message(blocks, text) });
   });
 }

@@ -2,7 +2,8 @@
 // carry it too): only the sharer may end it. Anyone else clicking an older post's button, and a click
 // on a share that is already over, gets a private sentence saying why nothing changed.
 import { UserFacingError } from '../../../errors/user-facing-error.js';
-import { escapeMrkdwn, message, mrkdwn } from '../../../slack/block-kit/text.js';
+import { section } from '../../../slack/block-kit/elements.js';
+import { escapeMrkdwn, message } from '../../../slack/block-kit/text.js';
 import { buttonHandler } from '../../../slack/button-click.js';
 import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { sharingDeps } from '../share-types.js';
@@ -27,6 +28,6 @@ export function shareEndHandler(deps: ListenerDeps) {
             'not-yours': `Only <@${escapeMrkdwn(share.userId)}>, who shared these machines, can end this share.`,
             'already-over': 'This share is already over; nothing changed.',
           }[outcome];
-    await click.replyPrivately(message([{ type: 'section', text: mrkdwn(text) }], text));
+    await click.replyPrivately(message([section(text)], text));
   });
 }

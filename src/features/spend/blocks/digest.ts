@@ -7,7 +7,7 @@ import type { KnownBlock } from '@slack/types';
 import { billingMonthName } from '../../../domain/billing-month.js';
 import { sumOfCents } from '../../../domain/money.js';
 import type { Machine } from '../../../paperspace/schemas.js';
-import { contextLine, header } from '../../../slack/block-kit/elements.js';
+import { contextLine, header, section } from '../../../slack/block-kit/elements.js';
 import { formatHoursMinutes, formatMoney } from '../../../slack/block-kit/format.js';
 import { linesThatFit, rowsThatFit } from '../../../slack/block-kit/message-budget.js';
 import {
@@ -92,7 +92,7 @@ export function digestMessage(running: RunningMachine[], report: SpendReport, no
       ? "Spend is estimated from each machine's start and stop events × its hourly rate, plus storage"
       : "Spend is Paperspace's own utilization of each machine, plus storage";
   const tail: KnownBlock[] = [
-    { type: 'section', text: mrkdwn(spendText(report)) },
+    section(spendText(report)),
     contextLine(
       `${how}, as of ${slackDate(report.asOf, '{date_short_pretty} at {time}')}. Stop acts with your own Paperspace key.`,
     ),

@@ -4,14 +4,13 @@
 import type { KnownBlock } from '@slack/types';
 import { billingMonthName } from '../../../domain/billing-month.js';
 import { sumOfCents } from '../../../domain/money.js';
-import { button, contextLine, header } from '../../../slack/block-kit/elements.js';
+import { button, contextLine, header, section } from '../../../slack/block-kit/elements.js';
 import { formatHoursMinutes, formatMoney } from '../../../slack/block-kit/format.js';
 import { rowsThatFit } from '../../../slack/block-kit/message-budget.js';
 import {
   escapeMrkdwn,
   LIMITS,
   message,
-  mrkdwn,
   nameMrkdwn,
   plural,
   type SlackMessage,
@@ -71,7 +70,7 @@ function ownerSections(owner: OwnerSpend, biggest: number): KnownBlock[] {
     if ((sections[last] ?? '').length + line.length + 1 > LIMITS.sectionText) sections.push(line);
     else sections[last] = `${sections[last]}\n${line}`;
   }
-  return sections.map((text) => ({ type: 'section', text: mrkdwn(text) }));
+  return sections.map((text) => section(text));
 }
 
 /**
@@ -86,7 +85,7 @@ export function spendMessage(report: SpendReport, notAdminBecause?: string, page
   const machines = report.owners.flatMap((owner) => owner.machines);
   const biggest = Math.max(0, ...machines.map((machine) => machine.cost.total ?? 0));
   const totalLine = `*Total: ${formatMoney(report.total)}*${report.current ? ' so far' : ''} for ${plural(machines.length, 'machine')}`;
-  const opening: KnownBlock[] = [header(title), { type: 'section', text: mrkdwn(totalLine) }];
+  const opening: KnownBlock[] = [header(title), section(totalLine)];
   const closing = notes(report, notAdminBecause).map((note) => contextLine(note));
   const people = report.owners.map((owner) => ownerSections(owner, biggest));
   const pages = spendPages(people, report.owners, [...opening, ...closing, ...widestPager(report)]);
@@ -96,7 +95,7 @@ export function spendMessage(report: SpendReport, notAdminBecause?: string, page
   const blocks: KnownBlock[] = [...opening];
   blocks.push(...people.slice(start, end).flat());
   if (machines.length === 0) {
-    blocks.push({ type: 'section', text: mrkdwn(emptyText(report)) });
+    blocks.push(section(emptyText(report)));
   }
   if (pages.length > 1) blocks.push(pageLine(report.owners, start, end, index + 1, pages.length));
   blocks.push(...closing);
