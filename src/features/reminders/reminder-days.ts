@@ -2,7 +2,7 @@
 // `daily`, or cron day fields. node-cron checks the expression they make, so a reminder that was
 // accepted is one node-cron will run.
 import { validateDetailed } from 'node-cron';
-import type { ValueResult } from '../../slack/command-language/command-values.js';
+import { invalid, ok, type ValueResult } from '../../slack/command-language/command-values.js';
 import { echo } from '../../slack/command-language/echo.js';
 
 /** How a reminder repeats; `cron` means the person gave the day fields of a cron expression. */
@@ -32,9 +32,6 @@ interface ReminderDays {
   cron: string;
 }
 
-const ok = <T>(value: T): ValueResult<T> => ({ ok: true, value });
-const fail = <T>(error: string): ValueResult<T> => ({ ok: false, error });
-
 /**
  * The days a reminder fires, joined with its time into one cron expression that node-cron accepts.
  * `words` are what follows the time: nothing (weekdays), `weekdays`, `daily`, the three cron day
@@ -53,7 +50,7 @@ export function parseReminderDays(
   if (named === 'weekdays' || named === 'daily')
     return ok({ schedule: named, cron: atTime(NAMED_DAYS[named]) });
   if (fields.length !== 1 && fields.length !== 3) {
-    return fail(
+    return invalid(
       `give weekdays, daily, or the cron day fields "day-of-month month day-of-week" (for example * * 1-5); the time comes from HH:MM, so leave minute and hour out (got ${fields.length} fields)`,
     );
   }
@@ -66,7 +63,7 @@ export function parseReminderDays(
       problem === undefined
         ? ''
         : ` (${CRON_FIELD_NAMES[problem.field] ?? problem.field}: ${problem.value ?? ''})`;
-    return fail(
+    return invalid(
       `${echo(days)} is not valid cron day fields${where}; use day-of-month month day-of-week, for example * * 1-5 or * * mon,wed,fri`,
     );
   }

@@ -2,7 +2,7 @@
 // the shared checks (missing <machine>, unexpected extras, unknown or repeated keys and options) and
 // their error sentences in one place, so every command words its errors the same way.
 import { closestMatch } from './closest-match.js';
-import { readMachineType, resolveRegion } from './command-values.js';
+import { parseBillingMonth, readMachineType, resolveRegion } from './command-values.js';
 import { echo } from './echo.js';
 import type { Token } from './tokenize.js';
 
@@ -146,6 +146,13 @@ export function readMachine(token: Token | undefined): Read<string> {
   const machine = token.text.trim();
   if (machine === '') return fail('Empty <machine>: give the machine id or its name.');
   return { ok: true, value: machine };
+}
+
+/** An optional billing month `YYYY-MM`; null when none was typed, which means the current month. */
+export function readOptionalMonth(token: Token | undefined): Read<string | null> {
+  if (token === undefined) return accept(null);
+  const month = parseBillingMonth(token.text);
+  return month.ok ? accept(month.value) : fail(`Invalid month ${echo(token.text)}: ${month.error}.`);
 }
 
 export function readId(token: Token | undefined, what: string): Read<string> {

@@ -12,8 +12,8 @@ import {
 
 export type ValueResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
-const ok = <T>(value: T): ValueResult<T> => ({ ok: true, value });
-const fail = <T>(error: string): ValueResult<T> => ({ ok: false, error });
+export const ok = <T>(value: T): ValueResult<T> => ({ ok: true, value });
+export const invalid = <T>(error: string): ValueResult<T> => ({ ok: false, error });
 
 /**
  * A time of day as people type it: `HH:MM` in 24-hour time (one-digit hours are padded: `9:30` ->
@@ -22,7 +22,7 @@ const fail = <T>(error: string): ValueResult<T> => ({ ok: false, error });
 export function parseTimeOfDay(text: string): ValueResult<{ time: string; hour: number; minute: number }> {
   const clock = twelveHourClock(text) ?? twentyFourHourClock(text);
   if (clock === undefined) {
-    return fail('use HH:MM from 00:00 to 23:59, or the 12-hour clock (for example 19:00, 7pm or 7:30pm)');
+    return invalid('use HH:MM from 00:00 to 23:59, or the 12-hour clock (for example 19:00, 7pm or 7:30pm)');
   }
   const { hour, minute } = clock;
   return ok({ time: `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`, hour, minute });
@@ -45,12 +45,15 @@ function twelveHourClock(text: string): { hour: number; minute: number } | undef
   return { hour: (hour % 12) + (afternoon ? 12 : 0), minute };
 }
 
+/** A billing month `YYYY-MM`, month 01 to 12, as a pattern for the parameters' schemas. */
+export const BILLING_MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
+
 /** A billing month `YYYY-MM`, month 01 to 12. */
 export function parseBillingMonth(text: string): ValueResult<string> {
   const match = /^(\d{4})-(\d{2})$/.exec(text);
   const month = Number(match?.[2]);
   if (match === null || month < 1 || month > 12) {
-    return fail('use YYYY-MM with a month from 01 to 12 (for example 2025-03)');
+    return invalid('use YYYY-MM with a month from 01 to 12 (for example 2025-03)');
   }
   return ok(text);
 }

@@ -1,7 +1,9 @@
 // What the person reads about a post that did not go as meant: a message too large for Slack, a card
 // that went to their DM instead, or one that landed nowhere in public (then with a private copy).
 // Pure functions from what happened to a message, kept apart from the calls to Slack (posting.ts).
+
 import type { KnownBlock } from '@slack/web-api';
+import { plainMessage } from '../block-kit/messages.js';
 import { escapeMrkdwn, mrkdwn, type SlackMessage } from '../block-kit/text.js';
 import type { Delivery } from './delivery.js';
 
@@ -22,7 +24,7 @@ export function postedInDmNotice(what: string): SlackMessage {
   const text =
     `📬 I cannot post in this conversation (I am not a member, or it is private), so ${escapeMrkdwn(what)} ` +
     'is in our direct messages. Invite me to the channel (`/invite`) to post here next time.';
-  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+  return plainMessage(text);
 }
 
 /** Told to the person when an announcement did not land in public: what Slack did, in one sentence. */
@@ -45,7 +47,7 @@ export function notPostedNotice(what: string, delivery: Delivery): SlackMessage 
         'I did not post it again, to avoid a duplicate.';
       break;
   }
-  return { blocks: [{ type: 'section', text: mrkdwn(text) }], text };
+  return plainMessage(text);
 }
 
 /**

@@ -6,7 +6,7 @@
 
 import { z } from 'zod';
 import { teamRoleOf } from '../../../domain/team-role.js';
-import { mrkdwn } from '../../../slack/block-kit/text.js';
+import { plainMessage } from '../../../slack/block-kit/messages.js';
 import type { CommandContext } from '../../../slack/command-context.js';
 import {
   accept,
@@ -22,7 +22,7 @@ import { defineOperation } from '../../../slack/operation.js';
 import { requireWorkspaceAdmin, WORKSPACE_ADMINS_ONLY } from '../../../slack/workspace-admin.js';
 import { DEFAULT_REQUEST_LIFETIME_MS } from '../request-delivery.js';
 
-const reply = (text: string) => ({ blocks: [{ type: 'section' as const, text: mrkdwn(text) }], text });
+const reply = plainMessage;
 
 const EXPIRES: OptionSpec = { name: '--expires', takesValue: true };
 /** A request left open longer than a week is forgotten rather than decided. */

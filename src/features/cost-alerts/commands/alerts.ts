@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
-import { mrkdwn } from '../../../slack/block-kit/text.js';
+import { plainMessage } from '../../../slack/block-kit/messages.js';
 import type { CommandContext } from '../../../slack/command-context.js';
 import {
   accept,
@@ -84,7 +84,7 @@ export const alertsOperation = defineOperation({
   run: setAlerts,
 });
 
-const reply = (text: string) => ({ blocks: [{ type: 'section' as const, text: mrkdwn(text) }], text });
+const reply = plainMessage;
 
 function describe(threshold: EffectiveThreshold): string {
   if (threshold.ms === null) {

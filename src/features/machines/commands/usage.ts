@@ -3,14 +3,13 @@
 import { z } from 'zod';
 import {
   accept,
-  fail,
   NO_OPTIONS,
   readMachine,
+  readOptionalMonth,
   splitWithoutKeyValues,
   tooMany,
 } from '../../../slack/command-language/command-arguments.js';
-import { parseBillingMonth } from '../../../slack/command-language/command-values.js';
-import { echo } from '../../../slack/command-language/echo.js';
+import { BILLING_MONTH_PATTERN } from '../../../slack/command-language/command-values.js';
 import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
 import { usageMessage } from '../blocks/usage.js';
@@ -33,7 +32,7 @@ export const usageOperation = defineOperation({
     // null: the current billing month (the service knows the clock and the person's time zone).
     month: z
       .string()
-      .regex(/^\d{4}-(0[1-9]|1[0-2])$/)
+      .regex(BILLING_MONTH_PATTERN)
       .nullable()
       .describe('The billing month as YYYY-MM, or null for the current month.'),
   }),
@@ -43,14 +42,10 @@ export const usageOperation = defineOperation({
     const [machineToken, monthToken] = split.args.positionals;
     const machine = readMachine(machineToken);
     if (!machine.ok) return machine;
-    let month: string | null = null;
-    if (monthToken !== undefined) {
-      const billingMonth = parseBillingMonth(monthToken.text);
-      if (!billingMonth.ok) return fail(`Invalid month ${echo(monthToken.text)}: ${billingMonth.error}.`);
-      month = billingMonth.value;
-    }
+    const month = readOptionalMonth(monthToken);
+    if (!month.ok) return month;
     const extra = tooMany('usage', split.args.positionals, 2, '<machine> and an optional YYYY-MM');
-    return extra ?? accept({ machine: machine.value, month });
+    return extra ?? accept({ machine: machine.value, month: month.value });
   },
   async run(command, context) {
     const client = await context.userClient();

@@ -1,9 +1,11 @@
 // `/ps remind off [id]`: one reminder (by its id, or the short id the lists show), or all of them and
 // every pending snooze.
 // A reminder deleted here stops firing at once on every replica: its next occurrence cannot be claimed.
+
 import { z } from 'zod';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
-import { escapeMrkdwn, mrkdwn, plural } from '../../../slack/block-kit/text.js';
+import { plainMessage } from '../../../slack/block-kit/messages.js';
+import { escapeMrkdwn, plural } from '../../../slack/block-kit/text.js';
 import type { CommandContext } from '../../../slack/command-context.js';
 import {
   accept,
@@ -80,7 +82,7 @@ async function turnOff(command: { reminderId: string | null }, context: CommandC
     );
     text = `Turned off reminder \`${shortId(match)}\` (${escapeMrkdwn(match.label ?? match.cron)}).`;
   }
-  await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+  await context.replyPrivately(plainMessage(text));
 }
 
 function turnedOffText(reminders: number, snoozes: number): string {

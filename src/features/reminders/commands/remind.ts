@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { isKnownTimeZone, nextFireTime } from '../../../scheduler/cron-engine.js';
+import { plainMessage } from '../../../slack/block-kit/messages.js';
 import { escapeMrkdwn, isoMinutes, mrkdwn, slackDate } from '../../../slack/block-kit/text.js';
 import type { CommandContext } from '../../../slack/command-context.js';
 import {
@@ -119,7 +120,7 @@ async function remind(command: RemindParams, context: CommandContext): Promise<v
       : '',
   ].filter((line) => line !== '');
   const text = lines.join('\n');
-  await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+  await context.replyPrivately(plainMessage(text));
 }
 
 function refusal(error: ReminderRefusedError): UserFacingError {

@@ -2,7 +2,8 @@
 
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
-import { contextLine } from '../../../slack/block-kit/elements.js';
+import { contextLine, section } from '../../../slack/block-kit/elements.js';
+import { plainMessage } from '../../../slack/block-kit/messages.js';
 import {
   escapeMrkdwn,
   LIMITS,
@@ -41,7 +42,7 @@ async function listReminders(_command: unknown, context: CommandContext): Promis
   ]);
   if (reminders.length === 0 && snoozes.length === 0) {
     const text = `You have no reminders. \`${SLASH_COMMAND} remind 19:00\` shows you your running machines every weekday at 19:00.`;
-    await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+    await context.replyPrivately(plainMessage(text));
     return;
   }
   const now = deps.now();
@@ -57,7 +58,7 @@ async function listReminders(_command: unknown, context: CommandContext): Promis
     const lines = snoozes.map(
       (snooze) => `💤 ${snoozedMachine(snooze)} again at ${slackDate(snooze.fireAt, '{time}')}`,
     );
-    blocks.push({ type: 'section', text: mrkdwn(lines.join('\n')) });
+    blocks.push(section(lines.join('\n')));
   }
   blocks.push(
     contextLine(

@@ -2,7 +2,7 @@
 
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
-import { contextLine, header } from '../../../slack/block-kit/elements.js';
+import { contextLine, header, section } from '../../../slack/block-kit/elements.js';
 import {
   escapeMrkdwn,
   LIMITS,
@@ -44,7 +44,7 @@ async function listShares(_command: unknown, context: CommandContext): Promise<v
   });
   if (active.length === 0) {
     const text = `You have no active shares. \`${SLASH_COMMAND} share <machine>\` shares machines in a channel for 4 hours.`;
-    await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(escapeMrkdwn(text)) }], text });
+    await context.replyPrivately({ blocks: [section(escapeMrkdwn(text))], text });
     return;
   }
   await context.replyPrivately(sharesMessage(active, await machineNames(context)));

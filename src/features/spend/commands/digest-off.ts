@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { requireAdministrator } from '../../../domain/team-role.js';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
-import { escapeMrkdwn, mrkdwn } from '../../../slack/block-kit/text.js';
+import { plainMessage } from '../../../slack/block-kit/messages.js';
+import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandContext } from '../../../slack/command-context.js';
 import { withoutArguments } from '../../../slack/command-language/command-arguments.js';
 import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
@@ -42,5 +43,5 @@ async function endDigest(_command: unknown, context: CommandContext): Promise<vo
     () => deps.store.teamDigests.delete(digest.id),
   );
   const text = `📋 The team digest in <#${escapeMrkdwn(digest.channel)}> (${escapeMrkdwn(digest.label)}) has ended.`;
-  await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+  await context.replyPrivately(plainMessage(text));
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { requireAdministrator } from '../../../domain/team-role.js';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { isKnownTimeZone, nextFireTime } from '../../../scheduler/cron-engine.js';
+import { plainMessage } from '../../../slack/block-kit/messages.js';
 import { escapeMrkdwn, isoMinutes, mrkdwn, slackDate } from '../../../slack/block-kit/text.js';
 import type { CommandContext } from '../../../slack/command-context.js';
 import {
@@ -157,7 +158,7 @@ async function setDigest(command: DigestParams, context: CommandContext): Promis
       : '',
   ].filter((line) => line !== '');
   const text = lines.join('\n');
-  await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+  await context.replyPrivately(plainMessage(text));
 }
 
 /** A time zone typed with the command, for a channel whose people live elsewhere than its administrator. */

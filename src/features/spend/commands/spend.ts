@@ -5,10 +5,11 @@ import {
   accept,
   fail,
   NO_OPTIONS,
+  readOptionalMonth,
   splitArguments,
   tooMany,
 } from '../../../slack/command-language/command-arguments.js';
-import { parseBillingMonth } from '../../../slack/command-language/command-values.js';
+import { BILLING_MONTH_PATTERN } from '../../../slack/command-language/command-values.js';
 import { echo } from '../../../slack/command-language/echo.js';
 import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
@@ -35,7 +36,7 @@ export const spendOperation = defineOperation({
   params: z.object({
     month: z
       .string()
-      .regex(/^\d{4}-(0[1-9]|1[0-2])$/)
+      .regex(BILLING_MONTH_PATTERN)
       .nullable()
       .describe('The billing month as YYYY-MM, or null for the current month.'),
     page: z.number().int().min(1).max(MAX_SPEND_PAGE).describe('The page of people, from 1.'),
@@ -56,14 +57,10 @@ export const spendOperation = defineOperation({
       page = Number(value);
     }
     const [monthToken] = split.args.positionals;
-    let month: string | null = null;
-    if (monthToken !== undefined) {
-      const billingMonth = parseBillingMonth(monthToken.text);
-      if (!billingMonth.ok) return fail(`Invalid month ${echo(monthToken.text)}: ${billingMonth.error}.`);
-      month = billingMonth.value;
-    }
+    const month = readOptionalMonth(monthToken);
+    if (!month.ok) return month;
     const extra = tooMany('spend', split.args.positionals, 1, 'an optional YYYY-MM and page=N');
-    return extra ?? accept({ month, page });
+    return extra ?? accept({ month: month.value, page });
   },
   async run(command, context) {
     const reply = await spendReply(context, command.month, command.page);

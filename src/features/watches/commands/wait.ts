@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { bootedStateOf } from '../../../domain/machine-states.js';
 import { WAITABLE_STATES, type WaitableState } from '../../../paperspace/constants.js';
-import { escapeMrkdwn, mrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
+import { plainMessage } from '../../../slack/block-kit/messages.js';
+import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandContext } from '../../../slack/command-context.js';
 import {
   accept,
@@ -96,7 +97,7 @@ async function waitFor(command: WaitParams, context: CommandContext): Promise<vo
     const text =
       `You are already watching ${active} machines, the most one person can at a time. ` +
       'Each watch ends when its machine gets there or its timeout passes; try again after some have.';
-    await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+    await context.replyPrivately(plainMessage(text));
     return;
   }
   const client = await context.userClient();
@@ -107,12 +108,12 @@ async function waitFor(command: WaitParams, context: CommandContext): Promise<vo
       `${nameMrkdwn(machine.name)} is a headless Linux machine: it has no remote desktop agent, so a ` +
       `boot ends at serviceready and never reaches ready. Wait for that instead: ` +
       `\`/ps wait ${escapeMrkdwn(machine.name)} serviceready\`.`;
-    await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+    await context.replyPrivately(plainMessage(text));
     return;
   }
   if (machine.state === command.state) {
     const text = `${nameMrkdwn(machine.name)} is already ${stateMrkdwn(machine.state)}.`;
-    await context.replyPrivately({ blocks: [{ type: 'section', text: mrkdwn(text) }], text });
+    await context.replyPrivately(plainMessage(text));
     return;
   }
   const card = machineCardMessage(machine, {

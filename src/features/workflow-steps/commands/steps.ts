@@ -1,7 +1,7 @@
 // /ps steps [on|off]: whether Workflow Builder steps that name this person may act with their key.
 
 import { z } from 'zod';
-import { mrkdwn } from '../../../slack/block-kit/text.js';
+import { plainMessage } from '../../../slack/block-kit/messages.js';
 import type { CommandContext } from '../../../slack/command-context.js';
 import {
   accept,
@@ -43,7 +43,7 @@ export const stepsOperation = defineOperation({
   run: setSteps,
 });
 
-const reply = (text: string) => ({ blocks: [{ type: 'section' as const, text: mrkdwn(text) }], text });
+const reply = plainMessage;
 
 function describe(enabled: boolean): string {
   return enabled
