@@ -6,7 +6,7 @@ import type { Feature } from '../feature.js';
 import { registerRequestButtons } from './buttons/request-buttons.js';
 import { approvalsCommand } from './commands/approvals.js';
 import { requestsCommand } from './commands/requests.js';
-import { approvalJobs } from './jobs.js';
+import { approvalJobPlan } from './jobs.js';
 import { registerDenySubmission } from './modals/deny-submission.js';
 import type { RequestSettled } from './request-settled.js';
 
@@ -17,6 +17,6 @@ export function createApprovalsFeature(settled: RequestSettled): Feature<'approv
       registerRequestButtons(router, deps, settled);
       registerDenySubmission(router, deps, settled);
     },
-    jobs: (deps) => approvalJobs(deps, settled),
+    jobs: approvalJobPlan(settled),
   };
 }

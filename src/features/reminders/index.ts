@@ -11,7 +11,7 @@ import { reminderStopAllHandler } from './buttons/reminder-stop-all.js';
 import { remindCommand } from './commands/remind.js';
 import { remindOffCommand } from './commands/remind-off.js';
 import { remindersCommand } from './commands/reminders.js';
-import { reminderJobs } from './jobs.js';
+import { reminderJobPlan } from './jobs.js';
 
 export const remindersFeature: Feature<'remind' | 'reminders' | 'remind off'> = {
   commands: { remind: remindCommand, reminders: remindersCommand, 'remind off': remindOffCommand },
@@ -21,5 +21,5 @@ export const remindersFeature: Feature<'remind' | 'reminders' | 'remind off'> = 
     router.action<BlockAction<ButtonAction>>(ActionId.reminderKeep, reminderKeepHandler(deps));
     router.action<BlockAction<ButtonAction>>(ActionId.reminderStopAll, reminderStopAllHandler(deps));
   },
-  jobs: reminderJobs,
+  jobs: reminderJobPlan,
 };

@@ -1,8 +1,8 @@
 // Retention: no command of its own, only the daily prune of rows past their retention (jobs.ts).
 import type { Feature } from '../feature.js';
-import { retentionJobs } from './jobs.js';
+import { retentionJobPlan } from './jobs.js';
 
 export const retentionFeature: Feature<never> = {
   commands: {},
-  jobs: retentionJobs,
+  jobs: retentionJobPlan,
 };

@@ -9,7 +9,7 @@ import { spendPageHandler } from './buttons/spend-page.js';
 import { digestCommand } from './commands/digest.js';
 import { digestOffCommand } from './commands/digest-off.js';
 import { spend } from './commands/spend.js';
-import { spendJobs } from './jobs.js';
+import { spendJobPlan } from './jobs.js';
 
 export const spendFeature: Feature<'spend' | 'digest' | 'digest off'> = {
   commands: { spend, digest: digestCommand, 'digest off': digestOffCommand },
@@ -17,5 +17,5 @@ export const spendFeature: Feature<'spend' | 'digest' | 'digest off'> = {
     router.action<BlockAction<ButtonAction>>(ActionId.digestStop, digestStopHandler(deps));
     router.action<BlockAction<ButtonAction>>(ActionId.spendPage, spendPageHandler(deps));
   },
-  jobs: spendJobs,
+  jobs: spendJobPlan,
 };
