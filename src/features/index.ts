@@ -101,7 +101,7 @@ export function attachListeners(app: App, deps: ListenerDeps): void {
  * every feature's machine checks. Each feature's jobs and checks are handed what they declared they
  * use and nothing more (job-needs.ts): no job holds the whole store.
  */
-function featureJobs(
+export function featureJobs(
   resources: Omit<JobResources, 'machineChecks'>,
   of: readonly Feature<never>[] = features,
 ): SchedulerJob[] {
