@@ -54,11 +54,18 @@ export function watchJobPlan(refreshHome: HomeRefresh, finishers: RowFinishers):
 function watchJobs(deps: WatchJobDeps, refreshHome: HomeRefresh, finishers: RowFinishers): SchedulerJob[] {
   const { store, logger, now } = deps;
   const { pacer } = deps;
+  const home: HomeRefreshDeps = {
+    clients: deps.clients,
+    vault: deps.vault,
+    logger,
+    now,
+    store: { approvals: store.approvals, vaultEntries: store.vaultEntries },
+  };
   const reporter = createWatchReporter({
     slack: deps.slack,
     logger,
     pacer,
-    refreshHome: async (user) => refreshHome(await deps.slack(user.teamId), deps, user),
+    refreshHome: async (user) => refreshHome(await deps.slack(user.teamId), home, user),
     finishRow: createRowCompletion({ store, slack: deps.slack, pacer, finishers, logger, now }),
   });
   const outcomes = createWatchOutcomes({
