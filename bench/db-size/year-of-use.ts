@@ -5,11 +5,11 @@
 // person does in a day is in DAILY below; the bounds in db-size.ts are derived from the same figures.
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_RETENTION } from '../../src/config.js';
-import type { FeatureJobDeps } from '../../src/features/feature.js';
-import { reminderJobs } from '../../src/features/reminders/jobs.js';
-import { retentionJobs } from '../../src/features/retention/jobs.js';
-import { spendJobs } from '../../src/features/spend/jobs.js';
-import { watchJobs } from '../../src/features/watches/jobs.js';
+import { handOut, type JobResources } from '../../src/features/job-needs.js';
+import { reminderJobPlan } from '../../src/features/reminders/jobs.js';
+import { retentionJobPlan } from '../../src/features/retention/jobs.js';
+import { spendJobPlan } from '../../src/features/spend/jobs.js';
+import { watchJobPlan } from '../../src/features/watches/jobs.js';
 import type { RowFinishers } from '../../src/features/watches/row-messages.js';
 import { createLogger } from '../../src/logger.js';
 import { forEachConcurrently } from '../../src/scheduler/concurrency.js';
@@ -82,7 +82,7 @@ const unused = (what: string) =>
 
 /** The bot's own housekeeping jobs, taken from the features that run them, on the fake clock. */
 function housekeepingJobs(store: Store, now: () => number): SchedulerJob[] {
-  const deps = {
+  const resources = {
     store,
     now,
     logger: createLogger({ level: 'silent' }),
@@ -96,14 +96,17 @@ function housekeepingJobs(store: Store, now: () => number): SchedulerJob[] {
     pacer: unused('Slack pacer'),
     replicaId: 'year',
     observer: unused('observer'),
-  } as unknown as FeatureJobDeps; // the unused parts above throw if a housekeeping job ever reaches for them
+    machineChecks: [],
+  } as unknown as JobResources; // the unused parts above throw if a housekeeping job ever reaches for them
   const names = ['retention', 'watch housekeeping', 'reminder housekeeping', 'team digest housekeeping'];
-  const all = [
-    ...retentionJobs(deps),
-    ...watchJobs(deps, async () => undefined, unused('row finishers') as RowFinishers),
-    ...reminderJobs(deps),
-    ...spendJobs(deps),
+  const plans = [
+    retentionJobPlan,
+    watchJobPlan(async () => undefined, unused('row finishers') as RowFinishers),
+    reminderJobPlan,
+    spendJobPlan,
   ];
+  // Each handed what it declares, as the bot's wiring does (features/index.ts).
+  const all = plans.flatMap((plan) => plan.build(handOut(resources, plan.needs)));
   const picked = all.filter((job) => names.includes(job.name));
   if (picked.length !== names.length)
     throw new Error(`housekeeping jobs missing: found ${picked.map((job) => job.name)}`);

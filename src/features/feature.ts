@@ -1,28 +1,19 @@
 // The one interface through which a feature plugs into the bot: the operations it answers (on `/ps`
 // and any other front door), the buttons, modals and events it listens to, and the jobs it gives the
 // scheduler. features/index.ts lists the features; nothing else needs to know what a feature contains.
-import type { JobDeps, PersonMachineCheck, SchedulerJob } from '../scheduler/job.js';
-import type { ChannelPacer } from '../slack/channel-pacer.js';
+import type { PersonMachineCheck, SchedulerJob } from '../scheduler/job.js';
 import type { ListenerDeps } from '../slack/listener-deps.js';
 import type { Operation } from '../slack/operation.js';
 import type { ListenerRouter } from '../slack/router.js';
-
-/** What a feature's jobs are built from: the engine's deps, and what the Slack side shares with them. */
-export interface FeatureJobDeps extends JobDeps {
-  /**
-   * The bot's one channel pacer, the listeners' too (ListenerDeps.pacer): a job's posts in a channel
-   * take their turns with the cards listeners post there, at Slack's pace and in order.
-   */
-  pacer: ChannelPacer;
-}
+import type { CheckResource, JobPlan } from './job-needs.js';
 
 export interface Feature {
   /** The operations this feature owns, each with its grammar, help, parameters and handler. */
   readonly operations?: readonly Operation[];
   /** Registers its buttons, modals and events (by action_id, callback_id or event name). */
   listen?(router: ListenerRouter, deps: ListenerDeps): void;
-  /** What the scheduler runs for it, in order, on every tick. */
-  jobs?(deps: FeatureJobDeps): SchedulerJob[];
+  /** What the scheduler runs for it, in order, on every tick, built from what they declare they use. */
+  jobs?: JobPlan<SchedulerJob>;
   /** What it does with each leased person's machines, as the tick lists them (no list call of its own). */
-  machineChecks?(deps: FeatureJobDeps): PersonMachineCheck[];
+  machineChecks?: JobPlan<PersonMachineCheck, CheckResource>;
 }

@@ -4,7 +4,7 @@
 import type { App } from '@slack/bolt';
 import { DEFAULT_POLL_CONCURRENCY, DEFAULT_RETENTION, type SlackPacing } from '../config.js';
 import { type CronEngine, createNodeCronEngine } from '../scheduler/cron-engine.js';
-import { type JobDeps, NO_OBSERVER, type SchedulerJob, type SchedulerObserver } from '../scheduler/job.js';
+import { NO_OBSERVER, type SchedulerJob, type SchedulerObserver } from '../scheduler/job.js';
 import {
   createScheduler,
   newReplicaId,
@@ -17,7 +17,8 @@ import type { ListenerDeps } from '../slack/listener-deps.js';
 import { registerPsCommand } from '../slack/ps-command.js';
 import { createListenerRouter, type ListenerRouter } from '../slack/router.js';
 import { commands, features, rowFinishers } from './catalogue.js';
-import type { Feature, FeatureJobDeps } from './feature.js';
+import type { Feature } from './feature.js';
+import { handOut, type JobResources } from './job-needs.js';
 import { createRowRedraw } from './watches/row-messages.js';
 
 const allFeatures: readonly Feature[] = features;
@@ -32,18 +33,31 @@ export function attachListeners(app: App, deps: ListenerDeps): void {
   registerListeners(createListenerRouter(app, deps), deps);
 }
 
-/** The scheduler's jobs, every feature's, in the order above, given every feature's machine checks. */
-function featureJobs(deps: FeatureJobDeps): SchedulerJob[] {
-  const machineChecks = allFeatures.flatMap((feature) => feature.machineChecks?.(deps) ?? []);
-  return allFeatures.flatMap((feature) => feature.jobs?.({ ...deps, machineChecks }) ?? []);
+/**
+ * The scheduler's jobs, every feature's (`of`, the features above by default), in their order, given
+ * every feature's machine checks. Each feature's jobs and checks are handed what they declared they
+ * use and nothing more (job-needs.ts): no job holds the whole store.
+ */
+export function featureJobs(
+  resources: Omit<JobResources, 'machineChecks'>,
+  of: readonly Feature[] = allFeatures,
+): SchedulerJob[] {
+  const machineChecks = of.flatMap(
+    (feature) => feature.machineChecks?.build(handOut(resources, feature.machineChecks.needs)) ?? [],
+  );
+  const withChecks = { ...resources, machineChecks };
+  return of.flatMap((feature) => feature.jobs?.build(handOut(withChecks, feature.jobs.needs)) ?? []);
 }
 
 export interface BotSchedulerOptions
-  extends Omit<JobDeps, 'replicaId' | 'observer' | 'cron' | 'pollConcurrency' | 'retention'> {
+  extends Omit<
+    JobResources,
+    'replicaId' | 'observer' | 'cron' | 'pollConcurrency' | 'retention' | 'pacer' | 'spread' | 'machineChecks'
+  > {
   /** DEFAULT_POLL_CONCURRENCY by default. */
   pollConcurrency?: number;
   /** DEFAULT_RETENTION by default. */
-  retention?: JobDeps['retention'];
+  retention?: JobResources['retention'];
   /** Real intervals by default; tests pass manualTimers and call tick(). */
   timers?: SchedulerTimers;
   /** node-cron by default. */
@@ -73,7 +87,13 @@ export function createBotScheduler(options: BotSchedulerOptions): Scheduler {
   const timers = options.timers ?? realTimers;
   return createScheduler({
     jobs: featureJobs({
-      ...options,
+      store: options.store,
+      vault: options.vault,
+      clients: options.clients,
+      slack: options.slack,
+      logger: options.logger,
+      now: options.now,
+      pollIntervalMs: options.pollIntervalMs,
       replicaId,
       observer,
       cron,

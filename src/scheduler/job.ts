@@ -3,13 +3,9 @@
 // job owns what it does and the state it keeps in the store.
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
-import type { RetentionConfig } from '../config.js';
 import type { PaperspaceClient } from '../paperspace/client.js';
 import type { Machine } from '../paperspace/schemas.js';
 import type { SlackUser } from '../store/slack-user.js';
-import type { Store } from '../store/store.js';
-import type { KeyVault } from '../vault/key-vault.js';
-import type { PaperspaceClientFactory } from '../vault/paperspace-clients.js';
 import type { CronEngine } from './cron-engine.js';
 import type { SpreadTimer } from './interval-spread.js';
 
@@ -96,17 +92,12 @@ export const NO_OBSERVER: SchedulerObserver = {
  */
 export type WorkspaceSlack = (teamId: string) => Promise<WebClient>;
 
-/** Everything a feature may build its jobs from. */
+/**
+ * What the engine gives every job: its clock, log, pace, cron engine, name and observer. What a job
+ * does its work with (the store's repositories, Slack, Paperspace) is the bot's, handed to each job by
+ * the features' wiring (features/job-needs.ts), never through the engine.
+ */
 export interface JobDeps {
-  store: Store;
-  /**
-   * `maskedKey` for the App Home, which a finished watch refreshes; `credentials` for the watch poller,
-   * which keeps a person's opened key between polls (features/watches/person-keys.ts).
-   */
-  vault: Pick<KeyVault, 'account' | 'maskedKey' | 'credentials'>;
-  clients: PaperspaceClientFactory;
-  /** Each workspace's Web API client: every post a job makes goes out with the token of its workspace. */
-  slack: WorkspaceSlack;
   logger: Logger;
   now: () => number;
   pollIntervalMs: number;
@@ -117,12 +108,8 @@ export interface JobDeps {
    * of their own); absent when a test fires the ticks by hand, and that work then starts with the tick.
    */
   spread?: SpreadTimer;
-  /** How long audit records and expired delegations are kept. */
-  retention: RetentionConfig;
   cron: CronEngine;
   /** Names this replica in leases and claims. */
   replicaId: string;
   observer: SchedulerObserver;
-  /** Every feature's checks of a person's machines, run after the tick lists them (features/index.ts). */
-  machineChecks?: readonly PersonMachineCheck[];
 }

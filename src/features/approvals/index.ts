@@ -6,7 +6,7 @@ import type { Feature } from '../feature.js';
 import { registerRequestButtons } from './buttons/request-buttons.js';
 import { approvalsOperation } from './commands/approvals.js';
 import { requestsOperation } from './commands/requests.js';
-import { approvalJobs } from './jobs.js';
+import { approvalJobPlan } from './jobs.js';
 import { registerDenySubmission } from './modals/deny-submission.js';
 import type { RequestSettled } from './request-settled.js';
 
@@ -17,6 +17,6 @@ export function createApprovalsFeature(settled: RequestSettled) {
       registerRequestButtons(router, deps, settled);
       registerDenySubmission(router, deps, settled);
     },
-    jobs: (deps) => approvalJobs(deps, settled),
+    jobs: approvalJobPlan(settled),
   } as const satisfies Feature;
 }

@@ -2,18 +2,20 @@
 // across replicas: the same conditional UPDATE as a decision), their copies updated, and the
 // requester told.
 import type { SchedulerJob } from '../../scheduler/job.js';
-import type { FeatureJobDeps } from '../feature.js';
+import { type JobDepsOf, type JobPlan, planJobs } from '../job-needs.js';
 import { requestSubject } from './blocks/request-messages.js';
 import { refreshMessages, tellRequester } from './request-announcements.js';
 import { type RequestSettled, tellWaiting } from './request-settled.js';
 
 const BATCH = 50;
 
-export function approvalJobs(deps: FeatureJobDeps, settled: RequestSettled): SchedulerJob[] {
-  return [{ name: 'approvals', tick: () => expireDue(deps, settled) }];
+const needs = { store: ['approvals', 'audit'], uses: ['slack', 'pacer', 'logger', 'now'] } as const;
+
+export function approvalJobPlan(settled: RequestSettled): JobPlan<SchedulerJob> {
+  return planJobs(needs, (deps) => [{ name: 'approvals', tick: () => expireDue(deps, settled) }]);
 }
 
-async function expireDue(deps: FeatureJobDeps, settled: RequestSettled): Promise<void> {
+async function expireDue(deps: JobDepsOf<typeof needs>, settled: RequestSettled): Promise<void> {
   const now = deps.now();
   for (const request of await deps.store.approvals.dueToExpire(now, BATCH)) {
     const expired = await deps.store.approvals.decide(request.id, {

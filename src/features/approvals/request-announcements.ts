@@ -13,6 +13,7 @@ import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { postIn, tellPrivately, updateMessage } from '../../slack/posting.js';
 import type { PostedRequest, ReadableRequest, StoredRequest } from '../../store/approval-requests.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import type { Store } from '../../store/store.js';
 import { machineCardMessage } from '../machines/blocks/machine-card.js';
 import { watchOperation } from '../machines/superseded-cards.js';
 import {
@@ -26,7 +27,7 @@ import type { ActedOn } from './request-action.js';
 
 /** Shows the decision on every copy of the request, in place of its buttons. */
 export async function refreshMessages(
-  decider: { deps: Pick<ListenerDeps, 'store' | 'logger'>; web: WebClient },
+  decider: { deps: Pick<ListenerDeps, 'logger'> & { store: Pick<Store, 'approvals'> }; web: WebClient },
   requestId: string,
   /** The standing grant an "Approve for N hours" just gave, said on every copy. */
   grant?: StandingGrant,

@@ -4,6 +4,7 @@ import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { ActionId } from '../../slack/ids.js';
 import { createAuditTrail } from '../../store/audit-trail.js';
 import type { Feature } from '../feature.js';
+import { planJobs } from '../job-needs.js';
 import { alertKeepHandler } from './buttons/alert-keep.js';
 import { alertNeverHandler } from './buttons/alert-never.js';
 import { alertStopHandler } from './buttons/alert-stop.js';
@@ -17,15 +18,18 @@ export const costAlertsFeature = {
     router.action<BlockAction<ButtonAction>>(ActionId.costAlertKeep, alertKeepHandler(deps));
     router.action<BlockAction<ButtonAction>>(ActionId.costAlertNever, alertNeverHandler(deps));
   },
-  machineChecks: (deps) => [
-    createCostGuard({
-      store: deps.store,
-      vault: deps.vault,
-      slack: deps.slack,
-      pacer: deps.pacer,
-      audit: createAuditTrail({ audit: deps.store.audit, now: deps.now, logger: deps.logger }),
-      logger: deps.logger,
-      now: deps.now,
-    }),
-  ],
+  machineChecks: planJobs(
+    { store: ['costAlerts', 'audit'], uses: ['vault', 'slack', 'pacer', 'logger', 'now'] },
+    (deps) => [
+      createCostGuard({
+        store: deps.store,
+        vault: deps.vault,
+        slack: deps.slack,
+        pacer: deps.pacer,
+        audit: createAuditTrail({ audit: deps.store.audit, now: deps.now, logger: deps.logger }),
+        logger: deps.logger,
+        now: deps.now,
+      }),
+    ],
+  ),
 } as const satisfies Feature;

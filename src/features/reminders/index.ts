@@ -11,7 +11,7 @@ import { reminderStopAllHandler } from './buttons/reminder-stop-all.js';
 import { remindOperation } from './commands/remind.js';
 import { remindOffOperation } from './commands/remind-off.js';
 import { remindersOperation } from './commands/reminders.js';
-import { reminderJobs } from './jobs.js';
+import { reminderJobPlan } from './jobs.js';
 
 export const remindersFeature = {
   operations: [remindOperation, remindersOperation, remindOffOperation],
@@ -21,5 +21,5 @@ export const remindersFeature = {
     router.action<BlockAction<ButtonAction>>(ActionId.reminderKeep, reminderKeepHandler(deps));
     router.action<BlockAction<ButtonAction>>(ActionId.reminderStopAll, reminderStopAllHandler(deps));
   },
-  jobs: reminderJobs,
+  jobs: reminderJobPlan,
 } as const satisfies Feature;

@@ -3,14 +3,21 @@
 // snoozed reminders that are due.
 import type { SchedulerJob } from '../../scheduler/job.js';
 import { storedCronJobs } from '../../scheduler/stored-cron-jobs.js';
-import type { FeatureJobDeps } from '../feature.js';
+import { type JobDepsOf, planJobs } from '../job-needs.js';
 import { createReminderDelivery } from './reminder-delivery.js';
 import { createSnoozeRunner } from './snoozes.js';
 
 /** Claimed reminder occurrences only matter while replicas may still fire them. */
 export const KEEP_REMINDER_RUNS_MS = 2 * 24 * 60 * 60_000;
 
-export function reminderJobs(deps: FeatureJobDeps): SchedulerJob[] {
+const needs = {
+  store: ['reminders', 'snoozes'],
+  uses: ['clients', 'vault', 'slack', 'pacer', 'logger', 'now', 'observer', 'cron', 'replicaId'],
+} as const;
+
+export const reminderJobPlan = planJobs(needs, reminderJobs);
+
+function reminderJobs(deps: JobDepsOf<typeof needs>): SchedulerJob[] {
   const { store, logger, now, observer } = deps;
   // Counted here, where every delivery passes: stored-cron-jobs.ts and snoozes.ts log the failure they rethrow.
   const observed =

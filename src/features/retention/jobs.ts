@@ -10,7 +10,8 @@
 // as long as an expired share, for whoever reads the database after a dispute. So is the claim of a
 // forgotten-machine alert (one row per alert) once its run is over: only a claim whose run is still
 // followed with its arming can stop a second post (store/cost-alerts.ts).
-import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
+import type { SchedulerJob } from '../../scheduler/job.js';
+import { type JobDepsOf, planJobs } from '../job-needs.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** Pruning is about disk space, not freshness: once a day is plenty. */
@@ -27,7 +28,13 @@ const PRUNE_BATCH = 5000;
  */
 export const KEEP_ROW_MESSAGES_MS = 7 * DAY_MS;
 
-export function retentionJobs(deps: Pick<JobDeps, 'store' | 'now' | 'logger' | 'retention'>): SchedulerJob[] {
+/** The repositories it prunes, and what it prunes them by. */
+const needs = {
+  store: ['audit', 'delegations', 'approvals', 'costAlerts', 'powerClaims', 'rowMessages', 'postSlots'],
+  uses: ['now', 'logger', 'retention'],
+} as const;
+
+export function retentionJobs(deps: JobDepsOf<typeof needs>): SchedulerJob[] {
   const { store, now, logger, retention } = deps;
   let lastPrune = Number.NEGATIVE_INFINITY;
 
@@ -83,3 +90,5 @@ export function retentionJobs(deps: Pick<JobDeps, 'store' | 'now' | 'logger' | '
     },
   ];
 }
+
+export const retentionJobPlan = planJobs(needs, retentionJobs);

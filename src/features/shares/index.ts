@@ -11,7 +11,7 @@ import { shareConfirmHandler } from './buttons/share-confirm.js';
 import { shareEndHandler } from './buttons/share-end.js';
 import { shareOperation } from './commands/share.js';
 import { sharesOperation } from './commands/shares.js';
-import { shareJobs } from './jobs.js';
+import { shareJobPlan } from './jobs.js';
 
 export const sharesFeature = {
   operations: [shareOperation, sharesOperation],
@@ -22,5 +22,5 @@ export const sharesFeature = {
     router.action<BlockAction<ButtonAction>>(ActionId.shareEnd, shareEndHandler(deps));
     router.action<BlockAction<ButtonAction>>(ActionId.shareClaim, shareClaimHandler(deps));
   },
-  jobs: shareJobs,
+  jobs: shareJobPlan,
 } as const satisfies Feature;

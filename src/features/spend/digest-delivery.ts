@@ -29,7 +29,7 @@ import { readSpend, type SpendReport } from './spend-report.js';
 const CONCURRENT_READS = 4;
 
 export interface DigestDeliveryDeps {
-  store: Store;
+  store: Pick<Store, 'teamDigests' | 'audit' | 'vaultEntries' | 'approvals'>;
   vault: Pick<KeyVault, 'account'>;
   clients: PaperspaceClientFactory;
   slack: WorkspaceSlack;

@@ -9,7 +9,7 @@ import { spendPageHandler } from './buttons/spend-page.js';
 import { digestOperation } from './commands/digest.js';
 import { digestOffOperation } from './commands/digest-off.js';
 import { spendOperation } from './commands/spend.js';
-import { spendJobs } from './jobs.js';
+import { spendJobPlan } from './jobs.js';
 
 export const spendFeature = {
   operations: [spendOperation, digestOperation, digestOffOperation],
@@ -17,5 +17,5 @@ export const spendFeature = {
     router.action<BlockAction<ButtonAction>>(ActionId.digestStop, digestStopHandler(deps));
     router.action<BlockAction<ButtonAction>>(ActionId.spendPage, spendPageHandler(deps));
   },
-  jobs: spendJobs,
+  jobs: spendJobPlan,
 } as const satisfies Feature;

@@ -2,13 +2,22 @@
 // their cron, and the pruning of old occurrence claims.
 import type { SchedulerJob } from '../../scheduler/job.js';
 import { storedCronJobs } from '../../scheduler/stored-cron-jobs.js';
-import type { FeatureJobDeps } from '../feature.js';
+import { type JobDepsOf, planJobs } from '../job-needs.js';
 import { createDigestDelivery } from './digest-delivery.js';
 
 /** A claimed occurrence only matters while replicas may still fire it. */
 export const KEEP_DIGEST_RUNS_MS = 8 * 24 * 60 * 60_000;
 
-export function spendJobs(deps: FeatureJobDeps): SchedulerJob[] {
+const needs = {
+  // The digest reads the spend as /ps spend does: the links, the audit trail of creates, the approvals
+  // that made a machine for someone, and the role notes.
+  store: ['teamDigests', 'audit', 'vaultEntries', 'approvals'],
+  uses: ['vault', 'clients', 'slack', 'pacer', 'logger', 'now', 'cron', 'replicaId'],
+} as const;
+
+export const spendJobPlan = planJobs(needs, spendJobs);
+
+function spendJobs(deps: JobDepsOf<typeof needs>): SchedulerJob[] {
   const delivery = createDigestDelivery(deps);
   return storedCronJobs({
     noun: 'team digest',

@@ -2,7 +2,7 @@
 // machines feature starts those through machines/machine-watcher.ts).
 import type { Feature } from '../feature.js';
 import { waitOperation } from './commands/wait.js';
-import { type HomeRefresh, watchJobs } from './jobs.js';
+import { type HomeRefresh, watchJobPlan } from './jobs.js';
 import type { RowFinishers } from './row-messages.js';
 
 /**
@@ -12,6 +12,6 @@ import type { RowFinishers } from './row-messages.js';
 export function createWatchesFeature(refreshHome: HomeRefresh, finishers: RowFinishers) {
   return {
     operations: [waitOperation],
-    jobs: (deps) => watchJobs(deps, refreshHome, finishers),
+    jobs: watchJobPlan(refreshHome, finishers),
   } as const satisfies Feature;
 }

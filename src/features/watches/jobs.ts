@@ -1,9 +1,9 @@
 // The watches' work on the scheduler's tick: poll the people this replica holds leases for, post
 // outcomes whose first post failed, and drop long-finished watches now and then.
 import type { WebClient } from '@slack/web-api';
-import type { JobDeps, SchedulerJob } from '../../scheduler/job.js';
+import type { SchedulerJob } from '../../scheduler/job.js';
 import type { SlackUser } from '../../store/slack-user.js';
-import type { FeatureJobDeps } from '../feature.js';
+import { type JobDepsOf, type JobPlan, planJobs } from '../job-needs.js';
 import { createRowCompletion, type RowFinishers } from './row-messages.js';
 import { createWatchOutcomes } from './watch-outcomes.js';
 import { createWatchPoller } from './watch-poller.js';
@@ -15,24 +15,57 @@ const HOUSEKEEPING_EVERY_MS = 60 * 60_000;
 /** Finished watches are kept this long for support questions ("did it ever finish?"). */
 export const KEEP_FINISHED_WATCHES_MS = 30 * 24 * 60 * 60_000;
 
+const needs = {
+  // `approvals` (role notes) and `vaultEntries` are the App Home's, redrawn when a watch in a DM ends.
+  store: ['watches', 'watchLeases', 'rowMessages', 'approvals', 'vaultEntries'],
+  uses: [
+    'clients',
+    'vault',
+    'slack',
+    'pacer',
+    'logger',
+    'now',
+    'observer',
+    'replicaId',
+    'pollIntervalMs',
+    'pollConcurrency',
+    'spread',
+    'machineChecks',
+  ],
+} as const;
+
+type WatchJobDeps = JobDepsOf<typeof needs>;
+
+/** What drawing a person's App Home reads: their linked key and account, the role notes, the clock. */
+type HomeRefreshDeps = Pick<WatchJobDeps, 'clients' | 'vault' | 'logger' | 'now'> & {
+  store: Pick<WatchJobDeps['store'], 'approvals' | 'vaultEntries'>;
+};
+
 /**
  * Draws a person's App Home again once a watch of a machine on it ends (features/home/publish-home.ts,
  * handed in by features/index.ts: the Home draws machines' cards from above the watches feature).
  */
-export type HomeRefresh = (web: WebClient, deps: JobDeps, user: SlackUser) => Promise<void>;
+export type HomeRefresh = (web: WebClient, deps: HomeRefreshDeps, user: SlackUser) => Promise<void>;
 
-export function watchJobs(
-  deps: FeatureJobDeps,
-  refreshHome: HomeRefresh,
-  finishers: RowFinishers,
-): SchedulerJob[] {
+export function watchJobPlan(refreshHome: HomeRefresh, finishers: RowFinishers): JobPlan<SchedulerJob> {
+  return planJobs(needs, (deps) => watchJobs(deps, refreshHome, finishers));
+}
+
+function watchJobs(deps: WatchJobDeps, refreshHome: HomeRefresh, finishers: RowFinishers): SchedulerJob[] {
   const { store, logger, now } = deps;
   const { pacer } = deps;
+  const home: HomeRefreshDeps = {
+    clients: deps.clients,
+    vault: deps.vault,
+    logger,
+    now,
+    store: { approvals: store.approvals, vaultEntries: store.vaultEntries },
+  };
   const reporter = createWatchReporter({
     slack: deps.slack,
     logger,
     pacer,
-    refreshHome: async (user) => refreshHome(await deps.slack(user.teamId), deps, user),
+    refreshHome: async (user) => refreshHome(await deps.slack(user.teamId), home, user),
     finishRow: createRowCompletion({ store, slack: deps.slack, pacer, finishers, logger, now }),
   });
   const outcomes = createWatchOutcomes({
@@ -55,7 +88,7 @@ export function watchJobs(
     pollIntervalMs: deps.pollIntervalMs,
     concurrency: deps.pollConcurrency,
     ...(deps.spread === undefined ? {} : { spread: deps.spread }),
-    checks: deps.machineChecks ?? [],
+    checks: deps.machineChecks,
     pollSkipped: (reason) => deps.observer.pollSkipped(reason),
   });
   let lastHousekeeping = Number.NEGATIVE_INFINITY;
