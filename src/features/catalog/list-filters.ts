@@ -7,7 +7,6 @@ import {
   accept,
   fail,
   type KeyValues,
-  NO_OPTIONS,
   type Read,
   readKeyValues,
   splitArguments,
@@ -79,7 +78,7 @@ export function filtersSchema(name: FilteredListName) {
 }
 
 export function readFilters(name: FilteredListName, args: readonly Token[]): Read<{ filters: KeyValues }> {
-  const split = splitArguments(name, args, NO_OPTIONS);
+  const split = splitArguments(name, args);
   if (!split.ok) return split;
   const [positional] = split.args.positionals;
   if (positional !== undefined) {

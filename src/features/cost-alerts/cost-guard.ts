@@ -4,21 +4,20 @@
 // the store before posting, so with several replicas it is posted once; "Keep running" moves the
 // arming, which is what makes the machine due again later.
 
-import type { Logger } from 'pino';
 import { hourlyRateOf } from '../../domain/hourly-rate.js';
 import { ownerIdOf } from '../../domain/machine-people.js';
 import { isRunning, isStoppable } from '../../domain/machine-states.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { Machine } from '../../paperspace/schemas.js';
-import type { PersonMachineCheck, WorkspaceSlack } from '../../scheduler/job.js';
-import type { ChannelPacer } from '../../slack/channel-pacer.js';
+import type { PersonMachineCheck } from '../../scheduler/job.js';
 import { postIn } from '../../slack/posting.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { MachineRun } from '../../store/cost-alerts.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 import type { KeyVault } from '../../vault/key-vault.js';
+import type { JobResources } from '../job-needs.js';
 import { costAlertMessage } from './blocks/cost-alert.js';
 import { createCheckStarts } from './check-starts.js';
 import { runningSinceOf } from './running-since.js';
@@ -31,18 +30,14 @@ import { thresholdOf } from './thresholds.js';
  */
 export const CHECK_EVERY_MS = 5 * 60_000;
 
-export interface CostGuardDeps {
+/**
+ * The pacer: the alert takes its turn in the person's DM with the completions and reminders posted
+ * there, at Slack's pace, and waits out a 429 instead of being lost to it.
+ */
+export interface CostGuardDeps extends Pick<JobResources, 'slack' | 'pacer' | 'logger' | 'now'> {
   store: Pick<Store, 'costAlerts'>;
   vault: Pick<KeyVault, 'account'>;
-  slack: WorkspaceSlack;
-  /**
-   * The bot's channel pacer: the alert takes its turn in the person's DM with the completions and
-   * reminders posted there, at Slack's pace, and waits out a 429 instead of being lost to it.
-   */
-  pacer: ChannelPacer;
   audit: AuditTrail;
-  logger: Logger;
-  now: () => number;
 }
 
 export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {

@@ -3,7 +3,6 @@
 import { z } from 'zod';
 import {
   accept,
-  NO_OPTIONS,
   type OptionSpec,
   type Read,
   readMachine,
@@ -23,7 +22,7 @@ export const machineParameter = z
 export function readOneMachine(
   name: string,
   args: readonly Token[],
-  options: readonly OptionSpec[] = NO_OPTIONS,
+  options?: readonly OptionSpec[],
 ): Read<{ machine: string; options: ReadonlySet<string> }> {
   const split = splitWithoutKeyValues(name, args, options);
   if (!split.ok) return split;

@@ -5,16 +5,14 @@
 // was archived or deleted, or the post removed), the sharer is told in their DM instead, so the end
 // of a share is never silent.
 
-import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
-import type { WorkspaceSlack } from '../../scheduler/job.js';
 import { plainMessage } from '../../slack/block-kit/messages.js';
 import { escapeMrkdwn } from '../../slack/block-kit/text.js';
 import { deliver, provesNothingPosted, slackRefusalText } from '../../slack/posting.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { Delegation } from '../../store/delegations.js';
 import type { Store } from '../../store/store.js';
-import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
+import type { JobResources } from '../job-needs.js';
 import { REVOKE_RETRY_MS, revokeGrants } from './accessor-grants.js';
 import { accessorSharePost } from './blocks/accessor-share.js';
 import { sharePost } from './blocks/share.js';
@@ -27,14 +25,12 @@ export interface DelegationExpiry {
 
 const EXPIRIES_PER_TICK = 100;
 
-export function createDelegationExpiry(deps: {
+interface DelegationExpiryDeps extends Pick<JobResources, 'clients' | 'slack' | 'now' | 'logger'> {
   store: Pick<Store, 'delegations'>;
   audit: AuditTrail;
-  clients: PaperspaceClientFactory;
-  slack: WorkspaceSlack;
-  now: () => number;
-  logger: Logger;
-}): DelegationExpiry {
+}
+
+export function createDelegationExpiry(deps: DelegationExpiryDeps): DelegationExpiry {
   const { logger } = deps;
 
   const postOf = async (share: Delegation) => {

@@ -3,16 +3,13 @@
 // their owners and how long they have run, and the month's spend per person. Posted through the
 // fallback chain (channel, then the administrator's DM, then ephemeral) and audited.
 
-import type { Logger } from 'pino';
 import { isStoppable } from '../../domain/machine-states.js';
 import { runningSince } from '../../domain/running-time.js';
 import { teamRoleOf } from '../../domain/team-role.js';
 import { PaperspaceError } from '../../paperspace/errors.js';
 import { forEachConcurrently } from '../../scheduler/concurrency.js';
-import type { WorkspaceSlack } from '../../scheduler/job.js';
 import { plainMessage } from '../../slack/block-kit/messages.js';
 import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
-import type { ChannelPacer } from '../../slack/channel-pacer.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
 import { deliver } from '../../slack/posting.js';
 import { createAuditTrail } from '../../store/audit-trail.js';
@@ -20,7 +17,7 @@ import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 import type { TeamDigest } from '../../store/team-digests.js';
 import type { KeyVault } from '../../vault/key-vault.js';
-import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
+import type { JobResources } from '../job-needs.js';
 import { digestMessage, type RunningMachine } from './blocks/digest.js';
 import { ownerLabel } from './blocks/spend.js';
 import { readSpend, type SpendReport } from './spend-report.js';
@@ -28,15 +25,11 @@ import { readSpend, type SpendReport } from './spend-report.js';
 /** Machines whose events are read at once to tell how long they have run. */
 const CONCURRENT_READS = 4;
 
-export interface DigestDeliveryDeps {
+/** The pacer: the digest takes its turn in its channel with the bot's other posts there. */
+export interface DigestDeliveryDeps
+  extends Pick<JobResources, 'clients' | 'slack' | 'pacer' | 'logger' | 'now'> {
   store: Pick<Store, 'teamDigests' | 'audit' | 'vaultEntries' | 'approvals'>;
   vault: Pick<KeyVault, 'account'>;
-  clients: PaperspaceClientFactory;
-  slack: WorkspaceSlack;
-  /** The digest takes its turn in its channel with the bot's other posts there. */
-  pacer: ChannelPacer;
-  logger: Logger;
-  now: () => number;
 }
 
 export function createDigestDelivery(deps: DigestDeliveryDeps) {

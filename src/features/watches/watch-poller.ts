@@ -15,8 +15,8 @@
 // skipped for this interval rather than waited for, so one account whose requests hang (an incident,
 // a stuck connection) delays nobody else's completion.
 // What one person's poll does, once it runs, is in person-poll.ts.
+
 import { setMaxListeners } from 'node:events';
-import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
 import { PaperspaceTimeoutError } from '../../paperspace/errors.js';
 import { createLimiter } from '../../scheduler/concurrency.js';
@@ -25,7 +25,7 @@ import type { PersonMachineCheck, PollSkipReason, TickCause } from '../../schedu
 import type { Store } from '../../store/store.js';
 import type { HeldPerson, PolledWatch } from '../../store/watch-leases.js';
 import type { KeyVault } from '../../vault/key-vault.js';
-import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
+import type { JobResources } from '../job-needs.js';
 import { createPersonKeys } from './person-keys.js';
 import { createPersonPoll } from './person-poll.js';
 import { createPersonPollTroubles } from './person-poll-troubles.js';
@@ -35,22 +35,18 @@ import { createWatchReads } from './watch-reads.js';
 import type { WatchReporter } from './watch-reporter.js';
 import { createWatchSteps } from './watch-steps.js';
 
-export interface WatchPollerDeps {
+export interface WatchPollerDeps extends Pick<JobResources, 'clients' | 'logger' | 'now' | 'pollIntervalMs'> {
   store: Pick<Store, 'watches' | 'watchLeases'>;
-  clients: PaperspaceClientFactory;
   /** Opens a person's key when it is not kept from an earlier poll (person-keys.ts). */
   vault: Pick<KeyVault, 'credentials'>;
   /** Updates the cards of watches under way. */
   reporter: WatchReporter;
   /** Posts the outcome of a watch that ends. */
   outcomes: WatchOutcomes;
-  logger: Logger;
-  now: () => number;
   /** This replica, as named in the watches' leases. */
   owner: string;
   /** How long a claim on a person lasts; renewed every tick. */
   leaseMs: number;
-  pollIntervalMs: number;
   /**
    * The scheduler's clock and timer for each person's moment of the interval; without it (a test firing
    * ticks by hand) every poll starts with its tick.

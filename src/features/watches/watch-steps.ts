@@ -4,7 +4,7 @@
 // it was not going to, or is missing from the list), or reached its target unseen by the last tick
 // (for the real moment it got there). A watch's own event (v1) is read at its first poll and then once
 // every few ticks, not every tick.
-import type { Logger } from 'pino';
+
 import { isSettled, targetReached } from '../../domain/machine-states.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
@@ -13,19 +13,17 @@ import type { Machine, MachineEvent } from '../../paperspace/schemas.js';
 import { phaseOf } from '../../scheduler/phase.js';
 import type { Store } from '../../store/store.js';
 import type { FinishedWatchStatus, TimelineEntry, Watch } from '../../store/watch-types.js';
+import type { JobResources } from '../job-needs.js';
 import { failedEventSince, finishedAt } from './event-log.js';
 import type { PersonPollTroubles } from './person-poll-troubles.js';
 import { outcomeDetail, type WatchOutcome } from './watch-messages.js';
 import type { WatchOutcomes } from './watch-outcomes.js';
 import type { WatchReporter } from './watch-reporter.js';
 
-export interface WatchStepsDeps {
+export interface WatchStepsDeps extends Pick<JobResources, 'logger' | 'now' | 'pollIntervalMs'> {
   store: Pick<Store, 'watches'>;
   reporter: WatchReporter;
   outcomes: WatchOutcomes;
-  logger: Logger;
-  now: () => number;
-  pollIntervalMs: number;
   troubles: PersonPollTroubles;
 }
 

@@ -40,7 +40,7 @@ interface Arguments {
   options: Map<string, string | true>;
 }
 
-export const NO_OPTIONS: readonly OptionSpec[] = [];
+const NO_OPTIONS: readonly OptionSpec[] = [];
 
 /**
  * An unquoted token starting with `--` is an option. Slack and macOS turn a typed `--` into an em or
@@ -55,7 +55,7 @@ function optionName(token: Token): string | null {
 export function splitArguments(
   name: string,
   args: readonly Token[],
-  allowed: readonly OptionSpec[],
+  allowed: readonly OptionSpec[] = NO_OPTIONS,
 ): { ok: true; args: Arguments } | ReadFailure {
   const result: Arguments = { positionals: [], keyValues: [], options: new Map() };
   for (let i = 0; i < args.length; i++) {
@@ -101,7 +101,7 @@ export function splitArguments(
 export function splitWithoutKeyValues(
   name: string,
   args: readonly Token[],
-  allowed: readonly OptionSpec[],
+  allowed: readonly OptionSpec[] = NO_OPTIONS,
 ): { ok: true; args: Arguments } | ReadFailure {
   const split = splitArguments(name, args, allowed);
   if (!split.ok) return split;

@@ -6,7 +6,6 @@ import type { CommandContext } from '../../../slack/command-context.js';
 import {
   accept,
   fail,
-  NO_OPTIONS,
   type Read,
   splitWithoutKeyValues,
 } from '../../../slack/command-language/command-arguments.js';
@@ -58,7 +57,7 @@ export const availabilityOperation = defineOperation({
  * the command checks it when it runs.
  */
 function readAvailability(args: readonly Token[]): Read<AvailabilityParams> {
-  const split = splitWithoutKeyValues('availability', args, NO_OPTIONS);
+  const split = splitWithoutKeyValues('availability', args);
   if (!split.ok) return split;
   let region: Region | null = null;
   let machineType: string | null = null;

@@ -7,7 +7,6 @@ import { errorMessage, loginPrompt } from '../../../slack/block-kit/messages.js'
 import type { CommandContext } from '../../../slack/command-context.js';
 import {
   accept,
-  NO_OPTIONS,
   readId,
   splitWithoutKeyValues,
   tooMany,
@@ -66,7 +65,7 @@ export const driveDeleteOperation = defineOperation({
   kind: 'change',
   params: z.object({ driveId: z.string().min(1).describe('The shared drive id, from /ps drives.') }),
   read(args) {
-    const split = splitWithoutKeyValues('drive delete', args, NO_OPTIONS);
+    const split = splitWithoutKeyValues('drive delete', args);
     if (!split.ok) return split;
     const driveId = readId(split.args.positionals[0], 'shared drive');
     if (!driveId.ok) return driveId;

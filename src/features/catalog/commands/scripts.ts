@@ -5,7 +5,6 @@ import type { Machine } from '../../../paperspace/schemas.js';
 import type { CommandContext } from '../../../slack/command-context.js';
 import {
   accept,
-  NO_OPTIONS,
   type Read,
   readId,
   splitWithoutKeyValues,
@@ -30,7 +29,7 @@ const SCRIPT_ID = z.object({
 });
 
 function readScriptId(name: string, args: readonly Token[]): Read<{ scriptId: string }> {
-  const split = splitWithoutKeyValues(name, args, NO_OPTIONS);
+  const split = splitWithoutKeyValues(name, args);
   if (!split.ok) return split;
   const scriptId = readId(split.args.positionals[0], 'script');
   if (!scriptId.ok) return scriptId;

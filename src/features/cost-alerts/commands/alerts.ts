@@ -10,7 +10,6 @@ import type { CommandContext } from '../../../slack/command-context.js';
 import {
   accept,
   fail,
-  NO_OPTIONS,
   splitWithoutKeyValues,
   tooMany,
 } from '../../../slack/command-language/command-arguments.js';
@@ -63,7 +62,7 @@ export const alertsOperation = defineOperation({
       .describe('How long a machine may run before the alert, in milliseconds; null for off.'),
   }),
   read(args) {
-    const split = splitWithoutKeyValues('alerts', args, NO_OPTIONS);
+    const split = splitWithoutKeyValues('alerts', args);
     if (!split.ok) return split;
     const positionals = [...split.args.positionals];
     if (positionals.length === 0) return accept({ scope: null, thresholdMs: null });

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import {
   accept,
   fail,
-  NO_OPTIONS,
   type Read,
   readMachine,
   splitWithoutKeyValues,
@@ -65,7 +64,7 @@ export const accessOperation = defineOperation({
       .describe('Who: a Slack user (their linked Paperspace account) or a Paperspace user id.'),
   }),
   read(args) {
-    const split = splitWithoutKeyValues('access', args, NO_OPTIONS);
+    const split = splitWithoutKeyValues('access', args);
     if (!split.ok) return split;
     const [machineToken, actionToken, userToken] = split.args.positionals;
     const machine = readMachine(machineToken);

@@ -11,7 +11,6 @@ import {
   accept,
   fail,
   type KeyValues,
-  NO_OPTIONS,
   readKeyValues,
   splitArguments,
 } from '../../../slack/command-language/command-arguments.js';
@@ -66,7 +65,7 @@ export function createOperation(requests: OwnerRequests) {
     }),
     read(args) {
       if (args.length === 0) return accept({ params: null });
-      const split = splitArguments('create', args, NO_OPTIONS);
+      const split = splitArguments('create', args);
       if (!split.ok) return split;
       const [positional] = split.args.positionals;
       if (positional !== undefined) {

@@ -8,7 +8,6 @@ import { usageErrorMessage } from '../../../slack/block-kit/messages.js';
 import {
   accept,
   fail,
-  NO_OPTIONS,
   readKeyValues,
   readMachine,
   splitArguments,
@@ -43,7 +42,7 @@ export const updateOperation = defineOperation({
     params: z.record(z.string(), z.string()).describe('The settings to change, by name, as text.'),
   }),
   read(args) {
-    const split = splitArguments('update', args, NO_OPTIONS);
+    const split = splitArguments('update', args);
     if (!split.ok) return split;
     const machine = readMachine(split.args.positionals[0]);
     if (!machine.ok) return machine;

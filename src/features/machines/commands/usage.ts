@@ -3,7 +3,6 @@
 import { z } from 'zod';
 import {
   accept,
-  NO_OPTIONS,
   readMachine,
   readOptionalMonth,
   splitWithoutKeyValues,
@@ -37,7 +36,7 @@ export const usageOperation = defineOperation({
       .describe('The billing month as YYYY-MM, or null for the current month.'),
   }),
   read(args) {
-    const split = splitWithoutKeyValues('usage', args, NO_OPTIONS);
+    const split = splitWithoutKeyValues('usage', args);
     if (!split.ok) return split;
     const [machineToken, monthToken] = split.args.positionals;
     const machine = readMachine(machineToken);

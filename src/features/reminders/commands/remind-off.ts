@@ -9,7 +9,6 @@ import { escapeMrkdwn, plural } from '../../../slack/block-kit/text.js';
 import type { CommandContext } from '../../../slack/command-context.js';
 import {
   accept,
-  NO_OPTIONS,
   readId,
   splitWithoutKeyValues,
   tooMany,
@@ -39,7 +38,7 @@ export const remindOffOperation = defineOperation({
       .describe("One reminder's id (or its first characters), or null for all of them."),
   }),
   read(args) {
-    const split = splitWithoutKeyValues('remind off', args, NO_OPTIONS);
+    const split = splitWithoutKeyValues('remind off', args);
     if (!split.ok) return split;
     const [idToken] = split.args.positionals;
     const reminderId = idToken === undefined ? null : readId(idToken, 'reminder');

@@ -7,12 +7,7 @@ import { isKnownTimeZone, nextFireTime } from '../../../scheduler/cron-engine.js
 import { plainMessage } from '../../../slack/block-kit/messages.js';
 import { escapeMrkdwn, isoMinutes, slackDate } from '../../../slack/block-kit/text.js';
 import type { CommandContext } from '../../../slack/command-context.js';
-import {
-  accept,
-  fail,
-  NO_OPTIONS,
-  splitWithoutKeyValues,
-} from '../../../slack/command-language/command-arguments.js';
+import { accept, fail, splitWithoutKeyValues } from '../../../slack/command-language/command-arguments.js';
 import { parseTimeOfDay } from '../../../slack/command-language/command-values.js';
 import { echo } from '../../../slack/command-language/echo.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
@@ -55,7 +50,7 @@ export const remindOperation = defineOperation({
     cron: z.string().describe('The five-field cron expression of the time and the days (0 19 * * 1-5).'),
   }),
   read(args) {
-    const split = splitWithoutKeyValues('remind', args, NO_OPTIONS);
+    const split = splitWithoutKeyValues('remind', args);
     if (!split.ok) return split;
     const [timeToken, ...dayTokens] = split.args.positionals;
     if (timeToken === undefined)

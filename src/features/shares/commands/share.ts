@@ -8,7 +8,6 @@ import type { CommandContext } from '../../../slack/command-context.js';
 import {
   accept,
   fail,
-  NO_OPTIONS,
   readMachine,
   splitWithoutKeyValues,
 } from '../../../slack/command-language/command-arguments.js';
@@ -36,7 +35,7 @@ export const shareOperation = defineOperation({
       .describe('The Slack users who get access, where a share makes them accessors (v1).'),
   }),
   read(args) {
-    const split = splitWithoutKeyValues('share', args, NO_OPTIONS);
+    const split = splitWithoutKeyValues('share', args);
     if (!split.ok) return split;
     const machines: string[] = [];
     const people: string[] = [];

@@ -14,7 +14,6 @@ import type { CommandContext } from '../../../slack/command-context.js';
 import {
   accept,
   fail,
-  NO_OPTIONS,
   splitWithoutKeyValues,
   tooMany,
 } from '../../../slack/command-language/command-arguments.js';
@@ -70,7 +69,7 @@ export const digestOperation = defineOperation({
       .describe("An IANA time zone (Europe/Berlin), or null for the person's own."),
   }),
   read(args) {
-    const split = splitWithoutKeyValues('digest', args, NO_OPTIONS);
+    const split = splitWithoutKeyValues('digest', args);
     if (!split.ok) return split;
     const [where, scheduleToken, timeToken, zoneToken] = split.args.positionals;
     if (where === undefined)

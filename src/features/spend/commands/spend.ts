@@ -4,7 +4,6 @@ import { z } from 'zod';
 import {
   accept,
   fail,
-  NO_OPTIONS,
   readOptionalMonth,
   splitArguments,
   tooMany,
@@ -42,7 +41,7 @@ export const spendOperation = defineOperation({
     page: z.number().int().min(1).max(MAX_SPEND_PAGE).describe('The page of people, from 1.'),
   }),
   read(args) {
-    const split = splitArguments('spend', args, NO_OPTIONS);
+    const split = splitArguments('spend', args);
     if (!split.ok) return split;
     let page = 1;
     for (const token of split.args.keyValues) {

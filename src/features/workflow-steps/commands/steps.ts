@@ -6,7 +6,6 @@ import type { CommandContext } from '../../../slack/command-context.js';
 import {
   accept,
   fail,
-  NO_OPTIONS,
   splitWithoutKeyValues,
   tooMany,
 } from '../../../slack/command-language/command-arguments.js';
@@ -29,7 +28,7 @@ export const stepsOperation = defineOperation({
     enabled: z.boolean().nullable().describe('Turn steps on or off; null to say whether they are on.'),
   }),
   read(args) {
-    const split = splitWithoutKeyValues('steps', args, NO_OPTIONS);
+    const split = splitWithoutKeyValues('steps', args);
     if (!split.ok) return split;
     const { positionals } = split.args;
     const extra = tooMany('steps', positionals, 1, 'on or off');
