@@ -2,7 +2,6 @@
 // retries of safe operations, status -> typed error, and zod parsing of every success body.
 import pRetry from 'p-retry';
 import { type Dispatcher, request } from 'undici';
-import type { z } from 'zod';
 import {
   type ApiErrorSubject,
   connectionFailureMessage,
@@ -14,6 +13,7 @@ import {
   PaperspaceUnexpectedResponseError,
 } from './errors.js';
 import { parseErrorBody, parseRetryAfter, type Redactor, redactDeep } from './response-body.js';
+import type { ResponseSchema } from './schemas.js';
 import type { Sleep } from './sleep.js';
 
 export interface ResponseEvent {
@@ -62,7 +62,8 @@ export interface HttpRequest<T> extends RequestOptions {
    * (`Authorization: Bearer`); `accessToken` is the GraphQL token for the contract's shared drives.
    */
   credential: 'apiKey' | 'bearerKey' | 'accessToken';
-  schema: z.ZodType<T>;
+  /** Checks the success body: a zod schema, or one answered in place for valid bodies (schemas.ts). */
+  schema: ResponseSchema<T>;
   /**
    * Safe to send twice: GETs, and start/stop, which the contract makes no-ops when repeated.
    * Only these are retried.

@@ -21,10 +21,10 @@ import {
   availabilitySchema,
   type Machine,
   type MachineWithEvents,
-  machineListSchema,
+  machineListBody,
   machineSchema,
   machineUtilizationSchema,
-  machineWithEventsSchema,
+  machineWithEventsBody,
 } from '../schemas.js';
 import { sendChange } from '../send-change.js';
 import { waitForState } from '../wait-for-state.js';
@@ -73,7 +73,7 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
       url: restUrl('/machines/getMachines'),
       query,
       credential: 'apiKey',
-      schema: machineListSchema,
+      schema: machineListBody,
       idempotent: true,
     });
     return response.data;
@@ -90,7 +90,7 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
       url: restUrl('/machines/getMachinePublic'),
       query: { machineId: id },
       credential: 'apiKey',
-      schema: machineWithEventsSchema,
+      schema: machineWithEventsBody,
       idempotent: true,
       subject: machineSubject(id),
     });
