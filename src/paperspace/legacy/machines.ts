@@ -1,13 +1,12 @@
 // Machines: every machine operation of the contract, plus listAll and waitForState built on them.
 import { MACHINE_LIST_PAGE_SIZE } from '../constants.js';
 import { PaperspaceError } from '../errors.js';
-import type { RequestOptions } from '../http.js';
+import type { QueryValue, RequestOptions } from '../http.js';
 import { machineSubject, segment, validMachineId } from '../path-ids.js';
 import { createMachineParamsSchemaFor } from '../request-params/machine-create-params.js';
 import {
   availabilityParamsSchema,
   destroyMachineParamsSchema,
-  type MachineFilters,
   type MachineListFilters,
   machineListFiltersSchema,
   setMachineAccessParamsSchema,
@@ -64,7 +63,14 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
   }
 
   async function list(filters: MachineListFilters = {}, options?: RequestOptions): Promise<Machine[]> {
-    const query = parseRequest(machineListFiltersSchema, filters, 'machines.list', 'list machines');
+    return listValid(
+      parseRequest(machineListFiltersSchema, filters, 'machines.list', 'list machines'),
+      options,
+    );
+  }
+
+  /** One getMachines call with filters already checked: listAll checks them once for all its pages. */
+  async function listValid(query: Record<string, QueryValue>, options?: RequestOptions): Promise<Machine[]> {
     const response = await core.send({
       ...options,
       operation: 'machines.list',
@@ -161,8 +167,7 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
 
     listAll(filters = {}, options) {
       // Validated now, so a bad filter fails at the call rather than at the first iteration.
-      parseRequest(listAllFiltersSchema, filters, 'machines.list', 'list machines');
-      return pages(filters, options);
+      return pages(parseRequest(listAllFiltersSchema, filters, 'machines.list', 'list machines'), options);
     },
 
     show,
@@ -247,10 +252,13 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
       waitForState({ show, sleep: context.sleep, now: context.now }, machineId, state, options),
   };
 
-  async function* pages(filters: MachineFilters, options?: RequestOptions): AsyncGenerator<Machine> {
+  async function* pages(
+    filters: Record<string, QueryValue>,
+    options?: RequestOptions,
+  ): AsyncGenerator<Machine> {
     const seen = new Set<string>();
     for (let skip = 0; ; skip += MACHINE_LIST_PAGE_SIZE) {
-      const page = await list({ ...filters, limit: MACHINE_LIST_PAGE_SIZE, skip }, options);
+      const page = await listValid({ ...filters, limit: MACHINE_LIST_PAGE_SIZE, skip }, options);
       let fresh = 0;
       for (const machine of page) {
         // Offset paging shifts when machines are created meanwhile; never yield one machine twice.
