@@ -31,7 +31,8 @@ export interface HttpCoreOptions {
   maxRetries: number;
   dispatcher: Dispatcher | undefined;
   onResponse: ((event: ResponseEvent) => void) | undefined;
-  requestId: string | undefined;
+  /** The X-Request-Id of a call, read as it is made: a client may serve one request or many. */
+  requestId: () => string | undefined;
   sleep: Sleep;
   random: () => number;
   now: () => number;
@@ -108,7 +109,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     }
   }
 
-  function headersFor<T>(req: HttpRequest<T>): Record<string, string> {
+  function headersFor<T>(req: HttpRequest<T>, requestId: string | undefined): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (req.credential === 'apiKey') {
       headers['x-api-key'] = options.apiKey;
@@ -118,7 +119,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
       headers.authorization = `Bearer ${options.accessToken}`;
     }
     if (req.body !== undefined) headers['content-type'] = 'application/json';
-    if (options.requestId) headers['x-request-id'] = options.requestId;
+    if (requestId) headers['x-request-id'] = requestId;
     return headers;
   }
 
@@ -131,6 +132,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
   }
 
   async function attempt<T>(req: HttpRequest<T>, attemptNumber: number): Promise<ApiResponse<T>> {
+    const requestId = options.requestId();
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const timeout = new AbortController();
@@ -146,7 +148,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     try {
       const response = await request(urlFor(req), {
         method: req.method,
-        headers: headersFor(req),
+        headers: headersFor(req, requestId),
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
         signal,
         ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
@@ -186,7 +188,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
       durationMs: elapsed(),
       attempt: attemptNumber,
     });
-    return interpret(req, statusCode, responseHeaders, text);
+    return interpret(req, statusCode, responseHeaders, text, requestId);
   }
 
   function interpret<T>(
@@ -194,8 +196,9 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     status: number,
     headers: Record<string, string | string[] | undefined>,
     text: string,
+    sentRequestId: string | undefined,
   ): ApiResponse<T> {
-    const requestId = firstHeader(headers['x-request-id']) ?? options.requestId;
+    const requestId = firstHeader(headers['x-request-id']) ?? sentRequestId;
     const details = {
       operation: req.operation,
       action: req.action,
