@@ -199,7 +199,8 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     sentRequestId: string | undefined,
   ): ApiResponse<T> {
     const requestId = firstHeader(headers['x-request-id']) ?? sentRequestId;
-    const details = {
+    // What an error says about the call: built only for one, not for every answer that succeeds.
+    const details = () => ({
       operation: req.operation,
       action: req.action,
       status,
@@ -208,7 +209,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
       ...(req.permissionHint ? { permissionHint: req.permissionHint } : {}),
       credential: req.credential === 'accessToken' ? ('access token' as const) : ('API key' as const),
       changesState: !req.idempotent,
-    };
+    });
 
     if (status < 200 || status >= 300) {
       const parsed = parseErrorBody(text, redact);
@@ -217,7 +218,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
           ? parseRetryAfter(firstHeader(headers['retry-after']), options.now())
           : undefined;
       throw createApiError({
-        ...details,
+        ...details(),
         body: parsed.body,
         ...(parsed.serverMessage !== undefined ? { serverMessage: parsed.serverMessage } : {}),
         ...(parsed.bodyStatus !== undefined ? { bodyStatus: parsed.bodyStatus } : {}),
@@ -226,7 +227,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     }
 
     const unexpected = (problem: string, body: unknown) =>
-      new PaperspaceUnexpectedResponseError({ ...details, body: redactDeep(body, redact) }, problem);
+      new PaperspaceUnexpectedResponseError({ ...details(), body: redactDeep(body, redact) }, problem);
 
     let value: unknown;
     if (text.trim() === '') {
