@@ -19,16 +19,16 @@ import type { BenchmarkResult, ResultRow } from '../report.js';
 import { BENCH_SIGNING_SECRET } from '../support/bench-bot.js';
 import { BENCH_TEAM_ID, type BenchAccount } from '../support/bench-world.js';
 import { type BenchChild, startChild } from '../support/child-process.js';
-import { formatCount, formatMs, percentile } from '../support/stats.js';
+import { formatCount, formatKb, formatMs, percentile } from '../support/stats.js';
 import {
   type AckServerConfig,
   type AckServerReady,
   type AwaitReplies,
-  CPU_QUERY,
-  type CpuUsed,
   type RepliesArrived,
   type SlackWorldConfig,
   type SlackWorldReady,
+  USAGE_QUERY,
+  type UsageSoFar,
 } from './ack-protocol.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -42,6 +42,7 @@ const ACK_LIMIT_MS = 1000;
 /** Goals, as ratios to the floor measured in the same run. */
 const REPLY_P99_LIMIT = 1.2;
 const CPU_LIMIT = 2;
+const HEAP_ALLOCATION_LIMIT = 2;
 /** Goal: Paperspace calls per request, counted from the emulator's request log. */
 const CALLS_PER_REQUEST = 1;
 /** Scheduling priority of the emulator and fake Slack process (0 normal, 19 lowest). */
@@ -153,23 +154,29 @@ async function startServer(config: AckServerConfig): Promise<{ child: BenchChild
   return { child, url };
 }
 
-/** CPU time (user + system, ms) the process has used so far. */
-async function cpuMsOf(child: BenchChild): Promise<number> {
-  child.send(CPU_QUERY);
-  const used = await child.next<CpuUsed>();
-  return (used.user + used.system) / 1000;
+interface Usage {
+  /** CPU time (user + system, ms) the process has used so far. */
+  cpuMs: number;
+  /** Bytes it has allocated on V8's heap so far. */
+  heapBytes: number;
+}
+
+async function usageOf(child: BenchChild): Promise<Usage> {
+  child.send(USAGE_QUERY);
+  const { cpu, heapAllocatedBytes } = await child.next<UsageSoFar>();
+  return { cpuMs: (cpu.user + cpu.system) / 1000, heapBytes: heapAllocatedBytes };
 }
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The CPU the process has used once it has gone idle: its work for the round, end to end. */
-async function cpuMsWhenIdle(child: BenchChild): Promise<number> {
-  let last = await cpuMsOf(child);
+/** What the process has used once it has gone idle: its work for the round, end to end. */
+async function usageWhenIdle(child: BenchChild): Promise<Usage> {
+  let last = await usageOf(child);
   const giveUpAt = performance.now() + IDLE_WAIT_LIMIT_MS;
   for (;;) {
     await pause(IDLE_WINDOW_MS);
-    const now = await cpuMsOf(child);
-    if (now - last < IDLE_CPU_MS || performance.now() > giveUpAt) return now;
+    const now = await usageOf(child);
+    if (now.cpuMs - last.cpuMs < IDLE_CPU_MS || performance.now() > giveUpAt) return now;
     last = now;
   }
 }
@@ -214,6 +221,7 @@ export async function runAckLatency(): Promise<BenchmarkResult> {
     const figures: Figures = {
       acks: emptyByTarget(() => ({ list: [], click: [] })),
       cpuMs: emptyByTarget(() => ({ list: 0, click: 0 })),
+      heapBytes: emptyByTarget(() => ({ list: 0, click: 0 })),
       paperspaceCalls: emptyByTarget(() => ({ list: 0, click: 0 })),
       replies: emptyByTarget(() => ({ list: [], click: [] })),
       missingReplies: emptyByTarget(() => 0),
@@ -226,11 +234,11 @@ export async function runAckLatency(): Promise<BenchmarkResult> {
         for (const target of order) {
           const server = started[target];
           // A round ends when the server is idle again (for the bot: every reply posted), so no round
-          // runs while a server is still busy with the one before, and its CPU is counted end to end.
-          const cpuBefore = await cpuMsWhenIdle(server.child);
+          // runs while a server is still busy with the one before, and its CPU and heap are counted end to end.
+          const before = await usageWhenIdle(server.child);
           const sent = await sendRound(server.url, batch(requests, kind));
           const { replyMs, missing, paperspaceCalls } = await repliesOf(world, sent.sentAt);
-          const cpuUsed = (await cpuMsWhenIdle(server.child)) - cpuBefore;
+          const after = await usageWhenIdle(server.child);
           if (sent.failures.length > 0 || missing > 0) {
             console.error(
               `  ${target} ${kind} burst ${round}: ${sent.failures.length} not acked` +
@@ -239,7 +247,8 @@ export async function runAckLatency(): Promise<BenchmarkResult> {
           }
           if (round === 0) continue;
           figures.acks[target][kind].push(...sent.ackMs);
-          figures.cpuMs[target][kind] += cpuUsed;
+          figures.cpuMs[target][kind] += after.cpuMs - before.cpuMs;
+          figures.heapBytes[target][kind] += after.heapBytes - before.heapBytes;
           figures.paperspaceCalls[target][kind] += paperspaceCalls;
           figures.replies[target][kind].push(...replyMs);
           figures.missingReplies[target] += missing;
@@ -262,6 +271,8 @@ interface Figures {
   acks: Record<Target, Record<Case, number[]>>;
   /** CPU the server process used from the first request of a round until it was idle again, summed. */
   cpuMs: Record<Target, Record<Case, number>>;
+  /** Bytes the server process allocated on V8's heap over the same span, summed. */
+  heapBytes: Record<Target, Record<Case, number>>;
   /** Requests the emulator answered during the rounds, summed. */
   paperspaceCalls: Record<Target, Record<Case, number>>;
   /** Request sent to its reply (response_url) arriving at the fake Slack. */
@@ -288,7 +299,7 @@ const ratioRow = (
 });
 
 function caseRows(figures: Figures, kind: Case): ResultRow[] {
-  const { acks, cpuMs, replies, paperspaceCalls } = figures;
+  const { acks, cpuMs, heapBytes, replies, paperspaceCalls } = figures;
   const of = (read: (target: Target) => number): Record<Target, number> => ({
     floor: read('floor'),
     bot: read('bot'),
@@ -336,6 +347,12 @@ function caseRows(figures: Figures, kind: Case): ResultRow[] {
       of((target) => cpuMs[target][kind] / acks[target][kind].length),
       formatMs,
       CPU_LIMIT,
+    ),
+    ratioRow(
+      `${label} heap allocated per request, end to end`,
+      of((target) => heapBytes[target][kind] / acks[target][kind].length),
+      formatKb,
+      HEAP_ALLOCATION_LIMIT,
     ),
     {
       metric: `${label} Paperspace calls per request`,
@@ -392,6 +409,10 @@ function report(figures: Figures, load: { before: number; after: number }): Benc
       'CPU per request = user + system CPU of the server process from before the burst until its last ' +
         `reply had arrived and it was idle again (under ${IDLE_CPU_MS} ms of CPU in ${IDLE_WINDOW_MS} ms), ` +
         'divided by the requests.',
+      "Heap allocated per request = the bytes the server process allocated on V8's heap over the same " +
+        'span, divided by the requests: counted by V8 where Node reports it (total_allocated_bytes), ' +
+        'otherwise the heap in use plus what each garbage collection freed (v8.GCProfiler), so when ' +
+        'collections happen does not change it.',
       "Paperspace calls = the emulator's request log over the bursts, divided by the requests; a team's " +
         'roles, kept 5 minutes, are read again once when they expire.',
       `Load average (1 minute) ${load.before.toFixed(1)} when the run began and ${load.after.toFixed(1)} ` +

@@ -15,10 +15,14 @@ export interface AckServerReady {
   url: string;
 }
 
-/** Asks a server process for the CPU time it has used so far. */
-export const CPU_QUERY = { type: 'cpu' } as const;
-/** process.cpuUsage(): user and system CPU time, in microseconds. */
-export type CpuUsed = NodeJS.CpuUsage;
+/** Asks a server process for the CPU time it has used and the heap it has allocated so far. */
+export const USAGE_QUERY = { type: 'usage' } as const;
+export interface UsageSoFar {
+  /** process.cpuUsage(): user and system CPU time, in microseconds. */
+  cpu: NodeJS.CpuUsage;
+  /** Bytes allocated on V8's heap since the server started (support/heap-allocation.ts). */
+  heapAllocatedBytes: number;
+}
 
 export interface SlackWorldConfig {
   latencyMs: number;

@@ -3,9 +3,11 @@
 import { startBenchBot } from '../support/bench-bot.js';
 import { linkAccounts } from '../support/bench-world.js';
 import { parentChannel, type STOP } from '../support/child-process.js';
-import type { AckServerConfig, AckServerReady, CPU_QUERY, CpuUsed } from './ack-protocol.js';
+import { heapAllocationCounter } from '../support/heap-allocation.js';
+import type { AckServerConfig, AckServerReady, USAGE_QUERY, UsageSoFar } from './ack-protocol.js';
 import { startFloorApp } from './floor-app.js';
 
+const heapAllocated = heapAllocationCounter();
 const channel = parentChannel();
 const config = await channel.next<AckServerConfig>();
 let server: { url: string; close(): Promise<void> };
@@ -22,9 +24,9 @@ if (config.kind === 'bot') {
 }
 channel.send({ url: server.url } satisfies AckServerReady);
 for (;;) {
-  const message = await channel.next<typeof CPU_QUERY | typeof STOP>();
+  const message = await channel.next<typeof USAGE_QUERY | typeof STOP>();
   if (message.type === 'stop') break;
-  channel.send(process.cpuUsage() satisfies CpuUsed);
+  channel.send({ cpu: process.cpuUsage(), heapAllocatedBytes: heapAllocated() } satisfies UsageSoFar);
 }
 await server.close();
 channel.disconnect();

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RespondFn } from '@slack/bolt';
 import { Agent, request } from 'undici';
+import { DEFAULT_POLL_CONCURRENCY } from '../../src/config.js';
 import { decodeMachineRef } from '../../src/features/machines/blocks/machine-ref.js';
 import { createSlackApp } from '../../src/slack/app.js';
 import { ActionId, SLASH_COMMAND } from '../../src/slack/ids.js';
@@ -25,8 +26,11 @@ export interface FloorAppOptions {
   keys: ReadonlyMap<string, string>;
 }
 
-/** As many sockets to Paperspace as the bot keeps (src/bot.ts), kept alive as long. */
-const PAPERSPACE_CONNECTIONS = 256;
+/**
+ * As many sockets to Paperspace as the bot keeps (src/bot.ts takes the poll concurrency's default), kept
+ * alive as long: with fewer, the floor's burst would queue for sockets the bot does not wait for.
+ */
+const PAPERSPACE_CONNECTIONS = DEFAULT_POLL_CONCURRENCY;
 
 export async function startFloorApp(options: FloorAppOptions): Promise<FloorApp> {
   const paperspace = new Agent({ connections: PAPERSPACE_CONNECTIONS, keepAliveTimeout: 10_000 });

@@ -11,6 +11,7 @@ export function mean(values: readonly number[]): number {
 }
 
 export const formatMs = (ms: number): string => `${ms < 10 ? ms.toFixed(2) : ms.toFixed(0)} ms`;
+export const formatKb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KB`;
 export const formatMb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 export const formatCount = (count: number): string =>
   Number.isInteger(count) ? count.toLocaleString('en-US') : count.toFixed(1);

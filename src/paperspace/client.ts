@@ -33,6 +33,11 @@ export interface PaperspaceClientOptions {
   onResponse?: (event: ResponseEvent) => void;
   /** Sent as X-Request-Id so logs on both sides can be correlated. */
   requestId?: string;
+  /**
+   * Without requestId: the id to send, read as each call is made. A client kept for many requests
+   * (vault/paperspace-clients.ts) sends each call with the id of the request it is made for.
+   */
+  currentRequestId?: () => string | undefined;
   /** Injectable for tests: retry backoff and waitForState polling wait through it. */
   sleep?: Sleep;
   /** Jitter source, injectable for tests; Math.random by default. */
@@ -74,7 +79,7 @@ export function createPaperspaceClient(options: PaperspaceClientOptions): Papers
     maxRetries,
     dispatcher: options.dispatcher,
     onResponse: options.onResponse,
-    requestId: options.requestId,
+    requestId: requestIdOf(options),
     sleep,
     random: options.random ?? Math.random,
     now,
@@ -128,3 +133,11 @@ function httpUrl(value: string, name: string): string {
 }
 
 const baseDialect = remembered(dialectOf);
+
+const noRequestId = () => undefined;
+
+function requestIdOf(options: PaperspaceClientOptions): () => string | undefined {
+  const { requestId } = options;
+  if (requestId !== undefined) return () => requestId;
+  return options.currentRequestId ?? noRequestId;
+}

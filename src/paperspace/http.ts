@@ -2,7 +2,6 @@
 // retries of safe operations, status -> typed error, and zod parsing of every success body.
 import pRetry from 'p-retry';
 import { type Dispatcher, request } from 'undici';
-import type { z } from 'zod';
 import {
   type ApiErrorSubject,
   connectionFailureMessage,
@@ -14,6 +13,7 @@ import {
   PaperspaceUnexpectedResponseError,
 } from './errors.js';
 import { parseErrorBody, parseRetryAfter, type Redactor, redactDeep } from './response-body.js';
+import type { ResponseSchema } from './schemas.js';
 import type { Sleep } from './sleep.js';
 
 export interface ResponseEvent {
@@ -31,7 +31,8 @@ export interface HttpCoreOptions {
   maxRetries: number;
   dispatcher: Dispatcher | undefined;
   onResponse: ((event: ResponseEvent) => void) | undefined;
-  requestId: string | undefined;
+  /** The X-Request-Id of a call, read as it is made: a client may serve one request or many. */
+  requestId: () => string | undefined;
   sleep: Sleep;
   random: () => number;
   now: () => number;
@@ -62,7 +63,8 @@ export interface HttpRequest<T> extends RequestOptions {
    * (`Authorization: Bearer`); `accessToken` is the GraphQL token for the contract's shared drives.
    */
   credential: 'apiKey' | 'bearerKey' | 'accessToken';
-  schema: z.ZodType<T>;
+  /** Checks the success body: a zod schema, or one answered in place for valid bodies (schemas.ts). */
+  schema: ResponseSchema<T>;
   /**
    * Safe to send twice: GETs, and start/stop, which the contract makes no-ops when repeated.
    * Only these are retried.
@@ -107,7 +109,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     }
   }
 
-  function headersFor<T>(req: HttpRequest<T>): Record<string, string> {
+  function headersFor<T>(req: HttpRequest<T>, requestId: string | undefined): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (req.credential === 'apiKey') {
       headers['x-api-key'] = options.apiKey;
@@ -117,7 +119,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
       headers.authorization = `Bearer ${options.accessToken}`;
     }
     if (req.body !== undefined) headers['content-type'] = 'application/json';
-    if (options.requestId) headers['x-request-id'] = options.requestId;
+    if (requestId) headers['x-request-id'] = requestId;
     return headers;
   }
 
@@ -130,6 +132,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
   }
 
   async function attempt<T>(req: HttpRequest<T>, attemptNumber: number): Promise<ApiResponse<T>> {
+    const requestId = options.requestId();
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const timeout = new AbortController();
@@ -145,7 +148,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     try {
       const response = await request(urlFor(req), {
         method: req.method,
-        headers: headersFor(req),
+        headers: headersFor(req, requestId),
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
         signal,
         ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
@@ -185,7 +188,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
       durationMs: elapsed(),
       attempt: attemptNumber,
     });
-    return interpret(req, statusCode, responseHeaders, text);
+    return interpret(req, statusCode, responseHeaders, text, requestId);
   }
 
   function interpret<T>(
@@ -193,9 +196,11 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     status: number,
     headers: Record<string, string | string[] | undefined>,
     text: string,
+    sentRequestId: string | undefined,
   ): ApiResponse<T> {
-    const requestId = firstHeader(headers['x-request-id']) ?? options.requestId;
-    const details = {
+    const requestId = firstHeader(headers['x-request-id']) ?? sentRequestId;
+    // What an error says about the call: built only for one, not for every answer that succeeds.
+    const details = () => ({
       operation: req.operation,
       action: req.action,
       status,
@@ -204,7 +209,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
       ...(req.permissionHint ? { permissionHint: req.permissionHint } : {}),
       credential: req.credential === 'accessToken' ? ('access token' as const) : ('API key' as const),
       changesState: !req.idempotent,
-    };
+    });
 
     if (status < 200 || status >= 300) {
       const parsed = parseErrorBody(text, redact);
@@ -213,7 +218,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
           ? parseRetryAfter(firstHeader(headers['retry-after']), options.now())
           : undefined;
       throw createApiError({
-        ...details,
+        ...details(),
         body: parsed.body,
         ...(parsed.serverMessage !== undefined ? { serverMessage: parsed.serverMessage } : {}),
         ...(parsed.bodyStatus !== undefined ? { bodyStatus: parsed.bodyStatus } : {}),
@@ -222,7 +227,7 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
     }
 
     const unexpected = (problem: string, body: unknown) =>
-      new PaperspaceUnexpectedResponseError({ ...details, body: redactDeep(body, redact) }, problem);
+      new PaperspaceUnexpectedResponseError({ ...details(), body: redactDeep(body, redact) }, problem);
 
     let value: unknown;
     if (text.trim() === '') {

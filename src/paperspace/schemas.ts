@@ -64,6 +64,126 @@ export type MachineWithEvents = z.infer<typeof machineWithEventsSchema>;
 
 export const machineListSchema = z.array(machineSchema);
 
+/** How the HTTP core reads a success body: a zod schema, or one with a faster way in (acceptedInPlace). */
+export type ResponseSchema<T> = Pick<z.ZodType<T>, 'safeParse'>;
+
+/**
+ * `schema`, with the bodies that `accepts` recognises as valid answered without zod: those are kept as
+ * they came, after `accepts` has made in place the one change the schema would (a byte count sent as
+ * a number becomes a string). Every other body goes to `schema`, which decides and says what is wrong,
+ * so `accepts` can only accept sooner, never refuse. Why: zod copies every object it parses and builds
+ * a result for each field on the way, and the machine lists the bot reads for every /ps list, page,
+ * App Home and watch poll came to a large share of all it allocated per request, and so of the time
+ * it spent collecting garbage. test/paperspace/accepted-in-place.test.ts holds each `accepts` to its
+ * schema, field by field.
+ */
+function acceptedInPlace<T>(schema: z.ZodType<T>, accepts: (value: unknown) => boolean): ResponseSchema<T> {
+  return {
+    safeParse: (value, params) =>
+      accepts(value) ? { success: true, data: value as T } : schema.safeParse(value, params),
+  };
+}
+
+type Check = (value: unknown) => boolean;
+const isText: Check = (value) => typeof value === 'string';
+// z.number() refuses NaN and the infinities (which JSON cannot carry anyway).
+const isNumber: Check = (value) => typeof value === 'number' && Number.isFinite(value);
+const isFlag: Check = (value) => typeof value === 'boolean';
+/** .nullable() */
+const orNull = (check: Check): Check => {
+  return (value) => value === null || check(value);
+};
+/** .optional() */
+const orAbsent = (check: Check): Check => {
+  return (value) => value === undefined || check(value);
+};
+/** .nullish() */
+const orNullOrAbsent = (check: Check): Check => {
+  return (value) => value === null || value === undefined || check(value);
+};
+const isByteCount: Check = (value) => isText(value) || isNumber(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** machineEventSchema's fields, as it checks them. */
+const EVENT_FIELDS: readonly (readonly [string, Check])[] = [
+  ['name', isText],
+  ['state', isText],
+  ['errorMsg', orNullOrAbsent(isText)],
+  ['handle', isText],
+  ['dtModified', orNullOrAbsent(isText)],
+  ['dtFinished', orNullOrAbsent(isText)],
+  ['dtCreated', isText],
+];
+/** machineSchema's fields, as it checks them; BYTE_FIELDS are its byteStrings. */
+const MACHINE_FIELDS: readonly (readonly [string, Check])[] = [
+  ['id', isText],
+  ['name', isText],
+  ['os', orNull(isText)],
+  ['ram', orNull(isByteCount)],
+  ['cpus', isNumber],
+  ['gpu', orNull(isText)],
+  ['storageTotal', orNull(isByteCount)],
+  ['storageUsed', orNull(isByteCount)],
+  ['machineType', isText],
+  ['usageRate', isText],
+  ['shutdownTimeoutInHours', orNull(isNumber)],
+  ['shutdownTimeoutForces', isFlag],
+  ['performAutoSnapshot', isFlag],
+  ['autoSnapshotFrequency', orNull(isText)],
+  ['autoSnapshotSaveCount', orNull(isNumber)],
+  ['dynamicPublicIp', orNull(isFlag)],
+  ['agentType', isText],
+  ['dtCreated', isText],
+  ['state', isText],
+  ['updatesPending', isFlag],
+  ['networkId', orNull(isText)],
+  ['privateIpAddress', orNull(isText)],
+  ['publicIpAddress', orNull(isText)],
+  ['region', orNull(isText)],
+  ['scriptId', orNull(isText)],
+  ['dtLastRun', orNull(isText)],
+  ['restorePointSnapshotId', orNullOrAbsent(isText)],
+  ['restorePointFrequency', orNullOrAbsent(isText)],
+  ['internalId', orAbsent(isNumber)],
+  ['events', orAbsent((events) => Array.isArray(events) && events.every(isEvent))],
+];
+const BYTE_FIELDS = ['ram', 'storageTotal', 'storageUsed'] as const;
+
+function hasFields(value: unknown, fields: readonly (readonly [string, Check])[]): boolean {
+  if (!isObject(value)) return false;
+  for (let index = 0; index < fields.length; index += 1) {
+    const [key, check] = fields[index] as readonly [string, Check];
+    if (!check(value[key])) return false;
+  }
+  return true;
+}
+
+function isEvent(value: unknown): boolean {
+  return hasFields(value, EVENT_FIELDS);
+}
+
+/** machineSchema's check, and its transform made in place. */
+function acceptsMachine(value: unknown): boolean {
+  if (!hasFields(value, MACHINE_FIELDS)) return false;
+  const machine = value as Record<string, unknown>;
+  for (const key of BYTE_FIELDS) {
+    if (typeof machine[key] === 'number') machine[key] = String(machine[key]);
+  }
+  return true;
+}
+
+/** machineListSchema, answered in place for a body it accepts. */
+export const machineListBody = acceptedInPlace(
+  machineListSchema,
+  (value) => Array.isArray(value) && value.every(acceptsMachine),
+);
+/** machineWithEventsSchema, answered in place for a body it accepts. */
+export const machineWithEventsBody = acceptedInPlace(
+  machineWithEventsSchema,
+  (value) => isObject(value) && Array.isArray(value.events) && acceptsMachine(value),
+);
+
 const usageSchema = z.looseObject({
   machineId: z.string(),
   secondsUsed: z.number(),

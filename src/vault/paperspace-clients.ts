@@ -2,7 +2,11 @@
 // the Slack user who clicked or typed, read from the vault at that moment. Clients share one undici
 // connection pool, so building one per request costs an object, not a connection.
 import type { Dispatcher } from 'undici';
-import { createPaperspaceClient, type PaperspaceClient } from '../paperspace/client.js';
+import {
+  createPaperspaceClient,
+  type PaperspaceClient,
+  type PaperspaceClientOptions,
+} from '../paperspace/client.js';
 import { CAPABILITIES, type Capabilities, dialectOf } from '../paperspace/dialect.js';
 import type { ResponseEvent } from '../paperspace/http.js';
 import type { SlackUser } from '../store/slack-user.js';
@@ -46,29 +50,59 @@ export interface PaperspaceClientFactory {
 }
 
 export function createPaperspaceClientFactory(deps: PaperspaceClientFactoryDeps): PaperspaceClientFactory {
+  const clientOptions = (credentials: Credentials): PaperspaceClientOptions => ({
+    apiKey: credentials.apiKey,
+    ...(credentials.accessToken === undefined ? {} : { accessToken: credentials.accessToken }),
+    baseUrl: deps.baseUrl,
+    graphqlUrl: deps.graphqlUrl,
+    ...(deps.dispatcher === undefined ? {} : { dispatcher: deps.dispatcher }),
+    ...(deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs }),
+    ...(deps.onResponse === undefined ? {} : { onResponse: deps.onResponse }),
+    ...(deps.sleep === undefined ? {} : { sleep: deps.sleep }),
+    ...(deps.now === undefined ? {} : { now: deps.now }),
+  });
+
   const forCredentials = (credentials: Credentials, options: ClientRequestOptions = {}) => {
     const requestId = options.requestId ?? deps.currentRequestId?.();
     return createPaperspaceClient({
-      apiKey: credentials.apiKey,
-      ...(credentials.accessToken === undefined ? {} : { accessToken: credentials.accessToken }),
-      baseUrl: deps.baseUrl,
-      graphqlUrl: deps.graphqlUrl,
-      ...(deps.dispatcher === undefined ? {} : { dispatcher: deps.dispatcher }),
-      ...(deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs }),
-      ...(deps.onResponse === undefined ? {} : { onResponse: deps.onResponse }),
-      ...(deps.sleep === undefined ? {} : { sleep: deps.sleep }),
-      ...(deps.now === undefined ? {} : { now: deps.now }),
+      ...clientOptions(credentials),
       ...(requestId === undefined ? {} : { requestId }),
     });
   };
 
+  // A person's client is kept for as long as the vault keeps their key opened: the vault answers the
+  // same credentials object for the same sealed record until it changes (opened-credentials.ts), so a
+  // new link, a logout or a key rotation brings a new client, and nothing here holds a key longer than
+  // the vault does. A kept client serves many requests, so its calls read the request id from the
+  // request scope as each is made; a caller that names another id gets a client of its own. Building a
+  // client per request was a share of every request's garbage. Only the contract's clients are kept:
+  // a v1 client remembers its key's session (whose key, which team, whether an administrator) for its
+  // whole life, and that must stay one request's.
+  const dialect = dialectOf(deps.baseUrl);
+  const kept = new WeakMap<Credentials, PaperspaceClient>();
+  const clientFor = (credentials: Credentials, options: ClientRequestOptions = {}) => {
+    const keep =
+      dialect === 'contract' &&
+      (options.requestId === undefined || options.requestId === deps.currentRequestId?.());
+    if (!keep) return forCredentials(credentials, options);
+    let client = kept.get(credentials);
+    if (client === undefined) {
+      client = createPaperspaceClient({
+        ...clientOptions(credentials),
+        ...(deps.currentRequestId === undefined ? {} : { currentRequestId: deps.currentRequestId }),
+      });
+      kept.set(credentials, client);
+    }
+    return client;
+  };
+
   const linkedClient: PaperspaceClientFactory['linkedClient'] = async (user, options) => {
     const linked = await deps.vault.linked(user);
-    return linked && { client: forCredentials(linked.credentials, options), account: linked.account };
+    return linked && { client: clientFor(linked.credentials, options), account: linked.account };
   };
 
   return {
-    capabilities: CAPABILITIES[dialectOf(deps.baseUrl)],
+    capabilities: CAPABILITIES[dialect],
     forCredentials,
     forUser: async (user, options) => (await linkedClient(user, options))?.client,
     linkedClient,

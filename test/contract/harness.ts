@@ -186,7 +186,7 @@ export async function startContractWorld({
         maxRetries: 0,
         dispatcher: undefined,
         onResponse: undefined,
-        requestId: undefined,
+        requestId: () => undefined,
         sleep,
         random: () => 0,
         now: clock.now,

@@ -13,7 +13,10 @@ import {
   userListFiltersSchema,
 } from '../../paperspace/request-params/list-filters.js';
 import { machineTypeSchema } from '../../paperspace/request-params/machine-create-params.js';
-import { machineListFiltersSchema } from '../../paperspace/request-params/machine-params.js';
+import {
+  type MachineFilters,
+  machineListFiltersSchema,
+} from '../../paperspace/request-params/machine-params.js';
 import { parseRequest } from '../../paperspace/request-params/parse-request.js';
 import { scriptListFiltersSchema } from '../../paperspace/request-params/script-params.js';
 import type { Machine, Network, Script, SharedDrive, Template, User } from '../../paperspace/schemas.js';
@@ -55,16 +58,16 @@ export async function fetchListing(
         'machines.list',
         'list machines',
       );
-      const typed = parseRequest(
-        machineListFiltersSchema,
-        typedFilters(machineListFiltersSchema, apiFilters),
-        'machines.list',
-        'list machines',
-      );
-      // Paging is listAll's business: a limit or skip smuggled into a page value must not steer it.
-      const { limit: _limit, skip: _skip, ...machineFilters } = typed;
+      const typed = typedFilters(machineListFiltersSchema, apiFilters);
+      // Paging is listAll's business: a limit or skip smuggled into a page value must not steer it,
+      // but a bad one is still named, with every other bad filter, as the schema words them.
+      const { limit, skip, ...machineFilters } = typed;
+      if (limit !== undefined || skip !== undefined)
+        parseRequest(machineListFiltersSchema, typed, 'machines.list', 'list machines');
       const items: Machine[] = [];
-      for await (const machine of client.machines.listAll(machineFilters, options)) {
+      // listAll checks the filters against the same schema (both dialects) before it sends anything,
+      // and refuses a bad one with the same words: checking them here as well only did the work twice.
+      for await (const machine of client.machines.listAll(machineFilters as MachineFilters, options)) {
         if (machineType === undefined || machine.machineType.toLowerCase() === machineType.toLowerCase())
           items.push(machine);
       }

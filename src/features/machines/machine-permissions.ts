@@ -104,8 +104,9 @@ async function decide(
   team: { roleOf: (paperspaceUserId: string) => Promise<TeamRole>; users: Promise<readonly User[]> },
 ): Promise<ButtonsFor> {
   if (paperspaceUserId === undefined) return buttonsFor({});
-  const othersOwn = machines.some((machine) => !buttonsFor({ paperspaceUserId })(machine).power);
-  if (!othersOwn) return buttonsFor({ paperspaceUserId });
+  const ownOnly = buttonsFor({ paperspaceUserId });
+  const othersOwn = machines.some((machine) => !ownOnly(machine).power);
+  if (!othersOwn) return ownOnly;
   const [administers, ownerName] = await Promise.all([
     administersTeam(deps, paperspaceUserId, team.roleOf),
     namesOfOwners(deps, viewer, team.users, machines),

@@ -1,7 +1,7 @@
 // Machines: every machine operation of the contract, plus listAll and waitForState built on them.
 import { MACHINE_LIST_PAGE_SIZE } from '../constants.js';
 import { PaperspaceError } from '../errors.js';
-import type { RequestOptions } from '../http.js';
+import type { QueryValue, RequestOptions } from '../http.js';
 import {
   askAvailability,
   askCreate,
@@ -14,7 +14,6 @@ import {
 import { machineSubject, segment, validMachineId } from '../path-ids.js';
 import {
   availabilityParamsSchema,
-  type MachineFilters,
   type MachineListFilters,
   machineListFiltersSchema,
 } from '../request-params/machine-params.js';
@@ -25,10 +24,10 @@ import {
   availabilitySchema,
   type Machine,
   type MachineWithEvents,
-  machineListSchema,
+  machineListBody,
   machineSchema,
   machineUtilizationSchema,
-  machineWithEventsSchema,
+  machineWithEventsBody,
 } from '../schemas.js';
 import { sendChange } from '../send-change.js';
 import { waitForState } from '../wait-for-state.js';
@@ -62,7 +61,14 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
   }
 
   async function list(filters: MachineListFilters = {}, options?: RequestOptions): Promise<Machine[]> {
-    const query = parseRequest(machineListFiltersSchema, filters, 'machines.list', 'list machines');
+    return listValid(
+      parseRequest(machineListFiltersSchema, filters, 'machines.list', 'list machines'),
+      options,
+    );
+  }
+
+  /** One getMachines call with filters already checked: listAll checks them once for all its pages. */
+  async function listValid(query: Record<string, QueryValue>, options?: RequestOptions): Promise<Machine[]> {
     const response = await core.send({
       ...options,
       operation: 'machines.list',
@@ -71,7 +77,7 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
       url: restUrl('/machines/getMachines'),
       query,
       credential: 'apiKey',
-      schema: machineListSchema,
+      schema: machineListBody,
       idempotent: true,
     });
     return response.data;
@@ -88,7 +94,7 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
       url: restUrl('/machines/getMachinePublic'),
       query: { machineId: id },
       credential: 'apiKey',
-      schema: machineWithEventsSchema,
+      schema: machineWithEventsBody,
       idempotent: true,
       subject: machineSubject(id),
     });
@@ -146,8 +152,7 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
 
     listAll(filters = {}, options) {
       // Validated now, so a bad filter fails at the call rather than at the first iteration.
-      parseRequest(listAllFiltersSchema, filters, 'machines.list', 'list machines');
-      return pages(filters, options);
+      return pages(parseRequest(listAllFiltersSchema, filters, 'machines.list', 'list machines'), options);
     },
 
     show,
@@ -212,10 +217,13 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
       waitForState({ show, sleep: context.sleep, now: context.now }, machineId, state, options),
   };
 
-  async function* pages(filters: MachineFilters, options?: RequestOptions): AsyncGenerator<Machine> {
+  async function* pages(
+    filters: Record<string, QueryValue>,
+    options?: RequestOptions,
+  ): AsyncGenerator<Machine> {
     const seen = new Set<string>();
     for (let skip = 0; ; skip += MACHINE_LIST_PAGE_SIZE) {
-      const page = await list({ ...filters, limit: MACHINE_LIST_PAGE_SIZE, skip }, options);
+      const page = await listValid({ ...filters, limit: MACHINE_LIST_PAGE_SIZE, skip }, options);
       let fresh = 0;
       for (const machine of page) {
         // Offset paging shifts when machines are created meanwhile; never yield one machine twice.

@@ -79,16 +79,14 @@ function fittingPageSize(
   fixed: KnownBlock[],
   wanted: number,
 ): number {
-  const sizes = built.map((blocks) => ({
-    blocks: blocks.length + (dividers ? 1 : 0),
-    text: blockTextLength(blocks),
-  }));
-  const widest = Math.max(0, ...sizes.map((size) => size.blocks));
-  const texts = sizes.map((size) => size.text).sort((a, b) => b - a);
+  let widest = 0;
+  for (const blocks of built) widest = Math.max(widest, blocks.length + (dividers ? 1 : 0));
+  // A fresh array, sorted in place: this runs for every list drawn.
+  const texts = built.map(blockTextLength).sort((a, b) => b - a);
   let text = blockTextLength(fixed) + PAGER_TEXT;
   let fitting = 0;
-  for (const itemText of texts.slice(0, wanted)) {
-    text += itemText;
+  for (let index = 0; index < Math.min(wanted, texts.length); index += 1) {
+    text += texts[index] as number;
     const blocks = fixed.length + PAGER_BLOCKS + widest * (fitting + 1);
     if (text > MESSAGE_BUDGET.text || blocks > MESSAGE_BUDGET.blocks) break;
     fitting += 1;
