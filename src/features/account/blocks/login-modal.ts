@@ -48,29 +48,8 @@ export function loginModal(options: LoginModalOptions = {}): ModalView {
       textElement({ placeholder: 'Your Paperspace API key', maxLength: 200 }),
     ),
   );
-  if (asksAccessToken) {
-    blocks.push(
-      input(
-        LoginFields.accessToken,
-        'GraphQL access token',
-        textElement({ placeholder: 'Only needed for shared drives', maxLength: 500 }),
-        { optional: true, hint: 'Shared drives use the GraphQL API, which needs its own access token.' },
-      ),
-    );
-  }
-  if (asksEmail) {
-    blocks.push(
-      input(
-        LoginFields.email,
-        'Your Paperspace e-mail',
-        textElement({ placeholder: 'Only needed for a team key', maxLength: 320 }),
-        {
-          optional: true,
-          hint: 'A team key can list every member of the team, so it does not say which one you are: your e-mail does.',
-        },
-      ),
-    );
-  }
+  if (asksAccessToken) blocks.push(optionalTextInput(ACCESS_TOKEN_INPUT));
+  if (asksEmail) blocks.push(optionalTextInput(EMAIL_INPUT));
   return modal({
     callbackId: CallbackId.login,
     title: TITLE,
@@ -137,4 +116,34 @@ export function readLoginSubmission(values: ViewStateValues): LoginSubmission {
     accessToken: readString(values, LoginFields.accessToken),
     email: readString(values, LoginFields.email),
   };
+}
+
+interface OptionalTextInput {
+  field: Parameters<typeof input>[0];
+  label: string;
+  placeholder: string;
+  maxLength: number;
+  /** When it is needed. */
+  hint: string;
+}
+
+const ACCESS_TOKEN_INPUT: OptionalTextInput = {
+  field: LoginFields.accessToken,
+  label: 'GraphQL access token',
+  placeholder: 'Only needed for shared drives',
+  maxLength: 500,
+  hint: 'Shared drives use the GraphQL API, which needs its own access token.',
+};
+
+const EMAIL_INPUT: OptionalTextInput = {
+  field: LoginFields.email,
+  label: 'Your Paperspace e-mail',
+  placeholder: 'Only needed for a team key',
+  maxLength: 320,
+  hint: 'A team key can list every member of the team, so it does not say which one you are: your e-mail does.',
+};
+
+/** A text field the person may leave empty. */
+function optionalTextInput({ field, label, placeholder, maxLength, hint }: OptionalTextInput) {
+  return input(field, label, textElement({ placeholder, maxLength }), { optional: true, hint });
 }

@@ -20,14 +20,7 @@ import { openLoadingModal } from '../../../slack/loading-modal.js';
 import { defineOperation } from '../../../slack/operation.js';
 import { readAccountKind } from '../account-kind.js';
 import { createMachineModal } from '../blocks/create-machine-modal.js';
-import {
-  announceCreated,
-  checkCreate,
-  completeCreateParams,
-  createForPerson,
-  findNetwork,
-  findTemplate,
-} from '../create-flow.js';
+import * as createFlow from '../create-flow.js';
 import type { CreateOutcome } from '../machine-operations.js';
 import type { OwnerRequests } from '../machines-wiring.js';
 import { describeIssues, typedKeyValues } from '../typed-key-values.js';
@@ -127,26 +120,35 @@ async function createInline(
   // Paperspace, with the template whose OS rules apply; then every problem is named in one answer.
   const [{ account }, template, network, linked] = await Promise.all([
     readAccountKind(client),
-    findTemplate(client, typed.value.templateId),
-    findNetwork(client, typed.value.networkId),
+    createFlow.findTemplate(client, typed.value.templateId),
+    createFlow.findNetwork(client, typed.value.networkId),
     context.deps.vault.account(context.user),
   ]);
   const asker = { user: context.user, linked, account, dialect: client.dialect };
-  const checked = checkCreate(await completeCreateParams(context.deps, asker, typed.value), asker, {
-    template,
-    network,
-  });
+  const checked = createFlow.checkCreate(
+    await createFlow.completeCreateParams(context.deps, asker, typed.value),
+    asker,
+    {
+      template,
+      network,
+    },
+  );
   if (!checked.ok) return refuse(describeIssues(checked.issues));
 
   let outcome: CreateOutcome;
   try {
-    outcome = await createForPerson(context.deps, { user: context.user, client }, checked.value, template);
+    outcome = await createFlow.createForPerson(
+      context.deps,
+      { user: context.user, client },
+      checked.value,
+      template,
+    );
   } catch (error) {
     // A team member: the approvals feature offers to ask an administrator instead.
     if (await requests.offerCreateRequest(error, checked.value, context.replyPrivately)) return;
     throw error;
   }
-  await announceCreated({
+  await createFlow.announceCreated({
     deps: context.deps,
     web: context.web,
     user: context.user,

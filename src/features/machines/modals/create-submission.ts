@@ -32,14 +32,7 @@ import {
   createMachineFieldBlockIds,
   readCreateMachineSubmission,
 } from '../blocks/create-machine-submission.js';
-import {
-  announceCreated,
-  checkCreate,
-  completeCreateParams,
-  createForPerson,
-  findNetwork,
-  findTemplate,
-} from '../create-flow.js';
+import * as createFlow from '../create-flow.js';
 import type { OwnerRequests } from '../machines-wiring.js';
 import { type MachineSubmission, readSubmission } from './machine-submission.js';
 
@@ -70,11 +63,11 @@ export function registerCreateSubmission(
         : INDIVIDUAL;
     const paperspace = await deps.clients.forUser(user);
     const asker = { user, linked, account, dialect: paperspace?.dialect ?? 'contract' };
-    const params = await completeCreateParams(deps, asker, readCreateMachineSubmission(values));
+    const params = await createFlow.completeCreateParams(deps, asker, readCreateMachineSubmission(values));
     const found = paperspace
       ? await lookupsWithinBudget(submission, paperspace, params, msLeftOf(context, LOOKUP_MS))
       : { template: undefined, network: undefined };
-    const checked = checkCreate(params, asker, found);
+    const checked = createFlow.checkCreate(params, asker, found);
     if (!checked.ok) {
       await ack({
         response_action: 'errors',
@@ -93,14 +86,14 @@ export function registerCreateSubmission(
       return;
     }
     const attempt = settled(
-      createForPerson(deps, { user, client: userClient }, checked.value, found.template),
+      createFlow.createForPerson(deps, { user, client: userClient }, checked.value, found.template),
     );
     // A create Paperspace answers within the ack's time closes the form: its card in the channel says
     // the rest. A slower one turns the form into "Creating…", and the modal then says how it ended.
     const early = await within(attempt, msLeftOf(context, CREATE_ACK_MS));
     if (early?.ok === true) {
       await ack({ response_action: 'clear' });
-      await announceCreated({
+      await createFlow.announceCreated({
         deps: submission.deps,
         web: submission.web,
         user,
@@ -149,7 +142,7 @@ export function registerCreateSubmission(
       view.id,
       `✅ Created *${name}*. Its card is posted where you opened this form.`,
     );
-    await announceCreated({
+    await createFlow.announceCreated({
       deps: submission.deps,
       web: submission.web,
       user,
@@ -213,8 +206,8 @@ async function lookupsWithinBudget(
     }
   };
   const [template, network] = await Promise.all([
-    bounded(findTemplate(client, params.templateId, options), 'template'),
-    bounded(findNetwork(client, params.networkId, options), 'network'),
+    bounded(createFlow.findTemplate(client, params.templateId, options), 'template'),
+    bounded(createFlow.findNetwork(client, params.networkId, options), 'network'),
   ]);
   return { template, network };
 }
