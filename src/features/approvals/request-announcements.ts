@@ -8,12 +8,12 @@ import { failureText } from '../../errors/user-message.js';
 import { PaperspacePermissionError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import { mention, type SlackMessage, slackDate } from '../../slack/block-kit/text.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { postIn, tellPrivately, updateMessage } from '../../slack/posting.js';
 import type { PostedRequest, ReadableRequest, StoredRequest } from '../../store/approval-requests.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import { machineCardMessage } from '../machines/blocks/machine-card.js';
 import { watchOperation } from '../machines/superseded-cards.js';
+import type { ApprovalsDeps } from './approvals-deps.js';
 import {
   approverMessage,
   plainMessage,
@@ -26,7 +26,7 @@ import type { ActedOn } from './request-action.js';
 
 /** Shows the decision on every copy of the request, in place of its buttons. */
 export async function refreshMessages(
-  decider: { deps: Pick<ListenerDeps, 'store' | 'logger'>; web: WebClient },
+  decider: { deps: Pick<ApprovalsDeps, 'store' | 'logger'>; web: WebClient },
   requestId: string,
   /** The standing grant an "Approve for N hours" just gave, said on every copy. */
   grant?: StandingGrant,
@@ -54,7 +54,7 @@ export async function refreshMessages(
 }
 
 export async function tellRequester(
-  decider: { web: WebClient; deps: Pick<ListenerDeps, 'pacer'> },
+  decider: { web: WebClient; deps: Pick<ApprovalsDeps, 'pacer'> },
   request: Pick<StoredRequest, 'requesterId'>,
   text: string,
 ): Promise<void> {

@@ -9,7 +9,9 @@
 //   a card may show or hide Settings, Access and Destroy, whose click Paperspace still judges.
 // - v1 says the role in the key's session (read once per client), and its machines name no owner, so
 //   its role is never kept here.
-// - One memo per store, so each bot (a test's, a replica's) keeps its own.
+// - One memo per store, so each bot (a test's, a replica's) keeps its own. It is keyed by the store's
+//   role notes, the one repository every caller holds: features are handed different parts of the
+//   store (features/feature-deps.ts), and /ps list, App Home and a card's click share one memo.
 import { type RoleNotes, type TeamPerson, type TeamRole, teamRoleOf } from '../../domain/team-role.js';
 import type { User } from '../../paperspace/schemas.js';
 
@@ -28,10 +30,10 @@ interface KeptTeam {
 const memos = new WeakMap<object, Map<string, KeptTeam>>();
 
 function teamsOf(deps: RoleNotes): Map<string, KeptTeam> {
-  let teams = memos.get(deps.store);
+  let teams = memos.get(deps.store.approvals);
   if (teams === undefined) {
     teams = new Map();
-    memos.set(deps.store, teams);
+    memos.set(deps.store.approvals, teams);
   }
   return teams;
 }

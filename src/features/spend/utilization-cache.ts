@@ -33,7 +33,7 @@ interface Entry {
 
 const caches = new WeakMap<object, UtilizationCache>();
 
-/** The cache of the bot whose client factory is `owner` (ListenerDeps and JobDeps carry the same). */
+/** The cache of the bot whose client factory is `owner` (PlatformDeps and JobDeps carry the same). */
 export function utilizationCacheOf(owner: object, now: () => number): UtilizationCache {
   let cache = caches.get(owner);
   if (cache === undefined) {
