@@ -6,6 +6,7 @@ import type { WebClient } from '@slack/web-api';
 import { Agent } from 'undici';
 import { DEFAULT_POLL_CONCURRENCY, type RetentionConfig, type SlackPacing } from './config.js';
 import { describeError } from './errors/describe-error.js';
+import type { ListenerWiring } from './features/feature-deps.js';
 import { attachListeners, createBotScheduler, pacingOf, rowRedrawOf } from './features/index.js';
 import { createMachineWatcher, type MachineWatcher } from './features/machines/machine-watcher.js';
 import type { Logger } from './logger.js';
@@ -23,7 +24,6 @@ import {
   createInstallationStore,
   NotInstalledError,
 } from './slack/installation-store.js';
-import type { ListenerDeps } from './slack/listener-deps.js';
 import { METADATA_SEAL_PURPOSE } from './slack/metadata-seal.js';
 import { BOT_SCOPES } from './slack/scopes.js';
 import { createAuditTrail } from './store/audit-trail.js';
@@ -179,7 +179,8 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
         }
       : {}),
   });
-  const deps: ListenerDeps = {
+  // The listeners' wiring: each feature is handed only its declared part of it (features/index.ts).
+  const wiring: ListenerWiring = {
     clients,
     vault: options.vault,
     store: options.store,
@@ -219,7 +220,7 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     port: options.port,
     ...(options.host === undefined ? {} : { host: options.host }),
     metadataKeys: options.vault.derivedKeys(METADATA_SEAL_PURPOSE),
-    register: (app: Parameters<typeof attachListeners>[0]) => attachListeners(app, deps),
+    register: (app: Parameters<typeof attachListeners>[0]) => attachListeners(app, wiring),
     customRoutes: [...observabilityRoutes, ...(options.customRoutes ?? [])],
   };
   const slackApp =

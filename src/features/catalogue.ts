@@ -12,6 +12,7 @@ import { catalogFeature } from './catalog/index.js';
 import { pageFor } from './catalog/list-message.js';
 import { alertRowFinished } from './cost-alerts/buttons/alert-message.js';
 import { costAlertsFeature } from './cost-alerts/index.js';
+import type { Feature } from './feature.js';
 import { homeFeature } from './home/index.js';
 import { publishHome } from './home/publish-home.js';
 import { createMachinesFeature } from './machines/index.js';
@@ -123,7 +124,9 @@ function inHelpOrder(operations: readonly Operation[]): Operation[] {
   });
 }
 
-const operations = inHelpOrder(features.flatMap((feature): readonly Operation[] => feature.operations ?? []));
+const operations = inHelpOrder(
+  features.flatMap((feature: Feature): readonly Operation[] => feature.operations ?? []),
+);
 const list = operations.find((operation) => operation.name === 'list');
 
 /** Every `/ps` command, read by one parser driven by the features' definitions. */

@@ -13,24 +13,52 @@ import {
   type SchedulerTimers,
 } from '../scheduler/scheduler.js';
 import { type ChannelPacer, createChannelPacer } from '../slack/channel-pacer.js';
-import type { ListenerDeps } from '../slack/listener-deps.js';
+import type { Operation } from '../slack/operation.js';
+import type { PlatformDeps } from '../slack/platform-deps.js';
 import { registerPsCommand } from '../slack/ps-command.js';
 import { createListenerRouter, type ListenerRouter } from '../slack/router.js';
 import { commands, features, rowFinishers } from './catalogue.js';
 import type { Feature } from './feature.js';
+import { type ListenerWiring, narrowDeps } from './feature-deps.js';
 import { handOut, type JobResources } from './job-needs.js';
 import { createRowRedraw } from './watches/row-messages.js';
 
 const allFeatures: readonly Feature[] = features;
 
-export function registerListeners(router: ListenerRouter, deps: ListenerDeps): void {
-  registerPsCommand(router, deps, commands);
-  for (const feature of allFeatures) feature.listen?.(router, deps);
+const NO_NEEDS = { ports: [], services: [] } as const;
+
+/** What the platform's listeners get from the wiring: no repository, no shared service. */
+function platformOf(wiring: ListenerWiring): PlatformDeps {
+  const { clients, logger, pacer } = wiring;
+  return { clients, logger, pacer };
+}
+
+/**
+ * Each feature's listeners and operations get the deps its `needs` declares, picked from the wiring at
+ * run time: a repository the feature did not declare is not in the object it is handed.
+ */
+export function registerListeners(router: ListenerRouter, wiring: ListenerWiring): void {
+  const featureDeps = allFeatures.map((feature) => ({
+    feature,
+    deps: narrowDeps(wiring, feature.needs ?? NO_NEEDS),
+  }));
+  const operationDeps = new Map<Operation, PlatformDeps>(
+    featureDeps.flatMap(({ feature, deps }) =>
+      (feature.operations ?? []).map((operation) => [operation, deps]),
+    ),
+  );
+  registerPsCommand(router, platformOf(wiring), commands, (operation) => {
+    const deps = operationDeps.get(operation);
+    // The parser reads only the features' own operations; another would be a bug in the catalogue.
+    if (deps === undefined) throw new Error(`No feature owns the operation "${operation.name}"`);
+    return deps;
+  });
+  for (const { feature, deps } of featureDeps) feature.listen?.(router, deps);
 }
 
 /** Gives `app` the bot's listeners, behind one dispatching listener per surface (slack/router.ts). */
-export function attachListeners(app: App, deps: ListenerDeps): void {
-  registerListeners(createListenerRouter(app, deps), deps);
+export function attachListeners(app: App, wiring: ListenerWiring): void {
+  registerListeners(createListenerRouter(app, platformOf(wiring)), wiring);
 }
 
 /**
@@ -111,12 +139,12 @@ export function createBotScheduler(options: BotSchedulerOptions): Scheduler {
 }
 
 /**
- * ListenerDeps.redrawRow: ends the row of a reminder, alert or digest whose Stop's watch a newer
+ * ListenerServices.redrawRow: ends the row of a reminder, alert or digest whose Stop's watch a newer
  * operation took over, drawn by the feature the message belongs to.
  */
 export function rowRedrawOf(
-  deps: Pick<ListenerDeps, 'store' | 'pacer' | 'logger' | 'now'>,
-): ListenerDeps['redrawRow'] {
+  deps: Pick<ListenerWiring, 'store' | 'pacer' | 'logger' | 'now'>,
+): ListenerWiring['redrawRow'] {
   const redraw = createRowRedraw({ ...deps, finishers: rowFinishers });
   return (web, watch, line) => redraw(web, watch, line, false);
 }

@@ -8,7 +8,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { describeError } from '../errors/describe-error.js';
 import { actionInteraction, type Interaction } from './interaction.js';
-import type { ListenerDeps } from './listener-deps.js';
+import type { PlatformDeps } from './platform-deps.js';
 
 /** Bolt's arguments for a click on a button (the default) or on another interactive element. */
 export type ButtonArgs<A extends BlockAction = BlockAction<ButtonAction>> = SlackActionMiddlewareArgs<A> &
@@ -68,7 +68,7 @@ export async function redrawClickedMessage(
   }
 }
 
-function readButtonClick<A extends BlockAction>(args: ButtonArgs<A>, deps: ListenerDeps): ButtonClick {
+function readButtonClick<A extends BlockAction>(args: ButtonArgs<A>, deps: PlatformDeps): ButtonClick {
   const { body, action } = args;
   const interaction = actionInteraction(deps, args);
   const message = body.message
@@ -83,7 +83,7 @@ function readButtonClick<A extends BlockAction>(args: ButtonArgs<A>, deps: Liste
 }
 
 export function buttonHandler<A extends BlockAction = BlockAction<ButtonAction>>(
-  deps: ListenerDeps,
+  deps: PlatformDeps,
   handle: (click: ButtonClick, args: ButtonArgs<A>) => Promise<void>,
 ): (args: ButtonArgs<A>) => Promise<void> {
   return async (args) => {

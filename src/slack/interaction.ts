@@ -19,13 +19,16 @@ import type { LinkedAccount } from '../vault/key-vault.js';
 import { errorMessage, loginPrompt } from './block-kit/messages.js';
 import type { SlackMessage } from './block-kit/text.js';
 import { homeReplies } from './home-replies.js';
-import type { ListenerDeps } from './listener-deps.js';
+import type { PlatformDeps } from './platform-deps.js';
 import { tellPrivately } from './posting.js';
 import { slackPerson } from './slack-person.js';
 
 export interface Interaction {
-  /** The listener's dependencies, with a logger that names this request (who, which surface). */
-  deps: ListenerDeps;
+  /**
+   * The platform's deps, with a logger that names this request (who, which surface). What a feature
+   * keeps is not here: its listener has its own deps (inRequest gives them this request's logger).
+   */
+  deps: PlatformDeps;
   user: SlackUser;
   /** The conversation the request came from; undefined in App Home and in modals opened there. */
   channelId: string | undefined;
@@ -60,7 +63,7 @@ interface InteractionSource {
   boltContext: Record<string, unknown>;
 }
 
-function createInteraction(deps: ListenerDeps, source: InteractionSource): Interaction {
+function createInteraction(deps: PlatformDeps, source: InteractionSource): Interaction {
   const { user, channelId, web, respond } = source;
   // The bot's request scope gave this request its id; it already stamps the log lines and the
   // Paperspace calls. An app without that scope (a bare Bolt app in a test) gets an id of its own here.
@@ -106,6 +109,17 @@ function createInteraction(deps: ListenerDeps, source: InteractionSource): Inter
   };
 }
 
+/**
+ * A feature's `deps` with the logger of `interaction`, so what its services log while serving the
+ * request names the request, as the platform's own lines do.
+ */
+export function inRequest<Deps extends { logger: PlatformDeps['logger'] }>(
+  deps: Deps,
+  interaction: { deps: Pick<PlatformDeps, 'logger'> },
+): Deps {
+  return { ...deps, logger: interaction.deps.logger };
+}
+
 /** Who clicked or submitted, keyed as on every surface (slack-person.ts). */
 export function userOf(body: {
   user: { id: string; team_id?: string };
@@ -125,7 +139,7 @@ function nonEmpty(value: unknown): string | undefined {
 }
 
 export function commandInteraction(
-  deps: ListenerDeps,
+  deps: PlatformDeps,
   { command, respond, client, context }: SlackCommandMiddlewareArgs & AllMiddlewareArgs,
   name: string,
 ): Interaction {
@@ -151,7 +165,7 @@ export interface ActionRequest {
 }
 
 export function actionInteraction(
-  deps: ListenerDeps,
+  deps: PlatformDeps,
   { body, respond, client, context }: ActionRequest,
 ): Interaction {
   return createInteraction(deps, {
@@ -177,7 +191,7 @@ export interface ViewRequest {
  * modal was opened from (its private_metadata says), so answers go there ephemerally, or to the DM.
  */
 export function viewInteraction(
-  deps: ListenerDeps,
+  deps: PlatformDeps,
   { body, client, context }: ViewRequest,
   channelId: string | undefined,
 ): Interaction {

@@ -7,21 +7,25 @@ import type { z } from 'zod';
 import type { CommandHandler } from './command-context.js';
 import type { CommandDefinition } from './command-language/command-definition.js';
 
-export interface Operation<Name extends string = string, Params = unknown>
+export interface Operation<Name extends string = string, Params = unknown, Deps = unknown>
   extends CommandDefinition<Name, Params> {
   /** `read` only looks; `change` changes something in Paperspace or in what the bot keeps. */
   readonly kind: 'read' | 'change';
   readonly params: z.ZodType<Params>;
-  run(params: Params, context: Parameters<CommandHandler<Params>>[1]): Promise<void>;
+  /**
+   * Runs it for the person in `context`, with the deps of the feature that owns it (with this request's
+   * logger). A method, so an operation typed with its feature's deps still fits a list of operations.
+   */
+  run(params: Params, context: Parameters<CommandHandler<Params>>[1], deps: Deps): Promise<void>;
 }
 
 /**
  * Declares an operation. Its parameters' type is the schema's: the reader must produce exactly that,
  * and the handler receives exactly that.
  */
-export function defineOperation<const Name extends string, Schema extends z.ZodType>(
-  operation: Operation<Name, NoInfer<z.output<Schema>>> & { readonly params: Schema },
-): Operation<Name, z.output<Schema>> {
+export function defineOperation<const Name extends string, Schema extends z.ZodType, Deps = unknown>(
+  operation: Operation<Name, NoInfer<z.output<Schema>>, Deps> & { readonly params: Schema },
+): Operation<Name, z.output<Schema>, Deps> {
   return operation;
 }
 

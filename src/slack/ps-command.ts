@@ -5,15 +5,19 @@ import { usageErrorMessage } from './block-kit/messages.js';
 import type { CommandContext } from './command-context.js';
 import type { CommandParser } from './command-language/command-parser.js';
 import { SLASH_COMMAND } from './ids.js';
-import { commandInteraction } from './interaction.js';
-import type { ListenerDeps } from './listener-deps.js';
+import { commandInteraction, inRequest } from './interaction.js';
 import type { Operation } from './operation.js';
+import type { PlatformDeps } from './platform-deps.js';
 import type { ListenerRouter } from './router.js';
+
+/** The deps of the feature that owns an operation (features/index.ts knows which feature that is). */
+export type OperationDeps = (operation: Operation) => PlatformDeps;
 
 export function registerPsCommand(
   router: ListenerRouter,
-  deps: ListenerDeps,
+  deps: PlatformDeps,
   parser: CommandParser<Operation>,
+  depsOf: OperationDeps,
 ): void {
   router.command(SLASH_COMMAND, async (args) => {
     const { command, ack } = args;
@@ -35,7 +39,7 @@ export function registerPsCommand(
       respond: args.respond,
     };
     try {
-      await parsed.definition.run(parsed.params, context);
+      await parsed.definition.run(parsed.params, context, inRequest(depsOf(parsed.definition), context));
     } catch (error) {
       await context.replyFailure(error);
     }

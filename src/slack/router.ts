@@ -21,7 +21,7 @@ import type {
 } from '@slack/bolt';
 import { errorMessage } from './block-kit/messages.js';
 import { answerActionFailures, answerCommandFailures, answerViewFailures } from './failure-answers.js';
-import type { ListenerDeps } from './listener-deps.js';
+import type { PlatformDeps } from './platform-deps.js';
 
 type ActionListener<A extends BlockAction = BlockAction> = Middleware<SlackActionMiddlewareArgs<A>>;
 type ViewListener = Middleware<SlackViewMiddlewareArgs<ViewSubmitAction>>;
@@ -48,7 +48,7 @@ export const STALE_BUTTON_TEXT =
  * Registers the dispatching listeners on `app` and answers the router the listener modules register
  * with. The command goes to Bolt as it is: the bot has one, so there is nothing to save.
  */
-export function createListenerRouter(app: App, deps: Pick<ListenerDeps, 'logger' | 'pacer'>): ListenerRouter {
+export function createListenerRouter(app: App, deps: Pick<PlatformDeps, 'logger' | 'pacer'>): ListenerRouter {
   const { logger, pacer } = deps;
   const actions = new Map<string, ActionListener>();
   const views = new Map<string, ViewListener>();

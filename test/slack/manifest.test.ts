@@ -6,10 +6,10 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import type { ListenerWiring } from '../../src/features/feature-deps.js';
 import { registerListeners } from '../../src/features/index.js';
 import { SLACK_EVENTS_PATH, SLACK_OAUTH_REDIRECT_PATH } from '../../src/slack/app.js';
 import { ActionId, CallbackId, SLASH_COMMAND, StepCallbackId } from '../../src/slack/ids.js';
-import type { ListenerDeps } from '../../src/slack/listener-deps.js';
 import type { ListenerRouter } from '../../src/slack/router.js';
 import { BOT_SCOPES } from '../../src/slack/scopes.js';
 import {
@@ -66,7 +66,7 @@ function registeredListeners() {
     function: (callbackId) => registered.functions.push(callbackId),
   };
   // The dependencies are used by handlers, which never run here.
-  registerListeners(recorder, {} as ListenerDeps);
+  registerListeners(recorder, { store: {} } as ListenerWiring);
   return registered;
 }
 

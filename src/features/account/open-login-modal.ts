@@ -12,17 +12,17 @@ import type { KeyVault } from '../../vault/key-vault.js';
 import { loginModal } from './blocks/login-modal.js';
 
 interface LoginTrigger extends ModalTrigger {
-  deps: { vault: KeyVault; logger: Logger; clients: { capabilities: Capabilities } };
+  deps: { logger: Logger; clients: { capabilities: Capabilities } };
   user: SlackUser;
 }
 
-export async function openLoginModal(trigger: LoginTrigger): Promise<void> {
+export async function openLoginModal(trigger: LoginTrigger, vault: Pick<KeyVault, 'account'>): Promise<void> {
   const { web: client, deps, user } = trigger;
   const capabilities = deps.clients.capabilities;
   // A refused trigger (late, used, rate limited) has been explained to the person by openModal.
   const opened = await openModal(trigger, loginModal({ capabilities }));
   if (opened === undefined) return;
-  const linked = await deps.vault.account(user);
+  const linked = await vault.account(user);
   if (!linked) return;
   try {
     await client.views.update({

@@ -7,14 +7,14 @@
 // OAuth, the workspace's installation (its bot token) goes with its data; an organisation's org-wide
 // install, uninstalled, takes every workspace it served with it.
 import { describeError } from '../../errors/describe-error.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../slack/router.js';
 import { describeLeftAccess, revokeLeavingWorkspaceShares } from '../shares/workspace-shares.js';
+import type { AccountDeps } from './account-deps.js';
 
 /** Who the audit record names: Slack itself (Slackbot's id), not a person of the workspace. */
 const SLACK_ITSELF = 'USLACKBOT';
 
-export function registerWorkspaceUninstall(router: ListenerRouter, deps: ListenerDeps): void {
+export function registerWorkspaceUninstall(router: ListenerRouter, deps: AccountDeps): void {
   const purge = async (teamId: string, cause: string) => {
     // Best effort: a share whose access could not be removed never keeps the keys from being purged.
     const left = await revokeLeavingWorkspaceShares(deps, teamId).catch((error: unknown) => {

@@ -1,12 +1,12 @@
 // Who decides a request (Approve, Deny) or withdraws it, as every step of a decision receives them.
 import type { WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import type { ApprovalsDeps } from './approvals-deps.js';
 import type { RequestSettled } from './request-settled.js';
 
 export interface Decider {
-  deps: ListenerDeps;
+  deps: ApprovalsDeps;
   web: WebClient;
   user: SlackUser;
   /** Answers the person who clicked, privately. */

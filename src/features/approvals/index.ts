@@ -3,6 +3,7 @@
 // own key. `/ps approvals`, `/ps requests`, the request buttons, the Deny form, and the expiry job.
 // `settled` hears how each request ended (a Workflow Builder step waits on the ones it opened).
 import type { Feature } from '../feature.js';
+import { approvalsNeeds } from './approvals-deps.js';
 import { registerRequestButtons } from './buttons/request-buttons.js';
 import { approvalsOperation } from './commands/approvals.js';
 import { requestsOperation } from './commands/requests.js';
@@ -12,11 +13,12 @@ import type { RequestSettled } from './request-settled.js';
 
 export function createApprovalsFeature(settled: RequestSettled) {
   return {
+    needs: approvalsNeeds,
     operations: [approvalsOperation, requestsOperation],
     listen(router, deps) {
       registerRequestButtons(router, deps, settled);
       registerDenySubmission(router, deps, settled);
     },
     jobs: approvalJobPlan(settled),
-  } as const satisfies Feature;
+  } as const satisfies Feature<typeof approvalsNeeds>;
 }

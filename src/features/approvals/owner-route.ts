@@ -9,13 +9,17 @@ import type { Machine } from '../../paperspace/schemas.js';
 import { mention } from '../../slack/block-kit/text.js';
 import type { Interaction } from '../../slack/interaction.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import type { FeatureDeps } from '../feature-deps.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
-import { type PowerRequest, requestPower } from '../machines/power-request.js';
+import { type PowerRequest, type PowerRequestDeps, requestPower } from '../machines/power-request.js';
 import { ownerUnknownOfferMessage, powerOfferMessage } from './blocks/request-messages.js';
 
 export type OwnerRoute = 'own' | 'handled';
 
-type Request = Omit<PowerRequest, 'actor' | 'machine' | 'verb'>;
+/** What routing to an owner uses besides a power request's own: the grants, and who holds which key. */
+export type OwnerRouteDeps = PowerRequestDeps & FeatureDeps<'approvals' | 'vaultEntries', 'vault'>;
+
+type Request = Omit<PowerRequest, 'actor' | 'machine' | 'verb' | 'deps'> & { deps: OwnerRouteDeps };
 
 /**
  * 'own' when the person owns the machine (or its owner is unknown and no grant runs): the caller
@@ -28,7 +32,8 @@ export async function routePowerToOwner(
   verb: PowerVerb,
   request: Request,
 ): Promise<OwnerRoute> {
-  const { deps, user } = interaction;
+  const { user } = interaction;
+  const { deps } = request;
   const ownerPaperspaceId = ownerIdOf(machine);
   const account = await deps.vault.account(user);
   if (!account || ownerPaperspaceId === account.userId) return 'own';
@@ -68,7 +73,8 @@ async function runUnderGrant(
   verb: PowerVerb,
   request: Request,
 ): Promise<boolean> {
-  const { deps, user } = interaction;
+  const { user } = interaction;
+  const { deps } = request;
   const grantorClient = await deps.clients.forUser(grantor);
   if (!grantorClient) return false;
   // The person is named as who asked (card, audit of the call); the grantor's key makes the call, and
@@ -95,11 +101,12 @@ export async function offerPowerRequest(
   interaction: Interaction,
   machine: Machine,
   verb: PowerVerb,
+  deps: FeatureDeps<'vaultEntries', 'vault'>,
 ): Promise<boolean> {
   if (!(error instanceof PaperspacePermissionError) || ownerIdOf(machine) !== undefined) return false;
-  const account = await interaction.deps.vault.account(interaction.user);
+  const account = await deps.vault.account(interaction.user);
   if (!account?.teamId) return false;
-  const teammates = await linkedTeammates(interaction.deps.store, interaction.user, account.teamId);
+  const teammates = await linkedTeammates(deps.store, interaction.user, account.teamId);
   await interaction.replyPrivately(
     ownerUnknownOfferMessage(
       machine,

@@ -6,13 +6,13 @@ import { learnRoleFromCreate } from '../../domain/team-role.js';
 import type { WaitableState } from '../../paperspace/constants.js';
 import { PaperspacePermissionError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import type { CreateRequest, PowerRequest, ReadableRequest } from '../../store/approval-requests.js';
 import { readAccountKind } from '../machines/account-kind.js';
 import { createdNotice, powerRequestedNotice } from '../machines/blocks/machine-replies.js';
 import { checkCreateParams, findTemplate } from '../machines/create-flow.js';
 import { type Actor, createMachineOperations } from '../machines/machine-operations.js';
 import { approvedRequestNote } from './approval-audit.js';
+import type { ApprovalsDeps } from './approvals-deps.js';
 
 /** What an approved request did: the machine as it left it, where it is heading, and its event (v1). */
 export interface ActedOn {
@@ -25,7 +25,7 @@ export interface ActedOn {
 export type Acted = { ok: true; done: ActedOn } | { ok: false; error: unknown };
 
 /** Runs the approved request with the approver's key, audited; what Paperspace said of their role is kept. */
-export async function act(deps: ListenerDeps, approver: Actor, request: ReadableRequest): Promise<Acted> {
+export async function act(deps: ApprovalsDeps, approver: Actor, request: ReadableRequest): Promise<Acted> {
   let done: ActedOn;
   try {
     done = await deps.audit.run(
@@ -49,7 +49,7 @@ export async function act(deps: ListenerDeps, approver: Actor, request: Readable
   return { ok: true, done };
 }
 
-async function create(deps: ListenerDeps, approver: Actor, request: CreateRequest): Promise<ActedOn> {
+async function create(deps: ApprovalsDeps, approver: Actor, request: CreateRequest): Promise<ActedOn> {
   const { params } = request.details;
   const template = await findTemplate(approver.client, params.templateId);
   // The approver's account, as Paperspace lists it: a team, whose machines are assigned to a person.
@@ -64,7 +64,7 @@ async function create(deps: ListenerDeps, approver: Actor, request: CreateReques
   return { ...outcome, notice: createdNotice(request.requesterId, outcome.targetState !== 'off') };
 }
 
-async function power(deps: ListenerDeps, approver: Actor, request: PowerRequest): Promise<ActedOn> {
+async function power(deps: ApprovalsDeps, approver: Actor, request: PowerRequest): Promise<ActedOn> {
   const machine = await approver.client.machines.show(request.machineId ?? '');
   const outcome = await createMachineOperations(deps).power(approver, machine, request.kind);
   // Sent moments ago by someone else (the owner clicking too): its own card follows the machine.

@@ -9,13 +9,13 @@ import { PaperspacePermissionError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import { plainMessage } from '../../slack/block-kit/messages.js';
 import { mention, type SlackMessage, slackDate } from '../../slack/block-kit/text.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { postIn, tellPrivately, updateMessage } from '../../slack/posting.js';
 import type { PostedRequest, ReadableRequest, StoredRequest } from '../../store/approval-requests.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 import { machineCardMessage } from '../machines/blocks/machine-card.js';
 import { watchOperation } from '../machines/superseded-cards.js';
+import type { ApprovalsDeps } from './approvals-deps.js';
 import {
   approverMessage,
   receiptMessage,
@@ -27,7 +27,7 @@ import type { ActedOn } from './request-action.js';
 
 /** Shows the decision on every copy of the request, in place of its buttons. */
 export async function refreshMessages(
-  decider: { deps: Pick<ListenerDeps, 'logger'> & { store: Pick<Store, 'approvals'> }; web: WebClient },
+  decider: { deps: Pick<ApprovalsDeps, 'logger'> & { store: Pick<Store, 'approvals'> }; web: WebClient },
   requestId: string,
   /** The standing grant an "Approve for N hours" just gave, said on every copy. */
   grant?: StandingGrant,
@@ -55,7 +55,7 @@ export async function refreshMessages(
 }
 
 export async function tellRequester(
-  decider: { web: WebClient; deps: Pick<ListenerDeps, 'pacer'> },
+  decider: { web: WebClient; deps: Pick<ApprovalsDeps, 'pacer'> },
   request: Pick<StoredRequest, 'requesterId'>,
   text: string,
 ): Promise<void> {

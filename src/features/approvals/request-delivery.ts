@@ -11,11 +11,11 @@ import type { PaperspaceClient } from '../../paperspace/client.js';
 import { plainMessage } from '../../slack/block-kit/messages.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import { mention } from '../../slack/block-kit/text.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { postIn } from '../../slack/posting.js';
 import type { NewApprovalRequest, ReadableRequest } from '../../store/approval-requests.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { LinkedAccount } from '../../vault/key-vault.js';
+import type { FeatureDeps } from '../feature-deps.js';
 import { withoutNewUserFields } from '../machines/blocks/request-values.js';
 import { findTemplate } from '../machines/create-flow.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
@@ -24,8 +24,11 @@ import { approverMessage, receiptMessage } from './blocks/request-messages.js';
 
 export const DEFAULT_REQUEST_LIFETIME_MS = 24 * 3_600_000;
 
+/** What opening a request uses, which every feature that opens one declares. */
+type RequestDeps = FeatureDeps<'approvals' | 'vaultEntries', 'vault' | 'audit' | 'now'>;
+
 export interface Requester {
-  deps: ListenerDeps;
+  deps: RequestDeps;
   web: WebClient;
   user: SlackUser;
   client: PaperspaceClient;

@@ -7,12 +7,11 @@
 import type { WebClient } from '@slack/web-api';
 import type { Machine } from '../../paperspace/schemas.js';
 import { escapeMrkdwn } from '../../slack/block-kit/text.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { alreadyRequestedMessage, powerUnchangedMessage } from '../machines/blocks/machine-replies.js';
 import { followInClickedThread } from '../machines/follow-in-thread.js';
 import type { MachineButtonClick } from '../machines/machine-button.js';
 import { createMachineOperations } from '../machines/machine-operations.js';
-import { routePowerToOwner } from './owner-route.js';
+import { type OwnerRouteDeps, routePowerToOwner } from './owner-route.js';
 
 /** What the message a row belongs to does around the stop. */
 interface StoppedRow {
@@ -28,7 +27,7 @@ interface StoppedRow {
 
 export type StopFromRow = (click: MachineButtonClick, web: WebClient, row: StoppedRow) => Promise<void>;
 
-export function createStopFromRow(deps: ListenerDeps): StopFromRow {
+export function createStopFromRow(deps: OwnerRouteDeps): StopFromRow {
   const operations = createMachineOperations(deps);
   return async (click, web, row) => {
     const paperspace = await click.userClient();

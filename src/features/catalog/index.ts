@@ -3,6 +3,7 @@
 import type { Feature } from '../feature.js';
 import { registerDeleteConfirmed } from './buttons/delete-confirmed.js';
 import { registerListPage } from './buttons/list-page.js';
+import { catalogNeeds } from './catalog-deps.js';
 import { availabilityOperation } from './commands/availability.js';
 import { driveCreateOperation, driveDeleteOperation } from './commands/drives.js';
 import {
@@ -23,6 +24,7 @@ import { registerDriveCreateSubmission } from './modals/drive-create-submission.
 import { registerScriptCreateSubmission } from './modals/script-create-submission.js';
 
 export const catalogFeature = {
+  needs: catalogNeeds,
   operations: [
     listOperation,
     availabilityOperation,
@@ -44,4 +46,4 @@ export const catalogFeature = {
     registerScriptCreateSubmission(router, deps);
     registerDriveCreateSubmission(router, deps);
   },
-} as const satisfies Feature;
+} as const satisfies Feature<typeof catalogNeeds>;

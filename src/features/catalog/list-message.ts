@@ -12,6 +12,9 @@ import { resourceList } from './blocks/resource-list.js';
 import { fetchListing, type ListingKind, type RawFilters } from './listings.js';
 import { resolveOwnerFilter } from './owner-filter.js';
 
+/** What drawing a page again uses: the viewer's buttons and the owner= filter. */
+export type ListPageDeps = Parameters<typeof viewerButtons>[0];
+
 // The service and the page buttons must name the same lists; this fails to compile if they drift.
 const sameKinds: [ListingKind, ListKind] extends [ListKind, ListingKind] ? true : never = true;
 void sameKinds;
@@ -51,18 +54,22 @@ export async function listMessage(
  * A page as a Prev/Next button (or a row of a list) names it, drawn for the person who clicked, with
  * their key and the buttons they may use; undefined when they have no linked key (they were told).
  */
-export async function pageFor(clicker: Interaction, value: PageValue): Promise<SlackMessage | undefined> {
+export async function pageFor(
+  clicker: Interaction,
+  value: PageValue,
+  deps: ListPageDeps,
+): Promise<SlackMessage | undefined> {
   const linked = await clicker.linkedClient();
   if (linked === undefined) return undefined;
   const { client, account } = linked;
   // The role is read beside the machine list and kept per team (machine-permissions.ts), so a page
   // costs one Paperspace call, as the list did.
   const buttonsFor =
-    value.kind === 'machines'
-      ? viewerButtons(clicker.deps, { user: clicker.user, client, account })
-      : undefined;
+    value.kind === 'machines' ? viewerButtons(deps, { user: clicker.user, client, account }) : undefined;
   const sent =
-    value.kind === 'machines' ? await resolveOwnerFilter(clicker, client, value.filters) : value.filters;
+    value.kind === 'machines'
+      ? await resolveOwnerFilter(clicker, deps, client, value.filters)
+      : value.filters;
   return listMessage(client, value.kind, sent, value.page, {
     ...(buttonsFor && { buttonsFor }),
     shown: value.filters,

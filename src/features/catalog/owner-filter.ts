@@ -9,13 +9,15 @@ import type { User } from '../../paperspace/schemas.js';
 import { escapeMrkdwn } from '../../slack/block-kit/text.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
 import type { Interaction } from '../../slack/interaction.js';
+import type { KeyVault } from '../../vault/key-vault.js';
 import type { RawFilters } from './listings.js';
 
 const MENTION = /^<@([UW][A-Z0-9]+)>$/;
 
 /** The filters with `owner` turned into getMachines' `userId`; unchanged without one. */
 export async function resolveOwnerFilter(
-  interaction: Pick<Interaction, 'deps' | 'user'>,
+  interaction: Pick<Interaction, 'user'>,
+  deps: { vault: Pick<KeyVault, 'account'> },
   client: PaperspaceClient,
   filters: RawFilters,
 ): Promise<RawFilters> {
@@ -27,7 +29,7 @@ export async function resolveOwnerFilter(
         `\`${SLASH_COMMAND} spend\` groups them by the people who created them through me.`,
     );
   }
-  const userId = await ownerId(interaction, client, owner);
+  const userId = await ownerId(interaction, deps, client, owner);
   if (rest.userId !== undefined && rest.userId !== userId) {
     throw new UserFacingError('owner= and userId= name two different people: give one of them.');
   }
@@ -35,7 +37,8 @@ export async function resolveOwnerFilter(
 }
 
 async function ownerId(
-  { deps, user }: Pick<Interaction, 'deps' | 'user'>,
+  { user }: Pick<Interaction, 'user'>,
+  deps: { vault: Pick<KeyVault, 'account'> },
   client: PaperspaceClient,
   owner: string,
 ): Promise<string> {

@@ -9,9 +9,11 @@ import { alertKeepHandler } from './buttons/alert-keep.js';
 import { alertNeverHandler } from './buttons/alert-never.js';
 import { alertStopHandler } from './buttons/alert-stop.js';
 import { alertsOperation } from './commands/alerts.js';
+import { costAlertsNeeds } from './cost-alerts-deps.js';
 import { createCostGuard } from './cost-guard.js';
 
 export const costAlertsFeature = {
+  needs: costAlertsNeeds,
   operations: [alertsOperation],
   listen(router, deps) {
     router.action<BlockAction<ButtonAction>>(ActionId.costAlertStop, alertStopHandler(deps));
@@ -32,4 +34,4 @@ export const costAlertsFeature = {
       }),
     ],
   ),
-} as const satisfies Feature;
+} as const satisfies Feature<typeof costAlertsNeeds>;

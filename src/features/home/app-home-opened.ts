@@ -1,10 +1,11 @@
 // The `app_home_opened` event: the Home tab is drawn afresh each time a person opens it.
-import type { ListenerDeps } from '../../slack/listener-deps.js';
+
 import type { ListenerRouter } from '../../slack/router.js';
 import { slackPerson } from '../../slack/slack-person.js';
+import type { HomeDeps } from './home-deps.js';
 import { publishHome } from './publish-home.js';
 
-export function registerAppHomeOpened(router: ListenerRouter, deps: ListenerDeps): void {
+export function registerAppHomeOpened(router: ListenerRouter, deps: HomeDeps): void {
   router.event('app_home_opened', async ({ event, body, client }) => {
     // The same event fires for the Messages tab, which the bot does not draw.
     if (event.tab !== 'home') return;

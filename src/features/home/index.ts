@@ -4,9 +4,11 @@
 // features/index.ts passes them (publishHome), since importing it would close a circle.
 import type { Feature } from '../feature.js';
 import { registerAppHomeOpened } from './app-home-opened.js';
+import { homeNeeds } from './home-deps.js';
 
-export const homeFeature: Feature = {
+export const homeFeature = {
+  needs: homeNeeds,
   listen(router, deps) {
     registerAppHomeOpened(router, deps);
   },
-};
+} as const satisfies Feature<typeof homeNeeds>;

@@ -6,19 +6,21 @@ import type { HomeView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { messageForUser } from '../../errors/user-message.js';
 import type { Machine } from '../../paperspace/schemas.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import type { Store } from '../../store/store.js';
+import type { KeyVault } from '../../vault/key-vault.js';
+import type { ListenerWiring } from '../feature-deps.js';
 import { viewerButtons } from '../machines/machine-permissions.js';
 import { homeView } from './blocks/home.js';
 
 /** What drawing a person's Home needs: their key's account and client, and a log. */
-export type HomeDeps = Pick<ListenerDeps, 'clients' | 'logger' | 'now'> & {
-  store: Pick<ListenerDeps['store'], 'approvals' | 'vaultEntries'>;
-  vault: Pick<ListenerDeps['vault'], 'account' | 'maskedKey'>;
+export type PublishHomeDeps = Pick<ListenerWiring, 'clients' | 'logger' | 'now'> & {
+  store: Pick<Store, 'approvals' | 'vaultEntries'>;
+  vault: Pick<KeyVault, 'account' | 'maskedKey'>;
 };
 
 /** Renders and publishes the Home tab of one person; Slack errors are logged, not thrown. */
-export async function publishHome(client: WebClient, deps: HomeDeps, user: SlackUser): Promise<void> {
+export async function publishHome(client: WebClient, deps: PublishHomeDeps, user: SlackUser): Promise<void> {
   const view = await homeOf(deps, user);
   try {
     await client.views.publish({ user_id: user.userId, view });
@@ -27,8 +29,8 @@ export async function publishHome(client: WebClient, deps: HomeDeps, user: Slack
   }
 }
 
-async function homeOf(deps: HomeDeps, user: SlackUser): Promise<HomeView> {
-  let account: Awaited<ReturnType<ListenerDeps['vault']['account']>>;
+async function homeOf(deps: PublishHomeDeps, user: SlackUser): Promise<HomeView> {
+  let account: Awaited<ReturnType<PublishHomeDeps['vault']['account']>>;
   try {
     account = await deps.vault.account(user);
   } catch (error) {

@@ -20,9 +20,9 @@ import { toRequestIssues } from '../../paperspace/request-params/parse-request.j
 import type { Network, Template } from '../../paperspace/schemas.js';
 import { errorMessage } from '../../slack/block-kit/messages.js';
 import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { announce, type FollowUpPlace, withPrivateCopy } from '../../slack/posting.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import type { FeatureDeps, ListenerWiring } from '../feature-deps.js';
 import type { AccountKind } from './account-kind.js';
 import { machineCardMessage } from './blocks/machine-card.js';
 import { createdNotice } from './blocks/machine-replies.js';
@@ -206,7 +206,7 @@ export class MemberCannotCreateError extends UserFacingError {
 
 /** Creates the machine with the person's key; a member's refusal comes back as MEMBER_CANNOT_CREATE. */
 export async function createForPerson(
-  deps: Pick<ListenerDeps, 'audit' | 'now' | 'store' | 'vault' | 'logger'>,
+  deps: FeatureDeps<'powerClaims' | 'approvals', 'audit' | 'now' | 'vault'>,
   actor: { user: SlackUser; client: PaperspaceClient },
   params: CreateMachineParams,
   template: TemplateInfo | undefined,
@@ -235,7 +235,7 @@ export async function findTemplate(
 }
 
 export interface CreatedAnnouncement {
-  deps: ListenerDeps;
+  deps: Pick<ListenerWiring, 'pacer' | 'watcher' | 'logger'>;
   web: WebClient;
   user: SlackUser;
   outcome: CreateOutcome;

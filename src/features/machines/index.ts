@@ -12,6 +12,7 @@ import { powerOperation } from './commands/power.js';
 import { showOperation } from './commands/show.js';
 import { updateOperation } from './commands/update.js';
 import { usageOperation } from './commands/usage.js';
+import { machinesNeeds } from './machines-deps.js';
 import type { MachinesWiring } from './machines-wiring.js';
 import { registerAccessSubmission } from './modals/access-submission.js';
 import { registerCreateSubmission } from './modals/create-submission.js';
@@ -21,6 +22,7 @@ import { registerUpdateSubmission } from './modals/update-submission.js';
 export function createMachinesFeature(wiring: MachinesWiring) {
   const { requests } = wiring;
   return {
+    needs: machinesNeeds,
     operations: [
       showOperation,
       powerOperation('start', requests),
@@ -41,5 +43,5 @@ export function createMachinesFeature(wiring: MachinesWiring) {
       registerDestroySubmission(router, deps);
       registerAccessSubmission(router, deps);
     },
-  } as const satisfies Feature;
+  } as const satisfies Feature<typeof machinesNeeds>;
 }

@@ -9,9 +9,10 @@
 //   a card may show or hide Settings, Access and Destroy, whose click Paperspace still judges.
 // - v1 says the role in the key's session (read once per client), and its machines name no owner, so
 //   its role is never kept here.
-// - One memo per store, so each bot (a test's, a replica's) keeps its own. Keyed by the store's role
-//   notes (its approvals repository), which the listeners and a job handed that repository alone
-//   (features/job-needs.ts) hold the same: the Home a finished watch redraws reads the listeners' memo.
+// - One memo per store, so each bot (a test's, a replica's) keeps its own. It is keyed by the store's
+//   role notes (its approvals repository), the one repository every caller holds: features' listeners
+//   (features/feature-deps.ts) and jobs (features/job-needs.ts) are handed different parts of the store,
+//   and /ps list, App Home, a card's click and the Home a finished watch redraws share one memo.
 import { type RoleNotes, type TeamPerson, type TeamRole, teamRoleOf } from '../../domain/team-role.js';
 import type { User } from '../../paperspace/schemas.js';
 

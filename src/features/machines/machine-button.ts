@@ -2,7 +2,7 @@
 // card): the platform's button handler with the machine read from the value. A value that cannot be
 // read is a bug or a forged request; it throws, and the clicker is told.
 import { type ButtonArgs, type ButtonClick, buttonHandler } from '../../slack/button-click.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
+import type { PlatformDeps } from '../../slack/platform-deps.js';
 import { decodeMachineRef, type MachineRef } from './blocks/machine-ref.js';
 
 export interface MachineButtonClick extends ButtonClick {
@@ -10,7 +10,7 @@ export interface MachineButtonClick extends ButtonClick {
 }
 
 export function machineButtonHandler(
-  deps: ListenerDeps,
+  deps: PlatformDeps,
   handle: (click: MachineButtonClick, args: ButtonArgs) => Promise<void>,
 ): (args: ButtonArgs) => Promise<void> {
   return buttonHandler(deps, (click, args) =>

@@ -9,9 +9,9 @@ import type { Machine } from '../../paperspace/schemas.js';
 import type { PageValue } from '../../slack/block-kit/paging.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { Interaction } from '../../slack/interaction.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { PowerVerb } from './machine-operations.js';
+import type { MachinesDeps } from './machines-deps.js';
 import type { PowerRequest } from './power-request.js';
 
 /** Requests to the people who may do what the person asked (approvals/owner-route.ts, create-route.ts). */
@@ -24,7 +24,7 @@ export interface OwnerRequests {
     interaction: Interaction,
     machine: Machine,
     verb: PowerVerb,
-    request: Omit<PowerRequest, 'actor' | 'machine' | 'verb'>,
+    request: Omit<PowerRequest, 'actor' | 'machine' | 'verb' | 'deps'> & { deps: MachinesDeps },
   ): Promise<'own' | 'handled'>;
   /** After Paperspace refused a power change: true when it was answered with an offer to ask instead. */
   offerPowerRequest(
@@ -32,6 +32,7 @@ export interface OwnerRequests {
     interaction: Interaction,
     machine: Machine,
     verb: PowerVerb,
+    deps: MachinesDeps,
   ): Promise<boolean>;
   /**
    * After Paperspace refused a member's create in the form: the request is sent to the administrators
@@ -53,7 +54,7 @@ export interface OwnerRequests {
 
 /** Who asks, and where they asked from (undefined: App Home, answered in their DM). */
 export interface CreateRequester {
-  deps: ListenerDeps;
+  deps: MachinesDeps;
   web: WebClient;
   user: SlackUser;
   client: PaperspaceClient;
@@ -63,10 +64,10 @@ export interface CreateRequester {
 export interface MachinesWiring {
   requests: OwnerRequests;
   /** Draws the person's App Home again (features/home/publish-home.ts). */
-  refreshHome(web: WebClient, deps: ListenerDeps, user: SlackUser): Promise<void>;
+  refreshHome(web: WebClient, deps: MachinesDeps, user: SlackUser): Promise<void>;
   /**
    * A list page drawn again for the person who clicked one of its rows (catalog/list-message.ts);
    * undefined when they have no linked key.
    */
-  listPage(clicker: Interaction, page: PageValue): Promise<SlackMessage | undefined>;
+  listPage(clicker: Interaction, page: PageValue, deps: MachinesDeps): Promise<SlackMessage | undefined>;
 }

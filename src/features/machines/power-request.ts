@@ -10,8 +10,8 @@ import { failureText } from '../../errors/user-message.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import { errorMessage } from '../../slack/block-kit/messages.js';
 import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { announce, type FollowUpPlace, provesNothingPosted, withPrivateCopy } from '../../slack/posting.js';
+import type { FeatureDeps } from '../feature-deps.js';
 import { machineCardMessage } from './blocks/machine-card.js';
 import {
   alreadyRequestedMessage,
@@ -36,8 +36,14 @@ export type CardTarget =
    */
   | { kind: 'home' };
 
+/** What a power request uses, which every feature that powers a machine declares. */
+export type PowerRequestDeps = FeatureDeps<
+  'watches' | 'powerClaims',
+  'audit' | 'now' | 'watcher' | 'redrawRow'
+>;
+
 export interface PowerRequest {
-  deps: ListenerDeps;
+  deps: PowerRequestDeps;
   web: WebClient;
   actor: Actor;
   machine: Machine;

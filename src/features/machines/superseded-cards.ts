@@ -5,8 +5,8 @@
 import type { WebClient } from '@slack/web-api';
 import { describeError } from '../../errors/describe-error.js';
 import type { Machine } from '../../paperspace/schemas.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import type { CreatedWatch, Watch, WatchRequest } from '../../store/watch-types.js';
+import type { ListenerWiring } from '../feature-deps.js';
 import { machineCardMessage } from './blocks/machine-card.js';
 import { supersededNotice, supersededRowLine } from './blocks/machine-replies.js';
 
@@ -24,7 +24,7 @@ export interface Supersession {
 /** Never throws: the newer operation has happened, and an old card Slack refuses to edit is only logged. */
 export async function redrawSupersededCards(
   web: WebClient,
-  { logger, redrawRow }: Pick<ListenerDeps, 'logger' | 'redrawRow'>,
+  { logger, redrawRow }: Pick<ListenerWiring, 'logger' | 'redrawRow'>,
   { superseded, machine, operation, slackUserId, at }: Supersession,
 ): Promise<void> {
   const notice = supersededNotice(operation, slackUserId, at);
@@ -55,7 +55,7 @@ export async function redrawSupersededCards(
  * heading to. `by` is who asked for the operation, when not the watcher (an approver of a request).
  */
 export async function watchOperation(
-  deps: Pick<ListenerDeps, 'watcher' | 'logger' | 'redrawRow'>,
+  deps: Pick<ListenerWiring, 'watcher' | 'logger' | 'redrawRow'>,
   web: WebClient,
   machine: Machine,
   request: Omit<WatchRequest, 'machineId' | 'machineName' | 'operation'> & { operation: string },

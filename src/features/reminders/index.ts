@@ -12,8 +12,10 @@ import { remindOperation } from './commands/remind.js';
 import { remindOffOperation } from './commands/remind-off.js';
 import { remindersOperation } from './commands/reminders.js';
 import { reminderJobPlan } from './jobs.js';
+import { remindersNeeds } from './reminders-deps.js';
 
 export const remindersFeature = {
+  needs: remindersNeeds,
   operations: [remindOperation, remindersOperation, remindOffOperation],
   listen(router, deps) {
     router.action<BlockAction<ButtonAction>>(ActionId.reminderStop, reminderStopHandler(deps));
@@ -22,4 +24,4 @@ export const remindersFeature = {
     router.action<BlockAction<ButtonAction>>(ActionId.reminderStopAll, reminderStopAllHandler(deps));
   },
   jobs: reminderJobPlan,
-} as const satisfies Feature;
+} as const satisfies Feature<typeof remindersNeeds>;

@@ -12,8 +12,10 @@ import { shareEndHandler } from './buttons/share-end.js';
 import { shareOperation } from './commands/share.js';
 import { sharesOperation } from './commands/shares.js';
 import { shareJobPlan } from './jobs.js';
+import { sharesNeeds } from './shares-deps.js';
 
 export const sharesFeature = {
+  needs: sharesNeeds,
   operations: [shareOperation, sharesOperation],
   listen(router, deps) {
     router.action<BlockAction<ButtonAction>>(ActionId.machineShare, shareButtonHandler(deps));
@@ -23,4 +25,4 @@ export const sharesFeature = {
     router.action<BlockAction<ButtonAction>>(ActionId.shareClaim, shareClaimHandler(deps));
   },
   jobs: shareJobPlan,
-} as const satisfies Feature;
+} as const satisfies Feature<typeof sharesNeeds>;

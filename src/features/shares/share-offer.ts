@@ -6,14 +6,16 @@ import type { Machine } from '../../paperspace/schemas.js';
 import type { Interaction } from '../../slack/interaction.js';
 import { resolveRecipients } from './accessor-grants.js';
 import { accessorShareConfirmation } from './blocks/accessor-share.js';
+import type { SharesDeps } from './shares-deps.js';
 import { channelToShareIn, refuseDuplicateShare } from './sharing.js';
 
 export async function offerShare(
   interaction: Interaction,
+  deps: SharesDeps,
   machines: [Pick<Machine, 'id' | 'name'>, ...Pick<Machine, 'id' | 'name'>[]],
   mentioned: readonly string[] = [],
 ): Promise<void> {
-  const { deps, user } = interaction;
+  const { user } = interaction;
   const channel = channelToShareIn(interaction.channelId, machines[0].name);
   const expiresAt = deps.now() + DELEGATION_LIFETIME_MS;
   const resolved = await resolveRecipients(deps.vault, user, mentioned);
@@ -29,7 +31,7 @@ export async function offerShare(
       machines,
       with: resolved.recipients.map((recipient) => recipient.slackUserId),
       expiresAt,
-      rights: deps.clients.capabilities.accessorRights,
+      rights: interaction.deps.clients.capabilities.accessorRights,
     }),
   );
 }

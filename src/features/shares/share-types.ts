@@ -4,13 +4,13 @@ import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { Machine } from '../../paperspace/schemas.js';
 import type { ChannelPacer } from '../../slack/channel-pacer.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import type { AuditTrail } from '../../store/audit-trail.js';
 import type { Delegation } from '../../store/delegations.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
 import type { Recipient } from './accessor-grants.js';
+import type { SharesDeps } from './shares-deps.js';
 
 export interface SharingDeps {
   store: Pick<Store, 'delegations'>;
@@ -26,7 +26,7 @@ export interface SharingDeps {
 }
 
 /** What a click on a share's buttons hands to sharing: the bot's deps, the click's client and logger. */
-export function sharingDeps(deps: ListenerDeps, slack: WebClient, logger: Logger): SharingDeps {
+export function sharingDeps(deps: SharesDeps, slack: WebClient, logger: Logger): SharingDeps {
   const { store, audit, clients, pacer, now } = deps;
   return { store, audit, slack, clients, pacer, now, logger };
 }

@@ -10,12 +10,14 @@ import { digestOperation } from './commands/digest.js';
 import { digestOffOperation } from './commands/digest-off.js';
 import { spendOperation } from './commands/spend.js';
 import { spendJobPlan } from './jobs.js';
+import { spendNeeds } from './spend-deps.js';
 
 export const spendFeature = {
+  needs: spendNeeds,
   operations: [spendOperation, digestOperation, digestOffOperation],
   listen(router, deps) {
     router.action<BlockAction<ButtonAction>>(ActionId.digestStop, digestStopHandler(deps));
     router.action<BlockAction<ButtonAction>>(ActionId.spendPage, spendPageHandler(deps));
   },
   jobs: spendJobPlan,
-} as const satisfies Feature;
+} as const satisfies Feature<typeof spendNeeds>;

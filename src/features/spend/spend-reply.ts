@@ -6,17 +6,19 @@ import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { Interaction } from '../../slack/interaction.js';
 import { spendMessage } from './blocks/spend.js';
+import type { SpendDeps } from './spend-deps.js';
 import { readSpend } from './spend-report.js';
 
 /** The reply, or undefined when the person has no linked key (they were told how to link one). */
 export async function spendReply(
   interaction: Interaction,
+  deps: SpendDeps,
   month: string | null,
   page: number,
 ): Promise<SlackMessage | undefined> {
   const client = await interaction.userClient();
   if (!client) return undefined;
-  const { deps, user } = interaction;
+  const { user } = interaction;
   const account = await deps.vault.account(user);
   if (!account)
     throw new UserFacingError('Your Paperspace key is no longer linked: link it again with /ps login.');

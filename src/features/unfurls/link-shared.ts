@@ -8,14 +8,14 @@ import { hourlyRateOf } from '../../domain/hourly-rate.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { formatHourlyRate } from '../../slack/block-kit/format.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { slackPerson } from '../../slack/slack-person.js';
 import { machineCard } from '../machines/blocks/machine-card.js';
 import { machineIdOfConsoleUrl } from './console-links.js';
+import type { UnfurlsDeps } from './unfurls-deps.js';
 
 type LinkSharedArgs = SlackEventMiddlewareArgs<'link_shared'> & AllMiddlewareArgs;
 
-async function cardOf(deps: ListenerDeps, client: PaperspaceClient, machineId: string) {
+async function cardOf(deps: UnfurlsDeps, client: PaperspaceClient, machineId: string) {
   const machine = await client.machines.show(machineId);
   // The rate is a nicety: a card without it beats no card.
   const rate = await hourlyRateOf(client, machine, deps.now()).catch(() => null);
@@ -31,7 +31,7 @@ async function cardOf(deps: ListenerDeps, client: PaperspaceClient, machineId: s
   };
 }
 
-export function linkSharedHandler(deps: ListenerDeps) {
+export function linkSharedHandler(deps: UnfurlsDeps) {
   return async ({ event, body, client }: LinkSharedArgs): Promise<void> => {
     const links = event.links.flatMap((link) => {
       const machineId = machineIdOfConsoleUrl(link.url);

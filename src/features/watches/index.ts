@@ -4,6 +4,7 @@ import type { Feature } from '../feature.js';
 import { waitOperation } from './commands/wait.js';
 import { type HomeRefresh, watchJobPlan } from './jobs.js';
 import type { RowFinishers } from './row-messages.js';
+import { watchesNeeds } from './watches-deps.js';
 
 /**
  * `finishers`: how the reminders, cost alerts and team digests redraw a row of theirs once the watch a
@@ -11,7 +12,8 @@ import type { RowFinishers } from './row-messages.js';
  */
 export function createWatchesFeature(refreshHome: HomeRefresh, finishers: RowFinishers) {
   return {
+    needs: watchesNeeds,
     operations: [waitOperation],
     jobs: watchJobPlan(refreshHome, finishers),
-  } as const satisfies Feature;
+  } as const satisfies Feature<typeof watchesNeeds>;
 }

@@ -80,6 +80,12 @@ interface RowRedraw {
   what: string;
 }
 
+/** Where a clicked row's message is kept, and the clock its drawing is stamped with. */
+export interface ClickedRows {
+  store: Pick<Store, 'rowMessages'>;
+  now: () => number;
+}
+
 /**
  * Redraws the clicked row of a message of `kind`, from its kept copy (the click's own copy of the
  * message the first time). An ephemeral message or App Home has nothing to redraw: the clicker is told
@@ -87,7 +93,8 @@ interface RowRedraw {
  */
 export async function redrawClickedRow(
   web: WebClient,
-  click: Pick<ButtonClick, 'message' | 'channelId' | 'logger' | 'replyPrivately' | 'user' | 'deps'>,
+  click: Pick<ButtonClick, 'message' | 'channelId' | 'logger' | 'replyPrivately' | 'user'>,
+  rows: ClickedRows,
   kind: RowMessageKind,
   { done, redraw, what }: RowRedraw,
 ): Promise<void> {
@@ -98,16 +105,16 @@ export async function redrawClickedRow(
   }
   const ref = { teamId: click.user.teamId, channel: channelId, ts: message.ts };
   try {
-    const drawn = await click.deps.store.rowMessages.redraw(
+    const drawn = await rows.store.rowMessages.redraw(
       ref,
       { kind, current: { blocks: message.blocks, text: message.text } },
       (kept) => {
         const next = redraw(kept);
         return next && { blocks: next.blocks, text: next.text ?? kept.text };
       },
-      click.deps.now(),
+      rows.now(),
     );
-    if (drawn !== undefined) await sendLatest(web, click.deps.store, ref, drawn);
+    if (drawn !== undefined) await sendLatest(web, rows.store, ref, drawn);
   } catch (error) {
     click.logger.warn({ error: describeError(error) }, `could not update ${what}`);
   }

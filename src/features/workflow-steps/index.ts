@@ -6,8 +6,10 @@ import { stepsOperation } from './commands/steps.js';
 import { powerStep } from './power-steps.js';
 import { requestStep } from './request-step.js';
 import { waitStep } from './wait-step.js';
+import { workflowStepsNeeds } from './workflow-steps-deps.js';
 
 export const workflowStepsFeature = {
+  needs: workflowStepsNeeds,
   operations: [stepsOperation],
   listen(router, deps) {
     router.function(StepCallbackId.startMachine, powerStep(deps, 'start'));
@@ -16,4 +18,4 @@ export const workflowStepsFeature = {
     router.function(StepCallbackId.waitForState, waitStep(deps));
     router.function(StepCallbackId.requestMachine, requestStep(deps));
   },
-} as const satisfies Feature;
+} as const satisfies Feature<typeof workflowStepsNeeds>;

@@ -5,18 +5,18 @@
 // Wait step follows it to a state.
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { Machine } from '../../paperspace/schemas.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { findMachine } from '../machines/machine-lookup.js';
 import { createMachineOperations, type PowerVerb } from '../machines/machine-operations.js';
 import { stepActor } from './step-actor.js';
 import { type StepArgs, type StepOutputs, stepListener, textInput } from './step-run.js';
+import type { WorkflowStepsDeps } from './workflow-steps-deps.js';
 
 /** The outputs every machine step declares in manifest.yml. */
 function machineOutputs(machine: Pick<Machine, 'id' | 'name' | 'state'>): StepOutputs {
   return { machine_id: machine.id, machine_name: machine.name, state: machine.state };
 }
 
-export function powerStep(deps: ListenerDeps, verb: PowerVerb): (args: StepArgs) => Promise<void> {
+export function powerStep(deps: WorkflowStepsDeps, verb: PowerVerb): (args: StepArgs) => Promise<void> {
   return stepListener(deps, `workflow_step.${verb}`, async ({ user, inputs }) => {
     const reference = textInput(inputs, 'machine', 'Machine');
     const actor = await stepActor(deps, user);

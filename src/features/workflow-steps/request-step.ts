@@ -5,13 +5,13 @@
 // refuse is named at once, before anyone is asked.
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import { REGION_CODE_LIST, resolveRegion } from '../../slack/command-language/command-values.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { openCreateRequest } from '../approvals/request-delivery.js';
 import { readAccountKind } from '../machines/account-kind.js';
 import { checkCreateParams, findTemplate, withAccountTeam } from '../machines/create-flow.js';
 import { describeIssues } from '../machines/typed-key-values.js';
 import { stepActor } from './step-actor.js';
 import { type StepArgs, stepListener, textInput } from './step-run.js';
+import type { WorkflowStepsDeps } from './workflow-steps-deps.js';
 
 /** Long enough for a sentence or two; the approvers' message has room for it beside the machine. */
 const MAX_REASON_LENGTH = 500;
@@ -50,7 +50,7 @@ function reasonOf(inputs: Record<string, unknown>): string | null {
   return reason === '' ? null : reason;
 }
 
-export function requestStep(deps: ListenerDeps): (args: StepArgs) => Promise<void> {
+export function requestStep(deps: WorkflowStepsDeps): (args: StepArgs) => Promise<void> {
   return stepListener(deps, 'workflow_step.request', async ({ user, inputs, executionId, web }) => {
     const typed = {
       machineName: textInput(inputs, 'machine_name', 'Machine name'),

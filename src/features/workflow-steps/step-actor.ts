@@ -4,10 +4,10 @@
 // happens before the first Paperspace call, so a refusal sends nothing there.
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { slackPerson } from '../../slack/slack-person.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Actor } from '../machines/machine-operations.js';
+import type { WorkflowStepsDeps } from './workflow-steps-deps.js';
 
 /** A Slack user id as Slack sends it in a `slack#/types/user_id` input. */
 const USER_ID = /^[UW][A-Z0-9]{2,}$/;
@@ -28,7 +28,7 @@ export function namedPerson(
 
 /** The person with their own client, or a UserFacingError saying who must do what. */
 export async function stepActor(
-  deps: Pick<ListenerDeps, 'store' | 'clients'>,
+  deps: Pick<WorkflowStepsDeps, 'store' | 'clients'>,
   user: SlackUser,
 ): Promise<Actor> {
   if (!(await deps.store.workflowSteps.enabled(user))) {

@@ -4,9 +4,9 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import { failureText } from '../../errors/user-message.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import { namedPerson } from './step-actor.js';
+import type { WorkflowStepsDeps } from './workflow-steps-deps.js';
 
 export type StepArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
 export type StepOutputs = Record<string, string>;
@@ -36,7 +36,7 @@ export interface StepRun {
  * `action`, the machine it names and the workflow's execution id, whatever its outcome.
  */
 export function stepListener(
-  deps: ListenerDeps,
+  deps: WorkflowStepsDeps,
   action: string,
   perform: (run: StepRun) => Promise<StepResult>,
 ): (args: StepArgs) => Promise<void> {

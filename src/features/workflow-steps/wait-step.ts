@@ -7,11 +7,11 @@ import { bootedStateOf, targetReached } from '../../domain/machine-states.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import { WAITABLE_STATES, type WaitableState } from '../../paperspace/constants.js';
 import { MAX_DURATION_MS } from '../../slack/command-language/duration.js';
-import type { ListenerDeps } from '../../slack/listener-deps.js';
 import { findMachine } from '../machines/machine-lookup.js';
 import { DEFAULT_WATCH_TIMEOUT_MS } from '../machines/machine-watcher.js';
 import { stepActor } from './step-actor.js';
 import { type StepArgs, stepListener, textInput } from './step-run.js';
+import type { WorkflowStepsDeps } from './workflow-steps-deps.js';
 
 const MAX_TIMEOUT_MINUTES = MAX_DURATION_MS / 60_000;
 
@@ -38,7 +38,7 @@ function timeoutOf(inputs: Record<string, unknown>): number {
   return minutes * 60_000;
 }
 
-export function waitStep(deps: ListenerDeps): (args: StepArgs) => Promise<void> {
+export function waitStep(deps: WorkflowStepsDeps): (args: StepArgs) => Promise<void> {
   return stepListener(deps, 'workflow_step.wait', async ({ user, inputs, executionId }) => {
     const reference = textInput(inputs, 'machine', 'Machine');
     const targetState = targetOf(inputs);

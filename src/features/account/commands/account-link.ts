@@ -7,6 +7,7 @@ import { accept, withoutArguments } from '../../../slack/command-language/comman
 import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
 import { publishHome } from '../../home/publish-home.js';
+import type { AccountDeps } from '../account-deps.js';
 import { createAccountLinking } from '../account-linking.js';
 import { unlinkedMessage, whoamiMessage } from '../blocks/account.js';
 import { openLoginModal } from '../open-login-modal.js';
@@ -26,7 +27,7 @@ export const loginOperation = defineOperation({
   kind: 'change',
   params: z.object({}),
   read: () => accept({}),
-  run: (_params, context) => openLoginModal(context),
+  run: (_params, context, deps: AccountDeps) => openLoginModal(context, deps.vault),
 });
 
 export const logoutOperation = defineOperation({
@@ -59,15 +60,15 @@ export const whoamiOperation = defineOperation({
   run: whoami,
 });
 
-async function logout(_params: unknown, context: CommandContext): Promise<void> {
-  const { deps, user } = context;
+async function logout(_params: unknown, context: CommandContext, deps: AccountDeps): Promise<void> {
+  const { user } = context;
   const unlinked = await createAccountLinking(deps).unlink(user);
   await context.replyPrivately(unlinkedMessage(unlinked));
   if (unlinked !== undefined) await publishHome(context.web, deps, user);
 }
 
-async function whoami(_params: unknown, context: CommandContext): Promise<void> {
-  const { vault } = context.deps;
+async function whoami(_params: unknown, context: CommandContext, deps: AccountDeps): Promise<void> {
+  const { vault } = deps;
   const account = await vault.account(context.user);
   if (account === undefined) {
     await context.replyPrivately(loginPrompt());
@@ -84,7 +85,7 @@ async function whoami(_params: unknown, context: CommandContext): Promise<void> 
       userId: account.userId,
       linkedAt: account.linkedAt,
       hasAccessToken: credentials?.accessToken !== undefined,
-      drivesNeedAccessToken: context.deps.clients.capabilities.driveAccessToken,
+      drivesNeedAccessToken: deps.clients.capabilities.driveAccessToken,
     }),
   );
 }

@@ -16,11 +16,11 @@ import { fieldErrors } from '../../../slack/block-kit/field-errors.js';
 import { errorMessage } from '../../../slack/block-kit/messages.js';
 import { CallbackId } from '../../../slack/ids.js';
 import { userOf } from '../../../slack/interaction.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { showOutcome, within } from '../../../slack/modal-submission.js';
 import { postIn } from '../../../slack/posting.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { publishHome } from '../../home/publish-home.js';
+import type { AccountDeps } from '../account-deps.js';
 import {
   createAccountLinking,
   type LinkedResult,
@@ -52,7 +52,7 @@ type Linked = { outcome: LinkedResult };
 
 const isLinked = (attempt: Attempt): attempt is Linked => 'outcome' in attempt && attempt.outcome.ok;
 
-export function registerLoginSubmission(router: ListenerRouter, deps: ListenerDeps): void {
+export function registerLoginSubmission(router: ListenerRouter, deps: AccountDeps): void {
   const linking = createAccountLinking(deps);
 
   router.view(CallbackId.login, async ({ ack, body, view, client, context }) => {

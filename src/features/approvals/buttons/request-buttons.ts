@@ -6,7 +6,7 @@ import { plainMessage } from '../../../slack/block-kit/messages.js';
 import type { SlackMessage } from '../../../slack/block-kit/text.js';
 import { type ButtonArgs, type ButtonClick, buttonHandler } from '../../../slack/button-click.js';
 import { ActionId } from '../../../slack/ids.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import { inRequest } from '../../../slack/interaction.js';
 import { openModal } from '../../../slack/open-modal.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { machineIdFromBlockId } from '../../machines/blocks/machine-ref.js';
@@ -15,6 +15,7 @@ import {
   decodeCreateOffer,
   decodePowerOffer,
 } from '../../machines/blocks/request-values.js';
+import type { ApprovalsDeps } from '../approvals-deps.js';
 import { denyModal } from '../blocks/deny-modal.js';
 import type { Decider } from '../decider.js';
 import { approve, load, withdraw } from '../request-decisions.js';
@@ -26,8 +27,14 @@ async function replaceOffer(args: ButtonArgs, text: string): Promise<void> {
   if (args.body.response_url) await args.respond({ replace_original: true, ...plainMessage(text) });
 }
 
-function deciderOf(click: ButtonClick, settled: RequestSettled): Decider {
-  return { deps: click.deps, web: click.web, user: click.user, tell: click.replyPrivately, settled };
+function deciderOf(deps: ApprovalsDeps, click: ButtonClick, settled: RequestSettled): Decider {
+  return {
+    deps: inRequest(deps, click),
+    web: click.web,
+    user: click.user,
+    tell: click.replyPrivately,
+    settled,
+  };
 }
 
 /**
@@ -35,6 +42,7 @@ function deciderOf(click: ButtonClick, settled: RequestSettled): Decider {
  * not) replaces the offer: the "Sending…" it was replaced with never stays as the last word.
  */
 async function requesterOf(
+  deps: ApprovalsDeps,
   click: ButtonClick,
   args: ButtonArgs,
   replacesOffer: boolean,
@@ -45,23 +53,30 @@ async function requesterOf(
     replacesOffer && args.body.response_url
       ? async (message: SlackMessage) => void (await args.respond({ replace_original: true, ...message }))
       : click.replyPrivately;
-  return { deps: click.deps, web: click.web, user: click.user, client, channel: click.channelId, tell };
+  return {
+    deps: inRequest(deps, click),
+    web: click.web,
+    user: click.user,
+    client,
+    channel: click.channelId,
+    tell,
+  };
 }
 
 export function registerRequestButtons(
   router: ListenerRouter,
-  deps: ListenerDeps,
+  deps: ApprovalsDeps,
   settled: RequestSettled,
 ): void {
   router.action<BlockAction<ButtonAction>>(
     ActionId.requestCreate,
     buttonHandler(deps, async (click, args) => {
       const params = decodeCreateOffer(click.value);
-      const requester = await requesterOf(click, args, true);
-      const account = await click.deps.vault.account(click.user);
+      const requester = await requesterOf(deps, click, args, true);
+      const account = await deps.vault.account(click.user);
       if (!requester || !account) return;
       // Only a refused create offers this button: Paperspace has just shown this person is not an administrator.
-      await click.deps.store.approvals.noteRole(click.user.teamId, account.userId, false, click.deps.now());
+      await deps.store.approvals.noteRole(click.user.teamId, account.userId, false, deps.now());
       await replaceOffer(args, '📨 Sending your request…');
       await openCreateRequest(requester, account, params);
     }),
@@ -73,7 +88,7 @@ export function registerRequestButtons(
       // On a machine card (a team list, App Home) the button sits among other machines: only an offer
       // message is replaced, a list stays as it is.
       const fromOffer = machineIdFromBlockId(args.action.block_id) === undefined;
-      const requester = await requesterOf(click, args, fromOffer);
+      const requester = await requesterOf(deps, click, args, fromOffer);
       if (!requester) return;
       if (fromOffer) {
         await replaceOffer(args, `📨 Asking the owner of ${offer.name}…`);
@@ -83,23 +98,23 @@ export function registerRequestButtons(
   );
   router.action<BlockAction<ButtonAction>>(
     ActionId.requestApprove,
-    buttonHandler(deps, (click) => approve(deciderOf(click, settled), click.value)),
+    buttonHandler(deps, (click) => approve(deciderOf(deps, click, settled), click.value)),
   );
   router.action<BlockAction<ButtonAction>>(
     ActionId.requestApproveFor,
     buttonHandler(deps, (click) => {
       const { id, hours } = decodeApproveFor(click.value);
-      return approve(deciderOf(click, settled), id, hours);
+      return approve(deciderOf(deps, click, settled), id, hours);
     }),
   );
   router.action<BlockAction<ButtonAction>>(
     ActionId.requestWithdraw,
-    buttonHandler(deps, (click) => withdraw(deciderOf(click, settled), click.value)),
+    buttonHandler(deps, (click) => withdraw(deciderOf(deps, click, settled), click.value)),
   );
   router.action<BlockAction<ButtonAction>>(
     ActionId.requestDeny,
     buttonHandler(deps, async (click) => {
-      const request = await load(deciderOf(click, settled), click.value);
+      const request = await load(deciderOf(deps, click, settled), click.value);
       if (request) await openModal(click, denyModal(request));
     }),
   );

@@ -20,6 +20,7 @@ import { echo } from '../../../slack/command-language/echo.js';
 import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
 import { requireWorkspaceAdmin, WORKSPACE_ADMINS_ONLY } from '../../../slack/workspace-admin.js';
+import type { ApprovalsDeps } from '../approvals-deps.js';
 import { DEFAULT_REQUEST_LIFETIME_MS } from '../request-delivery.js';
 
 const reply = plainMessage;
@@ -88,8 +89,12 @@ export const approvalsOperation = defineOperation({
   run: routeRequests,
 });
 
-async function routeRequests(command: ApprovalsParams, context: CommandContext): Promise<void> {
-  const { deps, user } = context;
+async function routeRequests(
+  command: ApprovalsParams,
+  context: CommandContext,
+  deps: ApprovalsDeps,
+): Promise<void> {
+  const { user } = context;
   const account = await deps.vault.account(user);
   if (!account) {
     // Shows the login prompt: settings belong to a Paperspace team, known only from a linked key.

@@ -5,6 +5,7 @@ import { withoutArguments } from '../../../slack/command-language/command-argume
 import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
 import type { StoredRequest } from '../../../store/approval-requests.js';
+import type { ApprovalsDeps } from '../approvals-deps.js';
 import { requestListMessage } from '../blocks/request-list.js';
 
 export const requestsOperation = defineOperation({
@@ -22,8 +23,8 @@ export const requestsOperation = defineOperation({
   run: listRequests,
 });
 
-async function listRequests(_command: unknown, context: CommandContext): Promise<void> {
-  const { deps, user } = context;
+async function listRequests(_command: unknown, context: CommandContext, deps: ApprovalsDeps): Promise<void> {
+  const { user } = context;
   const now = deps.now();
   const account = await deps.vault.account(user);
   const [mine, candidates] = await Promise.all([

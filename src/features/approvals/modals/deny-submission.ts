@@ -2,16 +2,16 @@
 // it meanwhile) and the requester is told, with the reason when one was given.
 import { readString } from '../../../slack/block-kit/view-state.js';
 import { CallbackId } from '../../../slack/ids.js';
-import { viewInteraction } from '../../../slack/interaction.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import { inRequest, viewInteraction } from '../../../slack/interaction.js';
 import type { ListenerRouter } from '../../../slack/router.js';
+import type { ApprovalsDeps } from '../approvals-deps.js';
 import { denyModalRequestId, denyReasonField } from '../blocks/deny-modal.js';
 import { deny } from '../request-decisions.js';
 import type { RequestSettled } from '../request-settled.js';
 
 export function registerDenySubmission(
   router: ListenerRouter,
-  deps: ListenerDeps,
+  deps: ApprovalsDeps,
   settled: RequestSettled,
 ): void {
   router.view(CallbackId.denyRequest, async ({ ack, body, client, context }) => {
@@ -22,7 +22,7 @@ export function registerDenySubmission(
       const reason = readString(body.view.state.values, denyReasonField) ?? null;
       await deny(
         {
-          deps: interaction.deps,
+          deps: inRequest(deps, interaction),
           web: client,
           user: interaction.user,
           tell: interaction.replyPrivately,

@@ -6,11 +6,11 @@ import type { PaperspaceClient } from '../../../paperspace/client.js';
 import { errorMessage } from '../../../slack/block-kit/messages.js';
 import { ActionId } from '../../../slack/ids.js';
 import { actionInteraction } from '../../../slack/interaction.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import type { AuditTrail } from '../../../store/audit-trail.js';
 import type { SlackUser } from '../../../store/slack-user.js';
 import { deletedNotice } from '../blocks/catalog.js';
+import type { CatalogDeps } from '../catalog-deps.js';
 import { deleteDrive } from '../drive-changes.js';
 import { deleteScript } from '../script-changes.js';
 
@@ -24,7 +24,7 @@ const DELETIONS: { actionId: string; what: 'startup script' | 'shared drive'; re
 /** Ids are short tokens; anything else in a button value was not put there by the bot. */
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,255}$/;
 
-export function registerDeleteConfirmed(router: ListenerRouter, deps: ListenerDeps): void {
+export function registerDeleteConfirmed(router: ListenerRouter, deps: CatalogDeps): void {
   for (const { actionId, what, remove } of DELETIONS) {
     router.action<BlockAction<ButtonAction>>(actionId, async (args) => {
       const { ack, action, respond } = args;

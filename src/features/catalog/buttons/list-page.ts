@@ -7,14 +7,14 @@ import { errorMessage } from '../../../slack/block-kit/messages.js';
 import { decodePageValue, type PageValue } from '../../../slack/block-kit/paging.js';
 import { ActionId } from '../../../slack/ids.js';
 import { actionInteraction } from '../../../slack/interaction.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
+import type { CatalogDeps } from '../catalog-deps.js';
 import { pageFor } from '../list-message.js';
 
 const DAMAGED_VALUE =
   'This page button is damaged or out of date, so the page was not loaded. Run the list command again.';
 
-export function registerListPage(router: ListenerRouter, deps: ListenerDeps): void {
+export function registerListPage(router: ListenerRouter, deps: CatalogDeps): void {
   router.action<BlockAction<ButtonAction>>(ActionId.listPage, async (args) => {
     const { ack, action, respond } = args;
     await ack();
@@ -29,7 +29,7 @@ export function registerListPage(router: ListenerRouter, deps: ListenerDeps): vo
       return;
     }
     try {
-      const page = await pageFor(clicker, value);
+      const page = await pageFor(clicker, value, deps);
       if (page !== undefined) await respond({ replace_original: true, ...page });
     } catch (error) {
       await clicker.replyFailure(error);

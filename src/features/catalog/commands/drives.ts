@@ -17,6 +17,7 @@ import { openLoadingModal } from '../../../slack/loading-modal.js';
 import { defineOperation } from '../../../slack/operation.js';
 import { driveDeleteConfirmation } from '../blocks/catalog.js';
 import { createDriveModal } from '../blocks/create-drive-modal.js';
+import type { CatalogDeps } from '../catalog-deps.js';
 import { findDrive } from '../drive-changes.js';
 
 const NO_ACCESS_TOKEN =
@@ -24,8 +25,11 @@ const NO_ACCESS_TOKEN =
   'Run /ps login again and paste the token in the access token field, with your key.';
 
 /** The person's client when they linked what drives need; otherwise says what is missing. */
-async function driveClient(context: CommandContext): Promise<PaperspaceClient | undefined> {
-  const credentials = await context.deps.vault.credentials(context.user);
+async function driveClient(
+  context: CommandContext,
+  deps: CatalogDeps,
+): Promise<PaperspaceClient | undefined> {
+  const credentials = await deps.vault.credentials(context.user);
   if (credentials === undefined) {
     await context.replyPrivately(loginPrompt());
     return undefined;
@@ -75,8 +79,8 @@ export const driveDeleteOperation = defineOperation({
   run: confirmDriveDelete,
 });
 
-async function openDriveForm(_params: unknown, context: CommandContext): Promise<void> {
-  const client = await driveClient(context);
+async function openDriveForm(_params: unknown, context: CommandContext, deps: CatalogDeps): Promise<void> {
+  const client = await driveClient(context, deps);
   if (client === undefined) return;
   await openLoadingModal(context, {
     title: 'New shared drive',
@@ -90,8 +94,12 @@ async function openDriveForm(_params: unknown, context: CommandContext): Promise
   });
 }
 
-async function confirmDriveDelete(command: { driveId: string }, context: CommandContext): Promise<void> {
-  const client = await driveClient(context);
+async function confirmDriveDelete(
+  command: { driveId: string },
+  context: CommandContext,
+  deps: CatalogDeps,
+): Promise<void> {
+  const client = await driveClient(context, deps);
   if (client === undefined) return;
   await context.replyPrivately(driveDeleteConfirmation(await findDrive(client, command.driveId)));
 }

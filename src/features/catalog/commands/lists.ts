@@ -6,20 +6,26 @@ import { withoutArguments } from '../../../slack/command-language/command-argume
 import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
 import { viewerButtons } from '../../machines/machine-permissions.js';
+import type { CatalogDeps } from '../catalog-deps.js';
 import { filtersSchema, readFilters } from '../list-filters.js';
 import { listMessage } from '../list-message.js';
 import type { ListingKind, RawFilters } from '../listings.js';
 import { resolveOwnerFilter } from '../owner-filter.js';
 
-async function replyWithFirstPage(context: CommandContext, kind: ListingKind, filters: RawFilters) {
+async function replyWithFirstPage(
+  context: CommandContext,
+  deps: CatalogDeps,
+  kind: ListingKind,
+  filters: RawFilters,
+) {
   // The key and its account in one read of the vault: the machines' buttons need the account.
   const linked = await context.linkedClient();
   if (linked === undefined) return;
   const { client, account } = linked;
   // Started before the list is fetched, so a role it needs is read beside it (machine-permissions.ts).
   const buttonsFor =
-    kind === 'machines' ? viewerButtons(context.deps, { user: context.user, client, account }) : undefined;
-  const sent = kind === 'machines' ? await resolveOwnerFilter(context, client, filters) : filters;
+    kind === 'machines' ? viewerButtons(deps, { user: context.user, client, account }) : undefined;
+  const sent = kind === 'machines' ? await resolveOwnerFilter(context, deps, client, filters) : filters;
   await context.replyPrivately(
     await listMessage(client, kind, sent, 1, { ...(buttonsFor && { buttonsFor }), shown: filters }),
   );
@@ -38,7 +44,7 @@ export const listOperation = defineOperation({
   kind: 'read',
   params: filtersSchema('list'),
   read: (args) => readFilters('list', args),
-  run: ({ filters }, context) => replyWithFirstPage(context, 'machines', filters),
+  run: ({ filters }, context, deps: CatalogDeps) => replyWithFirstPage(context, deps, 'machines', filters),
 });
 
 export const templatesOperation = defineOperation({
@@ -53,7 +59,7 @@ export const templatesOperation = defineOperation({
   kind: 'read',
   params: filtersSchema('templates'),
   read: (args) => readFilters('templates', args),
-  run: ({ filters }, context) => replyWithFirstPage(context, 'templates', filters),
+  run: ({ filters }, context, deps: CatalogDeps) => replyWithFirstPage(context, deps, 'templates', filters),
 });
 
 export const usersOperation = defineOperation({
@@ -68,7 +74,7 @@ export const usersOperation = defineOperation({
   kind: 'read',
   params: filtersSchema('users'),
   read: (args) => readFilters('users', args),
-  run: ({ filters }, context) => replyWithFirstPage(context, 'users', filters),
+  run: ({ filters }, context, deps: CatalogDeps) => replyWithFirstPage(context, deps, 'users', filters),
 });
 
 export const networksOperation = defineOperation({
@@ -83,7 +89,7 @@ export const networksOperation = defineOperation({
   kind: 'read',
   params: filtersSchema('networks'),
   read: (args) => readFilters('networks', args),
-  run: ({ filters }, context) => replyWithFirstPage(context, 'networks', filters),
+  run: ({ filters }, context, deps: CatalogDeps) => replyWithFirstPage(context, deps, 'networks', filters),
 });
 
 export const scriptsOperation = defineOperation({
@@ -98,7 +104,7 @@ export const scriptsOperation = defineOperation({
   kind: 'read',
   params: z.object({}),
   read: (args) => withoutArguments('scripts', args),
-  run: (_params, context) => replyWithFirstPage(context, 'scripts', {}),
+  run: (_params, context, deps: CatalogDeps) => replyWithFirstPage(context, deps, 'scripts', {}),
 });
 
 export const drivesOperation = defineOperation({
@@ -113,5 +119,5 @@ export const drivesOperation = defineOperation({
   kind: 'read',
   params: z.object({}),
   read: (args) => withoutArguments('drives', args),
-  run: (_params, context) => replyWithFirstPage(context, 'drives', {}),
+  run: (_params, context, deps: CatalogDeps) => replyWithFirstPage(context, deps, 'drives', {}),
 });

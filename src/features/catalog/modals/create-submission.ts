@@ -22,11 +22,11 @@ import type { SlackMessage } from '../../../slack/block-kit/text.js';
 import type { ViewStateValues } from '../../../slack/block-kit/view-state.js';
 import { putFormBack } from '../../../slack/form-refusal.js';
 import { userOf } from '../../../slack/interaction.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { showOutcome } from '../../../slack/modal-submission.js';
 import { postIn } from '../../../slack/posting.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import type { SlackUser } from '../../../store/slack-user.js';
+import type { CatalogDeps } from '../catalog-deps.js';
 
 /** What sets one create form apart from the other. */
 export interface CreateForm<Params> {
@@ -63,7 +63,7 @@ export interface CreateForm<Params> {
 
 export function registerCreateForm<Params>(
   router: ListenerRouter,
-  deps: ListenerDeps,
+  deps: CatalogDeps,
   form: CreateForm<Params>,
 ): void {
   router.view(form.callbackId, async ({ ack, body, view, client, context }) => {
@@ -110,7 +110,7 @@ export function registerCreateForm<Params>(
 const CHECK_MS = 1500;
 
 async function checkWithinBudget<Params>(
-  deps: ListenerDeps,
+  deps: CatalogDeps,
   form: CreateForm<Params>,
   user: SlackUser,
   params: Params,
@@ -135,7 +135,7 @@ async function checkWithinBudget<Params>(
  * outcome on success, the form with what was typed and the reason under its field on a refusal.
  */
 async function finishInModal<Params>(
-  deps: ListenerDeps,
+  deps: CatalogDeps,
   form: CreateForm<Params>,
   submission: { client: WebClient; view: SubmittedView & { id: string }; user: SlackUser; params: Params },
 ): Promise<void> {

@@ -6,7 +6,6 @@
 import type { ParameterProblems } from '../../../slack/block-kit/form-problems.js';
 import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import { CallbackId } from '../../../slack/ids.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { findNetwork, networkIssues } from '../../machines/create-flow.js';
 import {
@@ -14,10 +13,11 @@ import {
   createDriveFieldBlockIds,
   readCreateDriveSubmission,
 } from '../blocks/create-drive-modal.js';
+import type { CatalogDeps } from '../catalog-deps.js';
 import { createDrive, readDriveForm } from '../drive-changes.js';
 import { registerCreateForm } from './create-submission.js';
 
-export function registerDriveCreateSubmission(router: ListenerRouter, deps: ListenerDeps): void {
+export function registerDriveCreateSubmission(router: ListenerRouter, deps: CatalogDeps): void {
   registerCreateForm(router, deps, {
     callbackId: CallbackId.createDrive,
     title: 'New shared drive',

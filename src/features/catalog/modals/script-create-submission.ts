@@ -5,7 +5,6 @@
 import type { ParameterProblems } from '../../../slack/block-kit/form-problems.js';
 import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import { CallbackId } from '../../../slack/ids.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { machineMention } from '../blocks/catalog.js';
 import {
@@ -13,11 +12,12 @@ import {
   createScriptFieldBlockIds,
   readCreateScriptSubmission,
 } from '../blocks/create-script-modal.js';
+import type { CatalogDeps } from '../catalog-deps.js';
 import { machineNames } from '../machine-names.js';
 import { createScript, readScriptForm } from '../script-changes.js';
 import { registerCreateForm } from './create-submission.js';
 
-export function registerScriptCreateSubmission(router: ListenerRouter, deps: ListenerDeps): void {
+export function registerScriptCreateSubmission(router: ListenerRouter, deps: CatalogDeps): void {
   registerCreateForm(router, deps, {
     callbackId: CallbackId.createScript,
     title: 'New startup script',

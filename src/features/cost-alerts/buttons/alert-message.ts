@@ -3,11 +3,16 @@
 // (watches/row-messages.ts).
 import type { WebClient } from '@slack/web-api';
 import type { MachineButtonClick } from '../../machines/machine-button.js';
-import { type RowFinisher, redrawClickedRow } from '../../watches/row-messages.js';
+import { type ClickedRows, type RowFinisher, redrawClickedRow } from '../../watches/row-messages.js';
 import { withAlertDone } from '../blocks/cost-alert.js';
 
-export async function markAlert(slack: WebClient, click: MachineButtonClick, line: string): Promise<void> {
-  await redrawClickedRow(slack, click, 'cost_alert', {
+export async function markAlert(
+  slack: WebClient,
+  click: MachineButtonClick,
+  rows: ClickedRows,
+  line: string,
+): Promise<void> {
+  await redrawClickedRow(slack, click, rows, 'cost_alert', {
     done: line,
     what: 'a forgotten-machine alert',
     redraw(message) {

@@ -18,6 +18,7 @@ import { echo } from '../../../slack/command-language/echo.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
 import { requireWorkspaceAdmin, WORKSPACE_ADMINS_ONLY } from '../../../slack/workspace-admin.js';
+import type { CostAlertsDeps } from '../cost-alerts-deps.js';
 import {
   DEFAULT_THRESHOLD_MS,
   type EffectiveThreshold,
@@ -100,8 +101,12 @@ function describe(threshold: EffectiveThreshold): string {
   return `You are messaged when one of your machines has been running for ${after} (${source}).`;
 }
 
-async function setAlerts(command: AlertsParams, context: CommandContext): Promise<void> {
-  const { deps, user } = context;
+async function setAlerts(
+  command: AlertsParams,
+  context: CommandContext,
+  deps: CostAlertsDeps,
+): Promise<void> {
+  const { user } = context;
   const hint = `\`${SLASH_COMMAND} alerts 6h\` sets your own, \`${SLASH_COMMAND} alerts off\` turns them off.`;
   if (command.scope === null) {
     return context.replyPrivately(reply(`${describe(await thresholdOf(deps.store, user))} ${hint}`));

@@ -5,7 +5,7 @@ import type { BlockAction } from '@slack/bolt';
 import type { ModalContext } from '../../../slack/block-kit/modal-metadata.js';
 import type { SlackMessage } from '../../../slack/block-kit/text.js';
 import { type ButtonArgs, type ButtonClick, buttonHandler } from '../../../slack/button-click.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import type { PlatformDeps } from '../../../slack/platform-deps.js';
 
 export type CardLocation =
   | { kind: 'message'; channel: string; ts: string; threadTs?: string }
@@ -73,7 +73,7 @@ function machineClickOf(click: ButtonClick, { body, respond }: ButtonArgs<BlockA
  * failure told to the clicker alone, and the card stays as it was), with where the card is.
  */
 export function cardAction<A extends BlockAction>(
-  deps: ListenerDeps,
+  deps: PlatformDeps,
   handle: (click: MachineClick, action: A['actions'][number]) => Promise<void>,
 ): (args: ButtonArgs<A>) => Promise<void> {
   return buttonHandler<A>(deps, (click, args) => handle(machineClickOf(click, args), args.action));

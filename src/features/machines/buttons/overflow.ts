@@ -6,13 +6,13 @@ import type { ModalView } from '@slack/types';
 import type { Machine } from '../../../paperspace/schemas.js';
 import type { ModalContext } from '../../../slack/block-kit/modal-metadata.js';
 import { ActionId, MachineOverflowOption } from '../../../slack/ids.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { openLoadingModal } from '../../../slack/loading-modal.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { destroyMachineModal } from '../blocks/destroy-machine-modal.js';
 import { machineAccessModal } from '../blocks/machine-access-modal.js';
 import { machineIdFromBlockId } from '../blocks/machine-ref.js';
 import { updateMachineModal } from '../blocks/update-machine-modal.js';
+import type { MachinesDeps } from '../machines-deps.js';
 import { cardAction, modalContextOf } from './machine-click.js';
 
 const MODALS: Record<
@@ -28,7 +28,7 @@ function isOverflowOption(value: string): value is MachineOverflowOption {
   return Object.hasOwn(MODALS, value);
 }
 
-export function registerMachineOverflow(router: ListenerRouter, deps: ListenerDeps): void {
+export function registerMachineOverflow(router: ListenerRouter, deps: MachinesDeps): void {
   router.action<BlockAction<OverflowAction>>(
     ActionId.machineOverflow,
     cardAction<BlockAction<OverflowAction>>(deps, async (click, action) => {

@@ -5,11 +5,12 @@
 import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { describeError } from '../../../errors/describe-error.js';
 import { ActionId } from '../../../slack/ids.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import { inRequest } from '../../../slack/interaction.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { decodeMachineRef, listPageFromBlockId } from '../blocks/machine-ref.js';
 import { cardMovedNotice } from '../blocks/machine-replies.js';
 import type { PowerVerb } from '../machine-operations.js';
+import type { MachinesDeps } from '../machines-deps.js';
 import type { MachinesWiring } from '../machines-wiring.js';
 import { type CardTarget, requestPower } from '../power-request.js';
 import { type CardLocation, cardAction, type MachineClick } from './machine-click.js';
@@ -46,6 +47,7 @@ async function redrawEphemeral(
   verb: PowerVerb,
   machineName: string,
   listPage: MachinesWiring['listPage'],
+  deps: MachinesDeps,
 ): Promise<void> {
   if (click.card.kind !== 'ephemeral') return;
   const page = listPageFromBlockId(blockId);
@@ -54,7 +56,7 @@ async function redrawEphemeral(
     return;
   }
   try {
-    const redrawn = await listPage(click, page);
+    const redrawn = await listPage(click, page, deps);
     if (redrawn !== undefined) await click.replaceEphemeral(redrawn);
   } catch (error) {
     click.logger.warn(
@@ -66,7 +68,7 @@ async function redrawEphemeral(
 
 export function registerPowerButtons(
   router: ListenerRouter,
-  deps: ListenerDeps,
+  deps: MachinesDeps,
   { requests, refreshHome, listPage }: MachinesWiring,
 ): void {
   for (const [verb, actionId] of Object.entries(BUTTONS) as [PowerVerb, string][]) {
@@ -78,7 +80,7 @@ export function registerPowerButtons(
         if (!paperspace) return;
         const machine = await paperspace.machines.show(ref.id);
         const flow = {
-          deps: click.deps,
+          deps: inRequest(deps, click),
           web: click.web,
           noWait: false,
           card: cardTarget(click.card),
@@ -96,13 +98,13 @@ export function registerPowerButtons(
           });
         } catch (error) {
           // v1 names no owner: Paperspace's refusal is the first sign it is someone else's machine.
-          if (await requests.offerPowerRequest(error, click, machine, verb)) return;
+          if (await requests.offerPowerRequest(error, click, machine, verb, flow.deps)) return;
           throw error;
         }
         // App Home would go on showing the state before the click (or a Stop on a machine found off)
         // until reopened; its watch refreshes it again when the machine gets there.
-        if (click.card.kind === 'home') await refreshHome(click.web, click.deps, click.user);
-        if (requested) await redrawEphemeral(click, action.block_id, verb, machine.name, listPage);
+        if (click.card.kind === 'home') await refreshHome(click.web, inRequest(deps, click), click.user);
+        if (requested) await redrawEphemeral(click, action.block_id, verb, machine.name, listPage, flow.deps);
       }),
     );
   }

@@ -19,6 +19,7 @@ import { accessChangedMessage, accessUserNotLinkedMessage } from '../blocks/mach
 import { MACHINE_HELP, machineParameter } from '../machine-grammar.js';
 import { findMachine } from '../machine-lookup.js';
 import { createMachineOperations } from '../machine-operations.js';
+import type { MachinesDeps } from '../machines-deps.js';
 
 /** Who `access` grants to or revokes from: a Slack mention (resolved later) or a Paperspace user id. */
 type AccessUser = { kind: 'slack'; slackUserId: string } | { kind: 'paperspace'; userId: string };
@@ -79,8 +80,8 @@ export const accessOperation = defineOperation({
     const extra = tooMany('access', split.args.positionals, 3, '<machine>, grant or revoke, and one person');
     return extra ?? accept({ machine: machine.value, action, user: user.value });
   },
-  async run(command, context) {
-    const { deps, user } = context;
+  async run(command, context, deps: MachinesDeps) {
+    const { user } = context;
     const who =
       command.user.kind === 'slack'
         ? { slackUserId: command.user.slackUserId }

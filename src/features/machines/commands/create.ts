@@ -22,6 +22,7 @@ import { readAccountKind } from '../account-kind.js';
 import { createMachineModal } from '../blocks/create-machine-modal.js';
 import * as createFlow from '../create-flow.js';
 import type { CreateOutcome } from '../machine-operations.js';
+import type { MachinesDeps } from '../machines-deps.js';
 import type { OwnerRequests } from '../machines-wiring.js';
 import { describeIssues, typedKeyValues } from '../typed-key-values.js';
 
@@ -69,14 +70,14 @@ export function createOperation(requests: OwnerRequests) {
       const params = readKeyValues('create', split.args.keyValues, null, 'key');
       return params.ok ? accept({ params: params.value }) : params;
     },
-    async run(command, context) {
-      if (command.params === null) await openCreateModal(context);
-      else await createInline(command.params, context, requests);
+    async run(command, context, deps: MachinesDeps) {
+      if (command.params === null) await openCreateModal(context, deps);
+      else await createInline(command.params, context, deps, requests);
     },
   });
 }
 
-async function openCreateModal(context: CommandContext): Promise<void> {
+async function openCreateModal(context: CommandContext, deps: MachinesDeps): Promise<void> {
   const client = await context.userClient();
   if (!client) return;
   await openLoadingModal(context, {
@@ -89,7 +90,7 @@ async function openCreateModal(context: CommandContext): Promise<void> {
         client.scripts.list(),
         readAccountKind(client),
         // Prices are a help, not a need: without them the form still opens, without prices.
-        knownHourlyRates(client, context.deps.now()).catch(() => new Map<string, number>()),
+        knownHourlyRates(client, deps.now()).catch(() => new Map<string, number>()),
       ]);
       const isTeam = account.kind === 'team';
       return createMachineModal({
@@ -109,6 +110,7 @@ async function openCreateModal(context: CommandContext): Promise<void> {
 async function createInline(
   values: KeyValues,
   context: CommandContext,
+  deps: MachinesDeps,
   requests: OwnerRequests,
 ): Promise<void> {
   const refuse = (error: string) => context.replyPrivately(usageErrorMessage(error, USAGE));
@@ -122,11 +124,11 @@ async function createInline(
     readAccountKind(client),
     createFlow.findTemplate(client, typed.value.templateId),
     createFlow.findNetwork(client, typed.value.networkId),
-    context.deps.vault.account(context.user),
+    deps.vault.account(context.user),
   ]);
   const asker = { user: context.user, linked, account, dialect: client.dialect };
   const checked = createFlow.checkCreate(
-    await createFlow.completeCreateParams(context.deps, asker, typed.value),
+    await createFlow.completeCreateParams(deps, asker, typed.value),
     asker,
     {
       template,
@@ -137,19 +139,14 @@ async function createInline(
 
   let outcome: CreateOutcome;
   try {
-    outcome = await createFlow.createForPerson(
-      context.deps,
-      { user: context.user, client },
-      checked.value,
-      template,
-    );
+    outcome = await createFlow.createForPerson(deps, { user: context.user, client }, checked.value, template);
   } catch (error) {
     // A team member: the approvals feature offers to ask an administrator instead.
     if (await requests.offerCreateRequest(error, checked.value, context.replyPrivately)) return;
     throw error;
   }
   await createFlow.announceCreated({
-    deps: context.deps,
+    deps: deps,
     web: context.web,
     user: context.user,
     outcome,

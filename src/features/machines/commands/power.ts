@@ -6,6 +6,7 @@ import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
 import { MACHINE_HELP, machineParameter, readOneMachine } from '../machine-grammar.js';
 import { findMachine } from '../machine-lookup.js';
+import type { MachinesDeps } from '../machines-deps.js';
 import type { OwnerRequests } from '../machines-wiring.js';
 import { requestPower } from '../power-request.js';
 
@@ -52,12 +53,12 @@ export function powerOperation<const Verb extends PowerVerb>(verb: Verb, request
         ? accept({ machine: read.value.machine, noWait: read.value.options.has(NO_WAIT.name) })
         : read;
     },
-    async run(command, context) {
+    async run(command, context, deps: MachinesDeps) {
       const client = await context.userClient();
       if (!client) return;
       const machine = await findMachine(client, command.machine);
       const flow = {
-        deps: context.deps,
+        deps: deps,
         web: context.web,
         noWait: command.noWait,
         card: { kind: 'post', channel: context.channelId } as const,
@@ -69,7 +70,7 @@ export function powerOperation<const Verb extends PowerVerb>(verb: Verb, request
         await requestPower({ ...flow, actor: { user: context.user, client }, machine, verb });
       } catch (error) {
         // v1 names no owner: Paperspace's refusal is the first sign it is someone else's machine.
-        if (!(await requests.offerPowerRequest(error, context, machine, verb))) throw error;
+        if (!(await requests.offerPowerRequest(error, context, machine, verb, deps))) throw error;
       }
     },
   });

@@ -10,6 +10,7 @@ import { machineEventsLine } from '../blocks/machine-events.js';
 import { MACHINE_HELP, machineParameter, readOneMachine } from '../machine-grammar.js';
 import { findMachine } from '../machine-lookup.js';
 import { viewerButtons } from '../machine-permissions.js';
+import type { MachinesDeps } from '../machines-deps.js';
 
 export const showOperation = defineOperation({
   name: 'show',
@@ -26,12 +27,12 @@ export const showOperation = defineOperation({
     const read = readOneMachine('show', args);
     return read.ok ? accept({ machine: read.value.machine }) : read;
   },
-  async run(command, context) {
+  async run(command, context, deps: MachinesDeps) {
     // The key and its account in one read of the vault: the card's buttons need the account.
     const linked = await context.linkedClient();
     if (!linked) return;
     const { client, account } = linked;
-    const buttonsFor = viewerButtons(context.deps, { user: context.user, client, account });
+    const buttonsFor = viewerButtons(deps, { user: context.user, client, account });
     const found = await findMachine(client, command.machine);
     // The list result has no events; show has them.
     const machine = await client.machines.show(found.id);

@@ -19,6 +19,7 @@ import { updatedMessage, updatedUnreadMessage } from '../blocks/machine-replies.
 import { MACHINE_HELP, machineParameter } from '../machine-grammar.js';
 import { findMachine } from '../machine-lookup.js';
 import { createMachineOperations } from '../machine-operations.js';
+import type { MachinesDeps } from '../machines-deps.js';
 import { typedKeyValues, validateKeyValues } from '../typed-key-values.js';
 
 const USAGE = `${ps} update <machine> key=value ...`;
@@ -57,7 +58,7 @@ export const updateOperation = defineOperation({
     if (!params.ok) return params;
     return accept({ machine: machine.value, params: params.value });
   },
-  async run(command, context) {
+  async run(command, context, deps: MachinesDeps) {
     const typed = typedKeyValues(command.params, updateMachineParamsSchema, 'update');
     const params = typed.ok ? validateKeyValues(updateMachineParamsSchema, typed.value) : typed;
     if (!params.ok) {
@@ -67,7 +68,7 @@ export const updateOperation = defineOperation({
     const client = await context.userClient();
     if (!client) return;
     const machine = await findMachine(client, command.machine);
-    const updated = await createMachineOperations(context.deps).update(
+    const updated = await createMachineOperations(deps).update(
       { user: context.user, client },
       machine.id,
       params.value,

@@ -15,6 +15,7 @@ import { usageMessage } from '../blocks/usage.js';
 import { MACHINE_HELP, machineParameter } from '../machine-grammar.js';
 import { findMachine } from '../machine-lookup.js';
 import { createMachineOperations } from '../machine-operations.js';
+import type { MachinesDeps } from '../machines-deps.js';
 
 export const usageOperation = defineOperation({
   name: 'usage',
@@ -46,10 +47,9 @@ export const usageOperation = defineOperation({
     const extra = tooMany('usage', split.args.positionals, 2, '<machine> and an optional YYYY-MM');
     return extra ?? accept({ machine: machine.value, month: month.value });
   },
-  async run(command, context) {
+  async run(command, context, deps: MachinesDeps) {
     const client = await context.userClient();
     if (!client) return;
-    const { deps } = context;
     const machine = await findMachine(client, command.machine);
     const utilization = await createMachineOperations(deps).usage(
       { user: context.user, client },

@@ -3,7 +3,6 @@
 // the ack, without Paperspace (the vault is local); the change then goes through the audit trail.
 
 import { CallbackId } from '../../../slack/ids.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import type { KeyVault } from '../../../vault/key-vault.js';
 import { type AccessTarget, resolveAccessTarget } from '../access-target.js';
@@ -14,6 +13,7 @@ import {
 } from '../blocks/machine-access-modal.js';
 import { accessChangedMessage } from '../blocks/machine-replies.js';
 import { createMachineOperations } from '../machine-operations.js';
+import type { MachinesDeps } from '../machines-deps.js';
 import { machineOf, readSubmission } from './machine-submission.js';
 
 type CheckedAccessForm =
@@ -47,7 +47,7 @@ async function checkForm(
   return { ok: true, target, enableAccess };
 }
 
-export function registerAccessSubmission(router: ListenerRouter, deps: ListenerDeps): void {
+export function registerAccessSubmission(router: ListenerRouter, deps: MachinesDeps): void {
   router.view(CallbackId.machineAccess, async ({ ack, body, client, context }) => {
     const submission = readSubmission(deps, { body, client, context });
     const machine = machineOf(submission.metadata);

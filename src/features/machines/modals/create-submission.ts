@@ -24,7 +24,7 @@ import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
 import { hasField } from '../../../slack/block-kit/view-state.js';
 import { putFormBack } from '../../../slack/form-refusal.js';
 import { CallbackId } from '../../../slack/ids.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import { inRequest } from '../../../slack/interaction.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { type AccountKind, INDIVIDUAL } from '../account-kind.js';
 import { CreateMachineFields as F } from '../blocks/create-machine-fields.js';
@@ -33,6 +33,7 @@ import {
   readCreateMachineSubmission,
 } from '../blocks/create-machine-submission.js';
 import * as createFlow from '../create-flow.js';
+import type { MachinesDeps } from '../machines-deps.js';
 import type { OwnerRequests } from '../machines-wiring.js';
 import { type MachineSubmission, readSubmission } from './machine-submission.js';
 
@@ -50,7 +51,7 @@ const CREATE_ACK_MS = 2500;
 
 export function registerCreateSubmission(
   router: ListenerRouter,
-  deps: ListenerDeps,
+  deps: MachinesDeps,
   requests: OwnerRequests,
 ): void {
   router.view(CallbackId.createMachine, async ({ ack, body, client, context }) => {
@@ -94,7 +95,7 @@ export function registerCreateSubmission(
     if (early?.ok === true) {
       await ack({ response_action: 'clear' });
       await createFlow.announceCreated({
-        deps: submission.deps,
+        deps: inRequest(deps, submission),
         web: submission.web,
         user,
         outcome: early.outcome,
@@ -114,7 +115,7 @@ export function registerCreateSubmission(
       // A team member: the form they filled becomes the request to the administrators, and the modal,
       // where they are looking, says where it went (or why it could not go).
       const requested = await requests.requestCreateInstead(error, checked.value, {
-        deps: submission.deps,
+        deps: inRequest(deps, submission),
         web: submission.web,
         user,
         client: userClient,
@@ -143,7 +144,7 @@ export function registerCreateSubmission(
       `✅ Created *${name}*. Its card is posted where you opened this form.`,
     );
     await createFlow.announceCreated({
-      deps: submission.deps,
+      deps: inRequest(deps, submission),
       web: submission.web,
       user,
       outcome,
@@ -177,7 +178,7 @@ async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
 
 /** The create's outcome in the modal; a modal closed meanwhile is no failure of the create. */
 async function showInModal(
-  deps: ListenerDeps,
+  deps: MachinesDeps,
   client: WebClient,
   viewId: string,
   text: string,

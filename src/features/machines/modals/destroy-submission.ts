@@ -4,10 +4,8 @@
 
 import { describeError } from '../../../errors/describe-error.js';
 import { CallbackId } from '../../../slack/ids.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { announce, withPrivateCopy } from '../../../slack/posting.js';
 import type { ListenerRouter } from '../../../slack/router.js';
-
 import {
   DestroyMachineFields,
   destroyConfirmationError,
@@ -15,9 +13,10 @@ import {
 } from '../blocks/destroy-machine-modal.js';
 import { destroyedCard, destroyedMessage } from '../blocks/machine-replies.js';
 import { createMachineOperations } from '../machine-operations.js';
+import type { MachinesDeps } from '../machines-deps.js';
 import { machineOf, readSubmission } from './machine-submission.js';
 
-export function registerDestroySubmission(router: ListenerRouter, deps: ListenerDeps): void {
+export function registerDestroySubmission(router: ListenerRouter, deps: MachinesDeps): void {
   router.view(CallbackId.destroyMachine, async ({ ack, body, client, context }) => {
     const submission = readSubmission(deps, { body, client, context });
     const machine = machineOf(submission.metadata);

@@ -6,7 +6,7 @@ import { decodeModalMetadata, type ModalMetadata } from '../../../slack/block-ki
 import type { SlackMessage } from '../../../slack/block-kit/text.js';
 import type { ViewStateValues } from '../../../slack/block-kit/view-state.js';
 import { type Interaction, type ViewRequest, viewInteraction } from '../../../slack/interaction.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
+import type { PlatformDeps } from '../../../slack/platform-deps.js';
 
 export interface MachineSubmission extends Interaction {
   metadata: ModalMetadata;
@@ -17,7 +17,7 @@ export interface MachineSubmission extends Interaction {
   tellFailure(error: unknown): Promise<void>;
 }
 
-export function readSubmission(deps: ListenerDeps, request: ViewRequest): MachineSubmission {
+export function readSubmission(deps: PlatformDeps, request: ViewRequest): MachineSubmission {
   const metadata = decodeModalMetadata(request.body.view.private_metadata);
   const interaction = viewInteraction(deps, request, metadata.channelId);
   return {

@@ -15,17 +15,17 @@ import { statusModal } from '../../../slack/block-kit/status-modal.js';
 import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
 import { putFormBack } from '../../../slack/form-refusal.js';
 import { CallbackId } from '../../../slack/ids.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { machineCardMessage } from '../blocks/machine-card.js';
 import { updatedMessage, updatedUnreadMessage } from '../blocks/machine-replies.js';
 import { readUpdateMachineSubmission, updateMachineFieldBlockIds } from '../blocks/update-machine-modal.js';
 import { createMachineOperations, type UpdateOutcome } from '../machine-operations.js';
+import type { MachinesDeps } from '../machines-deps.js';
 import { machineOf, readSubmission } from './machine-submission.js';
 
 const TITLE = 'Machine settings';
 
-export function registerUpdateSubmission(router: ListenerRouter, deps: ListenerDeps): void {
+export function registerUpdateSubmission(router: ListenerRouter, deps: MachinesDeps): void {
   router.view(CallbackId.updateMachine, async ({ ack, body, client, context }) => {
     const submission = readSubmission(deps, { body, client, context });
     const machine = machineOf(submission.metadata);

@@ -6,7 +6,12 @@ import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { contextLine } from '../../../slack/block-kit/elements.js';
 import type { MachineButtonClick } from '../../machines/machine-button.js';
-import { type RowFinisher, redrawClickedRow, withRowReplaced } from '../../watches/row-messages.js';
+import {
+  type ClickedRows,
+  type RowFinisher,
+  redrawClickedRow,
+  withRowReplaced,
+} from '../../watches/row-messages.js';
 import { reminderBlockId, stoppedRowBlockId, withRunningCount } from '../blocks/reminder.js';
 
 /**
@@ -42,10 +47,11 @@ function redrawRow(
 export async function markReminderRow(
   slack: WebClient,
   click: MachineButtonClick,
+  rows: ClickedRows,
   line: string,
   options: { stopped?: boolean } = {},
 ): Promise<void> {
-  await redrawClickedRow(slack, click, 'reminder', {
+  await redrawClickedRow(slack, click, rows, 'reminder', {
     done: line,
     what: 'the row of a reminder',
     redraw: (message) => redrawRow(message, click.machine.id, line, options.stopped ?? false),

@@ -9,15 +9,15 @@ import type { Machine } from '../../../paperspace/schemas.js';
 import { forEachConcurrently } from '../../../scheduler/concurrency.js';
 import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
 import { buttonHandler } from '../../../slack/button-click.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { createMachineOperations } from '../../machines/machine-operations.js';
 import { redrawClickedRow } from '../../watches/row-messages.js';
 import { decodeStopAll, type StopAllOutcome, stopAllSummary, withStopAllDone } from '../blocks/stop-all.js';
+import type { RemindersDeps } from '../reminders-deps.js';
 
 /** Stops sent at once: a hundred machines stop in a few seconds without a burst Paperspace would refuse. */
 const CONCURRENT_STOPS = 4;
 
-export function reminderStopAllHandler(deps: ListenerDeps) {
+export function reminderStopAllHandler(deps: RemindersDeps) {
   const operations = createMachineOperations(deps);
   return buttonHandler(deps, async (click, { client }) => {
     const ids = decodeStopAll(click.value);
@@ -54,7 +54,7 @@ export function reminderStopAllHandler(deps: ListenerDeps) {
     // A stopped machine needs no snoozed reminder about it.
     for (const machine of outcome.stopping) await deps.store.snoozes.cancel(click.user, machine.id);
     const clicker = `<@${escapeMrkdwn(click.user.userId)}>`;
-    await redrawClickedRow(client, click, 'reminder', {
+    await redrawClickedRow(client, click, deps, 'reminder', {
       done: stopAllSummary(outcome, clicker),
       what: "a reminder's Stop all",
       redraw(message) {

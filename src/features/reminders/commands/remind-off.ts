@@ -16,6 +16,7 @@ import {
 import { SLASH_COMMAND } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
 import { shortId } from '../reminder-text.js';
+import type { RemindersDeps } from '../reminders-deps.js';
 
 /** Shorter prefixes would match by accident. */
 const MIN_PREFIX_LENGTH = 4;
@@ -49,8 +50,12 @@ export const remindOffOperation = defineOperation({
   run: turnOff,
 });
 
-async function turnOff(command: { reminderId: string | null }, context: CommandContext): Promise<void> {
-  const { deps, user } = context;
+async function turnOff(
+  command: { reminderId: string | null },
+  context: CommandContext,
+  deps: RemindersDeps,
+): Promise<void> {
+  const { user } = context;
   let text: string;
   if (command.reminderId === null) {
     // Snoozes first: deleting a reminder also drops its snoozes, and then they would not be counted.

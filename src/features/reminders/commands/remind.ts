@@ -16,6 +16,7 @@ import { userTimeZone } from '../../../slack/user-time-zone.js';
 import { ReminderRefusedError } from '../../../store/reminders.js';
 import { parseReminderDays, type RemindParams } from '../reminder-days.js';
 import { scheduleLabel, shortId } from '../reminder-text.js';
+import type { RemindersDeps } from '../reminders-deps.js';
 
 /** A person's reminders are for "what is still running"; more than a handful is a mistake. */
 const MAX_REMINDERS_PER_USER = 10;
@@ -68,10 +69,10 @@ export const remindOperation = defineOperation({
   run: remind,
 });
 
-async function remind(command: RemindParams, context: CommandContext): Promise<void> {
+async function remind(command: RemindParams, context: CommandContext, deps: RemindersDeps): Promise<void> {
   // A reminder lists machines with the person's key: without one it could only ever complain.
   if ((await context.userClient()) === undefined) return;
-  const { deps, user } = context;
+  const { user } = context;
   const zone = await userTimeZone({
     web: context.web,
     userId: user.userId,

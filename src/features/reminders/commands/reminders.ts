@@ -18,6 +18,7 @@ import { SLASH_COMMAND } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
 import type { Snooze } from '../../../store/reminder-snoozes.js';
 import { reminderLine } from '../reminder-text.js';
+import type { RemindersDeps } from '../reminders-deps.js';
 
 export const remindersOperation = defineOperation({
   name: 'reminders',
@@ -34,8 +35,8 @@ export const remindersOperation = defineOperation({
   run: listReminders,
 });
 
-async function listReminders(_command: unknown, context: CommandContext): Promise<void> {
-  const { deps, user } = context;
+async function listReminders(_command: unknown, context: CommandContext, deps: RemindersDeps): Promise<void> {
+  const { user } = context;
   const [reminders, snoozes] = await Promise.all([
     deps.store.reminders.listByUser(user),
     deps.store.snoozes.listByUser(user),

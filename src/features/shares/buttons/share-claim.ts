@@ -4,12 +4,12 @@
 import { section } from '../../../slack/block-kit/elements.js';
 import { message } from '../../../slack/block-kit/text.js';
 import { buttonHandler } from '../../../slack/button-click.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { claimAccess } from '../share-claim.js';
 import { sharingDeps } from '../share-types.js';
 import { sharedMachines } from '../shared-machines.js';
+import type { SharesDeps } from '../shares-deps.js';
 
-export function shareClaimHandler(deps: ListenerDeps) {
+export function shareClaimHandler(deps: SharesDeps) {
   return buttonHandler(deps, async (click, { client }) => {
     const share = await deps.store.delegations.get(click.value);
     const reply = async (text: string) => click.replyPrivately(message([section(text)], text));

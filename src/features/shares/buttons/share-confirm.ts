@@ -6,14 +6,14 @@ import type { KnownBlock } from '@slack/types';
 import { section } from '../../../slack/block-kit/elements.js';
 import { escapeMrkdwn, message } from '../../../slack/block-kit/text.js';
 import { buttonHandler } from '../../../slack/button-click.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { findMachine } from '../../machines/machine-lookup.js';
 import { resolveRecipients } from '../accessor-grants.js';
 import { decodeShareRequest, endShareButton, when } from '../blocks/share.js';
 import { sharingDeps } from '../share-types.js';
+import type { SharesDeps } from '../shares-deps.js';
 import { channelToShareIn, type Share, shareMachines } from '../sharing.js';
 
-export function shareConfirmHandler(deps: ListenerDeps) {
+export function shareConfirmHandler(deps: SharesDeps) {
   return buttonHandler(deps, async (click, { client, respond }) => {
     const request = decodeShareRequest(click.value);
     const paperspace = await click.userClient();

@@ -5,12 +5,12 @@ import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { section } from '../../../slack/block-kit/elements.js';
 import { escapeMrkdwn, message } from '../../../slack/block-kit/text.js';
 import { buttonHandler } from '../../../slack/button-click.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { sharingDeps } from '../share-types.js';
 import { sharedMachines } from '../shared-machines.js';
+import type { SharesDeps } from '../shares-deps.js';
 import { endShare } from '../sharing.js';
 
-export function shareEndHandler(deps: ListenerDeps) {
+export function shareEndHandler(deps: SharesDeps) {
   return buttonHandler(deps, async (click, { client }) => {
     const share = await deps.store.delegations.get(click.value);
     if (share === undefined)

@@ -16,6 +16,7 @@ import { defineOperation } from '../../../slack/operation.js';
 import { MACHINE_HELP, machineParameter } from '../../machines/machine-grammar.js';
 import { findMachine } from '../../machines/machine-lookup.js';
 import { offerShare } from '../share-offer.js';
+import type { SharesDeps } from '../shares-deps.js';
 
 export const shareOperation = defineOperation({
   name: 'share',
@@ -58,6 +59,7 @@ export const shareOperation = defineOperation({
 async function share(
   command: { machines: string[]; with: string[] },
   context: CommandContext,
+  deps: SharesDeps,
 ): Promise<void> {
   const client = await context.userClient();
   if (client === undefined) return;
@@ -69,5 +71,5 @@ async function share(
   const [first, ...rest] = machines.values();
   // The grammar asks for at least one machine, and each one was found or threw.
   if (first === undefined) return;
-  await offerShare(context, [first, ...rest], command.with);
+  await offerShare(context, deps, [first, ...rest], command.with);
 }

@@ -17,6 +17,7 @@ import { SLASH_COMMAND } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
 import type { Delegation } from '../../../store/delegations.js';
 import { endShareButton, when } from '../blocks/share.js';
+import type { SharesDeps } from '../shares-deps.js';
 
 /** Header and footer around one section per share. */
 const MAX_SHARES_SHOWN = LIMITS.messageBlocks - 2;
@@ -36,8 +37,8 @@ export const sharesOperation = defineOperation({
   run: listShares,
 });
 
-async function listShares(_command: unknown, context: CommandContext): Promise<void> {
-  const { deps, user } = context;
+async function listShares(_command: unknown, context: CommandContext, deps: SharesDeps): Promise<void> {
+  const { user } = context;
   const active = await deps.store.delegations.listActive(deps.now(), {
     teamId: user.teamId,
     userId: user.userId,
@@ -47,14 +48,14 @@ async function listShares(_command: unknown, context: CommandContext): Promise<v
     await context.replyPrivately({ blocks: [section(escapeMrkdwn(text))], text });
     return;
   }
-  await context.replyPrivately(sharesMessage(active, await machineNames(context)));
+  await context.replyPrivately(sharesMessage(active, await machineNames(context, deps)));
 }
 
 /** Names for the stored machine ids, read with the person's key; ids stand in when that fails. */
-async function machineNames(context: CommandContext): Promise<Map<string, string>> {
+async function machineNames(context: CommandContext, deps: SharesDeps): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   try {
-    const client = await context.deps.clients.forUser(context.user, { requestId: context.requestId });
+    const client = await deps.clients.forUser(context.user, { requestId: context.requestId });
     for (const machine of client ? await client.machines.list() : []) names.set(machine.id, machine.name);
   } catch (error) {
     context.deps.logger.warn({ err: error }, 'could not name shared machines; showing ids');

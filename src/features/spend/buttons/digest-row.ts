@@ -5,7 +5,12 @@ import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { mrkdwn } from '../../../slack/block-kit/text.js';
 import type { MachineButtonClick } from '../../machines/machine-button.js';
-import { type RowFinisher, redrawClickedRow, withRowReplaced } from '../../watches/row-messages.js';
+import {
+  type ClickedRows,
+  type RowFinisher,
+  redrawClickedRow,
+  withRowReplaced,
+} from '../../watches/row-messages.js';
 import { digestBlockId, digestStoppedBlockId, withDigestRunningCount } from '../blocks/digest.js';
 
 /**
@@ -31,9 +36,10 @@ function withDigestRowDone(
 export async function markDigestRow(
   slack: WebClient,
   click: MachineButtonClick,
+  rows: ClickedRows,
   line: string,
 ): Promise<void> {
-  await redrawClickedRow(slack, click, 'digest', {
+  await redrawClickedRow(slack, click, rows, 'digest', {
     done: line,
     what: 'the row of a team digest',
     redraw(message) {

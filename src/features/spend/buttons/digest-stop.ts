@@ -5,20 +5,25 @@
 // for the whole channel. The click is audited as coming from the digest, the stop itself as every stop
 // is.
 import { nameMrkdwn } from '../../../slack/block-kit/text.js';
-import type { ListenerDeps } from '../../../slack/listener-deps.js';
 import { createStopFromRow } from '../../approvals/stop-from-row.js';
 import { machineButtonHandler } from '../../machines/machine-button.js';
+import type { SpendDeps } from '../spend-deps.js';
 import { markDigestRow } from './digest-row.js';
 
-export function digestStopHandler(deps: ListenerDeps) {
+export function digestStopHandler(deps: SpendDeps) {
   const stopFromRow = createStopFromRow(deps);
   return machineButtonHandler(deps, (click, { client }) =>
     stopFromRow(click, client, {
       audit: { action: 'digest.stop', note: 'Stop clicked on the team digest' },
       markAlreadyOff: (machine) =>
-        markDigestRow(client, click, `⚫ ${nameMrkdwn(machine.name)}: already off, nothing to stop`),
+        markDigestRow(client, click, deps, `⚫ ${nameMrkdwn(machine.name)}: already off, nothing to stop`),
       markStopping: (machine, requestedBy) =>
-        markDigestRow(client, click, `🟤 ${nameMrkdwn(machine.name)}: stopping, requested by ${requestedBy}`),
+        markDigestRow(
+          client,
+          click,
+          deps,
+          `🟤 ${nameMrkdwn(machine.name)}: stopping, requested by ${requestedBy}`,
+        ),
     }),
   );
 }

@@ -11,6 +11,7 @@ import { withoutArguments } from '../../../slack/command-language/command-argume
 import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
 import { requireWorkspaceAdmin, WORKSPACE_ADMINS_ONLY } from '../../../slack/workspace-admin.js';
+import type { SpendDeps } from '../spend-deps.js';
 
 export const digestOffOperation = defineOperation({
   name: 'digest off',
@@ -27,10 +28,10 @@ export const digestOffOperation = defineOperation({
   run: endDigest,
 });
 
-async function endDigest(_command: unknown, context: CommandContext): Promise<void> {
+async function endDigest(_command: unknown, context: CommandContext, deps: SpendDeps): Promise<void> {
   const client = await context.userClient();
   if (!client) return;
-  const { deps, user } = context;
+  const { user } = context;
   await requireWorkspaceAdmin(
     { web: context.web, userId: user.userId, logger: deps.logger },
     'end the team digest',

@@ -23,6 +23,7 @@ import { SLASH_COMMAND } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
 import { userTimeZone } from '../../../slack/user-time-zone.js';
 import { requireWorkspaceAdmin, WORKSPACE_ADMINS_ONLY } from '../../../slack/workspace-admin.js';
+import type { SpendDeps } from '../spend-deps.js';
 
 /**
  * The team digest in `channel`; `time` is `HH:MM` in the administrator's time zone, `cron` the
@@ -109,10 +110,10 @@ export const digestOperation = defineOperation({
   run: setDigest,
 });
 
-async function setDigest(command: DigestParams, context: CommandContext): Promise<void> {
+async function setDigest(command: DigestParams, context: CommandContext, deps: SpendDeps): Promise<void> {
   const client = await context.userClient();
   if (!client) return;
-  const { deps, user } = context;
+  const { user } = context;
   await requireWorkspaceAdmin(
     { web: context.web, userId: user.userId, logger: deps.logger },
     'set the team digest',

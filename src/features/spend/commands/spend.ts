@@ -12,6 +12,7 @@ import { BILLING_MONTH_PATTERN } from '../../../slack/command-language/command-v
 import { echo } from '../../../slack/command-language/echo.js';
 import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
+import type { SpendDeps } from '../spend-deps.js';
 import { spendReply } from '../spend-reply.js';
 
 /** The most pages /ps spend can have: a team of thousands, a few dozen people a page. */
@@ -61,8 +62,8 @@ export const spendOperation = defineOperation({
     const extra = tooMany('spend', split.args.positionals, 1, 'an optional YYYY-MM and page=N');
     return extra ?? accept({ month: month.value, page });
   },
-  async run(command, context) {
-    const reply = await spendReply(context, command.month, command.page);
+  async run(command, context, deps: SpendDeps) {
+    const reply = await spendReply(context, deps, command.month, command.page);
     if (reply !== undefined) await context.replyPrivately(reply);
   },
 });

@@ -27,6 +27,7 @@ import { MACHINE_HELP, machineParameter } from '../../machines/machine-grammar.j
 import { findMachine } from '../../machines/machine-lookup.js';
 import { MAX_ACTIVE_WATCHES_PER_PERSON } from '../../machines/machine-watcher.js';
 import { waitingNotice } from '../watch-messages.js';
+import type { WatchesDeps } from '../watches-deps.js';
 
 // Checked here as well as by the watcher, so that no card is posted for a watch that cannot start.
 
@@ -90,8 +91,8 @@ export const waitOperation = defineOperation({
   run: waitFor,
 });
 
-async function waitFor(command: WaitParams, context: CommandContext): Promise<void> {
-  const { deps, user } = context;
+async function waitFor(command: WaitParams, context: CommandContext, deps: WatchesDeps): Promise<void> {
+  const { user } = context;
   const active = await deps.store.watches.countActive(user);
   if (active >= MAX_ACTIVE_WATCHES_PER_PERSON) {
     const text =

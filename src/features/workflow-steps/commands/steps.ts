@@ -12,6 +12,7 @@ import {
 import { echo } from '../../../slack/command-language/echo.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
+import type { WorkflowStepsDeps } from '../workflow-steps-deps.js';
 
 export const stepsOperation = defineOperation({
   name: 'steps',
@@ -50,8 +51,12 @@ function describe(enabled: boolean): string {
     : `Workflow Builder steps that name you fail without touching Paperspace. \`${SLASH_COMMAND} steps on\` lets them act with your key.`;
 }
 
-async function setSteps(command: { enabled: boolean | null }, context: CommandContext): Promise<void> {
-  const { deps, user } = context;
+async function setSteps(
+  command: { enabled: boolean | null },
+  context: CommandContext,
+  deps: WorkflowStepsDeps,
+): Promise<void> {
+  const { user } = context;
   if (command.enabled === null) {
     return context.replyPrivately(reply(describe(await deps.store.workflowSteps.enabled(user))));
   }

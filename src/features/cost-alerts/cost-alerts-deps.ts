@@ -1,0 +1,10 @@
+// What the cost-alerts feature's listeners and operations use, declared once: features/index.ts hands them an
+// object that holds these repositories and services alone.
+import type { DepsOf, FeatureNeeds } from '../feature-deps.js';
+
+export const costAlertsNeeds = {
+  ports: ['rowMessages', 'costAlerts', 'approvals', 'vaultEntries', 'watches', 'powerClaims'],
+  services: ['vault', 'audit', 'watcher', 'now', 'redrawRow'],
+} as const satisfies FeatureNeeds;
+
+export type CostAlertsDeps = DepsOf<typeof costAlertsNeeds>;
