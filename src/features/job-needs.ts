@@ -23,7 +23,7 @@ export interface JobResources extends JobDeps {
   /** Each workspace's Web API client: every post a job makes goes out with the token of its workspace. */
   slack: WorkspaceSlack;
   /**
-   * The bot's one channel pacer, the listeners' too (ListenerDeps.pacer): a job's posts in a channel
+   * The bot's one channel pacer, the listeners' too (PlatformDeps.pacer): a job's posts in a channel
    * take their turns with the cards listeners post there, at Slack's pace and in order.
    */
   pacer: ChannelPacer;
