@@ -89,6 +89,8 @@ const HELP_ORDER = {
   destroy: true,
   access: true,
   usage: true,
+  claim: true,
+  assign: true,
   availability: true,
   scripts: true,
   'script show': true,

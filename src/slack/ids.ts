@@ -13,6 +13,8 @@ export const ActionId = {
   machineRestart: 'machine_restart',
   machineShare: 'machine_share',
   machineUsage: 'machine_usage',
+  /** "This is mine" on a machine with no owner yet (v1): the clicker claims it; the value names it. */
+  machineClaim: 'machine_claim',
   /** Overflow on a machine card; the option value says which of MachineOverflowOption. */
   machineOverflow: 'machine_overflow',
   /** Prev/Next on a paginated list; the button value carries the list kind, filters and page. */
@@ -58,6 +60,8 @@ export const MachineOverflowOption = {
   settings: 'settings',
   access: 'access',
   destroy: 'destroy',
+  /** An administrator gives the machine to a teammate (v1, where the bot records owners). */
+  assign: 'assign',
 } as const;
 export type MachineOverflowOption = (typeof MachineOverflowOption)[keyof typeof MachineOverflowOption];
 
@@ -81,6 +85,8 @@ export const CallbackId = {
   updateMachine: 'update_machine_modal',
   destroyMachine: 'destroy_machine_modal',
   machineAccess: 'machine_access_modal',
+  /** Assign from a card's menu: the teammate who is to own the machine. */
+  assignMachine: 'assign_machine_modal',
   createScript: 'create_script_modal',
   createDrive: 'create_drive_modal',
   /** Deny on a request: the optional reason told to the requester. */

@@ -6,6 +6,7 @@ import { type AuditRepository, createAuditRepository } from './audit-records.js'
 import { type ChannelPostSlotRepository, createChannelPostSlotRepository } from './channel-post-slots.js';
 import { type CostAlertRepository, createCostAlertRepository } from './cost-alerts.js';
 import { createDelegationRepository, type DelegationRepository } from './delegations.js';
+import { createMachineOwnerRepository, type MachineOwnerRepository } from './machine-owners.js';
 import { migrate } from './migrations.js';
 import { describePostgresUrl, openPostgresClient } from './postgres-client.js';
 import { createPowerClaimRepository, type PowerClaimRepository } from './power-claims.js';
@@ -44,6 +45,8 @@ export interface Store {
   readonly teamDigests: TeamDigestRepository;
   readonly costAlerts: CostAlertRepository;
   readonly powerClaims: PowerClaimRepository;
+  /** Whose each machine is where Paperspace does not say (v1): read through domain/machine-owner.ts. */
+  readonly machineOwners: MachineOwnerRepository;
   /** OAuth installations (SLACK_CLIENT_ID mode): each workspace's sealed bot token. */
   readonly slackInstallations: SlackInstallationRepository;
   readonly workflowSteps: WorkflowStepSettingRepository;
@@ -85,6 +88,7 @@ async function createStore(client: SqlClient, { now = Date.now }: StoreOptions =
     teamDigests: createTeamDigestRepository(client),
     costAlerts: createCostAlertRepository(client),
     powerClaims: createPowerClaimRepository(client),
+    machineOwners: createMachineOwnerRepository(client),
     slackInstallations: createSlackInstallationRepository(client),
     workflowSteps: createWorkflowStepSettingRepository(client),
     rowMessages: createRowMessageRepository(client),

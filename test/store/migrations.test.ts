@@ -26,6 +26,7 @@ const SCHEMA_TABLES = [
   'cost_alert_settings',
   'cost_alerts',
   'delegations',
+  'machine_owners',
   'power_claims',
   'reminder_runs',
   'reminder_snoozes',

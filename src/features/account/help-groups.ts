@@ -15,6 +15,7 @@ export const HELP_GROUPS: readonly HelpGroup[] = [
       `\`${ps} list\` your machines (\`state=ready\`, \`region=CA1\`) · \`${ps} show <machine>\` its card`,
       `\`${ps} start|stop|restart <machine>\` and hear here when it is done`,
       `\`${ps} create\` a machine (a form) · \`${ps} update\`, \`${ps} destroy\`, \`${ps} access\` one you have`,
+      `\`${ps} claim <machine>\` one nobody owns yet · \`${ps} assign <machine> @person\` (administrators)`,
     ],
   },
   {

@@ -3,7 +3,7 @@
 import type { DepsOf, FeatureNeeds } from '../feature-deps.js';
 
 export const approvalsNeeds = {
-  ports: ['approvals', 'vaultEntries', 'watches', 'powerClaims'],
+  ports: ['approvals', 'vaultEntries', 'watches', 'powerClaims', 'machineOwners'],
   services: ['vault', 'audit', 'watcher', 'now', 'redrawRow'],
 } as const satisfies FeatureNeeds;
 

@@ -11,6 +11,7 @@ import { readAccountKind } from '../machines/account-kind.js';
 import { createdNotice, powerRequestedNotice } from '../machines/blocks/machine-replies.js';
 import { checkCreateParams, findTemplate } from '../machines/create-flow.js';
 import { type Actor, createMachineOperations } from '../machines/machine-operations.js';
+import { recordCreatedOwner } from '../machines/machine-ownership.js';
 import { approvedRequestNote } from './approval-audit.js';
 import type { ApprovalsDeps } from './approvals-deps.js';
 
@@ -61,6 +62,13 @@ async function create(deps: ApprovalsDeps, approver: Actor, request: CreateReque
     );
   }
   const outcome = await createMachineOperations(deps).create(approver, checked.value, template);
+  // Made for the requester: it is theirs, not the approver's who clicked.
+  await recordCreatedOwner(
+    deps,
+    outcome.machine.id,
+    { teamId: request.teamId, userId: request.requesterId },
+    { basis: 'requested', setBy: approver.user.userId },
+  );
   return { ...outcome, notice: createdNotice(request.requesterId, outcome.targetState !== 'off') };
 }
 

@@ -27,6 +27,7 @@ import type { AccountKind } from './account-kind.js';
 import { machineCardMessage } from './blocks/machine-card.js';
 import { createdNotice } from './blocks/machine-replies.js';
 import { type CreateOutcome, createMachineOperations } from './machine-operations.js';
+import { recordCreatedOwner } from './machine-ownership.js';
 import { notWatchedMessage, WatchLimitError } from './machine-watcher.js';
 
 /**
@@ -206,7 +207,7 @@ export class MemberCannotCreateError extends UserFacingError {
 
 /** Creates the machine with the person's key; a member's refusal comes back as MEMBER_CANNOT_CREATE. */
 export async function createForPerson(
-  deps: FeatureDeps<'powerClaims' | 'approvals', 'audit' | 'now' | 'vault'>,
+  deps: FeatureDeps<'powerClaims' | 'approvals' | 'machineOwners', 'audit' | 'now' | 'vault'>,
   actor: { user: SlackUser; client: PaperspaceClient },
   params: CreateMachineParams,
   template: TemplateInfo | undefined,
@@ -220,6 +221,10 @@ export async function createForPerson(
     throw memberCreateRefusal(error);
   }
   await learnRoleFromCreate(deps, actor.user, true);
+  await recordCreatedOwner(deps, outcome.machine.id, actor.user, {
+    basis: 'created',
+    setBy: actor.user.userId,
+  });
   return outcome;
 }
 

@@ -24,6 +24,10 @@ export interface MachineButtons {
   power: boolean;
   /** The overflow's Settings, Access and Destroy. */
   manage: boolean;
+  /** "This is mine": a team machine with no owner yet, drawn for a member of its team. */
+  claim?: boolean;
+  /** The overflow's "Assign to…": drawn for an administrator of the machine's team (v1). */
+  assign?: boolean;
   /**
    * Whose the machine is (a Slack mention or the owner's name, mrkdwn), when it is someone else's and
    * the bot can name them: the card says it, and "Ask the owner" asks them by name.

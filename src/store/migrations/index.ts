@@ -27,6 +27,7 @@ import { rowMessages } from './022-row-messages.js';
 import { channelPostSlots } from './023-channel-post-slots.js';
 import { watchLeaseMirrorDroppedCostRunsByOwner } from './024-watch-lease-mirror-dropped-cost-runs-by-owner.js';
 import { ownerAndMachineLookups } from './025-owner-and-machine-lookups.js';
+import { machineOwners } from './026-machine-owners.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -55,4 +56,5 @@ export const MIGRATIONS: readonly Migration[] = [
   channelPostSlots,
   watchLeaseMirrorDroppedCostRunsByOwner,
   ownerAndMachineLookups,
+  machineOwners,
 ];

@@ -158,6 +158,12 @@ const commandSchema = z.discriminatedUnion('name', [
       .nullable(),
   }),
   z.object({ name: z.literal('steps'), enabled: z.boolean().nullable() }),
+  z.strictObject({ name: z.literal('claim'), machine: z.string().min(1) }),
+  z.strictObject({
+    name: z.literal('assign'),
+    machine: z.string().min(1),
+    owner: z.string().regex(/^[UW][A-Z0-9]+$/),
+  }),
 ]);
 
 // Keeps the oracle honest: it must describe exactly the Command type.

@@ -56,6 +56,11 @@ const EXAMPLES: Record<CommandName, { text: string; command: Command }> = {
     },
   },
   usage: { text: 'usage gpu-1 2025-03', command: { name: 'usage', machine: 'gpu-1', month: '2025-03' } },
+  claim: { text: 'claim sam-cad', command: { name: 'claim', machine: 'sam-cad' } },
+  assign: {
+    text: 'assign team-build <@U0SAM|sam>',
+    command: { name: 'assign', machine: 'team-build', owner: 'U0SAM' },
+  },
   availability: {
     text: 'availability CA1 P5000',
     command: { name: 'availability', region: 'West Coast (CA1)', machineType: 'P5000' },

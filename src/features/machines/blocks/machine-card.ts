@@ -204,30 +204,57 @@ function askOwnerButtons(machine: Machine, owner: string | undefined): Button[] 
   ];
 }
 
-/** Buttons that fit the state, then Share, Usage and the overflow (Settings, Access, Destroy). */
+/**
+ * "This is mine", on a team machine with no owner yet, for a member: the clicker becomes its owner
+ * (machines/machine-ownership.ts). Spend rows and alerts about such machines offer it too.
+ */
+export function claimButton(machine: Pick<Machine, 'id' | 'name'>): Button {
+  return {
+    ...button({
+      actionId: ActionId.machineClaim,
+      text: 'This is mine',
+      value: encodeMachineRef(machine),
+      accessibilityLabel: `Claim ${machine.name} as your machine`,
+    }),
+    confirm: {
+      title: plainText(`Claim ${machine.name}?`, LIMITS.confirmTitle),
+      text: mrkdwn(
+        `${nameMrkdwn(machine.name)} becomes yours: its forgotten-machine alerts come to you, and its cost counts ` +
+          'in your spend. The team’s administrators can assign it to someone else.',
+        LIMITS.confirmText,
+      ),
+      confirm: plainText('It is mine', LIMITS.confirmButton),
+      deny: plainText('Cancel', LIMITS.confirmButton),
+    },
+  };
+}
+
+/** Buttons that fit the state, then Share, Usage and the overflow (Settings, Access, Destroy, Assign). */
 function machineActions(machine: Machine, allowed: MachineButtons, listPage?: PageValue): ActionsBlock {
   const value = encodeMachineRef(machine);
   const name = machine.name;
   const elements: (Button | Overflow)[] = allowed.power
     ? powerButtons(machine)
     : askOwnerButtons(machine, allowed.owner);
+  if (allowed.claim) elements.push(claimButton(machine));
   elements.push(
     button({ actionId: ActionId.machineShare, text: 'Share', value, accessibilityLabel: `Share ${name}` }),
   );
   elements.push(
     button({ actionId: ActionId.machineUsage, text: 'Usage', value, accessibilityLabel: `Usage of ${name}` }),
   );
-  if (allowed.manage) {
-    elements.push({
-      type: 'overflow',
-      action_id: ActionId.machineOverflow,
-      options: [
-        option('⚙️ Settings', MachineOverflowOption.settings),
-        option('👥 Access', MachineOverflowOption.access),
-        option('🗑️ Destroy', MachineOverflowOption.destroy),
-      ],
-    });
-  }
+  const menu = [
+    ...(allowed.manage
+      ? [
+          option('⚙️ Settings', MachineOverflowOption.settings),
+          option('👥 Access', MachineOverflowOption.access),
+          option('🗑️ Destroy', MachineOverflowOption.destroy),
+        ]
+      : []),
+    ...(allowed.assign ? [option('🙋 Assign to…', MachineOverflowOption.assign)] : []),
+  ];
+  if (menu.length > 0)
+    elements.push({ type: 'overflow', action_id: ActionId.machineOverflow, options: menu });
   return { type: 'actions', block_id: machineActionsBlockId(machine.id, listPage), elements };
 }
 

@@ -1,4 +1,4 @@
-// The card's overflow menu: Settings, Access and Destroy each open their modal. The option carries no
+// The card's overflow menu: Settings, Access, Destroy and Assign each open their modal. The option carries no
 // machine, so the actions block's block_id names it; the machine is read with the clicker's key while
 // a "Loading…" modal holds the trigger (valid 3 s), then the form replaces it.
 import type { BlockAction, OverflowAction } from '@slack/bolt';
@@ -8,6 +8,7 @@ import type { ModalContext } from '../../../slack/block-kit/modal-metadata.js';
 import { ActionId, MachineOverflowOption } from '../../../slack/ids.js';
 import { openLoadingModal } from '../../../slack/loading-modal.js';
 import type { ListenerRouter } from '../../../slack/router.js';
+import { assignMachineModal } from '../blocks/assign-machine-modal.js';
 import { destroyMachineModal } from '../blocks/destroy-machine-modal.js';
 import { machineAccessModal } from '../blocks/machine-access-modal.js';
 import { machineIdFromBlockId } from '../blocks/machine-ref.js';
@@ -22,6 +23,7 @@ const MODALS: Record<
   [MachineOverflowOption.settings]: { title: 'Machine settings', build: updateMachineModal },
   [MachineOverflowOption.access]: { title: 'Machine access', build: machineAccessModal },
   [MachineOverflowOption.destroy]: { title: 'Destroy machine', build: destroyMachineModal },
+  [MachineOverflowOption.assign]: { title: 'Assign machine', build: assignMachineModal },
 };
 
 function isOverflowOption(value: string): value is MachineOverflowOption {

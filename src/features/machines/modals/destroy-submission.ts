@@ -43,6 +43,11 @@ export function registerDestroySubmission(router: ListenerRouter, deps: Machines
       return;
     }
     // The machine is gone: from here on Slack's refusals change where the news goes, never what it says.
+    await deps.store.machineOwners
+      .forget(user.teamId, machine.id)
+      .catch((error: unknown) =>
+        deps.logger.warn({ error: describeError(error) }, 'could not forget a destroyed machine’s owner'),
+      );
     const news = destroyedMessage(machine.name, user.userId);
     const { notice } = await announce(
       client,

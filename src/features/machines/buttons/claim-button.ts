@@ -1,0 +1,31 @@
+// "This is mine" on a machine with no owner yet (a card, a list row, the App Home, a spend row or an
+// alert): the clicker claims it with their own key, which must see the machine. The answer goes to
+// them alone; their App Home is drawn again when the click came from it.
+import type { BlockAction, ButtonAction } from '@slack/bolt';
+import { plainMessage } from '../../../slack/block-kit/messages.js';
+import { ActionId } from '../../../slack/ids.js';
+import type { ListenerRouter } from '../../../slack/router.js';
+import { decodeMachineRef } from '../blocks/machine-ref.js';
+import { claimMachine } from '../machine-ownership.js';
+import type { MachinesDeps } from '../machines-deps.js';
+import type { MachinesWiring } from '../machines-wiring.js';
+import { cardAction } from './machine-click.js';
+
+export function registerClaimButton(
+  router: ListenerRouter,
+  deps: MachinesDeps,
+  wiring: MachinesWiring,
+): void {
+  router.action<BlockAction<ButtonAction>>(
+    ActionId.machineClaim,
+    cardAction<BlockAction<ButtonAction>>(deps, async (click, action) => {
+      const ref = decodeMachineRef(action.value ?? '');
+      const paperspace = await click.userClient();
+      if (!paperspace) return;
+      const machine = await paperspace.machines.show(ref.id);
+      const said = await claimMachine(deps, { user: click.user, client: paperspace }, machine);
+      await click.replyPrivately(plainMessage(said));
+      if (click.card.kind === 'home') await wiring.refreshHome(click.web, deps, click.user);
+    }),
+  );
+}
