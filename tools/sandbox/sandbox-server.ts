@@ -222,9 +222,18 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(
+              `Port ${options.port} is already in use by another program: choose a free one with PORT ` +
+                '(for example PORT=3100 npm start).',
+            )
+          : error,
+      );
+    });
     server.listen(options.port, options.host, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       resolve();
     });
   });

@@ -1,7 +1,7 @@
 // `npm start` without Slack credentials: the real bot in HTTP mode, in one process with the Paperspace
 // emulator (demo accounts, fast transitions) and a stand-in for Slack that serves a web page. A person
 // types /ps in the page and the bot receives exactly what Slack would send it.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CustomRoute } from '@slack/bolt';
 import { startBot } from '../../src/bot.js';
@@ -15,6 +15,7 @@ import { type EmulatorUser, type RunningEmulator, startEmulator } from '../emula
 import { createManualCron } from './clock-driven-cron.js';
 import { type ClockControl, createSandboxClock } from './sandbox-clock.js';
 import { SANDBOX_PEOPLE } from './sandbox-identity.js';
+import { lockSandbox } from './sandbox-lock.js';
 import { startSlackSandbox } from './slack-sandbox.js';
 import { loadOrCreateVaultKey } from './vault-key-file.js';
 
@@ -25,8 +26,9 @@ const SANDBOX_POLL_INTERVAL_MS = 1000;
 /** How often cron occurrences are looked for: node-cron's own resolution, a second. */
 const CRON_CHECK_MS = 1000;
 const VAULT_KEY_FILE = 'sandbox-vault.key';
-const DATABASE_FILE = 'sandbox.db';
-/** Names the dialect whose emulator world the database was made with. */
+/** One database per dialect: each is made with that dialect's emulator world. */
+const DATABASE_FILES: Record<Dialect, string> = { contract: 'sandbox.db', v1: 'sandbox-v1.db' };
+/** Where a sandbox from before DATABASE_FILES named the dialect of its one database. */
 const DIALECT_FILE = 'sandbox-dialect';
 
 export interface SandboxOptions {
@@ -88,6 +90,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 
   try {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    // Before anything in the folder is read or written: a second sandbox must change nothing.
+    const lock = await lockSandbox(dataDir, `http://${options.host ?? '127.0.0.1'}:${options.port}/`);
+    cleanup.push(() => lock.release());
     const vaultKeys = options.vaultKeys?.length
       ? [...options.vaultKeys]
       : [await sandboxVaultKey(dataDir, logger)];
@@ -98,8 +103,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     const dialect = options.dialect ?? 'contract';
     const paperspaceApiUrl = dialect === 'v1' ? `${emulator.url}/v1` : emulator.url;
     cleanup.push(() => emulator.close());
-    await databaseForDialect(dataDir, dialect, logger);
-    const store = await openStore({ kind: 'sqlite', path: join(dataDir, DATABASE_FILE) }, { now });
+    const databasePath = await databaseForDialect(dataDir, dialect, logger);
+    const store = await openStore({ kind: 'sqlite', path: databasePath }, { now });
     cleanup.push(() => store.close());
     const vault = createKeyVault({ keys: vaultKeys, store, now });
     await vault.verify();
@@ -113,6 +118,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       clock,
     });
     cleanup.push(() => slack.close());
+    await lock.announce(`${slack.url}/`);
 
     const bot = await startBot({
       slack: {
@@ -154,32 +160,35 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 /**
  * The emulator's world differs by dialect (v1 names machines, users and teams its own way, and a v1 key
  * names its person where a contract team key needs an e-mail), so a database made with one dialect's
- * world holds links, reminders, watches and shares the other's world does not have. Switching the
- * dialect therefore starts the database afresh, and the log says so; the vault key is kept. A database
- * from before this file existed was made with the default, the contract's dialect.
+ * world holds links, reminders, watches and shares the other's world does not have. Each dialect
+ * therefore keeps its own database file, and trying v1 loses nothing of the contract's sandbox. A
+ * folder from before kept one file and named its dialect in DIALECT_FILE: a v1 one is moved to v1's name.
  */
-async function databaseForDialect(dataDir: string, dialect: Dialect, logger: Logger): Promise<void> {
+async function databaseForDialect(dataDir: string, dialect: Dialect, logger: Logger): Promise<string> {
   const markerPath = join(dataDir, DIALECT_FILE);
   const recorded = await readFile(markerPath, 'utf8').then(
     (text) => text.trim(),
     () => undefined,
   );
-  const databasePath = join(dataDir, DATABASE_FILE);
-  const databaseExists = await readFile(databasePath).then(
+  if (recorded === 'v1') {
+    const from = join(dataDir, DATABASE_FILES.contract);
+    const to = join(dataDir, DATABASE_FILES.v1);
+    if ((await exists(from)) && !(await exists(to))) {
+      for (const suffix of ['', '-wal', '-shm', '-journal']) {
+        await rename(`${from}${suffix}`, `${to}${suffix}`).catch(() => undefined);
+      }
+      logger.info({ path: to }, 'sandbox: kept the v1 database under its own name, beside the contract’s');
+    }
+  }
+  await rm(markerPath, { force: true });
+  return join(dataDir, DATABASE_FILES[dialect]);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
     () => true,
     () => false,
   );
-  const madeWith = recorded ?? (databaseExists ? 'contract' : dialect);
-  if (madeWith !== dialect) {
-    for (const suffix of ['', '-wal', '-shm', '-journal']) {
-      await rm(`${databasePath}${suffix}`, { force: true });
-    }
-    logger.warn(
-      { previousDialect: madeWith, dialect },
-      `sandbox: the database was made with the ${madeWith} dialect's demo world; started it afresh for ${dialect} (log in again)`,
-    );
-  }
-  await writeFile(markerPath, `${dialect}\n`, { mode: 0o600 });
 }
 
 async function sandboxVaultKey(dataDir: string, logger: Logger): Promise<Buffer> {

@@ -1,7 +1,9 @@
 // `npm start` without Slack credentials: the real bot, the emulator and the Slack stand-in in one
 // process, with the vault key kept under the data directory.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -47,6 +49,15 @@ async function pageSnapshot(user: string): Promise<{ ephemerals: { text: string 
   return JSON.parse(data) as { ephemerals: { text: string }[] };
 }
 
+/** Every file of the folder with its bytes: what a refused start must leave as it was. */
+async function snapshot(directory: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const name of (await readdir(directory)).sort()) {
+    files[name] = (await readFile(join(directory, name))).toString('base64');
+  }
+  return files;
+}
+
 describe('startSandbox', () => {
   it('says plainly that it is the sandbox, with the page’s URL and how each demo user logs in', async () => {
     running = await startSandbox({ logger: logs.logger, port: 0, dataDir });
@@ -75,7 +86,7 @@ describe('startSandbox', () => {
     expect(maya).toMatch(/login with demo-key-maya-team-admin$/);
   });
 
-  it("starts the database afresh when the dialect changes, so nothing points at the other world's machines", async () => {
+  it("keeps each dialect's database, so trying v1 loses nothing of the contract's sandbox", async () => {
     running = await startSandbox({ logger: logs.logger, port: 0, dataDir });
     await running.close();
     // A reminder of Ada's, as /ps remind leaves it, in the contract's world.
@@ -88,19 +99,74 @@ describe('startSandbox', () => {
       channel: 'U0ADA',
       createdAt: Date.now(),
     });
-    expect(await store.reminders.listAll()).toHaveLength(1);
     await store.close();
 
     running = await startSandbox({ logger: logs.logger, port: 0, dataDir, dialect: 'v1' });
     await running.close();
-    const after = await openStore({ kind: 'sqlite', path: join(dataDir, 'sandbox.db') });
-    expect(await after.reminders.listAll()).toEqual([]);
-    await after.close();
-    expect(logs.text()).toMatch(/made with the contract dialect's demo world; started it afresh for v1/);
+    const v1 = await openStore({ kind: 'sqlite', path: join(dataDir, 'sandbox-v1.db') });
+    expect(await v1.reminders.listAll()).toEqual([]);
+    await v1.close();
 
-    // The same dialect again keeps what is there.
+    running = await startSandbox({ logger: logs.logger, port: 0, dataDir });
+    await running.close();
+    running = undefined;
+    const back = await openStore({ kind: 'sqlite', path: join(dataDir, 'sandbox.db') });
+    expect(await back.reminders.listAll()).toHaveLength(1);
+    await back.close();
+  });
+
+  it('moves a v1 database of a folder from before under v1’s own name', async () => {
+    await mkdir(dataDir, { recursive: true });
+    const old = await openStore({ kind: 'sqlite', path: join(dataDir, 'sandbox.db') });
+    await old.reminders.create({
+      teamId: 'T0SANDBOX',
+      userId: 'U0SAM',
+      cron: '0 19 * * 1-5',
+      timezone: 'UTC',
+      channel: 'U0SAM',
+      createdAt: Date.now(),
+    });
+    await old.close();
+    await writeFile(join(dataDir, 'sandbox-dialect'), 'v1\n');
     running = await startSandbox({ logger: logs.logger, port: 0, dataDir, dialect: 'v1' });
-    expect(logs.lines().filter((line) => /started it afresh/.test(String(line.msg)))).toHaveLength(1);
+    await running.close();
+    running = undefined;
+    const moved = await openStore({ kind: 'sqlite', path: join(dataDir, 'sandbox-v1.db') });
+    expect(await moved.reminders.listAll()).toHaveLength(1);
+    await moved.close();
+    expect(await readdir(dataDir)).not.toContain('sandbox-dialect');
+  });
+
+  it('refuses a second start on the same folder, saying where the first runs, and changes no file', async () => {
+    running = await startSandbox({ logger: logs.logger, port: 0, dataDir });
+    const before = await snapshot(dataDir);
+    await expect(startSandbox({ logger: logs.logger, port: 0, dataDir, dialect: 'v1' })).rejects.toThrow(
+      `A sandbox is already running from this folder at ${running.url}`,
+    );
+    expect(await snapshot(dataDir)).toEqual(before);
+  });
+
+  it('takes over the lock of a sandbox that died without closing', async () => {
+    await mkdir(dataDir, { recursive: true });
+    // A process id no live process has: the lock a kill -9 leaves behind.
+    await writeFile(join(dataDir, 'sandbox.lock'), JSON.stringify({ pid: 2 ** 22 + 17, url: 'http://x/' }));
+    running = await startSandbox({ logger: logs.logger, port: 0, dataDir });
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+  });
+
+  it('names the port and PORT when another program holds the port', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      await expect(startSandbox({ logger: logs.logger, port, dataDir })).rejects.toThrow(
+        `Port ${port} is already in use by another program: choose a free one with PORT`,
+      );
+      // Nothing is left locked: the next start on a free port works.
+      running = await startSandbox({ logger: logs.logger, port: 0, dataDir });
+    } finally {
+      holder.close();
+    }
   });
 
   it('keeps a generated vault key under the data directory, readable by its owner only', async () => {
