@@ -144,8 +144,10 @@ describe('summed block text (blockText)', () => {
   // 5 sections of 2,500 characters: each within the 3,000 limit, 12,500 in all.
   const sections = (each: number) => Array.from({ length: 5 }, () => section('x'.repeat(each)));
 
-  it('refuses a message whose blocks hold more than 12,000 characters with msg_blocks_too_long', async () => {
-    await expect(post(sections(2500))).rejects.toMatchObject(refusedWith('msg_blocks_too_long'));
+  it('refuses a message whose blocks hold 11,341 characters, the least Slack was seen to refuse', async () => {
+    const parts = (total: number) => [...sections(2000), section('x'.repeat(total - 10_000))];
+    await expect(post(parts(11_341))).rejects.toMatchObject(refusedWith('msg_blocks_too_long'));
+    await expect(post(parts(11_340))).resolves.toMatchObject({ ok: true });
     await expect(post(sections(2000))).resolves.toMatchObject({ ok: true });
   });
 
