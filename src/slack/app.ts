@@ -21,6 +21,7 @@ import {
 } from './error-handler.js';
 import { installCallbacks } from './install-pages.js';
 import { createMetadataSeal } from './metadata-seal.js';
+import { oneTimeStateStore } from './one-time-oauth-state.js';
 import { arrivalOf, BODY_LIMIT_BYTES, guardSlackRequests, type SeenSignatures } from './request-guard.js';
 import { openSealedMetadata, sealingFetch } from './sealed-views.js';
 import { createSlackTransport } from './slack-transport.js';
@@ -181,7 +182,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
           processEventErrorHandler: answerFailedHttpRequest,
           bodyLimit: BODY_LIMIT_BYTES,
           customPropertiesExtractor: (request) => ({ [ARRIVED_AT]: arrivalOf(request) ?? Date.now() }),
-          ...(oauth === undefined ? {} : oauthReceiverOptions(oauth, options.slackApiUrl)),
+          ...(oauth === undefined
+            ? {}
+            : oauthReceiverOptions(oauth, options.slackApiUrl, options.seenSignatures)),
         })
       : new SocketModeReceiver({
           appToken: options.appToken,
@@ -306,15 +309,19 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
  * /slack/oauth_redirect checks the state, exchanges the code (oauth.v2.access, then auth.test for the
  * bot id) and stores the installation. Our pages replace its bare defaults (install-pages.ts).
  */
-function oauthReceiverOptions(oauth: SlackOAuthOptions, slackApiUrl: string) {
+function oauthReceiverOptions(
+  oauth: SlackOAuthOptions,
+  slackApiUrl: string,
+  seenSignatures: SeenSignatures | undefined,
+) {
   return {
     clientId: oauth.clientId,
     clientSecret: oauth.clientSecret,
-    stateSecret: oauth.stateSecret,
     scopes: [...oauth.scopes],
     installationStore: oauth.installationStore,
     installerOptions: {
       installPath: SLACK_INSTALL_PATH,
+      stateStore: oneTimeStateStore(oauth.stateSecret, seenSignatures),
       redirectUriPath: SLACK_OAUTH_REDIRECT_PATH,
       // Straight to Slack: the page in between would only hold an "Add to Slack" button.
       directInstall: true,

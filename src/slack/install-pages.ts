@@ -70,7 +70,7 @@ function failureReason(code: string | undefined, slackError: string | undefined)
   switch (code) {
     case ErrorCode.MissingStateError:
     case ErrorCode.InvalidStateError:
-      return 'The install link expired, or was finished in another browser than the one it started in';
+      return 'The install link expired, was already used, or was finished in another browser than the one it started in';
     case ErrorCode.MissingCodeError:
     case ErrorCode.AuthorizationError:
       return 'Slack sent no approval back: the installation was cancelled';

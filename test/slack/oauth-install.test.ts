@@ -216,10 +216,10 @@ describe('installing in many workspaces by OAuth', () => {
     expect(row?.sealed.ciphertext.toString('latin1')).not.toContain(tokenOf(ACME));
   });
 
-  it('answers a redirect whose code was already used with a page saying so, keeping the one installation', async () => {
+  it('answers a reloaded redirect with a page saying the link was used, keeping the one installation', async () => {
     await install(ACME);
     // The browser's own install of Beta, finished once, then its redirect page reloaded: the same code
-    // with the same valid state and its cookie.
+    // with the same state and its cookie.
     const start = await fetch(`${base}${SLACK_INSTALL_PATH}`, { redirect: 'manual' });
     const authorizeUrl = start.headers.get('location') ?? '';
     const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
@@ -233,17 +233,32 @@ describe('installing in many workspaces by OAuth', () => {
     expect(again.status).toBe(400);
     const page = await again.text();
     expect(page).toContain('was not installed');
-    expect(page).toContain('already used or has expired');
-    expect(page).toContain('(invalid_code)');
-    // Slack itself refused the second exchange: the state was valid, the code was not.
-    const exchanges = slack.calls('oauth.v2.access');
-    expect(exchanges.map((call) => call.answer?.error ?? 'ok')).toEqual(['ok', 'ok', 'invalid_code']);
+    expect(page).toContain('was already used');
+    // Refused on the state, before Slack was asked to exchange anything again.
+    expect(slack.calls('oauth.v2.access').map((call) => call.answer?.error ?? 'ok')).toEqual(['ok', 'ok']);
     // Nothing stored twice, nothing overwritten: Beta keeps the one installation, and its token works.
     expect(await store.slackInstallations.get({ enterpriseId: undefined, teamId: 'T0BETA' })).toEqual(
       installed,
     );
     expect(slack.oauth.issued().filter((token) => token.team?.id === 'T0BETA')).toHaveLength(1);
     expect(await loginModalToken('T0BETA', 'U0BETA1')).toBe(tokenOf(BETA));
+  });
+
+  it("refuses a finished install's state with a fresh approval, within its ten minutes", async () => {
+    const start = await fetch(`${base}${SLACK_INSTALL_PATH}`, { redirect: 'manual' });
+    const authorizeUrl = start.headers.get('location') ?? '';
+    const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const state = encodeURIComponent(new URL(authorizeUrl).searchParams.get('state') ?? '');
+    const redirect = (code: string) => `${base}${SLACK_OAUTH_REDIRECT_PATH}?code=${code}&state=${state}`;
+    expect(
+      (await fetch(redirect(slack.oauth.approve(authorizeUrl, ACME)), { headers: { cookie } })).status,
+    ).toBe(200);
+    // Someone who saw that redirect URL replays its state with an approval of their own workspace.
+    const replay = await fetch(redirect(slack.oauth.approve(authorizeUrl, BETA)), { headers: { cookie } });
+    expect(replay.status).toBe(400);
+    expect(await replay.text()).toContain('was already used');
+    expect(await store.slackInstallations.serving('T0BETA')).toBeUndefined();
+    expect(slack.calls('oauth.v2.access')).toHaveLength(1);
   });
 
   it('refuses a redirect without the state cookie the install page set, before asking Slack', async () => {
