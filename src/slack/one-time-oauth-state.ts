@@ -8,7 +8,7 @@ import { ClearStateStore, InvalidStateError, type StateStore } from '@slack/oaut
 import type { SeenSignatures } from './request-guard.js';
 
 /** How long a state is good for: @slack/oauth's own default, the lifetime of its cookie too. */
-export const OAUTH_STATE_LIFETIME_S = 600;
+const OAUTH_STATE_LIFETIME_S = 600;
 
 export function oneTimeStateStore(stateSecret: string, seen: SeenSignatures | undefined): StateStore {
   const signed = new ClearStateStore(stateSecret, OAUTH_STATE_LIFETIME_S);

@@ -15,7 +15,7 @@ interface LockContents {
 }
 
 /** Another sandbox runs on this data folder: the message says where, and how to run a second one. */
-export class SandboxAlreadyRunningError extends Error {
+class SandboxAlreadyRunningError extends Error {
   override name = 'SandboxAlreadyRunningError';
 }
 
