@@ -29,18 +29,44 @@ export function createSlackErrorHandler(logger: Logger): ExtendedErrorHandler {
   };
 }
 
+/** Told to a person whose workspace has no installation of the app (OAuth mode). */
+const NOT_INSTALLED_TEXT =
+  'The Paperspace bot is not installed in this workspace, so it cannot answer here: ask a workspace admin ' +
+  'to install it (or to add it to this workspace, on Enterprise Grid), then try again.';
+
 /**
- * HTTP mode: a failed request that nobody acknowledged gets its answer now (401 when authorisation failed,
- * 500 otherwise). Returning true marks it acknowledged, so Bolt's 3 s "not acknowledged" timer does not fire too.
+ * HTTP mode: a failed request that nobody acknowledged gets its answer now: 500, or for a workspace
+ * with no installation (authorisation failed) a 200 Slack need not retry, which to a slash command
+ * carries the sentence saying so (Slack shows a command's response body to the person alone; other
+ * requests have no body Slack would show). Returning true marks it acknowledged, so Bolt's 3 s "not
+ * acknowledged" timer does not fire too.
  */
 export async function answerFailedHttpRequest({
   error,
+  request,
   response,
 }: ReceiverProcessEventErrorHandlerArgs): Promise<boolean> {
   if (response.headersSent) return false;
-  response.writeHead(isAuthorizationError(error) ? 401 : 500);
+  if (!isAuthorizationError(error)) {
+    response.writeHead(500);
+    response.end();
+    return true;
+  }
+  if (isSlashCommand(request)) {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ response_type: 'ephemeral', text: NOT_INSTALLED_TEXT }));
+    return true;
+  }
+  response.writeHead(200);
   response.end();
   return true;
+}
+
+/** A slash command's form body (the guard buffered it: Bolt's rawBody), which names its `command`. */
+function isSlashCommand(request: unknown): boolean {
+  const raw = (request as { rawBody?: unknown }).rawBody;
+  if (!Buffer.isBuffer(raw)) return false;
+  return new URLSearchParams(raw.toString()).has('command');
 }
 
 /**

@@ -114,6 +114,9 @@ function signed(payload: Record<string, unknown>, form: boolean): RequestInit {
 
 let sequence = 0;
 /** `/ps login` typed by a person of a workspace (of an organisation, on Enterprise Grid). */
+/** The body of the last command's answer: what Slack shows the person who typed it. */
+let lastAnswer = '';
+
 async function login(teamId: string, userId: string, enterpriseId?: string): Promise<number> {
   sequence += 1;
   const command = {
@@ -133,6 +136,7 @@ async function login(teamId: string, userId: string, enterpriseId?: string): Pro
     trigger_id: `trigger-${sequence}-${Date.now()}`,
   };
   const response = await fetch(`${base}/slack/events`, signed(command, true));
+  lastAnswer = await response.text();
   return response.status;
 }
 
@@ -275,14 +279,18 @@ describe('installing in many workspaces by OAuth', () => {
     expect(await store.slackInstallations.serving('T0BETA')).toBeUndefined();
   });
 
-  it('answers each workspace with its own token, and a workspace that never installed with nothing', async () => {
+  it('answers each workspace with its own token, and a workspace that never installed with a sentence', async () => {
     await install(ACME);
     await install(BETA);
     expect(await loginModalToken('T0ACME', 'U0ACME1')).toBe(tokenOf(ACME));
     expect(await loginModalToken('T0BETA', 'U0BETA1')).toBe(tokenOf(BETA));
 
     const callsBefore = slack.calls().length;
-    await login('T0NEVER', 'U0NEVER1');
+    expect(await login('T0NEVER', 'U0NEVER1')).toBe(200);
+    expect(JSON.parse(lastAnswer)).toEqual({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('The Paperspace bot is not installed in this workspace'),
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     // No Web API call at all: not with another workspace's token, not with any.
     expect(slack.calls().slice(callsBefore)).toEqual([]);
