@@ -6,6 +6,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { slackErrorCode } from '../../errors/describe-error.js';
 import type { Machine } from '../../paperspace/schemas.js';
+import { escapeMrkdwn } from '../../slack/block-kit/text.js';
 import type { Watch } from '../../store/watch-types.js';
 import type { WatchOutcome } from './watch-messages.js';
 
@@ -19,17 +20,18 @@ export function runAlreadyEnded(error: unknown): boolean {
 }
 
 /** The sentence a failed Wait step shows in Workflow Builder's run history and Slackbot message. */
+/** The step's error, as mrkdwn: the machine's name and Paperspace's words are escaped. */
 function stepFailure(watch: Watch, outcome: Exclude<WatchOutcome, { status: 'done' }>): string {
-  const name = watch.machineName;
+  const name = escapeMrkdwn(watch.machineName);
   switch (outcome.status) {
     case 'failed':
-      return `${name} did not reach ${watch.targetState}: its ${outcome.operation} failed (${outcome.message}).`;
+      return `${name} did not reach ${watch.targetState}: its ${outcome.operation} failed (${escapeMrkdwn(outcome.message)}).`;
     case 'timed_out':
       return `${name} did not reach ${watch.targetState} before the step's timeout${outcome.lastState === null ? '' : ` (it was ${outcome.lastState})`}.`;
     case 'gone':
       return `${name} no longer exists, or the key of <@${watch.userId}> can no longer see it.`;
     case 'stopped':
-      return `${name} is no longer followed: ${outcome.reason}`;
+      return `${name} is no longer followed: ${escapeMrkdwn(outcome.reason)}`;
   }
 }
 

@@ -3,21 +3,23 @@
 // with the sentence a workflow's runner needs. Requests no step opened are none of its business.
 // Slack refusing a second completion means the run had already ended: nothing more to do.
 
+import { escapeMrkdwn } from '../../slack/block-kit/text.js';
 import type { StoredRequest } from '../../store/approval-requests.js';
 import type { RequestEnd, RequestSettled } from '../approvals/request-settled.js';
 import { runAlreadyEnded } from '../watches/step-completion.js';
 
+/** The step's error, as mrkdwn: the deciders are mentioned, what people typed is escaped. */
 function failureOf(request: StoredRequest, end: Exclude<RequestEnd, { status: 'approved' }>): string {
-  const subject = `the request for ${request.machineName ?? 'a machine'}`;
+  const subject = `the request for ${escapeMrkdwn(request.machineName ?? 'a machine')}`;
   switch (end.status) {
     case 'denied':
-      return `<@${end.by}> denied ${subject}${end.reason ? `: “${end.reason}”` : '.'}`;
+      return `<@${end.by}> denied ${subject}${end.reason ? `: “${escapeMrkdwn(end.reason)}”` : '.'}`;
     case 'withdrawn':
       return `<@${end.by}> withdrew ${subject}.`;
     case 'expired':
       return `${capitalized(subject)} expired before anyone decided it.`;
     case 'failed':
-      return `<@${end.by}> approved ${subject}, but the create failed: ${end.reason}`;
+      return `<@${end.by}> approved ${subject}, but the create failed: ${escapeMrkdwn(end.reason)}`;
   }
 }
 

@@ -26,20 +26,24 @@ export function namedPerson(
   return slackPerson({ userId: input, ...where });
 }
 
-/** The person with their own client, or a UserFacingError saying who must do what. */
+/**
+ * The person with their own client, or a UserFacingError saying who must do what. The key comes first:
+ * someone who never linked one is told to, not to type `/ps steps on` (which would then ask for it).
+ * The person is named by the input, not by a mention: a step's error is shown escaped, as plain words.
+ */
 export async function stepActor(
   deps: Pick<WorkflowStepsDeps, 'store' | 'clients'>,
   user: SlackUser,
 ): Promise<Actor> {
-  if (!(await deps.store.workflowSteps.enabled(user))) {
-    throw new UserFacingError(
-      `<@${user.userId}> has not allowed Paperspace steps to act for them: they must type \`${SLASH_COMMAND} steps on\` in Slack first (or the workflow should name someone who did).`,
-    );
-  }
   const client = await deps.clients.forUser(user);
   if (client === undefined) {
     throw new UserFacingError(
-      `<@${user.userId}> has no Paperspace key linked: they must type \`${SLASH_COMMAND} login\` and link their key before a step can act for them.`,
+      `The person this step acts as has no Paperspace key linked: they must type \`${SLASH_COMMAND} login\` in Slack and link their key, then \`${SLASH_COMMAND} steps on\`, before a step can act for them.`,
+    );
+  }
+  if (!(await deps.store.workflowSteps.enabled(user))) {
+    throw new UserFacingError(
+      `The person this step acts as has not allowed Paperspace steps to act for them: they must type \`${SLASH_COMMAND} steps on\` in Slack first (or the workflow should name someone who did).`,
     );
   }
   return { user, client };

@@ -4,6 +4,7 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import { failureText } from '../../errors/user-message.js';
+import { escapeMrkdwn } from '../../slack/block-kit/text.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import { namedPerson } from './step-actor.js';
 import type { WorkflowStepsDeps } from './workflow-steps-deps.js';
@@ -57,7 +58,9 @@ export function stepListener(
         (done) => done.resourceId,
       );
     } catch (error) {
-      await fail({ error: failureText(error, deps.logger) });
+      // Slack shows a step's error as mrkdwn: what a workflow's builder typed (a machine called
+      // `<!channel>`) must read as text, never notify anyone.
+      await fail({ error: escapeMrkdwn(failureText(error, deps.logger)) });
       return;
     }
     if (result.outputs !== undefined) await complete({ outputs: result.outputs });

@@ -115,7 +115,9 @@ describe('the Start, Stop and Restart machine steps', () => {
     });
     const before = callsBy(USERS.sam.emulatorUserId);
     const { ended, event } = await runStep(StepCallbackId.startMachine, { machine: machine.name, user: SAM });
-    expect(ended.state === 'failed' && ended.error).toContain(`<@${SAM}> has not allowed Paperspace steps`);
+    expect(ended.state === 'failed' && ended.error).toContain(
+      'The person this step acts as has not allowed Paperspace steps',
+    );
     expect(ended.state === 'failed' && ended.error).toContain('/ps steps on');
     expect(callsBy(USERS.sam.emulatorUserId)).toBe(before);
     expect(bot.emulator.state.machine(machine.id)?.state).toBe('off');
@@ -128,8 +130,18 @@ describe('the Start, Stop and Restart machine steps', () => {
     const machine = addSpareMachine(bot, { prefix: 'step-nokey-', state: 'off' });
     const before = bot.emulator.state.requests().length;
     const { ended } = await runStep(StepCallbackId.startMachine, { machine: machine.name, user: NOKEY });
-    expect(ended.state === 'failed' && ended.error).toContain(`<@${NOKEY}> has no Paperspace key linked`);
+    expect(ended.state === 'failed' && ended.error).toContain(
+      'The person this step acts as has no Paperspace key linked',
+    );
     expect(bot.emulator.state.requests().length).toBe(before);
+  });
+
+  it('fail with what the builder typed shown as text: a machine called <!channel> notifies nobody', async () => {
+    const { ended } = await runStep(StepCallbackId.startMachine, { machine: '<!channel> & co', user: ADA });
+    expect(ended.state).toBe('failed');
+    const error = ended.state === 'failed' ? ended.error : '';
+    expect(error).toContain('&lt;!channel&gt; &amp; co');
+    expect(error).not.toContain('<!channel>');
   });
 
   it('fail asking for a person when the Act as input is missing', async () => {

@@ -176,9 +176,13 @@ describe('the Request a machine step', () => {
   it('fails at once, with no Paperspace call, for a person without steps on or without a key', async () => {
     const before = { ada: callsBy(USERS.ada.emulatorUserId), all: bot.emulator.state.requests().length };
     const off = await ended(await runStep(inputsFor('step-ada', { user: ADA })));
-    expect(off.state === 'failed' && off.error).toContain(`<@${ADA}> has not allowed Paperspace steps`);
+    expect(off.state === 'failed' && off.error).toContain(
+      'The person this step acts as has not allowed Paperspace steps',
+    );
     const nokey = await ended(await runStep(inputsFor('step-nokey', { user: NOKEY })));
-    expect(nokey.state === 'failed' && nokey.error).toContain(`<@${NOKEY}> has no Paperspace key linked`);
+    expect(nokey.state === 'failed' && nokey.error).toContain(
+      'The person this step acts as has no Paperspace key linked',
+    );
     expect(callsBy(USERS.ada.emulatorUserId)).toBe(before.ada);
     expect(bot.emulator.state.requests().length).toBe(before.all);
     expect(bot.slack.calls('chat.postMessage').filter(postsTo(MAYA))).toHaveLength(0);
