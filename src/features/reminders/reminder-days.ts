@@ -2,8 +2,38 @@
 // `daily`, or cron day fields. node-cron checks the expression they make, so a reminder that was
 // accepted is one node-cron will run.
 import { validateDetailed } from 'node-cron';
+import { closestMatch } from '../../slack/command-language/closest-match.js';
 import { invalid, ok, type ValueResult } from '../../slack/command-language/command-values.js';
 import { echo } from '../../slack/command-language/echo.js';
+
+/** Words a person may give for the days: the named schedules and the days of the week. */
+const DAY_WORDS = ['weekdays', 'daily', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+const FULL_DAY_NAMES: readonly string[] = [
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+];
+
+/**
+ * Days typed as one word that are none of these, said in words with the likeliest one meant, never
+ * in cron's own field syntax (`mon-fri` and `mon,wed,fri` are what most people mean by it).
+ */
+function unknownDays(typed: string): string {
+  const parts = typed.toLowerCase().split(/[,-]/);
+  const known = (part: string) =>
+    (DAY_WORDS as readonly string[]).includes(part) || FULL_DAY_NAMES.includes(part) || /^[0-7*]$/.test(part);
+  const wrong = parts.find((part) => !known(part));
+  const guess = closestMatch(wrong ?? typed.toLowerCase(), DAY_WORDS);
+  const meant = guess === null ? '' : ` Did you mean ${guess}?`;
+  return (
+    `${echo(typed)} is not days I know.${meant} Say weekdays, daily, or days like mon-fri or mon,wed,fri ` +
+    '(a range with a dash, a list with commas).'
+  );
+}
 
 /** How a reminder repeats; `cron` means the person gave the day fields of a cron expression. */
 type ReminderSchedule = 'weekdays' | 'daily' | 'cron';
@@ -57,6 +87,7 @@ export function parseReminderDays(
   const days = fields.length === 1 ? `* * ${fields[0]}` : fields.join(' ');
   const cron = atTime(days);
   const validation = validateDetailed(cron);
+  if (!validation.valid && fields.length === 1) return invalid(unknownDays(fields[0] ?? ''));
   if (!validation.valid) {
     const problem = validation.errors[0];
     const where =

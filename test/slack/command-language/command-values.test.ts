@@ -101,6 +101,19 @@ describe('parseReminderDays', () => {
     if (!result.ok) expect(result.error).toContain('leave minute and hour out');
   });
 
+  it('says days it does not know in words, with the likeliest meant', () => {
+    const typo = parseReminderDays(['weekdayz'], 19, 0);
+    expect(typo).toEqual({
+      ok: false,
+      error: expect.stringContaining(
+        '"weekdayz" is not days I know. Did you mean weekdays? Say weekdays, daily, or days like mon-fri',
+      ),
+    });
+    const day = parseReminderDays(['mon,wedd'], 19, 0);
+    expect(day.ok === false && day.error).toContain('Did you mean wed?');
+    expect(day.ok === false && day.error).not.toMatch(/cron|field/);
+  });
+
   it('names the cron field node-cron refuses', () => {
     const result = parseReminderDays(['*', '13', '*'], 19, 0);
     expect(result.ok).toBe(false);
