@@ -4,12 +4,24 @@
 // https://www.paperspace.com/console/machines/<id>. Anything else (notebooks, deployments, docs, other
 // hosts) is not a machine page and is left to Slack's own preview.
 
+/**
+ * Longer than any console URL can be: a team handle, a machine id and a tab fit in a few dozen
+ * characters. A longer "link" is not a console page, and is never parsed.
+ */
+const MAX_CONSOLE_URL_LENGTH = 2048;
+/**
+ * The machines one message unfurls: each costs the poster's key a read or two, and a message pasted
+ * full of links must not spend it (nor the bot's time) on more. The rest keep Slack's own preview.
+ */
+export const MAX_MACHINES_PER_MESSAGE = 5;
+
 /** Machine ids are short lowercase letters and digits (`psl0b3hq8`, `m1x2y3z4`). */
 const MACHINE_ID = /^[a-z0-9]{4,32}$/;
 const TEAM_HANDLE = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
 
 /** The machine id a console link points to, or undefined when it is not a console machine page. */
 export function machineIdOfConsoleUrl(link: string): string | undefined {
+  if (link.length > MAX_CONSOLE_URL_LENGTH) return undefined;
   let url: URL;
   try {
     url = new URL(link);
@@ -27,4 +39,26 @@ export function machineIdOfConsoleUrl(link: string): string | undefined {
     if (parts[0] === 'console' && parts[1] === 'machines') id = parts[2];
   }
   return id !== undefined && MACHINE_ID.test(id) ? id : undefined;
+}
+
+/**
+ * The machines a message's links point to, each once with every link to it, the first
+ * MAX_MACHINES_PER_MESSAGE of them in the order they were posted. `links` may be missing: an event
+ * without links asks for nothing.
+ */
+export function consoleMachineLinks(
+  links: readonly { url: string }[] | undefined,
+): { machineId: string; urls: string[] }[] {
+  const byMachine = new Map<string, string[]>();
+  for (const { url } of links ?? []) {
+    const machineId = machineIdOfConsoleUrl(url);
+    if (machineId === undefined) continue;
+    const urls = byMachine.get(machineId);
+    if (urls !== undefined) {
+      if (!urls.includes(url)) urls.push(url);
+    } else if (byMachine.size < MAX_MACHINES_PER_MESSAGE) {
+      byMachine.set(machineId, [url]);
+    }
+  }
+  return [...byMachine].map(([machineId, urls]) => ({ machineId, urls }));
 }

@@ -10,7 +10,7 @@ import type { PaperspaceClient } from '../../paperspace/client.js';
 import { formatHourlyRate } from '../../slack/block-kit/format.js';
 import { slackPerson } from '../../slack/slack-person.js';
 import { machineCard } from '../machines/blocks/machine-card.js';
-import { machineIdOfConsoleUrl } from './console-links.js';
+import { consoleMachineLinks } from './console-links.js';
 import type { UnfurlsDeps } from './unfurls-deps.js';
 
 type LinkSharedArgs = SlackEventMiddlewareArgs<'link_shared'> & AllMiddlewareArgs;
@@ -33,10 +33,8 @@ async function cardOf(deps: UnfurlsDeps, client: PaperspaceClient, machineId: st
 
 export function linkSharedHandler(deps: UnfurlsDeps) {
   return async ({ event, body, client }: LinkSharedArgs): Promise<void> => {
-    const links = event.links.flatMap((link) => {
-      const machineId = machineIdOfConsoleUrl(link.url);
-      return machineId === undefined ? [] : [{ url: link.url, machineId }];
-    });
+    // Each machine read once, however many links name it, and only the first few machines.
+    const links = consoleMachineLinks(event.links);
     if (links.length === 0) return;
     const poster = slackPerson({
       userId: event.user,
@@ -48,7 +46,8 @@ export function linkSharedHandler(deps: UnfurlsDeps) {
     const unfurls: Record<string, { blocks: ReturnType<typeof machineCard> }> = {};
     for (const link of links) {
       try {
-        unfurls[link.url] = await cardOf(deps, paperspace, link.machineId);
+        const card = await cardOf(deps, paperspace, link.machineId);
+        for (const url of link.urls) unfurls[url] = card;
       } catch (error) {
         deps.logger.info(
           { machineId: link.machineId, error: describeError(error) },

@@ -1,0 +1,64 @@
+// What one message's links may cost: each machine read once however many links name it, a few
+// machines per message, links longer than a console URL never parsed, an event without links ignored.
+import { describe, expect, it } from 'vitest';
+import {
+  consoleMachineLinks,
+  MAX_MACHINES_PER_MESSAGE,
+} from '../../../src/features/unfurls/console-links.js';
+import { USERS } from '../../support/test-bot.js';
+import { useTestBot } from '../../support/use-test-bot.js';
+import { addSpareMachine, settle } from '../machines/machine-kit.js';
+
+const CHANNEL = 'C0OPS';
+const bot = useTestBot({ linked: ['ada'] });
+const link = (id: string, tab = '') => `https://console.paperspace.com/t7k2ab9x/machines/${id}${tab}`;
+
+describe('the links of one message', () => {
+  it('groups links by machine, keeps the first few machines, and skips what is too long to be a console URL', () => {
+    const ids = Array.from({ length: 10 }, (_, index) => `psmach${index}`);
+    const links = ids.flatMap((id) =>
+      Array.from({ length: 10 }, (_, copy) => ({ url: link(id, copy ? '/settings' : '') })),
+    );
+    const grouped = consoleMachineLinks([{ url: link('psmach9', `/${'x'.repeat(100_000)}`) }, ...links]);
+    expect(grouped.map((entry) => entry.machineId)).toEqual(ids.slice(0, MAX_MACHINES_PER_MESSAGE));
+    expect(grouped[0]?.urls).toEqual([link('psmach0'), link('psmach0', '/settings')]);
+    expect(consoleMachineLinks(undefined)).toEqual([]);
+  });
+
+  it('unfurls 100 links to 10 machines with one read of each machine it shows, every link to it unfurled', async () => {
+    const machines = Array.from({ length: 10 }, () =>
+      addSpareMachine(bot, { prefix: 'unfurl-many-', state: 'off', owner: USERS.ada.emulatorUserId }),
+    );
+    const urls = machines.flatMap((machine) => [
+      link(machine.id),
+      ...Array.from({ length: 9 }, (_, n) => link(machine.id, `/tab${n}`)),
+    ]);
+    const before = bot.emulator.state.requests().length;
+    const event = bot.slack.unfurls.share({ channel: CHANNEL, user: USERS.ada.slackId, urls });
+    expect((await bot.send(bot.requests.event(event))).status).toBe(200);
+    const call = await bot.slack.waitFor('chat.unfurl');
+    const unfurled = Object.keys(call.args.unfurls as object);
+    expect(unfurled).toHaveLength(MAX_MACHINES_PER_MESSAGE * 10);
+    const shown = machines.slice(0, MAX_MACHINES_PER_MESSAGE).map((machine) => machine.id);
+    expect(new Set(unfurled.map((url) => /machines\/(\w+)/.exec(url)?.[1]))).toEqual(new Set(shown));
+    const reads = bot.emulator.state.requests().slice(before);
+    // At most a read and a rate per machine shown; none of the machines left to Slack's preview.
+    expect(reads.length).toBeLessThanOrEqual(2 * MAX_MACHINES_PER_MESSAGE);
+    for (const machine of machines.slice(MAX_MACHINES_PER_MESSAGE)) {
+      expect(reads.some((request) => request.path.includes(machine.id))).toBe(false);
+    }
+  });
+
+  it('ignores a link_shared event that carries no links, and keeps answering', async () => {
+    const event = bot.slack.unfurls.share({
+      channel: CHANNEL,
+      user: USERS.ada.slackId,
+      urls: [link('psada001')],
+    });
+    const { links: _none, ...withoutLinks } = event as typeof event & { links?: unknown };
+    expect((await bot.send(bot.requests.event(withoutLinks as typeof event))).status).toBe(200);
+    await settle();
+    expect(bot.slack.calls('chat.unfurl')).toEqual([]);
+    expect(bot.logText()).not.toContain('Slack request failed');
+  });
+});
