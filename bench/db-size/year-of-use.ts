@@ -140,7 +140,7 @@ async function setUp(store: Store, people: number, at: number): Promise<string[]
     await store.approvals.noteRole(TEAM_ID, `u1year${pad(index)}`, index % TEAM_SIZE === 0, at);
     if (index % 10 === 0) {
       await store.workflowSteps.setEnabled(user, true, at);
-      await store.costAlerts.exclude(user, machineOf(index), at);
+      await store.costAlerts.exclude(user, { id: machineOf(index), name: null }, at);
     }
   }
   for (let team = 0; team * TEAM_SIZE < people; team += 1) {
@@ -218,7 +218,7 @@ async function powerOperation(
   await store.watches.reported(watch.id);
   if (operation === 'start')
     await store.costAlerts.beginRun({ machineId, owner: user, runningSince: at, sinceEstimated: false });
-  else await store.costAlerts.endRuns(user, [machineId]);
+  else await store.costAlerts.endRuns(user.teamId, [machineId]);
 }
 
 /** A click on the day's reminder keeps its drawing and redraws the clicked row (store/row-messages.ts). */

@@ -146,14 +146,21 @@ export async function listedAdministrators(
   logger: Pick<Logger, 'info'>,
 ): Promise<Set<string> | undefined> {
   try {
-    const users = await client.users.list({});
-    const roles = users.map((user) => user as { id: string; isAdmin?: unknown; isOwner?: unknown });
-    if (!roles.some((user) => typeof user.isAdmin === 'boolean')) return undefined;
-    return new Set(roles.filter((user) => user.isAdmin === true || user.isOwner === true).map((u) => u.id));
+    return administratorsAmong(await client.users.list({}));
   } catch (error) {
     logger.info({ error: describeError(error) }, 'could not list the team to find its administrators');
     return undefined;
   }
+}
+
+/**
+ * The Paperspace ids of the administrators and owners among a team's users already listed, when the API
+ * lists roles (v1); undefined when the users carry none (the legacy API).
+ */
+export function administratorsAmong(users: readonly User[]): Set<string> | undefined {
+  const roles = users.map((user) => user as { id: string; isAdmin?: unknown; isOwner?: unknown });
+  if (!roles.some((user) => typeof user.isAdmin === 'boolean')) return undefined;
+  return new Set(roles.filter((user) => user.isAdmin === true || user.isOwner === true).map((u) => u.id));
 }
 
 /** The role notes a create request reads: which linked teammates Paperspace showed are administrators. */

@@ -52,6 +52,8 @@ export const ActionId = {
   costAlertStop: 'cost_alert_stop',
   costAlertKeep: 'cost_alert_keep',
   costAlertNever: 'cost_alert_never',
+  /** Stop all on an alert about several machines; the value names them, comma-separated. */
+  costAlertStopAll: 'cost_alert_stop_all',
 } as const;
 export type ActionId = (typeof ActionId)[keyof typeof ActionId];
 

@@ -1,6 +1,7 @@
 // What the cost guard keeps: thresholds (a person's own, or the workspace default), the runs of the
-// machines it follows, the machines a person excluded, and the alerts it posted. An alert is claimed
-// by inserting its (machine, arming) key before it is posted, so across replicas it is posted once.
+// machines it follows, the machines a person excluded, the alerts it posted and where their messages
+// are. An alert is claimed by inserting its (machine, arming) key before it is posted, so across
+// replicas it is posted once, whichever linked person's list saw the machine.
 import type { SlackUser } from './slack-user.js';
 import { placeholders, type SqlClient } from './sql-client.js';
 
@@ -9,7 +10,10 @@ type Threshold = number | null;
 
 export interface MachineRun {
   machineId: string;
-  /** The Slack person whose machine it is (the one the alert goes to). */
+  /**
+   * The Slack person whose list began following the run. Not who is alerted (the owner rule decides
+   * that): only whose list must still show the machine for the run to go on (endRunsExcept).
+   */
   owner: SlackUser;
   runningSince: number;
   /** True when no event said when it started: runningSince is when the bot first saw it running. */
@@ -29,14 +33,28 @@ export interface CostAlertRepository {
   runs(machineIds: readonly string[]): Promise<MachineRun[]>;
   /** Starts following a run; an existing one (another replica was faster) is left as it is. */
   beginRun(run: Omit<MachineRun, 'keptUntil'>): Promise<void>;
-  /** The machine stopped: its run is over, and so is any "Keep running". */
-  endRuns(owner: SlackUser, machineIds: readonly string[]): Promise<void>;
+  /**
+   * The machines were seen stopped: their runs are over, and so is any "Keep running", whoever's list
+   * began following them (on a team key everyone's list shows the same machine).
+   */
+  endRuns(teamId: string, machineIds: readonly string[]): Promise<void>;
   /** Ends the owner's runs of every machine but these (the ones a whole list still shows them). */
   endRunsExcept(owner: SlackUser, machineIds: readonly string[]): Promise<void>;
   /** "Keep running": no alert for this run before `until`. False when the run is no longer followed. */
   keep(machineId: string, until: number): Promise<boolean>;
-  exclude(user: SlackUser, machineId: string, at: number): Promise<void>;
+  /** "Not this machine": `user` is never alerted about it; its name is kept for `/ps alerts`. */
+  exclude(user: SlackUser, machine: MutedMachine, at: number): Promise<void>;
   excluded(user: SlackUser): Promise<Set<string>>;
+  /** The machines `user` muted, oldest first. */
+  muted(user: SlackUser): Promise<MutedMachine[]>;
+  /** Alerts about the machine again; false when it was not muted. */
+  unmute(user: SlackUser, machineId: string): Promise<boolean>;
+  /** Where an alert about these machines was posted, so a stop made elsewhere can end its rows. */
+  recordMessage(teamId: string, machineIds: readonly string[], place: AlertPlace, at: number): Promise<void>;
+  /** The alert messages posted about these machines that no ended run has closed yet. */
+  messagesAbout(teamId: string, machineIds: readonly string[]): Promise<AlertMessage[]>;
+  /** Forgets the alert messages about these machines (their rows were ended). */
+  forgetMessages(teamId: string, machineIds: readonly string[]): Promise<void>;
   /** Claims the alert of this arming. True for exactly one caller, the one that posts it. */
   claimAlert(machineId: string, arming: number, owner: SlackUser, at: number): Promise<boolean>;
   /** Gives a claim back when its alert could not be posted, so a later check posts it. */
@@ -48,6 +66,22 @@ export interface CostAlertRepository {
    * arms it anew. The age is a second guard, for a run ended and begun again from the same start.
    */
   pruneSettledAlertsBefore(before: number, limit: number): Promise<number>;
+}
+
+export interface MutedMachine {
+  id: string;
+  /** The name it had when muted; null for one muted before names were kept. */
+  name: string | null;
+}
+
+/** A conversation and message ts of Slack's. */
+export interface AlertPlace {
+  channel: string;
+  ts: string;
+}
+
+export interface AlertMessage extends AlertPlace {
+  machineId: string;
 }
 
 /** The slack_user_id of a workspace's default threshold: no Slack user id is empty. */
@@ -111,12 +145,12 @@ export function createCostAlertRepository(db: SqlClient): CostAlertRepository {
       );
     },
 
-    async endRuns(owner, machineIds) {
+    async endRuns(teamId, machineIds) {
       if (machineIds.length === 0) return;
       await db.run(
-        `DELETE FROM cost_alert_runs WHERE slack_team_id = ? AND slack_user_id = ?
+        `DELETE FROM cost_alert_runs WHERE slack_team_id = ?
          AND machine_id IN (${placeholders(machineIds.length)})`,
-        [owner.teamId, owner.userId, ...machineIds],
+        [teamId, ...machineIds],
       );
     },
 
@@ -138,11 +172,58 @@ export function createCostAlertRepository(db: SqlClient): CostAlertRepository {
       return changes > 0;
     },
 
-    async exclude(user, machineId, at) {
+    async exclude(user, machine, at) {
       await db.run(
-        `INSERT INTO cost_alert_exclusions (slack_team_id, slack_user_id, machine_id, created_at)
-         VALUES (?, ?, ?, ?) ON CONFLICT (slack_team_id, slack_user_id, machine_id) DO NOTHING`,
-        [user.teamId, user.userId, machineId, at],
+        `INSERT INTO cost_alert_exclusions (slack_team_id, slack_user_id, machine_id, machine_name, created_at)
+         VALUES (?, ?, ?, ?, ?) ON CONFLICT (slack_team_id, slack_user_id, machine_id) DO NOTHING`,
+        [user.teamId, user.userId, machine.id, machine.name, at],
+      );
+    },
+
+    async muted(user) {
+      const rows = await db.all<{ machine_id: string; machine_name: string | null }>(
+        `SELECT machine_id, machine_name FROM cost_alert_exclusions
+         WHERE slack_team_id = ? AND slack_user_id = ? ORDER BY created_at, machine_id`,
+        [user.teamId, user.userId],
+      );
+      return rows.map((row) => ({ id: row.machine_id, name: row.machine_name }));
+    },
+
+    async unmute(user, machineId) {
+      const { changes } = await db.run(
+        'DELETE FROM cost_alert_exclusions WHERE slack_team_id = ? AND slack_user_id = ? AND machine_id = ?',
+        [user.teamId, user.userId, machineId],
+      );
+      return changes > 0;
+    },
+
+    async recordMessage(teamId, machineIds, place, at) {
+      for (const machineId of machineIds) {
+        await db.run(
+          `INSERT INTO cost_alert_messages (slack_team_id, machine_id, channel, ts, posted_at)
+           VALUES (?, ?, ?, ?, ?) ON CONFLICT (slack_team_id, machine_id, channel, ts) DO NOTHING`,
+          [teamId, machineId, place.channel, place.ts, at],
+        );
+      }
+    },
+
+    async messagesAbout(teamId, machineIds) {
+      if (machineIds.length === 0) return [];
+      const rows = await db.all<{ machine_id: string; channel: string; ts: string }>(
+        `SELECT machine_id, channel, ts FROM cost_alert_messages
+         WHERE slack_team_id = ? AND machine_id IN (${placeholders(machineIds.length)})
+         ORDER BY posted_at, channel, ts`,
+        [teamId, ...machineIds],
+      );
+      return rows.map((row) => ({ machineId: row.machine_id, channel: row.channel, ts: row.ts }));
+    },
+
+    async forgetMessages(teamId, machineIds) {
+      if (machineIds.length === 0) return;
+      await db.run(
+        `DELETE FROM cost_alert_messages WHERE slack_team_id = ?
+         AND machine_id IN (${placeholders(machineIds.length)})`,
+        [teamId, ...machineIds],
       );
     },
 

@@ -40,6 +40,12 @@ export interface RowMessageRepository {
     at: number,
   ): Promise<StoredRowMessage | undefined>;
   find(ref: RowMessageRef): Promise<StoredRowMessage | undefined>;
+  /**
+   * Keeps the drawing of a message just posted, for a message whose rows something other than a click
+   * on it may redraw (a forgotten-machine alert whose machine was stopped elsewhere). A copy kept
+   * already stays.
+   */
+  keep(ref: RowMessageRef, kind: string, drawing: RowMessageDrawing, at: number): Promise<void>;
   /** Deletes up to `limit` copies last redrawn before `before`; how many went. */
   pruneBefore(before: number, limit: number): Promise<number>;
 }
@@ -94,6 +100,14 @@ export function createRowMessageRepository(db: SqlClient): RowMessageRepository 
         keyOf(ref),
       );
       return row && fromRow(row);
+    },
+
+    async keep(ref, kind, drawing, at) {
+      await db.run(
+        `INSERT INTO row_messages (slack_team_id, channel, ts, kind, blocks, text, version, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (slack_team_id, channel, ts) DO NOTHING`,
+        [...keyOf(ref), kind, JSON.stringify(drawing.blocks), drawing.text, at],
+      );
     },
 
     async pruneBefore(before, limit) {

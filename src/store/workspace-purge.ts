@@ -25,6 +25,7 @@ const WORKSPACE_TABLES = [
   'cost_alert_runs',
   'cost_alert_exclusions',
   'cost_alerts',
+  'cost_alert_messages',
   'power_claims',
   'machine_owners',
   'workflow_step_settings',

@@ -7,7 +7,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCostGuard } from '../../src/features/cost-alerts/cost-guard.js';
 import { createLogger } from '../../src/logger.js';
 import { createChannelPacer } from '../../src/slack/channel-pacer.js';
-import { createAuditTrail } from '../../src/store/audit-trail.js';
 import { createKeyVault } from '../../src/vault/key-vault.js';
 import { useTestSchema } from '../store/postgres-test-database.js';
 import type { ApiCall } from '../support/fake-slack.js';
@@ -89,7 +88,6 @@ describe('forgotten-machine alerts with two replicas', () => {
         slack: async () => new WebClient(BOT_TOKEN, { slackApiUrl: c.slack.apiUrl }),
         // Each replica has a pacer of its own, as each bot process does.
         pacer: createChannelPacer({ pacing: null }),
-        audit: createAuditTrail({ audit: replica.store.audit, now: c.clock.now, logger }),
         logger,
         now: c.clock.now,
       });

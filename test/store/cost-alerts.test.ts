@@ -42,9 +42,11 @@ describe.each(storeFactories)('cost alert store on $name', (factory) => {
     expect(await alerts.runs(['ps1', 'ps2'])).toEqual([
       { machineId: 'ps1', owner: ADA, runningSince: T0, sinceEstimated: false, keptUntil: T0 + HOUR },
     ]);
-    await alerts.endRuns(SAM, ['ps1']);
+    // Seen stopped in another workspace's list: not this workspace's run.
+    await alerts.endRuns('T-OTHER', ['ps1']);
     expect(await alerts.runs(['ps1'])).toHaveLength(1);
-    await alerts.endRuns(ADA, ['ps1']);
+    // Seen stopped by anyone of the workspace (a team key lists the machine to everyone): ended.
+    await alerts.endRuns(SAM.teamId, ['ps1']);
     expect(await alerts.runs(['ps1'])).toEqual([]);
   });
 
@@ -65,11 +67,30 @@ describe.each(storeFactories)('cost alert store on $name', (factory) => {
     expect((await alerts.runs(['ps-listed', 'ps-sams'])).map((run) => run.machineId)).toEqual(['ps-sams']);
   });
 
-  it('remembers the machines a person excluded, per person', async () => {
+  it('remembers the machines a person excluded, per person, with their names, until unmuted', async () => {
     const alerts = db.store.costAlerts;
-    await alerts.exclude(ADA, 'ps1', T0);
-    await alerts.exclude(ADA, 'ps1', T0 + 1);
+    await alerts.exclude(ADA, { id: 'ps1', name: 'gpu-1' }, T0);
+    await alerts.exclude(ADA, { id: 'ps1', name: 'gpu-1 renamed' }, T0 + 1);
     expect([...(await alerts.excluded(ADA))]).toEqual(['ps1']);
+    expect(await alerts.muted(ADA)).toEqual([{ id: 'ps1', name: 'gpu-1' }]);
     expect(await alerts.excluded(SAM)).toEqual(new Set());
+    expect(await alerts.unmute(SAM, 'ps1')).toBe(false);
+    expect(await alerts.unmute(ADA, 'ps1')).toBe(true);
+    expect(await alerts.muted(ADA)).toEqual([]);
+  });
+
+  it('knows where the alerts about a machine were posted until they are forgotten', async () => {
+    const alerts = db.store.costAlerts;
+    await alerts.recordMessage(ADA.teamId, ['ps1', 'ps2'], { channel: 'D1', ts: '1.1' }, T0);
+    await alerts.recordMessage(ADA.teamId, ['ps1'], { channel: 'D2', ts: '2.2' }, T0 + 1);
+    expect(await alerts.messagesAbout(ADA.teamId, ['ps1'])).toEqual([
+      { machineId: 'ps1', channel: 'D1', ts: '1.1' },
+      { machineId: 'ps1', channel: 'D2', ts: '2.2' },
+    ]);
+    expect(await alerts.messagesAbout('T-OTHER', ['ps1'])).toEqual([]);
+    await alerts.forgetMessages(ADA.teamId, ['ps1']);
+    expect(await alerts.messagesAbout(ADA.teamId, ['ps1', 'ps2'])).toEqual([
+      { machineId: 'ps2', channel: 'D1', ts: '1.1' },
+    ]);
   });
 });

@@ -22,6 +22,7 @@ const SCHEMA_TABLES = [
   'audit_records',
   'channel_post_slots',
   'cost_alert_exclusions',
+  'cost_alert_messages',
   'cost_alert_runs',
   'cost_alert_settings',
   'cost_alerts',

@@ -11,3 +11,8 @@ export function approvedRequestNote(request: { id: string; requesterId: string }
 export function approvedRequestIdIn(note: string | null): string | undefined {
   return /^approved request (\S+) of /.exec(note ?? '')?.[1];
 }
+
+/** The requester's Slack user id in a note approvedRequestNote wrote; undefined for any other text. */
+export function approvedRequesterIn(note: string | null): string | undefined {
+  return /^approved request \S+ of (\S+)$/.exec(note ?? '')?.[1];
+}

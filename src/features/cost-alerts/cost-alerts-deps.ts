@@ -3,7 +3,15 @@
 import type { DepsOf, FeatureNeeds } from '../feature-deps.js';
 
 export const costAlertsNeeds = {
-  ports: ['rowMessages', 'costAlerts', 'approvals', 'vaultEntries', 'watches', 'powerClaims'],
+  ports: [
+    'rowMessages',
+    'costAlerts',
+    'approvals',
+    'vaultEntries',
+    'watches',
+    'powerClaims',
+    'machineOwners',
+  ],
   services: ['vault', 'audit', 'watcher', 'now', 'redrawRow'],
 } as const satisfies FeatureNeeds;
 

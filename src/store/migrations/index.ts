@@ -28,6 +28,7 @@ import { channelPostSlots } from './023-channel-post-slots.js';
 import { watchLeaseMirrorDroppedCostRunsByOwner } from './024-watch-lease-mirror-dropped-cost-runs-by-owner.js';
 import { ownerAndMachineLookups } from './025-owner-and-machine-lookups.js';
 import { machineOwners } from './026-machine-owners.js';
+import { costAlertRecipients } from './027-cost-alert-recipients.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -57,4 +58,5 @@ export const MIGRATIONS: readonly Migration[] = [
   watchLeaseMirrorDroppedCostRunsByOwner,
   ownerAndMachineLookups,
   machineOwners,
+  costAlertRecipients,
 ];

@@ -40,13 +40,21 @@ function guardWith(pacer: CostGuardDeps['pacer']) {
     ],
     claimAlert: async () => true,
     releaseAlert: async () => undefined,
+    recordMessage: async () => undefined,
+    messagesAbout: async () => [],
   };
   const deps = {
-    store: { costAlerts },
+    store: {
+      costAlerts,
+      // Paperspace names the owner (the legacy API), and ada linked that Paperspace user.
+      machineOwners: { ownersOf: async () => new Map() },
+      vaultEntries: { linkedIn: async () => [{ slackUserId: ADA.userId, paperspaceUserId: 'u1ada' }] },
+      rowMessages: { keep: async () => undefined },
+      audit: { record: async () => undefined },
+    },
     vault: { account: async () => ({ userId: 'u1ada' }) },
     slack: async () => new WebClient(BOT_TOKEN, { slackApiUrl: slack.apiUrl }),
     pacer,
-    audit: { run: (_entry: unknown, perform: () => Promise<unknown>) => perform() },
     logger: createLogger({ level: 'silent' }),
     now: () => NOW,
   } as unknown as CostGuardDeps;

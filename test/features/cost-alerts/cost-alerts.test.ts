@@ -53,15 +53,24 @@ async function tickAfter(ms: number): Promise<void> {
   await bot.scheduler.tick();
 }
 
-/** The forgotten-machine DMs sent to ada since the last reset, about `machine`. */
-function alertsAbout(machine: { name: string }): ApiCall[] {
+/** The forgotten-machine DMs sent to `userId` (ada unless said) since the last reset, with a row about `machine`. */
+function alertsAbout(machine: { id: string }, userId: string = USERS.ada.slackId): ApiCall[] {
   return bot.slack
     .calls('chat.postMessage')
     .filter(
       (call) =>
-        call.args.channel === USERS.ada.slackId &&
-        String(call.args.text).startsWith(`${machine.name} has been running`),
+        call.args.channel === userId &&
+        JSON.stringify(call.args.blocks ?? []).includes(`"${costAlertBlockId(machine.id)}"`),
     );
+}
+
+type DrawnBlock = { type: string; block_id?: string; text?: { text?: string } };
+
+/** The row of an alert about `machine`: its words (the section above its buttons) and its buttons' block. */
+function rowOf(alert: ApiCall | undefined, machine: { id: string }): { text: string; block?: DrawnBlock } {
+  const blocks = (alert?.args.blocks ?? []) as DrawnBlock[];
+  const at = blocks.findIndex((block) => block.block_id === costAlertBlockId(machine.id));
+  return { text: blocks[at - 1]?.text?.text ?? '', ...(at < 0 ? {} : { block: blocks[at] }) };
 }
 
 /** Where Slack put the alert: ada's DM (the IM id Slack answered with) and the message's ts. */
@@ -105,7 +114,7 @@ describe('forgotten-machine alerts, end to end', () => {
     await tickAfter(15 * MINUTE_MS);
     const [alert, ...more] = alertsAbout(RENDER);
     expect(more).toHaveLength(0);
-    const text = messageText(alert?.args ?? {});
+    const { text } = rowOf(alert, RENDER);
     expect(text).toContain('has been running for 8 h 05 min');
     expect(text).toMatch(/at \$\d+\.\d\d \/ h/);
     expect(text).not.toContain('[object');
@@ -127,9 +136,11 @@ describe('forgotten-machine alerts, end to end', () => {
       'ok',
     ]);
 
-    // ada-workstation, running when the bot first looked, was due at the same check.
+    // ada-workstation, running when the bot first looked, was due at the same check: one message
+    // lists both, with Stop all.
     [workstationAlert] = alertsAbout(WORKSTATION);
-    expect(workstationAlert).toBeDefined();
+    expect(workstationAlert).toBe(alert);
+    expect(JSON.stringify(alert?.args.blocks)).toContain(ActionId.costAlertStopAll);
 
     // Later checks find the alerts already sent.
     await tickAfter(10 * MINUTE_MS);
@@ -159,7 +170,7 @@ describe('forgotten-machine alerts, end to end', () => {
     await tickAfter(8 * HOUR_MS);
     const [alert, ...more] = alertsAbout(found);
     expect(more).toHaveLength(0);
-    const text = messageText(alert?.args ?? {});
+    const { text } = rowOf(alert, found);
     expect(text).toContain('at least since');
     expect(text).toContain('when I first saw it running');
   });
@@ -168,7 +179,7 @@ describe('forgotten-machine alerts, end to end', () => {
     const update = await click(workstationAlert as ApiCall, ActionId.costAlertKeep, WORKSTATION);
     expect(update.args).toMatchObject(placeOf(workstationAlert as ApiCall));
     expect(messageText(update.args)).toContain('kept running. I will ask again');
-    expect(JSON.stringify(update.args.blocks)).not.toContain(ActionId.costAlertKeep);
+    expect(rowOf(update, WORKSTATION).block?.type).toBe('context');
     bot.slack.reset();
 
     await tickAfter(8 * HOUR_MS - 10 * MINUTE_MS);

@@ -21,12 +21,26 @@ function guardRecordingEndedRuns(paperspaceUserId: string | null = 'u1ada') {
     },
     threshold: async () => null,
     teamDefault: async () => undefined,
+    excluded: async () => new Set(),
+    runs: async () => [],
+    beginRun: async () => undefined,
+    messagesAbout: async () => [],
   };
+  const quiet = { info() {}, warn() {}, error() {} };
   const deps = {
-    store: { costAlerts },
+    // Nobody recorded, linked or listed: the running machine has no one to alert, and nothing is posted.
+    store: {
+      costAlerts,
+      machineOwners: { ownersOf: async () => new Map() },
+      vaultEntries: { linkedIn: async () => [] },
+      approvals: { knownRoles: async () => new Map() },
+      audit: { list: async () => [] },
+    },
     vault: {
       account: async () => (paperspaceUserId === null ? undefined : { userId: paperspaceUserId }),
     },
+    logger: quiet,
+    slack: async () => ({}),
     now: () => NOW,
   } as unknown as CostGuardDeps;
   const guard = createCostGuard(deps);
@@ -34,6 +48,12 @@ function guardRecordingEndedRuns(paperspaceUserId: string | null = 'u1ada') {
   guard.due(ADA, NOW);
   return { guard, ended, keptOnly };
 }
+
+/** A client whose every read fails: the guard estimates starts and knows no team list. */
+const failing = {
+  machines: { show: async () => Promise.reject(new Error('no events here')) },
+  users: { list: async () => Promise.reject(new Error('no users here')) },
+} as unknown as PaperspaceClient;
 
 const machine = (id: string, state: string, userId?: string) =>
   ({ id, name: id, state, ...(userId === undefined ? {} : { userId }) }) as unknown as Machine;
@@ -52,26 +72,27 @@ describe('the cost guard', () => {
         machine('ps-stopping', 'stopping'),
         machine('ps-ready', 'ready'),
       ],
-      {} as PaperspaceClient,
+      failing,
     );
     expect(ended).toEqual(['ps-off']);
   });
 
   // A machine destroyed while running never shows a stop: its run's row (and the alert claim the prune
-  // keeps for a followed run) stayed for good.
-  it('ends the runs of machines a whole list no longer shows as the person’s own', async () => {
+  // keeps for a followed run) stayed for good. Every machine the list shows counts, whoever owns it:
+  // any linked person's list may follow a team machine, and the owner rule says whom to alert.
+  it('ends the runs of machines a whole list no longer shows', async () => {
     const { guard, keptOnly } = guardRecordingEndedRuns();
     await guard.check(
       ADA,
       [machine('ps-ready', 'ready', 'u1ada'), machine('ps-off', 'off'), machine('ps-sams', 'ready', 'u1sam')],
-      {} as PaperspaceClient,
+      failing,
     );
-    expect(keptOnly).toEqual([['ps-ready', 'ps-off']]);
+    expect(keptOnly).toEqual([['ps-ready', 'ps-off', 'ps-sams']]);
   });
 
   it('ends no run by absence when it cannot tell which machines are the person’s', async () => {
     const { guard, keptOnly } = guardRecordingEndedRuns(null);
-    await guard.check(ADA, [machine('ps-ready', 'ready', 'u1ada')], {} as PaperspaceClient);
+    await guard.check(ADA, [machine('ps-ready', 'ready', 'u1ada')], failing);
     expect(keptOnly).toEqual([]);
   });
 });

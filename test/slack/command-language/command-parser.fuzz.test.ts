@@ -149,13 +149,14 @@ const commandSchema = z.discriminatedUnion('name', [
   z.strictObject({ name: z.literal('digest off') }),
   z.strictObject({
     name: z.literal('alerts'),
-    scope: z.enum(['self', 'team']).nullable(),
+    scope: z.enum(['self', 'team', 'unmute']).nullable(),
     thresholdMs: z
       .number()
       .int()
       .positive()
       .max(7 * 24 * 3_600_000)
       .nullable(),
+    machine: z.string().min(1).max(200).nullable(),
   }),
   z.object({ name: z.literal('steps'), enabled: z.boolean().nullable() }),
   z.strictObject({ name: z.literal('claim'), machine: z.string().min(1) }),

@@ -104,7 +104,7 @@ const EXAMPLES: Record<CommandName, { text: string; command: Command }> = {
   'digest off': { text: 'digest off', command: { name: 'digest off' } },
   alerts: {
     text: 'alerts default 6h',
-    command: { name: 'alerts', scope: 'team', thresholdMs: 6 * 3_600_000 },
+    command: { name: 'alerts', scope: 'team', thresholdMs: 6 * 3_600_000, machine: null },
   },
   steps: { text: 'steps ON', command: { name: 'steps', enabled: true } },
 };

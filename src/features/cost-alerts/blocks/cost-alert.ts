@@ -1,12 +1,23 @@
-// The direct message about a machine left running past its owner's threshold: its name, since when it
-// runs, what it has cost so far at its rate, and Stop, Keep running and Not this machine. A click
-// replaces the buttons with a line saying what was done, so the message tells the whole story.
-import type { KnownBlock } from '@slack/types';
+// The direct message about machines left running past their owner's threshold: for each, its name,
+// since when it runs and what it has cost so far at its rate, with Stop, Keep running and Not this
+// machine; with several, Stop all (as a reminder has). A click replaces the row's buttons with a line
+// saying what was done, and a stop made elsewhere does the same (alert-rows.ts), so the message tells
+// the whole story. More alerts than one message holds go in several.
+import type { Button, KnownBlock } from '@slack/types';
 import { costAtRate, roundToCents } from '../../../domain/money.js';
 import type { Machine } from '../../../paperspace/schemas.js';
 import { button, contextLine, section } from '../../../slack/block-kit/elements.js';
 import { formatHourlyRate, formatHoursMinutes, formatMoney } from '../../../slack/block-kit/format.js';
-import { message, nameMrkdwn, type SlackMessage, slackDate } from '../../../slack/block-kit/text.js';
+import {
+  escapeMrkdwn,
+  LIMITS,
+  message,
+  mrkdwn,
+  nameMrkdwn,
+  plural,
+  type SlackMessage,
+  slackDate,
+} from '../../../slack/block-kit/text.js';
 import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
 import { stopButton } from '../../machines/blocks/machine-card.js';
 import { encodeMachineRef } from '../../machines/blocks/machine-ref.js';
@@ -24,6 +35,14 @@ export interface CostAlert {
 }
 
 const ALERT_BLOCK_PREFIX = 'cost_alert:';
+/** block_id of the Stop all line, replaced by what Stop all did. */
+export const ALERT_STOP_ALL_BLOCK_ID = 'cost_alert_stop_all';
+
+/**
+ * Rows in one message: two blocks each, with the Stop all line and the footer, well under Slack's 50
+ * blocks and its summed text.
+ */
+export const ALERTS_PER_MESSAGE = 20;
 
 export function costAlertBlockId(machineId: string): string {
   return ALERT_BLOCK_PREFIX + machineId;
@@ -39,7 +58,7 @@ function costSoFar(hourlyRate: string | null, runningMs: number): { cost: string
   };
 }
 
-export function costAlertMessage(alert: CostAlert): SlackMessage {
+function alertRow(alert: CostAlert): KnownBlock[] {
   const { machine } = alert;
   const runningMs = alert.now - alert.runningSince;
   const since = slackDate(alert.runningSince, '{date_short_pretty} {time}');
@@ -52,7 +71,7 @@ export function costAlertMessage(alert: CostAlert): SlackMessage {
       ? 'Cost so far: not known (Paperspace did not give its hourly rate)'
       : `Cost so far: about *${cost.cost}* at ${cost.rate}${alert.sinceEstimated ? ', at least' : ''}`;
   const title = `⏰ ${nameMrkdwn(machine.name)} has been running for ${formatHoursMinutes(runningMs / 1000)}, ${sinceLine}.`;
-  const blocks: KnownBlock[] = [
+  return [
     section(`${title}\n${costLine}`),
     {
       type: 'actions',
@@ -73,13 +92,73 @@ export function costAlertMessage(alert: CostAlert): SlackMessage {
         }),
       ],
     },
+  ];
+}
+
+/** Stop all for the machines of one message; undefined when their ids do not fit a button's value. */
+function stopAllLine(machines: readonly CostAlert['machine'][]): KnownBlock | undefined {
+  const value = machines.map((machine) => machine.id).join(',');
+  if (value.length > LIMITS.buttonValue) return undefined;
+  const count = plural(machines.length, 'machine');
+  const stopAll: Button = button({
+    actionId: ActionId.costAlertStopAll,
+    text: `Stop all ${machines.length}`,
+    value,
+    style: 'danger',
+    accessibilityLabel: `Stop all ${count} of this alert`,
+    confirm: {
+      title: `Stop all ${count}?`,
+      text: `This stops all ${count} this alert is about, with your Paperspace key.`,
+      confirm: `Stop ${machines.length}`,
+      danger: true,
+    },
+  });
+  return {
+    type: 'section',
+    block_id: ALERT_STOP_ALL_BLOCK_ID,
+    text: mrkdwn(`Stop all stops the ${count} above.`),
+    accessory: stopAll,
+  };
+}
+
+function plainLine(alert: CostAlert): string {
+  const runningMs = alert.now - alert.runningSince;
+  const cost = costSoFar(alert.hourlyRate, runningMs);
+  return `${alert.machine.name} has been running for ${formatHoursMinutes(runningMs / 1000)}${cost === undefined ? '' : `, about ${cost.cost} so far`}`;
+}
+
+function oneMessage(alerts: readonly CostAlert[]): SlackMessage {
+  const [first] = alerts;
+  const thresholdMs = first?.thresholdMs ?? 0;
+  const blocks: KnownBlock[] = alerts.flatMap(alertRow);
+  const stopAll = alerts.length > 1 ? stopAllLine(alerts.map((alert) => alert.machine)) : undefined;
+  if (stopAll !== undefined) blocks.push(stopAll);
+  blocks.push(
     contextLine(
-      `You are asked after ${formatThreshold(alert.thresholdMs)} of running. Keep running asks again after ` +
+      `You are asked after ${formatThreshold(thresholdMs)} of running. Keep running asks again after ` +
         `that long; \`${SLASH_COMMAND} alerts 6h\` or \`${SLASH_COMMAND} alerts off\` changes it.`,
     ),
-  ];
-  const plain = `${machine.name} has been running for ${formatHoursMinutes(runningMs / 1000)}${cost === undefined ? '' : `, about ${cost.cost} so far`}`;
+  );
+  const plain =
+    alerts.length === 1 && first !== undefined
+      ? plainLine(first)
+      : `${plural(alerts.length, 'machine')} still running past ${formatThreshold(thresholdMs)}: ` +
+        escapeMrkdwn(alerts.map((alert) => alert.machine.name).join(', '));
   return message(blocks, plain);
+}
+
+/** The alerts due for one person at once: one message, or several when they do not fit in one. */
+export function costAlertMessages(alerts: readonly CostAlert[]): SlackMessage[] {
+  const messages: SlackMessage[] = [];
+  for (let at = 0; at < alerts.length; at += ALERTS_PER_MESSAGE) {
+    messages.push(oneMessage(alerts.slice(at, at + ALERTS_PER_MESSAGE)));
+  }
+  return messages;
+}
+
+/** One machine's alert. */
+export function costAlertMessage(alert: CostAlert): SlackMessage {
+  return oneMessage([alert]);
 }
 
 /** The alert with its buttons replaced by `line`; undefined when the message holds no such alert. */
@@ -90,7 +169,39 @@ export function withAlertDone(
 ): KnownBlock[] | undefined {
   const blockId = costAlertBlockId(machineId);
   if (!blocks.some((block) => block.block_id === blockId)) return undefined;
-  return blocks.map((block) =>
-    block.block_id === blockId ? { ...contextLine(line), block_id: blockId } : block,
+  return withoutDeadStopAll(
+    blocks.map((block) => (block.block_id === blockId ? { ...contextLine(line), block_id: blockId } : block)),
   );
+}
+
+/**
+ * The alert with the row's buttons replaced by `line` only while they are still live: a row a click
+ * already answered ("kept running", "stopping") keeps its own words. Undefined when nothing changes.
+ */
+export function withLiveAlertEnded(
+  blocks: KnownBlock[],
+  machineId: string,
+  line: string,
+): KnownBlock[] | undefined {
+  const blockId = costAlertBlockId(machineId);
+  const live = (block: KnownBlock) => block.block_id === blockId && block.type === 'actions';
+  if (!blocks.some(live)) return undefined;
+  return withoutDeadStopAll(
+    blocks.map((block) => (live(block) ? { ...contextLine(line), block_id: blockId } : block)),
+  );
+}
+
+/** Stop all is dropped once no row has live buttons: there is nothing left for it to stop. */
+function withoutDeadStopAll(blocks: KnownBlock[]): KnownBlock[] {
+  const anyLive = blocks.some(
+    (block) => block.type === 'actions' && block.block_id?.startsWith(ALERT_BLOCK_PREFIX) === true,
+  );
+  return anyLive ? blocks : blocks.filter((block) => block.block_id !== ALERT_STOP_ALL_BLOCK_ID);
+}
+
+/** The machine ids of the rows of an alert message, in order. */
+export function alertRowIds(blocks: readonly KnownBlock[]): string[] {
+  return blocks
+    .filter((block) => block.type === 'actions' && block.block_id?.startsWith(ALERT_BLOCK_PREFIX))
+    .map((block) => (block.block_id ?? '').slice(ALERT_BLOCK_PREFIX.length));
 }
