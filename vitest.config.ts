@@ -24,6 +24,7 @@ const BOTH_DIALECTS = [
   'test/features/cost-alerts/cost-alerts.test.ts',
   'test/features/workflow-steps/request-step.test.ts',
   'test/features/shares/share-outsider.test.ts',
+  'test/features/unfurls/unfurl-owner.test.ts',
 ];
 
 export default defineConfig({
