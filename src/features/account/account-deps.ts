@@ -3,7 +3,7 @@
 import type { DepsOf, FeatureNeeds } from '../feature-deps.js';
 
 export const accountNeeds = {
-  ports: ['slackInstallations', 'workspaces', 'delegations', 'approvals', 'vaultEntries'],
+  ports: ['slackInstallations', 'workspaces', 'delegations', 'approvals', 'vaultEntries', 'machineOwners'],
   services: ['vault', 'audit', 'now'],
 } as const satisfies FeatureNeeds;
 

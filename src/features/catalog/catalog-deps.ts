@@ -3,7 +3,7 @@
 import type { DepsOf, FeatureNeeds } from '../feature-deps.js';
 
 export const catalogNeeds = {
-  ports: ['approvals', 'vaultEntries'],
+  ports: ['approvals', 'vaultEntries', 'machineOwners'],
   services: ['vault', 'audit', 'now'],
 } as const satisfies FeatureNeeds;
 

@@ -2,15 +2,14 @@
 // builders, whose Prev/Next buttons carry the kind, the filters and the page to come back here.
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { RequestOptions } from '../../paperspace/http.js';
-import type { Machine } from '../../paperspace/schemas.js';
 import type { ListKind, PageValue } from '../../slack/block-kit/paging.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { Interaction } from '../../slack/interaction.js';
 import { machineList } from '../machines/blocks/machine-list.js';
-import { type ButtonsFor, viewerButtons } from '../machines/machine-permissions.js';
+import { type ViewerButtons, viewerButtons } from '../machines/machine-permissions.js';
 import { resourceList } from './blocks/resource-list.js';
 import { fetchListing, type ListingKind, type RawFilters } from './listings.js';
-import { resolveOwnerFilter } from './owner-filter.js';
+import { type NarrowByOwner, resolveOwnerFilter } from './owner-filter.js';
 
 /** What drawing a page again uses: the viewer's buttons and the owner= filter. */
 export type ListPageDeps = Parameters<typeof viewerButtons>[0];
@@ -26,17 +25,21 @@ export async function listMessage(
   page: number,
   options?: RequestOptions & {
     /** The buttons the viewer can use on the listed machines (machine-permissions.ts' viewerButtons). */
-    buttonsFor?: (machines: readonly Machine[]) => Promise<ButtonsFor>;
+    buttonsFor?: ViewerButtons;
+    /** Keeps the listed machines an `owner=` filter names (v1, where Paperspace cannot filter them). */
+    narrow?: NarrowByOwner;
     /** The filters as typed (`owner=@sam`), shown and carried by Prev/Next; `filters` as sent. */
     shown?: RawFilters;
   },
 ): Promise<SlackMessage> {
-  const { buttonsFor, shown, ...requestOptions } = options ?? {};
+  const { buttonsFor, narrow, shown, ...requestOptions } = options ?? {};
   const listing = await fetchListing(client, kind, filters, requestOptions);
   const request = { page, filters: { ...(shown ?? filters) } };
   switch (listing.kind) {
-    case 'machines':
-      return machineList(listing.items, request, await buttonsFor?.(listing.items));
+    case 'machines': {
+      const kept = narrow ? await narrow(listing.items) : { machines: listing.items, ownerOf: undefined };
+      return machineList(kept.machines, request, await buttonsFor?.(kept.machines, kept.ownerOf));
+    }
     case 'templates':
       return resourceList('templates', listing.items, request);
     case 'users':
@@ -66,12 +69,13 @@ export async function pageFor(
   // costs one Paperspace call, as the list did.
   const buttonsFor =
     value.kind === 'machines' ? viewerButtons(deps, { user: clicker.user, client, account }) : undefined;
-  const sent =
+  const owner =
     value.kind === 'machines'
-      ? await resolveOwnerFilter(clicker, deps, client, value.filters)
-      : value.filters;
-  return listMessage(client, value.kind, sent, value.page, {
+      ? await resolveOwnerFilter(clicker, deps, linked, value.filters)
+      : { sent: value.filters };
+  return listMessage(client, value.kind, owner.sent, value.page, {
     ...(buttonsFor && { buttonsFor }),
+    ...(owner.narrow && { narrow: owner.narrow }),
     shown: value.filters,
   });
 }

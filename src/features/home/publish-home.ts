@@ -15,7 +15,7 @@ import { homeView } from './blocks/home.js';
 
 /** What drawing a person's Home needs: their key's account and client, and a log. */
 export type PublishHomeDeps = Pick<ListenerWiring, 'clients' | 'logger' | 'now'> & {
-  store: Pick<Store, 'approvals' | 'vaultEntries'>;
+  store: Pick<Store, 'approvals' | 'vaultEntries' | 'machineOwners'>;
   vault: Pick<KeyVault, 'account' | 'maskedKey'>;
 };
 

@@ -7,8 +7,8 @@
 //   person who links a new key or an access token is judged again at their next list, not minutes
 //   later. What changes in Paperspace (a new teammate, a promotion) shows within KEEP_MS: until then
 //   a card may show or hide Settings, Access and Destroy, whose click Paperspace still judges.
-// - v1 says the role in the key's session (read once per client), and its machines name no owner, so
-//   its role is never kept here.
+// - v1 says the role in the key's session, but a v1 client is one request's: kept here too, a v1 list
+//   costs its one call after the first (an administrator of the team answers for its machines there).
 // - One memo per store, so each bot (a test's, a replica's) keeps its own. It is keyed by the store's
 //   role notes (its approvals repository), the one repository every caller holds: features' listeners
 //   (features/feature-deps.ts) and jobs (features/job-needs.ts) are handed different parts of the store,
@@ -89,11 +89,13 @@ export function keptTeamRoleOf(
   person: TeamPerson,
   account: { teamId: string | null; updatedAt: number },
 ): Promise<TeamRole> {
-  if (person.client.capabilities.whoAmI) return teamRoleOf(deps, person);
   const team = keptTeam(teamsOf(deps), teamKey(person, account), deps.now());
   const kept = team.roles.get(person.paperspaceUserId);
   if (kept !== undefined && kept.linkedAt === account.updatedAt) return kept.role;
-  const role = usersOf(team, person).then((users) => teamRoleOf(deps, person, users));
+  // v1 reads the role from the key's session, with no list of the team's users.
+  const role = person.client.capabilities.whoAmI
+    ? teamRoleOf(deps, person)
+    : usersOf(team, person).then((users) => teamRoleOf(deps, person, users));
   team.roles.set(person.paperspaceUserId, { linkedAt: account.updatedAt, role });
   role.catch(() => {
     if (team.roles.get(person.paperspaceUserId)?.role === role) team.roles.delete(person.paperspaceUserId);

@@ -71,24 +71,38 @@ export async function claimMachine(
     );
   }
   if (owner.kind === 'recorded') return alreadyOwned(name, owner.userId);
-  const claimed = await deps.audit.run({ user, action: 'machine.claim', resourceId: machine.id }, () =>
-    deps.store.machineOwners.claim(user.teamId, {
-      machineId: machine.id,
-      userId: user.userId,
-      paperspaceUserId: account.userId,
-      basis: 'claimed',
-      setBy: user.userId,
-      setAt: deps.now(),
-    }),
-  );
-  if (!claimed.claimed) {
-    if (claimed.owner.userId === user.userId) return `${name} is already yours.`;
-    return alreadyOwned(name, claimed.owner.userId);
+  try {
+    await deps.audit.run({ user, action: 'machine.claim', resourceId: machine.id }, async () => {
+      const claimed = await deps.store.machineOwners.claim(user.teamId, {
+        machineId: machine.id,
+        userId: user.userId,
+        paperspaceUserId: account.userId,
+        basis: 'claimed',
+        setBy: user.userId,
+        setAt: deps.now(),
+      });
+      if (!claimed.claimed) throw new ClaimLost(claimed.owner.userId);
+    });
+  } catch (error) {
+    if (!(error instanceof ClaimLost)) throw error;
+    if (error.ownerId === user.userId) return `${name} is already yours.`;
+    return alreadyOwned(name, error.ownerId);
   }
   return (
     `${name} is yours now: its forgotten-machine alerts come to you, and its cost counts in your spend. ` +
     `A team administrator can assign it to someone else with \`${ps} assign\`.`
   );
+}
+
+/**
+ * Someone else's claim landed first (two clicks at once): thrown inside the audited claim so the audit
+ * trail records the loser's as refused, not as a second owner.
+ */
+class ClaimLost extends Error {
+  override name = 'ClaimLost';
+  constructor(readonly ownerId: string) {
+    super(`the machine was claimed by ${ownerId} first`);
+  }
 }
 
 function alreadyOwned(name: string, ownerId: string): string {
@@ -120,8 +134,9 @@ export async function assignMachine(
   }
   const assigneeAccount = await deps.vault.account(assignee);
   if (assigneeAccount !== undefined && assigneeAccount.teamId !== adminAccount.teamId) {
+    // A refusal is shown escaped, so it cannot carry a mention: it says whom the person chose instead.
     throw new UserFacingError(
-      `${mention(assignee.userId)} linked a key of another Paperspace team, so ${machine.name} cannot be theirs: ` +
+      `The person you chose linked a key of another Paperspace team, so ${machine.name} cannot be theirs: ` +
         'a machine can only belong to a member of its own team.',
     );
   }

@@ -1,14 +1,19 @@
-// Which of a machine's buttons the person looking at it can use, as Paperspace decides them: only a
-// machine's owner may start, stop or restart it; its owner or an administrator of its team may change
-// its settings, its access or destroy it. Every card drawn for one viewer (lists, App Home, /ps show)
-// asks this one rule, so no card offers a button whose every click would end in a 403.
-// A key with no known account, a machine that does not say who owns it (API v1 machines carry no
-// owner), or a role that could not be read (Paperspace failed to answer), count as allowed: Paperspace
-// then decides, and the click says why.
-// The same read names a teammate's machine's owner on the card (owner-names.ts): a card for someone
-// else's machine says whose it is, and whom "Ask the owner" asks.
-import { ownerIdOf } from '../../domain/machine-people.js';
-import { type RoleNotes, type TeamRole, teamRoleOf } from '../../domain/team-role.js';
+// Which of a machine's buttons the person looking at it can use, decided by the one owner rule
+// (domain/machine-owner.ts) and the viewer's role in the machine's team. Every card drawn for one
+// viewer (lists, App Home, /ps show, an unfurl) asks this one rule, so no card offers a button whose
+// every click would end in a 403, and no two surfaces name different owners.
+// - Power (Start, Stop, Restart): the owner. On v1, where Paperspace names no owner and the team's
+//   administrators answer for its machines, an administrator of the machine's team too; the legacy API
+//   keeps power for the owner alone, even for an administrator. A machine nobody owns, seen by someone
+//   whose role could not be read, lets Paperspace judge the click. Anyone else gets "Ask the owner".
+// - Manage (Settings, Access, Destroy): the owner, or an administrator of THAT machine's team. An
+//   individual account is its own administrator, and a team machine shared with it is not its team's:
+//   that is why the machine's team is compared, not only the role.
+// - Claim ("This is mine"): a machine nobody owns yet, for anyone of its team whose key sees it.
+// - Assign: an administrator of the machine's team, on v1 (the legacy API names its owners itself).
+// The card names the owner of a machine that is not the viewer's, or says it has no owner yet.
+import { isOwnedBy, type MachineOwner, machineOwners, type OwnerOf } from '../../domain/machine-owner.js';
+import type { RoleNotes, TeamRole } from '../../domain/team-role.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { Logger } from '../../logger.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
@@ -17,7 +22,7 @@ import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 import type { KeyVault, LinkedAccount } from '../../vault/key-vault.js';
 import { keptTeamRoleOf, keptTeamUsers } from './kept-team-roles.js';
-import { type OwnerNameOf, ownerNames } from './owner-names.js';
+import { linkedOwners, type OwnerNameOf, ownerNames } from './owner-names.js';
 
 export interface MachineButtons {
   /** Start, Stop, Restart; otherwise the card offers "Ask the owner". */
@@ -29,41 +34,81 @@ export interface MachineButtons {
   /** The overflow's "Assign to…": drawn for an administrator of the machine's team (v1). */
   assign?: boolean;
   /**
-   * Whose the machine is (a Slack mention or the owner's name, mrkdwn), when it is someone else's and
-   * the bot can name them: the card says it, and "Ask the owner" asks them by name.
+   * Whose the machine is (a Slack mention, the owner's name or "no owner yet", mrkdwn), when it is not
+   * the viewer's and the bot can name them: the card says it, and "Ask the owner" asks them by name.
    */
   owner?: string;
+  /** Nobody owns it yet: "Ask the owner" goes to the team's administrators, who answer for it. */
+  unowned?: boolean;
+  /** The viewer owns it by the owner rule: the App Home counts it among theirs. */
+  mine?: boolean;
 }
 
 export type ButtonsFor = (machine: Machine) => MachineButtons;
 
 /**
- * `paperspaceUserId`: the viewer's linked key's user; `administers`: their team role, if known;
- * `ownerName`: how to name the owners of others' machines.
+ * The buttons for the machines drawn. `ownerOf`: their owners, when the caller read them already (the
+ * owner= filter): the page then costs one read of the recorded owners, not two.
  */
-function buttonsFor(viewer: {
-  paperspaceUserId?: string;
-  administers?: boolean;
-  ownerName?: OwnerNameOf;
-}): ButtonsFor {
-  return (machine) => {
-    const owner = ownerIdOf(machine);
-    const power =
-      viewer.paperspaceUserId === undefined || owner === undefined || owner === viewer.paperspaceUserId;
-    const named = power ? undefined : viewer.ownerName?.(machine);
-    return { power, manage: power || viewer.administers !== false, ...(named ? { owner: named } : {}) };
+export type ViewerButtons = (machines: readonly Machine[], ownerOf?: OwnerOf) => Promise<ButtonsFor>;
+
+/** Who looks, as the rule weighs them. */
+interface Judge {
+  viewer: { userId: string; paperspaceUserId: string; teamId: string | null };
+  /** v1: Paperspace names no owner, and its key lists its own team's machines alone. */
+  v1: boolean;
+  /** 'unknown' too when the role could not be read at all. */
+  role: TeamRole['role'];
+  /** The viewer's team's users, as the legacy API lists them: whose machines are of their team. */
+  teamUserIds: ReadonlySet<string>;
+  ownerOf: OwnerOf;
+  nameOf: OwnerNameOf;
+}
+
+/** The team a machine belongs to, when Paperspace says it (the legacy API sends `teamId`; v1 none). */
+function machineTeamIdOf(machine: Machine): string | undefined {
+  const team: unknown = (machine as { teamId?: unknown }).teamId;
+  return typeof team === 'string' && team !== '' ? team : undefined;
+}
+
+/** Whether the machine is of the viewer's own Paperspace team (or individual account). */
+function ofViewersTeam(judge: Judge, machine: Machine, owner: MachineOwner): boolean {
+  // A v1 key lists the machines of its own team and no other.
+  if (judge.v1) return true;
+  const machineTeam = machineTeamIdOf(machine);
+  if (machineTeam !== undefined && judge.viewer.teamId !== null) return machineTeam === judge.viewer.teamId;
+  return owner.kind === 'paperspace' && judge.teamUserIds.has(owner.paperspaceUserId);
+}
+
+/** The rule itself, for one machine: a pure function of what was read. */
+function judged(judge: Judge, machine: Machine): MachineButtons {
+  const owner = judge.ownerOf(machine);
+  const mine = isOwnedBy(owner, judge.viewer);
+  const ofTeam = ofViewersTeam(judge, machine, owner);
+  const administers = judge.role === 'admin' && ofTeam;
+  const power =
+    mine || (administers && judge.v1) || (owner.kind === 'none' && judge.role === 'unknown' && ofTeam);
+  const named = mine ? undefined : judge.nameOf(owner);
+  return {
+    power,
+    manage: mine || administers,
+    ...(owner.kind === 'none' && ofTeam ? { claim: true, unowned: true } : {}),
+    ...(administers && judge.v1 && owner.kind !== 'paperspace' ? { assign: true } : {}),
+    ...(named === undefined ? {} : { owner: named }),
+    ...(mine ? { mine: true } : {}),
   };
 }
 
 /**
  * The rule for one viewer, started before their machines are read (a list, App Home, /ps show) so
- * that on the legacy API the role is read beside that Paperspace call, never after it, and kept a few
- * minutes per team (kept-team-roles.ts): each then costs the calls for its machines alone. The role
- * is awaited only when a machine drawn is someone else's; a person's own machines need none.
+ * that their role is read beside that Paperspace call, never after it, and kept a few minutes per team
+ * (kept-team-roles.ts): each then costs the calls for its machines alone. The recorded owners of the
+ * machines drawn are one read of the bot's own store; the role is awaited only when a machine drawn is
+ * someone else's, since a person's own machines need none.
  */
 export function viewerButtons(
   deps: RoleNotes & {
-    store: Pick<Store, 'vaultEntries'>;
+    store: Pick<Store, 'vaultEntries' | 'machineOwners'>;
     logger: Pick<Logger, 'info'>;
     vault: Pick<KeyVault, 'account'>;
     now: () => number;
@@ -74,86 +119,97 @@ export function viewerButtons(
     /** The viewer's linked account when it was read with their key (Interaction.linkedClient): not read again. */
     account?: LinkedAccount;
   },
-): (machines: readonly Machine[]) => Promise<ButtonsFor> {
+): ViewerButtons {
+  const v1 = viewer.client.capabilities.whoAmI;
   const ahead = (async () => {
     const account = viewer.account ?? (await deps.vault.account(viewer.user));
-    if (account === undefined) return { paperspaceUserId: undefined };
+    if (account === undefined) return undefined;
     const person = { ...viewer, paperspaceUserId: account.userId };
-    // v1 machines name no owner, so a v1 list never asks; its role would come from the key's session.
-    if (viewer.client.capabilities.whoAmI) return { paperspaceUserId: account.userId };
     const role = keptTeamRoleOf(deps, person, account);
-    // The list the role was read from: no second call.
-    const users = keptTeamUsers(deps, person, account);
+    // The legacy list the role was read from, no second call; v1 names its owners without it.
+    const users = v1 ? Promise.resolve([]) : keptTeamUsers(deps, person, account);
     // Awaited (and their failure logged) only if a machine turns out to be someone else's.
     role.catch(() => undefined);
     users.catch(() => undefined);
-    return { paperspaceUserId: account.userId, role, users };
+    return { account, role, users };
   })();
   // A list that fails first never asks for the role: its failure is the one to tell.
   ahead.catch(() => undefined);
-  return async (machines) => {
-    const { paperspaceUserId, role, users } = await ahead;
-    return decide(deps, viewer.user, paperspaceUserId, machines, {
-      roleOf: (id) => role ?? teamRoleOf(deps, { ...viewer, paperspaceUserId: id }),
-      users: users ?? Promise.resolve([]),
-    });
+  return async (machines, known) => {
+    const [read, ownerOf] = await Promise.all([
+      ahead,
+      known ?? machineOwners(deps.store, viewer.user.teamId, machines),
+    ]);
+    const owners = machines.map(ownerOf);
+    if (read === undefined) return unknownViewer(deps, viewer.user, ownerOf, owners);
+    const person = {
+      userId: viewer.user.userId,
+      paperspaceUserId: read.account.userId,
+      teamId: read.account.teamId,
+    };
+    const onlyOwn = owners.every((owner) => isOwnedBy(owner, person));
+    if (onlyOwn) return () => ({ power: true, manage: true, mine: true });
+    const [role, users] = await Promise.all([
+      roleOrUnknown(deps, read.role),
+      read.users.catch(() => [] as readonly User[]),
+    ]);
+    const nameOf = await namesOfOwners(deps, viewer.user, users, owners);
+    const judge: Judge = {
+      viewer: person,
+      v1,
+      role,
+      teamUserIds: new Set(users.map((user) => user.id)),
+      ownerOf,
+      nameOf,
+    };
+    return (machine) => judged(judge, machine);
   };
 }
 
-async function decide(
+/**
+ * A key with no known account (unlinked while the list was read): every button, as Paperspace then
+ * judges each click and says why; the owners are still named.
+ */
+async function unknownViewer(
   deps: { store: Pick<Store, 'vaultEntries'>; logger: Pick<Logger, 'info'> },
   viewer: SlackUser,
-  paperspaceUserId: string | undefined,
-  machines: readonly Machine[],
-  team: { roleOf: (paperspaceUserId: string) => Promise<TeamRole>; users: Promise<readonly User[]> },
+  ownerOf: OwnerOf,
+  owners: readonly MachineOwner[],
 ): Promise<ButtonsFor> {
-  if (paperspaceUserId === undefined) return buttonsFor({});
-  const ownOnly = buttonsFor({ paperspaceUserId });
-  const othersOwn = machines.some((machine) => !ownOnly(machine).power);
-  if (!othersOwn) return ownOnly;
-  const [administers, ownerName] = await Promise.all([
-    administersTeam(deps, paperspaceUserId, team.roleOf),
-    namesOfOwners(deps, viewer, team.users, machines),
-  ]);
-  return buttonsFor({
-    paperspaceUserId,
-    ...(administers === undefined ? {} : { administers }),
-    ...(ownerName === undefined ? {} : { ownerName }),
-  });
+  const nameOf = await namesOfOwners(deps, viewer, [], owners);
+  return (machine) => {
+    const named = nameOf(ownerOf(machine));
+    return { power: true, manage: true, ...(named === undefined ? {} : { owner: named }) };
+  };
 }
 
-/** The viewer's role as Paperspace confirms it; undefined when it could not be read (logged). */
-async function administersTeam(
+/** The viewer's role as Paperspace confirms it; 'unknown' when it could not be read (logged). */
+async function roleOrUnknown(
   deps: { logger: Pick<Logger, 'info'> },
-  paperspaceUserId: string,
-  roleOf: (paperspaceUserId: string) => Promise<TeamRole>,
-): Promise<boolean | undefined> {
+  role: Promise<TeamRole>,
+): Promise<TeamRole['role']> {
   try {
-    // Only a role Paperspace confirms shows the manage buttons on someone else's machine: without an
-    // access token the legacy API cannot confirm it, and every such click would end in a 403.
-    const { role } = await roleOf(paperspaceUserId);
-    return role === 'admin';
+    return (await role).role;
   } catch (error) {
     deps.logger.info(
       { error: describeError(error) },
       'could not tell whether the viewer administers their team',
     );
-    return undefined;
+    return 'unknown';
   }
 }
 
-/** How the owners are named; undefined when neither the vault nor the team could be read (logged). */
+/** How the owners are named; without the vault's links when they cannot be read (logged). */
 async function namesOfOwners(
   deps: { store: Pick<Store, 'vaultEntries'>; logger: Pick<Logger, 'info'> },
   viewer: SlackUser,
-  users: Promise<readonly User[]>,
-  machines: readonly Machine[],
-): Promise<OwnerNameOf | undefined> {
+  users: readonly User[],
+  owners: readonly MachineOwner[],
+): Promise<OwnerNameOf> {
   try {
-    // A team that could not be listed still leaves the linked people to name.
-    return await ownerNames(deps.store, viewer, await users.catch(() => []), machines);
+    return ownerNames(await linkedOwners(deps.store, viewer, owners), users);
   } catch (error) {
     deps.logger.info({ error: describeError(error) }, 'could not name the owners of teammates’ machines');
-    return undefined;
+    return ownerNames(new Map(), users);
   }
 }

@@ -3,11 +3,17 @@
 // the post lists who has access. A member who can already use a machine is left as they are, so the
 // share's end never takes away access given some other way. A claim that lands as the share ends is
 // taken back at once: a removal that already ran could not have seen it.
+// Only members of the sharer's Paperspace team can be given access to a team's machines (v1 makes
+// accessors of its own members alone): anyone else, an individual account or another team's member, is
+// told so before anything is asked of Paperspace. A person's individual account (the legacy API) may
+// give access to anyone, as Paperspace lets it.
 import { slackErrorCode } from '../../errors/describe-error.js';
 import { messageForUser } from '../../errors/user-message.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
+import { PaperspaceBadRequestError } from '../../paperspace/errors.js';
 import type { AccessorGrant, Delegation } from '../../store/delegations.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import { readAccountKind } from '../machines/account-kind.js';
 import { existingAccess, grantAccess, type Recipient } from './accessor-grants.js';
 import { accessorSharePost, whatAccessGives } from './blocks/accessor-share.js';
 import { mention, namesOf, when } from './blocks/share.js';
@@ -18,6 +24,8 @@ export interface Claim {
   claimer: SlackUser;
   /** The claimer's Paperspace user, from their linked key. */
   paperspaceUserId: string;
+  /** The Paperspace team (or individual account) their linked key belongs to, when it says. */
+  paperspaceTeamId: string | null;
   share: Delegation;
   machines: SharedMachine[];
 }
@@ -45,15 +53,25 @@ export async function claimAccess(deps: SharingDeps, claim: Claim): Promise<stri
   const wanted = share.machineIds.filter((id) => !held.has(id));
   if (wanted.length === 0) return `You already have access to ${names} until ${when(share.expiresAt)}.`;
 
-  const sharerClient = await deps.clients.forUser(share);
-  if (sharerClient === undefined) {
+  const sharerLinked = await deps.clients.linkedClient(share);
+  if (sharerLinked === undefined) {
     return `${sharer}, who shared these machines, no longer has a linked Paperspace key, so I cannot give access with it. Nothing changed.`;
+  }
+  const outsider = notInTeam(names, sharer);
+  const sharerClient = sharerLinked.client;
+  if (
+    !inOneTeam(claim.paperspaceTeamId, sharerLinked.account.teamId) &&
+    (await sharesWithinTeamOnly(sharerClient))
+  ) {
+    return outsider;
   }
   const recipient: Recipient = { slackUserId: claimer.userId, paperspaceUserId: claim.paperspaceUserId };
   const hasAccess = existingAccess(deps.clients, sharerClient, share.teamId);
   const { grants, error } = await grantAccess(deps, sharerClient, claimer, wanted, [recipient], hasAccess);
   if (error !== undefined) {
     const undone = await takeBack(deps, sharerClient, claimer, grants);
+    // A key that does not say its team gets here: Paperspace's refusal says what the check above would.
+    if (isNotAMember(error)) return `${outsider}${undone}`;
     return `Paperspace refused to give you access to ${names}: ${messageForUser(error, deps.logger)}${undone}`;
   }
   if (grants.length === 0) {
@@ -66,6 +84,29 @@ export async function claimAccess(deps: SharingDeps, claim: Claim): Promise<stri
   await redrawPost(deps, share.id, machines, sharerClient.capabilities.accessorRights);
   const rights = sharerClient.capabilities.accessorRights;
   return `✅ You have access to ${names}. ${whatAccessGives(rights, share.userId, share.expiresAt, 'you')}`;
+}
+
+/** Both keys belong to one Paperspace team; a key that does not say its team is not told apart. */
+function inOneTeam(claimers: string | null, sharers: string | null): boolean {
+  return claimers === null || sharers === null || claimers === sharers;
+}
+
+function notInTeam(names: string, sharer: string): string {
+  return (
+    `${names} belongs to a team you are not in on Paperspace (the key you linked is of another account), ` +
+    `so I cannot give you access: nothing was changed. Ask ${sharer} or a team administrator to invite you to the team first.`
+  );
+}
+
+/** Whether the sharer's machines are a team's (always on v1), not an individual account's. */
+async function sharesWithinTeamOnly(sharerClient: PaperspaceClient): Promise<boolean> {
+  if (sharerClient.capabilities.whoAmI) return true;
+  return (await readAccountKind(sharerClient)).account.kind === 'team';
+}
+
+/** Paperspace's refusal to make someone outside the team an accessor. */
+function isNotAMember(error: unknown): boolean {
+  return error instanceof PaperspaceBadRequestError && /not a member of/i.test(error.serverMessage ?? '');
 }
 
 /** Removes grants a claim made but cannot keep; says what could not be removed. */

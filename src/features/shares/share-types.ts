@@ -18,7 +18,7 @@ export interface SharingDeps {
   /** The bot's Web API client. */
   slack: WebClient;
   /** Each person's own Paperspace client: whether they can already use a machine (accessor-grants.ts). */
-  clients: Pick<PaperspaceClientFactory, 'forUser'>;
+  clients: Pick<PaperspaceClientFactory, 'forUser' | 'linkedClient'>;
   /** The share's post takes its turn in the channel with the bot's other posts there. */
   pacer: ChannelPacer;
   now: () => number;

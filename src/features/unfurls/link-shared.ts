@@ -1,32 +1,50 @@
 // A console link to a machine posted in a conversation becomes a compact machine card (name, state,
-// type, region, rate, Start/Stop), read with the key of the person who posted it: what it shows is
-// what their key may see. Someone without a linked key gets no unfurl, and neither does a machine
-// their key cannot read: Slack then shows the link as it is. The buttons act with the key of whoever
-// clicks them, as on every card (someone else's machine offers "Ask the owner" on the click).
+// type, region, rate, its owner, Start/Stop), read with the key of the person who posted it: what it
+// shows is what their key may see, and its buttons are the ones the owner rule gives them
+// (machine-permissions.ts), so a machine that is not theirs names its owner and offers "Ask the owner"
+// instead of power buttons they could not use. Someone without a linked key gets no unfurl, and neither
+// does a machine their key cannot read: Slack then shows the link as it is. The buttons act with the
+// key of whoever clicks them, judged for that person, as on every card.
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { hourlyRateOf } from '../../domain/hourly-rate.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { formatHourlyRate } from '../../slack/block-kit/format.js';
 import { slackPerson } from '../../slack/slack-person.js';
+import type { SlackUser } from '../../store/slack-user.js';
+import type { LinkedAccount } from '../../vault/key-vault.js';
 import { machineCard } from '../machines/blocks/machine-card.js';
+import { viewerButtons } from '../machines/machine-permissions.js';
 import { consoleMachineLinks } from './console-links.js';
 import type { UnfurlsDeps } from './unfurls-deps.js';
 
 type LinkSharedArgs = SlackEventMiddlewareArgs<'link_shared'> & AllMiddlewareArgs;
 
-async function cardOf(deps: UnfurlsDeps, client: PaperspaceClient, machineId: string) {
+async function cardOf(
+  deps: UnfurlsDeps,
+  poster: { user: SlackUser; client: PaperspaceClient; account: LinkedAccount },
+  machineId: string,
+) {
+  const { client } = poster;
+  // Started first, so a role the card needs is read beside the machine (machine-permissions.ts).
+  const buttonsFor = viewerButtons(deps, poster);
   const machine = await client.machines.show(machineId);
   // The rate is a nicety: a card without it beats no card.
   const rate = await hourlyRateOf(client, machine, deps.now()).catch(() => null);
+  const { power, owner, unowned } = (await buttonsFor([machine]))(machine);
   return {
     blocks: machineCard(machine, {
       compact: true,
       ...(rate === null || !Number.isFinite(Number(rate))
         ? {}
         : { notice: `${formatHourlyRate(Number(rate))} while running` }),
-      // Settings, Access and Destroy are a person's own business, not a channel's.
-      buttons: { power: true, manage: false },
+      // Settings, Access, Destroy, claiming and assigning are a person's own business, not a channel's.
+      buttons: {
+        power,
+        manage: false,
+        ...(owner === undefined ? {} : { owner }),
+        ...(unowned ? { unowned } : {}),
+      },
     }),
   };
 }
@@ -41,12 +59,12 @@ export function linkSharedHandler(deps: UnfurlsDeps) {
       enterpriseId: body.enterprise_id,
       teamId: body.team_id,
     });
-    const paperspace = await deps.clients.forUser(poster);
-    if (paperspace === undefined) return;
+    const linked = await deps.clients.linkedClient(poster);
+    if (linked === undefined) return;
     const unfurls: Record<string, { blocks: ReturnType<typeof machineCard> }> = {};
     for (const link of links) {
       try {
-        const card = await cardOf(deps, paperspace, link.machineId);
+        const card = await cardOf(deps, { user: poster, ...linked }, link.machineId);
         for (const url of link.urls) unfurls[url] = card;
       } catch (error) {
         deps.logger.info(

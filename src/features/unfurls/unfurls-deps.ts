@@ -3,8 +3,8 @@
 import type { DepsOf, FeatureNeeds } from '../feature-deps.js';
 
 export const unfurlsNeeds = {
-  ports: [],
-  services: ['now'],
+  ports: ['approvals', 'vaultEntries', 'machineOwners'],
+  services: ['vault', 'now'],
 } as const satisfies FeatureNeeds;
 
 export type UnfurlsDeps = DepsOf<typeof unfurlsNeeds>;

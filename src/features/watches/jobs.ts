@@ -17,7 +17,7 @@ export const KEEP_FINISHED_WATCHES_MS = 30 * 24 * 60 * 60_000;
 
 const needs = {
   // `approvals` (role notes) and `vaultEntries` are the App Home's, redrawn when a watch in a DM ends.
-  store: ['watches', 'watchLeases', 'rowMessages', 'approvals', 'vaultEntries'],
+  store: ['watches', 'watchLeases', 'rowMessages', 'approvals', 'vaultEntries', 'machineOwners'],
   uses: [
     'clients',
     'vault',
@@ -38,7 +38,7 @@ type WatchJobDeps = JobDepsOf<typeof needs>;
 
 /** What drawing a person's App Home reads: their linked key and account, the role notes, the clock. */
 type HomeRefreshDeps = Pick<WatchJobDeps, 'clients' | 'vault' | 'logger' | 'now'> & {
-  store: Pick<WatchJobDeps['store'], 'approvals' | 'vaultEntries'>;
+  store: Pick<WatchJobDeps['store'], 'approvals' | 'vaultEntries' | 'machineOwners'>;
 };
 
 /**
@@ -59,7 +59,11 @@ function watchJobs(deps: WatchJobDeps, refreshHome: HomeRefresh, finishers: RowF
     vault: deps.vault,
     logger,
     now,
-    store: { approvals: store.approvals, vaultEntries: store.vaultEntries },
+    store: {
+      approvals: store.approvals,
+      vaultEntries: store.vaultEntries,
+      machineOwners: store.machineOwners,
+    },
   };
   const reporter = createWatchReporter({
     slack: deps.slack,

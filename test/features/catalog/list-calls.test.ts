@@ -72,8 +72,12 @@ describe('Paperspace calls per /ps list', () => {
   });
 
   it.skipIf(process.env.TEST_PAPERSPACE_DIALECT !== 'v1')(
-    'makes one call per list on v1, whose machines name no owner, so no card needs a role',
+    "reads the role from the key's session beside the first list on v1, then makes one call per list",
     async () => {
+      const { state } = bot.emulator;
+      // An administrator answers for the team's machines on v1: the role is read, beside the machines.
+      const first = await callsOfOneList('sam', holdUntilInFlightTogether(state, USERS.sam.apiKey, 2));
+      expect([...first.paths].sort()).toEqual(['/v1/auth/session', '/v1/machines']);
       expect((await callsOfOneList('sam')).paths).toEqual(['/v1/machines']);
       expect((await callsOfOneList('sam')).paths).toEqual(['/v1/machines']);
     },

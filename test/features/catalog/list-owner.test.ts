@@ -1,6 +1,6 @@
 // `/ps list owner=@sam`: an administrator filters the team's machines by the person who owns them, by
-// Slack mention or by name; where Paperspace names no owner (API v1) the person is told so. Through
-// signed requests, the strict fake Slack and the emulator.
+// Slack mention or by name; where Paperspace names no owner (API v1) by the bot's owner rule. Someone
+// outside the team is said to be so. Through signed requests, the strict fake Slack and the emulator.
 import { describe, expect, it } from 'vitest';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
@@ -47,9 +47,33 @@ describe('/ps list owner=', () => {
     expect(shown).toContain('The person you mentioned has not linked a Paperspace key');
   });
 
-  it('says plainly on API v1 that machines name no owner, instead of an unfiltered list', async () => {
+  it('says the person mentioned is not in the team when they linked an outsider’s key', async () => {
+    await bot.link('ada');
+    const shown = await list(bot, `list owner=<@${USERS.ada.slackId}|ada>`);
+    expect(shown).toContain('The person you mentioned is not in your Paperspace team');
+    expect(shown).not.toContain('&lt;@');
+  });
+});
+
+describe('/ps list owner= on API v1, which names no owner: the bot’s owner rule decides', () => {
+  it('lists none of Sam’s until he claims one, then that one alone', async () => {
+    expect(await list(v1, `list owner=<@${SAM}|sam>`)).toContain('No machines match');
+    const claim = v1.requests.slashCommand({ text: 'claim sam-dev', userId: SAM });
+    await v1.send(claim);
+    expect((await v1.slack.waitForResponse(claim.responseUrlId ?? '')).text).toContain('is yours now');
     const shown = await list(v1, `list owner=<@${SAM}|sam>`);
-    expect(shown).toContain("Paperspace's API v1 does not say who owns a machine");
-    expect(shown).not.toContain('sam-dev');
+    expect(shown).toContain('sam-dev');
+    expect(shown).not.toContain('sam-desktop');
+    expect(shown).not.toContain('maya-trainer');
+    // By name too: Sam's recorded owner carries the Paperspace user his key belongs to.
+    const byName = await list(v1, 'list owner=Sam');
+    expect(byName).toContain('sam-dev');
+    expect(byName).not.toContain('sam-cad');
+  });
+
+  it('says an outsider is not in the team rather than listing nothing', async () => {
+    await v1.link('ada');
+    const shown = await list(v1, `list owner=<@${USERS.ada.slackId}|ada>`);
+    expect(shown).toContain('The person you mentioned is not in your Paperspace team');
   });
 });

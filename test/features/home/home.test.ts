@@ -32,7 +32,7 @@ describe('App Home', () => {
     const view = publish.args.view as { blocks: { block_id?: string; elements?: { action_id: string }[] }[] };
     const text = textOf(view);
     expect(text).toContain('Your machines (2)');
-    expect(text).toContain("Your team's machines (3)");
+    expect(text).toContain('Team machines (3)');
     const actionsOf = (machineId: string) =>
       view.blocks
         .find((block) => block.block_id === `machine_actions:${machineId}`)

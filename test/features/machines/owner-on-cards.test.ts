@@ -2,8 +2,8 @@
 // App Home): the owner's Slack mention once they linked their key here, else their name as Paperspace
 // lists the team. "Ask the owner" says what it asks and, before anything is sent, whom; the owner's DM
 // says who asks what of which machine with a button to do it, and the asker is told where it went (or,
-// when the owner has not linked a key, that and how to reach them). API v1 names no owner: no card
-// claims one there.
+// when the owner has not linked a key, that and how to reach them). API v1 names no owner: a card
+// there names the owner the bot recorded, or says there is none yet.
 import { describe, expect, it } from 'vitest';
 import { machineIdFromBlockId } from '../../../src/features/machines/blocks/machine-ref.js';
 import { ActionId } from '../../../src/slack/ids.js';
@@ -99,10 +99,12 @@ describe("a teammate's machine on a card", () => {
     expect(rowOf(blocks, 'psorb005').summary).toContain(`owned by <@${SAM}>`);
   });
 
-  it.runIf(onV1)('claims no owner on API v1, which names none', async () => {
+  it.runIf(onV1)('says "no owner yet" on API v1 where the bot recorded none, never a guess', async () => {
     const list = await command(bot, 'maya', 'list');
     expect(textOf(list.blocks)).not.toContain('owned by');
-    expect(textOf(list.blocks)).not.toContain('*Owner*');
+    expect(rowOf(list.blocks, 'psorb004').summary).toContain('no owner yet');
+    const shown = await command(bot, 'maya', 'show sam-dev');
+    expect(textOf(shown.blocks)).toContain('*Owner*\\nno owner yet');
   });
 });
 

@@ -25,9 +25,14 @@ async function replyWithFirstPage(
   // Started before the list is fetched, so a role it needs is read beside it (machine-permissions.ts).
   const buttonsFor =
     kind === 'machines' ? viewerButtons(deps, { user: context.user, client, account }) : undefined;
-  const sent = kind === 'machines' ? await resolveOwnerFilter(context, deps, client, filters) : filters;
+  const owner =
+    kind === 'machines' ? await resolveOwnerFilter(context, deps, linked, filters) : { sent: filters };
   await context.replyPrivately(
-    await listMessage(client, kind, sent, 1, { ...(buttonsFor && { buttonsFor }), shown: filters }),
+    await listMessage(client, kind, owner.sent, 1, {
+      ...(buttonsFor && { buttonsFor }),
+      ...(owner.narrow && { narrow: owner.narrow }),
+      shown: filters,
+    }),
   );
 }
 

@@ -19,7 +19,7 @@ export interface HomeViewInput {
   error?: string;
 }
 
-const ALL_BUTTONS: ButtonsFor = () => ({ power: true, manage: true });
+const ALL_BUTTONS: ButtonsFor = () => ({ power: true, manage: true, mine: true });
 
 export function homeView({ linked, machines, error, buttons = ALL_BUTTONS }: HomeViewInput): HomeView {
   const blocks: KnownBlock[] = [{ type: 'header', text: plainText('Paperspace', LIMITS.headerText) }];
@@ -46,9 +46,10 @@ export function homeView({ linked, machines, error, buttons = ALL_BUTTONS }: Hom
 
   const footer = contextLine(`\`${SLASH_COMMAND} help\` lists every command.`);
   if (linked && !error) {
-    // Paperspace lets only the owner power a machine: the ones the viewer can power are theirs.
-    const own = machines.filter((machine) => buttons(machine).power);
-    const team = machines.filter((machine) => !buttons(machine).power);
+    // Theirs by the owner rule alone: an administrator may power a teammate's machine, which stays
+    // the teammate's; the rest of what the key sees is the team's, each naming its owner.
+    const own = machines.filter((machine) => buttons(machine).mine === true);
+    const team = machines.filter((machine) => buttons(machine).mine !== true);
     blocks.push({ type: 'header', text: plainText(`Your machines (${own.length})`, LIMITS.headerText) });
     if (own.length === 0) {
       blocks.push(
@@ -65,7 +66,7 @@ export function homeView({ linked, machines, error, buttons = ALL_BUTTONS }: Hom
     ];
     const teamHeader: KnownBlock = {
       type: 'header',
-      text: plainText(`Your team's machines (${team.length})`, LIMITS.headerText),
+      text: plainText(`Team machines (${team.length})`, LIMITS.headerText),
     };
     // Own machines first, then the team's under their own header: as many as fit, in that order.
     const rows = [...own.map(card), ...(team.length > 0 ? [[teamHeader], ...team.map(card)] : [])];

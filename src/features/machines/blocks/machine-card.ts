@@ -47,8 +47,9 @@ const TIMELINE_ENTRIES = 6;
 
 export function machineCard(machine: Machine, opts: MachineCardOptions = {}): KnownBlock[] {
   const owner = opts.buttons?.owner;
+  const unowned = opts.buttons?.unowned === true;
   const blocks: KnownBlock[] = opts.compact
-    ? [compactSummary(machine, owner)]
+    ? [compactSummary(machine, owner, unowned)]
     : detailedSummary(machine, owner);
   if (opts.notice) blocks.push(contextLine(opts.notice));
   if (opts.timeline && opts.timeline.length > 0) blocks.push(contextLine(timelineText(opts.timeline)));
@@ -96,7 +97,8 @@ function detailedSummary(machine: Machine, owner: string | undefined): KnownBloc
   ];
 }
 
-function compactSummary(machine: Machine, owner: string | undefined): KnownBlock {
+/** `owner`: whose the machine is (mrkdwn), or "no owner yet" when `unowned`. */
+function compactSummary(machine: Machine, owner: string | undefined, unowned: boolean): KnownBlock {
   const { emoji, words } = stateLabel(machine.state);
   const details = [
     machine.machineType,
@@ -108,7 +110,7 @@ function compactSummary(machine: Machine, owner: string | undefined): KnownBlock
     machine.storageTotal === null ? null : `disk ${storageBar(machine.storageUsed, machine.storageTotal)}`,
     machine.publicIpAddress,
   ].filter((part): part is string => Boolean(part));
-  const ownedBy = owner === undefined ? '' : ` · owned by ${owner}`;
+  const ownedBy = owner === undefined ? '' : unowned ? ` · ${owner}` : ` · owned by ${owner}`;
   const line1 = `${emoji} ${nameMrkdwn(machine.name)} · ${escapeMrkdwn(words)}${ownedBy}`;
   const line2 = `${details.map(escapeMrkdwn).join(' · ')} · \`${escapeMrkdwn(machine.id)}\``;
   return section(`${line1}\n${line2}`);
@@ -175,13 +177,14 @@ function powerButtons(machine: Machine): Button[] {
 /**
  * Someone else's machine: one button that asks its owner (the approvals feature's request) to start
  * an off machine or stop a running one, in place of the power buttons only the owner can use. It says
- * what it asks, and its confirmation whom (`owner`, mrkdwn, when the card can name them) and what
- * happens next, before anything is sent.
+ * what it asks, and its confirmation whom (the owner when the card can name them, the team's
+ * administrators for a machine nobody owns) and what happens next, before anything is sent.
  */
-function askOwnerButtons(machine: Machine, owner: string | undefined): Button[] {
+function askOwnerButtons(machine: Machine, allowed: MachineButtons): Button[] {
   const verb = machine.state === 'off' ? 'start' : isStoppable(machine.state) ? 'stop' : undefined;
   if (verb === undefined) return [];
-  const whom = owner ?? 'the owner';
+  // Nobody owns it yet: the team's administrators answer for it.
+  const whom = allowed.unowned ? 'the team’s administrators' : (allowed.owner ?? 'the owner');
   return [
     {
       ...button({
@@ -235,7 +238,7 @@ function machineActions(machine: Machine, allowed: MachineButtons, listPage?: Pa
   const name = machine.name;
   const elements: (Button | Overflow)[] = allowed.power
     ? powerButtons(machine)
-    : askOwnerButtons(machine, allowed.owner);
+    : askOwnerButtons(machine, allowed);
   if (allowed.claim) elements.push(claimButton(machine));
   elements.push(
     button({ actionId: ActionId.machineShare, text: 'Share', value, accessibilityLabel: `Share ${name}` }),

@@ -1,5 +1,6 @@
-// Get access on a share's channel post: any member of the channel with a linked key may click it;
-// the answer, what they got and until when or why not, goes to them alone.
+// Get access on a share's channel post: any member of the channel with a linked key may click it, and
+// members of the sharer's Paperspace team get access; the answer, what they got and until when or why
+// not, goes to them alone.
 
 import { section } from '../../../slack/block-kit/elements.js';
 import { message } from '../../../slack/block-kit/text.js';
@@ -26,7 +27,13 @@ export function shareClaimHandler(deps: SharesDeps) {
     const machines = await sharedMachines(deps.clients, share, click.logger);
     const sharing = sharingDeps(deps, client, click.logger);
     await reply(
-      await claimAccess(sharing, { claimer: click.user, paperspaceUserId: account.userId, share, machines }),
+      await claimAccess(sharing, {
+        claimer: click.user,
+        paperspaceUserId: account.userId,
+        paperspaceTeamId: account.teamId,
+        share,
+        machines,
+      }),
     );
   });
 }
