@@ -48,6 +48,8 @@ export const ActionId = {
   digestStop: 'digest_stop',
   /** Previous / Next under a page of /ps spend; the value names the billing month and the page. */
   spendPage: 'spend_page',
+  /** Assign on a /ps spend row with no owner yet: opens the assign form; the value names the machine. */
+  spendAssign: 'spend_assign',
   /** Stop, Keep running and Not this machine on a forgotten-machine alert; the value names the machine. */
   costAlertStop: 'cost_alert_stop',
   costAlertKeep: 'cost_alert_keep',

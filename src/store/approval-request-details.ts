@@ -38,7 +38,7 @@ const powerDetailsSchema = z.object({
   ownerPaperspaceId: z.string().optional(),
   /** How Paperspace names an owner who has not linked a key (the request waits in a channel). */
   ownerName: z.string().optional(),
-  /** v1 names no owner: the linked teammates were asked, and Paperspace accepts only the owner's key. */
+  /** No owner by the owner rule (v1): the team's administrators were asked, and Paperspace judges each key. */
   ownerUnknown: z.literal(true).optional(),
   ...askedFields,
 });

@@ -217,7 +217,7 @@ describe('migrations', () => {
   it("serve the spend report's history of one machine from an index, not a scan of the audit table", async () => {
     const db = open();
     await migrate(db, () => 1);
-    // The query AuditRepository.list runs for machine-attribution.ts (a team's records of one machine).
+    // The query AuditRepository.list runs for a team's records of one machine.
     const plan = await db.all<{ detail: string }>(
       `EXPLAIN QUERY PLAN SELECT * FROM audit_records WHERE slack_team_id = ? AND resource_id = ?
        ORDER BY occurred_at DESC, id DESC LIMIT ?`,

@@ -81,6 +81,7 @@ export function largeSpendReport(
     scope: 'team',
     machines: all,
     owners,
+    unowned: [],
     total: owners.reduce((sum, owner) => sum + owner.total, 0),
     unpriced: [],
     unread: [],

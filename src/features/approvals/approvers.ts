@@ -4,7 +4,8 @@
 // carry no role: there the bot knows only what Paperspace's answers showed (a create it accepted, or
 // refused), and asks the known administrators; knowing none, it asks every linked teammate not known
 // to be a member and says so, since Paperspace then judges each approval.
-// A start, stop or restart goes to the machine's owner instead (owner-route.ts, domain/machine-people.ts).
+// A start, stop or restart goes to the machine's owner instead (owner-route.ts, domain/machine-owner.ts),
+// and for a machine with no owner yet to these same administrators.
 
 import { linkedTeammates, type Teammate } from '../../domain/machine-people.js';
 import { learnedRoles, listedAdministrators } from '../../domain/team-role.js';

@@ -1,9 +1,12 @@
 // Before a start, stop or restart of someone else's machine: Paperspace lets only the owner power it,
 // so instead of sending a call that would be refused, the person either acts under the owner's
 // standing grant ("for the next N hours", with the owner's key) or is offered "Ask the owner". v1 does
-// not say who owns a machine: there the call is sent, and Paperspace's refusal brings the offer.
+// not say who owns a machine, and lets its accessors power it too: there the call is sent, and
+// Paperspace's refusal brings the offer, to the owner by the owner rule (the person the bot recorded),
+// or to the team's administrators for a machine with no owner yet.
 
-import { linkedPeopleOf, linkedTeammates, ownerIdOf, paperspaceNameOf } from '../../domain/machine-people.js';
+import { isOwnedBy, machineOwner, paperspaceOwnerIdOf } from '../../domain/machine-owner.js';
+import { linkedPeopleOf, linkedTeammates, paperspaceNameOf } from '../../domain/machine-people.js';
 import { PaperspacePermissionError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import { mention } from '../../slack/block-kit/text.js';
@@ -12,6 +15,7 @@ import type { SlackUser } from '../../store/slack-user.js';
 import type { FeatureDeps } from '../feature-deps.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
 import { type PowerRequest, type PowerRequestDeps, requestPower } from '../machines/power-request.js';
+import { createApprovers } from './approvers.js';
 import { ownerUnknownOfferMessage, powerOfferMessage } from './blocks/request-messages.js';
 
 export type OwnerRoute = 'own' | 'handled';
@@ -34,7 +38,9 @@ export async function routePowerToOwner(
 ): Promise<OwnerRoute> {
   const { user } = interaction;
   const { deps } = request;
-  const ownerPaperspaceId = ownerIdOf(machine);
+  // Only the owner Paperspace names decides beforehand: on v1 an accessor may power a machine the bot
+  // records as someone else's, so there Paperspace's answer comes first (offerPowerRequest).
+  const ownerPaperspaceId = paperspaceOwnerIdOf(machine);
   const account = await deps.vault.account(user);
   if (!account || ownerPaperspaceId === account.userId) return 'own';
   const grantedBy = await deps.store.approvals.grantedBy(user.teamId, user.userId, machine.id, deps.now());
@@ -93,25 +99,39 @@ async function runUnderGrant(
 
 /**
  * After Paperspace refused the person's own start, stop or restart of a machine whose owner it does
- * not name (v1): the offer to ask the teammates, instead of a bare refusal. False: not that case, the
- * caller reports the error as usual.
+ * not name (v1): the offer to ask its owner by the owner rule, or the team's administrators when it has
+ * no owner yet, instead of a bare refusal. False: not that case, the caller reports the error as usual.
  */
 export async function offerPowerRequest(
   error: unknown,
   interaction: Interaction,
   machine: Machine,
   verb: PowerVerb,
-  deps: FeatureDeps<'vaultEntries', 'vault'>,
+  deps: FeatureDeps<'vaultEntries' | 'approvals' | 'machineOwners', 'vault'>,
 ): Promise<boolean> {
-  if (!(error instanceof PaperspacePermissionError) || ownerIdOf(machine) !== undefined) return false;
-  const account = await deps.vault.account(interaction.user);
+  if (!(error instanceof PaperspacePermissionError) || paperspaceOwnerIdOf(machine) !== undefined)
+    return false;
+  const { user } = interaction;
+  const account = await deps.vault.account(user);
   if (!account?.teamId) return false;
-  const teammates = await linkedTeammates(deps.store, interaction.user, account.teamId);
+  const owner = await machineOwner(deps.store, user.teamId, machine);
+  if (
+    owner.kind === 'recorded' &&
+    !isOwnedBy(owner, { userId: user.userId, paperspaceUserId: account.userId })
+  ) {
+    await interaction.replyPrivately(powerOfferMessage(machine, verb, [owner.userId], {}));
+    return true;
+  }
+  // No owner yet (or the person's own, which Paperspace still refused): the administrators answer for it.
+  const client = await interaction.userClient();
+  const { approvers } = client
+    ? await createApprovers(deps, { user, client }, account.teamId)
+    : { approvers: [] };
   await interaction.replyPrivately(
     ownerUnknownOfferMessage(
       machine,
       verb,
-      teammates.map((person) => person.userId),
+      approvers.map((person) => person.userId),
     ),
   );
   return true;

@@ -2,7 +2,7 @@
 // in place of its buttons, the requester is told in their DM, and after an approval the live card is
 // posted in the thread of each copy and watched, like any create or power.
 import type { WebClient } from '@slack/web-api';
-import { ownerIdOf } from '../../domain/machine-people.js';
+import { paperspaceOwnerIdOf } from '../../domain/machine-owner.js';
 import { describeError } from '../../errors/describe-error.js';
 import { failureText } from '../../errors/user-message.js';
 import { PaperspacePermissionError } from '../../paperspace/errors.js';
@@ -143,8 +143,8 @@ export async function announceDenial(
 
 /** A create on v1 cannot assign the machine to the requester: what they got instead. */
 function assignedNote(request: ReadableRequest, machine: Machine): string {
-  if (request.kind !== 'create' || ownerIdOf(machine) !== undefined) return '';
-  return ' Paperspace v1 cannot assign a machine to someone else: it was created under the approver’s account, and you were added to it as an accessor.';
+  if (request.kind !== 'create' || paperspaceOwnerIdOf(machine) !== undefined) return '';
+  return ' Paperspace v1 cannot assign a machine to someone else: it was created under the approver’s account, and you were added to it as an accessor. Here it is yours: its cost counts in your spend, and its alerts come to you.';
 }
 
 /**

@@ -136,7 +136,8 @@ async function refusalOf(decider: Decider, request: ReadableRequest): Promise<st
     // Whoever holds the owner's Paperspace account decides, whichever Slack user they linked it from.
     const { ownerName, ownerPaperspaceId } = request.details;
     const owner = request.ownerId ? mention(request.ownerId) : (ownerName ?? ownerPaperspaceId ?? '');
-    return account.userId === ownerPaperspaceId
+    // On v1 the owner is the Slack person the bot recorded, who may not have linked a key as it was.
+    return account.userId === ownerPaperspaceId || request.ownerId === decider.user.userId
       ? undefined
       : `Only the owner of ${request.machineName ?? 'the machine'}, ${owner}, can decide this request.`;
   }

@@ -1,11 +1,13 @@
 // Opening a request: it is stored, posted to whoever may decide it (a create to the team's approvals
-// channel or, without one, to each linked administrator's DM; a power request to the owner's DM, or
-// to the approvals channel when the owner has not linked a key; see approvers.ts for who is asked),
+// channel or, without one, to each linked administrator's DM; a power request to the DM of the owner
+// by the owner rule, or to the approvals channel when the owner Paperspace names has not linked a key,
+// or to the administrators' DMs for a machine with no owner yet; see approvers.ts for who is asked),
 // and the requester gets a receipt with Withdraw in their DM. Every request is audited with its
 // requester.
 import type { WebClient } from '@slack/web-api';
 import { estimatedHourlyRate } from '../../domain/hourly-rate.js';
-import { linkedPeopleOf, linkedTeammates, ownerIdOf, paperspaceNameOf } from '../../domain/machine-people.js';
+import { machineOwner } from '../../domain/machine-owner.js';
+import { linkedPeopleOf, paperspaceNameOf } from '../../domain/machine-people.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { plainMessage } from '../../slack/block-kit/messages.js';
@@ -26,6 +28,9 @@ export const DEFAULT_REQUEST_LIFETIME_MS = 24 * 3_600_000;
 
 /** What opening a request uses, which every feature that opens one declares. */
 type RequestDeps = FeatureDeps<'approvals' | 'vaultEntries', 'vault' | 'audit' | 'now'>;
+
+/** A power request also asks whose the machine is. */
+type PowerRequestDeps = RequestDeps & FeatureDeps<'machineOwners'>;
 
 export interface Requester {
   deps: RequestDeps;
@@ -112,7 +117,7 @@ export async function openCreateRequest(
 }
 
 export async function openPowerRequest(
-  requester: Requester,
+  requester: Requester & { deps: PowerRequestDeps },
   machineId: string,
   verb: PowerVerb,
 ): Promise<void> {
@@ -125,30 +130,24 @@ export async function openPowerRequest(
     : undefined;
   const lifetimeMs = settings?.lifetimeMs ?? null;
   const what = { kind: verb, paperspaceTeamId, machineId: machine.id, machineName: machine.name };
-  const ownerPaperspaceId = ownerIdOf(machine);
-  if (ownerPaperspaceId === undefined) {
-    // v1 does not say who owns a machine: the linked teammates are asked, and Paperspace accepts the
-    // approval of the one who owns it (anyone else's is refused, and the request stays open).
-    const teammates = paperspaceTeamId ? await linkedTeammates(deps.store, user, paperspaceTeamId) : [];
-    if (teammates.length === 0) {
-      await requester.tell(
-        plainMessage(
-          `Paperspace does not say who owns ${machine.name}, and none of your teammates has linked a key here, so there is no one I can ask.`,
-        ),
-      );
-      return;
-    }
-    const targets = teammates.map((person) => person.userId);
-    await open(requester, targets, targets.map(mention).join(', '), lifetimeMs, {
+  const owner = await machineOwner(deps.store, user.teamId, machine);
+  if (owner.kind === 'recorded' && owner.userId !== user.userId) {
+    // v1: the person the bot recorded decides, with their own key.
+    await open(requester, [owner.userId], mention(owner.userId), lifetimeMs, {
       ...what,
-      ownerId: null,
-      details: { ownerUnknown: true, approvers: targets },
+      ownerId: owner.userId,
+      details: owner.paperspaceUserId === null ? {} : { ownerPaperspaceId: owner.paperspaceUserId },
     });
     return;
   }
+  if (owner.kind !== 'paperspace') {
+    await openToAdministrators(requester, machine.name, paperspaceTeamId, lifetimeMs, what);
+    return;
+  }
+  const ownerPaperspaceId = owner.paperspaceUserId;
   const owners = await linkedPeopleOf(deps.store, user.teamId, ownerPaperspaceId);
-  const [owner] = owners;
-  if (!owner) {
+  const [linkedOwner] = owners;
+  if (!linkedOwner) {
     const ownerName = await paperspaceNameOf(requester.client, ownerPaperspaceId);
     if (!settings?.channel) {
       await requester.tell(plainMessage(ownerNotLinkedText(machine.name, ownerName)));
@@ -165,8 +164,39 @@ export async function openPowerRequest(
   const targets = owners.map((person) => person.userId);
   await open(requester, targets, targets.map(mention).join(', '), lifetimeMs, {
     ...what,
-    ownerId: owner.userId,
+    ownerId: linkedOwner.userId,
     details: { ownerPaperspaceId },
+  });
+}
+
+/**
+ * A machine with no owner yet (or the requester's own by the bot's record, which Paperspace still
+ * refused them): its team's administrators answer for it, and Paperspace judges whose approval goes
+ * through.
+ */
+async function openToAdministrators(
+  requester: Requester,
+  machineName: string,
+  paperspaceTeamId: string | null,
+  lifetimeMs: number | null,
+  what: Pick<NewApprovalRequest, 'kind' | 'paperspaceTeamId' | 'machineId' | 'machineName'>,
+): Promise<void> {
+  const { approvers } = paperspaceTeamId
+    ? await createApprovers(requester.deps, requester, paperspaceTeamId)
+    : { approvers: [] };
+  if (approvers.length === 0) {
+    await requester.tell(
+      plainMessage(
+        `${machineName} has no owner yet, and none of your team's administrators has linked a key here, so there is no one I can ask.`,
+      ),
+    );
+    return;
+  }
+  const targets = approvers.map((person) => person.userId);
+  await open(requester, targets, targets.map(mention).join(', '), lifetimeMs, {
+    ...what,
+    ownerId: null,
+    details: { ownerUnknown: true, approvers: targets },
   });
 }
 

@@ -11,7 +11,7 @@ import { createSnoozeRunner } from './snoozes.js';
 export const KEEP_REMINDER_RUNS_MS = 2 * 24 * 60 * 60_000;
 
 const needs = {
-  store: ['reminders', 'snoozes'],
+  store: ['reminders', 'snoozes', 'machineOwners'],
   uses: ['clients', 'vault', 'slack', 'pacer', 'logger', 'now', 'observer', 'cron', 'replicaId'],
 } as const;
 
@@ -35,6 +35,7 @@ function reminderJobs(deps: JobDepsOf<typeof needs>): SchedulerJob[] {
     clients: deps.clients,
     snoozes: store.snoozes,
     vault: deps.vault,
+    machineOwners: store.machineOwners,
     slack: deps.slack,
     pacer: deps.pacer,
     logger,

@@ -1,9 +1,11 @@
-// What a shutdown reminder sends: the person's own machines that still run, each with Stop, Snooze 1h
-// and Keep running, in one message to their DM with the app. Nothing running: no message at all.
+// What a shutdown reminder sends: the person's own machines that still run (theirs by the one owner
+// rule, as their Home's "Your machines"), each with Stop, Snooze 1h and Keep running, in one message to
+// their DM with the app. Nothing running: no message at all.
 // Every message goes through the fallback chain (posting.ts deliver): a snooze whose conversation was
 // archived or deleted since still reaches the person, in their DM.
 
 import type { Logger } from 'pino';
+import { isOwnedBy, machineOwners } from '../../domain/machine-owner.js';
 import { isStoppable } from '../../domain/machine-states.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceError } from '../../paperspace/errors.js';
@@ -14,10 +16,11 @@ import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { ChannelPacer } from '../../slack/channel-pacer.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
 import { deliver } from '../../slack/posting.js';
+import type { MachineOwnerRepository } from '../../store/machine-owners.js';
 import type { Snooze, SnoozeRepository } from '../../store/reminder-snoozes.js';
 import type { Reminder } from '../../store/reminders.js';
 import type { SlackUser } from '../../store/slack-user.js';
-import type { KeyVault } from '../../vault/key-vault.js';
+import type { KeyVault, LinkedAccount } from '../../vault/key-vault.js';
 import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
 import { reminderMessage } from './blocks/reminder.js';
 
@@ -33,6 +36,8 @@ export interface ReminderDeliveryDeps {
   /** A machine with a pending snooze is asked about when the snooze is due, not by the next reminder. */
   snoozes: Pick<SnoozeRepository, 'listByUser'>;
   vault: Pick<KeyVault, 'account'>;
+  /** Whose each machine is, where Paperspace does not say (v1). */
+  machineOwners: MachineOwnerRepository;
   slack: WorkspaceSlack;
   /** A reminder in a channel takes its turn there with the bot's other posts. */
   pacer: ChannelPacer;
@@ -73,21 +78,39 @@ export function createReminderDelivery(deps: ReminderDeliveryDeps): ReminderDeli
   };
 
   /**
-   * A team key lists the whole team's machines; a reminder is about the person's own (only the owner
-   * can stop a machine anyway). Machines that do not say who owns them are kept.
+   * A team key lists the whole team's machines; a reminder is about the person's own by the owner
+   * rule. A machine with no owner yet is nobody's, so it is in no one's reminder: its team's
+   * administrators hear of it from the forgotten-machine alerts, and anyone can claim it.
    */
-  const isOwnedBy = (ownerId: string | undefined) => (machine: Machine) =>
-    ownerId === undefined || typeof machine.userId !== 'string' || machine.userId === ownerId;
+  const theirs = async (
+    client: PaperspaceClient,
+    user: SlackUser,
+    account: LinkedAccount,
+    machines: Machine[],
+  ): Promise<Machine[]> => {
+    const store = { machineOwners: deps.machineOwners };
+    let ownerOf = await machineOwners(store, user.teamId, machines);
+    // An account of one person (v1 names no owner) is that person's: asked only when it matters.
+    if (machines.some((machine) => ownerOf(machine).kind === 'none')) {
+      const users = await client.users.list({});
+      const [onlyUser] = users;
+      if (onlyUser !== undefined && users.length === 1) {
+        ownerOf = await machineOwners(store, user.teamId, machines, { soleUserId: onlyUser.id });
+      }
+    }
+    const person = { userId: user.userId, paperspaceUserId: account.userId };
+    return machines.filter((machine) => isOwnedBy(ownerOf(machine), person));
+  };
 
   const runningMachines = async (client: PaperspaceClient, user: SlackUser): Promise<Machine[]> => {
-    const ownerId = (await deps.vault.account(user))?.userId;
-    const owned = isOwnedBy(ownerId);
+    const account = await deps.vault.account(user);
     const snoozed = new Set((await deps.snoozes.listByUser(user)).map((snooze) => snooze.machineId));
     const running: Machine[] = [];
     for await (const machine of client.machines.listAll()) {
-      if (isStoppable(machine.state) && owned(machine) && !snoozed.has(machine.id)) running.push(machine);
+      if (isStoppable(machine.state) && !snoozed.has(machine.id)) running.push(machine);
     }
-    return running;
+    // The client came from the person's linked key, so the account is there but for an unlink meanwhile.
+    return account === undefined || running.length === 0 ? [] : theirs(client, user, account, running);
   };
 
   /** Failing silently would be the worst outcome: the person trusts the reminder to tell them. */

@@ -19,7 +19,7 @@ import type { TeamDigest } from '../../store/team-digests.js';
 import type { KeyVault } from '../../vault/key-vault.js';
 import type { JobResources } from '../job-needs.js';
 import { digestMessage, type RunningMachine } from './blocks/digest.js';
-import { ownerLabel } from './blocks/spend.js';
+import { NO_OWNER_YET, ownerLabel } from './blocks/spend.js';
 import { readSpend, type SpendReport } from './spend-report.js';
 
 /** Machines whose events are read at once to tell how long they have run. */
@@ -28,7 +28,7 @@ const CONCURRENT_READS = 4;
 /** The pacer: the digest takes its turn in its channel with the bot's other posts there. */
 export interface DigestDeliveryDeps
   extends Pick<JobResources, 'clients' | 'slack' | 'pacer' | 'logger' | 'now'> {
-  store: Pick<Store, 'teamDigests' | 'audit' | 'vaultEntries' | 'approvals'>;
+  store: Pick<Store, 'teamDigests' | 'audit' | 'vaultEntries' | 'approvals' | 'machineOwners'>;
   vault: Pick<KeyVault, 'account'>;
 }
 
@@ -134,11 +134,12 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
         await tellNotMade(digest, setter, error);
         return;
       }
-      const ownerOf = new Map(
-        report.owners.flatMap((owner) =>
+      const ownerOf = new Map([
+        ...report.owners.flatMap((owner) =>
           owner.machines.map((machine) => [machine.id, ownerLabel(owner)] as const),
         ),
-      );
+        ...report.unowned.map((machine) => [machine.id, NO_OWNER_YET.toLowerCase()] as const),
+      ]);
       const running: RunningMachine[] = [];
       await forEachConcurrently(
         report.machines.filter((machine) => isStoppable(machine.state)),

@@ -9,9 +9,9 @@ import { createDigestDelivery } from './digest-delivery.js';
 export const KEEP_DIGEST_RUNS_MS = 8 * 24 * 60 * 60_000;
 
 const needs = {
-  // The digest reads the spend as /ps spend does: the links, the audit trail of creates, the approvals
-  // that made a machine for someone, and the role notes.
-  store: ['teamDigests', 'audit', 'vaultEntries', 'approvals'],
+  // The digest reads the spend as /ps spend does: whose each machine is (the recorded owners, and the
+  // links of the people Paperspace names), and the role notes kept with the approvals.
+  store: ['teamDigests', 'audit', 'vaultEntries', 'approvals', 'machineOwners'],
   uses: ['vault', 'clients', 'slack', 'pacer', 'logger', 'now', 'cron', 'replicaId'],
 } as const;
 

@@ -3,7 +3,16 @@
 import type { DepsOf, FeatureNeeds } from '../feature-deps.js';
 
 export const spendNeeds = {
-  ports: ['rowMessages', 'teamDigests', 'audit', 'approvals', 'vaultEntries', 'watches', 'powerClaims'],
+  ports: [
+    'rowMessages',
+    'teamDigests',
+    'audit',
+    'approvals',
+    'vaultEntries',
+    'watches',
+    'powerClaims',
+    'machineOwners',
+  ],
   services: ['vault', 'audit', 'watcher', 'now', 'redrawRow'],
 } as const satisfies FeatureNeeds;
 

@@ -1,8 +1,10 @@
-// What a billing month has cost, machine by machine and person by person, read with one person's own
+// What a billing month has cost, machine by machine and owner by owner, read with one person's own
 // key: the machines it lists, each machine's utilization (Paperspace's meter, or v1's estimate from
-// events and rates), and whose each is (machine-attribution.ts). /ps spend shows it; the team digest
-// posts its totals.
+// events and rates), and whose each is by the owner rule (machine-attribution.ts). /ps spend shows it;
+// the team digest posts its totals. Machines with no owner yet are kept apart, so a member can claim
+// theirs and an administrator assign them.
 import { billingMonthAsked, billingMonthAt } from '../../domain/billing-month.js';
+import { isOwnedBy } from '../../domain/machine-owner.js';
 import { sumOfCents, type UsageCost, usageCost } from '../../domain/money.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
@@ -13,12 +15,7 @@ import { forEachConcurrently } from '../../scheduler/concurrency.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
-import {
-  type Attribution,
-  attributeMachine,
-  isAttributedTo,
-  type SpendPerson,
-} from './machine-attribution.js';
+import { type Attribution, attributeMachines, type SpendPerson } from './machine-attribution.js';
 import { utilizationCacheOf } from './utilization-cache.js';
 
 /** Utilization requests in flight at once for one report: quick, without a burst Paperspace answers with 429. */
@@ -31,9 +28,9 @@ export interface MachineSpend {
   cost: UsageCost;
 }
 
-/** One line of the report: a person (or the people sharing some machines) and what they cost. */
+/** One line of the report: an owner and what their machines cost. */
 export interface OwnerSpend {
-  /** Usually one; the accessors of machines several people share; none when nothing says. */
+  /** The owner, as one person may be known here several ways (Slack links of one Paperspace user). */
   people: SpendPerson[];
   /** Biggest first. */
   machines: MachineSpend[];
@@ -54,6 +51,11 @@ export interface SpendReport {
   machines: Machine[];
   /** Biggest spender first. */
   owners: OwnerSpend[];
+  /**
+   * The team's machines with no owner yet, biggest first: counted in a team report's total; in a
+   * member's, listed beside their own for them to claim, and not in their total.
+   */
+  unowned: MachineSpend[];
   total: number;
   /** Machines whose rate Paperspace sent unreadable: counted in hours, not in money. */
   unpriced: MachineSpend[];
@@ -61,12 +63,12 @@ export interface SpendReport {
   unread: { id: string; name: string; problem: string }[];
   /** Where the figures come from: Paperspace's meter, or v1's estimate from events and rates. */
   source: 'reported' | 'estimated';
-  /** Some machine's person was found by the bot (Paperspace named no owner): the reply says how. */
+  /** Paperspace named no owner of some machine, so the bot's records say whose it is: the reply says how. */
   attributedByBot: boolean;
 }
 
 export interface SpendReader {
-  store: Pick<Store, 'vaultEntries' | 'audit' | 'approvals'>;
+  store: Pick<Store, 'vaultEntries' | 'machineOwners'>;
   clients: PaperspaceClientFactory;
   now: () => number;
 }
@@ -97,16 +99,21 @@ export async function readSpend(reader: SpendReader, request: SpendRequest): Pro
   const existed = listed.filter((machine) => !(Date.parse(machine.dtCreated) >= monthEnd));
   const scope: SpendScope = request.teamWide ? 'team' : 'own';
   const users = request.users ?? (await client.users.list({}));
-  const context = { store: reader.store, client, teamId: request.user.teamId, users };
+  const attributionOf = await attributeMachines(
+    { store: reader.store, teamId: request.user.teamId, users },
+    existed,
+  );
+  // A member's report holds their machines and those nobody owns yet: nothing else is read for them.
+  const inScope = (attribution: Attribution) =>
+    scope === 'team' || attribution.owner.kind === 'none' || isOwnedBy(attribution.owner, readerOf(request));
 
   const cache = utilizationCacheOf(reader.clients, reader.now);
   const spends = new Map<string, { spend: MachineSpend; attribution: Attribution }>();
   const unread: SpendReport['unread'] = [];
   await forEachConcurrently(existed, CONCURRENT_READS, async (machine) => {
+    const attribution = attributionOf(machine);
+    if (!inScope(attribution)) return;
     try {
-      const attribution = await attributeMachine(context, machine);
-      // A member's report holds only their machines: nothing else is read for them.
-      if (scope === 'own' && !isAttributedTo(attribution, request)) return;
       const utilization = await cache.get(machine.id, month, current, () =>
         client.machines.utilization(machine.id, month),
       );
@@ -123,12 +130,21 @@ export async function readSpend(reader: SpendReader, request: SpendRequest): Pro
   });
 
   // The digest lists the team's running machines from here, read or not; a member's, only theirs.
-  const machines = scope === 'team' ? existed : existed.filter((machine) => spends.has(machine.id));
+  const isTheirs = (machine: Machine) => {
+    const found = spends.get(machine.id);
+    return found !== undefined && found.attribution.owner.kind !== 'none';
+  };
+  const machines = scope === 'team' ? existed : existed.filter(isTheirs);
   const groups = new Map<string, OwnerSpend>();
-  for (const machine of machines) {
+  const unowned: MachineSpend[] = [];
+  for (const machine of existed) {
     const found = spends.get(machine.id);
     if (found === undefined) continue;
     const { spend, attribution } = found;
+    if (attribution.owner.kind === 'none') {
+      unowned.push(spend);
+      continue;
+    }
     const group = groups.get(attribution.key) ?? {
       people: attribution.people,
       machines: [],
@@ -139,11 +155,12 @@ export async function readSpend(reader: SpendReader, request: SpendRequest): Pro
   }
   const owners = [...groups.values()];
   for (const owner of owners) {
-    owner.machines.sort((a, b) => (b.cost.total ?? 0) - (a.cost.total ?? 0) || a.name.localeCompare(b.name));
+    owner.machines.sort(biggestFirst);
     owner.total = sumOfCents(owner.machines.map((machine) => machine.cost.total ?? 0));
   }
   owners.sort((a, b) => b.total - a.total);
-  const all = owners.flatMap((owner) => owner.machines);
+  unowned.sort(biggestFirst);
+  const counted = [...owners.flatMap((owner) => owner.machines), ...(scope === 'team' ? unowned : [])];
   return {
     month,
     current,
@@ -151,10 +168,19 @@ export async function readSpend(reader: SpendReader, request: SpendRequest): Pro
     scope,
     machines,
     owners,
-    total: sumOfCents(owners.map((owner) => owner.total)),
-    unpriced: all.filter((machine) => machine.cost.total === undefined),
+    unowned,
+    total: sumOfCents(counted.map((machine) => machine.cost.total ?? 0)),
+    unpriced: counted.filter((machine) => machine.cost.total === undefined),
     unread: unread.sort((a, b) => a.name.localeCompare(b.name)),
     source: client.capabilities.utilization,
-    attributedByBot: [...spends.values()].some(({ attribution }) => attribution.basis !== 'owner'),
+    attributedByBot: [...spends.values()].some(({ attribution }) => attribution.owner.kind !== 'paperspace'),
   };
+}
+
+function biggestFirst(a: MachineSpend, b: MachineSpend): number {
+  return (b.cost.total ?? 0) - (a.cost.total ?? 0) || a.name.localeCompare(b.name);
+}
+
+function readerOf(request: SpendRequest) {
+  return { userId: request.user.userId, paperspaceUserId: request.paperspaceUserId };
 }

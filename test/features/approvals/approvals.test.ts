@@ -349,6 +349,55 @@ describe("a member clicks Start on the owner's machine", () => {
   });
 });
 
+describe.runIf(process.env.TEST_PAPERSPACE_DIALECT === 'v1')(
+  "on v1, a start of a machine the bot records as someone else's",
+  () => {
+    it('goes to its owner by the owner rule alone, and starts with their key once they approve', async () => {
+      const machineId =
+        bot.emulator.state.addMachines(1, {
+          owner: USERS.maya.emulatorUserId,
+          state: 'off',
+          namePrefix: 'claimed-',
+        })[0] ?? '';
+      const name = bot.emulator.state.machine(machineId)?.name ?? '';
+      const claimed = bot.requests.slashCommand({ text: `claim ${name}`, userId: MAYA, channelId: CHANNEL });
+      await bot.send(claimed);
+      expect((await bot.slack.waitForResponse(claimed.responseUrlId ?? '')).text).toContain('is yours now');
+      bot.slack.reset();
+
+      const start = bot.requests.blockAction({
+        actionId: ActionId.machineStart,
+        value: cardValue(machineId, name),
+        userId: SAM,
+        channelId: CHANNEL,
+        message: { ts: '1600000000.000555' },
+      });
+      await bot.send(start);
+      const offer = await bot.slack.waitForResponse(start.responseUrlId ?? '');
+      expect(offer.text).toContain(`Only the owner of *${name}*, <@${MAYA}>, can start it`);
+      await bot.send(
+        bot.requests.blockAction({
+          actionId: ActionId.requestPower,
+          value: buttonValue(offer.blocks, ActionId.requestPower),
+          userId: SAM,
+          channelId: CHANNEL,
+        }),
+      );
+      const toMaya = await bot.slack.waitFor(
+        (call) => postsTo(MAYA)(call) && textOf(call.args.blocks).includes(name),
+      );
+      await bot.slack.waitFor((call) => postsTo(SAM)(call) && textOf(call.args).includes('Withdraw'));
+      // Lee holds an administrator's key too, but the machine is Maya's: only she is asked.
+      expect(bot.slack.calls().some(postsTo(LEE))).toBe(false);
+      expect(textOf(toMaya.args.blocks)).toContain('asks you to start your machine');
+      await click(ActionId.requestApprove, buttonValue(toMaya.args.blocks, ActionId.requestApprove), MAYA);
+      await eventually(() =>
+        bot.emulator.state.machine(machineId)?.state === 'starting' ? true : undefined,
+      );
+    });
+  },
+);
+
 describe("a member types /ps stop for the owner's machine", () => {
   it("is offered to ask the owner, and no call is made with the member's key", async () => {
     const command = bot.requests.slashCommand({ text: 'stop maya-trainer', userId: SAM, channelId: CHANNEL });

@@ -55,6 +55,7 @@ function bigReport(): SpendReport {
     scope: 'team',
     machines: [],
     owners,
+    unowned: [],
     total: owners.reduce((sum, owner) => sum + owner.total, 0),
     unpriced: [],
     unread: [],

@@ -1,9 +1,10 @@
-// /ps spend on Paperspace v1, whose machines name no owner: each machine's spend goes to the person
-// the bot created it for (an approved request), else who created it through the bot, else the people
-// v1 lists as its accessors, and the rest are labelled as not created through this bot. A member sees
-// only their own, as v1's session says they administer nothing.
+// /ps spend on Paperspace v1, whose machines name no owner: each machine counts for its owner by the
+// owner rule (the person the bot created it for, who created it through the bot, who claimed it or was
+// assigned it), and the rest are listed as having no owner yet, with Assign for an administrator and
+// This is mine for a member. A member's total is their own machines, as v1's session says they
+// administer nothing.
 import { describe, expect, it } from 'vitest';
-import { ActionId } from '../../../src/slack/ids.js';
+import { ActionId, CallbackId } from '../../../src/slack/ids.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
@@ -21,11 +22,14 @@ const bot = useTestBot({
   linked: ['maya', 'sam'],
 });
 
-type Block = { type: string; elements?: { action_id?: string; value?: string }[] };
+type Element = { action_id?: string; value?: string };
+type Block = { type: string; text?: { text?: string }; elements?: Element[]; accessory?: Element };
 
 function buttonValue(blocks: unknown, actionId: string): string {
   for (const block of (blocks ?? []) as Block[]) {
-    const found = block.elements?.find((element) => element.action_id === actionId);
+    const found = [...(block.elements ?? []), ...(block.accessory ? [block.accessory] : [])].find(
+      (element) => element.action_id === actionId,
+    );
     if (found?.value !== undefined) return found.value;
   }
   throw new Error(`no ${actionId} button in ${textOf(blocks)}`);
@@ -69,8 +73,22 @@ async function createdOnApproval(name: string) {
   return eventually(() => bot.emulator.state.machineByName(name));
 }
 
+/** The button on the row of `name` (a section with the button as its accessory). */
+function rowButton(blocks: unknown, name: string): Element | undefined {
+  return ((blocks ?? []) as Block[]).find((block) => block.text?.text?.startsWith(name))?.accessory;
+}
+
+/** The section of one owner: their heading and machines, up to the next owner's. */
+function lineOf(text: string, heading: string): string {
+  const from = text.indexOf(`*${heading}*:`);
+  if (from < 0) return '';
+  const rest = text.slice(from + heading.length + 3);
+  const next = rest.search(/\*(<@U0[A-Z]+>|No owner yet)\*:/);
+  return next < 0 ? rest : rest.slice(0, next);
+}
+
 describe('/ps spend on v1', () => {
-  it('puts each machine under the person the bot knows it is for, and shows a member only theirs', async () => {
+  it("counts each machine for its owner by the rule: a member's own includes what was made for him, what he claimed and what he was assigned", async () => {
     await createdOnApproval('sam-render');
     // Maya creates one for herself through the bot.
     // Her card is posted in the channel, not answered through the response_url.
@@ -82,7 +100,7 @@ describe('/ps spend on v1', () => {
       }),
     );
     await eventually(() => bot.emulator.state.machineByName('maya-box'));
-    // Sam is given access to team-build in the console: the bot knows him only as its accessor.
+    // Sam is given access to team-build in the console: access never makes anyone its owner.
     const teamBuild = bot.emulator.state.machineByName('team-build');
     const granted = await fetch(`${bot.emulator.v1Url}/machines/${teamBuild?.id}/accessors`, {
       method: 'POST',
@@ -90,28 +108,86 @@ describe('/ps spend on v1', () => {
       body: JSON.stringify({ userId: USERS.sam.emulatorUserId }),
     });
     expect(granted.status).toBe(200);
+    const assigned = await command(`assign sam-cad <@${SAM}>`, MAYA);
+    expect(assigned.text).toContain(`<@${SAM}>`);
     clock.advance(2 * 60 * 60 * 1000);
 
-    const team = textOf((await command('spend', MAYA)).blocks);
-    expect(team).toContain('Team spend');
-    // The approver created sam-render, but for Sam: it is his, with team-build he has access to.
-    expect(team).toMatch(/<@U0SAM>\*: \*\$[\d.]+\* \(2 machines\)/);
-    const samSection = team.slice(team.indexOf('<@U0SAM>*'));
-    expect(samSection.slice(0, samSection.indexOf('"}}'))).toMatch(
-      /sam-render[\s\S]*team-build|team-build[\s\S]*sam-render/,
+    // Before he claims anything, Sam sees the team's machines nobody owns, to claim his own.
+    const before = await command('spend', SAM);
+    const beforeText = textOf(before.blocks);
+    expect(beforeText).toContain('Your spend');
+    expect(lineOf(beforeText, `<@${SAM}>`)).toMatch(
+      /\(2 machines\)[\s\S]*sam-(render|cad)[\s\S]*sam-(render|cad)/,
     );
-    expect(team).toMatch(/<@U0MAYA>\*: \*\$[\d.]+\* \(1 machine\)\\nmaya-box/);
-    // The seeded machines: nothing the bot knows says whose they are.
-    expect(team).toMatch(/Not created through this bot\*: \*\$[\d.]+\* \(4 machines\)/);
-    expect(team).not.toContain('Owner not reported by Paperspace');
-    expect(team).not.toContain('Only team administrators');
+    expect(beforeText).not.toContain('maya-box');
+    const desktopClaim = rowButton(before.blocks, 'sam-desktop');
+    expect(desktopClaim?.action_id).toBe(ActionId.machineClaim);
+    expect(rowButton(before.blocks, 'team-build')?.action_id).toBe(ActionId.machineClaim);
+    expect(beforeText).not.toContain(ActionId.spendAssign);
+
+    const claim = bot.requests.blockAction({
+      actionId: ActionId.machineClaim,
+      value: desktopClaim?.value ?? '',
+      userId: SAM,
+      ephemeral: true,
+    });
+    await bot.send(claim);
+    expect((await bot.slack.waitForResponse(claim.responseUrlId ?? '')).text).toContain('is yours now');
 
     const own = textOf((await command('spend', SAM)).blocks);
-    expect(own).toContain('Your spend');
-    expect(own).toContain('sam-render');
-    expect(own).toContain('team-build');
-    for (const other of ['maya-box', 'maya-trainer', 'sam-desktop', 'Not created through this bot'])
-      expect(own).not.toContain(other);
+    const his = lineOf(own, `<@${SAM}>`);
+    expect(his).toContain('(3 machines)');
+    for (const name of ['sam-render', 'sam-cad', 'sam-desktop']) expect(his).toContain(name);
+    const total = /\*Total: \$([\d.]+)\* so far for 3 machines/.exec(own);
+    expect(total?.[1]).toBe(/\*<@U0SAM>\*: \*\$([\d.]+)\*/.exec(own)?.[1]);
+    expect(lineOf(own, 'No owner yet')).toMatch(
+      /maya-trainer[\s\S]*team-build|team-build[\s\S]*maya-trainer/,
+    );
     expect(own).toContain("Only team administrators see the whole team's spend");
+
+    const team = await command('spend', MAYA);
+    const teamText = textOf(team.blocks);
+    expect(teamText).toContain('Team spend');
+    expect(lineOf(teamText, `<@${SAM}>`)).toContain('(3 machines)');
+    expect(lineOf(teamText, `<@${MAYA}>`)).toMatch(/\(1 machine\)\\nmaya-box/);
+    const unowned = lineOf(teamText, 'No owner yet');
+    expect(unowned).toContain('(3 machines)');
+    for (const name of ['maya-trainer', 'team-build', 'sam-dev']) {
+      expect(unowned).toContain(name);
+      expect(rowButton(team.blocks, name)?.action_id).toBe(ActionId.spendAssign);
+    }
+    expect(teamText).not.toContain(ActionId.machineClaim);
+    expect(teamText).not.toContain('Not created through this bot');
+  });
+
+  it("moves a machine to the claimer's line in the team spend once he claims it", async () => {
+    const own = await command('spend', SAM);
+    const claim = bot.requests.blockAction({
+      actionId: ActionId.machineClaim,
+      value: rowButton(own.blocks, 'team-build')?.value ?? '',
+      userId: SAM,
+      ephemeral: true,
+    });
+    await bot.send(claim);
+    await bot.slack.waitForResponse(claim.responseUrlId ?? '');
+    const team = textOf((await command('spend', MAYA)).blocks);
+    expect(lineOf(team, `<@${SAM}>`)).toContain('team-build');
+    expect(lineOf(team, 'No owner yet')).not.toContain('team-build');
+  });
+
+  it("opens the card's assign form from a row's Assign, and the machine is the assignee's once it is sent", async () => {
+    const team = await command('spend', MAYA);
+    const assign = rowButton(team.blocks, 'sam-dev');
+    await bot.send(
+      bot.requests.blockAction({
+        actionId: ActionId.spendAssign,
+        value: assign?.value ?? '',
+        userId: MAYA,
+        ephemeral: true,
+      }),
+    );
+    const form = (await bot.slack.waitFor('views.update')).args.view as { callback_id?: string };
+    expect(form.callback_id).toBe(CallbackId.assignMachine);
+    expect(textOf(form)).toContain('sam-dev');
   });
 });

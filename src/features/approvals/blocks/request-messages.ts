@@ -113,21 +113,24 @@ export function powerOfferMessage(
   return message([section(text), askButton(machine, verb, `Ask the owner to ${verb}`)], text);
 }
 
-/** Told after Paperspace refused a person's start, stop or restart of a machine whose owner it does not name (v1). */
+/**
+ * Told after Paperspace refused a person's start, stop or restart of a machine whose owner it does not
+ * name (v1), and that has no owner yet here either: its team's administrators answer for it.
+ */
 export function ownerUnknownOfferMessage(
   machine: { id: string; name: string },
   verb: PowerVerb,
-  /** The linked teammates who could be its owner. */
-  teammateSlackIds: string[],
+  /** The team's linked administrators. */
+  administratorSlackIds: string[],
 ): SlackMessage {
   const name = escapeMrkdwn(machine.name);
-  const lead = `🔒 Paperspace refused to ${verb} *${name}* with your key: only its owner can, and Paperspace does not say who that is.`;
-  if (teammateSlackIds.length === 0) {
-    const text = `${lead} None of your teammates has linked a key here, so there is no one I can ask.`;
+  const lead = `🔒 Paperspace refused to ${verb} *${name}* with your key: only its owner can, and Paperspace does not say who that is. It has no owner yet here either`;
+  if (administratorSlackIds.length === 0) {
+    const text = `${lead}, and none of your team's administrators has linked a key here, so there is no one I can ask.`;
     return message([section(text)], text);
   }
-  const text = `${lead} I can ask your linked teammates (${teammateSlackIds.map(mention).join(', ')}); the owner's approval goes through.`;
-  return message([section(text), askButton(machine, verb, `Ask the owner to ${verb}`)], text);
+  const text = `${lead}, so I can ask your linked teammates who administer the team (${administratorSlackIds.map(mention).join(', ')}).`;
+  return message([section(text), askButton(machine, verb, `Ask the administrators`)], text);
 }
 
 /** The requester's own words (a Workflow Builder step's reason), quoted line by line. */
@@ -193,7 +196,7 @@ function whoIsAskedNote(details: RequestDetails): string | undefined {
     return undefined;
   }
   if (details.ownerUnknown === true) {
-    return 'Paperspace does not say who owns this machine, so this went to the linked teammates. Only the owner’s approval goes through: Paperspace refuses anyone else’s, and the request stays open.';
+    return 'Paperspace does not say who owns this machine, and it has no owner yet here, so this went to the team’s administrators. Only the approval of someone Paperspace lets power it goes through: anyone else’s is refused, and the request stays open.';
   }
   if (typeof details.ownerName === 'string') {
     return `For its owner, ${escapeMrkdwn(details.ownerName)}, who has not linked a Paperspace key here yet: once they run \`/ps login\`, they can approve it here.`;

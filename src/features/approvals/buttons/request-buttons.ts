@@ -93,7 +93,7 @@ export function registerRequestButtons(
       if (fromOffer) {
         await replaceOffer(args, `📨 Asking the owner of ${offer.name}…`);
       }
-      await openPowerRequest(requester, offer.id, offer.verb);
+      await openPowerRequest({ ...requester, deps }, offer.id, offer.verb);
     }),
   );
   router.action<BlockAction<ButtonAction>>(

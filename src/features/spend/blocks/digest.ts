@@ -23,7 +23,7 @@ import {
 import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
 import { stopButton } from '../../machines/blocks/machine-card.js';
 import { stateMrkdwn } from '../../machines/blocks/machine-state.js';
-import type { SpendReport } from '../spend-report.js';
+import type { OwnerSpend, SpendReport } from '../spend-report.js';
 import { costBar, ownerLabel } from './spend.js';
 
 export interface RunningMachine {
@@ -147,10 +147,18 @@ function machineRow({ machine, owner, since }: RunningMachine, now: number): Kno
   };
 }
 
+/** The team's machines with no owner yet, as one line of the spend beside the people's. */
+function unownedLine(report: SpendReport): OwnerSpend[] {
+  if (report.unowned.length === 0) return [];
+  const total = sumOfCents(report.unowned.map((machine) => machine.cost.total ?? 0));
+  return [{ people: [], machines: report.unowned, total }];
+}
+
 function spendText(report: SpendReport): string {
   const heading = `*${billingMonthName(report.month)} so far: ${formatMoney(report.total)}*`;
-  const biggest = Math.max(0, ...report.owners.map((owner) => owner.total));
-  const lines = report.owners.map((owner) => {
+  const owners = [...report.owners, ...unownedLine(report)];
+  const biggest = Math.max(0, ...owners.map((owner) => owner.total));
+  const lines = owners.map((owner) => {
     const bar = costBar(owner.total, biggest);
     return `${ownerLabel(owner)}  *${formatMoney(owner.total)}*${bar === '' ? '' : `  \`${bar}\``}`;
   });
@@ -159,8 +167,13 @@ function spendText(report: SpendReport): string {
       ? `\n_${plural(report.unread.length, 'machine')} could not be read and are not counted._`
       : '';
   const more = (leftOut: number) => {
-    const rest = report.owners.slice(report.owners.length - leftOut);
-    return `…and ${plural(leftOut, 'more person', 'more people')}, ${formatMoney(sumOfCents(rest.map((owner) => owner.total)))} together: \`${SLASH_COMMAND} spend\` shows an administrator the team's and anyone else their own.`;
+    const rest = owners.slice(owners.length - leftOut);
+    const people = rest.filter((owner) => owner.people.length > 0).length;
+    const who = [
+      ...(people > 0 ? [plural(people, 'more person', 'more people')] : []),
+      ...(people < rest.length ? ['the machines with no owner yet'] : []),
+    ].join(' and ');
+    return `…and ${who}, ${formatMoney(sumOfCents(rest.map((owner) => owner.total)))} together: \`${SLASH_COMMAND} spend\` shows an administrator the team's and anyone else their own.`;
   };
   // The top spenders, as many of them as fit the section beside its heading and note.
   const room = LIMITS.sectionText - heading.length - unread.length - 1;

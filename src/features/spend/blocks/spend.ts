@@ -1,7 +1,9 @@
-// /ps spend: a billing month's cost per person and per machine, with a bar per machine drawn in text
-// (Block Kit has no charts) so the biggest spender stands out, and how the figures were obtained.
+// /ps spend: a billing month's cost per owner and per machine, with a bar per machine drawn in text
+// (Block Kit has no charts) so the biggest spender stands out, and how the figures were obtained. The
+// machines with no owner yet are listed one a row with the button that gives each an owner: Assign
+// for an administrator (the team report), This is mine for a member (their own report).
 
-import type { KnownBlock } from '@slack/types';
+import type { Button, KnownBlock } from '@slack/types';
 import { billingMonthName } from '../../../domain/billing-month.js';
 import { sumOfCents } from '../../../domain/money.js';
 import { button, contextLine, header, section } from '../../../slack/block-kit/elements.js';
@@ -17,7 +19,9 @@ import {
   slackDate,
   truncateMrkdwn,
 } from '../../../slack/block-kit/text.js';
-import { ActionId } from '../../../slack/ids.js';
+import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
+import { claimButton } from '../../machines/blocks/machine-card.js';
+import { encodeMachineRef } from '../../machines/blocks/machine-ref.js';
 import type { SpendPerson } from '../machine-attribution.js';
 import type { MachineSpend, OwnerSpend, SpendReport } from '../spend-report.js';
 import { encodeSpendPage } from './spend-page-value.js';
@@ -46,11 +50,13 @@ function personLabel(person: SpendPerson): string {
   return `Paperspace user ${escapeMrkdwn(person.paperspaceUserId ?? 'unknown')} (no Slack link)`;
 }
 
-/** Whose the machines are: a person, the several people who have access to them, or nobody known. */
-export function ownerLabel(owner: OwnerSpend): string {
-  if (owner.people.length === 0) return 'Not created through this bot';
-  const names = owner.people.map(personLabel).join(', ');
-  return owner.people.length === 1 ? names : `Shared by ${names}`;
+/** Said where a machine's owner would be named, when the owner rule gives it none. */
+export const NO_OWNER_YET = 'No owner yet';
+
+/** Whose the machines are: their owner as people in the channel know them. */
+export function ownerLabel(owner: Pick<OwnerSpend, 'people'>): string {
+  const [person] = owner.people;
+  return person === undefined ? NO_OWNER_YET : personLabel(person);
 }
 
 function machineLine(machine: MachineSpend, biggest: number): string {
@@ -74,48 +80,118 @@ function ownerSections(owner: OwnerSpend, biggest: number): KnownBlock[] {
 }
 
 /**
- * One page of /ps spend. People are listed biggest spender first, as many as fit one message; the
- * rest are counted and summed on the page, and Next / Previous page through them (the pages are cut
- * the same way on every click, so each person is on exactly one page). `page` is 1-based and moved
- * into range when the team shrank since the click.
+ * Machines with no owner yet a line of the report holds at most: each is a block with its button (and
+ * its confirm dialog), so a team with many is paged like its people rather than overflowing a message.
+ */
+const UNOWNED_PER_LINE = 8;
+
+/** A line of the report as it is paged: one owner's machines, or some of those with no owner yet. */
+type ReportLine =
+  | { kind: 'owner'; owner: OwnerSpend }
+  | { kind: 'unowned'; machines: MachineSpend[]; first: boolean };
+
+function reportLines(report: SpendReport): ReportLine[] {
+  const lines: ReportLine[] = report.owners.map((owner) => ({ kind: 'owner', owner }));
+  for (let at = 0; at < report.unowned.length; at += UNOWNED_PER_LINE) {
+    lines.push({
+      kind: 'unowned',
+      machines: report.unowned.slice(at, at + UNOWNED_PER_LINE),
+      first: at === 0,
+    });
+  }
+  return lines;
+}
+
+/** What a line adds to the report's total: a member's total leaves out the machines nobody owns. */
+function lineTotal(line: ReportLine, report: SpendReport): number {
+  if (line.kind === 'owner') return line.owner.total;
+  return report.scope === 'team' ? sumOfCents(line.machines.map((machine) => machine.cost.total ?? 0)) : 0;
+}
+
+/** The machines with no owner yet: a heading, then a row per machine with its button. */
+function unownedSections(
+  line: Extract<ReportLine, { kind: 'unowned' }>,
+  report: SpendReport,
+  biggest: number,
+): KnownBlock[] {
+  const team = report.scope === 'team';
+  const all = report.unowned;
+  const heading = !line.first
+    ? `*${NO_OWNER_YET}* (continued)`
+    : team
+      ? `*${NO_OWNER_YET}*: *${formatMoney(sumOfCents(all.map((machine) => machine.cost.total ?? 0)))}* (${plural(all.length, 'machine')}): the team's administrators answer for them until each is assigned to its owner.`
+      : `*${NO_OWNER_YET}*: ${plural(all.length, 'team machine')}, not in your total. If one is yours, *This is mine* makes it yours: its cost then counts in your spend.`;
+  return [
+    section(heading),
+    ...line.machines.map(
+      (machine): KnownBlock => ({
+        ...section(machineLine(machine, biggest)),
+        accessory: team ? assignButton(machine) : claimButton(machine),
+      }),
+    ),
+  ];
+}
+
+/** Assign, on a row with no owner yet: opens the same form as the card's "Assign to…". */
+function assignButton(machine: Pick<MachineSpend, 'id' | 'name'>): Button {
+  return button({
+    actionId: ActionId.spendAssign,
+    text: 'Assign',
+    value: encodeMachineRef(machine),
+    accessibilityLabel: `Assign ${machine.name} to a teammate`,
+  });
+}
+
+function lineSections(line: ReportLine, report: SpendReport, biggest: number): KnownBlock[] {
+  return line.kind === 'owner' ? ownerSections(line.owner, biggest) : unownedSections(line, report, biggest);
+}
+
+/**
+ * One page of /ps spend. People are listed biggest spender first, then the machines with no owner yet,
+ * as many as fit one message; the rest are counted and summed on the page, and Next / Previous page
+ * through them (the pages are cut the same way on every click, so each line is on exactly one page).
+ * `page` is 1-based and moved into range when the team shrank since the click.
  */
 export function spendMessage(report: SpendReport, notAdminBecause?: string, page = 1): SlackMessage {
   const month = billingMonthName(report.month);
   const title = report.scope === 'team' ? `Team spend · ${month}` : `Your spend · ${month}`;
   const machines = report.owners.flatMap((owner) => owner.machines);
-  const biggest = Math.max(0, ...machines.map((machine) => machine.cost.total ?? 0));
-  const totalLine = `*Total: ${formatMoney(report.total)}*${report.current ? ' so far' : ''} for ${plural(machines.length, 'machine')}`;
+  const counted = report.scope === 'team' ? [...machines, ...report.unowned] : machines;
+  const biggest = Math.max(0, ...[...machines, ...report.unowned].map((machine) => machine.cost.total ?? 0));
+  const totalLine = `*Total: ${formatMoney(report.total)}*${report.current ? ' so far' : ''} for ${plural(counted.length, 'machine')}`;
   const opening: KnownBlock[] = [header(title), section(totalLine)];
   const closing = notes(report, notAdminBecause).map((note) => contextLine(note));
-  const people = report.owners.map((owner) => ownerSections(owner, biggest));
-  const pages = spendPages(people, report.owners, [...opening, ...closing, ...widestPager(report)]);
+  const lines = reportLines(report);
+  const drawn = lines.map((line) => lineSections(line, report, biggest));
+  const pager = new PageLines(lines, report);
+  const pages = spendPages(drawn, pager, [...opening, ...closing, ...widestPager(report)]);
   const index = Math.min(Math.max(1, Math.floor(page) || 1), pages.length) - 1;
   const { start, end } = pages[index] ?? { start: 0, end: 0 };
 
   const blocks: KnownBlock[] = [...opening];
-  blocks.push(...people.slice(start, end).flat());
-  if (machines.length === 0) {
+  if (machines.length === 0 && (report.scope === 'own' || report.unowned.length === 0)) {
     blocks.push(section(emptyText(report)));
   }
-  if (pages.length > 1) blocks.push(pageLine(report.owners, start, end, index + 1, pages.length));
+  blocks.push(...drawn.slice(start, end).flat());
+  if (pages.length > 1) blocks.push(pager.line(start, end, index + 1, pages.length));
   blocks.push(...closing);
   blocks.push(...spendPager(report.month, index + 1, pages.length));
   const text = `${title}: ${formatMoney(report.total)}${report.current ? ' so far' : ''}`;
   return message(blocks, escapeMrkdwn(text));
 }
 
-interface PersonPage {
+interface LinePage {
   start: number;
   end: number;
 }
 
-/** Cuts the people into pages, each as many as fit beside the fixed blocks and the page line. */
-function spendPages(people: KnownBlock[][], owners: OwnerSpend[], fixed: KnownBlock[]): PersonPage[] {
-  const pages: PersonPage[] = [];
+/** Cuts the lines into pages, each as many as fit beside the fixed blocks and the page line. */
+function spendPages(drawn: KnownBlock[][], pager: PageLines, fixed: KnownBlock[]): LinePage[] {
+  const pages: LinePage[] = [];
   let start = 0;
-  while (start < people.length) {
-    const fitting = rowsThatFit(people.slice(start), [...fixed, draftPageLine(owners, start)], []);
-    // A person whose machines alone pass the budget still gets a page: paging must move on.
+  while (start < drawn.length) {
+    const fitting = rowsThatFit(drawn.slice(start), [...fixed, pager.draft(start)], []);
+    // A line whose machines alone pass the budget still gets a page: paging must move on.
     const end = start + Math.max(1, fitting);
     pages.push({ start, end });
     start = end;
@@ -124,52 +200,65 @@ function spendPages(people: KnownBlock[][], owners: OwnerSpend[], fixed: KnownBl
 }
 
 /**
- * Where the page stands among the people: who is shown, and what those before and after spent
+ * Where a page stands among the lines: which people are shown, and what those before and after spent
  * together (in the total above), so the figures on one page still add up to the total.
  */
-function pageLine(owners: OwnerSpend[], start: number, end: number, page: number, pages: number): KnownBlock {
-  return pageLineOf({
-    range: `${start + 1}–${end}`,
-    everyone: owners.length,
-    page: `${page} of ${pages}`,
-    before: owners.slice(0, start),
-    after: owners.slice(end),
-  });
-}
+class PageLines {
+  private readonly people: number;
 
-/**
- * The longest line a page starting at `start` can end up with, for measuring before its end is known:
- * the widest range and page numbers, and everyone from `start` on counted after it.
- */
-function draftPageLine(owners: OwnerSpend[], start: number): KnownBlock {
-  const widest = String(owners.length).replace(/\d/g, '9');
-  return pageLineOf({
-    range: `${widest}–${widest}`,
-    everyone: owners.length,
-    page: `${widest} of ${widest}`,
-    before: owners.slice(0, start),
-    after: owners.slice(start),
-  });
-}
+  constructor(
+    private readonly lines: ReportLine[],
+    private readonly report: SpendReport,
+  ) {
+    this.people = lines.filter((line) => line.kind === 'owner').length;
+  }
 
-function pageLineOf(line: {
-  range: string;
-  everyone: number;
-  page: string;
-  before: OwnerSpend[];
-  after: OwnerSpend[];
-}): KnownBlock {
-  const sum = (list: OwnerSpend[]) => formatMoney(sumOfCents(list.map((owner) => owner.total)));
-  const parts = [`People ${line.range} of ${line.everyone} · page ${line.page}`];
-  if (line.before.length > 0) {
-    parts.push(`${plural(line.before.length, 'person', 'people')} before, ${sum(line.before)} together`);
+  line(start: number, end: number, page: number, pages: number): KnownBlock {
+    const shown = this.peopleIn(0, end) - this.peopleIn(0, start);
+    const range =
+      shown === 0
+        ? NO_OWNER_YET
+        : `People ${this.peopleIn(0, start) + 1}–${this.peopleIn(0, end)} of ${this.people}`;
+    return this.lineOf(range, `${page} of ${pages}`, start, end);
   }
-  if (line.after.length > 0) {
-    parts.push(
-      `…and ${plural(line.after.length, 'more person', 'more people')}, ${sum(line.after)} together (in the total above): *Next ▶* shows them`,
-    );
+
+  /**
+   * The longest line a page starting at `start` can end up with, for measuring before its end is
+   * known: the widest range and page numbers, and every line from `start` on counted after it.
+   */
+  draft(start: number): KnownBlock {
+    const widest = String(Math.max(this.people, this.lines.length)).replace(/\d/g, '9');
+    return this.lineOf(`People ${widest}–${widest} of ${widest}`, `${widest} of ${widest}`, start, start);
   }
-  return contextLine(parts.join(' · '));
+
+  private peopleIn(start: number, end: number): number {
+    return this.lines.slice(start, end).filter((line) => line.kind === 'owner').length;
+  }
+
+  private lineOf(range: string, page: string, start: number, end: number): KnownBlock {
+    const parts = [`${range} · page ${page}`];
+    const before = this.lines.slice(0, start);
+    const after = this.lines.slice(end);
+    if (before.length > 0) parts.push(`${this.counted(before)} before, ${this.sum(before)} together`);
+    if (after.length > 0) {
+      parts.push(
+        `…and ${this.counted(after, 'more ')}, ${this.sum(after)} together (in the total above): *Next ▶* shows them`,
+      );
+    }
+    return contextLine(parts.join(' · '));
+  }
+
+  /** "3 people", "3 more people and machines with no owner yet", "machines with no owner yet". */
+  private counted(lines: ReportLine[], more = ''): string {
+    const people = lines.filter((line) => line.kind === 'owner').length;
+    const unowned = lines.some((line) => line.kind === 'unowned') ? 'machines with no owner yet' : '';
+    const named = people === 0 ? '' : plural(people, `${more}person`, `${more}people`);
+    return [named, unowned].filter((part) => part !== '').join(' and ');
+  }
+
+  private sum(lines: ReportLine[]): string {
+    return formatMoney(sumOfCents(lines.map((line) => lineTotal(line, this.report))));
+  }
 }
 
 /** The Previous / Next buttons as wide as they get, for measuring a page before its place is known. */
@@ -216,11 +305,11 @@ function notes(report: SpendReport, notAdminBecause: string | undefined): string
   const lines = [`${how} ${when} Upgrades and machines destroyed since are not included.`];
   if (report.attributedByBot) {
     lines.push(
-      "Paperspace's API does not say who owns a machine, so each is under the person this bot created it for, " +
-        'else the person who created it through this bot, else the people Paperspace lists as having access to it' +
+      "Paperspace's API does not say who owns a machine, so each is under the person this bot created it for " +
+        'or who created it through this bot, else the person who claimed it or an administrator assigned it to' +
         (report.scope === 'own'
           ? ': these are the ones that are yours.'
-          : '; the rest were not created through this bot.'),
+          : `; the rest have no owner yet (\`${SLASH_COMMAND} assign <machine> @person\` also gives one an owner).`),
     );
   }
   if (notAdminBecause !== undefined) {
