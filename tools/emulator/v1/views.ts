@@ -121,12 +121,18 @@ export function templateV1View(template: TemplateRecord) {
   };
 }
 
-/** Custom templates also name their region and the machine they were made from (unknown here). */
+/**
+ * Custom templates also name the machine they were made from, and their region is that machine's
+ * (v1 types both as strings). A custom template is always made from a machine: the seed sees to it.
+ * A template the world restricts to one region answers that one.
+ */
 export function customTemplateV1View(template: TemplateRecord) {
+  const parent = template.parentMachine;
+  if (parent === null) throw new Error(`custom template ${template.id} names no machine it was made from`);
   return {
     ...templateV1View(template),
-    region: template.region === null ? null : regionId(template.region),
-    parentMachineId: null,
+    region: regionId(template.region ?? parent.region),
+    parentMachineId: parent.id,
     dtDeleted: null,
   };
 }
