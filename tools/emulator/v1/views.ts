@@ -6,8 +6,8 @@ import {
   GIB,
   MACHINE_SPECS,
   offeredMachineTypes,
-  STORAGE_MONTHLY_RATES,
   STORAGE_SIZES_GB,
+  storageMonthlyRate,
 } from '../catalog.js';
 import { iso } from '../machine-view.js';
 import type {
@@ -50,10 +50,10 @@ export function machineV1View(machine: MachineRecord) {
     cpus: machine.cpus,
     ram: Math.round(spec.ramGiB * GIB),
     accelerators: spec.gpu === null ? [] : [{ name: spec.gpu, count: 1, memory: null }],
-    storageTotal: machine.sizeGb * GIB,
+    storageTotal: Math.round(machine.sizeGb * GIB),
     storageUsed: machine.storageUsed === null ? 0 : Number(machine.storageUsed),
     usageRate: Number(spec.hourlyRate),
-    storageRate: Number(STORAGE_MONTHLY_RATES.get(machine.sizeGb) ?? '0'),
+    storageRate: Number(storageMonthlyRate(machine.sizeGb)),
     region: regionId(machine.region),
     networkId: machine.networkId,
     privateIp: machine.privateIpAddress,
