@@ -75,12 +75,12 @@ export type AutoSnapshotFrequency = (typeof AUTO_SNAPSHOT_FREQUENCIES)[number];
 export const RESTORE_POINT_FREQUENCIES = ['shutdown'] as const;
 
 /**
- * The disk sizes (GB) a machine can be created with, per dialect. The contract types the size as any
- * number and Paperspace refuses the others only after the request; the sizes are those Paperspace's
- * console offered for a machine's disk. v1's OpenAPI lists its own in `diskSize` (the newer document's
- * enum: 50 to 2000 as before, plus 4000, 8000, 12000 and 16000). One list per dialect: the create
- * validator (so a wrong size is refused with the form's other errors, before anything is sent), the
- * form's hint and the emulator's refusal all read it.
+ * The disk sizes (GB) each dialect lists for a machine. The contract types the size as any number and
+ * Paperspace refuses the others only after the request; the sizes are those Paperspace's console
+ * offered for a machine's disk, and the only ones it takes. v1's OpenAPI types `diskSize` as `anyOf`
+ * its listed sizes (50 to 2000 as before, plus 4000, 8000, 12000 and 16000) or any number above 0
+ * (`minimum: 0, exclusiveMinimum: true`), so on v1 the list is what the form offers, not a limit
+ * (acceptsDiskSize). The create validator, the form's hint and the emulator's refusal all read it.
  */
 export const MACHINE_DISK_SIZES_GB = {
   contract: [50, 100, 250, 500, 1000, 2000],
@@ -88,7 +88,17 @@ export const MACHINE_DISK_SIZES_GB = {
 } as const satisfies Record<Dialect, readonly number[]>;
 export type MachineDiskSizeGb = (typeof MACHINE_DISK_SIZES_GB)[Dialect][number];
 
-/** "50, 100, 250, 500, 1000 or 2000". */
+/**
+ * Whether the dialect creates a disk of `sizeGb`: one of the contract's listed sizes; on v1 any whole
+ * size above 0. v1 would take a fraction of a GB too, but the bot asks for whole GB (the form's
+ * number field, the workflow step), as no one means a disk of 75.5 GB.
+ */
+export function acceptsDiskSize(dialect: Dialect, sizeGb: number): boolean {
+  if (!Number.isInteger(sizeGb) || sizeGb < 1) return false;
+  return dialect === 'v1' || (MACHINE_DISK_SIZES_GB[dialect] as readonly number[]).includes(sizeGb);
+}
+
+/** The dialect's listed sizes: "50, 100, 250, 500, 1000 or 2000". */
 export function diskSizesText(dialect: Dialect): string {
   const sizes = MACHINE_DISK_SIZES_GB[dialect];
   return `${sizes.slice(0, -1).join(', ')} or ${sizes.at(-1)}`;

@@ -22,6 +22,7 @@ import {
   type RunningEmulator,
   startEmulator,
 } from '../../tools/emulator/index.js';
+import { bothHooks, createV1AnswerCheck, type V1AnswerCheck } from '../support/v1-answer-check.js';
 
 /** Every timed state (provisioning, starting, stopping, restarting) lasts this long. */
 export const TRANSITION_MS = 1000;
@@ -89,9 +90,12 @@ export interface ContractWorld {
 }
 
 const running: RunningEmulator[] = [];
+// Answers only: these tests send malformed requests on purpose, to see them refused.
+const checks: V1AnswerCheck[] = [];
 
 afterEach(async () => {
   await Promise.all(running.splice(0).map((emulator) => emulator.close()));
+  for (const check of checks.splice(0)) check.assertNoProblems();
 });
 
 export interface ContractWorldOptions extends EmulatorOptions {
@@ -105,8 +109,16 @@ export async function startContractWorld({
   ...options
 }: ContractWorldOptions = {}): Promise<ContractWorld> {
   const clock = createFakeClock(Date.UTC(2024, 4, 15, 9, 0, 0));
-  const emulator = await startEmulator({ port: 0, now: clock.now, transitionMs: TRANSITION_MS, ...options });
+  const check = createV1AnswerCheck();
+  const emulator = await startEmulator({
+    port: 0,
+    now: clock.now,
+    transitionMs: TRANSITION_MS,
+    ...options,
+    onExchange: bothHooks(check, options.onExchange),
+  });
   running.push(emulator);
+  checks.push(check);
 
   const sleeps: number[] = [];
   const scheduled: Array<{ at: number; action: () => Promise<unknown> | unknown }> = [];

@@ -229,6 +229,7 @@ const SEED_WITH_OWN_TEMPLATE = {
       os: 'Ubuntu 22.04',
       account: 'u1ada',
       region: 'Europe (AMS1)',
+      madeFrom: { machine: 'psada003', region: 'Europe (AMS1)' },
     },
   ],
 };

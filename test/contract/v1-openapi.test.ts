@@ -5,39 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../tools/emulator/index.js';
 import { DEMO_USERS, startContractWorld } from './harness.js';
-import { operationOf, V1_ERROR_CODES, v1ErrorBody } from './v1-openapi-schemas.js';
+import { answerProblemsOf, errorProblemsOf, requestProblemsOf } from './v1-openapi-check.js';
 
-/** What is wrong with an error answer: a shape the OpenAPI's `error` response lacks, or another code. */
-function errorProblemsOf(entry: RequestLogEntry): string[] {
-  const where = `${entry.status} to ${entry.method} ${entry.path}${entry.query}`;
-  const parsed = v1ErrorBody.safeParse(entry.reply);
-  if (!parsed.success) return [`${where}: ${parsed.error.message}`];
-  const expected = V1_ERROR_CODES[entry.status] ?? 'INTERNAL_SERVER_ERROR';
-  return parsed.data.code === expected ? [] : [`${where}: code ${parsed.data.code}, not ${expected}`];
-}
-
-function problemsOf(entry: RequestLogEntry): string[] {
-  const where = `${entry.method} ${entry.path}${entry.query}`;
-  const operation = operationOf(entry.method, entry.path);
-  if (!operation) return [`${where}: not an operation of the specification`];
-  const problems: string[] = [];
-  const query = Object.fromEntries(new URLSearchParams(entry.query));
-  const parsedQuery = operation.query.safeParse(query);
-  if (!parsedQuery.success) problems.push(`${where} query: ${parsedQuery.error.message}`);
-  if (operation.body) {
-    const parsedBody = operation.body.safeParse(entry.body ?? {});
-    if (!parsedBody.success) problems.push(`${where} body: ${parsedBody.error.message}`);
-  } else if (entry.body !== undefined) {
-    problems.push(`${where}: sent a body the operation does not take`);
-  }
-  if (entry.status === 200) {
-    const parsedAnswer = operation.answer.safeParse(entry.reply);
-    if (!parsedAnswer.success) problems.push(`${where} answer: ${parsedAnswer.error.message}`);
-  } else {
-    problems.push(...errorProblemsOf(entry));
-  }
-  return problems;
-}
+/** Both sides of one exchange: what the client sent, and what the emulator answered. */
+const problemsOf = (entry: RequestLogEntry) => [...requestProblemsOf(entry), ...answerProblemsOf(entry)];
 
 describe("v1 requests and answers against the specification's schemas", () => {
   it('holds for every v1 operation the client uses', async () => {
@@ -110,6 +81,39 @@ describe("v1 requests and answers against the specification's schemas", () => {
     expect(
       problemsOf({ ...entry, method: 'GET', body: undefined, query: '?limit=500' }).join('\n'),
     ).toContain('limit');
+  });
+
+  it('fails an answer that leaves out a required field or gives null where the OpenAPI says string', () => {
+    const template = {
+      id: 'tx',
+      name: 'x',
+      agentType: 'LinuxHeadless',
+      operatingSystemLabel: 'Ubuntu 22.04',
+      defaultSizeGb: 50,
+      availableMachineTypes: [],
+      dtCreated: '2024-05-15T09:00:00.000Z',
+      region: null,
+      parentMachineId: null,
+    };
+    const entry = {
+      method: 'GET',
+      path: '/v1/custom-templates',
+      query: '',
+      status: 200,
+      at: 0,
+      userId: null,
+      body: undefined,
+      reply: { hasMore: false, nextPage: null, items: [template] },
+    };
+    const problems = answerProblemsOf(entry).join('\n');
+    expect(problems).toContain('items.0.region');
+    expect(problems).toContain('items.0.parentMachineId');
+    const session = {
+      ...entry,
+      path: '/v1/auth/session',
+      reply: { user: { id: 'u', email: 'e' }, team: {} },
+    };
+    expect(answerProblemsOf(session).join('\n')).toContain('team.maxMachines');
   });
 
   it("answers every failure with the specification's error body and the code of its status", async () => {

@@ -28,6 +28,7 @@ import {
   type SlackResponse,
   send,
 } from './slack-requests.js';
+import { bothHooks, createV1AnswerCheck } from './v1-answer-check.js';
 
 export const SIGNING_SECRET = 'e2e-signing-secret';
 export const BOT_TOKEN = 'xoxb-e2e-bot-token';
@@ -146,6 +147,11 @@ export interface TestBot {
   sealMetadata(payload: string): string;
   /** What the bot put into a view's private_metadata, once its seal is checked. */
   openMetadata(sealed: string): string;
+  /**
+   * Throws if any v1 exchange since the last call broke the OpenAPI: an emulator answer, or a request
+   * the bot sent. useTestBot calls it after each test; close() calls it last.
+   */
+  assertV1Specification(): void;
   close(): Promise<void>;
 }
 
@@ -166,7 +172,13 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     }),
   });
   const now = options.now ?? Date.now;
-  const emulator = await startEmulator({ transitionMs: 1000, ...options.emulator });
+  // The bot is the emulator's only client here, so what it sends is checked as well as the answers.
+  const v1Check = createV1AnswerCheck({ requests: true });
+  const emulator = await startEmulator({
+    transitionMs: 1000,
+    ...options.emulator,
+    onExchange: bothHooks(v1Check, options.emulator?.onExchange),
+  });
   const dialect = options.dialect ?? (process.env.TEST_PAPERSPACE_DIALECT === 'v1' ? 'v1' : 'contract');
   const slack = await startFakeSlack({
     teamId: TEAM_ID,
@@ -304,11 +316,13 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
       if (payload === undefined) throw new Error(`private_metadata is not sealed by the bot: ${sealed}`);
       return payload;
     },
+    assertV1Specification: () => v1Check.assertNoProblems(),
     async close() {
       await runningBot.stop();
       await Promise.allSettled([emulator.close(), slack.close(), proxy?.close()]);
       await store.close();
       await rm(directory, { recursive: true, force: true });
+      v1Check.assertNoProblems();
     },
   };
 }

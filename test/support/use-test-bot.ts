@@ -1,7 +1,7 @@
 // The lifecycle most bot tests share: one bot per test file, started before its tests and closed
 // after them, with the fake Slack's record cleared before each test so that every test reads only
-// the calls it caused.
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+// the calls it caused, and every v1 exchange checked against the OpenAPI after each test.
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startTestBot, type TestBot, type TestBotOptions, type TestUserName } from './test-bot.js';
 
 export interface UseTestBotOptions extends TestBotOptions {
@@ -28,6 +28,10 @@ export function useTestBot(options: UseTestBotOptions = {}): TestBot {
   });
   beforeEach(() => {
     started?.slack.reset();
+  });
+  // The test that made the bot send, or the emulator answer, what v1's OpenAPI does not allow fails.
+  afterEach(() => {
+    started?.assertV1Specification();
   });
   return new Proxy({} as TestBot, {
     get(_target, property) {

@@ -68,7 +68,7 @@ export const MACHINE_SPECS: Readonly<Record<EmulatorMachineType, MachineSpec>> =
 };
 
 /**
- * The monthly price of each disk size the bot's validator accepts (MACHINE_DISK_SIZES_GB, both
+ * The monthly price of each listed disk size (MACHINE_DISK_SIZES_GB, both
  * dialects). Paperspace's pricing page listed 50 GB to 2 TB; the sizes only v1 offers are priced at
  * 2 TB's rate per GB ($0.04), an assumption of the emulator, not a published price.
  */
@@ -85,14 +85,17 @@ const STORAGE_MONTHLY_RATE: Readonly<Record<MachineDiskSizeGb, string>> = {
   16000: '640.00',
 };
 
-/** Storage sizes a machine can be created with (GB), and their monthly price. */
-export const STORAGE_MONTHLY_RATES: ReadonlyMap<number, string> = new Map(
-  MACHINE_DISK_SIZES_GB.v1.map((size) => [size, STORAGE_MONTHLY_RATE[size]]),
-);
+/** 2 TB's price per GB, which the sizes no price list names are charged at (an assumption too). */
+const UNLISTED_MONTHLY_RATE_PER_GB = 0.04;
 
-/** The sizes each dialect's create accepts. */
+/** The monthly price of a disk of `sizeGb`: a listed size's own, else 2 TB's rate per GB. */
+export function storageMonthlyRate(sizeGb: number): string {
+  const listed = STORAGE_MONTHLY_RATE[sizeGb as MachineDiskSizeGb] as string | undefined;
+  return listed ?? (sizeGb * UNLISTED_MONTHLY_RATE_PER_GB).toFixed(2);
+}
+
+/** The sizes the contract's create accepts (v1 takes any size above 0). */
 export const STORAGE_SIZES_GB: readonly number[] = MACHINE_DISK_SIZES_GB.contract;
-export const V1_STORAGE_SIZES_GB: readonly number[] = MACHINE_DISK_SIZES_GB.v1;
 
 export const GIB = 1024 ** 3;
 

@@ -53,6 +53,8 @@ export const DEMO_SEED: SeedInput = {
       label: 'Orbital ML base image',
       os: 'Ubuntu 22.04 (ML in a Box)',
       account: 'te1orbit',
+      // Made from Maya's build machine: v1 names it and its region.
+      madeFrom: { machine: 'psorb002', region: 'Europe (AMS1)' },
     },
   ],
   networks: [

@@ -96,9 +96,10 @@ function provisionedBy(core: EmulatorCore, blueprint: MachineBlueprint) {
     machine.os = blueprint.template.os;
     machine.ram = String(Math.round(spec.ramGiB * GIB));
     machine.gpu = spec.gpu;
-    machine.storageTotal = String(blueprint.sizeGb * GIB);
+    // Whole bytes, whatever the size: v1 creates disks of a fraction of a GB too.
+    machine.storageTotal = String(Math.round(blueprint.sizeGb * GIB));
     machine.storageUsed = String(
-      Math.min(blueprint.sizeGb, TEMPLATE_USED_GIB[blueprint.template.family]) * GIB,
+      Math.round(Math.min(blueprint.sizeGb, TEMPLATE_USED_GIB[blueprint.template.family]) * GIB),
     );
     if (blueprint.assignPublicIp) machine.publicIpAddress = core.ids.nextPublicIp();
     if (blueprint.takeInitialSnapshot && blueprint.markSnapshotAsRestorePoint) {

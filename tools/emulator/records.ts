@@ -41,6 +41,8 @@ export interface TemplateRecord {
   readonly accountId: string | null;
   /** Null when the template can be used in every region. */
   readonly region: Region | null;
+  /** An account's template was made from a machine (which may since be gone); null for stock ones. */
+  readonly parentMachine: { readonly id: string; readonly region: Region } | null;
   readonly dtCreated: number;
 }
 

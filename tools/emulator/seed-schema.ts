@@ -45,6 +45,12 @@ const templateSchema = z.strictObject({
   /** A team id, or the user id of an individual account; absent for stock templates. */
   account: id.optional(),
   region: z.enum(REGIONS).optional(),
+  /**
+   * An account's template: the machine it was made from, and that machine's region, which v1 answers
+   * for every custom template (parentMachineId, region). Written out rather than looked up, since a
+   * template outlives its machine: the machine need not be in the seed.
+   */
+  madeFrom: z.strictObject({ machine: id, region: z.enum(REGIONS) }).optional(),
   dtCreated: timestamp,
 });
 
@@ -182,6 +188,13 @@ function crossReferenceIssues(seed: Seed): Issue[] {
         path: ['templates', index, 'account'],
         message: `no team or individual user "${template.account}"`,
       });
+    }
+    const at = (message: string) => issues.push({ path: ['templates', index, 'madeFrom'], message });
+    if (template.account === undefined && template.madeFrom !== undefined) {
+      at("only an account's template is made from a machine");
+    }
+    if (template.account !== undefined && template.madeFrom === undefined) {
+      at("an account's template names the machine it was made from");
     }
   });
   seed.networks.forEach((network, index) => {

@@ -106,6 +106,9 @@ export function loadSeed(core: EmulatorCore, input: unknown): void {
       agentType: template.agentType ?? defaultAgentType(template.os),
       accountId: template.account === undefined ? null : accountOf(template.account),
       region: template.region ?? null,
+      parentMachine: template.madeFrom
+        ? { id: template.madeFrom.machine, region: template.madeFrom.region }
+        : null,
       dtCreated: timeOf(core, template.dtCreated),
     };
     world.templates.set(record.id, record);

@@ -50,6 +50,12 @@ export interface EmulatorOptions {
    * small. A benchmark that counts one tick of 11,000 calls asks for more.
    */
   readonly requestLogLimit?: number;
+  /**
+   * Called with every request as it is logged, before its answer is sent (and whether or not the log
+   * still keeps it): tests pass a check of each v1 answer against the OpenAPI here, which lives with
+   * the tests since the emulator must not judge itself by its own reading of the document.
+   */
+  readonly onExchange?: (entry: RequestLogEntry) => void;
 }
 
 export interface RunningEmulator {
@@ -117,6 +123,14 @@ function parseJson(text: string): unknown {
   }
 }
 
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return parseJson(text);
+  } catch {
+    return undefined;
+  }
+}
+
 function send(response: ServerResponse, reply: Reply): void {
   const headers: Record<string, string> = { ...reply.headers };
   if (reply.body === undefined) {
@@ -164,7 +178,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const key = credentialOf(request.headers) ?? `address:${request.socket.remoteAddress}`;
       await faults.whenServed(key);
       const fault = faults.check(key, url.pathname);
-      if (fault) return asReply(fault);
+      if (fault) {
+        // The fault answers before the body is read as JSON, but the log still shows what was sent.
+        requestBodies.set(request, parsedOrUndefined(text));
+        return asReply(fault);
+      }
       const body = parseJson(text);
       requestBodies.set(request, body);
       if (isV1) {
@@ -215,7 +233,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     void answer(request, url)
       .then(async (reply) => {
         if (requestLog.length >= (options.requestLogLimit ?? REQUEST_LOG_LIMIT)) requestLog.shift();
-        requestLog.push({
+        const entry: RequestLogEntry = {
           method: request.method ?? 'GET',
           path: url.pathname,
           query: url.search,
@@ -224,7 +242,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           userId: userIdOf(request),
           body: requestBodies.get(request),
           reply: reply.body,
-        });
+        };
+        requestLog.push(entry);
+        options.onExchange?.(entry);
         if (options.latencyMs) await delay(options.latencyMs);
         send(response, reply);
       })

@@ -6,7 +6,7 @@ import {
   type Region,
 } from '../../src/paperspace/constants.js';
 import { requireUser, visibleMachine } from './auth.js';
-import { MACHINE_SPECS, STORAGE_MONTHLY_RATES } from './catalog.js';
+import { MACHINE_SPECS, storageMonthlyRate } from './catalog.js';
 import { badRequest } from './errors.js';
 import { requiredQuery } from './filters.js';
 import { billedMs } from './lifecycle.js';
@@ -44,7 +44,7 @@ function getUtilization({ core, caller, query }: RequestContext): Reply {
     storageUtilization: {
       machineId,
       secondsUsed: overlapMs(machine.dtCreated, now, start, end) / 1000,
-      monthlyRate: STORAGE_MONTHLY_RATES.get(machine.sizeGb) ?? '0.00',
+      monthlyRate: storageMonthlyRate(machine.sizeGb),
       billingMonth,
     },
   });

@@ -2,11 +2,11 @@
 // (the contract's Windows/Ubuntu type rules, or v1's per-template catalog).
 import { z } from 'zod';
 import {
+  acceptsDiskSize,
   BILLING_TYPES,
   diskSizesText,
   isCpuMachineType,
   isGridMachineType,
-  MACHINE_DISK_SIZES_GB,
   MACHINE_TYPES,
   RESTORE_POINT_FREQUENCIES,
 } from '../constants.js';
@@ -25,16 +25,14 @@ import {
 export const machineTypeSchema = choice(MACHINE_TYPES);
 
 /**
- * A machine's disk size, among the dialect's. Checked on the field, not in the create's refinement,
- * which zod runs only once every field is valid: a wrong size is reported in the same round as the
- * form's other errors. A size that is not a positive whole number already has its one message.
+ * A machine's disk size, one the dialect takes (acceptsDiskSize). Checked on the field, not in the
+ * create's refinement, which zod runs only once every field is valid: a wrong size is reported in the
+ * same round as the form's other errors. A size that is not a positive whole number already has its
+ * one message, which is all v1 can refuse.
  */
 const diskSizeSchema = (dialect: Dialect) =>
   positiveWholeNumber().refine(
-    (size) =>
-      !Number.isInteger(size) ||
-      size < 1 ||
-      (MACHINE_DISK_SIZES_GB[dialect] as readonly number[]).includes(size),
+    (size) => !Number.isInteger(size) || size < 1 || acceptsDiskSize(dialect, size),
     {
       error: (issue) =>
         `must be a disk size Paperspace offers: ${diskSizesText(dialect)} GB, not ${String(issue.input)}`,

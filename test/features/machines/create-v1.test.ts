@@ -73,6 +73,20 @@ describe('/ps create on v1', () => {
     expect(answered).toMatchObject({ status: 200, reply: { data: { storageTotal: 16000 * 1024 ** 3 } } });
   });
 
+  it('takes any whole disk size above 0, as v1 does, and refuses 0 before sending anything', async () => {
+    await createInline('machineName=odd-disk machineType=A4000 templateId=t04azgph region=ny2 size=77');
+    await bot.slack.waitFor('chat.postMessage');
+    expect(sentFor('odd-disk')).toMatchObject({ diskSize: 77 });
+    expect(bot.emulator.state.machineByName('odd-disk')).toBeDefined();
+    const before = createCalls().length;
+    const request = await createInline(
+      'machineName=no-disk machineType=A4000 templateId=t04azgph region=ny2 size=0',
+    );
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    expect(reply.text).toContain('size must be a positive whole number');
+    expect(createCalls()).toHaveLength(before);
+  });
+
   it('gives a member access when userId is given, as accessorIds, and requires no owner', async () => {
     await createInline(
       'machineName=shared-1 machineType=A4000 templateId=t04azgph region=ny2 size=50 userId=u1sam',
@@ -111,7 +125,7 @@ describe('/ps create on v1', () => {
     const form = textOf(filled.args.view);
     expect(form).not.toContain('billing_type');
     expect(form).not.toContain('new_user_email');
-    expect(form).toContain('12000 or 16000 GB');
+    expect(form).toContain('12000 or 16000 GB; Paperspace takes any whole number of GB above 0');
     expect(form).toContain('Give access');
     expect(form).toContain(CallbackId.createMachine);
   });

@@ -7,6 +7,7 @@ import {
   type RunningEmulator,
   startEmulator,
 } from '../../../tools/emulator/index.js';
+import { bothHooks, createV1AnswerCheck, type V1AnswerCheck } from '../../support/v1-answer-check.js';
 import { TEST_SEED } from './test-seed.js';
 
 /** Every timed state lasts this long in tests; the fake clock is advanced past it. */
@@ -40,9 +41,13 @@ export interface Harness {
 }
 
 const running: RunningEmulator[] = [];
+// Every v1 answer is checked against the OpenAPI; answers only, as these tests send malformed
+// requests on purpose.
+const checks: V1AnswerCheck[] = [];
 
 afterEach(async () => {
   await Promise.all(running.splice(0).map((emulator) => emulator.close()));
+  for (const check of checks.splice(0)) check.assertNoProblems();
 });
 
 async function send(url: string, method: string, options: CallOptions): Promise<ApiResponse> {
@@ -67,13 +72,16 @@ async function send(url: string, method: string, options: CallOptions): Promise<
 /** An emulator closed automatically after the test. */
 export async function startHarness(options: EmulatorOptions = {}): Promise<Harness> {
   const clock = createFakeClock(Date.UTC(2024, 4, 15, 9, 0, 0));
+  const check = createV1AnswerCheck();
   const emulator = await startEmulator({
     seed: TEST_SEED,
     transitionMs: TRANSITION_MS,
     now: clock.now,
     ...options,
+    onExchange: bothHooks(check, options.onExchange),
   });
   running.push(emulator);
+  checks.push(check);
   const url = (path: string, query: CallOptions['query']) => {
     const search = new URLSearchParams(
       Object.entries(query ?? {}).map(([name, value]): [string, string] => [name, String(value)]),

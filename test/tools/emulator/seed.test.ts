@@ -56,6 +56,11 @@ describe('seed validation', () => {
       { ...minimal, templates: [{ id: 't1', name: 'x', os: 'FreeBSD' }] },
       'templates[0].os: must name Windows or Ubuntu',
     ],
+    // v1 answers every custom template with the machine it was made from and that machine's region.
+    [
+      { ...minimal, templates: [{ id: 't1', name: 'x', os: 'Ubuntu 22.04', account: 'u1' }] },
+      "templates[0].madeFrom: an account's template names the machine it was made from",
+    ],
     [
       {
         ...minimal,

@@ -87,6 +87,7 @@ export const TEST_SEED: SeedInput = {
       label: 'Acme image',
       os: 'Ubuntu 22.04 (Acme)',
       account: 'te-acme',
+      madeFrom: { machine: 'ps-milo-up', region: 'East Coast (NY2)' },
     },
   ],
   networks: [

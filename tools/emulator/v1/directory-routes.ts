@@ -1,4 +1,4 @@
-// Who am I (GET /auth/session), team members, OS and custom templates, and machine type availability.
+// Team members, OS and custom templates, and machine type availability.
 import { EMULATOR_MACHINE_TYPES } from '../catalog.js';
 import { badRequest, notFound } from '../errors.js';
 import { iso } from '../machine-view.js';
@@ -7,41 +7,15 @@ import { isAvailable } from '../world.js';
 import { paginate } from './paging.js';
 import { requireRegion } from './regions.js';
 import type { V1Context, V1Route } from './router.js';
+import { namespaceOf } from './session-route.js';
 import { customTemplateV1View, templateV1View, userV1View } from './views.js';
-
-/** The world has no namespaces: one is derived from the account's name ("Acme" -> "acme"). */
-function namespaceOf(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-}
-
-function session({ core, user }: V1Context): Reply {
-  const account = core.world.accounts.get(user.accountId);
-  const team = {
-    id: user.accountId,
-    name: account?.name ?? user.accountId,
-    namespace: namespaceOf(account?.name ?? user.accountId),
-    isUserTeam: account?.kind !== 'team',
-    dtCreated: iso(account?.dtCreated ?? user.dtCreated),
-  };
-  return json({
-    user: {
-      ...userV1View(user),
-      dtCreated: iso(user.dtCreated),
-      teamMemberships: [{ isAdmin: user.role === 'admin', isOwner: account?.kind !== 'team', team }],
-    },
-    team: { id: team.id, namespace: team.namespace, isPrivate: account?.kind !== 'team' },
-  });
-}
 
 function teamUsers(context: V1Context): Reply {
   const { core, user, params } = context;
   // The typings name the path parameter the team's id; Paperspace's own CLI passes the namespace.
   // Both address the caller's team; another team's members are as invisible as a missing team.
   const account = core.world.accounts.get(user.accountId);
-  const namespace = namespaceOf(account?.name ?? user.accountId);
+  const namespace = namespaceOf(account, user.accountId);
   if (params.teamId !== user.accountId && params.teamId !== namespace) {
     throw notFound(`Team ${params.teamId} not found`);
   }
@@ -101,8 +75,10 @@ function customTemplates(context: V1Context): Reply {
       {
         orderBy: { dtCreated: (template) => template.dtCreated, name: (template) => template.name },
         key: (template) => template.id,
-        // The emulator does not know which machine a template was made from: no template matches one.
-        filters: { name: (template, value) => template.name === value, machineId: () => false },
+        filters: {
+          name: (template, value) => template.name === value,
+          machineId: (template, value) => template.parentMachineId === value,
+        },
       },
       context.paging,
     ),
@@ -123,7 +99,6 @@ function availability({ core, query }: V1Context): Reply {
 }
 
 export const v1DirectoryRoutes: readonly V1Route[] = [
-  { method: 'GET', path: '/auth/session', handle: session },
   { method: 'GET', path: '/teams/:teamId/users', handle: teamUsers },
   { method: 'GET', path: '/os-templates', handle: osTemplates },
   { method: 'GET', path: '/custom-templates', handle: customTemplates },

@@ -2,7 +2,6 @@
 // fields); the world's rules decide the rest: only administrators create, template, availability,
 // network and storage sizes are checked by the same code as the contract's create.
 import { z } from 'zod';
-import { V1_STORAGE_SIZES_GB } from '../catalog.js';
 import { badRequest, forbidden } from '../errors.js';
 import { checkPlacement } from '../machine-create.js';
 import { provisionMachine } from '../machine-factory.js';
@@ -19,7 +18,8 @@ const createSchema = z.strictObject({
   machineType: z.string().trim().min(1),
   templateId: z.string().min(1),
   region: z.string().min(1),
-  diskSize: z.number().int().positive(),
+  // The OpenAPI's `anyOf` the listed sizes or any number above 0: only 0, a negative or not a number is refused.
+  diskSize: z.number().gt(0),
   networkId: z.string().min(1).optional(),
   publicIpType: z.enum(['static', 'dynamic', 'none']).optional(),
   startOnCreate: z.boolean().optional(),
@@ -42,11 +42,6 @@ const createSchema = z.strictObject({
 type CreateRequest = z.infer<typeof createSchema>;
 
 function checkRequest(context: V1Context, request: CreateRequest): void {
-  if (!V1_STORAGE_SIZES_GB.includes(request.diskSize)) {
-    throw badRequest(
-      `diskSize: ${request.diskSize} GB is not offered; choose one of ${V1_STORAGE_SIZES_GB.join(', ')}`,
-    );
-  }
   if (request.restorePointEnabled && !(request.takeInitialSnapshot && request.restorePointFrequency)) {
     throw badRequest(
       'restorePointEnabled requires takeInitialSnapshot set to true and a restorePointFrequency',

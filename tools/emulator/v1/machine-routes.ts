@@ -60,7 +60,7 @@ const updateSchema = z.strictObject({
   autoSnapshotEnabled: z.boolean().optional(),
   autoSnapshotFrequency: v1SnapshotFrequencySchema.optional(),
   autoSnapshotSaveCount: z.number().int().min(1).optional(),
-  diskSize: z.number().int().positive().optional(),
+  diskSize: z.number().gt(0).optional(),
   machineType: z.string().min(1).optional(),
   networkId: z.string().min(1).optional(),
   publicIpType: z.enum(['static', 'dynamic', 'none']).optional(),

@@ -9,6 +9,7 @@ import { v1MachineRoutes } from './machine-routes.js';
 import { v1NetworkRoutes } from './network-routes.js';
 import type { V1Route } from './router.js';
 import { v1ScriptRoutes } from './script-routes.js';
+import { v1SessionRoutes } from './session-route.js';
 
 export const V1_ROUTES: readonly V1Route[] = [
   ...v1MachineCreateRoutes,
@@ -17,6 +18,7 @@ export const V1_ROUTES: readonly V1Route[] = [
   ...v1AccessorRoutes,
   ...v1EventRoutes,
   ...v1ScriptRoutes,
+  ...v1SessionRoutes,
   ...v1DirectoryRoutes,
   ...v1NetworkRoutes,
   ...v1DriveRoutes,

@@ -6,8 +6,8 @@ import {
   GIB,
   MACHINE_SPECS,
   offeredMachineTypes,
-  STORAGE_MONTHLY_RATES,
   STORAGE_SIZES_GB,
+  storageMonthlyRate,
 } from '../catalog.js';
 import { iso } from '../machine-view.js';
 import type {
@@ -50,10 +50,10 @@ export function machineV1View(machine: MachineRecord) {
     cpus: machine.cpus,
     ram: Math.round(spec.ramGiB * GIB),
     accelerators: spec.gpu === null ? [] : [{ name: spec.gpu, count: 1, memory: null }],
-    storageTotal: machine.sizeGb * GIB,
+    storageTotal: Math.round(machine.sizeGb * GIB),
     storageUsed: machine.storageUsed === null ? 0 : Number(machine.storageUsed),
     usageRate: Number(spec.hourlyRate),
-    storageRate: Number(STORAGE_MONTHLY_RATES.get(machine.sizeGb) ?? '0'),
+    storageRate: Number(storageMonthlyRate(machine.sizeGb)),
     region: regionId(machine.region),
     networkId: machine.networkId,
     privateIp: machine.privateIpAddress,
@@ -121,12 +121,18 @@ export function templateV1View(template: TemplateRecord) {
   };
 }
 
-/** Custom templates also name their region and the machine they were made from (unknown here). */
+/**
+ * Custom templates also name the machine they were made from, and their region is that machine's
+ * (v1 types both as strings). A custom template is always made from a machine: the seed sees to it.
+ * A template the world restricts to one region answers that one.
+ */
 export function customTemplateV1View(template: TemplateRecord) {
+  const parent = template.parentMachine;
+  if (parent === null) throw new Error(`custom template ${template.id} names no machine it was made from`);
   return {
     ...templateV1View(template),
-    region: template.region === null ? null : regionId(template.region),
-    parentMachineId: null,
+    region: regionId(template.region ?? parent.region),
+    parentMachineId: parent.id,
     dtDeleted: null,
   };
 }

@@ -70,7 +70,11 @@ export function createMachineModal(input_: CreateMachineModalInput): ModalView {
           hint: 'No templates were listed for this account; paste a template id.',
         }),
     input(F.size, 'Storage size (GB)', numberElement({ initial: 50, min: 1 }), {
-      hint: `Paperspace offers ${diskSizesText(input_.dialect)} GB.`,
+      // v1 takes any whole size, so its list is a suggestion; the contract's is the only sizes it takes.
+      hint:
+        input_.dialect === 'v1'
+          ? `Usually ${diskSizesText('v1')} GB; Paperspace takes any whole number of GB above 0.`
+          : `Paperspace offers ${diskSizesText(input_.dialect)} GB.`,
     }),
     input(F.machineName, 'Name', textElement({ placeholder: 'gpu-1', maxLength: 255 })),
   ];

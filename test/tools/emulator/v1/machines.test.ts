@@ -61,10 +61,12 @@ describe('v1 machines', () => {
     expect(machine.body.publicIp).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
   });
 
-  it('applies the world’s create rules: storage sizes, templates, region ids, GPU availability', async () => {
+  it('applies the world’s create rules: disk sizes above 0, templates, region ids, GPU availability', async () => {
     const api = await startV1();
     const tries = [
-      { diskSize: 60 },
+      { diskSize: 0 },
+      { diskSize: -50 },
+      { diskSize: '100' },
       { templateId: 't-nope' },
       { region: 'mars1' },
       { machineType: 'P6000', templateId: 't-win', region: 'ny2' },
@@ -78,6 +80,16 @@ describe('v1 machines', () => {
       body: { ...CREATE, region: 'East Coast (NY2)' },
     });
     expect(full.status).toBe(200);
+  });
+
+  it('creates a disk of any size above 0, as the OpenAPI types diskSize, priced at 2 TB’s rate per GB', async () => {
+    const api = await startV1();
+    const response = await api.call('POST', '/machines', {
+      key: KEY.alma,
+      body: { ...CREATE, diskSize: 77 },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ storageTotal: 77 * 1024 ** 3, storageRate: 3.08 });
   });
 
   it('takes its catalog from the template: a type only v1 sells is created where the template offers it', async () => {
