@@ -2,10 +2,10 @@
 // (domain/machine-owner.ts) and the viewer's role in the machine's team. Every card drawn for one
 // viewer (lists, App Home, /ps show, an unfurl) asks this one rule, so no card offers a button whose
 // every click would end in a 403, and no two surfaces name different owners.
-// - Power (Start, Stop, Restart): the owner. On v1, where Paperspace names no owner and the team's
-//   administrators answer for its machines, an administrator of the machine's team too; the legacy API
-//   keeps power for the owner alone, even for an administrator. A machine nobody owns, seen by someone
-//   whose role could not be read, lets Paperspace judge the click. Anyone else gets "Ask the owner".
+// - Power (Start, Stop, Restart): the owner. Paperspace lets nobody else power a machine, not even an
+//   administrator (v1 adds its accessors, whom it does not list with the machine). A machine nobody
+//   owns yet on v1, or seen by someone whose role could not be read, lets Paperspace judge the click:
+//   its creator may, and a refusal offers to ask the administrators. Anyone else gets "Ask the owner".
 // - Manage (Settings, Access, Destroy): the owner, or an administrator of THAT machine's team. An
 //   individual account is its own administrator, and a team machine shared with it is not its team's:
 //   that is why the machine's team is compared, not only the role.
@@ -86,8 +86,7 @@ function judged(judge: Judge, machine: Machine): MachineButtons {
   const mine = isOwnedBy(owner, judge.viewer);
   const ofTeam = ofViewersTeam(judge, machine, owner);
   const administers = judge.role === 'admin' && ofTeam;
-  const power =
-    mine || (administers && judge.v1) || (owner.kind === 'none' && judge.role === 'unknown' && ofTeam);
+  const power = mine || (owner.kind === 'none' && ofTeam && (judge.v1 || judge.role === 'unknown'));
   const named = mine ? undefined : judge.nameOf(owner);
   return {
     power,
