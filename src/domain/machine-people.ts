@@ -1,22 +1,12 @@
-// Who a machine and a team are to the people of a Slack workspace: the machine's owner as Paperspace
-// names them, and the Slack people whose linked keys belong to a Paperspace user or team. Requests,
-// spend, cost alerts and the cards all route to people this way.
+// Who a Paperspace user and team are to the people of a Slack workspace: the Slack people whose linked
+// keys belong to a Paperspace user or team, and a Paperspace user's name. Whose a machine is, is the
+// owner rule's (machine-owner.ts).
 import type { PaperspaceClient } from '../paperspace/client.js';
-import type { Machine } from '../paperspace/schemas.js';
 import type { SlackUser } from '../store/slack-user.js';
 import type { Store } from '../store/store.js';
 
 export interface Teammate extends SlackUser {
   paperspaceUserId: string;
-}
-
-/**
- * The Paperspace id of the machine's owner. The contract's machine lists no owner, but the API sends
- * `userId` (the schema passes it through); undefined when it is missing, as on v1.
- */
-export function ownerIdOf(machine: Machine): string | undefined {
-  const owner: unknown = (machine as { userId?: unknown }).userId;
-  return typeof owner === 'string' && owner !== '' ? owner : undefined;
 }
 
 /** Linked people of the same Slack workspace and Paperspace team, the given person excluded. */

@@ -19,7 +19,7 @@ export interface RecordedOwner {
   setAt: number;
 }
 
-export type ClaimResult = { claimed: true } | { claimed: false; owner: RecordedOwner };
+type ClaimResult = { claimed: true } | { claimed: false; owner: RecordedOwner };
 
 export interface MachineOwnerRepository {
   /** The recorded owners of those machines of the workspace that have one. */

@@ -12,7 +12,7 @@ import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 
 /** The words a card uses for a machine nobody owns yet. */
-export const NO_OWNER_YET = 'no owner yet';
+const NO_OWNER_YET = 'no owner yet';
 
 /** An owner as mrkdwn (a mention, an escaped name or "no owner yet"), when it can be named. */
 export type OwnerNameOf = (owner: MachineOwner) => string | undefined;
