@@ -201,6 +201,10 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
 
     due: (user, now) => starts.due(keyOf(user), now),
 
+    // A stop the bot followed to off: its run and its alert rows end now, not at the next check, and
+    // whether or not this replica follows it (the list that would end it may be another person's).
+    machineOff: (teamId, machine) => endRuns(teamId, [machine]),
+
     async check(user, machines, client) {
       const now = deps.now();
       if (!starts.begin(keyOf(user), now)) {
