@@ -58,6 +58,12 @@ export interface PersonMachineCheck {
   due(user: SlackUser, now: number): boolean;
   /** Every machine the person's key lists, as listed this tick, with the client that listed them. */
   check(user: SlackUser, machines: readonly Machine[], client: PaperspaceClient): Promise<void>;
+  /**
+   * A machine of workspace `teamId` a watch saw reach off (a stop the bot sent, followed to its end):
+   * told at once, whoever's key listed it and whichever replica follows it, so the check need not wait
+   * for its next list (five minutes for a person without watches) to act on the stop.
+   */
+  machineOff?(teamId: string, machine: { id: string; name: string }): Promise<void>;
 }
 
 /** What the scheduler reports as it runs (the bot counts it in /metrics). */

@@ -165,6 +165,7 @@ describe('messages for a large team', () => {
           now: NOW,
           hourlyRate: '3.09',
           thresholdMs: 6 * 3_600_000,
+          dueAfterMs: 6 * 3_600_000,
         });
         assertFitsSlack(alert);
       }),

@@ -47,6 +47,8 @@ interface DueAlert {
   machine: Machine;
   run: MachineRun;
   arming: number;
+  /** The shortest of the recipients' thresholds: the one that made it due. */
+  dueAfterMs: number;
   recipients: { person: SlackUser; thresholdMs: number }[];
 }
 
@@ -89,7 +91,7 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
   }
 
   /** Ends the runs of machines seen stopped, and the live rows of alerts about them. */
-  async function endRuns(teamId: string, stopped: readonly Machine[]): Promise<void> {
+  async function endRuns(teamId: string, stopped: readonly { id: string; name: string }[]): Promise<void> {
     if (stopped.length === 0) return;
     await store.costAlerts.endRuns(
       teamId,
@@ -134,7 +136,7 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
       }
     }
     const byPerson = new Map<string, { person: SlackUser; alerts: (CostAlert & { arming: number })[] }>();
-    for (const { machine, run, arming, recipients } of due) {
+    for (const { machine, run, arming, dueAfterMs, recipients } of due) {
       for (const { person, thresholdMs } of recipients) {
         const group = byPerson.get(keyOf(person)) ?? { person, alerts: [] };
         group.alerts.push({
@@ -144,6 +146,7 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
           now,
           hourlyRate: rates.get(machine.id) ?? null,
           thresholdMs,
+          dueAfterMs,
           arming,
         });
         byPerson.set(keyOf(person), group);
@@ -198,6 +201,10 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
 
     due: (user, now) => starts.due(keyOf(user), now),
 
+    // A stop the bot followed to off: its run and its alert rows end now, not at the next check, and
+    // whether or not this replica follows it (the list that would end it may be another person's).
+    machineOff: (teamId, machine) => endRuns(teamId, [machine]),
+
     async check(user, machines, client) {
       const now = deps.now();
       if (!starts.begin(keyOf(user), now)) {
@@ -250,7 +257,7 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
           if (now < (run.keptUntil ?? run.runningSince + soonest)) continue;
           if (!(await store.costAlerts.claimAlert(machine.id, arming, people[0]?.person ?? user, now)))
             continue;
-          due.push({ machine, run, arming, recipients: people });
+          due.push({ machine, run, arming, dueAfterMs: soonest, recipients: people });
         } catch (error) {
           logger.error(
             { machineId: machine.id, user: keyOf(user), error: describeError(error) },

@@ -71,6 +71,10 @@ function watchJobs(deps: WatchJobDeps, refreshHome: HomeRefresh, finishers: RowF
     pacer,
     refreshHome: async (user) => refreshHome(await deps.slack(user.teamId), home, user),
     finishRow: createRowCompletion({ store, slack: deps.slack, pacer, finishers, logger, now }),
+    async machineOff(watch) {
+      const machine = { id: watch.machineId, name: watch.machineName };
+      for (const check of deps.machineChecks) await check.machineOff?.(watch.teamId, machine);
+    },
   });
   const outcomes = createWatchOutcomes({
     store,

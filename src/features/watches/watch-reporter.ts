@@ -58,9 +58,22 @@ export function createWatchReporter(deps: {
   refreshHome?: (user: SlackUser) => Promise<void>;
   /** Redraws the row of a reminder, alert or digest the ended watch was started from (row-messages.ts). */
   finishRow?: (watch: Watch, outcome: WatchOutcome) => Promise<void>;
+  /**
+   * Told of a machine a watch followed to off (a stop the bot sent), so the features above that keep
+   * messages about running machines (the forgotten-machine alerts) end them now, not at their next check.
+   */
+  machineOff?: (watch: Watch) => Promise<void>;
 }): WatchReporter {
   const { slack, logger, pacer } = deps;
   const batches = createCompletionBatches({ slack, pacer, logger });
+
+  /** After the outcome is recorded: a listener that fails must not make it due again. */
+  const tellMachineOff = async (watch: Watch, outcome: WatchOutcome) => {
+    if (outcome.status !== 'done' || outcome.state !== 'off') return;
+    await deps.machineOff?.(watch).catch((error: unknown) => {
+      logger.warn({ watchId: watch.id, error: describeError(error) }, 'could not pass on a machine now off');
+    });
+  };
 
   /**
    * `draw` is called only when the update goes out: in a burst most updates wait for chat.update's
@@ -140,7 +153,8 @@ export function createWatchReporter(deps: {
           outcome,
           machine,
         );
-        return record.delivered();
+        await record.delivered();
+        return tellMachineOff(watch, outcome);
       }
       // The reply goes first and is recorded at once: a crash between Slack taking it and the record is
       // the one moment a completion can be posted twice (docs/scheduler.md), so nothing else sits in it.
@@ -160,6 +174,7 @@ export function createWatchReporter(deps: {
           'could not redraw the row of a watch',
         );
       });
+      await tellMachineOff(watch, outcome);
       // A change asked from App Home is followed in the person's DM (its completion lands there): the
       // Home still shows the state of the click until it is drawn again. (A change typed in the DM
       // refreshes it too, harmlessly.)

@@ -31,7 +31,13 @@ export interface CostAlert {
   now: number;
   /** Dollars per hour as text ("0.51"), or null when Paperspace did not say. */
   hourlyRate: string | null;
+  /** The reader's own threshold. */
   thresholdMs: number;
+  /**
+   * The threshold that made it due: the reader's own, or a shorter one of another person alerted about
+   * the same machine (the team's administrators, for a machine nobody owns), whose limit passed first.
+   */
+  dueAfterMs: number;
 }
 
 const ALERT_BLOCK_PREFIX = 'cost_alert:';
@@ -124,27 +130,44 @@ function stopAllLine(machines: readonly CostAlert['machine'][]): KnownBlock | un
 function plainLine(alert: CostAlert): string {
   const runningMs = alert.now - alert.runningSince;
   const cost = costSoFar(alert.hourlyRate, runningMs);
-  return `${alert.machine.name} has been running for ${formatHoursMinutes(runningMs / 1000)}${cost === undefined ? '' : `, about ${cost.cost} so far`}`;
+  return `${escapeMrkdwn(alert.machine.name)} has been running for ${formatHoursMinutes(runningMs / 1000)}${cost === undefined ? '' : `, about ${cost.cost} so far`}`;
 }
 
 function oneMessage(alerts: readonly CostAlert[]): SlackMessage {
   const [first] = alerts;
-  const thresholdMs = first?.thresholdMs ?? 0;
   const blocks: KnownBlock[] = alerts.flatMap(alertRow);
   const stopAll = alerts.length > 1 ? stopAllLine(alerts.map((alert) => alert.machine)) : undefined;
   if (stopAll !== undefined) blocks.push(stopAll);
-  blocks.push(
-    contextLine(
-      `You are asked after ${formatThreshold(thresholdMs)} of running. Keep running asks again after ` +
-        `that long; \`${SLASH_COMMAND} alerts 6h\` or \`${SLASH_COMMAND} alerts off\` changes it.`,
-    ),
-  );
+  blocks.push(contextLine(thresholdLine(alerts)));
+  // Every machine here has run at least the shortest limit that made one of them due: "past" it is true.
+  const pastMs = Math.min(...alerts.map((alert) => alert.dueAfterMs));
   const plain =
     alerts.length === 1 && first !== undefined
       ? plainLine(first)
-      : `${plural(alerts.length, 'machine')} still running past ${formatThreshold(thresholdMs)}: ` +
+      : `${plural(alerts.length, 'machine')} still running past ${formatThreshold(pastMs)}: ` +
         escapeMrkdwn(alerts.map((alert) => alert.machine.name).join(', '));
   return message(blocks, plain);
+}
+
+/**
+ * Which limit the message came after, as true for its reader: an alert several people get (the
+ * administrators, for a machine nobody owns) comes when the shortest of their limits passes, which may
+ * not be the reader's own. Keep running asks the clicker again after their own limit (alert-keep.ts).
+ */
+function thresholdLine(alerts: readonly CostAlert[]): string {
+  const ownMs = alerts[0]?.thresholdMs ?? 0;
+  const own = formatThreshold(ownMs);
+  const change = `\`${SLASH_COMMAND} alerts 6h\` or \`${SLASH_COMMAND} alerts off\` changes it.`;
+  const sooner = alerts.filter((alert) => alert.dueAfterMs < alert.thresholdMs);
+  if (sooner.length === 0) {
+    return `You are asked after ${own} of running. Keep running asks again after that long; ${change}`;
+  }
+  const shortest = formatThreshold(Math.min(...sooner.map((alert) => alert.dueAfterMs)));
+  const which = alerts.length === 1 ? 'This alert goes' : 'Some of these alerts go';
+  return (
+    `${which} to several people and came when the shortest of their limits, ${shortest}, had passed; ` +
+    `yours is ${own}. Keep running asks you again after ${own}; ${change}`
+  );
 }
 
 /** The alerts due for one person at once: one message, or several when they do not fit in one. */

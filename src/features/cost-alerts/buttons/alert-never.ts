@@ -5,7 +5,7 @@
 // person muted and unmutes it.
 import { isOwnedBy, machineOwner } from '../../../domain/machine-owner.js';
 import { teamRoleOf } from '../../../domain/team-role.js';
-import { nameMrkdwn } from '../../../slack/block-kit/text.js';
+import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
 import { SLASH_COMMAND } from '../../../slack/ids.js';
 import { machineButtonHandler } from '../../machines/machine-button.js';
 import type { CostAlertsDeps } from '../cost-alerts-deps.js';
@@ -27,7 +27,7 @@ export function alertNeverHandler(deps: CostAlertsDeps) {
       await click.replyPrivately({
         blocks: [],
         text:
-          `Only the owner of ${machine.name} or an administrator of its team can stop its alerts for good. ` +
+          `Only the owner of ${escapeMrkdwn(machine.name)} or an administrator of its team can stop its alerts for good. ` +
           `Keep running asks you again later; \`${SLASH_COMMAND} alerts off\` turns all of yours off.`,
       });
       return;

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { plainMessage } from '../../../slack/block-kit/messages.js';
+import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
 import type { CommandContext } from '../../../slack/command-context.js';
 import {
   accept,
@@ -172,7 +173,7 @@ async function setAlerts(
 async function mutedLine(deps: CostAlertsDeps, user: CommandContext['user']): Promise<string> {
   const muted = await deps.store.costAlerts.muted(user);
   if (muted.length === 0) return '';
-  const names = muted.map((machine) => machine.name ?? machine.id).join(', ');
+  const names = escapeMrkdwn(muted.map((machine) => machine.name ?? machine.id).join(', '));
   return `\nYou muted (Not this machine): ${names}. \`${SLASH_COMMAND} alerts unmute <machine>\` alerts you about one again.`;
 }
 
@@ -184,10 +185,12 @@ async function unmute(typed: string, context: CommandContext, deps: CostAlertsDe
   );
   if (machine === undefined) {
     return context.replyPrivately(
-      reply(`You have not muted ${typed}: \`${SLASH_COMMAND} alerts\` lists the machines you muted.`),
+      reply(
+        `You have not muted ${escapeMrkdwn(typed)}: \`${SLASH_COMMAND} alerts\` lists the machines you muted.`,
+      ),
     );
   }
-  const name = machine.name ?? machine.id;
+  const name = escapeMrkdwn(machine.name ?? machine.id);
   await deps.audit.run({ user, action: 'cost_alert.unmute', resourceId: machine.id }, () =>
     deps.store.costAlerts.unmute(user, machine.id),
   );
