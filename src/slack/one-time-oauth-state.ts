@@ -4,7 +4,11 @@
 // Each state used is claimed in the store of seen request signatures (a hash, never the state), so
 // the claim holds on every replica; without a store, this process's memory holds it.
 import { createHash } from 'node:crypto';
-import { ClearStateStore, InvalidStateError, type StateStore } from '@slack/oauth';
+import oauth, { type StateStore } from '@slack/oauth';
+
+// @slack/oauth is CommonJS, and Node finds no named export for what it re-exports from its folders.
+const { ClearStateStore, InvalidStateError } = oauth;
+
 import type { SeenSignatures } from './request-guard.js';
 
 /** How long a state is good for: @slack/oauth's own default, the lifetime of its cookie too. */
