@@ -68,19 +68,19 @@ export interface CostAlertRepository {
   pruneSettledAlertsBefore(before: number, limit: number): Promise<number>;
 }
 
-export interface MutedMachine {
+interface MutedMachine {
   id: string;
   /** The name it had when muted; null for one muted before names were kept. */
   name: string | null;
 }
 
 /** A conversation and message ts of Slack's. */
-export interface AlertPlace {
+interface AlertPlace {
   channel: string;
   ts: string;
 }
 
-export interface AlertMessage extends AlertPlace {
+interface AlertMessage extends AlertPlace {
   machineId: string;
 }
 

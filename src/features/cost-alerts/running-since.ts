@@ -20,7 +20,7 @@ const FAILED_STATES: ReadonlySet<string> = new Set(['error', 'cancelled']);
  * When the last run event was asked for; undefined when a finished stop was asked for after it. Both are
  * compared by when they were asked: a start queued behind a stop follows it.
  */
-export function lastRunStart(events: readonly MachineEvent[]): number | undefined {
+function lastRunStart(events: readonly MachineEvent[]): number | undefined {
   let lastHalt = Number.NEGATIVE_INFINITY;
   let since: number | undefined;
   for (const event of events) {

@@ -4,8 +4,9 @@
 // every click would end in a 403, and no two surfaces name different owners.
 // - Power (Start, Stop, Restart): the owner. Paperspace lets nobody else power a machine, not even an
 //   administrator (v1 adds its accessors, whom it does not list with the machine). A machine nobody
-//   owns yet on v1, or seen by someone whose role could not be read, lets Paperspace judge the click:
-//   its creator may, and a refusal offers to ask the administrators. Anyone else gets "Ask the owner".
+//   owns yet lets Paperspace judge the click of a v1 administrator (only administrators create on v1,
+//   so they made most such machines) or of someone whose role could not be read; a refusal offers to
+//   ask. A member asks the administrators, or claims it first. Anyone else gets "Ask the owner".
 // - Manage (Settings, Access, Destroy): the owner, or an administrator of THAT machine's team. An
 //   individual account is its own administrator, and a team machine shared with it is not its team's:
 //   that is why the machine's team is compared, not only the role.
@@ -86,7 +87,9 @@ function judged(judge: Judge, machine: Machine): MachineButtons {
   const mine = isOwnedBy(owner, judge.viewer);
   const ofTeam = ofViewersTeam(judge, machine, owner);
   const administers = judge.role === 'admin' && ofTeam;
-  const power = mine || (owner.kind === 'none' && ofTeam && (judge.v1 || judge.role === 'unknown'));
+  const power =
+    mine ||
+    (owner.kind === 'none' && ofTeam && (judge.role === 'unknown' || (judge.v1 && judge.role === 'admin')));
   const named = mine ? undefined : judge.nameOf(owner);
   return {
     power,

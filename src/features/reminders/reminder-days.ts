@@ -28,10 +28,10 @@ function unknownDays(typed: string): string {
     (DAY_WORDS as readonly string[]).includes(part) || FULL_DAY_NAMES.includes(part) || /^[0-7*]$/.test(part);
   const wrong = parts.find((part) => !known(part));
   const guess = closestMatch(wrong ?? typed.toLowerCase(), DAY_WORDS);
-  const meant = guess === null ? '' : ` Did you mean ${guess}?`;
+  const meant = guess === null ? '' : ` (did you mean ${guess}?)`;
   return (
-    `${echo(typed)} is not days I know.${meant} Say weekdays, daily, or days like mon-fri or mon,wed,fri ` +
-    '(a range with a dash, a list with commas).'
+    `${echo(typed)} is not days I know${meant}: say weekdays, daily, or days like mon-fri or mon,wed,fri ` +
+    '(a range with a dash, a list with commas)'
   );
 }
 

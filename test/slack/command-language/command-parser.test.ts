@@ -351,7 +351,7 @@ describe('parseCommand errors name the argument and show the usage line', () => 
     ['remind 12:60', 'remind', '"12:60"'],
     ['remind 19:00 0 19 * * 1-5', 'remind', '5 fields'],
     ['remind 19:00 * * 8', 'remind', '"* * 8"'],
-    ['remind 19:00 sometimes', 'remind', '"* * sometimes"'],
+    ['remind 19:00 sometimes', 'remind', '"sometimes" is not days I know'],
     ['reminders all', 'reminders', '"all"'],
     ['remind off a b', 'remind off', '"b"'],
   ])('%j', (text, name, named) => {

@@ -106,11 +106,11 @@ describe('parseReminderDays', () => {
     expect(typo).toEqual({
       ok: false,
       error: expect.stringContaining(
-        '"weekdayz" is not days I know. Did you mean weekdays? Say weekdays, daily, or days like mon-fri',
+        '"weekdayz" is not days I know (did you mean weekdays?): say weekdays, daily, or days like mon-fri',
       ),
     });
     const day = parseReminderDays(['mon,wedd'], 19, 0);
-    expect(day.ok === false && day.error).toContain('Did you mean wed?');
+    expect(day.ok === false && day.error).toContain('(did you mean wed?)');
     expect(day.ok === false && day.error).not.toMatch(/cron|field/);
   });
 

@@ -221,10 +221,3 @@ function withoutDeadStopAll(blocks: KnownBlock[]): KnownBlock[] {
   );
   return anyLive ? blocks : blocks.filter((block) => block.block_id !== ALERT_STOP_ALL_BLOCK_ID);
 }
-
-/** The machine ids of the rows of an alert message, in order. */
-export function alertRowIds(blocks: readonly KnownBlock[]): string[] {
-  return blocks
-    .filter((block) => block.type === 'actions' && block.block_id?.startsWith(ALERT_BLOCK_PREFIX))
-    .map((block) => (block.block_id ?? '').slice(ALERT_BLOCK_PREFIX.length));
-}
