@@ -4,17 +4,21 @@
 // are listed once, not read one by one. No watch follows each stop (a person may hold 50, a message lists
 // more): the message says exactly what happened, machine by machine and in counts.
 
+import type { WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import { PaperspaceError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import { forEachConcurrently } from '../../scheduler/concurrency.js';
+import { escapeMrkdwn } from '../../slack/block-kit/text.js';
+import { type ButtonClick, buttonHandler } from '../../slack/button-click.js';
+import type { PlatformDeps } from '../../slack/platform-deps.js';
 import { type Actor, createMachineOperations } from '../machines/machine-operations.js';
-import type { StopAllOutcome } from './blocks/stop-all.js';
+import { decodeStopAll, type StopAllOutcome } from './blocks/stop-all.js';
 
 /** Stops sent at once: a hundred machines stop in a few seconds without a burst Paperspace would refuse. */
 const CONCURRENT_STOPS = 4;
 
-export function createStopListedMachines(deps: Parameters<typeof createMachineOperations>[0]) {
+function createStopListedMachines(deps: Parameters<typeof createMachineOperations>[0]) {
   const operations = createMachineOperations(deps);
   return async (actor: Actor, ids: readonly string[], logger: Pick<Logger, 'error'>) => {
     const wanted = new Set(ids);
@@ -46,4 +50,27 @@ export function createStopListedMachines(deps: Parameters<typeof createMachineOp
     });
     return outcome;
   };
+}
+
+/**
+ * The handler of a Stop all button (a reminder's or an alert's): the machines it names are stopped with
+ * the clicker's own key, then `done` redraws the message it is on. Nothing happens for a clicker with
+ * no key linked (they were told how to link one).
+ */
+export function stopAllButton(
+  deps: Parameters<typeof createMachineOperations>[0] & PlatformDeps,
+  done: (
+    click: ButtonClick,
+    web: WebClient,
+    stopped: { outcome: StopAllOutcome; clicker: string },
+  ) => Promise<void>,
+) {
+  const stopListed = createStopListedMachines(deps);
+  return buttonHandler(deps, async (click, { client }) => {
+    const ids = decodeStopAll(click.value);
+    const paperspace = await click.userClient();
+    if (paperspace === undefined) return;
+    const outcome = await stopListed({ user: click.user, client: paperspace }, ids, click.logger);
+    await done(click, client, { outcome, clicker: `<@${escapeMrkdwn(click.user.userId)}>` });
+  });
 }

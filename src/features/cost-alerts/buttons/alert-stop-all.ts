@@ -3,10 +3,9 @@
 // says what happened to its machine, and the button gives way to the counts.
 import type { KnownBlock } from '@slack/types';
 import { contextLine } from '../../../slack/block-kit/elements.js';
-import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
-import { buttonHandler } from '../../../slack/button-click.js';
-import { decodeStopAll, type StopAllOutcome, stopAllSummary } from '../../reminders/blocks/stop-all.js';
-import { createStopListedMachines } from '../../reminders/stop-listed-machines.js';
+import { nameMrkdwn } from '../../../slack/block-kit/text.js';
+import { type StopAllOutcome, stopAllSummary } from '../../reminders/blocks/stop-all.js';
+import { stopAllButton } from '../../reminders/stop-listed-machines.js';
 import { redrawClickedRow } from '../../watches/row-messages.js';
 import { ALERT_STOP_ALL_BLOCK_ID, costAlertBlockId } from '../blocks/cost-alert.js';
 import type { CostAlertsDeps } from '../cost-alerts-deps.js';
@@ -42,13 +41,7 @@ function withAlertStopAllDone(
 }
 
 export function alertStopAllHandler(deps: CostAlertsDeps) {
-  const stopListed = createStopListedMachines(deps);
-  return buttonHandler(deps, async (click, { client }) => {
-    const ids = decodeStopAll(click.value);
-    const paperspace = await click.userClient();
-    if (paperspace === undefined) return;
-    const outcome = await stopListed({ user: click.user, client: paperspace }, ids, click.logger);
-    const clicker = `<@${escapeMrkdwn(click.user.userId)}>`;
+  return stopAllButton(deps, async (click, client, { outcome, clicker }) => {
     await redrawClickedRow(client, click, deps, 'cost_alert', {
       done: stopAllSummary(outcome, clicker),
       what: "an alert's Stop all",

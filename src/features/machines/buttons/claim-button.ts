@@ -5,11 +5,10 @@ import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { plainMessage } from '../../../slack/block-kit/messages.js';
 import { ActionId } from '../../../slack/ids.js';
 import type { ListenerRouter } from '../../../slack/router.js';
-import { decodeMachineRef } from '../blocks/machine-ref.js';
 import { claimMachine } from '../machine-ownership.js';
 import type { MachinesDeps } from '../machines-deps.js';
 import type { MachinesWiring } from '../machines-wiring.js';
-import { cardAction } from './machine-click.js';
+import { cardAction, clickedMachine } from './machine-click.js';
 
 export function registerClaimButton(
   router: ListenerRouter,
@@ -19,11 +18,9 @@ export function registerClaimButton(
   router.action<BlockAction<ButtonAction>>(
     ActionId.machineClaim,
     cardAction<BlockAction<ButtonAction>>(deps, async (click, action) => {
-      const ref = decodeMachineRef(action.value ?? '');
-      const paperspace = await click.userClient();
-      if (!paperspace) return;
-      const machine = await paperspace.machines.show(ref.id);
-      const said = await claimMachine(deps, { user: click.user, client: paperspace }, machine);
+      const clicked = await clickedMachine(click, action);
+      if (!clicked) return;
+      const said = await claimMachine(deps, { user: click.user, client: clicked.client }, clicked.machine);
       await click.replyPrivately(plainMessage(said));
       if (click.card.kind === 'home') await wiring.refreshHome(click.web, deps, click.user);
     }),

@@ -1,11 +1,14 @@
 // What every machine card button needs to know about a click: who clicked (they act with their own
 // key, never the card poster's), where the card is (a channel message to update in place, an ephemeral
 // reply with nothing to update, or App Home), and how to answer the clicker alone.
-import type { BlockAction } from '@slack/bolt';
+import type { BlockAction, ButtonAction } from '@slack/bolt';
+import type { PaperspaceClient } from '../../../paperspace/client.js';
+import type { Machine } from '../../../paperspace/schemas.js';
 import type { ModalContext } from '../../../slack/block-kit/modal-metadata.js';
 import type { SlackMessage } from '../../../slack/block-kit/text.js';
 import { type ButtonArgs, type ButtonClick, buttonHandler } from '../../../slack/button-click.js';
 import type { PlatformDeps } from '../../../slack/platform-deps.js';
+import { decodeMachineRef } from '../blocks/machine-ref.js';
 
 export type CardLocation =
   | { kind: 'message'; channel: string; ts: string; threadTs?: string }
@@ -77,4 +80,18 @@ export function cardAction<A extends BlockAction>(
   handle: (click: MachineClick, action: A['actions'][number]) => Promise<void>,
 ): (args: ButtonArgs<A>) => Promise<void> {
   return buttonHandler<A>(deps, (click, args) => handle(machineClickOf(click, args), args.action));
+}
+
+/**
+ * The machine a card's button names, read afresh with the clicker's own key (the card may be old);
+ * undefined when they have no key linked, and were told how to link one.
+ */
+export async function clickedMachine(
+  click: Pick<ButtonClick, 'userClient'>,
+  action: Pick<ButtonAction, 'value'>,
+): Promise<{ client: PaperspaceClient; machine: Machine } | undefined> {
+  const ref = decodeMachineRef(action.value ?? '');
+  const client = await click.userClient();
+  if (!client) return undefined;
+  return { client, machine: await client.machines.show(ref.id) };
 }

@@ -7,13 +7,13 @@ import { describeError } from '../../../errors/describe-error.js';
 import { ActionId } from '../../../slack/ids.js';
 import { inRequest } from '../../../slack/interaction.js';
 import type { ListenerRouter } from '../../../slack/router.js';
-import { decodeMachineRef, listPageFromBlockId } from '../blocks/machine-ref.js';
+import { listPageFromBlockId } from '../blocks/machine-ref.js';
 import { cardMovedNotice } from '../blocks/machine-replies.js';
 import type { PowerVerb } from '../machine-operations.js';
 import type { MachinesDeps } from '../machines-deps.js';
 import type { MachinesWiring } from '../machines-wiring.js';
 import { type CardTarget, requestPower } from '../power-request.js';
-import { type CardLocation, cardAction, type MachineClick } from './machine-click.js';
+import { type CardLocation, cardAction, clickedMachine, type MachineClick } from './machine-click.js';
 
 const BUTTONS: Record<PowerVerb, string> = {
   start: ActionId.machineStart,
@@ -75,10 +75,9 @@ export function registerPowerButtons(
     router.action<BlockAction<ButtonAction>>(
       actionId,
       cardAction<BlockAction<ButtonAction>>(deps, async (click, action) => {
-        const ref = decodeMachineRef(action.value ?? '');
-        const paperspace = await click.userClient();
-        if (!paperspace) return;
-        const machine = await paperspace.machines.show(ref.id);
+        const clicked = await clickedMachine(click, action);
+        if (!clicked) return;
+        const { client: paperspace, machine } = clicked;
         const flow = {
           deps: inRequest(deps, click),
           web: click.web,

@@ -2,23 +2,15 @@
 // names them), the ones it could not list too, stopped as stop-listed-machines.ts says; the reminder
 // then says exactly what happened, machine by machine and in counts.
 
-import { escapeMrkdwn } from '../../../slack/block-kit/text.js';
-import { buttonHandler } from '../../../slack/button-click.js';
 import { redrawClickedRow } from '../../watches/row-messages.js';
-import { decodeStopAll, stopAllSummary, withStopAllDone } from '../blocks/stop-all.js';
+import { stopAllSummary, withStopAllDone } from '../blocks/stop-all.js';
 import type { RemindersDeps } from '../reminders-deps.js';
-import { createStopListedMachines } from '../stop-listed-machines.js';
+import { stopAllButton } from '../stop-listed-machines.js';
 
 export function reminderStopAllHandler(deps: RemindersDeps) {
-  const stopListed = createStopListedMachines(deps);
-  return buttonHandler(deps, async (click, { client }) => {
-    const ids = decodeStopAll(click.value);
-    const paperspace = await click.userClient();
-    if (paperspace === undefined) return;
-    const outcome = await stopListed({ user: click.user, client: paperspace }, ids, click.logger);
+  return stopAllButton(deps, async (click, client, { outcome, clicker }) => {
     // A stopped machine needs no snoozed reminder about it.
     for (const machine of outcome.stopping) await deps.store.snoozes.cancel(click.user, machine.id);
-    const clicker = `<@${escapeMrkdwn(click.user.userId)}>`;
     await redrawClickedRow(client, click, deps, 'reminder', {
       done: stopAllSummary(outcome, clicker),
       what: "a reminder's Stop all",
