@@ -202,4 +202,26 @@ describe('whose machines are whose on API v1', () => {
     const mayaList = await command(bot, 'maya', 'list');
     expect(rowOf(mayaList.blocks, 'psorb003').summary).toContain(`owned by <@${SAM}>`);
   });
+
+  it('draws the list again after This is mine on one of its rows, the row now his', async () => {
+    const list = await command(bot, 'sam', 'list');
+    const blockId = (list.blocks as Block[]).find(
+      (block) => machineIdFromBlockId(block.block_id ?? '') === 'psorb005',
+    )?.block_id;
+    if (blockId === undefined) throw new Error(`no row of psorb005 in ${textOf(list.blocks)}`);
+    const click = bot.requests.blockAction({
+      actionId: ActionId.machineClaim,
+      value: rowOf(list.blocks, 'psorb005').claimValue,
+      blockId,
+      userId: SAM,
+      ephemeral: true,
+    });
+    await bot.send(click);
+    const redrawn = await eventually(() =>
+      bot.slack.responses(click.responseUrlId ?? '').find((post) => post.replace_original === true),
+    );
+    const row = rowOf(redrawn.blocks, 'psorb005');
+    expect(row.actions).not.toContain(ActionId.machineClaim);
+    expect(row.summary).not.toContain('no owner yet');
+  });
 });

@@ -1,6 +1,6 @@
 // "This is mine" on a machine with no owner yet (a card, a list row, the App Home, a spend row or an
 // alert): the clicker claims it with their own key, which must see the machine. The answer goes to
-// them alone; their App Home is drawn again when the click came from it.
+// them alone; their App Home, or the list page whose row they clicked, is drawn again.
 import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { plainMessage } from '../../../slack/block-kit/messages.js';
 import { ActionId } from '../../../slack/ids.js';
@@ -8,7 +8,7 @@ import type { ListenerRouter } from '../../../slack/router.js';
 import { claimMachine } from '../machine-ownership.js';
 import type { MachinesDeps } from '../machines-deps.js';
 import type { MachinesWiring } from '../machines-wiring.js';
-import { cardAction, clickedMachine } from './machine-click.js';
+import { cardAction, clickedMachine, redrawListRow } from './machine-click.js';
 
 export function registerClaimButton(
   router: ListenerRouter,
@@ -23,6 +23,8 @@ export function registerClaimButton(
       const said = await claimMachine(deps, { user: click.user, client: clicked.client }, clicked.machine);
       await click.replyPrivately(plainMessage(said));
       if (click.card.kind === 'home') await wiring.refreshHome(click.web, deps, click.user);
+      // A list row: the page is drawn again, the row now the clicker's (or naming who has it).
+      await redrawListRow(click, action.block_id, wiring.listPage, deps);
     }),
   );
 }

@@ -2,13 +2,16 @@
 // key, never the card poster's), where the card is (a channel message to update in place, an ephemeral
 // reply with nothing to update, or App Home), and how to answer the clicker alone.
 import type { BlockAction, ButtonAction } from '@slack/bolt';
+import { describeError } from '../../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
 import type { Machine } from '../../../paperspace/schemas.js';
 import type { ModalContext } from '../../../slack/block-kit/modal-metadata.js';
 import type { SlackMessage } from '../../../slack/block-kit/text.js';
 import { type ButtonArgs, type ButtonClick, buttonHandler } from '../../../slack/button-click.js';
 import type { PlatformDeps } from '../../../slack/platform-deps.js';
-import { decodeMachineRef } from '../blocks/machine-ref.js';
+import { decodeMachineRef, listPageFromBlockId } from '../blocks/machine-ref.js';
+import type { MachinesDeps } from '../machines-deps.js';
+import type { MachinesWiring } from '../machines-wiring.js';
 
 export type CardLocation =
   | { kind: 'message'; channel: string; ts: string; threadTs?: string }
@@ -94,4 +97,28 @@ export async function clickedMachine(
   const client = await click.userClient();
   if (!client) return undefined;
   return { client, machine: await client.machines.show(ref.id) };
+}
+
+/**
+ * A click on a row of a list (an ephemeral reply): the page is drawn again for the clicker, so only that
+ * row changes. Nothing for a card that is no list row. A page that cannot be drawn again is left as it
+ * was (logged): what the click did was done, and it is not reported as failed.
+ */
+export async function redrawListRow(
+  click: MachineClick,
+  blockId: string,
+  listPage: MachinesWiring['listPage'],
+  deps: MachinesDeps,
+): Promise<void> {
+  const page = click.card.kind === 'ephemeral' ? listPageFromBlockId(blockId) : undefined;
+  if (page === undefined) return;
+  try {
+    const redrawn = await listPage(click, page, deps);
+    if (redrawn !== undefined) await click.replaceEphemeral(redrawn);
+  } catch (error) {
+    click.logger.warn(
+      { error: describeError(error) },
+      'could not draw a list again after a click on its row',
+    );
+  }
 }

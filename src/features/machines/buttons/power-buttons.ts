@@ -3,7 +3,6 @@
 // flow updates the clicked card in place, or posts a new one when the card was ephemeral, or draws App
 // Home again when the click came from there, and watches it.
 import type { BlockAction, ButtonAction } from '@slack/bolt';
-import { describeError } from '../../../errors/describe-error.js';
 import { ActionId } from '../../../slack/ids.js';
 import { inRequest } from '../../../slack/interaction.js';
 import type { ListenerRouter } from '../../../slack/router.js';
@@ -13,7 +12,13 @@ import type { PowerVerb } from '../machine-operations.js';
 import type { MachinesDeps } from '../machines-deps.js';
 import type { MachinesWiring } from '../machines-wiring.js';
 import { type CardTarget, requestPower } from '../power-request.js';
-import { type CardLocation, cardAction, clickedMachine, type MachineClick } from './machine-click.js';
+import {
+  type CardLocation,
+  cardAction,
+  clickedMachine,
+  type MachineClick,
+  redrawListRow,
+} from './machine-click.js';
 
 const BUTTONS: Record<PowerVerb, string> = {
   start: ActionId.machineStart,
@@ -50,20 +55,11 @@ async function redrawEphemeral(
   deps: MachinesDeps,
 ): Promise<void> {
   if (click.card.kind !== 'ephemeral') return;
-  const page = listPageFromBlockId(blockId);
-  if (page === undefined) {
+  if (listPageFromBlockId(blockId) === undefined) {
     await click.replaceEphemeral(cardMovedNotice(verb, machineName));
     return;
   }
-  try {
-    const redrawn = await listPage(click, page, deps);
-    if (redrawn !== undefined) await click.replaceEphemeral(redrawn);
-  } catch (error) {
-    click.logger.warn(
-      { error: describeError(error) },
-      'could not draw a list again after a click on its row',
-    );
-  }
+  await redrawListRow(click, blockId, listPage, deps);
 }
 
 export function registerPowerButtons(
