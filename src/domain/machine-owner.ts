@@ -58,20 +58,30 @@ export async function machineOwners(
           teamId,
           unnamed.map((machine) => machine.id),
         );
-  return (machine) => {
+  const ownerOf: OwnerOf = (machine) => {
     const named = paperspaceOwnerIdOf(machine);
     if (named !== undefined) return { kind: 'paperspace', paperspaceUserId: named };
     const owner = recorded.get(machine.id);
-    if (owner !== undefined) {
-      return {
-        kind: 'recorded',
-        userId: owner.userId,
-        paperspaceUserId: owner.paperspaceUserId,
-        basis: owner.basis,
-      };
-    }
-    if (soleUserId !== undefined) return { kind: 'paperspace', paperspaceUserId: soleUserId };
-    return NO_OWNER;
+    if (owner === undefined) return NO_OWNER;
+    return {
+      kind: 'recorded',
+      userId: owner.userId,
+      paperspaceUserId: owner.paperspaceUserId,
+      basis: owner.basis,
+    };
+  };
+  return withSoleUser(ownerOf, soleUserId);
+}
+
+/**
+ * The owners with an account's only user as the owner of what has none: for a caller that learns the
+ * account is one person's only once it has seen a machine with no owner, without reading them again.
+ */
+export function withSoleUser(ownerOf: OwnerOf, soleUserId: string | undefined): OwnerOf {
+  if (soleUserId === undefined) return ownerOf;
+  return (machine) => {
+    const owner = ownerOf(machine);
+    return owner.kind === 'none' ? { kind: 'paperspace', paperspaceUserId: soleUserId } : owner;
   };
 }
 

@@ -4,7 +4,7 @@
 // answer for it; so does one whose Paperspace owner linked no key here. Everything a check needs is
 // read once per check: the recorded owners in one query, and the team's users (for an account's only
 // user and the administrators) in one Paperspace call, only when some machine has no owner.
-import { type MachineOwner, machineOwners, ownerPeople } from '../../domain/machine-owner.js';
+import { type MachineOwner, machineOwners, ownerPeople, withSoleUser } from '../../domain/machine-owner.js';
 import { administratorsAmong } from '../../domain/team-role.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { Logger } from '../../logger.js';
@@ -69,7 +69,7 @@ export async function createCheckRecipients(
   let ownerOf = await machineOwners(store, teamId, machines);
   if (machines.some((machine) => ownerOf(machine).kind === 'none')) {
     const { soleUserId } = await rosterOf();
-    if (soleUserId !== undefined) ownerOf = await machineOwners(store, teamId, machines, { soleUserId });
+    ownerOf = withSoleUser(ownerOf, soleUserId);
   }
 
   let administrators: Promise<SlackUser[]> | undefined;

@@ -5,7 +5,7 @@
 // archived or deleted since still reaches the person, in their DM.
 
 import type { Logger } from 'pino';
-import { isOwnedBy, machineOwners } from '../../domain/machine-owner.js';
+import { isOwnedBy, machineOwners, withSoleUser } from '../../domain/machine-owner.js';
 import { isStoppable } from '../../domain/machine-states.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceError } from '../../paperspace/errors.js';
@@ -94,9 +94,7 @@ export function createReminderDelivery(deps: ReminderDeliveryDeps): ReminderDeli
     if (machines.some((machine) => ownerOf(machine).kind === 'none')) {
       const users = await client.users.list({});
       const [onlyUser] = users;
-      if (onlyUser !== undefined && users.length === 1) {
-        ownerOf = await machineOwners(store, user.teamId, machines, { soleUserId: onlyUser.id });
-      }
+      if (onlyUser !== undefined && users.length === 1) ownerOf = withSoleUser(ownerOf, onlyUser.id);
     }
     const person = { userId: user.userId, paperspaceUserId: account.userId };
     return machines.filter((machine) => isOwnedBy(ownerOf(machine), person));

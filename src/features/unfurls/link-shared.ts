@@ -11,10 +11,8 @@ import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { formatHourlyRate } from '../../slack/block-kit/format.js';
 import { slackPerson } from '../../slack/slack-person.js';
-import type { SlackUser } from '../../store/slack-user.js';
-import type { LinkedAccount } from '../../vault/key-vault.js';
 import { machineCard } from '../machines/blocks/machine-card.js';
-import { viewerButtons } from '../machines/machine-permissions.js';
+import { type ViewerButtons, viewerButtons } from '../machines/machine-permissions.js';
 import { consoleMachineLinks } from './console-links.js';
 import type { UnfurlsDeps } from './unfurls-deps.js';
 
@@ -22,12 +20,10 @@ type LinkSharedArgs = SlackEventMiddlewareArgs<'link_shared'> & AllMiddlewareArg
 
 async function cardOf(
   deps: UnfurlsDeps,
-  poster: { user: SlackUser; client: PaperspaceClient; account: LinkedAccount },
+  client: PaperspaceClient,
+  buttonsFor: ViewerButtons,
   machineId: string,
 ) {
-  const { client } = poster;
-  // Started first, so a role the card needs is read beside the machine (machine-permissions.ts).
-  const buttonsFor = viewerButtons(deps, poster);
   const machine = await client.machines.show(machineId);
   // The rate is a nicety: a card without it beats no card.
   const rate = await hourlyRateOf(client, machine, deps.now()).catch(() => null);
@@ -61,10 +57,13 @@ export function linkSharedHandler(deps: UnfurlsDeps) {
     });
     const linked = await deps.clients.linkedClient(poster);
     if (linked === undefined) return;
+    // The poster's rule, started before the first machine is read so a role it needs is read beside it
+    // (machine-permissions.ts), and made once for the message's machines.
+    const buttonsFor = viewerButtons(deps, { user: poster, ...linked });
     const unfurls: Record<string, { blocks: ReturnType<typeof machineCard> }> = {};
     for (const link of links) {
       try {
-        const card = await cardOf(deps, { user: poster, ...linked }, link.machineId);
+        const card = await cardOf(deps, linked.client, buttonsFor, link.machineId);
         for (const url of link.urls) unfurls[url] = card;
       } catch (error) {
         deps.logger.info(
