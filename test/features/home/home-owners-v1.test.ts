@@ -9,6 +9,7 @@ import { ActionId, MachineOverflowOption } from '../../../src/slack/ids.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
 import { command } from '../account/helpers.js';
+import { createdOnApproval } from '../approvals/approved-create.js';
 import { eventually, textOf } from '../machines/machine-kit.js';
 
 const MAYA = USERS.maya.slackId;
@@ -80,49 +81,17 @@ const MANAGE = [MachineOverflowOption.settings, MachineOverflowOption.access, Ma
 
 /** Sam asks for a machine, as a member must, and Maya approves it: the bot makes it for Sam. */
 async function samGetsMachine(name: string): Promise<string> {
-  const typed = bot.requests.slashCommand({
-    text: `create machineName=${name} region=CA1 machineType=C4 size=50 templateId=t04azgph`,
-    userId: SAM,
+  const machine = await createdOnApproval(bot, {
+    requester: SAM,
+    approver: MAYA,
     channelId: 'C0OPS',
+    create: `machineName=${name} region=CA1 machineType=C4 size=50 templateId=t04azgph`,
   });
-  await bot.send(typed);
-  const offer = await bot.slack.waitForResponse(typed.responseUrlId ?? '');
-  const ask = bot.requests.blockAction({
-    actionId: ActionId.requestCreate,
-    value: valueIn(offer.blocks, ActionId.requestCreate),
-    userId: SAM,
-    channelId: 'C0OPS',
-  });
-  await bot.send(ask);
-  const toMaya = await bot.slack.waitFor(
-    (call) =>
-      call.method === 'chat.postMessage' &&
-      call.args.channel === MAYA &&
-      textOf(call.args.blocks).includes(name),
-  );
-  await bot.send(
-    bot.requests.blockAction({
-      actionId: ActionId.requestApprove,
-      value: valueIn(toMaya.args.blocks, ActionId.requestApprove),
-      userId: MAYA,
-      channelId: `D${MAYA}`,
-      message: { ts: '1700000000.000100' },
-    }),
-  );
-  const machine = await eventually(() => bot.emulator.state.machineByName(name));
   // The owner is recorded right after the create: wait for the card to say so.
   await eventually(async () =>
     (await bot.store.machineOwners.ownersOf(bot.slack.teamId, [machine.id])).get(machine.id),
   );
   return machine.id;
-}
-
-function valueIn(blocks: unknown, actionId: string): string {
-  for (const block of (blocks ?? []) as Block[]) {
-    const found = block.elements?.find((element) => element.action_id === actionId);
-    if (found?.value !== undefined) return found.value;
-  }
-  throw new Error(`no ${actionId} button in ${textOf(blocks)}`);
 }
 
 describe('whose machines are whose on API v1', () => {

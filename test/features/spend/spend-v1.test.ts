@@ -8,6 +8,7 @@ import { ActionId, CallbackId } from '../../../src/slack/ids.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
+import { createdOnApproval } from '../approvals/approved-create.js';
 import { eventually, textOf } from '../machines/machine-kit.js';
 
 const clock = createFakeClock();
@@ -25,16 +26,6 @@ const bot = useTestBot({
 type Element = { action_id?: string; value?: string };
 type Block = { type: string; text?: { text?: string }; elements?: Element[]; accessory?: Element };
 
-function buttonValue(blocks: unknown, actionId: string): string {
-  for (const block of (blocks ?? []) as Block[]) {
-    const found = [...(block.elements ?? []), ...(block.accessory ? [block.accessory] : [])].find(
-      (element) => element.action_id === actionId,
-    );
-    if (found?.value !== undefined) return found.value;
-  }
-  throw new Error(`no ${actionId} button in ${textOf(blocks)}`);
-}
-
 async function command(text: string, userId: string) {
   const request = bot.requests.slashCommand({ text, userId, channelId: CHANNEL });
   await bot.send(request);
@@ -42,36 +33,13 @@ async function command(text: string, userId: string) {
 }
 
 /** Sam asks for a machine (v1 lets only administrators create), and Maya approves it with her key. */
-async function createdOnApproval(name: string) {
-  const offer = await command(
-    `create machineName=${name} region=ny2 machineType=C4 size=50 templateId=t04azgph`,
-    SAM,
-  );
-  await bot.send(
-    bot.requests.blockAction({
-      actionId: ActionId.requestCreate,
-      value: buttonValue(offer.blocks, ActionId.requestCreate),
-      userId: SAM,
-      channelId: CHANNEL,
-    }),
-  );
-  const toMaya = await bot.slack.waitFor(
-    (call) =>
-      call.method === 'chat.postMessage' &&
-      call.args.channel === MAYA &&
-      textOf(call.args.blocks).includes(name),
-  );
-  await bot.send(
-    bot.requests.blockAction({
-      actionId: ActionId.requestApprove,
-      value: buttonValue(toMaya.args.blocks, ActionId.requestApprove),
-      userId: MAYA,
-      channelId: `D${MAYA}`,
-      message: { ts: '1700000000.000100' },
-    }),
-  );
-  return eventually(() => bot.emulator.state.machineByName(name));
-}
+const createdFor = (name: string) =>
+  createdOnApproval(bot, {
+    requester: SAM,
+    approver: MAYA,
+    channelId: CHANNEL,
+    create: `machineName=${name} region=ny2 machineType=C4 size=50 templateId=t04azgph`,
+  });
 
 /** The button on the row of `name` (a section with the button as its accessory). */
 function rowButton(blocks: unknown, name: string): Element | undefined {
@@ -89,7 +57,7 @@ function lineOf(text: string, heading: string): string {
 
 describe('/ps spend on v1', () => {
   it("counts each machine for its owner by the rule: a member's own includes what was made for him, what he claimed and what he was assigned", async () => {
-    await createdOnApproval('sam-render');
+    await createdFor('sam-render');
     // Maya creates one for herself through the bot.
     // Her card is posted in the channel, not answered through the response_url.
     await bot.send(
