@@ -73,6 +73,8 @@ const FEATURE_ORDER = [
   // act through machines' lookups, power and cards, and through approvals' requests
   'workflow-steps',
   'unfurls',
+  // Slackbot's front door: runs every feature's operations, handed in by features/index.ts
+  'slackbot',
 ];
 
 /** One rule per feature: none of its modules imports a module of a feature after it in the order. */
@@ -325,6 +327,12 @@ module.exports = {
     // Count `import type` too: see the header.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
+    // Resolve packages through their `exports` maps as Node does for an ES module (the MCP SDK's
+    // subpaths, `@modelcontextprotocol/sdk/server/index.js`, exist only there).
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
     // Lets a second run skip unchanged files; keyed on file contents, so it is never stale.
     cache: { folder: 'node_modules/.cache/dependency-cruiser', strategy: 'content' },
   },

@@ -7,7 +7,13 @@ import { Agent } from 'undici';
 import { DEFAULT_POLL_CONCURRENCY, type RetentionConfig, type SlackPacing } from './config.js';
 import { describeError } from './errors/describe-error.js';
 import type { ListenerWiring } from './features/feature-deps.js';
-import { attachListeners, createBotScheduler, pacingOf, rowRedrawOf } from './features/index.js';
+import {
+  attachListeners,
+  createBotScheduler,
+  pacingOf,
+  rowRedrawOf,
+  slackbotHost,
+} from './features/index.js';
 import { createMachineWatcher, type MachineWatcher } from './features/machines/machine-watcher.js';
 import type { Logger } from './logger.js';
 import { type BotMetrics, createBotMetrics } from './observability/metrics.js';
@@ -24,6 +30,8 @@ import {
   createInstallationStore,
   NotInstalledError,
 } from './slack/installation-store.js';
+import { mcpRoutes } from './slack/mcp/mcp-endpoint.js';
+import { slackbotWorkspaces } from './slack/mcp/slackbot-workspaces.js';
 import { METADATA_SEAL_PURPOSE } from './slack/metadata-seal.js';
 import { BOT_SCOPES } from './slack/scopes.js';
 import { createAuditTrail } from './store/audit-trail.js';
@@ -221,7 +229,17 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
     ...(options.host === undefined ? {} : { host: options.host }),
     metadataKeys: options.vault.derivedKeys(METADATA_SEAL_PURPOSE),
     register: (app: Parameters<typeof attachListeners>[0]) => attachListeners(app, wiring),
-    customRoutes: [...observabilityRoutes, ...(options.customRoutes ?? [])],
+    customRoutes: [
+      ...observabilityRoutes,
+      // Slackbot's MCP client signs with the signing secret, which Socket Mode does without.
+      ...(slack.mode === 'socket'
+        ? []
+        : mcpRoutes(
+            slackbotHost(wiring, (caller) => slackbotWorkspace(caller)),
+            logger,
+          )),
+      ...(options.customRoutes ?? []),
+    ],
   };
   const slackApp =
     slack.mode === 'socket'
@@ -235,6 +253,11 @@ export async function startBot(options: BotOptions): Promise<RunningBot> {
             ? { oauth: oauthOptions(slack, installationStore) }
             : {}),
         });
+  // Read when a tool is called, which is only once the app has started.
+  const slackbotWorkspace = slackbotWorkspaces(
+    slackApp,
+    slack.mode === 'oauth' ? { installations: installationStore } : { botToken: slack.botToken },
+  );
   const slackRequests = instrumentSlackRequests(slackApp.app, { metrics, scope: requestScope, logger });
   const running = createBotScheduler({
     store: options.store,

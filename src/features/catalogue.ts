@@ -20,6 +20,7 @@ import { reminderRowFinished } from './reminders/buttons/reminder-row.js';
 import { remindersFeature } from './reminders/index.js';
 import { retentionFeature } from './retention/index.js';
 import { sharesFeature } from './shares/index.js';
+import { slackbotFeature } from './slackbot/index.js';
 import { digestRowFinished } from './spend/buttons/digest-row.js';
 import { spendFeature } from './spend/index.js';
 import { unfurlsFeature } from './unfurls/index.js';
@@ -59,6 +60,7 @@ export const features = [
   retentionFeature,
   workflowStepsFeature,
   unfurlsFeature,
+  slackbotFeature,
 ] as const;
 
 type FeatureOperation = (typeof features)[number] extends infer F

@@ -13,14 +13,18 @@ import {
   type SchedulerTimers,
 } from '../scheduler/scheduler.js';
 import { type ChannelPacer, createChannelPacer } from '../slack/channel-pacer.js';
+import type { McpToolHost } from '../slack/mcp/mcp-endpoint.js';
+import type { SlackbotWorkspace } from '../slack/mcp/slackbot-workspaces.js';
 import type { Operation } from '../slack/operation.js';
 import type { PlatformDeps } from '../slack/platform-deps.js';
 import { registerPsCommand } from '../slack/ps-command.js';
 import { createListenerRouter, type ListenerRouter } from '../slack/router.js';
 import { commands, features, rowFinishers } from './catalogue.js';
-import type { Feature } from './feature.js';
+import type { Feature, FrontDoor } from './feature.js';
 import { type ListenerWiring, narrowDeps } from './feature-deps.js';
 import { handOut, type JobResources } from './job-needs.js';
+import { slackbotNeeds } from './slackbot/slackbot-deps.js';
+import { slackbotTools } from './slackbot/tool-calls.js';
 import { createRowRedraw } from './watches/row-messages.js';
 
 const allFeatures: readonly Feature[] = features;
@@ -38,6 +42,13 @@ function platformOf(wiring: ListenerWiring): PlatformDeps {
  * run time: a repository the feature did not declare is not in the object it is handed.
  */
 export function registerListeners(router: ListenerRouter, wiring: ListenerWiring): void {
+  const { featureDeps, door } = frontDoorOf(wiring);
+  registerPsCommand(router, platformOf(wiring), commands, door.depsOf);
+  for (const { feature, deps } of featureDeps) feature.listen?.(router, deps, door);
+}
+
+/** Each feature with its deps, and the front door that runs every feature's operations with its own. */
+function frontDoorOf(wiring: ListenerWiring) {
   const featureDeps = allFeatures.map((feature) => ({
     feature,
     deps: narrowDeps(wiring, feature.needs ?? NO_NEEDS),
@@ -47,13 +58,21 @@ export function registerListeners(router: ListenerRouter, wiring: ListenerWiring
       (feature.operations ?? []).map((operation) => [operation, deps]),
     ),
   );
-  registerPsCommand(router, platformOf(wiring), commands, (operation) => {
-    const deps = operationDeps.get(operation);
-    // The parser reads only the features' own operations; another would be a bug in the catalogue.
-    if (deps === undefined) throw new Error(`No feature owns the operation "${operation.name}"`);
-    return deps;
-  });
-  for (const { feature, deps } of featureDeps) feature.listen?.(router, deps);
+  const door: FrontDoor = {
+    operations: commands.commands,
+    depsOf: (operation) => {
+      const deps = operationDeps.get(operation);
+      // The parser reads only the features' own operations; another would be a bug in the catalogue.
+      if (deps === undefined) throw new Error(`No feature owns the operation "${operation.name}"`);
+      return deps;
+    },
+  };
+  return { featureDeps, door };
+}
+
+/** The tools Slackbot's MCP client is offered at /mcp, run with the features' own deps. */
+export function slackbotHost(wiring: ListenerWiring, workspaceOf: SlackbotWorkspace): McpToolHost {
+  return slackbotTools(narrowDeps(wiring, slackbotNeeds), frontDoorOf(wiring).door, workspaceOf);
 }
 
 /** Gives `app` the bot's listeners, behind one dispatching listener per surface (slack/router.ts). */

@@ -20,6 +20,7 @@ import {
   createSlackErrorHandler,
 } from './error-handler.js';
 import { installCallbacks } from './install-pages.js';
+import { MCP_PATH } from './mcp/mcp-endpoint.js';
 import { createMetadataSeal } from './metadata-seal.js';
 import { oneTimeStateStore } from './one-time-oauth-state.js';
 import { arrivalOf, BODY_LIMIT_BYTES, guardSlackRequests, type SeenSignatures } from './request-guard.js';
@@ -124,6 +125,11 @@ export interface SlackApp {
    */
   backgroundClient(botToken: string): WebClient;
   /**
+   * A Web API client for a person's request that did not come through Bolt (a Slackbot tool call), set
+   * up as Bolt's own clients are: the people's queue, the app's timeouts and sealing.
+   */
+  requestClient(botToken: string): WebClient;
+  /**
    * Verifies the bot token (one auth.test call, at slackApiUrl), then listens (HTTP) or connects (Socket Mode).
    * Rejects with a message naming the problem when Slack refuses the token or cannot be reached.
    */
@@ -199,6 +205,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     receiver.requestListener = guardSlackRequests(receiver.requestListener, {
       signingSecret: options.signingSecret,
       path: SLACK_EVENTS_PATH,
+      mcpPath: MCP_PATH,
       responseUrlHosts: responseUrlHosts(options.slackApiUrl),
       ...(options.seenSignatures === undefined ? {} : { seenSignatures: options.seenSignatures }),
       logger: options.logger,
@@ -295,6 +302,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     app,
     backgroundClient: (botToken) =>
       new WebClient(botToken, { ...backgroundClientOptions, logger: boltLogger }),
+    requestClient: (botToken) => new WebClient(botToken, { ...clientOptions, logger: boltLogger }),
     start,
     stop,
     closeConnections: async (closing) => {

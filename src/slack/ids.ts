@@ -56,6 +56,9 @@ export const ActionId = {
   costAlertNever: 'cost_alert_never',
   /** Stop all on an alert about several machines; the value names them, comma-separated. */
   costAlertStopAll: 'cost_alert_stop_all',
+  // A change Slackbot proposed, decided in the person's DM (features/slackbot).
+  slackbotConfirm: 'slackbot_confirm',
+  slackbotCancel: 'slackbot_cancel',
 } as const;
 export type ActionId = (typeof ActionId)[keyof typeof ActionId];
 

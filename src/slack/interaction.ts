@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type {
   AllMiddlewareArgs,
   BlockAction,
+  RespondArguments,
   RespondFn,
   SlackCommandMiddlewareArgs,
   ViewSubmitAction,
@@ -155,6 +156,43 @@ export function commandInteraction(
     respond,
     boltContext: context,
   });
+}
+
+/**
+ * A call from Slackbot's MCP client (slack/mcp/): there is no conversation and no response_url, so
+ * whatever the operation answers the person alone is the tool's result (`answer`), and what it posts
+ * in the person's conversation lands in their DM with the app.
+ */
+export function slackbotInteraction(
+  deps: PlatformDeps,
+  source: { user: SlackUser; web: WebClient; tool: string; answer: (message: SlackMessage) => void },
+): Interaction & { respond: RespondFn } {
+  const answer = async (message: SlackMessage) => source.answer(message);
+  // Only a message with words and blocks is answered through respond() here (the login prompt).
+  const respond = async (reply: string | RespondArguments) => {
+    const blocks = typeof reply === 'object' && 'blocks' in reply ? reply.blocks : undefined;
+    source.answer({
+      text: typeof reply === 'string' ? reply : (reply.text ?? ''),
+      blocks: (blocks ?? []) as SlackMessage['blocks'],
+    });
+    // Bolt's respond() answers with the response_url's reply, which no caller reads.
+    return {} as Awaited<ReturnType<RespondFn>>;
+  };
+  const interaction = createInteraction(deps, {
+    user: source.user,
+    channelId: source.user.userId,
+    subject: { tool: source.tool },
+    web: source.web,
+    // Every private answer, the login prompt included, becomes the result rather than a Slack message.
+    respond,
+    boltContext: {},
+  });
+  return {
+    ...interaction,
+    respond,
+    replyPrivately: answer,
+    replyFailure: (error) => answer(errorMessage(failureText(error, interaction.deps.logger))),
+  };
 }
 
 export interface ActionRequest {

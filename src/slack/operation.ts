@@ -12,11 +12,31 @@ export interface Operation<Name extends string = string, Params = unknown, Deps 
   /** `read` only looks; `change` changes something in Paperspace or in what the bot keeps. */
   readonly kind: 'read' | 'change';
   readonly params: z.ZodType<Params>;
+  /** How Slackbot's MCP client is offered it (mcp/); an operation without one is not a tool. */
+  readonly tool?: OperationTool;
   /**
    * Runs it for the person in `context`, with the deps of the feature that owns it (with this request's
    * logger). A method, so an operation typed with its feature's deps still fits a list of operations.
    */
   run(params: Params, context: Parameters<CommandHandler<Params>>[1], deps: Deps): Promise<void>;
+}
+
+/**
+ * An operation as a tool of Slackbot's MCP client. A read runs when Slackbot calls it; a change is only
+ * proposed, and runs when the person confirms it in Slack. Its words are the same for everyone: a
+ * description never holds a person's data, which a model would read as instructions.
+ */
+export interface OperationTool {
+  /** Lower-case words joined by underscores, unique among the tools (`stop_machine`). */
+  readonly name: string;
+  /** A short title people may be shown. */
+  readonly title: string;
+  /** What it does and when to choose it, for the model that picks a tool from a person's words. */
+  readonly description: string;
+  /** A change that takes something away (stopping a machine); MCP's destructiveHint. */
+  readonly destructive?: boolean;
+  /** Doing it twice does no more than once; MCP's idempotentHint. */
+  readonly idempotent?: boolean;
 }
 
 /**

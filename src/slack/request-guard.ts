@@ -18,6 +18,9 @@
 //
 // - a body over BODY_LIMIT_BYTES is refused with 413 before it is read further.
 //
+// Slackbot's MCP client signs its requests to `mcpPath` the same way (Slack identity auth), so they pass
+// the same checks; being JSON-RPC, they are refused with a JSON-RPC error in the body.
+//
 // When the store cannot be asked whether a request is a replay (the database is unreachable), nothing
 // can be done for the person anyway (their key is in it), so the request is answered in words on its
 // own surface instead of Slack's generic failure: a command's ephemeral reply, a pushed modal over a
@@ -39,6 +42,7 @@ import { request as httpRequest } from 'undici';
 import { describeError } from '../errors/describe-error.js';
 import { statusModal } from './block-kit/status-modal.js';
 import { gatheredClaims } from './gathered-claims.js';
+import { JsonRpcCode, jsonRpcError } from './mcp/json-rpc-error.js';
 
 /** How far ahead of this clock Slack's timestamp may be (clock drift between Slack and this host). */
 const MAX_FUTURE_SKEW_S = 60;
@@ -69,6 +73,8 @@ type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 export interface RequestGuardOptions {
   signingSecret: string;
   path: string;
+  /** Slackbot's MCP endpoint, checked the same way; its refusals are JSON-RPC errors. */
+  mcpPath?: string;
   /** Hosts a response_url may point at (`hooks.slack.com`, or a stand-in's host). */
   responseUrlHosts: readonly string[];
   /** Shared by every replica; without it only this process's memory catches replays. */
@@ -85,7 +91,8 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
 
   const refuse = (response: ServerResponse, status: number, reason: string) => {
     options.logger.warn({ status, reason }, 'refused a request to the Slack endpoint');
-    response.writeHead(status).end();
+    if (isMcp(response)) jsonRpcError(response, status, JsonRpcCode.invalidRequest, mcpRefusal(status));
+    else response.writeHead(status).end();
   };
 
   let prunedAt = now();
@@ -153,6 +160,10 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
       // run twice, and the person is told why.
       options.logger.error({ error: describeError(error) }, 'could not check a Slack request for a replay');
       if (body !== undefined && isHelpCommand(body)) return true;
+      if (isMcp(response)) {
+        jsonRpcError(response, 503, JsonRpcCode.internalError, GUARD_STORE_UNREACHABLE_TEXT);
+        return false;
+      }
       await answerWithoutStore(body, response, options.logger);
       return false;
     }
@@ -169,10 +180,12 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
     // Matched exactly as the receiver matches its endpoint: anything it would treat as a Slack request
     // must pass through here, since the receiver no longer verifies signatures itself.
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (request.method?.toUpperCase() !== 'POST' || path !== options.path) {
+    const guarded = path === options.path || (options.mcpPath !== undefined && path === options.mcpPath);
+    if (request.method?.toUpperCase() !== 'POST' || !guarded) {
       listener(request, response);
       return;
     }
+    if (path === options.mcpPath) mcpResponses.add(response);
     check(request, response).then(
       (passed) => {
         if (passed) listener(request, response);
@@ -190,13 +203,31 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
           { status: 413, limit: BODY_LIMIT_BYTES },
           'refused a request to the Slack endpoint',
         );
-        response.writeHead(413, { connection: 'close' }).end();
+        if (isMcp(response)) {
+          jsonRpcError(response, 413, JsonRpcCode.invalidRequest, mcpRefusal(413), { connection: 'close' });
+        } else {
+          response.writeHead(413, { connection: 'close' }).end();
+        }
       },
     );
   };
 }
 
 const arrivals = new WeakMap<IncomingMessage, number>();
+/** The responses to requests at the MCP endpoint, whose refusals are JSON-RPC errors. */
+const mcpResponses = new WeakSet<ServerResponse>();
+
+function isMcp(response: ServerResponse): boolean {
+  return mcpResponses.has(response);
+}
+
+/** What an MCP client is told about a refused request: the rule it broke, never a secret. */
+function mcpRefusal(status: number): string {
+  if (status === 401)
+    return 'The request is not signed by Slack, or was signed too long ago, or was already received.';
+  if (status === 413) return `The request is larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MB.`;
+  return 'The request is not a JSON-RPC message.';
+}
 
 function stampArrival(request: IncomingMessage, at: number): void {
   arrivals.set(request, at);

@@ -18,6 +18,7 @@ import {
   createSlackInstallationRepository,
   type SlackInstallationRepository,
 } from './slack-installations.js';
+import { createSlackbotProposalRepository, type SlackbotProposalRepository } from './slackbot-proposals.js';
 import { type SqlClient, type SqlDialect, StoreError } from './sql-client.js';
 import { openSqliteClient } from './sqlite-client.js';
 import { createTeamDigestRepository, type TeamDigestRepository } from './team-digests.js';
@@ -50,6 +51,8 @@ export interface Store {
   /** OAuth installations (SLACK_CLIENT_ID mode): each workspace's sealed bot token. */
   readonly slackInstallations: SlackInstallationRepository;
   readonly workflowSteps: WorkflowStepSettingRepository;
+  /** Changes Slackbot proposed, waiting for the person's Confirm in their DM. */
+  readonly slackbotProposals: SlackbotProposalRepository;
   /** The kept drawings of messages with a row per machine, so a watch can redraw its row. */
   readonly rowMessages: RowMessageRepository;
   /** Each channel's next chat.postMessage slot, so the replicas together keep Slack's pace there. */
@@ -91,6 +94,7 @@ async function createStore(client: SqlClient, { now = Date.now }: StoreOptions =
     machineOwners: createMachineOwnerRepository(client),
     slackInstallations: createSlackInstallationRepository(client),
     workflowSteps: createWorkflowStepSettingRepository(client),
+    slackbotProposals: createSlackbotProposalRepository(client),
     rowMessages: createRowMessageRepository(client),
     postSlots: createChannelPostSlotRepository(client),
     ping: async () => {

@@ -30,6 +30,7 @@ const WORKSPACE_TABLES = [
   'machine_owners',
   'workflow_step_settings',
   'row_messages',
+  'slackbot_proposals',
 ] as const;
 
 /** Tables keyed by the workspace as Slack's OAuth names it (team_id): its installation. */

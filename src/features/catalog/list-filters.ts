@@ -73,6 +73,7 @@ export function filtersSchema(name: FilteredListName) {
   return z.object({
     filters: z
       .record(z.string(), z.string())
+      .default({})
       .describe(`Filters by field, such as ${COMMON_FILTER_KEYS[name].map((key) => `${key}`).join(', ')}.`),
   });
 }

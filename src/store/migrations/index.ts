@@ -29,6 +29,7 @@ import { watchLeaseMirrorDroppedCostRunsByOwner } from './024-watch-lease-mirror
 import { ownerAndMachineLookups } from './025-owner-and-machine-lookups.js';
 import { machineOwners } from './026-machine-owners.js';
 import { costAlertRecipients } from './027-cost-alert-recipients.js';
+import { slackbotProposals } from './028-slackbot-proposals.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -59,4 +60,5 @@ export const MIGRATIONS: readonly Migration[] = [
   ownerAndMachineLookups,
   machineOwners,
   costAlertRecipients,
+  slackbotProposals,
 ];

@@ -18,6 +18,13 @@ export const requestsOperation = defineOperation({
     effect: 'Answers only you with your open requests and those waiting for you to approve.',
   },
   kind: 'read',
+  tool: {
+    name: 'my_requests',
+    title: 'My requests',
+    description:
+      "Lists the person's open requests (machines asked for, starts asked of an owner) and the requests waiting for their decision.",
+    idempotent: true,
+  },
   params: z.object({}),
   read: (args) => withoutArguments('requests', args),
   run: listRequests,

@@ -39,12 +39,20 @@ export const availabilityOperation = defineOperation({
     effect: 'Answers only you with where each machine type can be created right now.',
   },
   kind: 'read',
+  tool: {
+    name: 'machine_availability',
+    title: 'Machine availability',
+    description:
+      'Says which machine types can be created now in which region, optionally for one region or one machine type.',
+    idempotent: true,
+  },
   params: z.object({
-    region: z.enum(REGIONS).nullable().describe('One region, or null for every region.'),
+    region: z.enum(REGIONS).nullable().default(null).describe('One region, or null for every region.'),
     machineType: z
       .string()
       .min(1)
       .nullable()
+      .default(null)
       .describe('One machine type (P4000, A100), or null for every type.'),
   }),
   read: readAvailability,

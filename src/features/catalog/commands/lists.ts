@@ -47,6 +47,13 @@ export const listOperation = defineOperation({
     effect: 'Answers only you with your machines and their state, with Prev/Next when there are many.',
   },
   kind: 'read',
+  tool: {
+    name: 'list_machines',
+    title: 'List machines',
+    description:
+      "Lists the person's Paperspace machines (and, for a team, the team's) with state, type, region, price and owner. Optional filters: state (off, starting, ready, serviceready, stopping, restarting), region, machineType, name, or owner (a Slack user as <@U123>, a name or an e-mail).",
+    idempotent: true,
+  },
   params: filtersSchema('list'),
   read: (args) => readFilters('list', args),
   run: ({ filters }, context, deps: CatalogDeps) => replyWithFirstPage(context, deps, 'machines', filters),
@@ -62,6 +69,13 @@ export const templatesOperation = defineOperation({
     effect: 'Answers only you with the templates you can create machines from.',
   },
   kind: 'read',
+  tool: {
+    name: 'list_templates',
+    title: 'List templates',
+    description:
+      'Lists the templates (operating system images) machines can be created from. Optional filters: os, region, label, name.',
+    idempotent: true,
+  },
   params: filtersSchema('templates'),
   read: (args) => readFilters('templates', args),
   run: ({ filters }, context, deps: CatalogDeps) => replyWithFirstPage(context, deps, 'templates', filters),

@@ -48,11 +48,18 @@ export function createOperation(requests: OwnerRequests) {
         "Creates the machine with your key and posts its card. A team member's create becomes a request to the team's administrators, sent at once with one click.",
     },
     kind: 'change',
+    tool: {
+      name: 'request_machine',
+      title: 'Request a machine',
+      description:
+        "Asks for a new Paperspace machine: a team member's request goes to the team's administrators for approval; an administrator's creates it. Give machineName, region, machineType, templateId and size, or nothing to fill in the form in Slack.",
+    },
     params: z.object({
       // Typed and checked against the client's create schema when it runs, so a bad value is named with its key.
       params: z
         .record(z.string(), z.string())
         .nullable()
+        .default(null)
         .describe(
           'The machine to create (machineName, region, machineType, templateId, size, ...), or null for the form.',
         ),

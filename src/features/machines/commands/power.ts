@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { accept, type OptionSpec } from '../../../slack/command-language/command-arguments.js';
 import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
-import { defineOperation } from '../../../slack/operation.js';
+import { defineOperation, type OperationTool } from '../../../slack/operation.js';
 import { MACHINE_HELP, machineParameter, readOneMachine } from '../machine-grammar.js';
 import { findMachine } from '../machine-lookup.js';
 import type { MachinesDeps } from '../machines-deps.js';
@@ -35,6 +35,31 @@ const WORDS = {
   },
 } as const satisfies Record<PowerVerb, { summary: string; examples: readonly string[]; effect: string }>;
 
+const TOOLS = {
+  start: {
+    name: 'start_machine',
+    title: 'Start a machine',
+    description:
+      "Starts a Paperspace machine that is off, with the person's own key, and follows it until it is ready. Someone else's machine is offered as a request to its owner.",
+    idempotent: true,
+  },
+  stop: {
+    name: 'stop_machine',
+    title: 'Stop a machine',
+    description:
+      "Stops a running Paperspace machine, with the person's own key, and follows it until it is off and billing has stopped. Unsaved work on it is lost.",
+    destructive: true,
+    idempotent: true,
+  },
+  restart: {
+    name: 'restart_machine',
+    title: 'Restart a machine',
+    description:
+      "Restarts a running Paperspace machine, with the person's own key, and follows it until it is ready again. Unsaved work on it is lost.",
+    destructive: true,
+  },
+} as const satisfies Record<PowerVerb, OperationTool>;
+
 export function powerOperation<const Verb extends PowerVerb>(verb: Verb, requests: OwnerRequests) {
   const words = WORDS[verb];
   return defineOperation({
@@ -43,9 +68,13 @@ export function powerOperation<const Verb extends PowerVerb>(verb: Verb, request
     summary: words.summary,
     help: { parameters: [MACHINE_HELP, NO_WAIT_HELP], examples: words.examples, effect: words.effect },
     kind: 'change',
+    tool: TOOLS[verb],
     params: z.object({
       machine: machineParameter,
-      noWait: z.boolean().describe('Do not follow the machine to its new state; nothing more is posted.'),
+      noWait: z
+        .boolean()
+        .default(false)
+        .describe('Do not follow the machine to its new state; nothing more is posted.'),
     }),
     read(args) {
       const read = readOneMachine(verb, args, [NO_WAIT]);

@@ -22,6 +22,13 @@ export const showOperation = defineOperation({
     effect: 'Posts the live card of one machine: state, type, region, owner, and its buttons.',
   },
   kind: 'read',
+  tool: {
+    name: 'show_machine',
+    title: 'Show a machine',
+    description:
+      'Shows one Paperspace machine: its state, type, region, price per hour, owner, public IP and recent events.',
+    idempotent: true,
+  },
   params: z.object({ machine: machineParameter }),
   read(args) {
     const read = readOneMachine('show', args);

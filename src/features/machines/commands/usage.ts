@@ -27,6 +27,12 @@ export const usageOperation = defineOperation({
     effect: 'Answers only you with its hours and cost for the month: compute and storage, and their sum.',
   },
   kind: 'read',
+  tool: {
+    name: 'machine_usage',
+    title: 'Usage of a machine',
+    description: 'Shows how many hours a machine ran in a billing month and what they cost.',
+    idempotent: true,
+  },
   params: z.object({
     machine: machineParameter,
     // null: the current billing month (the service knows the clock and the person's time zone).
@@ -34,6 +40,7 @@ export const usageOperation = defineOperation({
       .string()
       .regex(BILLING_MONTH_PATTERN)
       .nullable()
+      .default(null)
       .describe('The billing month as YYYY-MM, or null for the current month.'),
   }),
   read(args) {

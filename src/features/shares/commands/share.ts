@@ -29,10 +29,17 @@ export const shareOperation = defineOperation({
       'Posts in this channel what you share and until when (4 hours); when it ends the access is taken back and the post says so.',
   },
   kind: 'change',
+  tool: {
+    name: 'share_machine',
+    title: 'Share machines',
+    description:
+      'Shares machines for four hours: posts them with a Get access button, and on the v1 API gives the named Slack users (<@U123>) access at once.',
+  },
   params: z.object({
     machines: z.array(machineParameter).min(1).describe('The machines to share, each named once.'),
     with: z
       .array(z.string())
+      .default([])
       .describe('The Slack users who get access, where a share makes them accessors (v1).'),
   }),
   read(args) {

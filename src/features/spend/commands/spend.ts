@@ -33,13 +33,21 @@ export const spendOperation = defineOperation({
       "Answers only you with the month's cost per machine; a team administrator sees the whole team's, by person.",
   },
   kind: 'read',
+  tool: {
+    name: 'spend',
+    title: 'Spend this month',
+    description:
+      "Shows what the month has cost so far (or a past month), per machine: the person's own machines, or for a Paperspace team administrator the whole team's, by person.",
+    idempotent: true,
+  },
   params: z.object({
     month: z
       .string()
       .regex(BILLING_MONTH_PATTERN)
       .nullable()
+      .default(null)
       .describe('The billing month as YYYY-MM, or null for the current month.'),
-    page: z.number().int().min(1).max(MAX_SPEND_PAGE).describe('The page of people, from 1.'),
+    page: z.number().int().min(1).max(MAX_SPEND_PAGE).default(1).describe('The page of people, from 1.'),
   }),
   read(args) {
     const split = splitArguments('spend', args);

@@ -58,6 +58,12 @@ export const waitOperation = defineOperation({
     effect: 'Changes nothing: posts here once the machine gets there, or says it did not in time.',
   },
   kind: 'read',
+  tool: {
+    name: 'wait_for_machine',
+    title: 'Wait for a machine',
+    description:
+      'Changes nothing: follows a machine until it is off, serviceready or ready, and tells the person in their direct messages with the app when it gets there (or that it did not in time).',
+  },
   params: z.object({
     machine: machineParameter,
     state: z.enum(WAITABLE_STATES).describe('The state to wait for.'),
@@ -66,7 +72,8 @@ export const waitOperation = defineOperation({
       .int()
       .positive()
       .max(MAX_DURATION_MS)
-      .describe('How long to wait, in milliseconds.'),
+      .default(DEFAULT_WAIT_TIMEOUT_MS)
+      .describe('How long to wait, in milliseconds (default 30 minutes, at most 24 hours).'),
   }),
   read(args) {
     const split = splitWithoutKeyValues('wait', args, [TIMEOUT]);
