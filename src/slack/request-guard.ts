@@ -19,7 +19,8 @@
 // - a body over BODY_LIMIT_BYTES is refused with 413 before it is read further.
 //
 // Slackbot's MCP client signs its requests to `mcpPath` the same way (Slack identity auth), so they pass
-// the same checks; being JSON-RPC, they are refused with a JSON-RPC error in the body.
+// the same checks (the replay check for tools/call, the one method that does work); being JSON-RPC,
+// they are refused with a JSON-RPC error in the body.
 //
 // When the store cannot be asked whether a request is a replay (the database is unreachable), nothing
 // can be done for the person anyway (their key is in it), so the request is answered in words on its
@@ -152,6 +153,10 @@ export function guardSlackRequests(listener: Listener, options: RequestGuardOpti
       refuse(response, 400, 'a response_url points outside Slack');
       return false;
     }
+    // Slackbot sends the same initialize (and tools/list) for every conversation: two in one second are
+    // byte for byte the same request, signature included. Served twice they only describe the server
+    // again; a tools/call, which does work, is refused when it comes again.
+    if (isMcp(response) && body?.method !== 'tools/call') return true;
     let first: boolean;
     try {
       first = await rememberOnce(signature);
