@@ -35,6 +35,14 @@ function signature(secret: string, timestamp: number, body: string): string {
   return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
 }
 
+/** What the endpoint answers: a result, or an error with no id when no request could be read. */
+interface JsonRpcAnswer {
+  jsonrpc: string;
+  id: number | null;
+  result?: { serverInfo?: { name?: string } };
+  error?: { code: number; message: string };
+}
+
 async function post(body: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${bot.url}/mcp`, {
     method: 'POST',
@@ -48,7 +56,7 @@ async function post(body: string, headers: Record<string, string> = {}) {
   const text = await response.text();
   return {
     status: response.status,
-    body: text === '' ? undefined : (JSON.parse(text) as Record<string, any>),
+    body: text === '' ? undefined : (JSON.parse(text) as JsonRpcAnswer),
   };
 }
 

@@ -5,8 +5,9 @@
 // interactive element goes, as the confirmation of a change comes from the bot in the person's DM.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { KnownBlock } from '@slack/types';
+import { contextLine } from '../block-kit/elements.js';
+import { blockTextLength, MESSAGE_BUDGET } from '../block-kit/message-budget.js';
 import type { SlackMessage } from '../block-kit/text.js';
-import { LIMITS } from '../block-kit/text.js';
 
 export function toolResult(
   messages: readonly SlackMessage[],
@@ -16,9 +17,7 @@ export function toolResult(
     .map(readableText)
     .filter((part) => part !== '')
     .join('\n\n');
-  const blocks = messages
-    .flatMap((message) => message.blocks.flatMap(withoutButtons))
-    .slice(0, LIMITS.messageBlocks);
+  const blocks = withinBudget(messages.flatMap((message) => message.blocks.flatMap(withoutButtons)));
   return {
     content: [{ type: 'text', text: text === '' ? 'Done.' : text }],
     ...(blocks.length === 0 ? {} : { _meta: { slack: { blocks } } }),
@@ -29,6 +28,21 @@ export function toolResult(
 /** A refusal in one sentence: what the person should do, never an HTTP code or a stack. */
 export function refusal(sentence: string): CallToolResult {
   return { content: [{ type: 'text', text: sentence }], isError: true };
+}
+
+/** Slackbot shows the blocks as a message: they keep a message's budget, with a line when some are left out. */
+function withinBudget(blocks: KnownBlock[]): KnownBlock[] {
+  const more = contextLine('More in Slack: the same command with /ps shows all of it.');
+  const room = { blocks: MESSAGE_BUDGET.blocks - 1, text: MESSAGE_BUDGET.text - blockTextLength([more]) };
+  const kept: KnownBlock[] = [];
+  let text = 0;
+  for (const block of blocks) {
+    const size = blockTextLength(block);
+    if (kept.length === room.blocks || text + size > room.text) return [...kept, more];
+    kept.push(block);
+    text += size;
+  }
+  return kept;
 }
 
 function readableText(message: SlackMessage): string {
