@@ -37,6 +37,8 @@ export interface OperationTool {
   readonly destructive?: boolean;
   /** Doing it twice does no more than once; MCP's idempotentHint. */
   readonly idempotent?: boolean;
+  /** What Slackbot is told when the operation answers nothing at once (it posts later, in the DM). */
+  readonly followUp?: string;
 }
 
 /**

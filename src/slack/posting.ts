@@ -235,7 +235,9 @@ export async function announce(
     return {
       place: { channel: delivery.channel, ts: delivery.ts },
       delivery,
-      notice: delivery.landed === 'dm' ? postedInDmNotice(what) : undefined,
+      // A card meant for the DM (a Slackbot call has no other conversation) landed where it was meant.
+      notice:
+        delivery.landed === 'dm' && target.channel !== target.userId ? postedInDmNotice(what) : undefined,
     };
   }
   return {

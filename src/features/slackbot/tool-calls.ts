@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { WebClient } from '@slack/web-api';
 import type { z } from 'zod';
+import { UserFacingError } from '../../errors/user-facing-error.js';
 import { failureText } from '../../errors/user-message.js';
 import { errorMessage } from '../../slack/block-kit/messages.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
@@ -52,20 +53,27 @@ export function slackbotTools(
       const web = await workspaceOf(caller);
       if (web === undefined) return refusal(NOT_INSTALLED);
       const { user } = caller;
-      if (!limiter.allow(`${user.teamId}:${user.userId}`, deps.now())) return refusal(TOO_MANY);
-      const params = operation.params.safeParse(args ?? {});
-      if (!params.success) return refusal(problemOf(params.error));
       const requestId = randomUUID();
-      if ((await deps.clients.linkedClient(user, { requestId })) === undefined) return refusal(NOT_LINKED);
-      const entry = { user, action: `slackbot.${name}`, note: 'asked through Slackbot' };
+      const logger = deps.logger.child({ requestId, tool: name, user: user.userId });
+      // Audited from here on, refusals too: the record's outcome and message say what the person was told.
       try {
-        return await deps.audit.run(entry, () =>
-          operation.kind === 'read'
-            ? runRead(door, operation, params.data, { user, web })
-            : proposeChange(deps, operation, params.data, { user, web }),
+        return await deps.audit.run(
+          { user, action: `slackbot.${name}`, note: 'asked through Slackbot' },
+          async () => {
+            if (!limiter.allow(`${user.teamId}:${user.userId}`, deps.now()))
+              throw new UserFacingError(TOO_MANY);
+            const params = operation.params.safeParse(args ?? {});
+            if (!params.success) throw new UserFacingError(problemOf(params.error));
+            if ((await deps.clients.linkedClient(user, { requestId })) === undefined) {
+              throw new UserFacingError(NOT_LINKED);
+            }
+            return operation.kind === 'read'
+              ? runRead(door, operation, params.data, { user, web })
+              : proposeChange(deps, operation, params.data, { user, web });
+          },
         );
       } catch (error) {
-        const logger = deps.logger.child({ requestId, tool: name, user: user.userId });
+        if (error instanceof UserFacingError) return refusal(error.message);
         return toolResult([errorMessage(failureText(error, logger))], { isError: true });
       }
     },
@@ -89,6 +97,10 @@ async function runRead(
   });
   const context: CommandContext = { ...interaction, channelId: user.userId, triggerId: '' };
   await operation.run(params, context, inRequest(operationDeps, context));
+  // A read that answers later (a wait) says so, rather than nothing.
+  if (answers.length === 0 && operation.tool.followUp !== undefined) {
+    return { content: [{ type: 'text', text: operation.tool.followUp }] };
+  }
   return toolResult(answers);
 }
 
@@ -96,6 +108,10 @@ async function runRead(
 function problemOf(error: z.ZodError): string {
   const [issue] = error.issues;
   if (issue === undefined) return 'The parameters are not what this tool takes.';
-  const where = issue.path.length === 0 ? 'The parameters' : `The parameter ${issue.path.join('.')}`;
-  return `${where}: ${issue.message}.`;
+  if (issue.path.length === 0) return `The parameters: ${issue.message}.`;
+  const parameter = `The parameter ${issue.path.join('.')}`;
+  // zod says "expected string, received undefined" of a parameter left out.
+  if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message))
+    return `${parameter} is missing.`;
+  return `${parameter}: ${issue.message}.`;
 }

@@ -138,10 +138,28 @@ describe("Slackbot's read tools", () => {
     expect(bot.emulator.state.requests().length).toBe(mark);
   });
 
-  it('audits every call with the tool and the person', async () => {
+  it('audits every call with the tool and the person, a refusal with what they were told', async () => {
     await slackbot.call('my_requests', {}, as('maya'));
     const [latest] = await bot.store.audit.list({ teamId: 'T0FAKE', userId: USERS.maya.slackId, limit: 1 });
     expect(latest).toMatchObject({ action: 'slackbot.my_requests', outcome: 'ok' });
+
+    await slackbot.call('show_machine', {}, as('sam'));
+    const [refused] = await bot.store.audit.list({ teamId: 'T0FAKE', userId: USERS.sam.slackId, limit: 1 });
+    expect(refused).toMatchObject({ action: 'slackbot.show_machine', outcome: 'error' });
+    expect(refused?.message).toContain('The parameter machine is missing.');
+  });
+
+  it('follows a machine for a wait, its card and its completion in the DM', async () => {
+    const result = await slackbot.call(
+      'wait_for_machine',
+      { machine: 'ada-render', state: 'ready' },
+      as('ada'),
+    );
+    expect(resultText(result)).toMatch(/I am following it/);
+    const card = await bot.slack.waitFor('chat.postMessage');
+    expect(card.args.channel).toBe(USERS.ada.slackId);
+    expect(JSON.stringify(card.args.blocks)).toContain('ada-render');
+    await expect.poll(() => bot.watchRequests.some((watch) => watch.machineId === 'psada003')).toBe(true);
   });
 
   it("pauses a person's calls after a minute's worth, and only that person's", async () => {

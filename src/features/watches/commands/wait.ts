@@ -63,6 +63,8 @@ export const waitOperation = defineOperation({
     title: 'Wait for a machine',
     description:
       'Changes nothing: follows a machine until it is off, serviceready or ready, and tells the person in their direct messages with the app when it gets there (or that it did not in time).',
+    followUp:
+      'I am following it: its card is in your messages with me in Slack, and I will say there when it gets there, or that it did not in time.',
   },
   params: z.object({
     machine: machineParameter,
