@@ -15,6 +15,7 @@ import { type FakeSlack, startFakeSlack } from '../support/fake-slack.js';
 import type { FakeInstall } from '../support/fake-slack-oauth.js';
 import { createManualCron } from '../support/manual-cron.js';
 import { slackSignature } from '../support/slack-requests.js';
+import { connectSlackbot, resultText } from '../support/slackbot-client.js';
 
 const CLIENT_ID = '1111111111111.2222222222222';
 const CLIENT_SECRET = 'oauth-e2e-client-secret';
@@ -351,5 +352,26 @@ describe('installing in many workspaces by OAuth', () => {
     await uninstalled('T0GRIDA', { id: 'E0GRID', orgWide: true });
     await expect.poll(() => store.slackInstallations.serving('T0GRIDB')).toBeUndefined();
     expect(await store.slackInstallations.get({ enterpriseId: 'E0GRID', teamId: undefined })).toBeUndefined();
+  });
+
+  it("answers Slackbot's calls only from a workspace the app is installed in, or from its organisation", async () => {
+    await install(ACME);
+    await install(GRID);
+    const slackbot = await connectSlackbot(base, SIGNING_SECRET);
+    try {
+      const fromAcme = await slackbot.call('list_machines', {}, { user_id: 'U0ACMEDEV', team_id: 'T0ACME' });
+      // Installed: the person is known to be of Acme, and only lacks a key.
+      expect(resultText(fromAcme)).toContain('/ps login');
+      const fromBeta = await slackbot.call('list_machines', {}, { user_id: 'U0ACMEDEV', team_id: 'T0BETA' });
+      expect(resultText(fromBeta)).toMatch(/not installed in this Slack workspace/);
+      const fromGrid = await slackbot.call(
+        'list_machines',
+        {},
+        { user_id: 'W0GRIDDEV', team_id: 'T0GRIDA', enterprise_id: 'E0GRID' },
+      );
+      expect(resultText(fromGrid)).toContain('/ps login');
+    } finally {
+      await slackbot.close();
+    }
   });
 });

@@ -4,7 +4,7 @@
 // (or an organisation), so a known id under another team must not be taken for the person we know.
 import type { WebClient } from '@slack/web-api';
 import type { SlackApp } from '../app.js';
-import type { BotInstallationStore } from '../installation-store.js';
+import { type BotInstallationStore, NotInstalledError } from '../installation-store.js';
 import type { SlackbotCaller } from './slackbot-caller.js';
 
 /** The Web API client of the workspace a call came from; undefined where the app is not installed. */
@@ -21,7 +21,20 @@ export function slackbotWorkspaces(
     if (installations === undefined) throw new Error('an OAuth installation needs its installation store');
     const clients = new Map<string, WebClient>();
     return async (caller) => {
-      const token = await installations.botTokenFor(caller.teamId);
+      // Found as Bolt finds a command's: the workspace's own install, else its organisation's.
+      const token = await installations
+        .fetchInstallation({
+          teamId: caller.teamId,
+          enterpriseId: caller.enterpriseId,
+          isEnterpriseInstall: false,
+        })
+        .then(
+          (installation) => installation.bot?.token,
+          (error: unknown) => {
+            if (error instanceof NotInstalledError) return undefined;
+            throw error;
+          },
+        );
       if (token === undefined) return undefined;
       let client = clients.get(token);
       if (client === undefined) {
