@@ -38,6 +38,7 @@ const SCHEMA_TABLES = [
   'slack_installation_teams',
   'slack_installations',
   'slack_request_replays',
+  'slackbot_proposals',
   'team_digest_runs',
   'team_digests',
   'vault_entries',
