@@ -36,7 +36,11 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
-    globalSetup: ['test/store/postgres-skip-notice.ts', 'test/support/manifest-schema-skip-notice.ts'],
+    globalSetup: [
+      'test/store/postgres-skip-notice.ts',
+      'test/support/manifest-schema-skip-notice.ts',
+      'test/support/mcp-conformance-skip-notice.ts',
+    ],
     projects: [
       { extends: true, test: { name: 'contract', include: ['test/**/*.test.ts'] } },
       {

@@ -22,4 +22,8 @@ export const BOT_SCOPES = [
   'links:read',
   // chat.unfurl: a console link to a machine shown as its card.
   'links:write',
+  // Slackbot's MCP client may connect to the app's MCP server (manifest.yml's mcp_servers, POST /mcp):
+  // people ask Slackbot about their machines and Slackbot calls the bot's tools for them. No Web API
+  // method needs it; without it Slackbot does not offer the server.
+  'mcp:connect',
 ] as const;

@@ -10,6 +10,7 @@ import type { ListenerWiring } from '../../src/features/feature-deps.js';
 import { registerListeners } from '../../src/features/index.js';
 import { SLACK_EVENTS_PATH, SLACK_OAUTH_REDIRECT_PATH } from '../../src/slack/app.js';
 import { ActionId, CallbackId, SLASH_COMMAND, StepCallbackId } from '../../src/slack/ids.js';
+import { MCP_PATH } from '../../src/slack/mcp/mcp-endpoint.js';
 import type { ListenerRouter } from '../../src/slack/router.js';
 import { BOT_SCOPES } from '../../src/slack/scopes.js';
 import {
@@ -37,6 +38,7 @@ const manifestShape = z.object({
       output_parameters: z.record(z.string(), z.object({ type: z.string() })),
     }),
   ),
+  mcp_servers: z.record(z.string(), z.object({ url: z.string(), auth_type: z.string() })),
   settings: z.object({
     org_deploy_enabled: z.boolean(),
     function_runtime: z.string(),
@@ -140,6 +142,19 @@ describe('manifest.yml', () => {
     ];
     for (const url of urls) expect(new URL(url).pathname).toBe('/slack/events');
     expect(manifest.settings.socket_mode_enabled).toBe(false);
+  });
+
+  it("declares one MCP server for Slackbot at the bot's MCP path, on the events' host, with Slack identity auth", () => {
+    const servers = Object.values(manifest.mcp_servers);
+    expect(servers).toHaveLength(1);
+    const [server] = servers;
+    expect(new URL(server?.url ?? '').pathname).toBe(MCP_PATH);
+    expect(new URL(server?.url ?? '').host).toBe(
+      new URL(manifest.settings.event_subscriptions.request_url).host,
+    );
+    // Slack signs each request and names the person: the bot checks the one and acts for the other.
+    expect(server?.auth_type).toBe('slack_identity_auth');
+    expect(BOT_SCOPES).toContain('mcp:connect');
   });
 
   it('agrees with the listeners the code registers: command, action ids, view callback ids, events', () => {
