@@ -73,9 +73,8 @@ export async function startSlackSigningShim(options: SlackSigningShimOptions): P
 
 /**
  * The second to sign a body at: now, unless that body was already signed at this second. The bot refuses
- * a signature seen twice (a replay), and a client may well send the same body twice within one second
- * (each conformance scenario opens with the same `initialize`). Slack itself never repeats a signature,
- * so the shim waits for the next second rather than send a replay.
+ * a tools/call whose signature it has seen (a replay), and a client may well send the same call twice
+ * within one second; the shim waits for the next second rather than send what would be refused.
  */
 function createFreshTimestamps(now: () => number) {
   const used = new Set<string>();

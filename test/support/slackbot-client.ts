@@ -7,7 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_PATH } from '../../src/slack/mcp/mcp-endpoint.js';
 import { slackSignature } from './slack-requests.js';
 
-interface SlackIdentity {
+export interface SlackIdentity {
   user_id: string;
   team_id: string;
   enterprise_id?: string;

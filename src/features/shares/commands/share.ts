@@ -33,14 +33,16 @@ export const shareOperation = defineOperation({
     name: 'share_machine',
     title: 'Share machines',
     description:
-      'Shares machines for four hours: posts them with a Get access button, and on the v1 API gives the named Slack users (<@U123>) access at once.',
+      "Shares machines for four hours with the named Slack users (their user ids, U0123ABC): on the v1 API they get access at once. Confirmed from Slackbot, the share with its Get access button is posted in the person's messages with the app; to share in a channel, use /ps share there.",
   },
   params: z.object({
     machines: z.array(machineParameter).min(1).describe('The machines to share, each named once.'),
     with: z
       .array(z.string())
       .default([])
-      .describe('The Slack users who get access, where a share makes them accessors (v1).'),
+      .describe(
+        'The Slack user ids (U0123ABC) of the people who get access, where a share makes them accessors (v1).',
+      ),
   }),
   read(args) {
     const split = splitWithoutKeyValues('share', args);
