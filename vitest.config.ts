@@ -27,6 +27,7 @@ const BOTH_DIALECTS = [
   'test/features/unfurls/unfurl-owner.test.ts',
   'test/features/slackbot/slackbot-reads.test.ts',
   'test/features/slackbot/slackbot-changes.test.ts',
+  'test/features/slackbot/slackbot-request.test.ts',
 ];
 
 export default defineConfig({

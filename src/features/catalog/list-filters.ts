@@ -7,6 +7,7 @@ import {
   accept,
   fail,
   type KeyValues,
+  normalizedKeyValues,
   type Read,
   readKeyValues,
   splitArguments,
@@ -74,7 +75,8 @@ export function filtersSchema(name: FilteredListName) {
     filters: z
       .record(z.string(), z.string())
       .default({})
-      .describe(`Filters by field, such as ${COMMON_FILTER_KEYS[name].map((key) => `${key}`).join(', ')}.`),
+      .describe(`Filters by field, such as ${COMMON_FILTER_KEYS[name].map((key) => `${key}`).join(', ')}.`)
+      .transform(normalizedKeyValues),
   });
 }
 

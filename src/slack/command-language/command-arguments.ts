@@ -211,6 +211,14 @@ export function readKeyValues(
   return { ok: true, value: values };
 }
 
+/**
+ * Key=value parameters that came as JSON (Slackbot's tools), read as the text reader reads them: a region
+ * code (`CA1`) or a machine type in any case (`p4000`) becomes the name the API takes.
+ */
+export function normalizedKeyValues(values: KeyValues): KeyValues {
+  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, normalizeValue(key, value)]));
+}
+
 function normalizeValue(key: string, value: string): string {
   if (key === 'region') return resolveRegion(value) ?? value;
   if (key === 'machineType') {

@@ -70,6 +70,12 @@ describe("Slackbot's read tools", () => {
     assertFitsSlack({ blocks: blocksOf(listed), text: resultText(listed) });
   });
 
+  it('reads filters as /ps list reads them: a region code in any case', async () => {
+    const text = resultText(await slackbot.call('list_machines', { filters: { region: 'ny2' } }, as('ada')));
+    expect(text).toContain('ada-cpu-box');
+    expect(text).not.toContain('ada-workstation');
+  });
+
   it('answers the other reads with the figures they show in Slack', async () => {
     const shown = resultText(await slackbot.call('show_machine', { machine: 'ada-workstation' }, as('ada')));
     expect(shown).toContain('ada-workstation');

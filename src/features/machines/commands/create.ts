@@ -11,6 +11,7 @@ import {
   accept,
   fail,
   type KeyValues,
+  normalizedKeyValues,
   readKeyValues,
   splitArguments,
 } from '../../../slack/command-language/command-arguments.js';
@@ -62,7 +63,8 @@ export function createOperation(requests: OwnerRequests) {
         .default(null)
         .describe(
           'The machine to create (machineName, region, machineType, templateId, size, ...), or null for the form.',
-        ),
+        )
+        .transform((values) => (values === null ? null : normalizedKeyValues(values))),
     }),
     read(args) {
       if (args.length === 0) return accept({ params: null });
