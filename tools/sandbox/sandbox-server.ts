@@ -26,6 +26,7 @@ const PAGE_FILES: Record<string, { file: string; type: string }> = {
   '/mrkdwn.js': { file: 'mrkdwn.js', type: 'text/javascript; charset=utf-8' },
   '/dialogs.js': { file: 'dialogs.js', type: 'text/javascript; charset=utf-8' },
   '/slackbot.js': { file: 'slackbot.js', type: 'text/javascript; charset=utf-8' },
+  '/tool-form.js': { file: 'tool-form.js', type: 'text/javascript; charset=utf-8' },
   '/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
 };
 // Everything the page needs is its own files and its own endpoints; nothing else may load or run.
