@@ -1,7 +1,8 @@
 // A small form for one MCP tool's arguments, made from the JSON Schema tools/list gives (zod's
 // toJSONSchema output): a select for an enum, a checkbox for a boolean, a number input for a number,
 // a text input for a string, and JSON for anything else (objects, records, unions). A field left empty
-// is left out of the arguments, so the tool's own default applies, as when a model leaves it out.
+// is left out of the arguments, so the tool's own default applies, as when a model leaves it out. The
+// form is not validated by the browser (novalidate): each problem is one sentence naming its field.
 import { h } from './blockkit.js';
 
 function kindOf(schema) {
