@@ -19,7 +19,7 @@ import { slackSignature } from './signed-sender.js';
 const CALL_TIMEOUT_MS = 30_000;
 
 /** A tool as the page offers it. */
-export interface SlackbotTool {
+interface SlackbotTool {
   name: string;
   title: string;
   description: string;
@@ -30,7 +30,7 @@ export interface SlackbotTool {
 }
 
 /** A tool's result as the page shows it. */
-export interface SlackbotResult {
+interface SlackbotResult {
   text: string;
   /** `_meta.slack.blocks`, drawn with the page's Block Kit renderer. */
   blocks: unknown[];

@@ -11,7 +11,7 @@ interface PageMessage {
   threadTs: string | null;
 }
 
-export interface PageSnapshot {
+interface PageSnapshot {
   messages: PageMessage[];
   ephemerals: PageMessage[];
   modals: { id: string; view: { blocks?: Record<string, unknown>[] } }[];
