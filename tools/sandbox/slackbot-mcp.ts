@@ -59,9 +59,10 @@ export interface SlackbotMcpOptions {
 
 export function createSlackbotMcp(options: SlackbotMcpOptions): SlackbotMcp {
   const { logger } = options;
-  // One client for the sandbox's life, as Slackbot keeps one per app: the server is stateless, and a
-  // new `initialize` every time would send the same body twice in a second, which the bot refuses as
-  // a replay. A client whose connection failed is dropped, and the next call connects again.
+  // One client for the sandbox's life, shared by everyone on the page (the caller is in each call's
+  // `_meta`): the server is stateless, and a new `initialize` per call would send the same body twice
+  // within a second, which the bot refuses as a replay. A client whose connection failed is dropped,
+  // and the next call connects again.
   let connecting: Promise<Client> | undefined;
 
   const mcpUrl = (): URL | undefined => {

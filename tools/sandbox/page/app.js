@@ -294,22 +294,11 @@ function renderSidebar() {
   );
   $('#app-list').replaceChildren(
     link(`🤖 ${state.app.name}`, { kind: 'app', tab: 'home' }),
-    h('li', {}, [
-      h('button', {
-        type: 'button',
-        className: `nav-item${slackbot.isOpen ? ' current' : ''}`,
-        textContent: '✨ Slackbot (the app’s tools)',
-        title: 'Call the app’s tools as Slackbot’s MCP client does, without a model',
-        onclick: () => {
-          if (slackbot.isOpen) slackbot.close();
-          else {
-            state.thread = null;
-            slackbot.open();
-          }
-          render();
-        },
-      }),
-    ]),
+    slackbot.navItem(() => {
+      // One pane at the side, as in Slack: Slackbot takes the thread's place.
+      state.thread = null;
+      render();
+    }),
   );
 }
 

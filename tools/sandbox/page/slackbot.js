@@ -126,16 +126,32 @@ export function createSlackbotPanel({ pane, send, context, notice, openMessages 
   });
   $('#slackbot-reload').addEventListener('click', () => void load());
 
+  const open = () => {
+    pane.hidden = false;
+    if (tools.length === 0) void load();
+  };
+  const close = () => {
+    pane.hidden = true;
+  };
+
   return {
-    get isOpen() {
-      return !pane.hidden;
-    },
-    open() {
-      pane.hidden = false;
-      if (tools.length === 0) void load();
-    },
-    close() {
-      pane.hidden = true;
+    open,
+    close,
+    /** The sidebar's entry under the apps: opens or closes the panel, then `changed()` redraws. */
+    navItem(changed) {
+      return h('li', {}, [
+        h('button', {
+          type: 'button',
+          className: `nav-item${pane.hidden ? '' : ' current'}`,
+          textContent: '✨ Slackbot (the app’s tools)',
+          title: 'Call the app’s tools as Slackbot’s MCP client does, without a model',
+          onclick: () => {
+            if (pane.hidden) open();
+            else close();
+            changed();
+          },
+        }),
+      ]);
     },
     /** Another person on the page: the answers were for the one before. */
     forget() {
