@@ -12,6 +12,7 @@ import type { EventStream } from './events.js';
 import { BodyTooLargeError, readBody, sendJson } from './http-util.js';
 import type { Interactions, Outcome } from './interactions.js';
 import type { SlackStandin } from './slack-standin.js';
+import type { SlackbotMcp } from './slackbot-mcp.js';
 import { isTimeZone } from './time-zone.js';
 import { WORKFLOW_COMMAND, type WorkflowRuns } from './workflow-runs.js';
 import type { Workspace } from './workspace.js';
@@ -24,6 +25,8 @@ const PAGE_FILES: Record<string, { file: string; type: string }> = {
   '/blockkit.js': { file: 'blockkit.js', type: 'text/javascript; charset=utf-8' },
   '/mrkdwn.js': { file: 'mrkdwn.js', type: 'text/javascript; charset=utf-8' },
   '/dialogs.js': { file: 'dialogs.js', type: 'text/javascript; charset=utf-8' },
+  '/slackbot.js': { file: 'slackbot.js', type: 'text/javascript; charset=utf-8' },
+  '/tool-form.js': { file: 'tool-form.js', type: 'text/javascript; charset=utf-8' },
   '/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
 };
 // Everything the page needs is its own files and its own endpoints; nothing else may load or run.
@@ -67,13 +70,25 @@ const schemas = {
   '/sandbox/close': z.object({ user: userId, viewId: z.string(), all: z.boolean() }),
   '/sandbox/home': z.object({ user: userId }),
   '/sandbox/clock': z.object({ user: userId, step: z.string().max(40) }),
+  '/sandbox/slackbot/tools': z.object({ user: userId }),
+  '/sandbox/slackbot/call': z.object({
+    user: userId,
+    tool: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'must be the name of one of the bot’s tools'),
+    arguments: z.record(z.string(), z.unknown(), 'must be an object of the tool’s arguments'),
+  }),
 } as const;
 type PagePath = keyof typeof schemas;
+type PageAnswer =
+  | Outcome
+  | Awaited<ReturnType<SlackbotMcp['tools']>>
+  | Awaited<ReturnType<SlackbotMcp['call']>>;
 
 export interface SandboxServerOptions {
   standin: SlackStandin;
   interactions: Interactions;
   workflowRuns: WorkflowRuns;
+  /** Slackbot's side of the bot's /mcp, played by the page's Slackbot panel. */
+  slackbot: SlackbotMcp;
   events: EventStream;
   workspace: Workspace;
   /** Moves the sandbox clock by a step such as `+8h` (the page's buttons and `/clock`). */
@@ -91,10 +106,10 @@ export interface SandboxServer {
 }
 
 export async function startSandboxServer(options: SandboxServerOptions): Promise<SandboxServer> {
-  const { standin, interactions, workflowRuns, events, workspace, moveClock, logger } = options;
+  const { standin, interactions, workflowRuns, slackbot, events, workspace, moveClock, logger } = options;
   let allowedHosts = new Set<string>();
 
-  const pageAction = async (path: PagePath, body: unknown): Promise<Outcome> => {
+  const pageAction = async (path: PagePath, body: unknown): Promise<PageAnswer> => {
     switch (path) {
       case '/sandbox/command': {
         const input = schemas[path].parse(body);
@@ -130,6 +145,15 @@ export async function startSandboxServer(options: SandboxServerOptions): Promise
         return interactions.openHome(schemas[path].parse(body).user);
       case '/sandbox/clock':
         return moveClock(schemas[path].parse(body).step);
+      case '/sandbox/slackbot/tools':
+        schemas[path].parse(body);
+        return slackbot.tools();
+      case '/sandbox/slackbot/call': {
+        const input = schemas[path].parse(body);
+        if (workspace.person(input.user) === undefined)
+          return { ok: false, error: 'user must be a person of the sandbox workspace' };
+        return slackbot.call({ userId: input.user, tool: input.tool, arguments: input.arguments });
+      }
     }
   };
 

@@ -31,16 +31,13 @@ export function createSignedSender(options: SignedSenderOptions): SignedSender {
 
   const send = async (contentType: string, body: string): Promise<Ack> => {
     const timestamp = Math.floor(options.now() / 1000);
-    const signature = createHmac('sha256', options.signingSecret)
-      .update(`v0:${timestamp}:${body}`)
-      .digest('hex');
     try {
       const response = await fetch(options.requestUrl(), {
         method: 'POST',
         headers: {
           'content-type': contentType,
           'x-slack-request-timestamp': String(timestamp),
-          'x-slack-signature': `v0=${signature}`,
+          'x-slack-signature': slackSignature(options.signingSecret, timestamp, body),
           'user-agent': 'Slackbot 1.0 (+https://api.slack.com/robots)',
         },
         body,
@@ -68,6 +65,11 @@ export function createSignedSender(options: SignedSenderOptions): SignedSender {
         new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
       ),
   };
+}
+
+/** X-Slack-Signature for a body sent at `timestamp` (seconds), as Slack computes it. */
+export function slackSignature(signingSecret: string, timestamp: number, body: string): string {
+  return `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
 }
 
 /** Why Slack would call the request failed, or undefined when the app acknowledged it. */

@@ -13,6 +13,7 @@ import { CLOCK_STEP_USAGE, type ClockControl, parseClockStep } from './sandbox-c
 import { SANDBOX_APP } from './sandbox-identity.js';
 import { type SandboxServer, startSandboxServer } from './sandbox-server.js';
 import { API_PATH_PREFIX, createSlackStandin, RESPONSE_URL_PATH_PREFIX } from './slack-standin.js';
+import { createSlackbotMcp } from './slackbot-mcp.js';
 import { createViewStacks, type ViewStacks } from './view-stacks.js';
 import { createFakeFunctions } from './workflow-functions.js';
 import { createWorkflowRuns } from './workflow-runs.js';
@@ -93,6 +94,7 @@ export async function startSlackSandbox(options: SlackSandboxOptions): Promise<S
     now,
     ...ackTimeout,
   });
+  const slackbot = createSlackbotMcp({ signingSecret, requestUrl: () => requestUrl, logger, now });
   server = await startSandboxServer({
     standin: createSlackStandin({
       workspace,
@@ -108,6 +110,7 @@ export async function startSlackSandbox(options: SlackSandboxOptions): Promise<S
     }),
     interactions,
     workflowRuns,
+    slackbot,
     events: createEventStream({
       feed,
       workspace,
@@ -141,6 +144,9 @@ export async function startSlackSandbox(options: SlackSandboxOptions): Promise<S
     },
     workspace,
     views,
-    close: () => started.close(),
+    async close() {
+      await slackbot.close();
+      await started.close();
+    },
   };
 }

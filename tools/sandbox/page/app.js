@@ -3,6 +3,7 @@
 // it and passes it to the bot as Slack would), and redraws from the server's event stream.
 import { h, renderBlocks, renderMrkdwn } from './blockkit.js';
 import { createModalDialog, showConfirm } from './dialogs.js';
+import { createSlackbotPanel } from './slackbot.js';
 
 const query = new URLSearchParams(location.search);
 const state = {
@@ -291,7 +292,14 @@ function renderSidebar() {
         ),
       ),
   );
-  $('#app-list').replaceChildren(link(`🤖 ${state.app.name}`, { kind: 'app', tab: 'home' }));
+  $('#app-list').replaceChildren(
+    link(`🤖 ${state.app.name}`, { kind: 'app', tab: 'home' }),
+    slackbot.navItem(() => {
+      // One pane at the side, as in Slack: Slackbot takes the thread's place.
+      state.thread = null;
+      render();
+    }),
+  );
 }
 
 const clockFormat = new Intl.DateTimeFormat(undefined, {
@@ -438,6 +446,8 @@ function go(view) {
 }
 
 function openThread(message) {
+  // One pane at the side, as in Slack: the thread takes Slackbot's place.
+  slackbot.close();
   state.thread = { channel: message.channel, ts: message.ts };
   render();
   $('#thread-input').focus();
@@ -454,6 +464,16 @@ const modal = createModalDialog({
 function renderModal() {
   modal.render(state.modals.at(-1));
 }
+
+// ---------------------------------------------------------------- Slackbot's side
+
+const slackbot = createSlackbotPanel({
+  pane: $('#slackbot-pane'),
+  send,
+  context: (prefix) => baseContext(prefix),
+  notice: (text) => toast(text),
+  openMessages: () => go({ kind: 'app', tab: 'messages' }),
+});
 
 // ---------------------------------------------------------------- toasts and composers
 
@@ -504,10 +524,15 @@ function start() {
     state.thread = null;
     render();
   });
+  $('#slackbot-close').addEventListener('click', () => {
+    slackbot.close();
+    render();
+  });
   $('#user-switcher').addEventListener('change', (event) => {
     state.me = event.target.value;
     state.thread = null;
     modal.forget();
+    slackbot.forget();
     state.dismissed.clear();
     timelineCache.clear();
     threadCache.clear();
