@@ -60,9 +60,9 @@ export interface SlackbotMcpOptions {
 export function createSlackbotMcp(options: SlackbotMcpOptions): SlackbotMcp {
   const { logger } = options;
   // One client for the sandbox's life, shared by everyone on the page (the caller is in each call's
-  // `_meta`): the server is stateless, and a new `initialize` per call would send the same body twice
-  // within a second, which the bot refuses as a replay. A client whose connection failed is dropped,
-  // and the next call connects again.
+  // `_meta`): the server is stateless, so one handshake serves every call, and each call's own JSON-RPC
+  // id keeps two identical calls within a second from being one signature (which the bot would refuse
+  // as a replay). A client whose connection failed is dropped, and the next call connects again.
   let connecting: Promise<Client> | undefined;
 
   const mcpUrl = (): URL | undefined => {
