@@ -74,7 +74,8 @@ export function describeError(error: unknown, depth = 0): SafeErrorDescription {
     const slackError = stringField(recordField(fields, 'data') ?? {}, 'error');
     if (slackError !== undefined) description.slackError = slackError;
   }
-  const statusCode = fields.statusCode;
+  // An HTTP library's statusCode, or a Paperspace error's status: the log keeps what people are not shown.
+  const statusCode = fields.statusCode ?? fields.status;
   if (typeof statusCode === 'number') description.statusCode = statusCode;
   if (error.stack !== undefined) description.stack = redactSlackTokens(error.stack);
 

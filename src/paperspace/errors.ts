@@ -109,7 +109,7 @@ export class PaperspaceBadRequestError extends PaperspaceApiError {
 
   constructor(details: ApiErrorDetails) {
     super(
-      `Paperspace rejected the request to ${details.action} (${details.status})${because(details)}. ` +
+      `Paperspace rejected the request to ${details.action}${because(details)}. ` +
         'Check the values and try again.',
       details,
     );
@@ -123,7 +123,7 @@ export class PaperspaceAuthenticationError extends PaperspaceApiError {
   constructor(details: ApiErrorDetails) {
     const credential = details.credential ?? 'API key';
     super(
-      `Paperspace rejected the ${credential} (${details.status}) while trying to ${details.action}. ` +
+      `Paperspace rejected the ${credential} while trying to ${details.action}. ` +
         `Link a new ${credential} with /ps login.`,
       details,
     );
@@ -155,10 +155,7 @@ export class PaperspacePermissionError extends PaperspaceApiError {
       details.permissionHint && !saysAlready(details.serverMessage, details.permissionHint)
         ? ` ${details.permissionHint}`
         : '';
-    super(
-      `Paperspace does not allow your account to ${details.action} (${details.status})${because(details)}.${hint}`,
-      details,
-    );
+    super(`Paperspace does not allow your account to ${details.action}${because(details)}.${hint}`, details);
   }
 }
 
@@ -188,9 +185,9 @@ export class PaperspaceNotFoundError extends PaperspaceApiError {
 
   constructor(details: ApiErrorDetails) {
     const message = details.subject
-      ? `Paperspace has no ${details.subject.kind} with id "${details.subject.id}" that your account can see ` +
-        `(${details.status}). Check the id and try again.`
-      : `Paperspace could not find what was needed to ${details.action} (${details.status})${because(details)}.`;
+      ? `Paperspace has no ${details.subject.kind} with id "${details.subject.id}" that your account can see. ` +
+        'Check the id and try again.'
+      : `Paperspace could not find what was needed to ${details.action}${because(details)}.`;
     super(message, details);
     this.subject = details.subject;
   }
@@ -202,7 +199,7 @@ export class PaperspaceConflictError extends PaperspaceApiError {
 
   constructor(details: ApiErrorDetails) {
     super(
-      `Paperspace could not ${details.action} because of a conflict (${details.status})${because(details)}. ` +
+      `Paperspace could not ${details.action} because of a conflict${because(details)}. ` +
         'Check its current state and try again.',
       details,
     );
@@ -233,10 +230,7 @@ export class PaperspaceRateLimitError extends PaperspaceRetryLaterError {
 
   constructor(details: ApiErrorDetails) {
     const when = whenToRetry(details.retryAfterMs);
-    super(
-      `Paperspace is limiting requests (${details.status}) and did not ${details.action}. Try again ${when}.`,
-      details,
-    );
+    super(`Paperspace is limiting requests and did not ${details.action}. Try again ${when}.`, details);
   }
 }
 
@@ -247,7 +241,7 @@ export class PaperspaceServerError extends PaperspaceRetryLaterError {
   constructor(details: ApiErrorDetails) {
     const when = whenToRetry(details.retryAfterMs);
     super(
-      `Paperspace had an internal problem (${details.status}) while trying to ${details.action}${because(details)}. ` +
+      `Paperspace had an internal problem while trying to ${details.action}${because(details)}. ` +
         // A change that is never retried automatically may still have been applied before the failure.
         (details.changesState ? `${MAY_HAVE_SUCCEEDED} Try again ${when} if not.` : `Try again ${when}.`),
       details,
@@ -280,10 +274,7 @@ export class PaperspaceUnexpectedResponseError extends PaperspaceApiError {
     const advice = details.changesState
       ? MAY_HAVE_SUCCEEDED
       : 'This is probably a change on their side; try again later.';
-    super(
-      `Paperspace answered the request to ${details.action} (${details.status}) with ${problem}. ${advice}`,
-      details,
-    );
+    super(`Paperspace answered the request to ${details.action} with ${problem}. ${advice}`, details);
   }
 }
 
@@ -342,10 +333,7 @@ export function createApiError(details: ApiErrorDetails): PaperspaceApiError {
   if (status === 409) return new PaperspaceConflictError(details);
   if (status === 429) return new PaperspaceRateLimitError(details);
   if (status >= 500) return new PaperspaceServerError(details);
-  return new PaperspaceApiError(
-    `Paperspace refused to ${details.action} (${status})${because(details)}.`,
-    details,
-  );
+  return new PaperspaceApiError(`Paperspace refused to ${details.action}${because(details)}.`, details);
 }
 
 /** "45 s", "2 min", "1 h 30 min": short enough for a Slack message. */

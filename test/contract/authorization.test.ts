@@ -31,7 +31,7 @@ describe('create machine: account administrators only', () => {
     );
     expect(error).toBeInstanceOf(PaperspacePermissionError);
     expect(error.message).toBe(
-      'Paperspace does not allow your account to create machine sam-wants-one (403): ' +
+      'Paperspace does not allow your account to create machine sam-wants-one: ' +
         'Only account administrators can create machines.',
     );
     expectNoSecrets(error);
@@ -48,7 +48,7 @@ describe('start, stop, restart: the owner only', () => {
       const error = await rejectionOf(world.sam.machines[verb](MAYA_BUILD));
       expect(error).toBeInstanceOf(PaperspacePermissionError);
       expect(error.message).toBe(
-        `Paperspace does not allow your account to ${verb} machine ${MAYA_BUILD} (403): ` +
+        `Paperspace does not allow your account to ${verb} machine ${MAYA_BUILD}: ` +
           `Only the machine's owner can ${verb} it.`,
       );
       world.clock.advance(TRANSITION_MS);
@@ -71,7 +71,7 @@ describe('destroy: the owner, or the team administrator', () => {
     const error = await rejectionOf(world.sam.machines.destroy(MAYA_BUILD));
     expect(error).toBeInstanceOf(PaperspacePermissionError);
     expect(error.message).toBe(
-      `Paperspace does not allow your account to destroy machine ${MAYA_BUILD} (403): ` +
+      `Paperspace does not allow your account to destroy machine ${MAYA_BUILD}: ` +
         "Only the machine's owner or an administrator of its team can destroy it.",
     );
     expect((await world.maya.machines.show(MAYA_BUILD)).name).toBe('team-build');
@@ -100,7 +100,7 @@ describe('shared drives: team administrators only', () => {
       expect(error.message).toMatch(
         new RegExp(`^Paperspace does not allow your account to ${operation} shared drive`),
       );
-      expect(error.message).toMatch(/\(403\): Only team administrators can manage shared drives\.$/);
+      expect(error.message).toMatch(/: Only team administrators can manage shared drives\.$/);
       expectNoSecrets(error);
       expect(world.state.drives().map((drive) => drive.name)).toEqual(['datasets']);
     },
@@ -119,7 +119,7 @@ describe('authentication', () => {
     const error = await rejectionOf(world.client({ apiKey: revoked }).machines.list());
     expect(error).toBeInstanceOf(PaperspaceAuthenticationError);
     expect(error.message).toBe(
-      'Paperspace rejected the API key (401) while trying to list machines. Link a new API key with /ps login.',
+      'Paperspace rejected the API key while trying to list machines. Link a new API key with /ps login.',
     );
     expect(error).toMatchObject({ status: 401, bodyStatus: 401, serverMessage: 'Invalid API token' });
     expect(JSON.stringify(error)).not.toContain(revoked);

@@ -320,7 +320,7 @@ describe.each(FORBIDDEN)('$condition', (forbidden) => {
     const { serverMessage } = error as PaperspaceBadRequestError;
     expect(serverMessage).toMatch(forbidden.serverMessage);
     expect(error.message).toBe(
-      `Paperspace rejected the request to ${forbidden.action} (400): ${serverMessage}. Check the values and try again.`,
+      `Paperspace rejected the request to ${forbidden.action}: ${serverMessage}. Check the values and try again.`,
     );
     for (const secret of DEMO_SECRETS) expect(error.message).not.toContain(secret);
     expect(world.state.machines()).toHaveLength(before);

@@ -79,7 +79,7 @@ describe('creating scripts', () => {
     );
     expect(error).toBeInstanceOf(PaperspaceConflictError);
     expect(error.message).toBe(
-      'Paperspace could not create script install-cuda-tools because of a conflict (409): ' +
+      'Paperspace could not create script install-cuda-tools because of a conflict: ' +
         'A script named "install-cuda-tools" already exists. Check its current state and try again.',
     );
   });

@@ -113,7 +113,7 @@ describe('shared drives', () => {
     );
     expect(error).toBeInstanceOf(PaperspaceBadRequestError);
     expect(error.message).toBe(
-      'Paperspace rejected the request to create shared drive misplaced (400): networkId: network norbny2 is ' +
+      'Paperspace rejected the request to create shared drive misplaced: networkId: network norbny2 is ' +
         'in East Coast (NY2), not Europe (AMS1). Check the values and try again.',
     );
     expect(world.state.drives()).toHaveLength(1);
@@ -141,7 +141,7 @@ describe('shared drives', () => {
     const error = await rejectionOf(wrong.sharedDrives.list());
     expect(error).toBeInstanceOf(PaperspaceAuthenticationError);
     expect(error.message).toBe(
-      'Paperspace rejected the access token (401) while trying to list shared drives. ' +
+      'Paperspace rejected the access token while trying to list shared drives. ' +
         'Link a new access token with /ps login.',
     );
     for (const secret of [...DEMO_SECRETS, 'demo-token-revoked-0000'])

@@ -96,6 +96,8 @@ export interface FakeSlack {
   responseUrl(id: string): string;
   /** What was posted to responseUrl(id), oldest first. */
   responses(id: string): ResponseUrlPost[];
+  /** Every response_url post so far, whatever its id (for scans over everything the bot said). */
+  allResponses(): ResponseUrlPost[];
   /** Resolves with the `count`-th POST to responseUrl(id) (default the first), polling until then. */
   waitForResponse(id: string, options?: WaitOptions & { count?: number }): Promise<ResponseUrlPost>;
   /** Socket Mode: apps.connections.open points the app here; deliver envelopes and read its acks. */
@@ -672,6 +674,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       return `${url}/response-url/${encodeURIComponent(id)}`;
     },
     responses: (id) => [...(responsePosts.get(id) ?? [])],
+    allResponses: () => [...responsePosts.values()].flat(),
     waitForResponse(id, { timeoutMs = DEFAULT_TIMEOUT_MS, count = 1 } = {}) {
       return poll(
         () => responsePosts.get(id)?.[count - 1],

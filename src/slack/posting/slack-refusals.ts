@@ -65,7 +65,10 @@ export function slackRefusalText(error: unknown): string {
   if (code !== undefined) return code;
   const description = describeError(error);
   if (description.code === webApi.ErrorCode.RateLimitedError) return RATE_LIMITED;
-  if (description.statusCode !== undefined) return `HTTP ${description.statusCode}`;
+  // No HTTP code for people: whether Slack failed or refused is what they can act on.
+  if (description.statusCode !== undefined) {
+    return description.statusCode >= 500 ? 'Slack had an internal problem' : 'Slack refused it';
+  }
   return 'no answer';
 }
 

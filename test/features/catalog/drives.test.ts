@@ -161,7 +161,7 @@ describe('shared drives for a team member', () => {
     const reply = await command(bot, 'sam', 'drives');
     expect(reply.response_type).toBe('ephemeral');
     const text = textOf(reply.blocks);
-    expect(text).toContain('does not allow your account to list shared drives (403)');
+    expect(text).toContain('does not allow your account to list shared drives');
     expect(text).toContain('Only team administrators');
     expect(bot.slack.calls('chat.postMessage')).toHaveLength(0);
   });
@@ -170,14 +170,15 @@ describe('shared drives for a team member', () => {
     await bot.send(bot.requests.slashCommand({ text: 'drive create', userId: USERS.sam.slackId }));
     const update = await bot.slack.waitFor('views.update');
     const view = textOf(update.args.view);
-    expect(view).toContain('(403)');
+    expect(view).toContain('Only team administrators can manage shared drives');
+    expect(view).not.toContain('(403)');
     expect(view).not.toContain('drive_name_input');
   });
 
   it('refuses a delete click with the API’s message and records the refusal', async () => {
     const reply = await clickDelete('sam', 'sdorb001');
     expect(reply.replace_original).toBe(false);
-    expect(textOf(reply.blocks)).toContain('(403)');
+    expect(textOf(reply.blocks)).toContain('Only team administrators can manage shared drives');
     expect(bot.emulator.state.drives().some((drive) => drive.id === 'sdorb001')).toBe(true);
     const [audit] = await bot.store.audit.list({ userId: USERS.sam.slackId, limit: 1 });
     expect(audit).toMatchObject({ action: 'drive.delete', outcome: 'error', resourceId: 'sdorb001' });

@@ -328,7 +328,7 @@ describe('/ps availability', () => {
     );
     const reply = await command(bot, 'sam', 'availability');
     const text = textOf(reply.blocks);
-    expect(text).toContain('rejected the API key (401)');
+    expect(text).toContain('rejected the API key');
     expect(text).not.toContain('GPU availability');
   });
 });

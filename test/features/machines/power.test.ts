@@ -169,7 +169,7 @@ describe('power buttons on a machine card', () => {
   });
 
   // v1 machines carry no owner, so on v1 the bot cannot tell beforehand that the click is someone
-  // else's machine: Paperspace refuses it (403) and the clicker reads why.
+  // else's machine: Paperspace refuses it and the clicker reads why.
   it.skipIf(process.env.TEST_PAPERSPACE_DIALECT === 'v1')(
     "never sends a call Paperspace would refuse: Sam stopping Maya's machine is offered to ask her, alone",
     async () => {
@@ -207,7 +207,7 @@ describe('power buttons on a machine card', () => {
   );
 
   // The v1 side of the test above: v1 machines name no owner, so the bot cannot know beforehand; the
-  // stop is sent with Sam's key, Paperspace refuses (403), and Sam alone reads why and is offered to
+  // stop is sent with Sam's key, Paperspace refuses, and Sam alone reads why and is offered to
   // ask his linked teammates (the owner's approval is the one that goes through). Nothing changes
   // and no watch starts.
   it.runIf(process.env.TEST_PAPERSPACE_DIALECT === 'v1')(

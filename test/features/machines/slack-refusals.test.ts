@@ -86,7 +86,7 @@ describe('a card Slack will not post', () => {
     await settle();
     expect(bot.slack.calls('chat.postMessage')).toHaveLength(1);
     expect(told.text).toContain('Slack did not confirm the card');
-    expect(told.text).toContain('HTTP 500');
+    expect(told.text).toContain('Slack had an internal problem');
     expect(await watchOf(machine.id)).toMatchObject({ channel: 'C0OPS' });
   });
 });

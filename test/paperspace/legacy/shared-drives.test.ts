@@ -124,7 +124,7 @@ describe('shared drives over GraphQL', () => {
     expect(error).toBeInstanceOf(PaperspacePermissionError);
     expect((error as PaperspacePermissionError).status).toBe(403);
     expect((error as Error).message).toBe(
-      'Paperspace does not allow your account to create shared drive datasets (403): ' +
+      'Paperspace does not allow your account to create shared drive datasets: ' +
         'Not authorized: team admin required. Only team administrators can list, create or delete shared drives.',
     );
   });

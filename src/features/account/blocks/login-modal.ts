@@ -96,8 +96,8 @@ export function loginLinkedView(summary: LinkedAccountSummary): ModalView {
     close: 'Done',
     blocks: [
       note(
-        `✅ Linked key \`${escapeMrkdwn(summary.maskedKey)}\` to *${escapeMrkdwn(summary.email)}* ` +
-          `(Paperspace user \`${escapeMrkdwn(summary.userId)}\`).`,
+        // No Paperspace user id: the e-mail names the account; `/ps whoami` shows the id to whoever asks.
+        `✅ Linked key \`${escapeMrkdwn(summary.maskedKey)}\` to *${escapeMrkdwn(summary.email)}*.`,
       ),
       note(token),
     ],

@@ -41,10 +41,10 @@ describe('loginModal', () => {
   });
 
   it('shows why the last attempt failed, escaped, above empty fields', () => {
-    const view = loginModal({ problem: 'API key: Paperspace does not accept <this> key (401).' });
+    const view = loginModal({ problem: 'API key: Paperspace does not accept <this> key.' });
     assertBlockKitLimits(view);
     const text = visibleText(view.blocks);
-    expect(text).toContain('⚠️ API key: Paperspace does not accept &lt;this&gt; key (401).');
+    expect(text).toContain('⚠️ API key: Paperspace does not accept &lt;this&gt; key.');
     expect(JSON.stringify(view.blocks)).not.toContain('initial_value');
   });
 
@@ -73,9 +73,7 @@ describe('login status views', () => {
     });
     assertBlockKitLimits(view);
     expect(view.close?.text).toBe('Done');
-    expect(visibleText(view.blocks)).toContain(
-      'Linked key `••••3f9a` to *ada@example.com* (Paperspace user `u1ada`)',
-    );
+    expect(visibleText(view.blocks)).toContain('Linked key `••••3f9a` to *ada@example.com*.');
     expect(visibleText(view.blocks)).toContain('No access token is linked');
   });
 });
