@@ -458,3 +458,39 @@ describe("a step's outputs (functions.completeSuccess against manifest.yml's out
     expect(() => createFakeFunctions('A0ODD', steps)).toThrow(/slack#\/types\/odd/);
   });
 });
+
+describe('unfurl blocks (chat.unfurl, held to the rules of a message)', () => {
+  const URL = 'https://console.paperspace.com/team/machines/ps1';
+  const unfurl = (blocks: unknown[]) => {
+    const shared = slack.unfurls.share({ channel: 'C1', user: 'U0ADA', urls: [URL] });
+    return client.chat.unfurl({
+      channel: 'C1',
+      ts: String(shared.message_ts),
+      unfurls: { [URL]: { blocks: blocks as webApi.KnownBlock[] } },
+    });
+  };
+
+  it('takes a card within the limits', async () => {
+    await expect(unfurl([section('gpu-1 is off'), button('Start')])).resolves.toMatchObject({ ok: true });
+  });
+
+  it.each([
+    ['51 blocks', Array.from({ length: 51 }, () => section('s'))],
+    ['a section of 3,001 characters', [section('x'.repeat(3001))]],
+    ['a button label of 76 characters', [button('b'.repeat(76))]],
+  ])('refuses %s with invalid_blocks and says where', async (_what, blocks) => {
+    await expect(unfurl(blocks)).rejects.toMatchObject({
+      data: expect.objectContaining({
+        error: 'invalid_blocks',
+        response_metadata: { messages: [expect.stringMatching(/json-pointer:\/blocks/)] },
+      }),
+    });
+  });
+
+  it('refuses blocks whose summed text a message could not carry, unless a test relaxes that rule', async () => {
+    const long = Array.from({ length: 5 }, () => section('x'.repeat(2500)));
+    await expect(unfurl(long)).rejects.toMatchObject(refusedWith('msg_blocks_too_long'));
+    slack.relax('blockText', 'shows that an unfurl follows the message rule and its relaxing');
+    await expect(unfurl(long)).resolves.toMatchObject({ ok: true });
+  });
+});
