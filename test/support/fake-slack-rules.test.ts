@@ -4,6 +4,7 @@ import { webApi } from '@slack/bolt';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBoltLogger } from '../../src/slack/bolt-logger.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
+import { createFakeFunctions } from './fake-slack-functions.js';
 import { captureLogs } from './log-capture.js';
 
 let slack: FakeSlack;
@@ -374,5 +375,122 @@ describe('card updates (updatePace)', () => {
     await expect(otherWorkspace.chat.update({ channel: 'C1', ts, text: 'theirs' })).resolves.toMatchObject({
       ok: true,
     });
+  });
+});
+
+describe("a step's outputs (functions.completeSuccess against manifest.yml's output_parameters)", () => {
+  const STOPPED = { machine_id: 'ps1', machine_name: 'gpu-1', state: 'off' };
+  const complete = (outputs: Record<string, unknown>) => {
+    const event = slack.functions.execute({ callbackId: 'stop_machine', inputs: { machine: 'gpu-1' } });
+    const run = client.functions.completeSuccess({
+      function_execution_id: event.function_execution_id,
+      outputs,
+    });
+    return { run, executionId: event.function_execution_id };
+  };
+
+  it('takes outputs that are the declared ones, of their declared types', async () => {
+    const { run, executionId } = complete(STOPPED);
+    await expect(run).resolves.toMatchObject({ ok: true });
+    expect(slack.functions.execution(executionId)).toEqual({ state: 'completed', outputs: STOPPED });
+  });
+
+  it.each([
+    ['a number where the manifest says string', { ...STOPPED, machine_id: 42 }, '/outputs/machine_id'],
+    ['an output the manifest does not declare', { ...STOPPED, public_ip: '' }, '/outputs/public_ip'],
+    ['a required output left out', { machine_id: 'ps1', state: 'off' }, '/outputs/machine_name'],
+  ])(
+    'refuses %s with parameter_validation_failed and says which, leaving the run open',
+    async (_what, outputs, pointer) => {
+      const { run, executionId } = complete(outputs);
+      await expect(run).rejects.toMatchObject({
+        data: expect.objectContaining({
+          error: 'parameter_validation_failed',
+          errors: [expect.objectContaining({ pointer })],
+        }),
+      });
+      expect(slack.functions.execution(executionId)).toEqual({ state: 'running' });
+    },
+  );
+
+  it('checks each Slack type by its documented form, and lets an optional output be left out', () => {
+    const functions = createFakeFunctions('A0TYPES', {
+      typed_step: {
+        title: 'Typed',
+        input_parameters: {},
+        output_parameters: {
+          count: { type: 'integer', is_required: true },
+          who: { type: 'slack#/types/user_id', is_required: true },
+          where: { type: 'slack#/types/channel_id' },
+          at: { type: 'slack#/types/timestamp' },
+        },
+      },
+    });
+    const completeSuccess = functions.handlers['functions.completeSuccess'];
+    const answer = (outputs: Record<string, unknown>) => {
+      const event = functions.execute({ callbackId: 'typed_step', inputs: {} });
+      return completeSuccess?.({ args: { function_execution_id: event.function_execution_id, outputs } });
+    };
+    expect(answer({ count: 3, who: 'U0ADA', where: 'C0OPS', at: 1_700_000_000 })).toEqual({ ok: true });
+    expect(answer({ count: 3, who: 'W0ADA' })).toEqual({ ok: true });
+    for (const bad of [
+      { count: '3', who: 'U0ADA' },
+      { count: 2.5, who: 'U0ADA' },
+      { count: 3, who: 'ada' },
+      { count: 3, who: 'U0ADA', where: '#ops' },
+      { count: 3, who: 'U0ADA', at: '1700000000.000100' },
+    ]) {
+      expect(answer(bad), JSON.stringify(bad)).toMatchObject({
+        ok: false,
+        error: 'parameter_validation_failed',
+      });
+    }
+  });
+
+  it('will not start with a manifest type it has no rule for, rather than take any value for it', () => {
+    const steps = {
+      odd_step: {
+        title: 'Odd',
+        input_parameters: {},
+        output_parameters: { x: { type: 'slack#/types/odd' } },
+      },
+    };
+    expect(() => createFakeFunctions('A0ODD', steps)).toThrow(/slack#\/types\/odd/);
+  });
+});
+
+describe('unfurl blocks (chat.unfurl, held to the rules of a message)', () => {
+  const URL = 'https://console.paperspace.com/team/machines/ps1';
+  const unfurl = (blocks: unknown[]) => {
+    const shared = slack.unfurls.share({ channel: 'C1', user: 'U0ADA', urls: [URL] });
+    return client.chat.unfurl({
+      channel: 'C1',
+      ts: String(shared.message_ts),
+      unfurls: { [URL]: { blocks: blocks as webApi.KnownBlock[] } },
+    });
+  };
+
+  it('takes a card within the limits', async () => {
+    await expect(unfurl([section('gpu-1 is off'), button('Start')])).resolves.toMatchObject({ ok: true });
+  });
+
+  it.each([
+    ['51 blocks', Array.from({ length: 51 }, () => section('s'))],
+    ['a section of 3,001 characters', [section('x'.repeat(3001))]],
+    ['a button label of 76 characters', [button('b'.repeat(76))]],
+  ])('refuses %s with invalid_blocks and says where', async (_what, blocks) => {
+    await expect(unfurl(blocks)).rejects.toMatchObject({
+      data: expect.objectContaining({
+        error: 'invalid_blocks',
+        response_metadata: { messages: [expect.stringMatching(/json-pointer:\/blocks/)] },
+      }),
+    });
+  });
+
+  it('refuses blocks whose summed text a message could not carry, unless a test relaxes that rule', async () => {
+    const long = Array.from({ length: 5 }, () => section('x'.repeat(2500)));
+    await expect(unfurl(long)).rejects.toMatchObject(refusedWith('msg_blocks_too_long'));
+    slack.relax('blockText', 'shows that an unfurl follows the message rule and its relaxing');
+    await expect(unfurl(long)).resolves.toMatchObject({ ok: true });
   });
 });

@@ -338,7 +338,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   let socketModeUrl = '';
 
   const functions = createFakeFunctions('A0FAKE');
-  const unfurls = createFakeUnfurls(() => nextTs());
+  // An unfurl's blocks are refused as a message's would be, by the same (relaxable) rules.
+  const unfurls = createFakeUnfurls(
+    () => nextTs(),
+    (blocks) => rules.messageRefusal({ blocks }),
+  );
 
   const viewRefusal = (view: Record<string, unknown>): SlackAnswer | undefined => {
     const problems = numberInputOutOfBounds(view.blocks, '/view/blocks');

@@ -2,7 +2,12 @@
 // domains reaches the app as a `link_shared` event, and the app may answer with chat.unfurl for those
 // links of that message only. From Slack's reference pages (events/link_shared, methods/chat.unfurl):
 // a message Slack does not know is `cannot_find_message`, a URL that was not shared in it is
-// `cannot_unfurl_url`, an unfurl of more than 50 blocks is `invalid_blocks`.
+// `cannot_unfurl_url`. Each unfurl's blocks are held to a message's Block Kit rules, since Slack shows
+// them as one: its reference lists no error for them, but it answers `invalid_blocks` with the
+// problems in response_metadata, as for chat.postMessage (seen in slackapi/java-slack-sdk#948 and
+// slackapi/bolt-js#1667), so an unfurl is refused with what a message with those blocks is refused with.
+import { blockTextLength } from '../../src/slack/block-kit/message-budget.js';
+import { MAX_BLOCK_TEXT, messageProblems } from './block-kit-rules.js';
 
 interface SharedMessage {
   channel: string;
@@ -27,9 +32,26 @@ export interface FakeUnfurls {
   handlers: Record<string, (call: Call) => Answer>;
 }
 
-const MAX_BLOCKS = 50;
+/** Why Slack refuses a message with these blocks; undefined when it takes them. */
+export type BlocksRefusal = (blocks: unknown[]) => Answer | undefined;
 
-export function createFakeUnfurls(nextTs: () => string): FakeUnfurls {
+/** The sandbox's message rules (slack-standin.ts): Block Kit's limits, then the summed block text. */
+const messageBlocksRefusal: BlocksRefusal = (blocks) => {
+  const problems = messageProblems({ blocks });
+  if (problems.length > 0)
+    return { ok: false, error: 'invalid_blocks', response_metadata: { messages: problems } };
+  if (blockTextLength(blocks) > MAX_BLOCK_TEXT) return { ok: false, error: 'msg_blocks_too_long' };
+  return undefined;
+};
+
+/**
+ * `blocksRefusal` is how the stand-in refuses a message's blocks (the fake Slack passes its own, whose
+ * rules a test may relax by name).
+ */
+export function createFakeUnfurls(
+  nextTs: () => string,
+  blocksRefusal: BlocksRefusal = messageBlocksRefusal,
+): FakeUnfurls {
   const messages: SharedMessage[] = [];
   const find = (args: Record<string, unknown>) =>
     messages.find(
@@ -64,9 +86,9 @@ export function createFakeUnfurls(nextTs: () => string): FakeUnfurls {
         if (typeof unfurls !== 'object' || unfurls === null) return { ok: false, error: 'invalid_arguments' };
         for (const [url, unfurl] of Object.entries(unfurls)) {
           if (!message.urls.includes(url)) return { ok: false, error: 'cannot_unfurl_url' };
-          const blocks = (unfurl as { blocks?: unknown }).blocks;
-          if (Array.isArray(blocks) && blocks.length > MAX_BLOCKS)
-            return { ok: false, error: 'invalid_blocks' };
+          const blocks = (unfurl as { blocks?: unknown } | null)?.blocks;
+          const refusal = Array.isArray(blocks) ? blocksRefusal(blocks) : undefined;
+          if (refusal !== undefined) return refusal;
         }
         return { ok: true };
       },

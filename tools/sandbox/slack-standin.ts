@@ -127,8 +127,8 @@ export function createSlackStandin(options: SlackStandinOptions): SlackStandin {
   );
 
   /**
-   * chat.unfurl: the fake Slack's rules (a shared message, its URLs only), and each unfurl's blocks
-   * held to the Block Kit rules of a message, since the page shows them as one.
+   * chat.unfurl: the fake Slack's rules (a shared message, its URLs only, each unfurl's blocks held to
+   * a message's rules), then the unfurls stored as Slack stores a message's blocks.
    */
   const unfurl = (args: Json): Answer => {
     const answer = options.unfurls.handlers['chat.unfurl']?.({ args }) ?? fail('unknown_method');
@@ -136,8 +136,6 @@ export function createSlackStandin(options: SlackStandinOptions): SlackStandin {
     const stored: Record<string, { blocks: unknown[] }> = {};
     for (const [url, value] of Object.entries(isRecord(args.unfurls) ? args.unfurls : {})) {
       const blocks = isRecord(value) && Array.isArray(value.blocks) ? value.blocks : [];
-      const problems = messageProblems({ blocks });
-      if (problems.length > 0) return fail('invalid_blocks', problems);
       stored[url] = { blocks: withSlackIds(blocks) };
     }
     options.onUnfurled(args, stored);

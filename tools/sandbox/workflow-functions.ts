@@ -3,7 +3,11 @@
 // functions.completeSuccess or functions.completeError. Written from Slack's reference pages
 // (events/function_executed, methods/functions.completeSuccess and completeError): an unknown
 // execution is `function_execution_not_found`, one already ended is `execution_not_in_running_state`,
-// outputs missing a required output parameter are `parameter_validation_failed`.
+// and outputs that do not conform to the function's output parameters in the manifest (a required one
+// missing, one the manifest does not declare, a value not of its declared type) are
+// `parameter_validation_failed`. A step's parameters come from manifest.yml, as Slack's come from the
+// manifest the app was installed with, so no test can complete a step with outputs Slack would refuse.
+import { type ManifestParameters, type ManifestStep, readManifestSteps } from './manifest-steps.js';
 
 /** What a workflow step's run looks like to the app: the `event` of a function_executed callback. */
 interface FunctionExecutedEvent {
@@ -28,10 +32,9 @@ interface FunctionExecutedEvent {
 }
 
 interface FunctionExecutionInput {
+  /** A step of the manifest; any other id runs a step with no parameters (one the manifest lost). */
   callbackId: string;
   inputs: Record<string, unknown>;
-  /** The step's output parameters (all required), as its manifest declares them. */
-  outputs: readonly string[];
 }
 
 /** Where an execution stands, as Workflow Builder would show it. */
@@ -53,10 +56,65 @@ export interface FakeFunctions {
   handlers: Record<string, (call: Call) => Answer>;
 }
 
-export function createFakeFunctions(appId: string): FakeFunctions {
+/**
+ * Whether a value is of a parameter type, as Slack's types reference describes each
+ * (docs.slack.dev/tools/deno-slack-sdk/reference/slack-types): ids by their documented prefixes, a
+ * timestamp as Unix seconds, a date as YYYY-MM-DD.
+ */
+const TYPE_CHECKS: Record<string, (value: unknown) => boolean> = {
+  string: (value) => typeof value === 'string',
+  integer: (value) => Number.isInteger(value),
+  number: (value) => typeof value === 'number' && Number.isFinite(value),
+  boolean: (value) => typeof value === 'boolean',
+  object: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  array: (value) => Array.isArray(value),
+  'slack#/types/user_id': (value) => typeof value === 'string' && /^[UW][A-Z0-9]+$/.test(value),
+  'slack#/types/channel_id': (value) => typeof value === 'string' && /^[CDG][A-Z0-9]+$/.test(value),
+  'slack#/types/usergroup_id': (value) => typeof value === 'string' && /^S[A-Z0-9]+$/.test(value),
+  'slack#/types/timestamp': (value) => Number.isInteger(value),
+  'slack#/types/date': (value) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value),
+};
+
+/** Why Slack refuses these outputs for these declared parameters: one `{ pointer, message }` a problem. */
+function outputProblems(declared: ManifestParameters, outputs: Record<string, unknown>) {
+  const problems: Array<{ pointer: string; message: string }> = [];
+  for (const [name, parameter] of Object.entries(declared)) {
+    if (parameter.is_required && !(name in outputs)) {
+      problems.push({ pointer: `/outputs/${name}`, message: 'missing required property' });
+    }
+  }
+  for (const [name, value] of Object.entries(outputs)) {
+    const parameter = declared[name];
+    if (parameter === undefined) {
+      problems.push({ pointer: `/outputs/${name}`, message: 'unknown property' });
+    } else if (!TYPE_CHECKS[parameter.type]?.(value)) {
+      problems.push({ pointer: `/outputs/${name}`, message: `must be of type ${parameter.type}` });
+    }
+  }
+  return problems;
+}
+
+/** Refuses at once a manifest type the fake has no rule for, rather than letting any value through. */
+function checkTypesKnown(steps: Record<string, ManifestStep>): void {
+  for (const [callbackId, step] of Object.entries(steps)) {
+    for (const [name, parameter] of Object.entries(step.output_parameters)) {
+      if (TYPE_CHECKS[parameter.type] === undefined) {
+        throw new Error(
+          `fake Slack: ${callbackId} output ${name} has type ${parameter.type}, which it cannot check yet`,
+        );
+      }
+    }
+  }
+}
+
+export function createFakeFunctions(
+  appId: string,
+  steps: Record<string, ManifestStep> = readManifestSteps(),
+): FakeFunctions {
+  checkTypesKnown(steps);
   const executions = new Map<
     string,
-    { state: FunctionExecutionState; outputs: readonly string[]; token: string }
+    { state: FunctionExecutionState; outputs: ManifestParameters; token: string }
   >();
   let count = 0;
 
@@ -76,22 +134,30 @@ export function createFakeFunctions(appId: string): FakeFunctions {
   };
 
   return {
-    execute({ callbackId, inputs, outputs }) {
+    execute({ callbackId, inputs }) {
       count += 1;
       const suffix = String(count).padStart(8, '0');
       const executionId = `Fx${suffix}`;
       const token = `xwfp-fake-${suffix}`;
+      const step = steps[callbackId];
+      const outputs = step?.output_parameters ?? {};
       executions.set(executionId, { state: { state: 'running' }, outputs, token });
-      const parameter = (name: string, type: string) => ({ type, name, title: name, is_required: true });
+      const described = (parameters: ManifestParameters) =>
+        Object.entries(parameters).map(([name, { type, is_required }]) => ({
+          type,
+          name,
+          title: name,
+          is_required: is_required === true,
+        }));
       return {
         type: 'function_executed',
         function: {
           id: `Fn${suffix}`,
           callback_id: callbackId,
-          title: callbackId,
+          title: step?.title ?? callbackId,
           type: 'app',
-          input_parameters: Object.keys(inputs).map((name) => parameter(name, 'string')),
-          output_parameters: outputs.map((name) => parameter(name, 'string')),
+          input_parameters: described(step?.input_parameters ?? {}),
+          output_parameters: described(outputs),
           app_id: appId,
           date_created: 1_700_000_000,
           date_updated: 1_700_000_000,
@@ -112,18 +178,9 @@ export function createFakeFunctions(appId: string): FakeFunctions {
           const outputs = typeof args.outputs === 'string' ? parseJson(args.outputs) : args.outputs;
           if (typeof outputs !== 'object' || outputs === null || Array.isArray(outputs))
             return { ok: false, error: 'invalid_arguments' };
-          const id = String(args.function_execution_id);
-          const missing = executions.get(id)?.outputs.filter((name) => !(name in outputs)) ?? [];
-          if (missing.length > 0) {
-            return {
-              ok: false,
-              error: 'parameter_validation_failed',
-              errors: missing.map((name) => ({
-                pointer: `/outputs/${name}`,
-                message: 'missing required property',
-              })),
-            };
-          }
+          const declared = executions.get(String(args.function_execution_id))?.outputs ?? {};
+          const errors = outputProblems(declared, outputs as Record<string, unknown>);
+          if (errors.length > 0) return { ok: false, error: 'parameter_validation_failed', errors };
           return { state: 'completed', outputs: outputs as Record<string, unknown> };
         }),
       'functions.completeError': (call) =>

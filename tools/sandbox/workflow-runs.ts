@@ -4,33 +4,16 @@
 // ends it with functions.completeSuccess or completeError, through the same rules and errors as the
 // fake Slack's (workflow-functions.ts); Slackbot tells the person who ran it how it ended, in the
 // conversation they typed it in, as Slack's Slackbot tells a workflow's builder of a failed step.
-import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
 import { eventCallback } from './event-envelope.js';
 import type { Outcome } from './interactions.js';
+import { type ManifestStep, readManifestSteps } from './manifest-steps.js';
 import { ackFailure, createSignedSender } from './signed-sender.js';
 import type { FakeFunctions } from './workflow-functions.js';
 import type { Workspace } from './workspace.js';
 
 /** What the page types to run a step; Slack itself has no such command. */
 export const WORKFLOW_COMMAND = '/workflow';
-
-const parameters = z.record(z.string(), z.object({ type: z.string(), is_required: z.boolean().optional() }));
-const manifestSteps = z.object({
-  functions: z.record(
-    z.string(),
-    z.object({ title: z.string(), input_parameters: parameters, output_parameters: parameters }),
-  ),
-});
-type Step = z.infer<typeof manifestSteps>['functions'][string];
-
-/** The app's steps as its manifest declares them: Workflow Builder knows them from there alone. */
-function readSteps(): Record<string, Step> {
-  const text = readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8');
-  return manifestSteps.parse(parseYaml(text)).functions;
-}
 
 export interface WorkflowRuns {
   /** Runs the step typed in `text` for `userId`, who is told in `channel` how it ends. */
@@ -60,7 +43,7 @@ function typedPairs(text: string): Map<string, string> {
 
 export function createWorkflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
   const { functions, workspace } = options;
-  const steps = readSteps();
+  const steps = readManifestSteps();
   /** Who ran each execution, and which step it is, for the notice at its end. */
   const runs = new Map<string, { userId: string; channel: string; title: string }>();
   const { send } = createSignedSender({
@@ -73,7 +56,7 @@ export function createWorkflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
 
   /** The inputs as Workflow Builder sends them: users by id, integers as numbers. */
   const inputsOf = (
-    step: Step,
+    step: ManifestStep,
     typed: Map<string, string>,
     userId: string,
   ): Record<string, unknown> | string => {
@@ -116,7 +99,7 @@ export function createWorkflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
       }
       const inputs = inputsOf(step, typedPairs(rest.join(' ')), userId);
       if (typeof inputs === 'string') return { ok: false, error: inputs };
-      const event = functions.execute({ callbackId, inputs, outputs: Object.keys(step.output_parameters) });
+      const event = functions.execute({ callbackId, inputs });
       const run = { userId, channel, title: step.title };
       runs.set(event.function_execution_id, run);
       const body = eventCallback(

@@ -23,6 +23,8 @@ describe("an unfurl of a teammate's machine", () => {
     const event = bot.slack.unfurls.share({ channel: 'C0OPS', user: USERS.sam.slackId, urls: [url] });
     expect((await bot.send(bot.requests.event(event))).status).toBe(200);
     const call = await bot.slack.waitFor('chat.unfurl');
+    // Slack took every card: each unfurl's blocks pass a message's Block Kit rules.
+    expect(call.answer).toEqual({ ok: true });
     const card = textOf(call.args.unfurls);
     expect(card).toContain('maya-trainer');
     expect(card).toContain(`owned by <@${MAYA}>`);

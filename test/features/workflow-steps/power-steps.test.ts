@@ -11,7 +11,6 @@ const ADA = USERS.ada.slackId;
 const SAM = USERS.sam.slackId;
 /** Turned steps on, but never linked a Paperspace key. */
 const NOKEY = 'U0NOKEY';
-const OUTPUTS = ['machine_id', 'machine_name', 'state'];
 
 const bot = useTestBot({
   emulator: { now: clock.now },
@@ -27,7 +26,7 @@ const bot = useTestBot({
 
 /** Runs a step as a workflow would: Slack's function_executed event, signed, into the bot. */
 async function runStep(callbackId: string, inputs: Record<string, unknown>) {
-  const event = bot.slack.functions.execute({ callbackId, inputs, outputs: OUTPUTS });
+  const event = bot.slack.functions.execute({ callbackId, inputs });
   const response = await bot.send(bot.requests.event({ ...event }));
   expect(response.status).toBe(200);
   const ended = await eventually(() => {

@@ -7,7 +7,6 @@ import { addSpareMachine, eventually } from '../machines/machine-kit.js';
 
 const clock = createFakeClock();
 const ADA = USERS.ada.slackId;
-const OUTPUTS = ['state', 'public_ip'];
 
 const bot = useTestBot({
   now: clock.now,
@@ -25,7 +24,6 @@ async function startStep(inputs: Record<string, unknown>): Promise<string> {
   const event = bot.slack.functions.execute({
     callbackId: StepCallbackId.waitForState,
     inputs,
-    outputs: OUTPUTS,
   });
   expect((await bot.send(bot.requests.event({ ...event }))).status).toBe(200);
   return event.function_execution_id;

@@ -414,8 +414,8 @@ describe('response_url', () => {
 });
 
 describe('functions.completeSuccess and completeError', () => {
-  const run = () =>
-    functions.execute({ callbackId: 'stop_machine', inputs: { machine: 'gpu-1' }, outputs: ['state'] });
+  const run = () => functions.execute({ callbackId: 'stop_machine', inputs: { machine: 'gpu-1' } });
+  const stopped = { machine_id: 'ps1', machine_name: 'gpu-1', state: 'off' };
 
   it("take a run's workflow token beside the bot token, end the run once, and say so", async () => {
     const event = run();
@@ -425,11 +425,11 @@ describe('functions.completeSuccess and completeError', () => {
     });
     await asWorkflow.functions.completeSuccess({
       function_execution_id: event.function_execution_id,
-      outputs: { state: 'off' },
+      outputs: stopped,
     });
     expect(functions.execution(event.function_execution_id)).toEqual({
       state: 'completed',
-      outputs: { state: 'off' },
+      outputs: stopped,
     });
     expect(runsEnded).toEqual([event.function_execution_id]);
     const again = await slackError(
