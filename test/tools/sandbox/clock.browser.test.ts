@@ -127,9 +127,9 @@ describeInChromium('the sandbox clock in a browser', () => {
     await openMessagesTab();
     const send = page.locator('#composer .send');
     expect(await send.isDisabled()).toBe(true);
-    const look = async () =>
+    const look = () =>
       send.evaluate((node) => {
-        const style = getComputedStyle(node);
+        const style = (globalThis as unknown as InPage).getComputedStyle(node);
         return { background: style.backgroundColor, cursor: style.cursor };
       });
     const readOnly = await look();
@@ -139,11 +139,12 @@ describeInChromium('the sandbox clock in a browser', () => {
     expect((await look()).background).not.toBe(readOnly.background);
 
     const heading = page.getByRole('heading', { name: 'Sandbox clock' });
+    // The text's color as painted: its alpha and every ancestor's opacity blend it into the sidebar.
     const colors = await heading.evaluate((node) => {
-      // The text's color as painted: its alpha and every ancestor's opacity blend it into the sidebar.
+      const { getComputedStyle } = globalThis as unknown as InPage;
       let opacity = 1;
       let background = '';
-      for (let at: Element | null = node; at !== null; at = at.parentElement) {
+      for (let at: InPageNode | null = node as unknown as InPageNode; at !== null; at = at.parentElement) {
         const style = getComputedStyle(at);
         opacity *= Number(style.opacity);
         if (background === '' && style.backgroundColor !== 'rgba(0, 0, 0, 0)')
@@ -154,6 +155,19 @@ describeInChromium('the sandbox clock in a browser', () => {
     expect(contrastRatio(colors.text, colors.opacity, colors.background)).toBeGreaterThanOrEqual(4.5);
   });
 });
+
+/** What the page's functions use of the browser (the tests compile without the DOM's types). */
+interface InPageNode {
+  parentElement: InPageNode | null;
+}
+interface InPage {
+  getComputedStyle(node: unknown): {
+    backgroundColor: string;
+    cursor: string;
+    color: string;
+    opacity: string;
+  };
+}
 
 /** WCAG 2's contrast ratio of `text` (with its alpha times `opacity`) painted on the opaque `background`. */
 function contrastRatio(text: string, opacity: number, background: string): number {
