@@ -26,6 +26,7 @@ export interface SlackSandboxOptions {
   host?: string;
   /** A line per person for the user switcher (which demo key fits them). */
   notes?: Record<string, string>;
+  /** Real time, for what Slack checks against it (signatures, trigger and response URL expiry). */
   now?: () => number;
   /** How long the app has to acknowledge (Slack: 3 s). */
   ackTimeoutMs?: number;
@@ -55,7 +56,10 @@ export async function startSlackSandbox(options: SlackSandboxOptions): Promise<S
   const botToken = `xoxb-sandbox-${randomBytes(16).toString('hex')}`;
   const signingSecret = randomBytes(32).toString('hex');
   const feed = createChangeFeed();
-  const workspace = createWorkspace({ feed, now });
+  // A message is stamped with the sandbox's time, as Slack stamps it with the time it was posted: a
+  // reminder that fired at the sandbox's 12:00 reads 12:00. Signatures and expiries keep real time.
+  const clock = options.clock;
+  const workspace = createWorkspace({ feed, now: clock === undefined ? now : () => clock.reading().now });
   const views = createViewStacks({ feed, now });
   const grants = createGrants({ now });
   let requestUrl = '';

@@ -110,4 +110,79 @@ describeInChromium('the sandbox clock in a browser', () => {
     await page.locator('.toast', { hasText: '/clock +8h' }).waitFor({ timeout: STEP_TIMEOUT_MS });
     expect(sandbox.clock.reading().offsetMs).toBe(before + 86_400_000);
   });
+
+  it('reads "Today" by the sandbox clock: a report made now, a day and more ahead of real time, is as of today', {
+    timeout: 30_000,
+  }, async () => {
+    expect(sandbox.clock.reading().offsetMs).toBeGreaterThan(86_400_000);
+    await type('/ps spend');
+    const report = page.locator('#timeline .message', { hasText: 'as of' }).last();
+    await report.waitFor({ timeout: STEP_TIMEOUT_MS });
+    expect(await report.textContent()).toMatch(/as of Today at/);
+  });
+
+  it('greys the read-only Messages tab’s Send, and keeps the clock’s heading readable on the sidebar', {
+    timeout: 30_000,
+  }, async () => {
+    await openMessagesTab();
+    const send = page.locator('#composer .send');
+    expect(await send.isDisabled()).toBe(true);
+    const look = () =>
+      send.evaluate((node) => {
+        const style = (globalThis as unknown as InPage).getComputedStyle(node);
+        return { background: style.backgroundColor, cursor: style.cursor };
+      });
+    const readOnly = await look();
+    expect(readOnly.cursor).toBe('not-allowed');
+    await page.locator('.nav-item', { hasText: /#\s*general$/ }).click();
+    expect(await send.isDisabled()).toBe(false);
+    expect((await look()).background).not.toBe(readOnly.background);
+
+    const heading = page.getByRole('heading', { name: 'Sandbox clock' });
+    // The text's color as painted: its alpha and every ancestor's opacity blend it into the sidebar.
+    const colors = await heading.evaluate((node) => {
+      const { getComputedStyle } = globalThis as unknown as InPage;
+      let opacity = 1;
+      let background = '';
+      for (let at: InPageNode | null = node as unknown as InPageNode; at !== null; at = at.parentElement) {
+        const style = getComputedStyle(at);
+        opacity *= Number(style.opacity);
+        if (background === '' && style.backgroundColor !== 'rgba(0, 0, 0, 0)')
+          background = style.backgroundColor;
+      }
+      return { text: getComputedStyle(node).color, opacity, background };
+    });
+    expect(contrastRatio(colors.text, colors.opacity, colors.background)).toBeGreaterThanOrEqual(4.5);
+  });
 });
+
+/** What the page's functions use of the browser (the tests compile without the DOM's types). */
+interface InPageNode {
+  parentElement: InPageNode | null;
+}
+interface InPage {
+  getComputedStyle(node: unknown): {
+    backgroundColor: string;
+    cursor: string;
+    color: string;
+    opacity: string;
+  };
+}
+
+/** WCAG 2's contrast ratio of `text` (with its alpha times `opacity`) painted on the opaque `background`. */
+function contrastRatio(text: string, opacity: number, background: string): number {
+  const channels = (color: string) => (color.match(/[\d.]+/g) ?? []).map(Number);
+  const [r = 0, g = 0, b = 0, alpha = 1] = channels(text);
+  const [br = 0, bg = 0, bb = 0] = channels(background);
+  const a = alpha * opacity;
+  const painted = [r * a + br * (1 - a), g * a + bg * (1 - a), b * a + bb * (1 - a)];
+  const luminance = ([red = 0, green = 0, blue = 0]: number[]) => {
+    const linear = (value: number) => {
+      const c = value / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue);
+  };
+  const [light, dark] = [luminance(painted), luminance([br, bg, bb])].sort((x, y) => y - x);
+  return ((light ?? 0) + 0.05) / ((dark ?? 0) + 0.05);
+}

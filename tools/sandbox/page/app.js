@@ -29,6 +29,8 @@ let source;
 
 const $ = (selector) => document.querySelector(selector);
 const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** The sandbox's time: real time plus how far its clock was moved (none when the app keeps real time). */
+const sandboxNow = () => Date.now() + (state.clockOffsetMs ?? 0);
 const imChannel = () => `D${state.me.slice(1)}`;
 
 // ---------------------------------------------------------------- server
@@ -132,7 +134,8 @@ function baseContext(prefix) {
   return {
     people: peopleMap(),
     channels: channelMap(),
-    now: () => Date.now(),
+    // "Today" and "Tomorrow" in a message are judged by the sandbox's time, the bot's "now", not the browser's.
+    now: sandboxNow,
     confirm: (confirm) => showConfirm($('#confirm'), confirm, baseContext('c')),
     idPrefix: prefix,
   };
@@ -310,15 +313,14 @@ const clockFormat = new Intl.DateTimeFormat(undefined, {
   minute: '2-digit',
 });
 
-/** The sandbox's time (real time plus the offset), and how far ahead it runs, in the reader's zone. */
+/** The sandbox's time and how far ahead it runs, in the reader's zone. */
 function renderClock() {
   $('#clock').hidden = state.clockOffsetMs === null;
   if (state.clockOffsetMs === null) return;
   const hours = Math.round(state.clockOffsetMs / 360_000) / 10;
   const ahead =
     hours === 0 ? 'real time' : hours < 48 ? `+${hours} h` : `+${Math.round(hours / 2.4) / 10} days`;
-  $('#clock-now').textContent =
-    `${clockFormat.format(new Date(Date.now() + state.clockOffsetMs))} (${ahead})`;
+  $('#clock-now').textContent = `${clockFormat.format(new Date(sandboxNow()))} (${ahead})`;
 }
 
 function renderHeader() {
@@ -374,6 +376,7 @@ function renderPane() {
   const readOnly = state.view.kind === 'app';
   composer.hidden = channelId === null;
   input.disabled = readOnly;
+  composer.querySelector('.send').disabled = readOnly;
   input.placeholder = readOnly
     ? 'This app’s Messages tab is read-only: type /ps in a channel.'
     : `Message ${state.view.kind === 'channel' ? `#${channelMap().get(channelId)?.name ?? ''}` : ''} — try /ps help`;
