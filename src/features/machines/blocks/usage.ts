@@ -83,17 +83,25 @@ export function usageMessage(
 }
 
 /**
- * The sum the shown figures came from, with the numbers it used, so a person can redo it: the hours
- * exact to four decimals (the field shows whole minutes), each part rounded to the cent as shown, and
- * the estimate their sum.
+ * The sum the shown figures came from, with the numbers it used, so a person can redo it: the time the
+ * bill's way but to the second (the field shows whole minutes), each part rounded to the cent as
+ * shown, and the estimate their sum.
  */
 function formulaText(cost: UsageCost, hourly: number, monthly: number, wholeMonth: boolean): string {
-  const compute = `Compute = ${decimals(cost.hours, 4)} h × ${formatHourlyRate(hourly)} = ${formatMoney(cost.compute ?? 0)}.`;
+  const compute = `Compute = ${exactTime(cost.secondsUsed)} × ${formatHourlyRate(hourly)} = ${formatMoney(cost.compute ?? 0)}.`;
   const storage = wholeMonth
     ? `Storage = ${formatRate(monthly)} / month for the whole month = ${formatMoney(cost.storage ?? 0)}.`
-    : `Storage = ${formatRate(monthly)} / month × ${decimals(cost.storageDays, 2)}/${cost.monthDays} days the disk existed = ${formatMoney(cost.storage ?? 0)}.`;
+    : `Storage = ${formatRate(monthly)} / month × ${decimals(cost.storageDays, 4)}/${cost.monthDays} days the disk existed = ${formatMoney(cost.storage ?? 0)}.`;
   const total = `Estimate = ${formatMoney(cost.compute ?? 0)} + ${formatMoney(cost.storage ?? 0)} = ${formatMoney(cost.total ?? 0)}`;
-  return `${compute} ${storage} ${total} (hours to 4 decimals, each amount rounded to the cent).`;
+  return `${compute} ${storage} ${total} (time to the second, days to 4 decimals, each amount rounded to the cent).`;
+}
+
+/** `12 h 05 min 17 s`; `12 h 05 min` on a whole minute, as the Time used field shows it. */
+function exactTime(seconds: number): string {
+  const whole = Math.round(Math.max(0, seconds));
+  const rest = whole % 60;
+  const minutes = formatHoursMinutes(whole - rest);
+  return rest === 0 ? minutes : `${minutes} ${String(rest).padStart(2, '0')} s`;
 }
 
 /** At most `places` decimals, without trailing zeros: 12.5, 1.0003, 6.2. */

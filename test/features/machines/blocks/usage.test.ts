@@ -38,7 +38,7 @@ describe('usageMessage', () => {
     expect(shown).toContain('*Storage*\n$5.00 ($5.00 / month)');
     expect(shown).toContain('*Estimated cost so far*\n$14.75');
     expect(shown).toContain(
-      'Compute = 12.5 h × $0.78 / h = $9.75. Storage = $5.00 / month for the whole month = $5.00. Estimate = $9.75 + $5.00 = $14.75 (hours to 4 decimals, each amount rounded to the cent).',
+      'Compute = 12 h 30 min × $0.78 / h = $9.75. Storage = $5.00 / month for the whole month = $5.00. Estimate = $9.75 + $5.00 = $14.75 (time to the second, days to 4 decimals, each amount rounded to the cent).',
     );
     expect(text).toBe('gpu-1 in May 2024: 12 h 30 min, estimated $14.75');
   });
@@ -51,7 +51,7 @@ describe('usageMessage', () => {
     const shown = visibleText(created.blocks);
     expect(shown).toContain('*Estimated cost so far*\n$1.78');
     expect(shown).toContain(
-      'Compute = 1 h × $0.78 / h = $0.78. Storage = $5.00 / month × 6.2/31 days the disk existed = $1.00. Estimate = $0.78 + $1.00 = $1.78',
+      'Compute = 1 h 00 min × $0.78 / h = $0.78. Storage = $5.00 / month × 6.2/31 days the disk existed = $1.00. Estimate = $0.78 + $1.00 = $1.78',
     );
   });
 
@@ -66,14 +66,17 @@ describe('usageMessage', () => {
       const shown = visibleText(
         usage('m', utilization(seconds, rate, monthly, '2024-05', storageSeconds), MID_MAY).blocks,
       );
-      const compute = /Compute = ([\d.]+) h × \$([\d.]+) \/ h = \$([\d.]+)\./.exec(shown);
+      const compute = /Compute = (?:(\d+) h )?(\d+) min(?: (\d+) s)? × \$([\d.]+) \/ h = \$([\d.]+)\./.exec(
+        shown,
+      );
       const storage =
         /Storage = \$([\d.]+) \/ month × ([\d.]+)\/(\d+) days the disk existed = \$([\d.]+)\./.exec(shown);
       const total = /Estimate = \$([\d.]+) \+ \$([\d.]+) = \$([\d.]+)/.exec(shown);
       if (!compute || !storage || !total) throw new Error(`no formula in ${shown}`);
-      const [, hours, hourly, computeShown] = compute.map(Number);
+      const [, h, min, sec, hourly, computeShown] = compute.map((part) => Number(part ?? 0));
+      const hours = (h ?? 0) + (min ?? 0) / 60 + (sec ?? 0) / 3600;
       const [, monthlyRate, days, monthDays, storageShown] = storage.map(Number);
-      expect(cents((hours ?? 0) * (hourly ?? 0))).toBe(cents(computeShown ?? 0));
+      expect(cents(hours * (hourly ?? 0))).toBe(cents(computeShown ?? 0));
       expect(cents(((monthlyRate ?? 0) * (days ?? 0)) / (monthDays ?? 1))).toBe(cents(storageShown ?? 0));
       expect(cents(Number(total[1]) + Number(total[2]))).toBe(cents(Number(total[3])));
       expect(shown).toContain(`*Compute*\n$${(computeShown ?? 0).toFixed(2)}`);
