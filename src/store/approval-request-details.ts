@@ -26,6 +26,11 @@ const createDetailsSchema = z.object({
   templateLabel: z.string().optional(),
   /** Dollars an hour for a machine of this type, as text ("0.51"); null when none could be read. */
   hourlyRate: z.string().nullable().optional(),
+  /**
+   * Where hourlyRate came from: the account's machines of the type, or Paperspace's published list
+   * price (shown as one). Rows written before it read as the account's, which is all they held.
+   */
+  hourlyRateBasis: z.enum(['account', 'list-price']).optional(),
   /** Why the requester wants it, in their words (a Workflow Builder step's Reason input). */
   reason: z.string().optional(),
   /** How the approvers were chosen when Paperspace did not list the team's administrators. */

@@ -5,7 +5,7 @@
 // and the requester gets a receipt with Withdraw in their DM. Every request is audited with its
 // requester.
 import type { WebClient } from '@slack/web-api';
-import { estimatedHourlyRate } from '../../domain/hourly-rate.js';
+import { estimatedHourlyRate, type HourlyRate, listPriceRate } from '../../domain/hourly-rate.js';
 import { machineOwner } from '../../domain/machine-owner.js';
 import { linkedPeopleOf, paperspaceNameOf } from '../../domain/machine-people.js';
 import { describeError } from '../../errors/describe-error.js';
@@ -108,7 +108,8 @@ export async function openCreateRequest(
     ...(origin ? { functionExecutionId: origin.functionExecutionId } : {}),
     details: {
       params: request,
-      hourlyRate,
+      hourlyRate: hourlyRate?.dollars ?? null,
+      ...(hourlyRate ? { hourlyRateBasis: hourlyRate.basis } : {}),
       ...(templateLabel ? { templateLabel } : {}),
       ...(origin?.reason ? { reason: origin.reason } : {}),
       ...(chosen ? { approverBasis: chosen.basis, approvers: targets } : {}),
@@ -278,7 +279,11 @@ async function templateLabelOrNone(requester: Requester, templateId: unknown): P
   }
 }
 
-async function rateOrNull(requester: Requester, machineType: string): Promise<string | null> {
+/**
+ * The rate of a machine of this type in the requester's account (their key lists their team's
+ * machines), else its published list price: a type nobody in the team has yet still shows a price.
+ */
+async function rateOrNull(requester: Requester, machineType: string): Promise<HourlyRate | null> {
   try {
     return await estimatedHourlyRate(requester.client, machineType, requester.deps.now());
   } catch (error) {
@@ -286,6 +291,6 @@ async function rateOrNull(requester: Requester, machineType: string): Promise<st
       { error: describeError(error) },
       'could not estimate the hourly rate of a request',
     );
-    return null;
+    return listPriceRate(machineType) ?? null;
   }
 }

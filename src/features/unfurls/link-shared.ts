@@ -6,10 +6,9 @@
 // does a machine their key cannot read: Slack then shows the link as it is. The buttons act with the
 // key of whoever clicks them, judged for that person, as on every card.
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import { hourlyRateOf } from '../../domain/hourly-rate.js';
+import { ownHourlyRate } from '../../domain/hourly-rate.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
-import { formatHourlyRate } from '../../slack/block-kit/format.js';
 import { slackPerson } from '../../slack/slack-person.js';
 import { machineCard } from '../machines/blocks/machine-card.js';
 import { type ViewerButtons, viewerButtons } from '../machines/machine-permissions.js';
@@ -25,15 +24,13 @@ async function cardOf(
   machineId: string,
 ) {
   const machine = await client.machines.show(machineId);
-  // The rate is a nicety: a card without it beats no card.
-  const rate = await hourlyRateOf(client, machine, deps.now()).catch(() => null);
+  // The rate is a nicety: without it the card shows the type's list price, said to be one.
+  const hourlyRate = await ownHourlyRate(client, machine, deps.now());
   const { power, owner, unowned } = (await buttonsFor([machine]))(machine);
   return {
     blocks: machineCard(machine, {
       compact: true,
-      ...(rate === null || !Number.isFinite(Number(rate))
-        ? {}
-        : { notice: `${formatHourlyRate(Number(rate))} while running` }),
+      ...(hourlyRate ? { hourlyRate } : {}),
       // Settings, Access, Destroy, claiming and assigning are a person's own business, not a channel's.
       buttons: {
         power,

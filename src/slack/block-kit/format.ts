@@ -1,6 +1,10 @@
 // Number formatting for people: byte strings as GiB, storage as a bar, seconds as hours and minutes,
 // decimal-string rates as money. Missing or unreadable values become a dash rather than "NaN".
 
+import { billingMonthName } from '../../domain/billing-month.js';
+import type { HourlyRate } from '../../domain/hourly-rate.js';
+import { LIST_PRICES_RECORDED } from '../../domain/list-prices.js';
+
 export const MISSING = '—';
 
 const GIB = 1024 ** 3;
@@ -72,4 +76,15 @@ export function formatRate(rate: number): string {
 /** `$2.30 / h`: the one way an hourly price is shown. */
 export function formatHourlyRate(rate: number): string {
   return `${formatRate(rate)} / h`;
+}
+
+/**
+ * `$0.51 / h`, or `$0.51 / h list price (May 2024)` when the rate is Paperspace's published list price
+ * rather than the account's: a person must never take a list price for what their account pays.
+ */
+export function formatKnownHourlyRate(rate: HourlyRate): string {
+  const price = formatHourlyRate(Number(rate.dollars));
+  return rate.basis === 'list-price'
+    ? `${price} list price (${billingMonthName(LIST_PRICES_RECORDED)})`
+    : price;
 }

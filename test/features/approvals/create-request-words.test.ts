@@ -30,9 +30,9 @@ function buttonValue(blocks: unknown, actionId: string): string {
  * Sam types a create as a member would, naming no Paperspace id, and clicks the offer's button in the
  * channel. Answers the click's private answers and the request Maya received.
  */
-async function samAsks(name: string, extra = '') {
+async function samAsks(name: string, extra = '', machineType = 'C4') {
   const command = bot.requests.slashCommand({
-    text: `create machineName=${name} region=CA1 machineType=C4 size=50${BILLING} templateId=t04azgph${extra}`,
+    text: `create machineName=${name} region=CA1 machineType=${machineType} size=50${BILLING} templateId=t04azgph${extra}`,
     userId: SAM,
     channelId: CHANNEL,
   });
@@ -56,6 +56,23 @@ async function samAsks(name: string, extra = '') {
 }
 
 describe("a member's create request", () => {
+  it("shows the team's rate for a type the team has a machine of", async () => {
+    // sam-desktop, Sam's own P4000 in the team, carries the team's rate.
+    const { toMaya } = await samAsks('sam-p4000', '', 'P4000');
+    expect(textOf(toMaya.args.blocks)).toContain(
+      'Estimated rate: *$0.51 / h* (storage billed monthly on top)',
+    );
+  });
+
+  it('shows the published list price, said to be one and dated, for a type nobody in the team has', async () => {
+    // P5000 is only in Ada's own account, which Sam's key cannot see.
+    const { toMaya } = await samAsks('sam-p5000', '', 'P5000');
+    const text = textOf(toMaya.args.blocks);
+    expect(text).toContain('Estimated rate: *$0.78 / h list price (May 2024)*');
+    expect(text).toContain('no machine of this type in the team');
+    expect(text).not.toContain('unknown');
+  });
+
   it('replaces "Sending your request…" with where it went, in the offer the member clicked', async () => {
     const { answers } = await samAsks('sam-sent');
     const last = await eventually(() => {

@@ -32,6 +32,33 @@ describe('/ps show', () => {
     expect(bot.slack.calls('chat.postMessage')).toEqual([]);
   });
 
+  it("shows the machine's own hourly rate, not a list price", async () => {
+    const request = bot.requests.slashCommand({ text: 'show ada-cpu-box', userId: ADA });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    // The contract's listing names only the plan; the card reads the rate from the machine's usage.
+    expect(textOf(reply.blocks)).toContain('*Billing*\\n$0.036 / h');
+    expect(textOf(reply.blocks)).not.toContain('list price');
+  });
+
+  it('shows a price on every row of /ps list without a Paperspace call per row', async () => {
+    const before = bot.emulator.state.requests().length;
+    const request = bot.requests.slashCommand({ text: 'list', userId: ADA });
+    await bot.send(request);
+    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+    const rows = textOf(reply.blocks);
+    expect(rows).toContain('C4 · $0.036 / h');
+    expect(rows).toContain('P5000 · $0.78 / h');
+    // The contract lists no rate: its rows show the published price, said to be one and dated.
+    if (bot.dialect === 'contract') expect(rows).toContain('$0.78 / h list price (May 2024)');
+    else expect(rows).not.toContain('list price');
+    const paths = bot.emulator.state
+      .requests()
+      .slice(before)
+      .map((entry) => entry.path);
+    expect(paths.filter((path) => /getUtilization/.test(path))).toEqual([]);
+  });
+
   it.skipIf(process.env.TEST_PAPERSPACE_DIALECT === 'v1')(
     "shows a member a teammate's machine with Ask the owner, and without Settings, Access or Destroy",
     async () => {

@@ -47,7 +47,7 @@ describe('link_shared', () => {
     const machine = bot.emulator.state.machine('psada001');
     expect(card).toContain('ada-workstation');
     expect(card).toContain(machine?.machineType);
-    expect(card).toContain('/ h while running');
+    expect(card).toContain('/ h');
     expect(card).toContain(ActionId.machineStop);
     expect(card).not.toContain(ActionId.machineOverflow);
     const requests = bot.emulator.state.requests().filter((request) => request.path.includes('psada001'));

@@ -4,6 +4,7 @@
 // Values typed by people (machine names, reasons) are escaped; mentions are built from Slack ids.
 import type { KnownBlock } from '@slack/types';
 import { button, contextLine, section } from '../../../slack/block-kit/elements.js';
+import { formatKnownHourlyRate } from '../../../slack/block-kit/format.js';
 import { plainMessage } from '../../../slack/block-kit/messages.js';
 import {
   escapeMrkdwn,
@@ -141,10 +142,16 @@ function quoted(text: string): string {
     .join('\n');
 }
 
-function rateText({ hourlyRate }: CreateDetails): string {
-  return typeof hourlyRate === 'string'
-    ? `Estimated rate: *$${escapeMrkdwn(hourlyRate)} / hour* (storage billed monthly on top)`
-    : 'Estimated rate: unknown (no machine of this type in the account to read the rate from)';
+function rateText({ hourlyRate, hourlyRateBasis }: CreateDetails): string {
+  if (typeof hourlyRate !== 'string' || !Number.isFinite(Number(hourlyRate))) {
+    return 'Estimated rate: unknown (no machine of this type in the team to read the rate from, and no published list price for it)';
+  }
+  const rate = formatKnownHourlyRate({ dollars: hourlyRate, basis: hourlyRateBasis ?? 'account' });
+  const whence =
+    hourlyRateBasis === 'list-price'
+      ? 'Paperspace’s published price: no machine of this type in the team to read the team’s rate from; '
+      : '';
+  return `Estimated rate: *${escapeMrkdwn(rate)}* (${whence}storage billed monthly on top)`;
 }
 
 const DECIDED: Record<Exclude<RequestStatus, 'open'>, string> = {

@@ -1,10 +1,11 @@
 // The machine card: what a machine is and what can be done with it, as Block Kit. Used by /ps show,
 // lifecycle replies (updated in place as the state changes), lists and App Home (compact).
 import type { ActionsBlock, Button, KnownBlock, Overflow } from '@slack/types';
+import { type HourlyRate, listedHourlyRate, listPriceRate } from '../../../domain/hourly-rate.js';
 import { isStoppable } from '../../../domain/machine-states.js';
 import type { Machine } from '../../../paperspace/schemas.js';
 import { button, contextLine, section } from '../../../slack/block-kit/elements.js';
-import { formatGiB, MISSING, storageBar } from '../../../slack/block-kit/format.js';
+import { formatGiB, formatKnownHourlyRate, MISSING, storageBar } from '../../../slack/block-kit/format.js';
 import type { PageValue } from '../../../slack/block-kit/paging.js';
 import {
   escapeMrkdwn,
@@ -40,6 +41,12 @@ export interface MachineCardOptions {
   buttons?: MachineButtons;
   /** The list page this card is a row of (machine-list.ts), so a click can redraw that page. */
   listPage?: PageValue;
+  /**
+   * The machine's hourly rate when the caller read it (the contract's list carries none, only its
+   * utilization does). Without it a card shows the rate its listing carries (v1), else the type's
+   * published list price, said to be one: a card never costs a Paperspace call of its own.
+   */
+  hourlyRate?: HourlyRate;
 }
 
 /** Timelines longer than this show their most recent entries: the line is for "what just happened". */
@@ -49,8 +56,8 @@ export function machineCard(machine: Machine, opts: MachineCardOptions = {}): Kn
   const owner = opts.buttons?.owner;
   const unowned = opts.buttons?.unowned === true;
   const blocks: KnownBlock[] = opts.compact
-    ? [compactSummary(machine, owner, unowned)]
-    : detailedSummary(machine, owner);
+    ? [compactSummary(machine, owner, unowned, opts.hourlyRate)]
+    : detailedSummary(machine, owner, opts.hourlyRate);
   if (opts.notice) blocks.push(contextLine(opts.notice));
   if (opts.timeline && opts.timeline.length > 0) blocks.push(contextLine(timelineText(opts.timeline)));
   blocks.push(machineActions(machine, opts.buttons ?? { power: true, manage: true }, opts.listPage));
@@ -68,8 +75,39 @@ function machineSummaryText(machine: Pick<Machine, 'name' | 'state'>): string {
   return `${escapeMrkdwn(machine.name)}: ${stateMrkdwn(machine.state)}`;
 }
 
+/**
+ * The machine's price an hour: the rate given or listed, else the type's list price (said to be one);
+ * undefined when none is known.
+ */
+function rateText(machine: Machine, given: HourlyRate | undefined): string | undefined {
+  const listed = listedHourlyRate(machine);
+  const rate =
+    given ??
+    (listed === undefined ? listPriceRate(machine.machineType) : { dollars: listed, basis: 'account' });
+  return rate === undefined ? undefined : formatKnownHourlyRate(rate);
+}
+
+/**
+ * The Billing field: the price an hour, with the contract's plan name ("C4 hourly") beside it, which
+ * says how the machine is billed but not what it costs.
+ */
+function billingText(machine: Machine, given: HourlyRate | undefined): string {
+  const price = rateText(machine, given);
+  if (price === undefined) return machine.usageRate;
+  return listedHourlyRate(machine) === undefined && PLAN_NAME.test(machine.usageRate)
+    ? `${price} · ${machine.usageRate}`
+    : price;
+}
+
+/** The contract's usageRate: a plan, such as `C4 hourly` or `C4 monthly`. */
+const PLAN_NAME = /\b(hourly|monthly)$/i;
+
 /** `owner`: whose the machine is (mrkdwn), on a card drawn for someone else. */
-function detailedSummary(machine: Machine, owner: string | undefined): KnownBlock[] {
+function detailedSummary(
+  machine: Machine,
+  owner: string | undefined,
+  rate: HourlyRate | undefined,
+): KnownBlock[] {
   const headline = [stateMrkdwn(machine.state), machine.machineType, machine.region]
     .filter((part): part is string => Boolean(part))
     .map((part, index) => (index === 0 ? `*${part}*` : escapeMrkdwn(part)))
@@ -80,7 +118,7 @@ function detailedSummary(machine: Machine, owner: string | undefined): KnownBloc
     ['RAM', formatGiB(machine.ram)],
     ['GPU', machine.gpu ?? MISSING],
     ['Storage', storageBar(machine.storageUsed, machine.storageTotal)],
-    ['Billing', machine.usageRate],
+    ['Billing', billingText(machine, rate)],
     ['Public IP', machine.publicIpAddress ?? MISSING],
     ['Private IP', machine.privateIpAddress ?? MISSING],
   ];
@@ -98,10 +136,16 @@ function detailedSummary(machine: Machine, owner: string | undefined): KnownBloc
 }
 
 /** `owner`: whose the machine is (mrkdwn), or "no owner yet" when `unowned`. */
-function compactSummary(machine: Machine, owner: string | undefined, unowned: boolean): KnownBlock {
+function compactSummary(
+  machine: Machine,
+  owner: string | undefined,
+  unowned: boolean,
+  rate: HourlyRate | undefined,
+): KnownBlock {
   const { emoji, words } = stateLabel(machine.state);
   const details = [
     machine.machineType,
+    rateText(machine, rate),
     machine.region,
     machine.os,
     plural(machine.cpus, 'CPU'),

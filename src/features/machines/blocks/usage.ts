@@ -1,7 +1,7 @@
 // /ps usage and the card's Usage button: time used in the billing month and what it costs so far.
 
 import { billingMonthAt, billingMonthName } from '../../../domain/billing-month.js';
-import { usageCost } from '../../../domain/money.js';
+import { type UsageCost, usageCost } from '../../../domain/money.js';
 import type { MachineUtilization } from '../../../paperspace/schemas.js';
 import { contextLine, header } from '../../../slack/block-kit/elements.js';
 import {
@@ -59,11 +59,9 @@ export function usageMessage(
     ],
   ];
   const formula =
-    estimate === undefined
+    estimate === undefined || hourly === undefined || monthly === undefined
       ? 'Estimate = hours used × hourly rate + monthly storage rate (a rate could not be read, so no estimate).'
-      : storageShare === 1
-        ? `Estimate = hours used × hourly rate + monthly storage rate = ${formatHoursMinutes(secondsUsed)} × ${formatHourlyRate(hourly ?? 0)} + ${formatRate(monthly ?? 0)}.`
-        : `Estimate = hours used × hourly rate + monthly storage rate × days the disk existed = ${formatHoursMinutes(secondsUsed)} × ${formatHourlyRate(hourly ?? 0)} + ${formatRate(monthly ?? 0)} × ${storageDays.toFixed(1)}/${monthDays} days.`;
+      : formulaText(cost, hourly, monthly, storageShare === 1);
   const status = current
     ? `Billing month ${escapeMrkdwn(billingMonth)}, to date as of ${slackDate(now, '{date_short_pretty} at {time}')}.`
     : `Billing month ${escapeMrkdwn(billingMonth)}.`;
@@ -82,6 +80,33 @@ export function usageMessage(
     ],
     text,
   );
+}
+
+/**
+ * The sum the shown figures came from, with the numbers it used, so a person can redo it: the time the
+ * bill's way but to the second (the field shows whole minutes), each part rounded to the cent as
+ * shown, and the estimate their sum.
+ */
+function formulaText(cost: UsageCost, hourly: number, monthly: number, wholeMonth: boolean): string {
+  const compute = `Compute = ${exactTime(cost.secondsUsed)} × ${formatHourlyRate(hourly)} = ${formatMoney(cost.compute ?? 0)}.`;
+  const storage = wholeMonth
+    ? `Storage = ${formatRate(monthly)} / month for the whole month = ${formatMoney(cost.storage ?? 0)}.`
+    : `Storage = ${formatRate(monthly)} / month × ${decimals(cost.storageDays, 4)}/${cost.monthDays} days the disk existed = ${formatMoney(cost.storage ?? 0)}.`;
+  const total = `Estimate = ${formatMoney(cost.compute ?? 0)} + ${formatMoney(cost.storage ?? 0)} = ${formatMoney(cost.total ?? 0)}`;
+  return `${compute} ${storage} ${total} (time to the second, days to 4 decimals, each amount rounded to the cent).`;
+}
+
+/** `12 h 05 min 17 s`; `12 h 05 min` on a whole minute, as the Time used field shows it. */
+function exactTime(seconds: number): string {
+  const whole = Math.round(Math.max(0, seconds));
+  const rest = whole % 60;
+  const minutes = formatHoursMinutes(whole - rest);
+  return rest === 0 ? minutes : `${minutes} ${String(rest).padStart(2, '0')} s`;
+}
+
+/** At most `places` decimals, without trailing zeros: 12.5, 1.0003, 6.2. */
+function decimals(value: number, places: number): string {
+  return String(Number(value.toFixed(places)));
 }
 
 const ESTIMATED_TIME =

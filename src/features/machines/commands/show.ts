@@ -2,6 +2,7 @@
 // the asker can use. The asker's team role (for a teammate's machine) is read beside the machine's
 // own calls and kept per team, as for /ps list (machine-permissions.ts), never after them.
 import { z } from 'zod';
+import { ownHourlyRate } from '../../../domain/hourly-rate.js';
 import { accept } from '../../../slack/command-language/command-arguments.js';
 import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
@@ -44,7 +45,18 @@ export const showOperation = defineOperation({
     // The list result has no events; show has them.
     const machine = await client.machines.show(found.id);
     const notice = machineEventsLine(machine.events);
-    const buttons = (await buttonsFor([machine]))(machine);
-    await context.replyPrivately(machineCardMessage(machine, { buttons, ...(notice ? { notice } : {}) }));
+    // The contract lists no rate: one utilization read gives the machine's own; the card shows the
+    // type's list price, said to be one, when it cannot be read.
+    const [forMachine, hourlyRate] = await Promise.all([
+      buttonsFor([machine]),
+      ownHourlyRate(client, machine, deps.now()),
+    ]);
+    await context.replyPrivately(
+      machineCardMessage(machine, {
+        buttons: forMachine(machine),
+        ...(notice ? { notice } : {}),
+        ...(hourlyRate ? { hourlyRate } : {}),
+      }),
+    );
   },
 });

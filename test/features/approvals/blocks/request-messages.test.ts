@@ -38,7 +38,7 @@ describe('request messages', () => {
     const message = approverMessage(request());
     const text = JSON.stringify(message.blocks);
     expect(text).toContain('P4000');
-    expect(text).toContain('$0.51 / hour');
+    expect(text).toContain('$0.51 / h');
     expect(text).toContain('gpu &lt;big&gt;');
     expect(actionIds(message)).toEqual([
       `"action_id":"${ActionId.requestApprove}"`,

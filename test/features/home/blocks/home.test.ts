@@ -41,7 +41,8 @@ describe('homeView', () => {
     expect(visibleText(view.blocks)).toContain(
       `…and ${60 - shownCards} more machines, too many to show here: \`/ps list\` lists them all`,
     );
-    expect(shownCards).toBeGreaterThan(25);
+    // Each row carries its price (a list price, dated, without a rate read), so 25 fit, not 26.
+    expect(shownCards).toBeGreaterThanOrEqual(25);
   });
 
   it('explains an error instead of showing an empty list', () => {

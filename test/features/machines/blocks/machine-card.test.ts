@@ -149,7 +149,9 @@ describe('machineCard compact', () => {
     expect(blocks.map((block) => block.type)).toEqual(['section', 'actions']);
     const [nameLine, detailLine, ...rest] = visibleText(blocks).split('\n');
     expect(nameLine).toBe('🟢 *gpu-1* · Ready');
-    expect(detailLine).toContain('P5000 · East Coast (NY2) · Ubuntu 20.04.6 LTS · 8 CPUs · 30 GiB RAM');
+    expect(detailLine).toContain(
+      'P5000 · $0.78 / h list price (May 2024) · East Coast (NY2) · Ubuntu 20.04.6 LTS · 8 CPUs · 30 GiB RAM',
+    );
     expect(detailLine).toContain('disk ▓▓▓▓░░░░░░ 40% of 50 GiB');
     expect(rest[0]).toBe('Stop');
   });
@@ -187,5 +189,34 @@ describe('machineCard notice and timeline', () => {
     const line = visibleText(card(machineFixture(), { timeline }));
     expect(line).toContain('… → ');
     expect(line.match(/<!date\^\d+\^\{time\}/g)).toHaveLength(6);
+  });
+});
+
+describe('machineCard price', () => {
+  // The contract's listing names only the plan ("P5000 hourly"); its rate comes from utilization.
+  it('shows the rate it was given, with the plan beside it, on a legacy machine', () => {
+    const hourlyRate = { dollars: '0.75', basis: 'account' as const };
+    expect(visibleText(card(machineFixture(), { hourlyRate }))).toContain(
+      '*Billing*\n$0.75 / h · P5000 hourly',
+    );
+    expect(visibleText(card(machineFixture(), { compact: true, hourlyRate }))).toContain(
+      'P5000 · $0.75 / h ·',
+    );
+  });
+
+  it('shows the published list price, said to be one and dated, when no rate was read (no call per card)', () => {
+    const text = visibleText(card(machineFixture()));
+    expect(text).toContain('*Billing*\n$0.78 / h list price (May 2024) · P5000 hourly');
+  });
+
+  it('shows the rate a v1 listing carries as the machine’s own', () => {
+    const text = visibleText(card(machineFixture({ usageRate: '$0.81 / h' }), { compact: true }));
+    expect(text).toContain('P5000 · $0.81 / h ·');
+    expect(text).not.toContain('list price');
+  });
+
+  it('shows the plan alone for a type with neither a rate nor a list price', () => {
+    const text = visibleText(card(machineFixture({ machineType: 'Z9', usageRate: 'Z9 hourly' })));
+    expect(text).toContain('*Billing*\nZ9 hourly');
   });
 });

@@ -37,7 +37,9 @@ describe('usageMessage', () => {
     expect(shown).toContain('*Compute*\n$9.75');
     expect(shown).toContain('*Storage*\n$5.00 ($5.00 / month)');
     expect(shown).toContain('*Estimated cost so far*\n$14.75');
-    expect(shown).toContain('= 12 h 30 min × $0.78 / h + $5.00.');
+    expect(shown).toContain(
+      'Compute = 12 h 30 min × $0.78 / h = $9.75. Storage = $5.00 / month for the whole month = $5.00. Estimate = $9.75 + $5.00 = $14.75 (time to the second, days to 4 decimals, each amount rounded to the cent).',
+    );
     expect(text).toBe('gpu-1 in May 2024: 12 h 30 min, estimated $14.75');
   });
 
@@ -48,7 +50,38 @@ describe('usageMessage', () => {
     const created = usage('gpu-1', utilization(3600, '0.78', '5.00', '2024-05', 6.2 * 86_400), MID_MAY);
     const shown = visibleText(created.blocks);
     expect(shown).toContain('*Estimated cost so far*\n$1.78');
-    expect(shown).toContain('= 1 h 00 min × $0.78 / h + $5.00 × 6.2/31 days.');
+    expect(shown).toContain(
+      'Compute = 1 h 00 min × $0.78 / h = $0.78. Storage = $5.00 / month × 6.2/31 days the disk existed = $1.00. Estimate = $0.78 + $1.00 = $1.78',
+    );
+  });
+
+  it('prints a formula whose numbers, redone by hand, give the figures it shows', () => {
+    const cents = (dollars: number) => Math.round(dollars * 100);
+    for (const [seconds, rate, monthly, storageSeconds] of [
+      [43_517, '0.51', '5.00', 2_000_000],
+      [3600.9, '0.0045', '0.10', 1_000_000],
+      [7_777, '2.30', '7.00', 555_555],
+      [170, '0.51', '0.12', 86_400],
+    ] as const) {
+      const shown = visibleText(
+        usage('m', utilization(seconds, rate, monthly, '2024-05', storageSeconds), MID_MAY).blocks,
+      );
+      const compute = /Compute = (?:(\d+) h )?(\d+) min(?: (\d+) s)? × \$([\d.]+) \/ h = \$([\d.]+)\./.exec(
+        shown,
+      );
+      const storage =
+        /Storage = \$([\d.]+) \/ month × ([\d.]+)\/(\d+) days the disk existed = \$([\d.]+)\./.exec(shown);
+      const total = /Estimate = \$([\d.]+) \+ \$([\d.]+) = \$([\d.]+)/.exec(shown);
+      if (!compute || !storage || !total) throw new Error(`no formula in ${shown}`);
+      const [, h, min, sec, hourly, computeShown] = compute.map((part) => Number(part ?? 0));
+      const hours = (h ?? 0) + (min ?? 0) / 60 + (sec ?? 0) / 3600;
+      const [, monthlyRate, days, monthDays, storageShown] = storage.map(Number);
+      expect(cents(hours * (hourly ?? 0))).toBe(cents(computeShown ?? 0));
+      expect(cents(((monthlyRate ?? 0) * (days ?? 0)) / (monthDays ?? 1))).toBe(cents(storageShown ?? 0));
+      expect(cents(Number(total[1]) + Number(total[2]))).toBe(cents(Number(total[3])));
+      expect(shown).toContain(`*Compute*\n$${(computeShown ?? 0).toFixed(2)}`);
+      expect(shown).toContain(`*Estimated cost so far*\n$${total[3]}`);
+    }
   });
 
   it('shows a total that is the sum of the shown compute and storage', () => {
