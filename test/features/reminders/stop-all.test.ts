@@ -7,32 +7,13 @@ import { ActionId } from '../../../src/slack/ids.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
 import { messageText } from '../../scheduler/harness.js';
 import type { ApiCall } from '../../support/fake-slack.js';
-import { USERS } from '../../support/test-bot.js';
+import { type TestBot, USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
 
 // Monday 2024-06-03, 16:00 UTC; ada's Slack time zone is Europe/Amsterdam: 19:00 there is 17:00 UTC.
 const clock = createFakeClock(Date.parse('2024-06-03T16:00:00Z'));
 const BATCH = 100;
 const LOCKED_REASON = 'Machine is locked by your team administrator';
-
-const bot = useTestBot({
-  now: clock.now,
-  emulator: { now: clock.now, transitionMs: 2000 },
-  linked: ['ada'],
-  prepare: async (started) => {
-    // Hours of running would bring forgotten-machine DMs: they have their own tests.
-    await started.store.costAlerts.setThreshold(
-      { teamId: started.slack.teamId, userId: USERS.ada.slackId },
-      null,
-      clock.now(),
-    );
-    started.emulator.state.addMachines(BATCH, {
-      owner: USERS.ada.emulatorUserId,
-      state: 'ready',
-      namePrefix: 'ada-batch',
-    });
-  },
-});
 
 interface Block {
   type: string;
@@ -41,12 +22,32 @@ interface Block {
   accessory?: { action_id: string; value: string; text: { text: string }; confirm?: unknown };
 }
 
-const running = () =>
+const runningOn = (bot: TestBot) =>
   bot.emulator.state
     .machines()
     .filter((machine) => machine.userId === USERS.ada.emulatorUserId && machine.state === 'ready');
 
 describe('Stop all on a reminder of more machines than one message holds', () => {
+  const bot = useTestBot({
+    now: clock.now,
+    emulator: { now: clock.now, transitionMs: 2000 },
+    linked: ['ada'],
+    prepare: async (started) => {
+      // Hours of running would bring forgotten-machine DMs: they have their own tests.
+      await started.store.costAlerts.setThreshold(
+        { teamId: started.slack.teamId, userId: USERS.ada.slackId },
+        null,
+        clock.now(),
+      );
+      started.emulator.state.addMachines(BATCH, {
+        owner: USERS.ada.emulatorUserId,
+        state: 'ready',
+        namePrefix: 'ada-batch',
+      });
+    },
+  });
+  const running = () => runningOn(bot);
+
   it('stops every machine of the reminder, the unlisted ones too, and says how many stopped and which failed why', async () => {
     const before = running();
     const total = before.length;
@@ -109,10 +110,19 @@ describe('Stop all on a reminder of more machines than one message holds', () =>
     expect(stops.filter((record) => record.outcome === 'ok')).toHaveLength(total - 1);
 
     const after = update.args.blocks as Block[];
-    const summary = messageText({ blocks: after.filter((block) => block.block_id === STOP_ALL_BLOCK_ID) });
-    expect(summary).toContain(`Stop all by <@${USERS.ada.slackId}>: 🟤 ${total - 1} machines stopping`);
-    expect(summary).toContain(`❌ 1 could not be stopped. *${refused.name}*: `);
+    // Her watches hold 50 machines at most: the stops past them are sent, and said not to be followed.
+    const summary = messageText({
+      blocks: after.filter((block) => block.block_id?.startsWith('stop_all_done:')),
+    });
+    expect(summary).toContain(
+      `Stop all by <@${USERS.ada.slackId}>: 🟤 50 machines stopping, ${total - 51} asked to stop that I am not following`,
+    );
+    expect(summary).toContain('❌ 1 could not be stopped.');
+    expect(summary).toContain(`*${refused.name}*: `);
     expect(summary).toContain(LOCKED_REASON);
+    await expect
+      .poll(() => bot.store.watches.countActive({ teamId: bot.slack.teamId, userId: USERS.ada.slackId }))
+      .toBe(50);
     expect(after.filter((block) => block.accessory !== undefined || block.type === 'actions')).toEqual([]);
     // The listed rows say so; the header counts the one machine still running.
     expect(after.filter((block) => block.block_id?.startsWith('reminder:'))).toHaveLength(0);
