@@ -20,7 +20,7 @@ import { rowFinishedLine, type WatchOutcome } from './watch-messages.js';
 export type RowMessageKind = 'reminder' | 'cost_alert' | 'digest';
 
 /** How the watch a click on a row started ended. */
-export interface RowEnded {
+interface RowEnded {
   machineId: string;
   /** How it ended, in one line naming the machine. */
   line: string;
@@ -155,14 +155,22 @@ export function createRowRedraw(deps: {
     }
     const state = { again: true };
     inFlight.set(key, state);
+    let sent = -1;
     try {
       while (state.again) {
         state.again = false;
         // Paced like a card's update: a newer redraw of the same message waiting replaces this one, and
-        // each sends the copy as it is when its turn comes.
+        // each sends the copy as it is when its turn comes (nothing when an earlier turn sent it).
         await deps.pacer.update(`${ref.channel}/${ref.ts}`, async () => {
           const latest = await store.rowMessages.find(ref);
-          if (latest !== undefined) await sendLatest(web, store, ref, latest);
+          if (latest === undefined || latest.version <= sent) return;
+          sent = latest.version;
+          await web.chat.update({
+            channel: ref.channel,
+            ts: ref.ts,
+            blocks: latest.blocks,
+            text: latest.text,
+          });
         });
       }
     } finally {

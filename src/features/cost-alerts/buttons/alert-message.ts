@@ -3,8 +3,8 @@
 // (watches/row-messages.ts), and recounts the footer of the Stop all that sent it.
 import type { WebClient } from '@slack/web-api';
 import type { MachineButtonClick } from '../../machines/machine-button.js';
-import { type ClickedRows, type RowFinisher, redrawClickedRow } from '../../watches/row-messages.js';
 import { withStopEnded } from '../../reminders/blocks/stop-all-tally.js';
+import { type ClickedRows, type RowFinisher, redrawClickedRow } from '../../watches/row-messages.js';
 import { withAlertDone } from '../blocks/cost-alert.js';
 
 export async function markAlert(

@@ -52,7 +52,8 @@ export interface StopAllOutcome {
 export function stopAllRowLines(outcome: StopAllOutcome, clicker: string): Map<string, string> {
   const by = `Stop all by <@${escapeMrkdwn(clicker)}>`;
   const lines = new Map<string, string>();
-  for (const machine of outcome.stopping) lines.set(machine.id, `🟤 ${nameMrkdwn(machine.name)}: stopping, ${by}`);
+  for (const machine of outcome.stopping)
+    lines.set(machine.id, `🟤 ${nameMrkdwn(machine.name)}: stopping, ${by}`);
   for (const machine of outcome.unfollowed) {
     lines.set(
       machine.id,
