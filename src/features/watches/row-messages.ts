@@ -19,17 +19,22 @@ import { rowFinishedLine, type WatchOutcome } from './watch-messages.js';
 /** The messages with rows, by the feature that draws them. */
 export type RowMessageKind = 'reminder' | 'cost_alert' | 'digest';
 
+/** How the watch a click on a row started ended. */
+interface RowEnded {
+  machineId: string;
+  /** How it ended, in one line naming the machine. */
+  line: string;
+  /** The machine got where the click sent it. */
+  reached: boolean;
+  /** When the watch began: a message's Stop all counts only the watches it started (its footer's). */
+  startedAt: number;
+}
+
 /**
- * How a feature redraws the row of `machineId` once the watch its click started ended: `line` says how
- * it ended; `reached` is true when the machine got where the click sent it. Undefined when the message
- * has no such row.
+ * How a feature redraws the row of a machine (and whatever counts it) once the watch its click started
+ * ended. Undefined when the message has nothing of that watch to redraw.
  */
-export type RowFinisher = (
-  message: RowMessageDrawing,
-  machineId: string,
-  line: string,
-  reached: boolean,
-) => RowMessageDrawing | undefined;
+export type RowFinisher = (message: RowMessageDrawing, ended: RowEnded) => RowMessageDrawing | undefined;
 
 export type RowFinishers = Record<RowMessageKind, RowFinisher>;
 
@@ -135,6 +140,43 @@ export function createRowRedraw(deps: {
 }): (web: WebClient, watch: Watch, line: string, reached: boolean) => Promise<void> {
   const { store, finishers, logger } = deps;
   const isKind = (kind: string): kind is RowMessageKind => Object.hasOwn(finishers, kind);
+  /**
+   * The messages with an update on its way, and whether a redraw came in since it read the kept copy.
+   * The watches of a Stop all of 25 machines end in one tick, each redrawing its row of one message: the
+   * update in flight is followed by one more with every row drawn meanwhile, not by one per row.
+   */
+  const inFlight = new Map<string, { again: boolean }>();
+  const send = async (web: WebClient, ref: RowMessageRef) => {
+    const key = `${ref.teamId}/${ref.channel}/${ref.ts}`;
+    const sending = inFlight.get(key);
+    if (sending !== undefined) {
+      sending.again = true;
+      return;
+    }
+    const state = { again: true };
+    inFlight.set(key, state);
+    let sent = -1;
+    try {
+      while (state.again) {
+        state.again = false;
+        // Paced like a card's update: a newer redraw of the same message waiting replaces this one, and
+        // each sends the copy as it is when its turn comes (nothing when an earlier turn sent it).
+        await deps.pacer.update(`${ref.channel}/${ref.ts}`, async () => {
+          const latest = await store.rowMessages.find(ref);
+          if (latest === undefined || latest.version <= sent) return;
+          sent = latest.version;
+          await web.chat.update({
+            channel: ref.channel,
+            ts: ref.ts,
+            blocks: latest.blocks,
+            text: latest.text,
+          });
+        });
+      }
+    } finally {
+      inFlight.delete(key);
+    }
+  };
   return async (web, watch, line, reached) => {
     if (watch.messageTs !== null || watch.threadTs === null) return;
     const ref = { teamId: watch.teamId, channel: watch.channel, ts: watch.threadTs };
@@ -143,16 +185,17 @@ export function createRowRedraw(deps: {
         ref,
         undefined,
         (kept) =>
-          isKind(kept.kind) ? finishers[kept.kind](kept, watch.machineId, line, reached) : undefined,
+          isKind(kept.kind)
+            ? finishers[kept.kind](kept, {
+                machineId: watch.machineId,
+                line,
+                reached,
+                startedAt: watch.createdAt,
+              })
+            : undefined,
         deps.now(),
       );
-      if (drawn === undefined) return;
-      // Paced like a card's update: a newer redraw of the same message waiting replaces this one, and
-      // each sends the copy as it is when its turn comes, this row included.
-      await deps.pacer.update(`${ref.channel}/${ref.ts}`, async () => {
-        const latest = (await store.rowMessages.find(ref)) ?? drawn;
-        await sendLatest(web, store, ref, latest);
-      });
+      if (drawn !== undefined) await send(web, ref);
     } catch (error) {
       logger.warn(
         { watchId: watch.id, channel: ref.channel, error: describeError(error) },

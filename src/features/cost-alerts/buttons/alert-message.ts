@@ -1,8 +1,9 @@
 // After a click on an alert, its buttons give way to a line saying what was done (and by whom), so the
 // message stays true in the person's DM; a Stop's watch redraws that line once the machine is off
-// (watches/row-messages.ts).
+// (watches/row-messages.ts), and recounts the footer of the Stop all that sent it.
 import type { WebClient } from '@slack/web-api';
 import type { MachineButtonClick } from '../../machines/machine-button.js';
+import { withStopEnded } from '../../reminders/blocks/stop-all-tally.js';
 import { type ClickedRows, type RowFinisher, redrawClickedRow } from '../../watches/row-messages.js';
 import { withAlertDone } from '../blocks/cost-alert.js';
 
@@ -22,7 +23,9 @@ export async function markAlert(
   });
 }
 
-export const alertRowFinished: RowFinisher = (message, machineId, line) => {
-  const blocks = withAlertDone(message.blocks, machineId, line);
+/** The row once its Stop's watch ended, and the counts of the Stop all that started it, if one did. */
+export const alertRowFinished: RowFinisher = (message, ended) => {
+  const row = withAlertDone(message.blocks, ended.machineId, ended.line);
+  const blocks = withStopEnded(row ?? message.blocks, ended) ?? row;
   return blocks && { blocks, text: message.text };
 };

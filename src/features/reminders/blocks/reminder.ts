@@ -61,6 +61,16 @@ export function withRunningCount(blocks: KnownBlock[]): { blocks: KnownBlock[]; 
   };
 }
 
+/** The header counting one more machine still running that the reminder did not list. */
+export function withUnlistedRunning(blocks: KnownBlock[]): KnownBlock[] {
+  return blocks.map((block) => {
+    const listed = Number(block.block_id?.slice(HEADER_PREFIX.length));
+    return block.block_id?.startsWith(HEADER_PREFIX) && Number.isInteger(listed)
+      ? { ...block, block_id: HEADER_PREFIX + (listed + 1) }
+      : block;
+  });
+}
+
 export function reminderMessage(machines: Machine[]): SlackMessage {
   if (machines.length === 0) {
     const text = 'Nothing is running. 🌙';

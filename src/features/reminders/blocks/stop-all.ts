@@ -1,9 +1,11 @@
 // What "Stop all N" on a reminder too big for one message did (the button itself is drawn with the
 // reminder, blocks/reminder.ts): the machines it could not list run as surely as the ones it did. Its
-// outcome replaces the button with what happened, and each listed row with its machine's.
+// outcome replaces the button with a footer counting what happened (stop-all-tally.ts), and each listed
+// row with its machine's; each machine's watch then ends its row and recounts the footer.
 import type { KnownBlock } from '@slack/types';
 import { contextLine, header } from '../../../slack/block-kit/elements.js';
-import { escapeMrkdwn, LIMITS, nameMrkdwn, plural, truncateMrkdwn } from '../../../slack/block-kit/text.js';
+import { escapeMrkdwn, nameMrkdwn } from '../../../slack/block-kit/text.js';
+import { SLASH_COMMAND } from '../../../slack/ids.js';
 import {
   HEADER_PREFIX,
   reminderBlockId,
@@ -11,6 +13,7 @@ import {
   STOP_ALL_BLOCK_ID,
   stoppedRowBlockId,
 } from './reminder.js';
+import { type StopAllTally, stopAllFooter } from './stop-all-tally.js';
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -30,8 +33,10 @@ interface MachineNamed {
 
 /** What a Stop all did, machine by machine. */
 export interface StopAllOutcome {
-  /** Paperspace took the stop: they are on their way to off. */
+  /** Paperspace took the stop, and a watch follows each to off. */
   stopping: MachineNamed[];
+  /** Paperspace took the stop, but the clicker already followed as many machines as one person may. */
+  unfollowed: MachineNamed[];
   alreadyOff: MachineNamed[];
   /** Someone had asked for the same stop moments before: not sent twice. */
   alreadyRequested: MachineNamed[];
@@ -40,22 +45,48 @@ export interface StopAllOutcome {
   failed: { machine: MachineNamed; reason: string }[];
 }
 
-/** The outcome in one line, every count and each failure with its reason. */
-export function stopAllSummary(outcome: StopAllOutcome, clicker: string): string {
-  const parts = [`🟤 ${plural(outcome.stopping.length, 'machine')} stopping`];
-  if (outcome.alreadyOff.length > 0) parts.push(`${outcome.alreadyOff.length} already off`);
-  if (outcome.alreadyRequested.length > 0) {
-    parts.push(`${outcome.alreadyRequested.length} already being stopped`);
+/**
+ * What each machine's row says once Stop all ran, by machine id: a followed stop says "stopping" until its
+ * watch redraws the row as stopped (or why not).
+ */
+export function stopAllRowLines(outcome: StopAllOutcome, clicker: string): Map<string, string> {
+  const by = `Stop all by <@${escapeMrkdwn(clicker)}>`;
+  const lines = new Map<string, string>();
+  for (const machine of outcome.stopping)
+    lines.set(machine.id, `🟤 ${nameMrkdwn(machine.name)}: stopping, ${by}`);
+  for (const machine of outcome.unfollowed) {
+    lines.set(
+      machine.id,
+      `🟤 ${nameMrkdwn(machine.name)}: asked to stop, ${by}; not followed, so \`${SLASH_COMMAND} show\` tells when it is off`,
+    );
   }
-  if (outcome.missing.length > 0) parts.push(`${outcome.missing.length} no longer found`);
-  if (outcome.failed.length > 0) parts.push(`❌ ${outcome.failed.length} could not be stopped`);
+  for (const machine of [...outcome.alreadyOff, ...outcome.alreadyRequested]) {
+    lines.set(machine.id, `⚫ ${nameMrkdwn(machine.name)}: already off or being stopped`);
+  }
+  return lines;
+}
+
+/** A Stop all's counts as its stops were sent (`since`): none stopped yet. */
+export function tallyOf(outcome: StopAllOutcome, clicker: string, since: number): StopAllTally {
+  return {
+    clicker,
+    since,
+    stopping: outcome.stopping.length,
+    stopped: 0,
+    failed: outcome.failed.length,
+    alreadyOff: outcome.alreadyOff.length,
+    alreadyRequested: outcome.alreadyRequested.length,
+    missing: outcome.missing.length,
+    unfollowed: outcome.unfollowed.length,
+  };
+}
+
+/** The footer a Stop all starts with: its counts, and each failure with its reason. */
+export function stopAllStarted(outcome: StopAllOutcome, clicker: string, since: number): KnownBlock {
   const failures = outcome.failed.map(
     ({ machine, reason }) => `${nameMrkdwn(machine.name)}: ${escapeMrkdwn(reason)}`,
   );
-  const why = failures.length > 0 ? ` ${failures.join('; ')}` : '';
-  const line = `Stop all by ${clicker}: ${parts.join(', ')}.${why}`;
-  // A context element holds 3,000 characters: a long list of failures says how it ends.
-  return truncateMrkdwn(line, LIMITS.sectionText);
+  return stopAllFooter(tallyOf(outcome, clicker, since), failures);
 }
 
 /**
@@ -65,16 +96,10 @@ export function stopAllSummary(outcome: StopAllOutcome, clicker: string): string
 export function withStopAllDone(
   blocks: KnownBlock[],
   outcome: StopAllOutcome,
-  clicker: string,
+  { clicker, since }: { clicker: string; since: number },
 ): { blocks: KnownBlock[]; title: string } | undefined {
   if (!blocks.some((block) => block.block_id === STOP_ALL_BLOCK_ID)) return undefined;
-  const lines = new Map<string, string>();
-  for (const machine of outcome.stopping) {
-    lines.set(machine.id, `🟤 ${nameMrkdwn(machine.name)}: stopping, Stop all by ${clicker}`);
-  }
-  for (const machine of [...outcome.alreadyOff, ...outcome.alreadyRequested]) {
-    lines.set(machine.id, `⚫ ${nameMrkdwn(machine.name)}: already off or being stopped`);
-  }
+  const lines = stopAllRowLines(outcome, clicker);
   const listed = new Set<string>();
   const redrawn = blocks.map((block) => {
     const id = block.block_id ?? '';
@@ -85,7 +110,7 @@ export function withStopAllDone(
     if (line !== undefined && machineId !== undefined) {
       return { ...contextLine(line), block_id: stoppedRowBlockId(machineId) };
     }
-    if (id === STOP_ALL_BLOCK_ID) return { ...contextLine(stopAllSummary(outcome, clicker)), block_id: id };
+    if (id === STOP_ALL_BLOCK_ID) return stopAllStarted(outcome, clicker, since);
     return block;
   });
   // The header counts the listed rows and the unlisted machines still running: a row stopped later

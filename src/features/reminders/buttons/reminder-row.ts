@@ -12,7 +12,13 @@ import {
   redrawClickedRow,
   withRowReplaced,
 } from '../../watches/row-messages.js';
-import { reminderBlockId, stoppedRowBlockId, withRunningCount } from '../blocks/reminder.js';
+import {
+  reminderBlockId,
+  stoppedRowBlockId,
+  withRunningCount,
+  withUnlistedRunning,
+} from '../blocks/reminder.js';
+import { withStopEnded } from '../blocks/stop-all-tally.js';
 
 /**
  * The machine's row (with its buttons, or already answered) replaced by `line`. `stopped`: the machine
@@ -60,7 +66,15 @@ export async function markReminderRow(
 
 /**
  * The row of a machine stopped from the reminder, once its watch ended: a stop that failed leaves the
- * machine running, so it counts in the header again.
+ * machine running, so it counts in the header again. A watch Stop all started recounts its footer too;
+ * the machine may be one the reminder had no room to list, whose failed stop the header counts as well.
  */
-export const reminderRowFinished: RowFinisher = (message, machineId, line, reached) =>
-  redrawRow(message, machineId, line, reached);
+export const reminderRowFinished: RowFinisher = (message, ended) => {
+  const row = redrawRow(message, ended.machineId, ended.line, ended.reached);
+  const counted = withStopEnded((row ?? message).blocks, ended);
+  if (counted === undefined) return row;
+  const header = row === undefined && !ended.reached ? withUnlistedRunning(counted) : counted;
+  const recounted = withRunningCount(header);
+  if (recounted === undefined) return { blocks: header, text: message.text };
+  return { blocks: recounted.blocks, text: `${recounted.title}${message.text.replace(/^[^:]*/, '')}` };
+};

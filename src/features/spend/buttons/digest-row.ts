@@ -50,7 +50,7 @@ export async function markDigestRow(
 }
 
 /** The row once the Stop's watch ended: a stop that failed leaves the machine running, counted again. */
-export const digestRowFinished: RowFinisher = (message, machineId, line, reached) => {
+export const digestRowFinished: RowFinisher = (message, { machineId, line, reached }) => {
   const blocks = withDigestRowDone(message.blocks, machineId, line, reached);
   return blocks && { blocks, text: message.text };
 };
