@@ -2,6 +2,7 @@
 // keys belong to a Paperspace user or team, and a Paperspace user's name. Whose a machine is, is the
 // owner rule's (machine-owner.ts).
 import type { PaperspaceClient } from '../paperspace/client.js';
+import type { User } from '../paperspace/schemas.js';
 import type { SlackUser } from '../store/slack-user.js';
 import type { Store } from '../store/store.js';
 
@@ -47,11 +48,22 @@ export async function paperspaceNameOf(client: PaperspaceClient, paperspaceUserI
     const [user] = (await client.users.list({ id: paperspaceUserId })).filter(
       (u) => u.id === paperspaceUserId,
     );
-    if (!user) return paperspaceUserId;
-    const name = `${user.firstname} ${user.lastname}`.trim();
-    return name ? `${name} (${user.email})` : user.email;
+    return user ? paperspaceUserLabel(user) : paperspaceUserId;
   } catch {
     // The name is a courtesy: the id still names the owner when the list cannot be read.
     return paperspaceUserId;
   }
+}
+
+/** "Maya Chen (maya@example.com)", or the e-mail alone when Paperspace has no name for the user. */
+export function paperspaceUserLabel(user: User): string {
+  const name = `${user.firstname} ${user.lastname}`.trim();
+  return name === '' ? user.email : `${name} (${user.email})`;
+}
+
+/** What a person may type to name a Paperspace user, lower case: first name, full name, e-mail, id. */
+export function typedNamesOf(user: User): string[] {
+  return [user.firstname, `${user.firstname} ${user.lastname}`.trim(), user.email, user.id].map((name) =>
+    name.toLowerCase(),
+  );
 }

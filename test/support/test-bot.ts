@@ -41,6 +41,8 @@ export const USERS = {
     /** Slack's users.info is_admin: an individual Paperspace account: not an admin of the Slack workspace. */
     slackAdmin: false,
     slackId: 'U0ADA',
+    /** The name on the Slack profile. */
+    realName: 'Ada Park',
     emulatorUserId: 'u1ada',
     /** The e-mail on the Slack profile, the same as in Paperspace. */
     email: 'ada.park@example.com',
@@ -51,6 +53,8 @@ export const USERS = {
     /** Slack's users.info is_admin: administers the Orbital team, and the Slack workspace. */
     slackAdmin: true,
     slackId: 'U0MAYA',
+    /** The name on the Slack profile. */
+    realName: 'Maya Chen',
     emulatorUserId: 'u1maya',
     /** The e-mail on the Slack profile, the same as in Paperspace. */
     email: 'maya.chen@orbital.example',
@@ -61,6 +65,8 @@ export const USERS = {
     /** Slack's users.info is_admin: a member of the Orbital team and of the workspace. */
     slackAdmin: false,
     slackId: 'U0SAM',
+    /** The name on the Slack profile. */
+    realName: 'Sam Rivera',
     emulatorUserId: 'u1sam',
     /** The e-mail on the Slack profile, the same as in Paperspace. */
     email: 'sam.rivera@orbital.example',
@@ -184,6 +190,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
     teamId: TEAM_ID,
     users: Object.values(USERS).map((user) => ({
       id: user.slackId,
+      real_name: user.realName,
       tz: 'Europe/Amsterdam',
       email: user.email,
       is_admin: user.slackAdmin,

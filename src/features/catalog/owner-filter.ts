@@ -7,9 +7,10 @@
 // A person the asker's team does not hold (they linked another team's key) owns none of its
 // machines: they are told so, rather than shown an empty list that looks like a bug.
 import { isOwnedBy, machineOwners, type OwnerCandidate, type OwnerOf } from '../../domain/machine-owner.js';
+import { paperspaceUserLabel, typedNamesOf } from '../../domain/machine-people.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
-import type { Machine, User } from '../../paperspace/schemas.js';
+import type { Machine } from '../../paperspace/schemas.js';
 import { escapeMrkdwn } from '../../slack/block-kit/text.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
 import type { Interaction } from '../../slack/interaction.js';
@@ -87,7 +88,7 @@ async function ownerOf(
   }
   const typed = owner.replace(/^@/, '').trim().toLowerCase();
   const users = await client.users.list({});
-  const matches = users.filter((candidate) => namesOf(candidate).includes(typed));
+  const matches = users.filter((candidate) => typedNamesOf(candidate).includes(typed));
   const [only] = matches;
   // No Slack person is named: a recorded owner matches by their linked Paperspace user.
   if (only !== undefined && matches.length === 1) return { userId: '', paperspaceUserId: only.id };
@@ -96,7 +97,7 @@ async function ownerOf(
       `No Paperspace user your key can see is called ${escapeMrkdwn(owner)}: give a first name, a full name or an e-mail, or mention them (\`owner=@sam\`).`,
     );
   }
-  const named = matches.map((candidate) => escapeMrkdwn(fullName(candidate))).join(', ');
+  const named = matches.map((candidate) => escapeMrkdwn(paperspaceUserLabel(candidate))).join(', ');
   throw new UserFacingError(
     `${escapeMrkdwn(owner)} matches ${matches.length} people (${named}): give a full name or an e-mail.`,
   );
@@ -109,15 +110,4 @@ function sameTeam(
 ) {
   if (a.teamId === null || b.teamId === null) return true;
   return a.teamId === b.teamId;
-}
-
-function fullName(user: User): string {
-  const name = `${user.firstname} ${user.lastname}`.trim();
-  return name === '' ? user.email : `${name} (${user.email})`;
-}
-
-function namesOf(user: User): string[] {
-  return [user.firstname, `${user.firstname} ${user.lastname}`.trim(), user.email, user.id].map((name) =>
-    name.toLowerCase(),
-  );
 }

@@ -4,7 +4,7 @@
 // has booted when it starts on creation).
 
 import type { WebClient } from '@slack/web-api';
-import { learnedRoles, learnRoleFromCreate, type RoleNotes } from '../../domain/team-role.js';
+import { learnRoleFromCreate } from '../../domain/team-role.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import { failureText } from '../../errors/user-message.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
@@ -27,7 +27,7 @@ import type { AccountKind } from './account-kind.js';
 import { machineCardMessage } from './blocks/machine-card.js';
 import { createdNotice } from './blocks/machine-replies.js';
 import { type CreateOutcome, createMachineOperations } from './machine-operations.js';
-import { recordCreatedOwner } from './machine-ownership.js';
+import { type CreatedOwner, recordCreatedOwner } from './machine-ownership.js';
 import { notWatchedMessage, WatchLimitError } from './machine-watcher.js';
 
 /**
@@ -48,35 +48,21 @@ export function withAccountTeam(
 const NEW_USER_FIELDS = ['email', 'password', 'firstName', 'lastName'] as const;
 
 /**
- * Who a team machine asked for without saying whom is for: the person asking, unless Paperspace has
- * shown they administer the team (an accepted create), who is asked whom it is for, as assigning
- * team machines is their job. A member cannot know their Paperspace user id, and asking for it only
- * to be refused as a non-administrator was a maze (issue 26).
- */
-async function defaultOwnerOf(
-  deps: RoleNotes,
-  user: SlackUser,
-  linked: { userId: string } | undefined,
-): Promise<string | undefined> {
-  if (!linked) return undefined;
-  const knownAdmin = (await learnedRoles(deps, user.teamId)).get(linked.userId) === true;
-  return knownAdmin ? undefined : linked.userId;
-}
-
-/**
- * A team machine on the contract is assigned to a person: without one named, to defaultOwnerOf's, so
- * a member's create goes to Paperspace at once and its refusal becomes the offer to ask an
- * administrator. v1 has no owner to assign, and an individual account's machine is its own.
+ * A team machine on the contract is assigned to a person: without one named, to the person asking
+ * (issue 45: an administrator's machine is theirs unless they name a teammate, `for=@sam` or the
+ * form's picker), so nobody is asked for a Paperspace user id, and a member's create goes to
+ * Paperspace at once and its refusal becomes the offer to ask an administrator (issue 26). v1 has no
+ * owner to assign, and an individual account's machine is its own.
  */
 function withCallerAsOwner(
   params: Record<string, unknown>,
   account: AccountKind,
   dialect: Dialect,
-  defaultOwner: string | undefined,
+  caller: { userId: string } | undefined,
 ): Record<string, unknown> {
   const assigned = ['userId', ...NEW_USER_FIELDS].some((field) => params[field] !== undefined);
-  if (dialect === 'v1' || account.kind !== 'team' || assigned || !defaultOwner) return params;
-  return { ...params, userId: defaultOwner };
+  if (dialect === 'v1' || account.kind !== 'team' || assigned || !caller) return params;
+  return { ...params, userId: caller.userId };
 }
 
 /** Who asks for a create, as the create's defaults and checks need to know them. */
@@ -90,16 +76,14 @@ interface CreateAsker {
 
 /**
  * The parameters a person typed or filled in, completed as their account needs: a team machine with
- * no one named assigned to defaultOwnerOf's person, and the account's team on the contract.
+ * no one named assigned to the person asking, and the account's team on the contract.
  */
-export async function completeCreateParams(
-  deps: RoleNotes,
+export function completeCreateParams(
   asker: CreateAsker,
   params: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
+): Record<string, unknown> {
   const { account, dialect } = asker;
-  const owner = await defaultOwnerOf(deps, asker.user, asker.linked);
-  return withAccountTeam(withCallerAsOwner(params, account, dialect, owner), account, dialect);
+  return withAccountTeam(withCallerAsOwner(params, account, dialect, asker.linked), account, dialect);
 }
 
 export type CheckedCreate = { ok: true; value: CreateMachineParams } | { ok: false; issues: RequestIssue[] };
@@ -205,12 +189,17 @@ export class MemberCannotCreateError extends UserFacingError {
   override name = 'MemberCannotCreateError';
 }
 
-/** Creates the machine with the person's key; a member's refusal comes back as MEMBER_CANNOT_CREATE. */
+/**
+ * Creates the machine with the person's key; a member's refusal comes back as MEMBER_CANNOT_CREATE.
+ * `owner`: the teammate it is for (`for=@sam`), recorded as its owner where Paperspace names none
+ * (v1); else the person creating it.
+ */
 export async function createForPerson(
   deps: FeatureDeps<'powerClaims' | 'approvals' | 'machineOwners', 'audit' | 'now' | 'vault'>,
   actor: { user: SlackUser; client: PaperspaceClient },
   params: CreateMachineParams,
   template: TemplateInfo | undefined,
+  owner: CreatedOwner = actor.user,
 ): Promise<CreateOutcome> {
   let outcome: CreateOutcome;
   try {
@@ -221,7 +210,7 @@ export async function createForPerson(
     throw memberCreateRefusal(error);
   }
   await learnRoleFromCreate(deps, actor.user, true);
-  await recordCreatedOwner(deps, outcome.machine.id, actor.user, {
+  await recordCreatedOwner(deps, outcome.machine.id, owner, {
     basis: 'created',
     setBy: actor.user.userId,
   });
@@ -244,6 +233,8 @@ export interface CreatedAnnouncement {
   web: WebClient;
   user: SlackUser;
   outcome: CreateOutcome;
+  /** The teammate the machine was made for, when not the person who made it. */
+  forUserId?: string | undefined;
   /** Where the command was typed or the modal opened from; undefined (App Home): the person's DM. */
   channel: string | undefined;
   tell: (message: SlackMessage) => Promise<void>;
@@ -257,8 +248,9 @@ export interface CreatedAnnouncement {
 export async function announceCreated(announcement: CreatedAnnouncement): Promise<void> {
   const { web, user, outcome } = announcement;
   const { machine, targetState } = outcome;
-  const card = machineCardMessage(machine, { notice: createdNotice(user.userId, targetState !== 'off') });
-  const { place, notice } = await announce(
+  const notice = createdNotice(user.userId, targetState !== 'off', announcement.forUserId);
+  const card = machineCardMessage(machine, { notice });
+  const { place, notice: placeNotice } = await announce(
     web,
     { channel: announcement.channel ?? user.userId, userId: user.userId },
     card,
@@ -266,11 +258,13 @@ export async function announceCreated(announcement: CreatedAnnouncement): Promis
     announcement.deps.pacer,
   );
   const watching = await watchCreated(announcement, targetState, place);
-  if (notice === undefined) return;
+  if (placeNotice === undefined) return;
   const followUp = watching
     ? `I am watching *${escapeMrkdwn(machine.name)}* and will tell you when it is ${targetState === 'off' ? 'provisioned (it was created off)' : 'up'}.`
     : undefined;
-  await announcement.tell(place.ts === undefined ? withPrivateCopy(notice, card, followUp) : notice);
+  await announcement.tell(
+    place.ts === undefined ? withPrivateCopy(placeNotice, card, followUp) : placeNotice,
+  );
 }
 
 async function watchCreated(

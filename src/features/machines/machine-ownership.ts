@@ -19,23 +19,27 @@ import type { FeatureDeps } from '../feature-deps.js';
 
 type OwnershipDeps = FeatureDeps<'machineOwners' | 'approvals', 'vault' | 'audit' | 'now'>;
 
+/** The person a new machine is recorded for, with their Paperspace user when it was found already. */
+export type CreatedOwner = SlackUser & { paperspaceUserId?: string };
+
 /**
- * Records whose a machine the bot just created is: `owner` (the creator, or the requester an approver
- * created it for). Never fails the create it follows: the machine exists, and a lost record only means
- * it shows "no owner yet" until someone claims it (logged).
+ * Records whose a machine the bot just created is: `owner` (the creator, the teammate an administrator
+ * created it for, or the requester an approver created it for). Never fails the create it follows:
+ * the machine exists, and a lost record only means it shows "no owner yet" until someone claims it
+ * (logged).
  */
 export async function recordCreatedOwner(
   deps: FeatureDeps<'machineOwners', 'vault' | 'now'>,
   machineId: string,
-  owner: SlackUser,
+  owner: CreatedOwner,
   { basis, setBy }: { basis: Extract<RecordedBasis, 'created' | 'requested'>; setBy: string },
 ): Promise<void> {
   try {
-    const account = await deps.vault.account(owner);
+    const paperspaceUserId = owner.paperspaceUserId ?? (await deps.vault.account(owner))?.userId;
     await deps.store.machineOwners.record(owner.teamId, {
       machineId,
       userId: owner.userId,
-      paperspaceUserId: account?.userId ?? null,
+      paperspaceUserId: paperspaceUserId ?? null,
       basis,
       setBy,
       setAt: deps.now(),

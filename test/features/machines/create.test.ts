@@ -12,6 +12,7 @@ import { auditOf, eventually, settle, textOf } from './machine-kit.js';
 const clock = createFakeClock();
 const ADA = USERS.ada.slackId;
 const MAYA = USERS.maya.slackId;
+const SAM = USERS.sam.slackId;
 const CHANNEL = 'C0BUILD';
 
 const bot = useTestBot({ emulator: { now: clock.now }, linked: ['ada', 'maya'] });
@@ -94,6 +95,20 @@ const mayaIsKnownAdmin = () =>
 /** The create calls Paperspace received so far. */
 const createRequests = () =>
   bot.emulator.state.requests().filter((request) => request.path === '/machines/createSingleMachinePublic');
+/** The create calls of either dialect received so far. */
+const createCalls = () =>
+  bot.emulator.state
+    .requests()
+    .filter(
+      (request) =>
+        request.path === '/machines/createSingleMachinePublic' ||
+        (request.method === 'POST' && request.path === '/v1/machines'),
+    );
+/** What the create of the machine called `name` sent (the contract's machineName, v1's name). */
+const createBody = (name: string) =>
+  createCalls()
+    .map((request) => request.body as Record<string, unknown> | undefined)
+    .find((body) => body?.machineName === name || body?.name === name);
 
 function viewOf(call: ApiCall): { callback_id?: string; private_metadata?: string; blocks: unknown[] } {
   return call.args.view as { callback_id?: string; private_metadata?: string; blocks: unknown[] };
@@ -292,24 +307,25 @@ describe('/ps create with the form', () => {
     expect(bot.emulator.state.machineByName('team-fresh')).toBeDefined();
   });
 
-  // v1 has no machine owner: the choice only makes a team member an accessor, so it may stay empty.
-  it.skipIf(V1)('asks a team administrator, in the form, who a team machine is for', async () => {
+  // An administrator's machine is theirs unless they pick a teammate (issue 45); v1 has no owner to send.
+  it("creates a team administrator's machine for them when the form names nobody", async () => {
     await mayaIsKnownAdmin();
     const response = await bot.send(
       bot.requests.viewSubmission({
         callbackId: CallbackId.createMachine,
         userId: MAYA,
         values: {
-          ...createForm({ name: 'nobodys', template: 'tmun4o2g', machineType: 'P4000' }),
+          ...createForm({ name: 'mayas-own', template: 'tmun4o2g', machineType: 'P4000' }),
           [F.existingUser.blockId]: {
             [F.existingUser.actionId]: { type: 'static_select', selected_option: null },
           },
         },
       }),
     );
-    const body = response.body as { response_action: string; errors: Record<string, string> };
-    expect(body.errors[F.existingUser.blockId]).toContain('userId is required for a team machine');
-    expect(bot.emulator.state.machineByName('nobodys')).toBeUndefined();
+    expect(response.body).toEqual({ response_action: 'clear' });
+    await bot.slack.waitFor('chat.postMessage');
+    expect(createBody('mayas-own')).toMatchObject(V1 ? {} : { userId: USERS.maya.emulatorUserId });
+    expect(createBody('mayas-own')).not.toHaveProperty(V1 ? 'accessorIds' : 'email');
   });
 
   // v1 names the field by its own wire name (diskSize); the refusal still lands under Size.
@@ -472,17 +488,73 @@ describe('/ps create with key=value pairs', () => {
     }
   });
 
-  it.skipIf(V1)('asks a team administrator who the machine is for before creating anything', async () => {
-    await mayaIsKnownAdmin();
-    const before = createRequests().length;
-    const request = bot.requests.slashCommand({
-      text: `create machineName=t region=CA1 machineType=C4 size=50${BILLING} templateId=t04azgph`,
-      userId: MAYA,
+  describe('by an administrator of a team, who names nobody or a teammate', () => {
+    const MACHINE = `region=NY2 machineType=C4 size=50${BILLING} templateId=t04azgph`;
+    async function mayaCreates(text: string) {
+      await mayaIsKnownAdmin();
+      const request = bot.requests.slashCommand({ text: `create ${text}`, userId: MAYA, channelId: CHANNEL });
+      await bot.send(request);
+      return request;
+    }
+    const ownerRecorded = async (name: string) => {
+      const id = bot.emulator.state.machineByName(name)?.id ?? '';
+      return (await bot.store.machineOwners.ownersOf(TEAM_ID, [id])).get(id)?.userId;
+    };
+
+    it('creates the machine for the administrator, with no Paperspace user id typed', async () => {
+      await mayaCreates(`machineName=maya-a ${MACHINE}`);
+      const post = await bot.slack.waitFor('chat.postMessage');
+      expect(textOf(post.args.blocks)).toContain(`created by <@${MAYA}>`);
+      expect(textOf(post.args.blocks)).not.toContain(' for <@');
+      // The legacy API names the owner it was sent; v1 has none to send, and the bot records Maya.
+      if (V1) expect(await ownerRecorded('maya-a')).toBe(MAYA);
+      else expect(createBody('maya-a')).toMatchObject({ userId: USERS.maya.emulatorUserId });
     });
-    await bot.send(request);
-    const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
-    expect(reply.text).toContain('userId is required for a team machine');
-    expect(createRequests().length).toBe(before);
+
+    it('creates it for the teammate named with for=@sam, found by the e-mail on his Slack profile', async () => {
+      // Sam linked no key: only his Slack profile's e-mail says who he is on Paperspace.
+      await mayaCreates(`machineName=sam-a ${MACHINE} for=<@${SAM}|sam>`);
+      const post = await bot.slack.waitFor('chat.postMessage');
+      expect(textOf(post.args.blocks)).toContain(`created by <@${MAYA}> for <@${SAM}>`);
+      const sent = createBody('sam-a');
+      expect(sent).toMatchObject(
+        V1 ? { accessorIds: [USERS.sam.emulatorUserId] } : { userId: USERS.sam.emulatorUserId },
+      );
+      expect(sent).not.toHaveProperty('for');
+      if (V1) expect(await ownerRecorded('sam-a')).toBe(SAM);
+      else
+        expect(bot.emulator.state.machineByName('sam-a')).toMatchObject({ userId: USERS.sam.emulatorUserId });
+    });
+
+    it('tells the administrator, in a sentence, that a person outside the Paperspace team cannot have it', async () => {
+      const before = createCalls().length;
+      const request = await mayaCreates(`machineName=ada-a ${MACHINE} for=<@${ADA}|ada>`);
+      const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+      expect(reply.text).toContain('Ada Park is not in your Paperspace team');
+      expect(reply.text).toContain('ada.park@example.com, the e-mail on their Slack profile');
+      expect(reply.text).not.toMatch(/\(\d{3}\)|u1ada|U0ADA/);
+      expect(createCalls()).toHaveLength(before);
+    });
+
+    it('reads a typed userId=@maya as the person: mentioned or typed as a name, never a raw refusal', async () => {
+      await mayaCreates(`machineName=maya-b ${MACHINE} userId=<@${MAYA}|maya>`);
+      await bot.slack.waitFor('chat.postMessage');
+      await mayaCreates(`machineName=maya-c ${MACHINE} userId=@maya`);
+      await eventually(() => bot.emulator.state.machineByName('maya-c'));
+      for (const name of ['maya-b', 'maya-c']) {
+        // The owner is recorded once Paperspace has answered: wait for it rather than race it.
+        if (V1) await expect.poll(() => ownerRecorded(name)).toBe(MAYA);
+        else expect(createBody(name)).toMatchObject({ userId: USERS.maya.emulatorUserId });
+      }
+    });
+
+    it('names a teammate nobody in the team is called, before creating anything', async () => {
+      const before = createCalls().length;
+      const request = await mayaCreates(`machineName=nobody-a ${MACHINE} userId=@zed`);
+      const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
+      expect(reply.text).toContain('Nobody in your Paperspace team is called "@zed"');
+      expect(createCalls()).toHaveLength(before);
+    });
   });
 
   it('refuses a user for an individual account, whose machines are its own, before creating anything', async () => {

@@ -250,7 +250,9 @@ function userAssignment(users: User[]): KnownBlock[] {
   const F = CreateMachineFields;
   const blocks: KnownBlock[] = [
     { type: 'divider' },
-    note('*Assign to a user* (team accounts): pick an existing user, *or* fill in all four new-user fields.'),
+    note(
+      '*Assign to a user* (team accounts): pick an existing user, *or* fill in all four new-user fields; with neither, the machine is yours.',
+    ),
     existingUserInput(users, 'Existing user'),
     input(F.newUserEmail, 'New user e-mail', { type: 'email_text_input' }, { optional: true }),
     input(F.newUserPassword, 'New user password', textElement({ maxLength: 200 }), {

@@ -128,13 +128,14 @@ export function cardMovedNotice(verb: PowerVerb, machineName: string): SlackMess
 }
 
 /**
- * `🟡 Provisioning… created by <@U1>`: the notice of the card of a machine just created. One created
- * with startOnCreate=false will not boot: the card says it rests off once provisioned, and how to
- * start it, rather than suggest it is on its way up.
+ * `🟡 Provisioning… created by <@U1>` (`… for <@U2>`, made for a teammate): the notice of the card of a
+ * machine just created. One created with startOnCreate=false will not boot: the card says it rests
+ * off once provisioned, and how to start it, rather than suggest it is on its way up.
  */
-export function createdNotice(slackUserId: string, startsOnCreate = true): string {
+export function createdNotice(slackUserId: string, startsOnCreate = true, forUserId?: string): string {
   const { emoji, words } = stateLabel('provisioning');
-  const notice = `${emoji} ${escapeMrkdwn(words)}… created by ${mention(slackUserId)}`;
+  const made = forUserId === undefined ? '' : ` for ${mention(forUserId)}`;
+  const notice = `${emoji} ${escapeMrkdwn(words)}… created by ${mention(slackUserId)}${made}`;
   if (startsOnCreate) return notice;
   return `${notice}, not started: it stays off once provisioned (start it with the Start button or \`${SLASH_COMMAND} start\`).`;
 }

@@ -16,12 +16,14 @@ import {
   splitArguments,
 } from '../../../slack/command-language/command-arguments.js';
 import { echo } from '../../../slack/command-language/echo.js';
+import type { Token } from '../../../slack/command-language/tokenize.js';
 import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
 import { openLoadingModal } from '../../../slack/loading-modal.js';
 import { defineOperation } from '../../../slack/operation.js';
 import { readAccountKind } from '../account-kind.js';
 import { createMachineModal } from '../blocks/create-machine-modal.js';
 import * as createFlow from '../create-flow.js';
+import { ownerOf, withRecipient } from '../create-recipient.js';
 import type { CreateOutcome } from '../machine-operations.js';
 import type { MachinesDeps } from '../machines-deps.js';
 import type { OwnerRequests } from '../machines-wiring.js';
@@ -40,10 +42,12 @@ export function createOperation(requests: OwnerRequests) {
       parameters: [
         'Nothing: a form with every choice (template, type with its GPU and price, region, disk).',
         '`machineName=… region=CA1 machineType=P4000 templateId=… size=50`: inline, the same fields.',
+        '`for=@sam`: on a team, the teammate it is for (found in your Paperspace team by the e-mail on their Slack profile); without it, it is yours.',
       ],
       examples: [
         `${ps} create`,
         `${ps} create machineName=train-1 region=CA1 machineType=P4000 templateId=tmun4o2g`,
+        `${ps} create machineName=sam-1 region=NY2 machineType=C4 templateId=t04azgph size=50 for=@sam`,
       ],
       effect:
         "Creates the machine with your key and posts its card. A team member's create becomes a request to the team's administrators, sent at once with one click.",
@@ -53,7 +57,7 @@ export function createOperation(requests: OwnerRequests) {
       name: 'request_machine',
       title: 'Request a machine',
       description:
-        "Asks for a new Paperspace machine: a team member's request goes to the team's administrators for approval; an administrator's creates it. Give machineName, region, machineType, templateId and size, or nothing to fill in the form in Slack.",
+        "Asks for a new Paperspace machine: a team member's request goes to the team's administrators for approval; an administrator's creates it. Give machineName, region, machineType, templateId and size (and for, a teammate's mention <@U…>, when a team machine is not for you), or nothing to fill in the form in Slack.",
     },
     params: z.object({
       // Typed and checked against the client's create schema when it runs, so a bad value is named with its key.
@@ -77,13 +81,38 @@ export function createOperation(requests: OwnerRequests) {
         );
       }
       const params = readKeyValues('create', split.args.keyValues, null, 'key');
-      return params.ok ? accept({ params: params.value }) : params;
+      return params.ok ? accept({ params: withMentions(params.value, split.args.keyValues) }) : params;
     },
     async run(command, context, deps: MachinesDeps) {
       if (command.params === null) await openCreateModal(context, deps);
       else await createInline(command.params, context, deps, requests);
     },
   });
+}
+
+/** Keys whose value may be a person: a mention is kept as the person, not the name Slack shows. */
+const PERSON_KEYS = ['for', 'userid'];
+
+function withMentions(values: KeyValues, tokens: readonly Token[]): KeyValues {
+  const mentioned = { ...values };
+  for (const token of tokens) {
+    const key = token.text.slice(0, token.equalsAt);
+    if (token.valueSlackUserId !== undefined && PERSON_KEYS.includes(key.toLowerCase())) {
+      mentioned[key] = `<@${token.valueSlackUserId}>`;
+    }
+  }
+  return mentioned;
+}
+
+/** `for=` apart from the create's own parameters: it names a person, not a Paperspace field. */
+function takeFor(values: KeyValues): { named: string | undefined; rest: KeyValues } {
+  const rest: KeyValues = {};
+  let named: string | undefined;
+  for (const [key, value] of Object.entries(values)) {
+    if (key.toLowerCase() === 'for') named = value;
+    else rest[key] = value;
+  }
+  return { named, rest };
 }
 
 async function openCreateModal(context: CommandContext, deps: MachinesDeps): Promise<void> {
@@ -123,32 +152,47 @@ async function createInline(
   requests: OwnerRequests,
 ): Promise<void> {
   const refuse = (error: string) => context.replyPrivately(usageErrorMessage(error, USAGE));
-  const typed = typedKeyValues(values, createMachineParamsSchema, 'create');
+  const { named, rest } = takeFor(values);
+  const typed = typedKeyValues(rest, createMachineParamsSchema, 'create');
   if (!typed.ok) return refuse(typed.error);
   const client = await context.userClient();
   if (!client) return;
   // Whether the machine must be assigned (a team) or must not be (an individual account) is read from
-  // Paperspace, with the template whose OS rules apply; then every problem is named in one answer.
-  const [{ account }, template, network, linked] = await Promise.all([
+  // Paperspace, with the template whose OS rules apply and the team's users a person named is found
+  // among; then every problem is named in one answer.
+  const [{ account, users }, template, network, linked] = await Promise.all([
     readAccountKind(client),
     createFlow.findTemplate(client, typed.value.templateId),
     createFlow.findNetwork(client, typed.value.networkId),
     deps.vault.account(context.user),
   ]);
   const asker = { user: context.user, linked, account, dialect: client.dialect };
-  const checked = createFlow.checkCreate(
-    await createFlow.completeCreateParams(deps, asker, typed.value),
-    asker,
-    {
-      template,
-      network,
-    },
+  const forWhom = await withRecipient(
+    { request: { ...context, logger: context.deps.logger }, deps, teamUsers: users },
+    { account, dialect: client.dialect, paperspaceUserId: linked?.userId },
+    named,
+    typed.value,
   );
+  const params = forWhom.ok ? forWhom.params : typed.value;
+  const checked = createFlow.checkCreate(createFlow.completeCreateParams(asker, params), asker, {
+    template,
+    network,
+  });
+  if (!forWhom.ok) {
+    return refuse(checked.ok ? forWhom.problem : `${forWhom.problem} ${describeIssues(checked.issues)}`);
+  }
   if (!checked.ok) return refuse(describeIssues(checked.issues));
 
+  const owner = ownerOf(context.user, forWhom.recipient);
   let outcome: CreateOutcome;
   try {
-    outcome = await createFlow.createForPerson(deps, { user: context.user, client }, checked.value, template);
+    outcome = await createFlow.createForPerson(
+      deps,
+      { user: context.user, client },
+      checked.value,
+      template,
+      owner,
+    );
   } catch (error) {
     // A team member: the approvals feature offers to ask an administrator instead.
     if (await requests.offerCreateRequest(error, checked.value, context.replyPrivately)) return;
@@ -159,6 +203,7 @@ async function createInline(
     web: context.web,
     user: context.user,
     outcome,
+    forUserId: owner.userId === context.user.userId ? undefined : owner.userId,
     channel: context.channelId,
     tell: context.replyPrivately,
   });

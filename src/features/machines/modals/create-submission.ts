@@ -64,7 +64,7 @@ export function registerCreateSubmission(
         : INDIVIDUAL;
     const paperspace = await deps.clients.forUser(user);
     const asker = { user, linked, account, dialect: paperspace?.dialect ?? 'contract' };
-    const params = await createFlow.completeCreateParams(deps, asker, readCreateMachineSubmission(values));
+    const params = createFlow.completeCreateParams(asker, readCreateMachineSubmission(values));
     const found = paperspace
       ? await lookupsWithinBudget(submission, paperspace, params, msLeftOf(context, LOOKUP_MS))
       : { template: undefined, network: undefined };
