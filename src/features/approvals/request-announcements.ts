@@ -144,7 +144,7 @@ export async function announceDenial(
 /** A create on v1 cannot assign the machine to the requester: what they got instead. */
 function assignedNote(request: ReadableRequest, machine: Machine): string {
   if (request.kind !== 'create' || paperspaceOwnerIdOf(machine) !== undefined) return '';
-  return ' Paperspace v1 cannot assign a machine to someone else: it was created under the approver’s account, and you were added to it as an accessor. Here it is yours: its cost counts in your spend, and its alerts come to you.';
+  return ' Paperspace v1 cannot assign a machine to someone else: it was created under the approver’s account, and you were given access to it. Here it is yours: its cost counts in your spend, and its alerts come to you.';
 }
 
 /**

@@ -3,6 +3,7 @@
 // `machineType` and `owner` for machines, and the reader that turns typed `key=value` pairs into them.
 import { z } from 'zod';
 import { MACHINE_STATES } from '../../paperspace/constants.js';
+import { closestMatch } from '../../slack/command-language/closest-match.js';
 import {
   accept,
   fail,
@@ -98,6 +99,12 @@ export function readFilters(name: FilteredListName, args: readonly Token[]): Rea
     COMMON_FILTER_KEYS[name],
   );
   if (!filters.ok) return filters;
+  const state = filters.value.state;
+  if (name === 'list' && state !== undefined && !(MACHINE_STATES as readonly string[]).includes(state)) {
+    const guess = closestMatch(state.toLowerCase(), MACHINE_STATES);
+    const hint = guess === null ? '' : ` Did you mean state=${guess}?`;
+    return fail(`Unknown state ${echo(state)}.${hint} A machine is ${MACHINE_STATES.join(', ')}.`);
+  }
   // `owner=@sam` keeps who was mentioned, not the name Slack shows, for the list to resolve.
   const mentioned = split.args.keyValues.find(
     (token) => token.text.slice(0, token.equalsAt).toLowerCase() === 'owner' && token.valueSlackUserId,

@@ -132,7 +132,7 @@ describe('a team member asks to create a machine', () => {
       // v1 creates no machine for someone else: the closest it allows is the requester as accessor.
       expect(machine.userId).toBe(USERS.maya.emulatorUserId);
       expect(await accessorsOf(machine.id, USERS.maya.apiKey)).toEqual([USERS.sam.emulatorUserId]);
-      expect(textOf(told.args)).toContain('added to it as an accessor');
+      expect(textOf(told.args)).toContain('you were given access to it');
     } else {
       expect(machine.userId).toBe(USERS.sam.emulatorUserId);
     }

@@ -89,6 +89,17 @@ describe('/ps list', () => {
     expect(JSON.stringify(unknown.body)).toContain('Use state, region, machineType, name');
   });
 
+  it('answers a mistyped state with the closest one, before asking Paperspace', async () => {
+    const mark = bot.emulator.state.requests().length;
+    const typo = await bot.send(
+      bot.requests.slashCommand({ text: 'list state=of', userId: USERS.sam.slackId }),
+    );
+    const text = JSON.stringify(typo.body);
+    expect(text).toContain('Unknown state \\"of\\". Did you mean state=off?');
+    expect(text).toContain('A machine is off, starting');
+    expect(bot.emulator.state.requests().length).toBe(mark);
+  });
+
   it('shows page 1 of every machine and pages with Next and Prev, replacing the list in place', async () => {
     const total = adaMachineCount();
     expect(total).toBeGreaterThan(20);

@@ -79,7 +79,7 @@ describe('/ps share on Paperspace v1', () => {
     const offerPosted = await command(`share team-build <@${SAM}|sam>`);
     expect(offerPosted.response_type).toBe('ephemeral');
     expect(messageText(offerPosted)).toContain(`Share 1 machine in <#${CHANNEL}>?`);
-    expect(messageText(offerPosted)).toContain(`<@${SAM}> get access at once`);
+    expect(messageText(offerPosted)).toContain(`<@${SAM}> gets access at once`);
     expect(accessors()).toEqual([]);
 
     const outcome = await click(offerPosted, ActionId.shareConfirm);

@@ -278,7 +278,8 @@ describe('Get access on a share post', () => {
     const claimed = await claim(update, sam);
     expect(claimed).toContain('✅ You have access to ada-workstation.');
     expect(claimed).toContain('You can see and use these machines from your own Paperspace account');
-    expect(claimed).toContain(`starting and stopping stay with <@${USERS.ada.slackId}> until <!date^`);
+    expect(claimed).toContain(`until <!date^`);
+    expect(claimed).toContain(`Only <@${USERS.ada.slackId}> can start and stop them.`);
     expect(bot.emulator.state.accessors('psada001')).toContain('u1sam');
     // Sam can use it now: his own key shows it.
     expect(await show('psada001', sam)).toContain('ada-workstation');

@@ -38,8 +38,10 @@ export function whatAccessGives(
   const can =
     rights === 'power'
       ? `start, stop and restart these machines with ${whose} own linked key`
-      : `see and use these machines from ${whose} own Paperspace account (they appear in ${whose} \`${SLASH_COMMAND} list\`); starting and stopping stay with ${mention(sharerUserId)}`;
-  return `${who} can ${can} until ${when(until)}; then I remove ${whose} access. Nothing secret is posted here.`;
+      : `see and use these machines from ${whose} own Paperspace account (they appear in ${whose} \`${SLASH_COMMAND} list\`)`;
+  // Where the API lets an accessor only see and use a machine, its owner alone powers it, then as after.
+  const owner = rights === 'power' ? '' : ` Only ${mention(sharerUserId)} can start and stop them.`;
+  return `${who} can ${can} until ${when(until)}, when I remove ${whose} access.${owner} Nothing secret is posted here.`;
 }
 
 export interface AccessorShareConfirmationInput {
@@ -55,7 +57,10 @@ export interface AccessorShareConfirmationInput {
 /** Shown only to the sharer, before any access is given. */
 export function accessorShareConfirmation(input: AccessorShareConfirmationInput): SlackMessage {
   const where = `<#${escapeMrkdwn(input.channel)}>`;
-  const named = input.with.length > 0 ? ` ${people(input.with)} get access at once;` : '';
+  const named =
+    input.with.length > 0
+      ? ` ${people(input.with)} ${input.with.length === 1 ? 'gets' : 'get'} access at once;`
+      : '';
   const headline = `Share ${plural(input.machines.length, 'machine')} in ${where}?`;
   const who = `Everyone in ${where} can get access with one click on the post;${named} I remove it when the share ends.`;
   const blocks: KnownBlock[] = [

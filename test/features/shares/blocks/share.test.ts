@@ -44,7 +44,8 @@ describe('accessorShareConfirmation', () => {
     const shown = visibleText(blocks);
     expect(shown).toContain('Share 2 machines in <#C0ML>?');
     expect(shown).toContain('Everyone in <#C0ML> can get access with one click on the post');
-    expect(shown).toContain('starting and stopping stay with <@U024BE7LH> until <!date^1714602600^');
+    expect(shown).toContain('until <!date^1714602600^');
+    expect(shown).toContain('Only <@U024BE7LH> can start and stop them.');
     expect(actionIds(blocks)).toEqual([ActionId.shareConfirm, ActionId.shareCancel]);
     const value = JSON.stringify(blocks).match(/"value":"((?:[^"\\]|\\.)*)"/)?.[1] ?? '';
     expect(decodeShareRequest(JSON.parse(`"${value}"`))).toEqual({ machineIds: ['ps1', 'ps2'], with: [] });
