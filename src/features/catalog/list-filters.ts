@@ -100,10 +100,14 @@ export function readFilters(name: FilteredListName, args: readonly Token[]): Rea
   );
   if (!filters.ok) return filters;
   const state = filters.value.state;
-  if (name === 'list' && state !== undefined && !(MACHINE_STATES as readonly string[]).includes(state)) {
-    const guess = closestMatch(state.toLowerCase(), MACHINE_STATES);
-    const hint = guess === null ? '' : ` Did you mean state=${guess}?`;
-    return fail(`Unknown state ${echo(state)}.${hint} A machine is ${MACHINE_STATES.join(', ')}.`);
+  if (name === 'list' && state !== undefined) {
+    const known = MACHINE_STATES.find((candidate) => candidate === state.toLowerCase());
+    if (known === undefined) {
+      const guess = closestMatch(state.toLowerCase(), MACHINE_STATES);
+      const hint = guess === null ? '' : ` Did you mean state=${guess}?`;
+      return fail(`Unknown state ${echo(state)}.${hint} A machine is ${MACHINE_STATES.join(', ')}.`);
+    }
+    filters.value.state = known;
   }
   // `owner=@sam` keeps who was mentioned, not the name Slack shows, for the list to resolve.
   const mentioned = split.args.keyValues.find(

@@ -98,6 +98,10 @@ describe('/ps list', () => {
     expect(text).toContain('Unknown state \\"of\\". Did you mean state=off?');
     expect(text).toContain('A machine is off, starting');
     expect(bot.emulator.state.requests().length).toBe(mark);
+    // A state in another case is the state.
+    const typed = await command(bot, 'ada', 'list state=Ready');
+    expect(textOf(typed)).toContain('ada-workstation');
+    expect(textOf(typed)).not.toContain('ada-cpu-box');
   });
 
   it('shows page 1 of every machine and pages with Next and Prev, replacing the list in place', async () => {

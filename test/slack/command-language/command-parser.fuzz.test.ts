@@ -417,7 +417,13 @@ const roundTrips: fc.Arbitrary<[string, Command]> = fc.oneof(
     .map(([name, at, text]) => {
       const keys: readonly string[] = FILTER_KEYS[name];
       const key = keys[at % keys.length] ?? 'id';
-      const filterValue = key === 'region' ? 'Europe (AMS1)' : text;
+      // Values with a known set are read against it (a region, a machine's state): one of the set.
+      const filterValue =
+        key === 'region'
+          ? 'Europe (AMS1)'
+          : name === 'list' && key === 'state'
+            ? (MACHINE_STATES[at % MACHINE_STATES.length] ?? 'off')
+            : text;
       return pair(`${name} ${key}=${quoted(filterValue)}`, { name, filters: { [key]: filterValue } });
     }),
   fc.tuple(machineName, fc.boolean()).map(([machine, releasePublicIp]) =>
