@@ -9,6 +9,7 @@
 import { linkedPeopleOf, paperspaceUserLabel, typedNamesOf } from '../../domain/machine-people.js';
 import type { Dialect } from '../../paperspace/dialect.js';
 import type { User } from '../../paperspace/schemas.js';
+import { mentionedUserId } from '../../slack/block-kit/text.js';
 import { SLASH_COMMAND as ps } from '../../slack/ids.js';
 import type { Interaction } from '../../slack/interaction.js';
 import { slackProfile } from '../../slack/user-profile.js';
@@ -17,8 +18,6 @@ import type { Store } from '../../store/store.js';
 import type { KeyVault } from '../../vault/key-vault.js';
 import type { AccountKind } from './account-kind.js';
 import type { CreatedOwner } from './machine-ownership.js';
-
-const MENTION = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
 
 /** The person a machine is created for: their Paperspace user, and their Slack person when known. */
 export interface Recipient {
@@ -79,7 +78,7 @@ export async function withRecipient(
 
 /** The team user `typed` names: a mention of a Slack person, or a user's id, e-mail or name. */
 async function findRecipient(lookup: RecipientLookup, typed: string): Promise<Found> {
-  const mentioned = MENTION.exec(typed)?.[1];
+  const mentioned = mentionedUserId(typed);
   if (mentioned !== undefined) return findMentioned(lookup, mentioned);
   const text = typed.replace(/^@/, '').trim().toLowerCase();
   const matches = lookup.teamUsers.filter((user) => typedNamesOf(user).includes(text));

@@ -2,16 +2,16 @@
 // not on that machine's card: the watch replies in the message's thread, and the message itself keeps
 // what the click handler wrote on the machine's row.
 import type { WebClient } from '@slack/web-api';
+import type { ButtonClick } from '../../slack/button-click.js';
 import type { CreatedWatch } from '../../store/watch-types.js';
 import type { ListenerWiring } from '../feature-deps.js';
-import type { MachineButtonClick } from './machine-button.js';
 import type { PowerOutcome, PowerVerb } from './machine-operations.js';
 import { watchOperation } from './superseded-cards.js';
 
 export function followInClickedThread(
   deps: Pick<ListenerWiring, 'watcher' | 'logger' | 'redrawRow'>,
   web: WebClient,
-  click: MachineButtonClick,
+  click: Pick<ButtonClick, 'user' | 'channelId' | 'message'>,
   outcome: Extract<PowerOutcome, { kind: 'requested' }>,
   verb: PowerVerb,
 ): Promise<CreatedWatch> {

@@ -15,9 +15,9 @@ import { type ButtonClick, buttonHandler } from '../../slack/button-click.js';
 import type { PlatformDeps } from '../../slack/platform-deps.js';
 import type { Store } from '../../store/store.js';
 import type { ListenerWiring } from '../feature-deps.js';
+import { followInClickedThread } from '../machines/follow-in-thread.js';
 import { type Actor, createMachineOperations, type PowerOutcome } from '../machines/machine-operations.js';
 import { MAX_ACTIVE_WATCHES_PER_PERSON, WatchLimitError } from '../machines/machine-watcher.js';
-import { watchOperation } from '../machines/superseded-cards.js';
 import { decodeStopAll, type StopAllOutcome } from './blocks/stop-all.js';
 
 /** Stops sent at once: a hundred machines stop in a few seconds without a burst Paperspace would refuse. */
@@ -88,15 +88,7 @@ async function followStops(
   return async () => {
     for (const stop of followed) {
       try {
-        await watchOperation(deps, web, stop.machine, {
-          user: click.user,
-          targetState: stop.targetState,
-          channel: click.channelId ?? click.user.userId,
-          initialState: stop.machine.state,
-          eventId: stop.eventId,
-          ...(click.message === undefined ? {} : { threadTs: click.message.ts }),
-          operation: 'stop',
-        });
+        await followInClickedThread(deps, web, click, stop, 'stop');
       } catch (error) {
         if (!(error instanceof WatchLimitError)) throw error;
         click.logger.warn({ machineId: stop.machine.id }, 'a Stop all found no watch slot left');

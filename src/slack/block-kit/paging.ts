@@ -7,7 +7,7 @@ import { ActionId } from '../ids.js';
 import { button, contextLine, header } from './elements.js';
 import { decodeEncodedValue } from './encoded-value.js';
 import { blockTextLength, MESSAGE_BUDGET } from './message-budget.js';
-import { escapeMrkdwn, LIMITS, mention, plural } from './text.js';
+import { escapeMrkdwn, LIMITS, mention, mentionedUserId, plural } from './text.js';
 
 const LIST_KINDS = ['machines', 'templates', 'users', 'networks', 'scripts', 'drives'] as const;
 export type ListKind = (typeof LIST_KINDS)[number];
@@ -131,16 +131,13 @@ function pageNavigation(kind: ListKind, filters: Record<string, string>, slice: 
 }
 
 /** `state=ready · region=Europe (AMS1)` as escaped mrkdwn code spans, or undefined without filters. */
-/** A mention as Slack sends it in a command's text: `<@U123>` or `<@U123|name>`. */
-const MENTION_VALUE = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
-
 export function filtersMrkdwn(filters: Record<string, string>): string | undefined {
   const entries = Object.entries(filters);
   if (entries.length === 0) return undefined;
   return entries
     .map(([key, value]) => {
       // A person named by mention (`owner=@sam`) is shown as the mention Slack draws as a name.
-      const mentioned = MENTION_VALUE.exec(value)?.[1];
+      const mentioned = mentionedUserId(value);
       return mentioned === undefined
         ? `\`${escapeMrkdwn(`${key}=${value}`)}\``
         : `\`${escapeMrkdwn(key)}=\`${mention(mentioned)}`;

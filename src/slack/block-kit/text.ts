@@ -101,6 +101,11 @@ export function mention(slackUserId: string): string {
   return `<@${escapeMrkdwn(slackUserId)}>`;
 }
 
+/** The user id of a whole value that is a mention as Slack sends it (`<@U123>`, `<@U123|name>`). */
+export function mentionedUserId(value: string): string | undefined {
+  return /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/.exec(value)?.[1];
+}
+
 /** A mrkdwn object; `text` must already be escaped where it holds user-controlled strings. */
 export function mrkdwn(text: string, max: number = LIMITS.sectionText): MrkdwnElement {
   return { type: 'mrkdwn', text: truncateMrkdwn(nonEmpty(text), max) };

@@ -3,7 +3,13 @@
 // saying so, so the message never offers what can no longer be done.
 import type { KnownBlock } from '@slack/types';
 import { button, contextLine, section } from '../../../slack/block-kit/elements.js';
-import { escapeMrkdwn, message, type SlackMessage, slackDate } from '../../../slack/block-kit/text.js';
+import {
+  escapeMrkdwn,
+  mentionedUserId,
+  message,
+  type SlackMessage,
+  slackDate,
+} from '../../../slack/block-kit/text.js';
 import { ActionId } from '../../../slack/ids.js';
 
 export interface ProposalView {
@@ -69,7 +75,7 @@ function shownValue(value: unknown): string | undefined {
   if (value === true) return 'yes';
   if (typeof value === 'string') {
     // A person named as <@U123> (or <@U123|name>) stays a mention; anything else is shown as typed.
-    const mentioned = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/.exec(value)?.[1];
+    const mentioned = mentionedUserId(value);
     return mentioned === undefined ? `\`${escapeMrkdwn(value)}\`` : `<@${mentioned}>`;
   }
   if (typeof value === 'number') return String(value);
