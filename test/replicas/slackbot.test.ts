@@ -5,8 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ActionId } from '../../src/slack/ids.js';
 import { textOf } from '../features/machines/machine-kit.js';
 import { useTestSchema } from '../store/postgres-test-database.js';
-import type { ApiCall } from '../support/fake-slack.js';
-import { connectSlackbot, resultText } from '../support/slackbot-client.js';
+import {
+  confirmationClick,
+  confirmationTo,
+  connectSlackbot,
+  resultText,
+} from '../support/slackbot-client.js';
 import { SIGNING_SECRET, USERS } from '../support/test-bot.js';
 import { type Replica, type ReplicaCluster, startReplicaCluster } from './cluster.js';
 
@@ -25,16 +29,6 @@ afterEach(async () => {
   await running?.close();
   running = undefined;
 });
-
-type Block = { elements?: { action_id?: string; value?: string }[] };
-
-function confirmValue(call: ApiCall): string {
-  for (const block of (call.args.blocks ?? []) as Block[]) {
-    const found = block.elements?.find((element) => element.action_id === ActionId.slackbotConfirm);
-    if (found?.value !== undefined) return found.value;
-  }
-  throw new Error(`no Confirm on ${textOf(call.args.blocks)}`);
-}
 
 describe('Slackbot with two replicas', () => {
   it('proposes on one replica and stops once when the Confirm reaches both', async () => {
@@ -62,24 +56,9 @@ describe('Slackbot with two replicas', () => {
     const slackbot = await connectSlackbot(a.url, SIGNING_SECRET);
     await slackbot.call('stop_machine', { machine: machine.name }, { user_id: ADA, team_id: 'T0FAKE' });
     await slackbot.close();
-    const confirmation = await c.slack.waitFor(
-      (call) =>
-        call.method === 'chat.postMessage' &&
-        call.args.channel === ADA &&
-        textOf(call.args.blocks).includes(ActionId.slackbotConfirm),
-    );
-    const channel = String(confirmation.answer?.channel);
-    const ts = String(confirmation.answer?.ts);
-    c.slack.showMessage(channel, ts);
+    const confirmation = await confirmationTo(c.slack, ADA);
     // Two clicks (a double click): two requests, each signed on its own, one to each replica.
-    const clickOf = () =>
-      c.requests.blockAction({
-        actionId: ActionId.slackbotConfirm,
-        value: confirmValue(confirmation),
-        userId: ADA,
-        channelId: channel,
-        message: { ts, text: String(confirmation.args.text), blocks: confirmation.args.blocks as unknown[] },
-      });
+    const clickOf = () => confirmationClick(c.slack, c.requests, confirmation, ActionId.slackbotConfirm, ADA);
     await Promise.all([c.send(a, clickOf()), c.send(b, clickOf())]);
 
     const stops = () =>

@@ -4,8 +4,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ActionId } from '../../src/slack/ids.js';
 import { MCP_PATH } from '../../src/slack/mcp/mcp-endpoint.js';
-import { slackSignature } from './slack-requests.js';
+import type { ApiCall, FakeSlack } from './fake-slack.js';
+import { type SlackRequest, type SlackRequests, slackSignature } from './slack-requests.js';
 
 export interface SlackIdentity {
   user_id: string;
@@ -59,4 +61,43 @@ export async function connectSlackbot(baseUrl: string, signingSecret: string): P
 /** The text of a tool result, its parts joined. */
 export function resultText(result: CallToolResult): string {
   return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+}
+
+type ButtonBlock = { elements?: { action_id?: string; value?: string }[] };
+
+/** The bot's message to `userId` that carries a Slackbot confirmation (Confirm and Cancel), once posted. */
+export function confirmationTo(slack: Pick<FakeSlack, 'waitFor'>, userId: string): Promise<ApiCall> {
+  return slack.waitFor(
+    (call) =>
+      call.method === 'chat.postMessage' &&
+      call.args.channel === userId &&
+      JSON.stringify(call.args.blocks ?? []).includes(ActionId.slackbotConfirm),
+  );
+}
+
+/**
+ * A click by `userId` on Confirm or Cancel of `confirmation`, signed as Slack sends it, from the DM the
+ * message landed in (shown to the fake Slack, so the bot may update it).
+ */
+export function confirmationClick(
+  slack: Pick<FakeSlack, 'showMessage'>,
+  requests: Pick<SlackRequests, 'blockAction'>,
+  confirmation: ApiCall,
+  actionId: typeof ActionId.slackbotConfirm | typeof ActionId.slackbotCancel,
+  userId: string,
+): SlackRequest {
+  const channel = String(confirmation.answer?.channel ?? confirmation.args.channel);
+  const ts = String(confirmation.answer?.ts);
+  slack.showMessage(channel, ts);
+  const value = ((confirmation.args.blocks ?? []) as ButtonBlock[])
+    .flatMap((block) => block.elements ?? [])
+    .find((element) => element.action_id === actionId)?.value;
+  if (value === undefined) throw new Error(`no ${actionId} on ${JSON.stringify(confirmation.args.blocks)}`);
+  return requests.blockAction({
+    actionId,
+    value,
+    userId,
+    channelId: channel,
+    message: { ts, text: String(confirmation.args.text), blocks: confirmation.args.blocks as unknown[] },
+  });
 }

@@ -6,7 +6,13 @@ import { PROPOSAL_TTL_MS } from '../../../src/features/slackbot/proposals.js';
 import { ActionId } from '../../../src/slack/ids.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
 import type { ApiCall } from '../../support/fake-slack.js';
-import { connectSlackbot, resultText, type SlackbotClient } from '../../support/slackbot-client.js';
+import {
+  confirmationClick,
+  confirmationTo,
+  connectSlackbot,
+  resultText,
+  type SlackbotClient,
+} from '../../support/slackbot-client.js';
 import { SIGNING_SECRET, USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
 import { addSpareMachine, textOf } from '../machines/machine-kit.js';
@@ -35,38 +41,16 @@ const powerCalls = (machineId: string) =>
     .requests()
     .filter((request) => request.path.includes(machineId) && /\/(start|stop|restart)$/.test(request.path));
 
-type Block = { type: string; elements?: { action_id?: string; value?: string }[] };
-
 /** The bot's message to `userId` that carries Confirm, once it is posted. */
-async function confirmationFor(userId: string): Promise<ApiCall> {
-  return bot.slack.waitFor(
-    (call) =>
-      call.method === 'chat.postMessage' &&
-      call.args.channel === userId &&
-      textOf(call.args.blocks).includes(ActionId.slackbotConfirm),
-  );
-}
+const confirmationFor = (userId: string) => confirmationTo(bot.slack, userId);
 
-function buttonOf(call: ApiCall, actionId: string): string {
-  for (const block of (call.args.blocks ?? []) as Block[]) {
-    const found = block.elements?.find((element) => element.action_id === actionId);
-    if (found?.value !== undefined) return found.value;
-  }
-  throw new Error(`no ${actionId} on ${textOf(call.args.blocks)}`);
-}
-
-/** A click on a button of the confirmation in `userId`'s DM; answers what the clicker alone was told. */
-async function click(confirmation: ApiCall, actionId: string, userId: string) {
-  const channel = String(confirmation.answer?.channel ?? confirmation.args.channel);
-  const ts = String(confirmation.answer?.ts);
-  bot.slack.showMessage(channel, ts);
-  const request = bot.requests.blockAction({
-    actionId,
-    value: buttonOf(confirmation, actionId),
-    userId,
-    channelId: channel,
-    message: { ts, text: String(confirmation.args.text), blocks: confirmation.args.blocks as unknown[] },
-  });
+/** A click on a button of the confirmation by `userId`; answers the request, for what they were told. */
+async function click(
+  confirmation: ApiCall,
+  actionId: typeof ActionId.slackbotConfirm | typeof ActionId.slackbotCancel,
+  userId: string,
+) {
+  const request = confirmationClick(bot.slack, bot.requests, confirmation, actionId, userId);
   await bot.send(request);
   return request;
 }

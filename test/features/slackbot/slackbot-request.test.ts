@@ -3,8 +3,12 @@
 // is created in Paperspace on the way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionId } from '../../../src/slack/ids.js';
-import type { ApiCall } from '../../support/fake-slack.js';
-import { connectSlackbot, resultText, type SlackbotClient } from '../../support/slackbot-client.js';
+import {
+  confirmationClick,
+  connectSlackbot,
+  resultText,
+  type SlackbotClient,
+} from '../../support/slackbot-client.js';
 import { SIGNING_SECRET, USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
 import { textOf } from '../machines/machine-kit.js';
@@ -23,22 +27,6 @@ afterAll(async () => {
 });
 
 type Block = { type: string; elements?: { action_id?: string; value?: string }[] };
-
-function confirmClick(confirmation: ApiCall, userId: string) {
-  const channel = String(confirmation.answer?.channel);
-  const ts = String(confirmation.answer?.ts);
-  bot.slack.showMessage(channel, ts);
-  const value = ((confirmation.args.blocks ?? []) as Block[])
-    .flatMap((block) => block.elements ?? [])
-    .find((element) => element.action_id === ActionId.slackbotConfirm)?.value;
-  return bot.requests.blockAction({
-    actionId: ActionId.slackbotConfirm,
-    value: value ?? '',
-    userId,
-    channelId: channel,
-    message: { ts, text: String(confirmation.args.text), blocks: confirmation.args.blocks as unknown[] },
-  });
-}
 
 describe('request_machine', () => {
   it("sends a member's request to the administrators once confirmed, and creates nothing", async () => {
@@ -64,7 +52,7 @@ describe('request_machine', () => {
         call.args.channel === SAM &&
         textOf(call.args).includes('sam-slackbot-gpu'),
     );
-    const click = confirmClick(confirmation, SAM);
+    const click = confirmationClick(bot.slack, bot.requests, confirmation, ActionId.slackbotConfirm, SAM);
     await bot.send(click);
     // Confirmed, it takes the path of /ps create: Paperspace refuses a member, who is offered the request.
     const offer = await bot.slack.waitForResponse(click.responseUrlId ?? '');
