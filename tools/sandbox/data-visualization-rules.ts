@@ -8,7 +8,7 @@
 // itself: 1 to 20 categories, and at most two of these blocks in a message.
 import { isRecord } from './http-util.js';
 
-export const CHART_LIMITS = {
+const CHART_LIMITS = {
   title: 50,
   axisLabel: 50,
   label: 20,
