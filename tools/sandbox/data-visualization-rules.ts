@@ -4,8 +4,9 @@
 // each named uniquely in at most 20 characters with 1 to 20 data points, and an axis_config whose
 // categories (at most 20 characters each) are the points' labels: every series has one point for each
 // category. Axis titles take 50 characters; a pie has 1 to 6 segments, each labelled in 20 characters
-// and worth more than 0. Two further rules come from Slack's own SDKs' reading of it, not the page
-// itself: 1 to 20 categories, and at most two of these blocks in a message.
+// and worth more than 0. Two further rules come from Block Kit libraries' reading of it (the Rust
+// crates slack-messaging and slack-morphism), not from the part of the page we could read: 1 to 20
+// categories (a series holds 1 to 20 points, one per category), and at most two charts in a message.
 import { isRecord } from './http-util.js';
 
 const CHART_LIMITS = {
