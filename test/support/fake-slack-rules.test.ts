@@ -141,6 +141,80 @@ describe('Block Kit limits (blockKit)', () => {
   });
 });
 
+describe('the chart block (blockKit)', () => {
+  // Slack's data visualization block: https://docs.slack.dev/reference/block-kit/blocks/data-visualization-block
+  const bars = (categories: string[], options: { title?: string; series?: number } = {}) => ({
+    type: 'data_visualization',
+    title: options.title ?? 'Team spend',
+    chart: {
+      type: 'bar',
+      series: Array.from({ length: options.series ?? 1 }, (_, index) => ({
+        name: `Series ${index + 1}`,
+        data: categories.map((label, at) => ({ label, value: at + 0.5 })),
+      })),
+      axis_config: { categories, y_label: 'US dollars' },
+    },
+  });
+  const labels = (count: number) => Array.from({ length: count }, (_, index) => `Person ${index + 1}`);
+  const withData = (chart: ReturnType<typeof bars>, data: unknown[]) => ({
+    ...chart,
+    chart: { ...chart.chart, series: [{ name: 'Spend', data }] },
+  });
+
+  it.each([
+    [
+      'a title of 51 characters',
+      [bars(['Ada'], { title: 't'.repeat(51) })],
+      [bars(['Ada'], { title: 't'.repeat(50) })],
+    ],
+    ['21 categories', [bars(labels(21))], [bars(labels(20))]],
+    ['7 series', [bars(['Ada'], { series: 7 })], [bars(['Ada'], { series: 6 })]],
+    ['a category of 21 characters', [bars(['c'.repeat(21)])], [bars(['c'.repeat(20)])]],
+    ['no category', [bars([])], [bars(['Ada'])]],
+    [
+      'a series missing a category’s point',
+      [withData(bars(['Ada', 'Sam']), [{ label: 'Ada', value: 1 }])],
+      [
+        withData(bars(['Ada', 'Sam']), [
+          { label: 'Sam', value: 2 },
+          { label: 'Ada', value: 1 },
+        ]),
+      ],
+    ],
+    [
+      'a value that is not a number',
+      [withData(bars(['Ada']), [{ label: 'Ada', value: '1' }])],
+      [withData(bars(['Ada']), [{ label: 'Ada', value: -1 }])],
+    ],
+    ['three charts in one message', [bars(['A']), bars(['B']), bars(['C'])], [bars(['A']), bars(['B'])]],
+  ])('refuses %s with invalid_blocks and says where', async (_what, refused, accepted) => {
+    await expect(post(refused)).rejects.toMatchObject({
+      data: {
+        ok: false,
+        error: 'invalid_blocks',
+        response_metadata: {
+          messages: expect.arrayContaining([expect.stringMatching(/json-pointer:\/blocks\/\d/)]),
+        },
+      },
+    });
+    await expect(post(accepted)).resolves.toMatchObject({ ok: true });
+  });
+
+  it('refuses two series of one name, and a chart in a modal', async () => {
+    const twice = bars(['Ada'], { series: 2 });
+    const [first] = twice.chart.series;
+    await expect(
+      post([{ ...twice, chart: { ...twice.chart, series: [first, first] } }]),
+    ).rejects.toMatchObject(refusedWith('invalid_blocks'));
+    await expect(
+      client.views.open({
+        trigger_id: slack.issueTrigger(),
+        view: modal('Spend', { blocks: [bars(['Ada'])] }) as webApi.ModalView,
+      }),
+    ).rejects.toMatchObject(refusedWith('invalid_arguments'));
+  });
+});
+
 describe('summed block text (blockText)', () => {
   // 5 sections of 2,500 characters: each within the 3,000 limit, 12,500 in all.
   const sections = (each: number) => Array.from({ length: 5 }, () => section('x'.repeat(each)));

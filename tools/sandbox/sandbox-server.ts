@@ -24,6 +24,7 @@ const PAGE_FILES: Record<string, { file: string; type: string }> = {
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   '/blockkit.js': { file: 'blockkit.js', type: 'text/javascript; charset=utf-8' },
   '/mrkdwn.js': { file: 'mrkdwn.js', type: 'text/javascript; charset=utf-8' },
+  '/chart.js': { file: 'chart.js', type: 'text/javascript; charset=utf-8' },
   '/dialogs.js': { file: 'dialogs.js', type: 'text/javascript; charset=utf-8' },
   '/slackbot.js': { file: 'slackbot.js', type: 'text/javascript; charset=utf-8' },
   '/tool-form.js': { file: 'tool-form.js', type: 'text/javascript; charset=utf-8' },

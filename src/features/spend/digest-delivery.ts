@@ -19,7 +19,8 @@ import type { TeamDigest } from '../../store/team-digests.js';
 import type { KeyVault } from '../../vault/key-vault.js';
 import type { JobResources } from '../job-needs.js';
 import { digestMessage, type RunningMachine } from './blocks/digest.js';
-import { NO_OWNER_YET, ownerLabel } from './blocks/spend.js';
+import { NO_OWNER_YET } from './blocks/no-owner-yet.js';
+import { ownerLabel } from './blocks/spend.js';
 import { readSpend, type SpendReport } from './spend-report.js';
 
 /** Machines whose events are read at once to tell how long they have run. */

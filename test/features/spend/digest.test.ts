@@ -115,6 +115,12 @@ describe('the team digest, end to end', () => {
     if (bot.dialect === 'contract') expect(text).toMatch(/maya-trainer[^\n]*<@U0MAYA>/);
     else expect(text).toMatch(/maya-trainer[^\n]*no owner yet/);
     expect(text).not.toContain('Not created through this bot');
+    // The month per person as a chart (which the fake Slack took), its amounts also in the text.
+    const chart = ((digest?.args.blocks ?? []) as { type: string; title?: string }[]).find(
+      (block) => block.type === 'data_visualization',
+    );
+    expect(chart?.title).toBe('Spend by person · May 2024 so far');
+    expect(digest?.args.text).toMatch(/Spend by person · May 2024 so far: .*Sam Rivera \$\d+\.\d\d/);
     // The same occurrence fired again (another replica's cron) posts nothing more.
     expect(await fireAt('2024-05-15T07:00:30Z')).toEqual([]);
     const posts = (await bot.store.audit.list({ ...maya(), limit: 50 })).filter(

@@ -42,6 +42,12 @@ async function meteredCost(machineId: string, apiKey: string): Promise<number> {
   return compute + Number(meter.storageUtilization.monthlyRate) * storageShare;
 }
 
+interface ChartBlock {
+  type: 'data_visualization';
+  title: string;
+  chart: { series: { data: { label: string; value: number }[] }[] };
+}
+
 function dollars(text: string, pattern: RegExp): number {
   const match = pattern.exec(text);
   if (!match?.[1]) throw new Error(`no amount matching ${pattern} in ${text}`);
@@ -93,6 +99,23 @@ describe('/ps spend', () => {
     }
     // maya-trainer (a V100, 3 hours) costs the most: the longest bar, and Maya spends the most.
     expect(text).toMatch(/maya-trainer {2}3 h 00 min · \*\$[\d.]+\*\\n`▇{20}`/);
+  });
+
+  it('draws the month per person as a chart Slack takes, with the same amounts in the text', async () => {
+    const { reply, text } = await spend(MAYA);
+    // The fake Slack checks every reply by Slack's rules for the block: a refused one never arrives.
+    const chart = reply.blocks?.find(
+      (block): block is ChartBlock => (block as { type?: string }).type === 'data_visualization',
+    );
+    expect(chart?.title).toBe('Spend by person · May 2024 so far');
+    const points = chart?.chart.series[0]?.data ?? [];
+    const people = bot.dialect === 'contract' ? [USERS.maya.realName, USERS.sam.realName] : ['No owner yet'];
+    expect(points.map((point) => point.label)).toEqual(people);
+    const total = dollars(text, /Total: \$([\d.]+)\* so far/);
+    expect(points.reduce((sum, point) => sum + Math.round(point.value * 100), 0) / 100).toBe(total);
+    for (const point of points) {
+      expect(reply.text).toContain(`${point.label} $${point.value.toFixed(2)}`);
+    }
   });
 
   it('groups a machine Paperspace names no owner for under who created it through the bot', async () => {

@@ -3,6 +3,7 @@
 // Limits: https://api.slack.com/reference/block-kit (blocks, block elements, composition objects).
 import type { View } from '@slack/types';
 import { expect } from 'vitest';
+import { checkDataVisualization } from '../../../tools/sandbox/data-visualization-rules.js';
 
 type Json = Record<string, unknown>;
 type Surface = 'message' | 'modal' | 'home';
@@ -115,6 +116,10 @@ function checkBlock(block: Json, path: string, surface: Surface, check: Check): 
       checkElement(block.element as Json, `${path}.element`, check);
       break;
     case 'divider':
+      break;
+    case 'data_visualization':
+      check(surface === 'message', path, 'a chart is taken in messages only');
+      checkDataVisualization((at, what) => check(false, `${path}${at}`, what), '', block);
       break;
     default:
       check(false, path, `block type ${String(block.type)} is not used by the builders`);

@@ -98,7 +98,7 @@ describe('the page', () => {
     expect(policy).toContain("default-src 'none'");
     expect(policy).not.toContain('unsafe-inline');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    for (const file of ['/app.js', '/blockkit.js', '/dialogs.js', '/mrkdwn.js', '/app.css']) {
+    for (const file of ['/app.js', '/blockkit.js', '/chart.js', '/dialogs.js', '/mrkdwn.js', '/app.css']) {
       expect((await fetch(`${sandbox.url}${file}`)).status).toBe(200);
     }
   });

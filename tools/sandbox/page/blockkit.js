@@ -1,8 +1,10 @@
 // Block Kit to DOM, for the blocks and elements the bot uses: header, section (text, fields,
-// accessory), actions, context, divider, image and input blocks; buttons (styles, confirm dialogs,
-// links), overflow menus, static and users selects, checkboxes, radio buttons and text, number,
-// e-mail and date inputs. Every string is set as text (textContent, element properties), never as
-// HTML, so nothing the bot or the API sends can inject markup into the page.
+// accessory), actions, context, divider, image, input and data visualization (charts, chart.js)
+// blocks; buttons (styles, confirm dialogs, links), overflow menus, static and users selects,
+// checkboxes, radio buttons and text, number, e-mail and date inputs. Every string is set as text
+// (textContent, element properties), never as HTML, so nothing the bot or the API sends can inject
+// markup into the page.
+import { renderChart } from './chart.js';
 import { formatSlackDate, isSafeUrl, parseMrkdwn } from './mrkdwn.js';
 
 /**
@@ -367,6 +369,8 @@ function renderBlock(block, ctx) {
         error ? h('div', { className: 'bk-error', role: 'alert', textContent: error }) : null,
       ]);
     }
+    case 'data_visualization':
+      return wrap('bk-block bk-chart-block', [renderChart(block)]);
     default:
       return wrap('bk-block bk-unsupported', [`[a ${String(block.type)} block is not shown in the sandbox]`]);
   }

@@ -1,7 +1,8 @@
 // The team digest as posted in its channel: what is running, whose it is and for how long, each with a
 // Stop button (acting with the clicker's own key), then the month's spend so far per person. A large
 // team's digest lists the top spenders and the longest runs that fit the message budget, and says how
-// many it left out and where to see them, so it always reaches the channel.
+// many it left out and where to see them, so it always reaches the channel. A chart of the month per
+// person (spend-chart.ts) follows the spend, its amounts also in the message's text.
 
 import type { KnownBlock } from '@slack/types';
 import { billingMonthName } from '../../../domain/billing-month.js';
@@ -25,6 +26,7 @@ import { stopButton } from '../../machines/blocks/machine-card.js';
 import { stateMrkdwn } from '../../machines/blocks/machine-state.js';
 import type { OwnerSpend, SpendReport } from '../spend-report.js';
 import { costBar, ownerLabel } from './spend.js';
+import { spendChart } from './spend-chart.js';
 
 export interface RunningMachine {
   machine: Machine;
@@ -91,8 +93,10 @@ export function digestMessage(running: RunningMachine[], report: SpendReport, no
     report.source === 'estimated'
       ? "Spend is estimated from each machine's start and stop events × its hourly rate, plus storage"
       : "Spend is Paperspace's own utilization of each machine, plus storage";
+  const chart = spendChart(report);
   const tail: KnownBlock[] = [
     section(spendText(report)),
+    ...(chart ? [chart.block] : []),
     contextLine(
       `${how}, as of ${slackDate(report.asOf, '{date_short_pretty} at {time}')}. Stop acts with your own Paperspace key.`,
     ),
@@ -102,7 +106,7 @@ export function digestMessage(running: RunningMachine[], report: SpendReport, no
   const blocks = [...head, ...rows.slice(0, shown).flat()];
   if (shown < running.length) blocks.push(moreRunning(running.slice(shown)));
   blocks.push(...tail);
-  const text = `${title}: ${plural(running.length, 'machine')} running, ${formatMoney(report.total)} spent in ${billingMonthName(report.month)} so far`;
+  const text = `${title}: ${plural(running.length, 'machine')} running, ${formatMoney(report.total)} spent in ${billingMonthName(report.month)} so far${chart ? `. ${chart.text}` : ''}`;
   return message(blocks, escapeMrkdwn(text));
 }
 

@@ -1,5 +1,5 @@
-// /ps spend: a billing month's cost per owner and per machine, with a bar per machine drawn in text
-// (Block Kit has no charts) so the biggest spender stands out, and how the figures were obtained. The
+// /ps spend: a billing month's cost per owner and per machine, with a chart of the month (spend-chart.ts)
+// and a bar per machine drawn in text so the biggest spender stands out, and how the figures were obtained. The
 // machines with no owner yet are listed one a row with the button that gives each an owner: Assign
 // for an administrator (the team report), This is mine for a member (their own report).
 
@@ -24,6 +24,8 @@ import { claimButton } from '../../machines/blocks/machine-card.js';
 import { encodeMachineRef } from '../../machines/blocks/machine-ref.js';
 import type { SpendPerson } from '../machine-attribution.js';
 import type { MachineSpend, OwnerSpend, SpendReport } from '../spend-report.js';
+import { NO_OWNER_YET } from './no-owner-yet.js';
+import { spendChart } from './spend-chart.js';
 import { encodeSpendPage } from './spend-page-value.js';
 
 /** Characters of the longest bar: wide enough to tell $40 from $50, narrow enough for a phone. */
@@ -49,9 +51,6 @@ function personLabel(person: SpendPerson): string {
   }
   return `Paperspace user ${escapeMrkdwn(person.paperspaceUserId ?? 'unknown')} (no Slack link)`;
 }
-
-/** Said where a machine's owner would be named, when the owner rule gives it none. */
-export const NO_OWNER_YET = 'No owner yet';
 
 /** Whose the machines are: their owner as people in the channel know them. */
 export function ownerLabel(owner: Pick<OwnerSpend, 'people'>): string {
@@ -159,7 +158,8 @@ export function spendMessage(report: SpendReport, notAdminBecause?: string, page
   const counted = report.scope === 'team' ? [...machines, ...report.unowned] : machines;
   const biggest = Math.max(0, ...[...machines, ...report.unowned].map((machine) => machine.cost.total ?? 0));
   const totalLine = `*Total: ${formatMoney(report.total)}*${report.current ? ' so far' : ''} for ${plural(counted.length, 'machine')}`;
-  const opening: KnownBlock[] = [header(title), section(totalLine)];
+  const chart = spendChart(report);
+  const opening: KnownBlock[] = [header(title), section(totalLine), ...(chart ? [chart.block] : [])];
   const closing = notes(report, notAdminBecause).map((note) => contextLine(note));
   const lines = reportLines(report);
   const drawn = lines.map((line) => lineSections(line, report, biggest));
@@ -176,7 +176,7 @@ export function spendMessage(report: SpendReport, notAdminBecause?: string, page
   if (pages.length > 1) blocks.push(pager.line(start, end, index + 1, pages.length));
   blocks.push(...closing);
   blocks.push(...spendPager(report.month, index + 1, pages.length));
-  const text = `${title}: ${formatMoney(report.total)}${report.current ? ' so far' : ''}`;
+  const text = `${title}: ${formatMoney(report.total)}${report.current ? ' so far' : ''}${chart ? `. ${chart.text}` : ''}`;
   return message(blocks, escapeMrkdwn(text));
 }
 

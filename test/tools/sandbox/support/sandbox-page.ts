@@ -25,8 +25,11 @@ export interface SandboxPage {
   ): Promise<{ status: number; body: Record<string, unknown> }>;
   /** What the person's page would show on connecting (the event stream's first event). */
   snapshot(user: string): Promise<PageSnapshot>;
-  /** Types `/ps login` in #general and submits the modal with the key, until the key is linked and the modal closed. */
-  login(user: string, apiKey: string): Promise<void>;
+  /**
+   * Types `/ps login` in #general and submits the modal with the key (and the GraphQL access token,
+   * when given), until the key is linked and the modal closed.
+   */
+  login(user: string, apiKey: string, accessToken?: string): Promise<void>;
 }
 
 /** `pageUrl` ends without a slash: `http://127.0.0.1:<port>`. */
@@ -60,15 +63,20 @@ export function sandboxPage(pageUrl: string): SandboxPage {
   return {
     post,
     snapshot,
-    async login(user, apiKey) {
+    async login(user, apiKey, accessToken) {
       const typed = await post('/sandbox/command', { user, channel: 'C0GENERAL', text: '/ps login' });
       if (typed.body.ok !== true) throw new Error(`/ps login failed: ${JSON.stringify(typed.body)}`);
       const form = await eventually(
         async () => (await snapshot(user)).modals.find(hasKeyForm),
         'the login modal to open',
       );
-      const { blockId, actionId } = LoginFields.apiKey;
-      await post('/sandbox/submit', { user, viewId: form.id, values: { [blockId]: { [actionId]: apiKey } } });
+      const values: Record<string, Record<string, string>> = {
+        [LoginFields.apiKey.blockId]: { [LoginFields.apiKey.actionId]: apiKey },
+      };
+      if (accessToken !== undefined) {
+        values[LoginFields.accessToken.blockId] = { [LoginFields.accessToken.actionId]: accessToken };
+      }
+      await post('/sandbox/submit', { user, viewId: form.id, values });
       // The modal closes, or shows the linked result once the check outlived Slack's 3 seconds.
       const { modals } = await eventually(async () => {
         const seen = await snapshot(user);
