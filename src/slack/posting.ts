@@ -35,7 +35,7 @@ import {
   tooLargeNotice,
   withPrivateCopy,
 } from './posting/notices.js';
-import { retryAfterSeconds, waitingOutRateLimits } from './posting/rate-limit-waits.js';
+import { rateLimitDeadline, retryAfterSeconds, waitingOutRateLimits } from './posting/rate-limit-waits.js';
 import {
   afterFailedPost,
   isRefusedConversation,
@@ -60,9 +60,14 @@ export {
 /** Slack's cap on a message's `text` argument. */
 const MAX_TEXT = 40_000;
 
-async function post(web: WebClient, where: { channel: string; thread_ts?: string }, message: SlackMessage) {
+async function post(
+  web: WebClient,
+  where: { channel: string; thread_ts?: string },
+  message: SlackMessage,
+  giveUpAt: number = rateLimitDeadline(),
+) {
   const send = (content: { blocks?: SlackMessage['blocks']; text: string }) =>
-    waitingOutRateLimits(() => web.chat.postMessage({ ...where, ...content }));
+    waitingOutRateLimits(() => web.chat.postMessage({ ...where, ...content }), giveUpAt);
   let answer: Awaited<ReturnType<WebClient['chat']['postMessage']>>;
   let shortened: Shortened | undefined;
   try {
@@ -100,9 +105,12 @@ function pacedPost(
   pacer: ChannelPacer | undefined,
   sender: string | undefined,
 ) {
-  return pacer === undefined
-    ? post(web, where, message)
-    : pacer.message(where.channel, () => post(web, where, message), sender);
+  if (pacer === undefined) return post(web, where, message);
+  return pacer.message(
+    where.channel,
+    (refusingSince) => post(web, where, message, rateLimitDeadline(refusingSince)),
+    sender,
+  );
 }
 
 /**
