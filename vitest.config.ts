@@ -25,6 +25,7 @@ const BOTH_DIALECTS = [
   'test/features/workflow-steps/request-step.test.ts',
   'test/features/shares/share-outsider.test.ts',
   'test/features/unfurls/unfurl-owner.test.ts',
+  'test/features/unfurls/unfurl-bounds.test.ts',
   'test/features/slackbot/slackbot-reads.test.ts',
   'test/features/slackbot/slackbot-changes.test.ts',
   'test/features/slackbot/slackbot-request.test.ts',

@@ -76,7 +76,7 @@ export async function ownHourlyRate(
  * whose list carries them, and one utilization read per type on the contract, never one per machine.
  * A type whose rate cannot be read has its list price, or is left out when it has none.
  */
-async function hourlyRatesByType(
+export async function hourlyRatesByType(
   client: PaperspaceClient,
   machines: readonly Machine[],
   now: number,

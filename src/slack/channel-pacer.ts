@@ -21,16 +21,23 @@
 // A 429 Slack sends anyway fails that one call at once (app.ts rejects rate-limited calls rather than
 // pausing the shared client, so interactive calls never wait behind background traffic); the post
 // waits Retry-After and goes to the same channel (posting.ts), and the lane waits with it, so the
-// channel's messages still go out one after another, in order.
+// channel's messages still go out one after another, in order. The waiting is bounded per channel, not
+// per post: each post's minute of 429s counts from when it was asked for or the channel last took a
+// message, so posts queued behind one that Slack kept refusing give up (to the person's DM) with it
+// rather than a minute each, one after another.
 import { SLACK_PACING, type SlackPacing } from '../config.js';
 
 export interface ChannelPacer {
   /**
    * Runs `send` (a chat.postMessage) in `channel` at Slack's pace: after the earlier messages of the
    * same `sender`, and taking turns with the other senders waiting in the channel. `send` posts
-   * directly, never through the pacer in the same channel (that turn would wait for this one).
+   * directly, never through the pacer in the same channel (that turn would wait for this one). It is
+   * given the moment from which the channel may have been refusing this message: when it was asked
+   * for, or the last message that went through in the channel since, whichever is later (posting.ts
+   * counts its minute of 429s from there, so a post queued behind one Slack kept refusing is not
+   * given a minute of its own on top).
    */
-  message<T>(channel: string, send: () => Promise<T>, sender?: string): Promise<T>;
+  message<T>(channel: string, send: (refusingSince: number) => Promise<T>, sender?: string): Promise<T>;
   /**
    * Sends an update of `card` (a chat.update that handles its own failures) at once when the budget
    * allows, and then resolves once it is sent. Otherwise queues it, replacing an older update of the
@@ -77,6 +84,8 @@ export function createChannelPacer(deps: ChannelPacerDeps = {}): ChannelPacer {
    */
   const lanes = new Map<string, Map<string, (() => Promise<void>)[]>>();
   const lastMessageAt = new Map<string, number>();
+  /** When a message last went through in each channel (one number per channel, as lastMessageAt). */
+  const lastSentAt = new Map<string, number>();
 
   const claimSlot = unpaced ? undefined : deps.claimSlot;
   /** The deployment's slot for this replica's next message in `channel`, no earlier than its own pace. */
@@ -175,8 +184,15 @@ export function createChannelPacer(deps: ChannelPacerDeps = {}): ChannelPacer {
   return {
     message(channel, send, sender = '') {
       return new Promise((resolve, reject) => {
+        const askedAt = now();
         // Settles the caller's promise and never rejects itself, so one failed post never stops the lane.
-        const run = () => Promise.resolve().then(send).then(resolve, reject);
+        const run = () =>
+          Promise.resolve()
+            .then(() => send(Math.max(askedAt, lastSentAt.get(channel) ?? askedAt)))
+            .then((result) => {
+              lastSentAt.set(channel, now());
+              resolve(result);
+            }, reject);
         const senders = lanes.get(channel);
         if (senders === undefined) {
           const fresh = new Map([[sender, [run]]]);

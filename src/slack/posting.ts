@@ -13,7 +13,8 @@
 // an HTTP error): the first one may have landed, and Slack offers no way to tell without reading the
 // channel's history. Only a refusal of the conversation itself moves a message on to the next one:
 // - a 429 says "not yet", not "not here": the post waits Retry-After and goes to the same place (the
-//   channel pacer's lane waits with it, so the channel's messages keep their order);
+//   channel pacer's lane waits with it, so the channel's messages keep their order); a conversation
+//   still rate limiting it after a minute sends it to the person's DM, headed by a line saying so;
 // - a message too big for Slack (`msg_blocks_too_long`, a field over its limit) is too big everywhere:
 //   its words alone go to the same place, or a short note that it was too large, and never the same
 //   blocks to the DM and an ephemeral message.
@@ -27,13 +28,20 @@ import { blockTextLength } from './block-kit/message-budget.js';
 import type { SlackMessage } from './block-kit/text.js';
 import type { ChannelPacer } from './channel-pacer.js';
 import { type Delivery, type Shortened, stillRateLimited } from './posting/delivery.js';
-import { notPostedNotice, postedInDmNotice, tooLargeNotice, withPrivateCopy } from './posting/notices.js';
-import { waitingOutRateLimits } from './posting/rate-limit-waits.js';
+import {
+  notPostedNotice,
+  notPostedThereYet,
+  postedInDmNotice,
+  tooLargeNotice,
+  withPrivateCopy,
+} from './posting/notices.js';
+import { rateLimitDeadline, retryAfterSeconds, waitingOutRateLimits } from './posting/rate-limit-waits.js';
 import {
   afterFailedPost,
   isRefusedConversation,
   isRefusedMessage,
   provesNothingPosted,
+  RATE_LIMITED,
   slackRefusalText,
 } from './posting/slack-refusals.js';
 
@@ -43,6 +51,7 @@ export {
   type Delivery,
   isRefusedConversation,
   provesNothingPosted,
+  RATE_LIMITED,
   slackRefusalText,
   stillRateLimited,
   withPrivateCopy,
@@ -51,9 +60,14 @@ export {
 /** Slack's cap on a message's `text` argument. */
 const MAX_TEXT = 40_000;
 
-async function post(web: WebClient, where: { channel: string; thread_ts?: string }, message: SlackMessage) {
+async function post(
+  web: WebClient,
+  where: { channel: string; thread_ts?: string },
+  message: SlackMessage,
+  giveUpAt: number = rateLimitDeadline(),
+) {
   const send = (content: { blocks?: SlackMessage['blocks']; text: string }) =>
-    waitingOutRateLimits(() => web.chat.postMessage({ ...where, ...content }));
+    waitingOutRateLimits(() => web.chat.postMessage({ ...where, ...content }), giveUpAt);
   let answer: Awaited<ReturnType<WebClient['chat']['postMessage']>>;
   let shortened: Shortened | undefined;
   try {
@@ -91,9 +105,12 @@ function pacedPost(
   pacer: ChannelPacer | undefined,
   sender: string | undefined,
 ) {
-  return pacer === undefined
-    ? post(web, where, message)
-    : pacer.message(where.channel, () => post(web, where, message), sender);
+  if (pacer === undefined) return post(web, where, message);
+  return pacer.message(
+    where.channel,
+    (refusingSince) => post(web, where, message, rateLimitDeadline(refusingSince)),
+    sender,
+  );
 }
 
 /**
@@ -168,6 +185,11 @@ export interface DeliveryTarget {
    * several people at once): the chain starts at the DM, and the person is told this refusal.
    */
   refusedHere?: string;
+  /**
+   * True when the caller tries the same conversation again later if Slack still rate limits it (a
+   * completion's next turn): the delivery then reports it rate limited instead of going to the DM.
+   */
+  retriesLater?: boolean;
 }
 
 /**
@@ -176,6 +198,11 @@ export interface DeliveryTarget {
  * ephemeral message in the channel (a DM can be refused too, e.g. when the person's workspace forbids
  * them). It stops at the first that takes it, or at an answer that leaves its fate unknown. With the
  * pacer, each post waits its turn in its conversation's lane, taking turns with the person's others.
+ *
+ * A conversation Slack still rate limits after its Retry-After was waited out is "not yet", not "not
+ * here", yet the message cannot wait for ever: unless the caller `retriesLater`, it goes to the
+ * person's DM, headed by a line that says it could not be posted where it was meant, so a post is never
+ * dropped without a word.
  */
 export async function deliver(
   web: WebClient,
@@ -193,12 +220,23 @@ export async function deliver(
 
   // The person is told the first refusal: the one of the conversation they were in.
   let refusal: string | undefined = target.refusedHere;
-  for (const { landed, ...where } of places) {
+  for (let index = 0; index < places.length; index += 1) {
+    const { landed, ...where } = places[index] as (typeof places)[number];
+    const rateLimitedThere = refusal === RATE_LIMITED && landed === 'dm' && channel !== undefined;
+    const content = rateLimitedThere ? notPostedThereYet(message, channel) : message;
     try {
-      return { landed, ...(await pacedPost(web, where, message, pacer, userId)) };
+      const posted = await pacedPost(web, where, content, pacer, userId);
+      return { landed, ...posted, ...(rateLimitedThere ? { refusal: RATE_LIMITED } : {}) };
     } catch (error) {
       refusal ??= slackRefusalText(error);
       const next = afterFailedPost(error);
+      const stillLimited = next === 'nowhere' && retryAfterSeconds(error) !== undefined;
+      if (stillLimited && landed === 'channel' && !target.retriesLater) {
+        // The thread and its channel share Slack's pace: the DM is the next place that may take it.
+        refusal = RATE_LIMITED;
+        index = places.length - 2;
+        continue;
+      }
       if (next !== 'elsewhere') return { landed: next, refusal: slackRefusalText(error) };
     }
   }
@@ -237,7 +275,9 @@ export async function announce(
       delivery,
       // A card meant for the DM (a Slackbot call has no other conversation) landed where it was meant.
       notice:
-        delivery.landed === 'dm' && target.channel !== target.userId ? postedInDmNotice(what) : undefined,
+        delivery.landed === 'dm' && target.channel !== target.userId
+          ? postedInDmNotice(what, delivery.refusal)
+          : undefined,
     };
   }
   return {

@@ -1,7 +1,10 @@
 // The pacer on a fake clock: vitest's fake timers drive both Date.now and the waits.
+
+import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SLACK_PACING } from '../../src/config.js';
 import { createChannelPacer } from '../../src/slack/channel-pacer.js';
+import { rateLimitDeadline, waitingOutRateLimits } from '../../src/slack/posting/rate-limit-waits.js';
 import type { Store } from '../../src/store/store.js';
 import { sqliteFile, useFreshStore } from '../store/store-factories.js';
 
@@ -85,6 +88,42 @@ describe('channel pacer', () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(await next).toBe('after');
     expect(sent).toEqual([{ label: 'after', at: 1000 }]);
+  });
+
+  it('gives a post queued behind one Slack refused for a minute that same minute, not a minute more', async () => {
+    const pacer = createChannelPacer();
+    // Slack's answer while a channel is rate limited: HTTP 429, Retry-After 20 s, for as long as it lasts.
+    const refused = () =>
+      Promise.reject(
+        Object.assign(new Error('rate limited'), { code: webApi.ErrorCode.RateLimitedError, retryAfter: 20 }),
+      );
+    const settledAt: Record<string, number> = {};
+    const post = (label: string) =>
+      pacer
+        .message('C_BUSY', (refusingSince) => waitingOutRateLimits(refused, rateLimitDeadline(refusingSince)))
+        .catch(() => {
+          settledAt[label] = Date.now() - T0;
+        });
+    const posts = [post('card'), post('next card')];
+    await vi.advanceTimersByTimeAsync(150_000);
+    await Promise.all(posts);
+    // The card waits out 20 s three times and gives up at the minute; the next card, refused all the
+    // while behind it, tries once more and gives up then too, instead of waiting a minute of its own.
+    expect(settledAt).toEqual({ card: 60_000, 'next card': 60_000 });
+  });
+
+  it("counts a later post's minute from the last post that went through in its channel", async () => {
+    const pacer = createChannelPacer();
+    const since: number[] = [];
+    const first = pacer.message('C_OPS', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+    });
+    const second = pacer.message('C_OPS', async (refusingSince) => {
+      since.push(refusingSince - T0);
+    });
+    await vi.advanceTimersByTimeAsync(10_000);
+    await Promise.all([first, second]);
+    expect(since).toEqual([5000]);
   });
 
   it('spends the chat.update burst at once, then queues without blocking, newest content per card', async () => {

@@ -130,14 +130,33 @@ describe('deliver', () => {
     expect(slack.calls('chat.postMessage').map((call) => call.args.channel)).toEqual(['C0BUSY', 'C0BUSY']);
   });
 
-  it('gives up on a channel that keeps rate limiting past a minute, without moving to the DM', async () => {
+  it("gives up on a channel that keeps rate limiting past a minute and posts in the person's DM, saying so", async () => {
     slack.script('chat.postMessage', { channel: 'C0BUSY', status: 429, retryAfterSeconds: 120 });
 
-    const delivery = await deliver(web, { channel: 'C0BUSY', userId: ADA }, message);
+    const delivery = await deliver(
+      web,
+      { channel: 'C0BUSY', userId: ADA, threadTs: '1700000000.000100' },
+      message,
+    );
+
+    expect(delivery).toMatchObject({ landed: 'dm', channel: 'D0ADA', refusal: 'rate limited' });
+    const posts = slack.calls('chat.postMessage');
+    // Not the channel again without its thread: both share the channel's pace.
+    expect(posts.map((call) => call.args.channel)).toEqual(['C0BUSY', ADA]);
+    expect(String(posts[1]?.args.text)).toMatch(
+      /^⚠️ Slack kept asking me to wait before posting this in <#C0BUSY> \(rate limited\)/,
+    );
+    expect(String(posts[1]?.args.text)).toContain('gpu-1 asks');
+    expect(slack.calls('chat.postEphemeral')).toEqual([]);
+  });
+
+  it('reports a channel still rate limited to a caller that tries it again later, without the DM', async () => {
+    slack.script('chat.postMessage', { channel: 'C0BUSY', status: 429, retryAfterSeconds: 120 });
+
+    const delivery = await deliver(web, { channel: 'C0BUSY', userId: ADA, retriesLater: true }, message);
 
     expect(delivery).toEqual({ landed: 'nowhere', refusal: 'rate limited' });
     expect(slack.calls('chat.postMessage').map((call) => call.args.channel)).toEqual(['C0BUSY']);
-    expect(slack.calls('chat.postEphemeral')).toEqual([]);
   });
 
   it('still goes to the DM when the channel refuses the bot', async () => {

@@ -6,11 +6,15 @@
 
 /**
  * Longer than any console URL can be: a team handle, a machine id and a tab fit in a few dozen
- * characters. A longer "link" is not a console page, and is never parsed.
+ * characters. A longer "link" is not a console page: it is dropped before it is parsed, and above all
+ * before it becomes a key of chat.unfurl's `unfurls`. Slack's Web API client (@slack/web-api 8.2, `redact`
+ * in WebClient.makeRequest) matches every argument key against the pattern `.*token.*` before each
+ * call, debug logging or not, and that match is quadratic in the key's length: a 100 KB URL held the event
+ * loop, and so every other request, for seconds.
  */
 const MAX_CONSOLE_URL_LENGTH = 2048;
 /**
- * The machines one message unfurls: each costs the poster's key a read or two, and a message pasted
+ * The machines one message unfurls: each costs the poster's key a read, and a message pasted
  * full of links must not spend it (nor the bot's time) on more. The rest keep Slack's own preview.
  */
 export const MAX_MACHINES_PER_MESSAGE = 5;

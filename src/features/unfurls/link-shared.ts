@@ -5,10 +5,15 @@
 // instead of power buttons they could not use. Someone without a linked key gets no unfurl, and neither
 // does a machine their key cannot read: Slack then shows the link as it is. The buttons act with the
 // key of whoever clicks them, judged for that person, as on every card.
+//
+// What a message costs the poster's key is bounded: the first few machines it links (console-links.ts),
+// each read with one request however many links name it (a listing by id, which on v1 carries the rate
+// and no events), and the rates read once per machine type of those machines (none on v1).
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import { ownHourlyRate } from '../../domain/hourly-rate.js';
+import { type HourlyRate, hourlyRatesByType } from '../../domain/hourly-rate.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
+import type { Machine } from '../../paperspace/schemas.js';
 import { slackPerson } from '../../slack/slack-person.js';
 import { machineCard } from '../machines/blocks/machine-card.js';
 import { type ViewerButtons, viewerButtons } from '../machines/machine-permissions.js';
@@ -17,16 +22,18 @@ import type { UnfurlsDeps } from './unfurls-deps.js';
 
 type LinkSharedArgs = SlackEventMiddlewareArgs<'link_shared'> & AllMiddlewareArgs;
 
-async function cardOf(
-  deps: UnfurlsDeps,
-  client: PaperspaceClient,
-  buttonsFor: ViewerButtons,
-  machineId: string,
+/** The machine behind a link, read with one request; undefined when the key cannot see it. */
+async function readMachine(client: PaperspaceClient, machineId: string): Promise<Machine | undefined> {
+  const [machine] = await client.machines.list({ machineId });
+  return machine?.id === machineId ? machine : undefined;
+}
+
+function cardOf(
+  machine: Machine,
+  buttonsOf: Awaited<ReturnType<ViewerButtons>>,
+  hourlyRate: HourlyRate | undefined,
 ) {
-  const machine = await client.machines.show(machineId);
-  // The rate is a nicety: without it the card shows the type's list price, said to be one.
-  const hourlyRate = await ownHourlyRate(client, machine, deps.now());
-  const { power, owner, unowned } = (await buttonsFor([machine]))(machine);
+  const { power, owner, unowned } = buttonsOf(machine);
   return {
     blocks: machineCard(machine, {
       compact: true,
@@ -57,17 +64,33 @@ export function linkSharedHandler(deps: UnfurlsDeps) {
     // The poster's rule, started before the first machine is read so a role it needs is read beside it
     // (machine-permissions.ts), and made once for the message's machines.
     const buttonsFor = viewerButtons(deps, { user: poster, ...linked });
+    const read = await Promise.all(
+      links.map(async (link) => {
+        try {
+          return { ...link, machine: await readMachine(linked.client, link.machineId) };
+        } catch (error) {
+          deps.logger.info(
+            { machineId: link.machineId, error: describeError(error) },
+            'no unfurl for a console link',
+          );
+          return { ...link, machine: undefined };
+        }
+      }),
+    );
+    const shown = read.flatMap((link) =>
+      link.machine === undefined ? [] : [{ ...link, machine: link.machine }],
+    );
+    // The rate is a nicety: a type whose rate cannot be read shows its list price, said to be one.
+    const rates = await hourlyRatesByType(
+      linked.client,
+      shown.map((link) => link.machine),
+      deps.now(),
+    );
+    const buttonsOf = await buttonsFor(shown.map((link) => link.machine));
     const unfurls: Record<string, { blocks: ReturnType<typeof machineCard> }> = {};
-    for (const link of links) {
-      try {
-        const card = await cardOf(deps, linked.client, buttonsFor, link.machineId);
-        for (const url of link.urls) unfurls[url] = card;
-      } catch (error) {
-        deps.logger.info(
-          { machineId: link.machineId, error: describeError(error) },
-          'no unfurl for a console link',
-        );
-      }
+    for (const { machine, urls } of shown) {
+      const card = cardOf(machine, buttonsOf, rates.get(machine.machineType));
+      for (const url of urls) unfurls[url] = card;
     }
     if (Object.keys(unfurls).length === 0) return;
     // A link typed in the message composer has no message yet: Slack names it by unfurl_id and source.

@@ -12,7 +12,8 @@
 // A channel that refuses the coalesced message (the bot was removed) sends each person their own line
 // down the rest of the chain: their DM, then an ephemeral message. A message Slack still rate limits
 // after waiting out its Retry-After (another app posting there too) is not refused: its completions go
-// first in the channel's next turn, a few turns at most (RATE_LIMITED_TURNS).
+// first in the channel's next turn, a few turns at most (RATE_LIMITED_TURNS), and then each to its
+// person's DM, saying which channel would not take it.
 import type { Logger } from 'pino';
 import { describeError } from '../../errors/describe-error.js';
 import type { WorkspaceSlack } from '../../scheduler/job.js';
@@ -24,6 +25,7 @@ import {
   deliver,
   isRefusedConversation,
   postIn,
+  RATE_LIMITED,
   slackRefusalText,
   stillRateLimited,
 } from '../../slack/posting.js';
@@ -108,7 +110,13 @@ export function createCompletionBatches(deps: {
     await item.sending();
     return deliver(
       await slack(watch.teamId),
-      { channel: watch.channel, userId: watch.userId, threadTs: threadOf(watch) },
+      {
+        channel: watch.channel,
+        userId: watch.userId,
+        threadTs: threadOf(watch),
+        // Its last turn goes to the person's DM if Slack still rate limits the channel.
+        retriesLater: item.rateLimitedTurns < RATE_LIMITED_TURNS,
+      },
       completionReply(watch, item.outcome, { mayRepeat: item.mayRepeat }),
     );
   };
@@ -139,8 +147,12 @@ export function createCompletionBatches(deps: {
     }
     const refusal = slackRefusalText(failure);
     const next = afterFailedPost(failure);
-    if (next !== 'elsewhere') return batch.map(() => ({ landed: next, refusal }));
-    // The channel refused the bot: each person still gets their own line, in their DM or ephemerally.
+    // Still rate limited on the batch's last turn: each person gets their line in their DM, as below.
+    const lastTurn = batch.every((item) => item.rateLimitedTurns >= RATE_LIMITED_TURNS);
+    const giveUp = next !== 'elsewhere' && !(refusal === RATE_LIMITED && lastTurn);
+    if (giveUp) return batch.map(() => ({ landed: next, refusal }));
+    // The channel refused the bot (or kept rate limiting it): each person still gets their own line, in
+    // their DM or ephemerally.
     // Not through the pacer: this turn holds the lane of a DM watch's channel, the person's DM itself.
     const deliveries: Delivery[] = [];
     for (const item of batch) {

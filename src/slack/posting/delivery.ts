@@ -20,7 +20,14 @@ export type Delivery =
    * In the conversation asked for (`where: 'channel'`), or in the person's DM instead; `shortened` when
    * Slack refused the message as too big (or its blocks) and only its words, or a note, were posted.
    */
-  | { landed: 'channel' | 'dm'; channel: string; ts: string; shortened?: Shortened }
+  | {
+      landed: 'channel' | 'dm';
+      channel: string;
+      ts: string;
+      shortened?: Shortened;
+      /** In the DM instead of the conversation asked for, because that one still rate limited it. */
+      refusal?: typeof RATE_LIMITED;
+    }
   /** Only the person saw it, ephemerally in the conversation: it cannot be updated or replied to. */
   | { landed: 'ephemeral'; channel: string; refusal: string }
   /** Every conversation refused it. */

@@ -6,6 +6,7 @@ import type { KnownBlock } from '@slack/web-api';
 import { plainMessage } from '../block-kit/messages.js';
 import { escapeMrkdwn, mrkdwn, type SlackMessage } from '../block-kit/text.js';
 import type { Delivery } from './delivery.js';
+import { RATE_LIMITED } from './slack-refusals.js';
 
 /** What the person reads instead of a message Slack would not take even as words alone. */
 export function tooLargeNotice(message: SlackMessage, refusal: string): string {
@@ -18,13 +19,32 @@ export function tooLargeNotice(message: SlackMessage, refusal: string): string {
 
 /**
  * Told to the person privately when their post went to the DM: `what` is "the card of gpu-1", "the
- * share" (escaped here: machine names come from users).
+ * share" (escaped here: machine names come from users). `refusal` is RATE_LIMITED when the
+ * conversation would have taken it, only not yet.
  */
-export function postedInDmNotice(what: string): SlackMessage {
+export function postedInDmNotice(what: string, refusal?: typeof RATE_LIMITED): SlackMessage {
+  const subject = escapeMrkdwn(what);
   const text =
-    `📬 I cannot post in this conversation (I am not a member, or it is private), so ${escapeMrkdwn(what)} ` +
-    'is in our direct messages. Invite me to the channel (`/invite`) to post here next time.';
+    refusal === RATE_LIMITED
+      ? `📬 Slack kept asking me to wait before posting in this conversation (${RATE_LIMITED}), so ${subject} ` +
+        'is in our direct messages instead.'
+      : `📬 I cannot post in this conversation (I am not a member, or it is private), so ${subject} ` +
+        'is in our direct messages. Invite me to the channel (`/invite`) to post here next time.';
   return plainMessage(text);
+}
+
+/**
+ * The message as it goes to the person's DM when `channel` still rate limited it after its
+ * Retry-After: headed by a line saying where it could not be posted, so the DM explains itself.
+ */
+export function notPostedThereYet(message: SlackMessage, channel: string): SlackMessage {
+  const note =
+    `⚠️ Slack kept asking me to wait before posting this in <#${channel}> (${RATE_LIMITED}), ` +
+    'so it is here instead.';
+  return {
+    blocks: [{ type: 'context', elements: [mrkdwn(note)] }, ...message.blocks],
+    text: `${note}\n${message.text}`,
+  };
 }
 
 /** Told to the person when an announcement did not land in public: what Slack did, in one sentence. */

@@ -19,25 +19,34 @@ export function retryAfterSeconds(error: unknown): number | undefined {
 }
 
 /**
- * Runs a call to one conversation until Slack stops rate limiting it, waiting Retry-After each time,
- * within MAX_RATE_LIMIT_WAIT_MS; past that the 429 is thrown (nothing was posted).
+ * The moment a post gives up waiting out 429s: MAX_RATE_LIMIT_WAIT_MS after `from`, the moment from
+ * which its channel may have been refusing it (now, or when the channel's pacer says; channel-pacer.ts).
  */
-export async function waitingOutRateLimits<T>(call: () => Promise<T>): Promise<T> {
-  let waited = 0;
+export function rateLimitDeadline(from: number = Date.now()): number {
+  return from + MAX_RATE_LIMIT_WAIT_MS;
+}
+
+/**
+ * Runs a call to one conversation until Slack stops rate limiting it, waiting Retry-After each time,
+ * until `giveUpAt`; a wait that would end later throws the 429 at once (nothing was posted). With the
+ * pacer, the deadline counts from when the post was asked for, or from the channel's last post that
+ * went through since: a post queued behind another that Slack refused for a minute has been refused
+ * as long, and tries once more at most, so a channel Slack keeps refusing delays each of its posts
+ * about a minute, not a minute for every post ahead of it.
+ */
+export async function waitingOutRateLimits<T>(
+  call: () => Promise<T>,
+  giveUpAt: number = rateLimitDeadline(),
+): Promise<T> {
   for (let attempt = 0; ; attempt += 1) {
     try {
       return await call();
     } catch (error) {
       const seconds = retryAfterSeconds(error);
       const waitMs = seconds === undefined ? undefined : Math.max(seconds * 1000, 100);
-      if (
-        waitMs === undefined ||
-        attempt >= MAX_RATE_LIMIT_WAITS ||
-        waited + waitMs > MAX_RATE_LIMIT_WAIT_MS
-      ) {
+      if (waitMs === undefined || attempt >= MAX_RATE_LIMIT_WAITS || Date.now() + waitMs > giveUpAt) {
         throw error;
       }
-      waited += waitMs;
       await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
   }

@@ -77,6 +77,33 @@ describe('a card Slack will not post', () => {
     expect(cardPosts.map((call) => call.answer?.ok ?? false)).toEqual([false, true]);
   });
 
+  it("puts the card in the person's DM, saying which channel would not take it, when that channel keeps rate limiting", async () => {
+    const machine = spareMachine();
+    // Slack asks for longer than a post may wait: the card gives up on the channel at once.
+    bot.slack.script('chat.postMessage', {
+      channel: 'C0BUSY',
+      status: 429,
+      retryAfterSeconds: 120,
+      times: Number.POSITIVE_INFINITY,
+    });
+    const responseUrl = await startIn('C0BUSY', machine.name);
+
+    const told = await bot.slack.waitForResponse(responseUrl);
+    expect(told.text).toContain(
+      `Slack kept asking me to wait before posting in this conversation (rate limited)`,
+    );
+    expect(told.text).toContain(`the card of ${machine.name} is in our direct messages`);
+    const inDm = bot.slack.calls('chat.postMessage').find((call) => call.answer?.ok === true);
+    expect(inDm?.args.channel).toBe(ADA);
+    expect(String(inDm?.args.text)).toContain(
+      'Slack kept asking me to wait before posting this in <#C0BUSY>',
+    );
+    expect(textOf(inDm?.args.blocks)).toContain(machine.name);
+    // The completion follows the card where it is.
+    const watch = await watchOf(machine.id);
+    expect(watch).toMatchObject({ channel: inDm?.answer?.channel, messageTs: inDm?.answer?.ts });
+  });
+
   it('never posts a card twice when Slack answers with an HTTP error, and says the card may be missing', async () => {
     const machine = spareMachine();
     bot.slack.script('chat.postMessage', { status: 500 });

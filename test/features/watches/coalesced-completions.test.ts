@@ -129,6 +129,31 @@ describe('completions that finish together in one channel', () => {
     expect(await db.store.watches.dueReports(Date.now() + 10 * 60_000, 100)).toEqual([]);
   }, 20_000);
 
+  it('sends each person their line in their DM, naming the channel, when Slack keeps rate limiting it turn after turn', async () => {
+    slack.script('chat.postMessage', {
+      channel: CHANNEL,
+      status: 429,
+      retryAfterSeconds: 120,
+      times: Number.POSITIVE_INFINITY,
+    });
+    const machines = Array.from({ length: 3 }, (_, index) => ({
+      userId: `U0BUSY${String(index).padStart(3, '0')}`,
+      name: `busy-gpu-${index}`,
+    }));
+    await finishTogether(machines);
+
+    const inDms = posts().filter((call) => call.answer?.ok === true);
+    expect(inDms.map((call) => call.args.channel).sort()).toEqual(machines.map((machine) => machine.userId));
+    for (const call of inDms) {
+      expect(String(call.args.text)).toContain(
+        `Slack kept asking me to wait before posting this in <#${CHANNEL}>`,
+      );
+    }
+    // The channel was tried in each of its turns before the DMs: "not yet" first, then a word.
+    expect(posts().filter((call) => call.args.channel === CHANNEL).length).toBeGreaterThanOrEqual(4);
+    expect(await db.store.watches.dueReports(Date.now() + 10 * 60_000, 100)).toEqual([]);
+  }, 20_000);
+
   it('splits completions that outgrow one message over the next ones, losing none, many lines a section', async () => {
     const machines = Array.from({ length: 300 }, (_, index) => ({
       userId: `U0WIDE${String(index).padStart(3, '0')}`,
