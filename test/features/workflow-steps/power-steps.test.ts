@@ -145,6 +145,8 @@ describe('the Start, Stop and Restart machine steps', () => {
     expect(ended.state === 'failed' && ended.error).toContain(
       'The person this step acts for has no Paperspace key linked',
     );
+    // Told to link a key first: `/ps steps on` alone would only ask them to log in.
+    expect(ended.state === 'failed' && ended.error).toContain('link one first with `/ps login`');
     expect(bot.emulator.state.requests().length).toBe(before);
   });
 
