@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_RETENTION } from '../../src/config.js';
 import { KEEP_REMINDER_RUNS_MS } from '../../src/features/reminders/jobs.js';
-import { KEEP_ROW_MESSAGES_MS } from '../../src/features/retention/jobs.js';
+import { KEEP_ROW_MESSAGES_MS, KEEP_STEP_RUNS_MS } from '../../src/features/retention/jobs.js';
 import { KEEP_DIGEST_RUNS_MS } from '../../src/features/spend/jobs.js';
 import { KEEP_FINISHED_WATCHES_MS } from '../../src/features/watches/jobs.js';
 import { openStore } from '../../src/store/store.js';
@@ -53,6 +53,7 @@ const WATCH_KEEP_DAYS = KEEP_FINISHED_WATCHES_MS / DAY_MS;
 const REMINDER_RUN_KEEP_DAYS = KEEP_REMINDER_RUNS_MS / DAY_MS;
 const DIGEST_RUN_KEEP_DAYS = KEEP_DIGEST_RUNS_MS / DAY_MS;
 const ROW_MESSAGE_KEEP_DAYS = KEEP_ROW_MESSAGES_MS / DAY_MS;
+const STEP_RUN_KEEP_DAYS = KEEP_STEP_RUNS_MS / DAY_MS;
 /**
  * Where SQLite's file is written: a RAM disk when the machine has one. The bench reads rows and bytes,
  * which are the same on any disk; a real disk's syncs at each WAL checkpoint only slow the writing.
@@ -132,6 +133,10 @@ function boundsFor(people: number): Record<string, { rows: number; why: string }
     watch_poll_leases: { rows: people, why: 'one per person' },
     scheduler_replicas: { rows: REPLICAS, why: 'one per live replica' },
     workflow_step_settings: { rows: people, why: 'one per person' },
+    workflow_step_runs: {
+      rows: (STEP_RUN_KEEP_DAYS + SLACK) * every(DAILY.stepsOnEvery),
+      why: `${STEP_RUN_KEEP_DAYS} day of claimed step runs`,
+    },
     slack_installations: { rows: 1, why: 'one per workspace (OAuth mode; none here)' },
     slack_installation_teams: { rows: 1, why: 'one per workspace (OAuth mode; none here)' },
     schema_migrations: { rows: 100, why: 'one per migration' },

@@ -53,6 +53,8 @@ export const DAILY = {
   requestEvery: 20,
   /** Every nth day: a machine left running past the threshold, alerted once. */
   forgottenEvery: 20,
+  /** Every nth person turned workflow steps on; each of them runs a step a day (its run claimed once). */
+  stepsOnEvery: 10,
 } as const;
 const SHARE_MS = 4 * HOUR_MS;
 const GRANT_MS = 8 * HOUR_MS;
@@ -138,10 +140,8 @@ async function setUp(store: Store, people: number, at: number): Promise<string[]
     reminderIds.push(reminder.id);
     await store.costAlerts.setThreshold(user, 8 * HOUR_MS, at);
     await store.approvals.noteRole(TEAM_ID, `u1year${pad(index)}`, index % TEAM_SIZE === 0, at);
-    if (index % 10 === 0) {
-      await store.workflowSteps.setEnabled(user, true, at);
-      await store.costAlerts.exclude(user, { id: machineOf(index), name: null }, at);
-    }
+    if (index % DAILY.stepsOnEvery === 0) await store.workflowSteps.setEnabled(user, true, at);
+    if (index % 10 === 0) await store.costAlerts.exclude(user, { id: machineOf(index), name: null }, at);
   }
   for (let team = 0; team * TEAM_SIZE < people; team += 1) {
     const paperspaceTeamId = paperspaceTeamOf(team * TEAM_SIZE);
@@ -319,6 +319,10 @@ async function personDay(
     await powerOperation(store, index, 'stop', at + 18 * HOUR_MS);
   }
   await store.reminders.claimRun(reminderId, at + 19 * HOUR_MS, { owner: 'year', at: at + 19 * HOUR_MS });
+  if (index % DAILY.stepsOnEvery === 0) {
+    const executionId = `Fx${pad(index)}d${day}`;
+    await store.workflowStepRuns.claim({ teamId: TEAM_ID, executionId, at: at + 19 * HOUR_MS });
+  }
   if ((index + day) % DAILY.snoozeEvery === 0) {
     const snooze = {
       ...user,

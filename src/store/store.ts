@@ -25,6 +25,7 @@ import { createTeamDigestRepository, type TeamDigestRepository } from './team-di
 import { createVaultEntryRepository, type VaultEntryRepository } from './vault-entries.js';
 import { createWatchLeaseRepository, type WatchLeaseRepository } from './watch-leases.js';
 import { createWatchRepository, type WatchRepository } from './watches.js';
+import { createWorkflowStepRunRepository, type WorkflowStepRunRepository } from './workflow-step-runs.js';
 import {
   createWorkflowStepSettingRepository,
   type WorkflowStepSettingRepository,
@@ -51,6 +52,8 @@ export interface Store {
   /** OAuth installations (SLACK_CLIENT_ID mode): each workspace's sealed bot token. */
   readonly slackInstallations: SlackInstallationRepository;
   readonly workflowSteps: WorkflowStepSettingRepository;
+  /** The step runs taken on, so a run Slack delivers again is run once across replicas. */
+  readonly workflowStepRuns: WorkflowStepRunRepository;
   /** Changes Slackbot proposed, waiting for the person's Confirm in their DM. */
   readonly slackbotProposals: SlackbotProposalRepository;
   /** The kept drawings of messages with a row per machine, so a watch can redraw its row. */
@@ -94,6 +97,7 @@ async function createStore(client: SqlClient, { now = Date.now }: StoreOptions =
     machineOwners: createMachineOwnerRepository(client),
     slackInstallations: createSlackInstallationRepository(client),
     workflowSteps: createWorkflowStepSettingRepository(client),
+    workflowStepRuns: createWorkflowStepRunRepository(client),
     slackbotProposals: createSlackbotProposalRepository(client),
     rowMessages: createRowMessageRepository(client),
     postSlots: createChannelPostSlotRepository(client),

@@ -1,7 +1,7 @@
 // Everything the bot stored for one Slack workspace, deleted when the app is uninstalled from it or its
 // bot token is revoked. The vault's entries (people's Paperspace keys) go first, then the work that
 // would make the bot act there (watches and their leases, reminders and snoozes, shares, approvals,
-// digests, cost alerts, power claims, whose each machine is, who let workflow steps act for them, the kept drawings of
+// digests, cost alerts, power claims, whose each machine is, who let workflow steps act for them and the step runs taken on, the kept drawings of
 // messages with rows), and last the workspace's OAuth installation (its bot token), so that nothing
 // is ever sent there again with it.
 // One transaction: a failure leaves everything as it was, to be tried again on Slack's retry. Audit
@@ -29,6 +29,7 @@ const WORKSPACE_TABLES = [
   'power_claims',
   'machine_owners',
   'workflow_step_settings',
+  'workflow_step_runs',
   'row_messages',
   'slackbot_proposals',
 ] as const;

@@ -175,7 +175,7 @@ describe('manifest.yml', () => {
     expect(manifest.settings.org_deploy_enabled).toBe(true);
   });
 
-  it('gives every step a machine and a Slack user to act as, and the outputs the step completes with', () => {
+  it('gives every step a machine, the user context of the person it acts for, and the outputs it completes with', () => {
     const outputs: Record<string, string[]> = {
       [StepCallbackId.startMachine]: ['machine_id', 'machine_name', 'state'],
       [StepCallbackId.stopMachine]: ['machine_id', 'machine_name', 'state'],
@@ -194,7 +194,8 @@ describe('manifest.yml', () => {
       'user',
     ];
     for (const [callbackId, step] of Object.entries(manifest.functions)) {
-      expect(step.input_parameters.user?.type, callbackId).toBe('slack#/types/user_id');
+      // Slack sets it from whoever started the workflow or clicked in it: a builder cannot type it.
+      expect(step.input_parameters.user?.type, callbackId).toBe('slack#/types/user_context');
       if (callbackId === StepCallbackId.requestMachine) {
         expect(Object.keys(step.input_parameters).sort()).toEqual(requestInputs);
       } else {

@@ -44,6 +44,7 @@ const SCHEMA_TABLES = [
   'vault_entries',
   'watch_poll_leases',
   'watches',
+  'workflow_step_runs',
   'workflow_step_settings',
 ];
 

@@ -455,7 +455,11 @@ describe('card updates (updatePace)', () => {
 describe("a step's outputs (functions.completeSuccess against manifest.yml's output_parameters)", () => {
   const STOPPED = { machine_id: 'ps1', machine_name: 'gpu-1', state: 'off' };
   const complete = (outputs: Record<string, unknown>) => {
-    const event = slack.functions.execute({ callbackId: 'stop_machine', inputs: { machine: 'gpu-1' } });
+    const event = slack.functions.execute({
+      callbackId: 'stop_machine',
+      inputs: { machine: 'gpu-1' },
+      by: 'U0ADA',
+    });
     const run = client.functions.completeSuccess({
       function_execution_id: event.function_execution_id,
       outputs,
@@ -519,6 +523,46 @@ describe("a step's outputs (functions.completeSuccess against manifest.yml's out
         error: 'parameter_validation_failed',
       });
     }
+  });
+
+  it('sets a user_context input from who ran the workflow, as { id, secret }, and takes no typed one', () => {
+    const event = slack.functions.execute({
+      callbackId: 'stop_machine',
+      inputs: { machine: 'gpu-1' },
+      by: 'U0ADA',
+    });
+    expect(event.inputs).toEqual({ machine: 'gpu-1', user: { id: 'U0ADA', secret: expect.any(String) } });
+    expect(event.function.input_parameters).toContainEqual(
+      expect.objectContaining({ name: 'user', type: 'slack#/types/user_context' }),
+    );
+    // The same person's context again, but never another person's secret.
+    const again = slack.functions.execute({
+      callbackId: 'stop_machine',
+      inputs: { machine: 'gpu-1' },
+      by: 'U0ADA',
+    });
+    const sam = slack.functions.execute({
+      callbackId: 'stop_machine',
+      inputs: { machine: 'gpu-1' },
+      by: 'U0SAM',
+    });
+    const secret = (inputs: Record<string, unknown>) => (inputs.user as { secret: string }).secret;
+    expect(secret(again.inputs)).toBe(secret(event.inputs));
+    expect(secret(sam.inputs)).not.toBe(secret(event.inputs));
+    // Workflow Builder has no field for it: a builder cannot type anyone's, not even a well-formed one.
+    for (const user of ['U0ADA', { id: 'U0ADA', secret: secret(event.inputs) }]) {
+      expect(() =>
+        slack.functions.execute({
+          callbackId: 'stop_machine',
+          inputs: { machine: 'gpu-1', user },
+          by: 'U0SAM',
+        }),
+      ).toThrow(/user_context/);
+    }
+    // Nobody started it or clicked in it (a schedule with no button): such a workflow is not published.
+    expect(() =>
+      slack.functions.execute({ callbackId: 'stop_machine', inputs: { machine: 'gpu-1' } }),
+    ).toThrow(/not publish/);
   });
 
   it('will not start with a manifest type it has no rule for, rather than take any value for it', () => {

@@ -139,6 +139,11 @@ export interface SlackRequests {
   event(event: EventInput, sign?: SignOptions): SlackRequest;
   /** The challenge Slack sends when the Request URL is saved. */
   urlVerification(challenge: string, sign?: SignOptions): SlackRequest;
+  /**
+   * `request` delivered again, as Slack retries an event it thinks went unanswered: the same body (the
+   * same event_id), signed afresh at least `retryNum` seconds later, with X-Slack-Retry-Num and -Reason.
+   */
+  redelivery(request: SlackRequest, retryNum?: number): SlackRequest;
 }
 
 /** `v0=<hex HMAC-SHA256 of "v0:<timestamp>:<body>">`, as in X-Slack-Signature. */
@@ -389,6 +394,21 @@ export function createSlackRequests(defaults: SlackRequestDefaults): SlackReques
         is_ext_shared_channel: false,
       };
       return signed(JSON_TYPE, JSON.stringify(payload), payload, sign);
+    },
+
+    redelivery(request, retryNum = 1) {
+      const first = Number(request.headers['x-slack-request-timestamp']);
+      const timestamp = Math.max(Math.floor(now() / 1000), first + retryNum);
+      return {
+        ...request,
+        headers: {
+          ...request.headers,
+          'x-slack-request-timestamp': String(timestamp),
+          'x-slack-signature': slackSignature(defaults.signingSecret, timestamp, request.body),
+          'x-slack-retry-num': String(retryNum),
+          'x-slack-retry-reason': 'http_timeout',
+        },
+      };
     },
 
     urlVerification(challenge, sign = {}) {

@@ -14,6 +14,9 @@ const manifestSteps = z.object({
   ),
 });
 
+/** The input type Slack fills in itself, from the person who started the workflow or clicked in it. */
+export const USER_CONTEXT = 'slack#/types/user_context';
+
 export type ManifestStep = z.infer<typeof manifestSteps>['functions'][string];
 export type ManifestParameters = ManifestStep['output_parameters'];
 

@@ -7,7 +7,18 @@
 // missing, one the manifest does not declare, a value not of its declared type) are
 // `parameter_validation_failed`. A step's parameters come from manifest.yml, as Slack's come from the
 // manifest the app was installed with, so no test can complete a step with outputs Slack would refuse.
-import { type ManifestParameters, type ManifestStep, readManifestSteps } from './manifest-steps.js';
+// A `slack#/types/user_context` input is Slack's to set (reference/types/user_context-type): Workflow
+// Builder shows a builder no field for it, and fills it from the person who started the workflow or
+// clicked a button in it, as `{ id, secret }`, the secret being "a hash used internally by Slack to
+// validate the authenticity of the id". So a run takes that person (`by`) and never a typed value, and a
+// step that needs one with nobody to take it from is a workflow Slack does not publish.
+import { createHmac, randomBytes } from 'node:crypto';
+import {
+  type ManifestParameters,
+  type ManifestStep,
+  readManifestSteps,
+  USER_CONTEXT,
+} from './manifest-steps.js';
 
 /** What a workflow step's run looks like to the app: the `event` of a function_executed callback. */
 interface FunctionExecutedEvent {
@@ -34,7 +45,19 @@ interface FunctionExecutedEvent {
 interface FunctionExecutionInput {
   /** A step of the manifest; any other id runs a step with no parameters (one the manifest lost). */
   callbackId: string;
+  /** What the workflow's builder filled in (or mapped from earlier steps); never a user_context input. */
   inputs: Record<string, unknown>;
+  /**
+   * Who started the workflow (a link, a shortcut) or clicked the button of a message step before this
+   * one: Slack sets every user_context input from them. None for a run nobody started by hand (a
+   * schedule) with no such button.
+   */
+  by?: string;
+  /**
+   * The step as the manifest the app was installed with declares it, when that is not manifest.yml's:
+   * a workspace that installed an earlier version, whose workflows still send what it declared.
+   */
+  installedAs?: ManifestStep;
 }
 
 /** Where an execution stands, as Workflow Builder would show it. */
@@ -107,11 +130,45 @@ function checkTypesKnown(steps: Record<string, ManifestStep>): void {
   }
 }
 
+/**
+ * The inputs Slack sends: the builder's, and each user_context input set from `by`. Throws for what
+ * Workflow Builder never lets through: a typed user context, or a required one nobody can provide.
+ */
+function inputsAsSlackSets(
+  callbackId: string,
+  declared: ManifestParameters,
+  { inputs, by }: FunctionExecutionInput,
+  userContext: (userId: string) => { id: string; secret: string },
+): Record<string, unknown> {
+  const sent = { ...inputs };
+  for (const [name, parameter] of Object.entries(declared)) {
+    if (parameter.type !== USER_CONTEXT) continue;
+    if (name in inputs) {
+      throw new Error(
+        `fake Slack: ${callbackId}'s input ${name} is a user_context, which a workflow's builder cannot fill in: Slack sets it from the person who started the workflow or clicked in it (pass \`by\`)`,
+      );
+    }
+    if (by !== undefined) sent[name] = userContext(by);
+    else if (parameter.is_required) {
+      throw new Error(
+        `fake Slack: ${callbackId} needs a user_context for ${name}, and nobody started this run or clicked in it: Workflow Builder does not publish such a workflow`,
+      );
+    }
+  }
+  return sent;
+}
+
 export function createFakeFunctions(
   appId: string,
   steps: Record<string, ManifestStep> = readManifestSteps(),
 ): FakeFunctions {
   checkTypesKnown(steps);
+  // Slack's own key for a user context's secret: the app never learns it, so it cannot make one up.
+  const contextKey = randomBytes(32);
+  const userContext = (userId: string) => ({
+    id: userId,
+    secret: createHmac('sha256', contextKey).update(userId).digest('hex'),
+  });
   const executions = new Map<
     string,
     { state: FunctionExecutionState; outputs: ManifestParameters; token: string }
@@ -134,12 +191,14 @@ export function createFakeFunctions(
   };
 
   return {
-    execute({ callbackId, inputs }) {
+    execute(input) {
+      const { callbackId } = input;
+      const step = input.installedAs ?? steps[callbackId];
+      const inputs = inputsAsSlackSets(callbackId, step?.input_parameters ?? {}, input, userContext);
       count += 1;
       const suffix = String(count).padStart(8, '0');
       const executionId = `Fx${suffix}`;
       const token = `xwfp-fake-${suffix}`;
-      const step = steps[callbackId];
       const outputs = step?.output_parameters ?? {};
       executions.set(executionId, { state: { state: 'running' }, outputs, token });
       const described = (parameters: ManifestParameters) =>

@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import { eventCallback } from './event-envelope.js';
 import type { Outcome } from './interactions.js';
-import { type ManifestStep, readManifestSteps } from './manifest-steps.js';
+import { type ManifestStep, readManifestSteps, USER_CONTEXT } from './manifest-steps.js';
 import { ackFailure, createSignedSender } from './signed-sender.js';
 import type { FakeFunctions } from './workflow-functions.js';
 import type { Workspace } from './workspace.js';
@@ -54,28 +54,23 @@ export function createWorkflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
     ...(options.ackTimeoutMs === undefined ? {} : { ackTimeoutMs: options.ackTimeoutMs }),
   });
 
-  /** The inputs as Workflow Builder sends them: users by id, integers as numbers. */
-  const inputsOf = (
-    step: ManifestStep,
-    typed: Map<string, string>,
-    userId: string,
-  ): Record<string, unknown> | string => {
+  /**
+   * The inputs as the workflow's builder fills them in, integers as numbers. A user_context input has no
+   * field (Slack sets it from whoever runs the workflow, here the person typing).
+   */
+  const inputsOf = (step: ManifestStep, typed: Map<string, string>): Record<string, unknown> | string => {
     const inputs: Record<string, unknown> = {};
     for (const [name, parameter] of Object.entries(step.input_parameters)) {
-      let value: unknown = typed.get(name);
-      // "Person who used this workflow", the usual choice for a user input, is whoever runs it here.
-      if (value === undefined && parameter.type === 'slack#/types/user_id') value = userId;
+      const value = typed.get(name);
+      if (parameter.type === USER_CONTEXT) {
+        if (value !== undefined) return `${name}= is set by Slack from whoever runs the workflow`;
+        continue;
+      }
       if (value === undefined) {
         if (parameter.is_required) return `${name}= is required by this step`;
         continue;
       }
-      if (parameter.type === 'slack#/types/user_id' && typeof value === 'string') {
-        const handle = value.replace(/^@/, '');
-        value = workspace.people.find((person) => person.handle === handle || person.id === handle)?.id;
-        if (value === undefined) return `${name}=${handle} is nobody in this workspace`;
-      }
-      if (parameter.type === 'integer') value = Number(value);
-      inputs[name] = value;
+      inputs[name] = parameter.type === 'integer' ? Number(value) : value;
     }
     const unknown = [...typed.keys()].filter((name) => !(name in step.input_parameters));
     if (unknown.length > 0) return `this step has no input ${unknown.join(', ')}`;
@@ -97,9 +92,10 @@ export function createWorkflowRuns(options: WorkflowRunsOptions): WorkflowRuns {
           error: `use ${WORKFLOW_COMMAND} <step> key=value …, a step among ${Object.keys(steps).join(', ')}`,
         };
       }
-      const inputs = inputsOf(step, typedPairs(rest.join(' ')), userId);
+      const inputs = inputsOf(step, typedPairs(rest.join(' ')));
       if (typeof inputs === 'string') return { ok: false, error: inputs };
-      const event = functions.execute({ callbackId, inputs });
+      // Typed on the page, as a link trigger starts a workflow: the person typing is the one who ran it.
+      const event = functions.execute({ callbackId, inputs, by: userId });
       const run = { userId, channel, title: step.title };
       runs.set(event.function_execution_id, run);
       const body = eventCallback(

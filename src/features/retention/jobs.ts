@@ -1,7 +1,8 @@
 // Rows that only ever grow get a retention: audit records (one or more for every action of every
 // person), channel shares long expired, approval requests once decided and standing grants once run
-// out, power claims (a few seconds' worth each, one row per machine) and
-// channels' post slots (a second's worth each, one row per channel).
+// out, power claims (a few seconds' worth each, one row per machine),
+// channels' post slots (a second's worth each, one row per channel) and the claims of workflow step
+// runs (one per run, needed only while Slack may still deliver the run again).
 // Once a day a replica deletes what is past AUDIT_RETENTION_DAYS and DELEGATION_RETENTION_DAYS. Every
 // replica may run it: deleting rows already deleted is a no-op.
 // A decided request is kept as long as audit records: the spend report finds the person a machine was
@@ -27,10 +28,24 @@ const PRUNE_BATCH = 5000;
  * from the message as Slack shows it.
  */
 export const KEEP_ROW_MESSAGES_MS = 7 * DAY_MS;
+/**
+ * A step run's claim (store/workflow-step-runs.ts) stops a second delivery of the run: Slack redelivers
+ * an event it thinks went unanswered a few times within minutes, so a day is ample.
+ */
+export const KEEP_STEP_RUNS_MS = DAY_MS;
 
 /** The repositories it prunes, and what it prunes them by. */
 const needs = {
-  store: ['audit', 'delegations', 'approvals', 'costAlerts', 'powerClaims', 'rowMessages', 'postSlots'],
+  store: [
+    'audit',
+    'delegations',
+    'approvals',
+    'costAlerts',
+    'powerClaims',
+    'rowMessages',
+    'postSlots',
+    'workflowStepRuns',
+  ],
   uses: ['now', 'logger', 'retention'],
 } as const;
 
@@ -73,6 +88,9 @@ export function retentionJobs(deps: JobDepsOf<typeof needs>): SchedulerJob[] {
         );
         // A channel's post slot in the past says nothing (the next post goes at once): one row per channel.
         const postSlots = await store.postSlots.pruneBefore(at);
+        const stepRuns = await inBatches((limit) =>
+          store.workflowStepRuns.pruneBefore(at - KEEP_STEP_RUNS_MS, limit),
+        );
         const pruned = {
           audit,
           delegations,
@@ -82,6 +100,7 @@ export function retentionJobs(deps: JobDepsOf<typeof needs>): SchedulerJob[] {
           powerClaims,
           rowMessages,
           postSlots,
+          stepRuns,
         };
         if (Object.values(pruned).some((count) => count > 0)) {
           logger.info({ ...pruned, retention }, 'pruned rows past their retention');

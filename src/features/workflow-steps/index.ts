@@ -1,5 +1,7 @@
 // Workflow Builder's custom steps (manifest.yml `functions`): Start, Stop and Restart machine, Wait
-// until a machine reaches a state, and Request a machine (an approvals create request), each acting with the key of the person it names once they turned steps on with `/ps steps on`.
+// until a machine reaches a state, and Request a machine (an approvals create request). Each acts with
+// the key of the person who started the workflow or clicked in it (the user context Slack sets), once
+// they turned steps on with `/ps steps on`, and runs once however often Slack delivers it.
 import { StepCallbackId } from '../../slack/ids.js';
 import type { Feature } from '../feature.js';
 import { stepsOperation } from './commands/steps.js';

@@ -1,5 +1,5 @@
 // Start, Stop and Restart machine as Workflow Builder steps: the same power request as a click (its
-// claim against a second request, its audit record), with the key of the person the step names. A
+// claim against a second request, its audit record), with the key of the person the step acts for. A
 // machine already where the step would take it completes the step: "stop my dev machines" at 19:00
 // succeeds for the ones already off. The outputs are the machine as re-read after the request; the
 // Wait step follows it to a state.

@@ -1,5 +1,5 @@
 // The "Request a machine" step: the member's create request of the approvals feature, sent for the
-// person the step names, to their team's administrators (or its approvals channel). The step stays
+// person who started the workflow or clicked in it, to their team's administrators (or its approvals channel). The step stays
 // open while the request waits: the request keeps the run's function_execution_id, and whoever decides
 // it, on any replica and after any restart, ends the run (request-completion.ts). What Paperspace would
 // refuse is named at once, before anyone is asked.
@@ -68,12 +68,12 @@ export function requestStep(deps: WorkflowStepsDeps): (args: StepArgs) => Promis
     ]);
     if (linked === undefined || account.kind === 'individual') {
       throw new UserFacingError(
-        `The Paperspace account of <@${user.userId}> is not a team, so there is no administrator to ask: they can create the machine themselves with \`/ps create\`.`,
+        `The Paperspace account of the person this step acts for is not a team, so there is no administrator to ask: they can create the machine themselves with \`/ps create\`.`,
       );
     }
     if (template === undefined) {
       throw new UserFacingError(
-        `The key of <@${user.userId}> sees no template "${typed.templateId}": use a template id as \`/ps templates\` lists it.`,
+        `The key of the person this step acts for sees no template "${typed.templateId}": use a template id as \`/ps templates\` lists it.`,
       );
     }
     // Checked as the approver's create will be: the machine goes to the requester (their Paperspace

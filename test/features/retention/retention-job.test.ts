@@ -1,7 +1,11 @@
 // The daily prune against a real database: what is past its retention goes, everything else stays.
 import { describe, expect, it } from 'vitest';
 import { parseDatabaseUrl } from '../../../src/config.js';
-import { KEEP_ROW_MESSAGES_MS, retentionJobs } from '../../../src/features/retention/jobs.js';
+import {
+  KEEP_ROW_MESSAGES_MS,
+  KEEP_STEP_RUNS_MS,
+  retentionJobs,
+} from '../../../src/features/retention/jobs.js';
 import { createLogger } from '../../../src/logger.js';
 import type { SchedulerJob } from '../../../src/scheduler/job.js';
 import { openPostgresClient } from '../../../src/store/postgres-client.js';
@@ -279,6 +283,12 @@ describe.each(storeFactories)('the retention job on $name', (factory) => {
     // A channel whose next post slot ended a moment ago, and one whose slot is still ahead.
     await db.store.postSlots.claim('C_PAST', NOW - 1_001, 1_000);
     await db.store.postSlots.claim('C_AHEAD', NOW, 1_000);
+    for (const [executionId, at] of [
+      ['Fx-past', NOW - KEEP_STEP_RUNS_MS - 1],
+      ['Fx-inside', NOW - KEEP_STEP_RUNS_MS],
+    ] as const) {
+      await db.store.workflowStepRuns.claim({ teamId: 'T1', executionId, at });
+    }
     const tables = [
       'audit_records',
       'delegations',
@@ -288,6 +298,7 @@ describe.each(storeFactories)('the retention job on $name', (factory) => {
       'power_claims',
       'row_messages',
       'channel_post_slots',
+      'workflow_step_runs',
     ];
     expect(await rowsIn(db.url, tables)).toEqual(Object.fromEntries(tables.map((table) => [table, 2])));
 

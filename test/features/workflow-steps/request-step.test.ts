@@ -5,6 +5,7 @@ import type { ApiCall } from '../../support/fake-slack.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
 import { eventually, settle, textOf } from '../machines/machine-kit.js';
+import { completionsOf } from './step-kit.js';
 
 // Sam is a member of Maya's Paperspace team: only Maya (an administrator) may create. A workflow's
 // "Request a machine" step names Sam; Maya decides in her DM, as for a request Sam sent himself.
@@ -44,7 +45,6 @@ const postsTo = (channel: string) => (call: ApiCall) =>
 
 /** The step's inputs as Workflow Builder sends them, for a machine named `name`. */
 const inputsFor = (name: string, overrides: Record<string, unknown> = {}) => ({
-  user: SAM,
   machine_name: name,
   machine_type: 'C4',
   template: 't04azgph',
@@ -54,12 +54,13 @@ const inputsFor = (name: string, overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** Runs the step as a workflow would: Slack's function_executed event, signed, into the bot. */
-async function runStep(inputs: Record<string, unknown>): Promise<string> {
-  const event = bot.slack.functions.execute({
-    callbackId: StepCallbackId.requestMachine,
-    inputs,
-  });
+/** The function_executed event of a run `by` started (Slack sets the step's user context from them). */
+const runOf = (inputs: Record<string, unknown>, by: string) =>
+  bot.slack.functions.execute({ callbackId: StepCallbackId.requestMachine, inputs, by });
+
+/** Runs the step as a workflow Sam (or `by`) started would: the event, signed, into the bot. */
+async function runStep(inputs: Record<string, unknown>, by: string = SAM): Promise<string> {
+  const event = runOf(inputs, by);
   expect((await bot.send(bot.requests.event({ ...event }))).status).toBe(200);
   return event.function_execution_id;
 }
@@ -171,15 +172,39 @@ describe('the Request a machine step', () => {
     );
   });
 
+  it('opens one request and completes once when Slack delivers the run again', async () => {
+    const event = runOf(inputsFor('step-twice'), SAM);
+    const first = bot.requests.event({ ...event });
+    const sent = await Promise.all([bot.send(first), bot.send(bot.requests.redelivery(first))]);
+    expect(sent.map((response) => response.status)).toEqual([200, 200]);
+    const toMaya = await bot.slack.waitFor(
+      (call) => postsTo(MAYA)(call) && textOf(call.args.blocks).includes('step-twice'),
+    );
+    expect((await bot.send(bot.requests.redelivery(first, 2))).status).toBe(200);
+    await settle(300);
+    const open = await bot.store.approvals.openBy(bot.slack.teamId, SAM, clock.now());
+    expect(open.filter((request) => request.machineName === 'step-twice')).toHaveLength(1);
+    const asked = bot.slack
+      .calls('chat.postMessage')
+      .filter((call) => postsTo(MAYA)(call) && textOf(call.args.blocks).includes('step-twice'));
+    expect(asked).toHaveLength(1);
+
+    await click(ActionId.requestApprove, buttonValue(toMaya.args.blocks, ActionId.requestApprove), MAYA);
+    expect(await ended(event.function_execution_id)).toMatchObject({ state: 'completed' });
+    await settle(200);
+    expect(completionsOf(bot.slack, event.function_execution_id)).toEqual(['functions.completeSuccess']);
+    expect(bot.emulator.state.machineByName('step-twice')).toBeDefined();
+  });
+
   it('fails at once, with no Paperspace call, for a person without steps on or without a key', async () => {
     const before = { ada: callsBy(USERS.ada.emulatorUserId), all: bot.emulator.state.requests().length };
-    const off = await ended(await runStep(inputsFor('step-ada', { user: ADA })));
+    const off = await ended(await runStep(inputsFor('step-ada'), ADA));
     expect(off.state === 'failed' && off.error).toContain(
-      'The person this step acts as has not allowed Paperspace steps',
+      'The person this step acts for has not allowed Paperspace steps',
     );
-    const nokey = await ended(await runStep(inputsFor('step-nokey', { user: NOKEY })));
+    const nokey = await ended(await runStep(inputsFor('step-nokey'), NOKEY));
     expect(nokey.state === 'failed' && nokey.error).toContain(
-      'The person this step acts as has no Paperspace key linked',
+      'The person this step acts for has no Paperspace key linked',
     );
     expect(callsBy(USERS.ada.emulatorUserId)).toBe(before.ada);
     expect(bot.emulator.state.requests().length).toBe(before.all);

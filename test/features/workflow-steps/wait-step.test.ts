@@ -19,12 +19,9 @@ const bot = useTestBot({
   },
 });
 
-/** Sends the step's function_executed event into the bot and answers its execution id. */
-async function startStep(inputs: Record<string, unknown>): Promise<string> {
-  const event = bot.slack.functions.execute({
-    callbackId: StepCallbackId.waitForState,
-    inputs,
-  });
+/** Sends the function_executed event of a run `by` started into the bot and answers its execution id. */
+async function startStep(inputs: Record<string, unknown>, by: string = ADA): Promise<string> {
+  const event = bot.slack.functions.execute({ callbackId: StepCallbackId.waitForState, inputs, by });
   expect((await bot.send(bot.requests.event({ ...event }))).status).toBe(200);
   return event.function_execution_id;
 }
@@ -52,7 +49,6 @@ describe('the Wait until a machine reaches a state step', () => {
     const id = await startStep({
       machine: machine.name,
       state: 'serviceready',
-      user: ADA,
       timeout_minutes: 10,
     });
     await eventually(async () =>
@@ -80,7 +76,6 @@ describe('the Wait until a machine reaches a state step', () => {
     const id = await startStep({
       machine: machine.name,
       state: 'serviceready',
-      user: ADA,
       timeout_minutes: 1,
     });
     await eventually(async () =>
@@ -96,13 +91,13 @@ describe('the Wait until a machine reaches a state step', () => {
 
   it('completes at once for a machine already in the state, without a watch', async () => {
     const machine = addSpareMachine(bot, { prefix: 'wait-there-', state: 'off' });
-    const id = await startStep({ machine: machine.id, state: 'off', user: ADA });
+    const id = await startStep({ machine: machine.id, state: 'off' });
     expect(await ended(id)).toMatchObject({ state: 'completed', outputs: { state: 'off' } });
     expect(await bot.store.watches.listActive({ machineId: machine.id })).toEqual([]);
   });
 
   it('fails at once for a state the machine can never reach, and for a person who has not turned steps on', async () => {
-    const headless = await startStep({ machine: 'ada-cpu-box', state: 'ready', user: ADA });
+    const headless = await startStep({ machine: 'ada-cpu-box', state: 'ready' });
     const never = await ended(headless);
     expect(never.state === 'failed' && never.error).toContain('headless Linux machine');
     const samMachine = addSpareMachine(bot, {
@@ -110,7 +105,7 @@ describe('the Wait until a machine reaches a state step', () => {
       state: 'off',
       owner: USERS.sam.emulatorUserId,
     });
-    const sam = await startStep({ machine: samMachine.name, state: 'off', user: USERS.sam.slackId });
+    const sam = await startStep({ machine: samMachine.name, state: 'off' }, USERS.sam.slackId);
     const refused = await ended(sam);
     expect(refused.state === 'failed' && refused.error).toContain('/ps steps on');
     expect(await bot.store.watches.listActive({ machineId: samMachine.id })).toEqual([]);

@@ -414,7 +414,7 @@ describe('response_url', () => {
 });
 
 describe('functions.completeSuccess and completeError', () => {
-  const run = () => functions.execute({ callbackId: 'stop_machine', inputs: { machine: 'gpu-1' } });
+  const run = () => functions.execute({ callbackId: 'stop_machine', inputs: { machine: 'gpu-1' }, by: ADA });
   const stopped = { machine_id: 'ps1', machine_name: 'gpu-1', state: 'off' };
 
   it("take a run's workflow token beside the bot token, end the run once, and say so", async () => {

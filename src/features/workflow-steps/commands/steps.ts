@@ -1,4 +1,5 @@
-// /ps steps [on|off]: whether Workflow Builder steps that name this person may act with their key.
+// /ps steps [on|off]: whether Workflow Builder steps in workflows this person starts or clicks in may act
+// with their key.
 
 import { z } from 'zod';
 import { plainMessage } from '../../../slack/block-kit/messages.js';
@@ -18,11 +19,12 @@ export const stepsOperation = defineOperation({
   name: 'steps',
   usage: `${SLASH_COMMAND} steps [on|off]`,
   summary:
-    'Let Workflow Builder steps that name you act with your Paperspace key (off unless you turn them on), or say whether they may.',
+    'Let Workflow Builder steps in workflows you start or click in act with your Paperspace key (off unless you turn them on), or say whether they may.',
   help: {
     parameters: ['`on` or `off` (nothing: say whether they are on).'],
     examples: [`${SLASH_COMMAND} steps on`],
-    effect: 'Lets Workflow Builder steps that name you start, stop or wait for machines with your key.',
+    effect:
+      'Lets Workflow Builder steps in workflows you start or click in start, stop, wait for or request machines with your key.',
   },
   kind: 'change',
   params: z.object({
@@ -47,8 +49,8 @@ const reply = plainMessage;
 
 function describe(enabled: boolean): string {
   return enabled
-    ? `Workflow Builder steps that name you (Start, Stop, Restart, Wait for a machine, Request a machine) act with your Paperspace key. \`${SLASH_COMMAND} steps off\` stops them.`
-    : `Workflow Builder steps that name you fail without touching Paperspace. \`${SLASH_COMMAND} steps on\` lets them act with your key.`;
+    ? `Workflow Builder steps (Start, Stop, Restart, Wait for a machine, Request a machine) in workflows you start or click a button in act with your Paperspace key. \`${SLASH_COMMAND} steps off\` stops them.`
+    : `Workflow Builder steps in workflows you start or click in fail without touching Paperspace. \`${SLASH_COMMAND} steps on\` lets them act with your key.`;
 }
 
 async function setSteps(
