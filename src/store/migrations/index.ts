@@ -30,7 +30,7 @@ import { ownerAndMachineLookups } from './025-owner-and-machine-lookups.js';
 import { machineOwners } from './026-machine-owners.js';
 import { costAlertRecipients } from './027-cost-alert-recipients.js';
 import { slackbotProposals } from './028-slackbot-proposals.js';
-import { workflowStepRuns } from './033-workflow-step-runs.js';
+import { workflowStepRuns } from './029-workflow-step-runs.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [

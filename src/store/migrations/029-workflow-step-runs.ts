@@ -6,7 +6,7 @@
 import type { Migration } from './migration.js';
 
 export const workflowStepRuns: Migration = {
-  version: 33,
+  version: 29,
   name: 'workflow_step_runs',
   sql: () => `
       CREATE TABLE workflow_step_runs (
