@@ -20,6 +20,8 @@ const START_READS = 32;
  * connection pool (bot.ts), so everyone else's commands still find sockets.
  */
 const MOST_READS = 512;
+/** Reads let go in one turn of the event loop at most. */
+const RELEASED_PER_TURN = 16;
 /** A 429 without Retry-After pauses the key's new reads this long. */
 const DEFAULT_PAUSE_MS = 1000;
 /** The longest pause a 429 asks that is honoured here; the client gives up on longer ones itself. */
@@ -54,14 +56,35 @@ function createReadPace(idle: () => void): ReadPace {
   let growing = true;
   let inFlight = 0;
   let paused: NodeJS.Timeout | undefined;
-  const waiting: Array<() => void> = [];
+  /** Reads waiting for room, in order, from `next` on (an index: 5,000 shifts would copy the rest each time). */
+  let waiting: Array<() => void> = [];
+  let next = 0;
+  const queued = () => waiting.length - next;
 
+  let pumpQueued = false;
   const pump = () => {
-    while (paused === undefined && inFlight < Math.floor(limit) && waiting.length > 0) {
+    // Each read let go sends its request (opening a socket, often) before the event loop turns again:
+    // a few each turn, so letting hundreds go at once never holds Slack's requests back.
+    for (let released = 0; released < RELEASED_PER_TURN; released += 1) {
+      if (paused !== undefined || inFlight >= Math.floor(limit) || queued() === 0) break;
       inFlight += 1;
-      waiting.shift()?.();
+      const turn = waiting[next];
+      next += 1;
+      turn?.();
     }
-    if (inFlight === 0 && waiting.length === 0 && paused === undefined) idle();
+    if (queued() === 0 && next > 0) {
+      waiting = [];
+      next = 0;
+    }
+    const more = paused === undefined && inFlight < Math.floor(limit) && queued() > 0;
+    if (more && !pumpQueued) {
+      pumpQueued = true;
+      setImmediate(() => {
+        pumpQueued = false;
+        pump();
+      });
+    }
+    if (inFlight === 0 && queued() === 0 && paused === undefined) idle();
   };
   const rateLimited = (error: PaperspaceRateLimitError) => {
     limit = Math.max(1, Math.floor(limit / 2));
