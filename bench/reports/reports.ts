@@ -37,8 +37,8 @@ const STALL_LIMIT_MS = 100;
 const ACK_LIMIT_MS = 3000;
 const SPEND_REPLY_LIMIT_MS = 5000;
 /** Commands of one burst, and the pause between bursts while a report is built. */
-const BURST = 20;
-const BURST_EVERY_MS = 250;
+const BURST = 10;
+const BURST_EVERY_MS = 500;
 const WORLD_NICENESS = 10;
 /** How long the floor's commands are sent: about as long as a report takes. */
 const FLOOR_MS = 4000;

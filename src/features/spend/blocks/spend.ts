@@ -87,32 +87,32 @@ function ownerLines(owner: OwnerSpend, biggest: number): ReportLine[] {
   const heading = ownerHeading(owner);
   const machineLines = owner.machines.map((machine) => machineLine(machine, biggest));
   const whole = [heading, ...machineLines].join('\n');
-  const parts: { lines: string[]; machines: MachineSpend[] }[] = [];
-  if (whole.length <= LIMITS.sectionText) parts.push({ lines: machineLines, machines: owner.machines });
-  else {
-    const continued = `*${ownerLabel(owner)}* (continued)`;
-    let length = heading.length;
-    for (const [index, line] of machineLines.entries()) {
-      const current = parts.at(-1);
-      if (current === undefined || length + line.length + 1 > OWNER_PART_TEXT) {
-        parts.push({ lines: [line], machines: [owner.machines[index] as MachineSpend] });
-        length = (parts.length === 1 ? heading : continued).length + line.length + 1;
-      } else {
-        current.lines.push(line);
-        current.machines.push(owner.machines[index] as MachineSpend);
-        length += line.length + 1;
-      }
-    }
-    return parts.map((part, index) => ({
-      kind: 'owner',
-      owner,
-      text: [index === 0 ? heading : continued, ...part.lines].join('\n'),
-      machines: part.machines,
-      part: index + 1,
-      parts: parts.length,
-    }));
+  if (whole.length <= LIMITS.sectionText) {
+    return [{ kind: 'owner', owner, text: whole, machines: owner.machines, part: 1, parts: 1 }];
   }
-  return [{ kind: 'owner', owner, text: whole, machines: owner.machines, part: 1, parts: 1 }];
+  const continued = `*${ownerLabel(owner)}* (continued)`;
+  const parts: { lines: string[]; machines: MachineSpend[] }[] = [];
+  let length = 0;
+  for (const [index, line] of machineLines.entries()) {
+    const machine = owner.machines[index] as MachineSpend;
+    const current = parts.at(-1);
+    if (current !== undefined && length + line.length + 1 <= OWNER_PART_TEXT) {
+      current.lines.push(line);
+      current.machines.push(machine);
+      length += line.length + 1;
+    } else {
+      parts.push({ lines: [line], machines: [machine] });
+      length = (parts.length === 1 ? heading : continued).length + line.length + 1;
+    }
+  }
+  return parts.map((part, index) => ({
+    kind: 'owner',
+    owner,
+    text: [index === 0 ? heading : continued, ...part.lines].join('\n'),
+    machines: part.machines,
+    part: index + 1,
+    parts: parts.length,
+  }));
 }
 
 /**
