@@ -1,5 +1,5 @@
 // The benchmarks, run by bench/run.ts on the production runtime: every one, or the ones named
-// (completion|polling|ack|memory|cost-guard|db-size); BENCH_QUICK=1 runs small sizes to check that they
+// (completion|polling|ack|memory|cost-guard|db-size|reports); BENCH_QUICK=1 runs small sizes to check that they
 // work (not figures to report). Each prints its table (figures, reference, ratio, PASS/FAIL) and
 // bench/RESULTS.md is updated with the date and the machine. The exit code is 1 when a goal was missed.
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import {
   passed,
   updateResultsFile,
 } from './report.js';
+import { runReports } from './reports/reports.js';
 
 const BENCHMARKS: Record<string, () => Promise<BenchmarkResult>> = {
   completion: runCompletionLatency,
@@ -24,6 +25,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchmarkResult>> = {
   memory: runMemory,
   'cost-guard': runCostGuardCalls,
   'db-size': runDbSize,
+  reports: runReports,
 };
 const ORDER = Object.keys(BENCHMARKS);
 // Run from a copy of the checkout (bench/run.ts), the results still belong to the checkout it came from.

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { type RunningBot, startBot } from '../../src/bot.js';
 import { createLogger, type Logger } from '../../src/logger.js';
+import type { CronEngine } from '../../src/scheduler/cron-engine.js';
 import { manualTimers, type SchedulerTimers } from '../../src/scheduler/scheduler.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createKeyVault, type KeyVault } from '../../src/vault/key-vault.js';
@@ -30,6 +31,8 @@ export interface BenchBotOptions {
   vaultKey?: Buffer;
   /** Manual ticks by default; realTimers to poll every 5 s on the real clock. */
   timers?: SchedulerTimers;
+  /** node-cron by default; a manual cron fires the digests and reminders when the benchmark says. */
+  cron?: CronEngine;
 }
 
 export interface BenchBot {
@@ -78,6 +81,7 @@ export async function startBenchBot(options: BenchBotOptions): Promise<BenchBot>
         pollIntervalMs: BENCH_POLL_INTERVAL_MS,
         timers: options.timers ?? manualTimers,
         replicaId: options.replicaId ?? 'bench',
+        ...(options.cron === undefined ? {} : { cron: options.cron }),
       },
       now,
     });

@@ -8,6 +8,7 @@ import {
   createApiError,
   MissingAccessTokenError,
   PaperspaceConnectionError,
+  PaperspaceRateLimitError,
   PaperspaceRetryLaterError,
   PaperspaceTimeoutError,
   PaperspaceUnexpectedResponseError,
@@ -45,6 +46,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Overrides the client's maxRetries for this call; unsafe operations are never retried. */
   maxRetries?: number;
+  /**
+   * Told of every 429 an attempt of this call is answered with, retried or not: a caller pacing many
+   * calls of one key slows them all down (spend/read-pace.ts) while the retry waits its Retry-After.
+   */
+  onRateLimited?: (error: PaperspaceRateLimitError) => void;
 }
 
 export type QueryValue = string | number | boolean | null | undefined;
@@ -188,7 +194,14 @@ export function createHttpCore(options: HttpCoreOptions): HttpCore {
       durationMs: elapsed(),
       attempt: attemptNumber,
     });
-    return interpret(req, statusCode, responseHeaders, text, requestId);
+    if (req.onRateLimited === undefined || statusCode !== 429)
+      return interpret(req, statusCode, responseHeaders, text, requestId);
+    try {
+      return interpret(req, statusCode, responseHeaders, text, requestId);
+    } catch (error) {
+      if (error instanceof PaperspaceRateLimitError) req.onRateLimited(error);
+      throw error;
+    }
   }
 
   function interpret<T>(

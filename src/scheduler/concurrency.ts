@@ -53,3 +53,21 @@ export function createLimiter(limit: number): Limiter {
     },
   };
 }
+
+/** Work done between two turns of the event loop at most: a Slack request waits no longer than this. */
+const SLICE_MS = 10;
+
+/**
+ * Runs `work` for every item in order, giving the event loop a turn (setImmediate) whenever a slice of
+ * SLICE_MS has passed, so a long list never holds acks and timers back for longer than that.
+ */
+export async function forEachInSlices<T>(items: Iterable<T>, work: (item: T) => void): Promise<void> {
+  let sliceStart = performance.now();
+  for (const item of items) {
+    work(item);
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      await new Promise<void>((turn) => setImmediate(turn));
+      sliceStart = performance.now();
+    }
+  }
+}

@@ -7,7 +7,6 @@ import { isStoppable } from '../../domain/machine-states.js';
 import { runningSince } from '../../domain/running-time.js';
 import { teamRoleOf } from '../../domain/team-role.js';
 import { PaperspaceError } from '../../paperspace/errors.js';
-import { forEachConcurrently } from '../../scheduler/concurrency.js';
 import { plainMessage } from '../../slack/block-kit/messages.js';
 import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
@@ -21,10 +20,8 @@ import type { JobResources } from '../job-needs.js';
 import { digestMessage, type RunningMachine } from './blocks/digest.js';
 import { NO_OWNER_YET } from './blocks/no-owner-yet.js';
 import { ownerLabel } from './blocks/spend.js';
+import { readPaceOf } from './read-pace.js';
 import { readSpend, type SpendReport } from './spend-report.js';
-
-/** Machines whose events are read at once to tell how long they have run. */
-const CONCURRENT_READS = 4;
 
 /** The pacer: the digest takes its turn in its channel with the bot's other posts there. */
 export interface DigestDeliveryDeps
@@ -142,22 +139,25 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
         ...report.unowned.map((machine) => [machine.id, NO_OWNER_YET.toLowerCase()] as const),
       ]);
       const running: RunningMachine[] = [];
-      await forEachConcurrently(
-        report.machines.filter((machine) => isStoppable(machine.state)),
-        CONCURRENT_READS,
-        async (machine) => {
-          // How long it has run comes from its events; a machine whose events cannot be read is still
-          // listed (with its Stop button), only without the duration.
-          const events = await client.machines.show(machine.id).then(
-            (shown) => shown.events ?? [],
-            () => [],
-          );
-          running.push({
-            machine,
-            owner: ownerOf.get(machine.id) ?? 'owner unknown',
-            since: runningSince(events),
-          });
-        },
+      const pace = readPaceOf(deps.clients, setter);
+      await Promise.all(
+        report.machines
+          .filter((machine) => isStoppable(machine.state))
+          .map(async (machine) => {
+            // How long it has run comes from its events; a machine whose events cannot be read is still
+            // listed (with its Stop button), only without the duration.
+            const events = await pace
+              .run((options) => client.machines.show(machine.id, options))
+              .then(
+                (shown) => shown.events ?? [],
+                () => [],
+              );
+            running.push({
+              machine,
+              owner: ownerOf.get(machine.id) ?? 'owner unknown',
+              since: runningSince(events),
+            });
+          }),
       );
       running.sort((a, b) => (a.since ?? 0) - (b.since ?? 0) || a.machine.name.localeCompare(b.machine.name));
       const now = deps.now();

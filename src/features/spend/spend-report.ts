@@ -11,15 +11,13 @@ import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceError } from '../../paperspace/errors.js';
 import type { Machine, User } from '../../paperspace/schemas.js';
 import { monthBounds } from '../../paperspace/v1/usage-estimate.js';
-import { forEachConcurrently } from '../../scheduler/concurrency.js';
+import { forEachInSlices } from '../../scheduler/concurrency.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 import type { PaperspaceClientFactory } from '../../vault/paperspace-clients.js';
 import { type Attribution, attributeMachines, type SpendPerson } from './machine-attribution.js';
+import { readPaceOf } from './read-pace.js';
 import { utilizationCacheOf } from './utilization-cache.js';
-
-/** Utilization requests in flight at once for one report: quick, without a burst Paperspace answers with 429. */
-const CONCURRENT_READS = 4;
 
 export interface MachineSpend {
   id: string;
@@ -108,14 +106,13 @@ export async function readSpend(reader: SpendReader, request: SpendRequest): Pro
     scope === 'team' || attribution.owner.kind === 'none' || isOwnedBy(attribution.owner, readerOf(request));
 
   const cache = utilizationCacheOf(reader.clients, reader.now);
+  const pace = readPaceOf(reader.clients, request.user);
   const spends = new Map<string, { spend: MachineSpend; attribution: Attribution }>();
   const unread: SpendReport['unread'] = [];
-  await forEachConcurrently(existed, CONCURRENT_READS, async (machine) => {
-    const attribution = attributionOf(machine);
-    if (!inScope(attribution)) return;
+  const read = async (machine: Machine, attribution: Attribution) => {
     try {
       const utilization = await cache.get(machine.id, month, current, () =>
-        client.machines.utilization(machine.id, month),
+        pace.run((options) => client.machines.utilization(machine.id, month, options)),
       );
       const cost = usageCost(utilization);
       spends.set(machine.id, {
@@ -127,7 +124,13 @@ export async function readSpend(reader: SpendReader, request: SpendRequest): Pro
       if (!(error instanceof PaperspaceError || error instanceof UserFacingError)) throw error;
       unread.push({ id: machine.id, name: machine.name, problem: error.message });
     }
+  };
+  const reads: Promise<void>[] = [];
+  await forEachInSlices(existed, (machine) => {
+    const attribution = attributionOf(machine);
+    if (inScope(attribution)) reads.push(read(machine, attribution));
   });
+  await Promise.all(reads);
 
   // The digest lists the team's running machines from here, read or not; a member's, only theirs.
   const isTheirs = (machine: Machine) => {

@@ -65,17 +65,53 @@ function machineLine(machine: MachineSpend, biggest: number): string {
   return `${nameMrkdwn(machine.name, 'plain')}  ${formatHoursMinutes(cost.secondsUsed)} · *${amount}*${bar === '' ? '' : `\n\`${bar}\``}`;
 }
 
-/** One section per person, split where a person's machines would pass a section's 3000 characters. */
-function ownerSections(owner: OwnerSpend, biggest: number): KnownBlock[] {
-  const heading = `*${ownerLabel(owner)}*: *${formatMoney(owner.total)}* (${plural(owner.machines.length, 'machine')})`;
-  const sections: string[] = [heading];
-  for (const machine of owner.machines) {
-    const line = machineLine(machine, biggest);
-    const last = sections.length - 1;
-    if ((sections[last] ?? '').length + line.length + 1 > LIMITS.sectionText) sections.push(line);
-    else sections[last] = `${sections[last]}\n${line}`;
+/**
+ * Text of one part of a person's machines: a person whose machines fit one section is one part, as
+ * ever; one with more is cut into parts of half a section, so a page packs several beside its other
+ * blocks and one person's machines run on over as many pages as they need.
+ */
+const OWNER_PART_TEXT = LIMITS.sectionText / 2;
+
+/** A line of the report as it is paged: a part of one owner's machines, or some of those with no owner yet. */
+type ReportLine =
+  | { kind: 'owner'; owner: OwnerSpend; text: string; machines: MachineSpend[]; part: number; parts: number }
+  | { kind: 'unowned'; machines: MachineSpend[]; first: boolean };
+
+function ownerHeading(owner: OwnerSpend): string {
+  return `*${ownerLabel(owner)}*: *${formatMoney(owner.total)}* (${plural(owner.machines.length, 'machine')})`;
+}
+
+/** The owner's machines cut into parts (one when they fit a section), each with its heading. */
+function ownerLines(owner: OwnerSpend, biggest: number): ReportLine[] {
+  const heading = ownerHeading(owner);
+  const machineLines = owner.machines.map((machine) => machineLine(machine, biggest));
+  const whole = [heading, ...machineLines].join('\n');
+  if (whole.length <= LIMITS.sectionText) {
+    return [{ kind: 'owner', owner, text: whole, machines: owner.machines, part: 1, parts: 1 }];
   }
-  return sections.map((text) => section(text));
+  const continued = `*${ownerLabel(owner)}* (continued)`;
+  const parts: { lines: string[]; machines: MachineSpend[] }[] = [];
+  let length = 0;
+  for (const [index, line] of machineLines.entries()) {
+    const machine = owner.machines[index] as MachineSpend;
+    const current = parts.at(-1);
+    if (current !== undefined && length + line.length + 1 <= OWNER_PART_TEXT) {
+      current.lines.push(line);
+      current.machines.push(machine);
+      length += line.length + 1;
+    } else {
+      parts.push({ lines: [line], machines: [machine] });
+      length = (parts.length === 1 ? heading : continued).length + line.length + 1;
+    }
+  }
+  return parts.map((part, index) => ({
+    kind: 'owner',
+    owner,
+    text: [index === 0 ? heading : continued, ...part.lines].join('\n'),
+    machines: part.machines,
+    part: index + 1,
+    parts: parts.length,
+  }));
 }
 
 /**
@@ -84,13 +120,8 @@ function ownerSections(owner: OwnerSpend, biggest: number): KnownBlock[] {
  */
 const UNOWNED_PER_LINE = 8;
 
-/** A line of the report as it is paged: one owner's machines, or some of those with no owner yet. */
-type ReportLine =
-  | { kind: 'owner'; owner: OwnerSpend }
-  | { kind: 'unowned'; machines: MachineSpend[]; first: boolean };
-
-function reportLines(report: SpendReport): ReportLine[] {
-  const lines: ReportLine[] = report.owners.map((owner) => ({ kind: 'owner', owner }));
+function reportLines(report: SpendReport, biggest: number): ReportLine[] {
+  const lines: ReportLine[] = report.owners.flatMap((owner) => ownerLines(owner, biggest));
   for (let at = 0; at < report.unowned.length; at += UNOWNED_PER_LINE) {
     lines.push({
       kind: 'unowned',
@@ -103,7 +134,8 @@ function reportLines(report: SpendReport): ReportLine[] {
 
 /** What a line adds to the report's total: a member's total leaves out the machines nobody owns. */
 function lineTotal(line: ReportLine, report: SpendReport): number {
-  if (line.kind === 'owner') return line.owner.total;
+  if (line.kind === 'owner')
+    return line.parts === 1 ? line.owner.total : sumOfCents(line.machines.map((m) => m.cost.total ?? 0));
   return report.scope === 'team' ? sumOfCents(line.machines.map((machine) => machine.cost.total ?? 0)) : 0;
 }
 
@@ -142,7 +174,7 @@ function assignButton(machine: Pick<MachineSpend, 'id' | 'name'>): Button {
 }
 
 function lineSections(line: ReportLine, report: SpendReport, biggest: number): KnownBlock[] {
-  return line.kind === 'owner' ? ownerSections(line.owner, biggest) : unownedSections(line, report, biggest);
+  return line.kind === 'owner' ? [section(line.text)] : unownedSections(line, report, biggest);
 }
 
 /**
@@ -161,7 +193,7 @@ export function spendMessage(report: SpendReport, notAdminBecause?: string, page
   const chart = spendChart(report);
   const opening: KnownBlock[] = [header(title), section(totalLine), ...(chart ? [chart.block] : [])];
   const closing = notes(report, notAdminBecause).map((note) => contextLine(note));
-  const lines = reportLines(report);
+  const lines = reportLines(report, biggest);
   const drawn = lines.map((line) => lineSections(line, report, biggest));
   const pager = new PageLines(lines, report);
   const pages = spendPages(drawn, pager, [...opening, ...closing, ...widestPager(report)]);
@@ -201,24 +233,35 @@ function spendPages(drawn: KnownBlock[][], pager: PageLines, fixed: KnownBlock[]
 
 /**
  * Where a page stands among the lines: which people are shown, and what those before and after spent
- * together (in the total above), so the figures on one page still add up to the total.
+ * together (in the total above), so the figures on one page still add up to the total. A person whose
+ * machines run over several pages is counted by their machines where only some of them are meant.
  */
 class PageLines {
   private readonly people: number;
+  /** The person (1-based) each line is of, or of the last person before it; 0 before the first. */
+  private readonly personAt: number[];
 
   constructor(
     private readonly lines: ReportLine[],
     private readonly report: SpendReport,
   ) {
-    this.people = lines.filter((line) => line.kind === 'owner').length;
+    let person = 0;
+    this.personAt = lines.map((line) => {
+      if (line.kind === 'owner' && line.part === 1) person += 1;
+      return person;
+    });
+    this.people = person;
   }
 
   line(start: number, end: number, page: number, pages: number): KnownBlock {
-    const shown = this.peopleIn(0, end) - this.peopleIn(0, start);
-    const range =
-      shown === 0
-        ? NO_OWNER_YET
-        : `People ${this.peopleIn(0, start) + 1}–${this.peopleIn(0, end)} of ${this.people}`;
+    const shown = this.lines.slice(start, end).some((line) => line.kind === 'owner');
+    const first = this.personAt[start] ?? 0;
+    const last = this.personAt[end - 1] ?? 0;
+    const range = !shown
+      ? NO_OWNER_YET
+      : first === last
+        ? `Person ${first} of ${this.people}`
+        : `People ${first}–${last} of ${this.people}`;
     return this.lineOf(range, `${page} of ${pages}`, start, end);
   }
 
@@ -229,10 +272,6 @@ class PageLines {
   draft(start: number): KnownBlock {
     const widest = String(Math.max(this.people, this.lines.length)).replace(/\d/g, '9');
     return this.lineOf(`People ${widest}–${widest} of ${widest}`, `${widest} of ${widest}`, start, start);
-  }
-
-  private peopleIn(start: number, end: number): number {
-    return this.lines.slice(start, end).filter((line) => line.kind === 'owner').length;
   }
 
   private lineOf(range: string, page: string, start: number, end: number): KnownBlock {
@@ -248,12 +287,27 @@ class PageLines {
     return contextLine(parts.join(' · '));
   }
 
-  /** "3 people", "3 more people and machines with no owner yet", "machines with no owner yet". */
+  /**
+   * "3 people", "3 more people and machines with no owner yet", "82 more machines" (of a person whose
+   * other machines are on this page), "machines with no owner yet".
+   */
   private counted(lines: ReportLine[], more = ''): string {
-    const people = lines.filter((line) => line.kind === 'owner').length;
+    const partsIn = new Map<OwnerSpend, { parts: number; of: number; machines: number }>();
+    for (const line of lines) {
+      if (line.kind !== 'owner') continue;
+      const counted = partsIn.get(line.owner) ?? { parts: 0, of: line.parts, machines: 0 };
+      counted.parts += 1;
+      counted.machines += line.machines.length;
+      partsIn.set(line.owner, counted);
+    }
+    const whole = [...partsIn.values()].filter((owner) => owner.parts === owner.of);
+    const machines = [...partsIn.values()]
+      .filter((owner) => owner.parts < owner.of)
+      .reduce((sum, owner) => sum + owner.machines, 0);
     const unowned = lines.some((line) => line.kind === 'unowned') ? 'machines with no owner yet' : '';
-    const named = people === 0 ? '' : plural(people, `${more}person`, `${more}people`);
-    return [named, unowned].filter((part) => part !== '').join(' and ');
+    const named = whole.length === 0 ? '' : plural(whole.length, `${more}person`, `${more}people`);
+    const ofPerson = machines === 0 ? '' : plural(machines, `${more}machine`);
+    return [named, ofPerson, unowned].filter((part) => part !== '').join(' and ');
   }
 
   private sum(lines: ReportLine[]): string {
