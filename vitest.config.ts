@@ -15,6 +15,7 @@ const BOTH_DIALECTS = [
   'test/features/machines/create.test.ts',
   'test/features/approvals/create-request-words.test.ts',
   'test/features/watches/power-watch.test.ts',
+  'test/features/watches/intent-recovery.test.ts',
   'test/features/approvals/approvals.test.ts',
   'test/features/approvals/approvers.test.ts',
   'test/features/reminders/reminders.test.ts',

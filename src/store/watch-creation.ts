@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { type SqlClient, StoreError } from './sql-client.js';
 import { fromRow, type WatchRow } from './watch-rows.js';
-import type { CreatedWatch, NewWatch, Watch } from './watch-types.js';
+import type { CreatedWatch, NewWatch, SentOperation, Watch } from './watch-types.js';
 
 /** The person already has `limit` active watches: nothing was stored or finished. */
 export class WatchSlotsFullError extends StoreError {
@@ -29,13 +29,19 @@ const MAX_ATTEMPTS = 100;
  */
 export async function supersedeIn(
   client: SqlClient,
-  { teamId, machineId, at, detail }: { teamId: string; machineId: string; at: number; detail: string },
+  {
+    teamId,
+    machineId,
+    at,
+    detail,
+    except = '',
+  }: { teamId: string; machineId: string; at: number; detail: string; except?: string },
 ): Promise<Watch[]> {
   const rows = await client.all<WatchRow>(
     `UPDATE watches SET status = 'failed', completed_at = ?, detail = ?
-     WHERE slack_team_id = ? AND machine_id = ? AND status = 'active'
+     WHERE slack_team_id = ? AND machine_id = ? AND status = 'active' AND id <> ?
      RETURNING *`,
-    [at, detail, teamId, machineId],
+    [at, detail, teamId, machineId, except],
   );
   return rows.map(fromRow);
 }
@@ -73,8 +79,8 @@ export async function storeWatch(
     client.get<WatchRow>(
       `INSERT INTO watches (id, slack_team_id, slack_user_id, machine_id, machine_name, target_state, channel,
          message_ts, thread_ts, created_at, deadline_at, last_state, timeline, status, event_id, slot,
-         function_execution_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)
+         function_execution_id, operation, pending_since)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?)
        ON CONFLICT DO NOTHING
        RETURNING *`,
       [
@@ -94,11 +100,14 @@ export async function storeWatch(
         input.eventId ?? null,
         slot,
         input.functionExecutionId ?? null,
+        input.operation ?? null,
+        input.pendingSince ?? null,
       ],
     );
-  // Finished before the insert, so the new watch is never among them.
+  // Finished before the insert, so the new watch is never among them. An intent not sent yet supersedes
+  // nothing: the operation may never happen (markSent supersedes once it has).
   const supersede = (client: SqlClient): Promise<Watch[]> =>
-    input.supersedes === undefined
+    input.supersedes === undefined || input.pendingSince != null
       ? Promise.resolve([])
       : supersedeIn(client, { ...input, at: input.createdAt, detail: input.supersedes });
   let superseded: Watch[] = [];
@@ -125,4 +134,41 @@ export async function storeWatch(
     throw new StoreError(`${MAX_ATTEMPTS} attempts to store a watch conflicted with others; gave up.`);
   });
   return { ...fromRow(row), superseded };
+}
+
+/**
+ * WatchRepository.markSent: see there. The intent's older watches of the machine are superseded now
+ * that the operation went out, in the same transaction as the record of it.
+ */
+export async function markSent(
+  db: SqlClient,
+  id: string,
+  sent: SentOperation,
+): Promise<{ recorded: boolean; superseded: Watch[] }> {
+  return db.transaction(async (tx) => {
+    const row = await tx.get<WatchRow>(
+      `UPDATE watches SET pending_since = NULL, last_state = COALESCE(?, last_state),
+         timeline = COALESCE(?, timeline), event_id = COALESCE(?, event_id), channel = COALESCE(?, channel),
+         message_ts = COALESCE(?, message_ts), thread_ts = COALESCE(?, thread_ts)
+       WHERE id = ? AND status = 'active'
+       RETURNING *`,
+      [
+        sent.lastState ?? null,
+        // The timeline starts where the call left the machine, as it did when watches were stored after it.
+        sent.lastState === undefined ? null : JSON.stringify([{ state: sent.lastState, at: sent.at }]),
+        sent.eventId ?? null,
+        sent.channel ?? null,
+        sent.messageTs ?? null,
+        sent.threadTs ?? null,
+        id,
+      ],
+    );
+    if (row === undefined) return { recorded: false, superseded: [] };
+    const watch = fromRow(row);
+    const superseded =
+      sent.supersedes === undefined
+        ? []
+        : await supersedeIn(tx, { ...watch, at: sent.at, detail: sent.supersedes, except: id });
+    return { recorded: true, superseded };
+  });
 }

@@ -155,6 +155,8 @@ export function createWatchLeaseRepository(db: SqlClient): WatchLeaseRepository 
         }
       }
 
+      // An intent whose operation is not known to have gone out is not polled: a machine still off
+      // would read as a start that never began. The recovery settles it (watches/intent-recovery.ts).
       const rows = await db.all<{
         id: string;
         slack_team_id: string;
@@ -164,6 +166,7 @@ export function createWatchLeaseRepository(db: SqlClient): WatchLeaseRepository 
         `SELECT watches.id, watches.slack_team_id, watches.slack_user_id, watches.machine_id
          FROM watches JOIN watch_poll_leases AS p ON ${SAME_PERSON}
          WHERE p.claimed_by = ? AND p.lease_until > ? AND watches.status = 'active'
+           AND watches.pending_since IS NULL
          ORDER BY watches.deadline_at, watches.id`,
         [owner, now],
       );

@@ -18,6 +18,8 @@ export type WatchRow = {
   last_state: string | null;
   event_id?: string | null;
   function_execution_id?: string | null;
+  operation?: string | null;
+  pending_since?: number | null;
   timeline: string;
   status: WatchStatus;
   detail: string | null;
@@ -43,6 +45,8 @@ export const fromRow = (row: WatchRow): Watch => ({
   lastState: row.last_state,
   eventId: row.event_id ?? null,
   functionExecutionId: row.function_execution_id ?? null,
+  operation: row.operation ?? null,
+  pendingSince: row.pending_since ?? null,
   timeline: timelineSchema.parse(JSON.parse(row.timeline)),
   status: row.status,
   detail: row.detail,

@@ -28,6 +28,14 @@ export interface NewWatch extends WatchSubject {
   lastState?: string | null;
   eventId?: string | null;
   functionExecutionId?: string | null;
+  /** The operation followed (`start`, `stop`, `restart`, `create`); null for `/ps wait`. */
+  operation?: string | null;
+  /**
+   * Set (to the moment it is recorded) for the intent of an operation not yet sent to Paperspace: the
+   * watch is stored first, and markSent() records that the call was answered. The poller leaves it
+   * alone until then; the recovery asks Paperspace whether it went out (watches/intent-recovery.ts).
+   */
+  pendingSince?: number | null;
   /**
    * Set for a watch that follows an operation (start, stop, restart, create): every older active watch
    * of the same machine in the workspace is finished as failed with this detail, in the same
@@ -53,6 +61,9 @@ export interface Watch extends WatchSubject {
   eventId: string | null;
   /** The Workflow Builder step run this watch ends (a Wait step): it completes the step, posting nothing. */
   functionExecutionId: string | null;
+  operation: string | null;
+  /** Non-null while the operation's call to Paperspace is not known to have been answered (NewWatch). */
+  pendingSince: number | null;
   timeline: TimelineEntry[];
   status: WatchStatus;
   /** Why it finished as it did (an event's error message, "machine was destroyed"...). */
@@ -65,6 +76,20 @@ export interface WatchProgress {
   timeline?: TimelineEntry[];
   messageTs?: string;
   threadTs?: string;
+}
+
+/** What the answer of the operation's call adds to the intent it was recorded with (markSent). */
+export interface SentOperation {
+  at: number;
+  /** The machine as re-read after the call. */
+  lastState?: string;
+  eventId?: string | null;
+  /** Where the card went, when the fallback chain took it elsewhere (the person's DM). */
+  channel?: string;
+  messageTs?: string;
+  threadTs?: string;
+  /** As NewWatch.supersedes: the older active watches of the machine are finished with this detail. */
+  supersedes?: string;
 }
 
 export interface WatchCompletion {
@@ -130,6 +155,11 @@ export interface WatchRequest {
   operation?: string;
   /** A Wait step's run: the watch ends it instead of posting; `channel` is then the person's id. */
   functionExecutionId?: string;
+  /**
+   * The operation is about to be sent and not yet answered: the watch is its intent (NewWatch
+   * pendingSince), supersedes nothing yet, and is polled only once markSent() records the answer.
+   */
+  pending?: boolean;
 }
 
 export interface MachineWatcher {

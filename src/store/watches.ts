@@ -5,12 +5,13 @@
 // Storing a new watch, with its rules, is in watch-creation.ts; a row's columns in watch-rows.ts.
 import { gatherStatements } from './gathered-statements.js';
 import { equalityFilters, placeholders, type SqlClient, StoreError } from './sql-client.js';
-import { storeWatch, supersedeIn, WatchSlotsFullError } from './watch-creation.js';
+import { markSent, storeWatch, supersedeIn, WatchSlotsFullError } from './watch-creation.js';
 import { fromRow, timelineJson, type WatchRow } from './watch-rows.js';
 import type {
   CreatedWatch,
   DueReport,
   NewWatch,
+  SentOperation,
   Watch,
   WatchCompletion,
   WatchProgress,
@@ -33,6 +34,20 @@ export interface WatchRepository {
    */
   create(input: NewWatch, limit?: number): Promise<CreatedWatch>;
   get(id: string): Promise<Watch | undefined>;
+  /**
+   * Records that the operation of an intent (a watch stored with `pendingSince`) was answered by
+   * Paperspace, with what the answer and the card add, and supersedes the machine's older watches when
+   * asked. Also records a later card of a watch the recovery already marked sent. `recorded` is false
+   * when the watch is no longer active (the recovery finished it, or a newer operation took over).
+   */
+  markSent(id: string, sent: SentOperation): Promise<{ recorded: boolean; superseded: Watch[] }>;
+  /** Active intents recorded (or last claimed) at `before` or earlier, oldest first, at most `limit`. */
+  pendingIntents(before: number, limit: number): Promise<Watch[]>;
+  /**
+   * Takes an intent for recovery until the next grace passes (its pendingSince becomes `now`). True for
+   * exactly one caller: false when another replica took it, or it was sent, since `pendingSince` was read.
+   */
+  claimIntent(id: string, pendingSince: number, now: number): Promise<boolean>;
   /**
    * Finishes every active watch of a machine as failed with `detail`, and returns them: an operation
    * sent without a watch of its own (--no-wait) still decides where the machine is heading.
@@ -153,6 +168,25 @@ export function createWatchRepository(db: SqlClient): WatchRepository {
     create: (input, limit) => storeWatch(db, input, limit),
 
     get,
+
+    markSent: (id, sent) => markSent(db, id, sent),
+
+    async pendingIntents(before, limit) {
+      const rows = await db.all<WatchRow>(
+        `SELECT * FROM watches WHERE pending_since IS NOT NULL AND pending_since <= ? AND status = 'active'
+         ORDER BY pending_since, id LIMIT ?`,
+        [before, limit],
+      );
+      return rows.map(fromRow);
+    },
+
+    async claimIntent(id, pendingSince, now) {
+      const { changes } = await db.run(
+        `UPDATE watches SET pending_since = ? WHERE id = ? AND pending_since = ? AND status = 'active'`,
+        [now, id, pendingSince],
+      );
+      return changes === 1;
+    },
 
     supersede: (machine) => supersedeIn(db, machine),
 

@@ -58,6 +58,8 @@ describe.each(storeFactories)('watches on $name', (factory) => {
       lastState: 'off',
       eventId: 'ev-start-1',
       functionExecutionId: null,
+      operation: null,
+      pendingSince: null,
       timeline: [{ state: 'off', at: T0 }],
       status: 'active',
       detail: null,

@@ -203,10 +203,42 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
   let vault = createKeyVault({ keys: [vaultKey], store, now });
   const watchRequests: WatchRequest[] = [];
   const cron = createManualCron(now);
+  // A power request stores its watch before the call, as its intent (machines/power-intent.ts): it is
+  // recorded here once the call was answered, with where the card went, as the request to watch the
+  // machine it has then become. A request Paperspace refused is never recorded.
+  const intents = new Map<string, WatchRequest>();
   const recording = (inner: MachineWatcher): MachineWatcher => ({
-    watch(request) {
-      watchRequests.push(request);
-      return inner.watch(request);
+    async watch(request) {
+      if (!request.pending) {
+        watchRequests.push(request);
+        return inner.watch(request);
+      }
+      const created = await inner.watch(request);
+      intents.set(created.id, request);
+      return created;
+    },
+  });
+  const recordingSent = (opened: Store): Store => ({
+    ...opened,
+    watches: {
+      ...opened.watches,
+      async markSent(id, sent) {
+        const result = await opened.watches.markSent(id, sent);
+        const request = intents.get(id);
+        if (request !== undefined && result.recorded) {
+          intents.delete(id);
+          const { pending: _pending, ...asked } = request;
+          watchRequests.push({
+            ...asked,
+            channel: sent.channel ?? asked.channel,
+            ...(sent.messageTs === undefined ? {} : { messageTs: sent.messageTs }),
+            ...(sent.threadTs === undefined ? {} : { threadTs: sent.threadTs }),
+            ...(sent.lastState === undefined ? {} : { initialState: sent.lastState }),
+            eventId: sent.eventId ?? null,
+          });
+        }
+        return result;
+      },
     },
   });
   const boot = () =>
@@ -220,7 +252,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
         graphqlUrl: emulator.graphqlUrl,
       },
       port: 0,
-      store,
+      store: recordingSent(store),
       vault,
       logger,
       scheduler: {

@@ -6,6 +6,12 @@ import { bootedStateOf, isBooted } from '../../domain/machine-states.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import type { WaitableState } from '../../paperspace/constants.js';
+import {
+  PaperspaceConnectionError,
+  PaperspaceServerError,
+  PaperspaceTimeoutError,
+  PaperspaceUnexpectedResponseError,
+} from '../../paperspace/errors.js';
 import type {
   CreateMachineParams,
   TemplateInfo,
@@ -50,6 +56,39 @@ export type PowerOutcome =
  */
 const POWER_CLAIM_MS = 30_000;
 
+/**
+ * The longest a start, stop or restart call (with the client's retries) may take: an intent older than
+ * this that the machine shows no sign of was not acted on (watches/intent-recovery.ts waits longer).
+ */
+export const POWER_CALL_MS = 40_000;
+
+/** Runs a power call cut off at POWER_CALL_MS, as a timeout the person can be told about. */
+async function withCallDeadline<T>(verb: PowerVerb, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () =>
+      controller.abort(
+        new PaperspaceTimeoutError(`machines.${verb}`, `${verb} the machine`, POWER_CALL_MS, {
+          mayHaveSucceeded: true,
+        }),
+      ),
+    POWER_CALL_MS,
+  );
+  try {
+    return await call(controller.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Paperspace refused the request, or it never left: no machine can have moved because of it. */
+function provesNotSent(error: unknown): boolean {
+  if (error instanceof PaperspaceConnectionError) return false;
+  if (error instanceof PaperspaceServerError || error instanceof PaperspaceUnexpectedResponseError)
+    return false;
+  return true;
+}
+
 export interface CreateOutcome {
   machine: Machine;
   /** The state to watch for: where a boot ends, or off when the machine is not started on creation. */
@@ -61,8 +100,20 @@ export type UpdateOutcome =
   /** Paperspace accepted the change; only reading the machine back failed, so there is no fresh card. */
   | { machine?: undefined; rereadError: unknown };
 
+/**
+ * The durable record of a power request (its watch), written after the claim and before the call, so
+ * that a replica dying or losing its database between the call and the watch leaves a trace another
+ * replica settles (watches/intent-recovery.ts) instead of a machine powered and never followed.
+ */
+export interface PowerIntent {
+  /** Records the request about to be sent; throwing sends nothing. */
+  record(targetState: WaitableState): Promise<void>;
+  /** Paperspace refused the request: nothing went out, and nothing is to be followed. */
+  abandon(): Promise<void>;
+}
+
 export interface MachineOperations {
-  power(actor: Actor, machine: Machine, verb: PowerVerb): Promise<PowerOutcome>;
+  power(actor: Actor, machine: Machine, verb: PowerVerb, intent?: PowerIntent): Promise<PowerOutcome>;
   create(actor: Actor, params: CreateMachineParams, template?: TemplateInfo): Promise<CreateOutcome>;
   /** Applies the change and answers the machine re-read afterwards, if that read succeeded. */
   update(actor: Actor, machineId: string, params: UpdateMachineParams): Promise<UpdateOutcome>;
@@ -93,7 +144,7 @@ export function createMachineOperations(deps: {
   };
 
   return {
-    async power({ user, client }, machine, verb) {
+    async power({ user, client }, machine, verb, intent) {
       const unchanged = unchangedReason(machine.state, verb);
       if (unchanged) return { kind: 'unchanged', machine, reason: unchanged };
       const at = deps.now();
@@ -107,23 +158,33 @@ export function createMachineOperations(deps: {
       });
       if (!claim.claimed)
         return { kind: 'already_requested', machine, by: claim.heldBy.userId, at: claim.heldBy.claimedAt };
+      // Nothing is under way: asking again at once must be sent, not refused as a second click. The
+      // release is best effort: the claim expires anyway, and the caller's own failure is what to tell.
+      const release = () =>
+        deps.store.powerClaims.release({ ...place, claimId: claim.claimId }).catch(() => undefined);
+      const targetState = verb === 'stop' ? 'off' : bootedStateOf(machine);
+      try {
+        await intent?.record(targetState);
+      } catch (error) {
+        await release();
+        throw error;
+      }
       let receipt: Awaited<ReturnType<PaperspaceClient['machines'][PowerVerb]>>;
       try {
         receipt = await audit.run({ user, action: `machine.${verb}`, resourceId: machine.id }, () =>
-          client.machines[verb](machine.id),
+          withCallDeadline(verb, (signal) => client.machines[verb](machine.id, { signal })),
         );
       } catch (error) {
-        // Nothing is under way: asking again at once must be sent, not refused as a second click.
-        await deps.store.powerClaims.release({ ...place, claimId: claim.claimId });
+        // A request Paperspace may have acted on (no answer, a server error) stays recorded: the
+        // recovery learns from the machine whether it went out.
+        if (provesNotSent(error)) {
+          await release();
+          await intent?.abandon();
+        }
         throw error;
       }
       const after = await reread(client, machine);
-      return {
-        kind: 'requested',
-        machine: after,
-        targetState: verb === 'stop' ? 'off' : bootedStateOf(after),
-        eventId: receipt.eventId,
-      };
+      return { kind: 'requested', machine: after, targetState, eventId: receipt.eventId };
     },
 
     async create({ user, client }, params, template) {

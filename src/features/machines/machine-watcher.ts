@@ -67,6 +67,8 @@ export function createMachineWatcher(deps: {
           lastState: request.initialState ?? null,
           eventId: request.eventId ?? null,
           functionExecutionId: request.functionExecutionId ?? null,
+          operation: request.operation ?? null,
+          pendingSince: request.pending ? at : null,
           createdAt: at,
           deadlineAt: at + (request.timeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS),
           ...(request.operation === undefined

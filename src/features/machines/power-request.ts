@@ -1,14 +1,14 @@
 // Start, stop and restart, whether typed or clicked: the change is public chat-ops. The card goes in
 // the channel ("🟡 Starting… requested by @ada", the state re-read right after the call), or replaces
 // the card that was clicked, and a watch follows the machine to where it is heading unless the person
-// said --no-wait. Requests that would change nothing are explained to the person alone.
+// said --no-wait. The watch is stored before Paperspace is called, as the request's intent, and told
+// afterwards where the card went (power-intent.ts). Requests that would change nothing are explained to
+// the person alone.
 
 import type { WebClient } from '@slack/web-api';
 import { bootedStateOf, isSettled } from '../../domain/machine-states.js';
 import { describeError } from '../../errors/describe-error.js';
-import { failureText } from '../../errors/user-message.js';
 import type { Machine } from '../../paperspace/schemas.js';
-import { errorMessage } from '../../slack/block-kit/messages.js';
 import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import { announce, type FollowUpPlace, provesNothingPosted, withPrivateCopy } from '../../slack/posting.js';
 import type { FeatureDeps } from '../feature-deps.js';
@@ -21,8 +21,9 @@ import {
   powerUnwatchedNotice,
 } from './blocks/machine-replies.js';
 import { type Actor, createMachineOperations, type PowerVerb } from './machine-operations.js';
-import { notWatchedMessage, WatchLimitError } from './machine-watcher.js';
-import { redrawSupersededCards, watchOperation } from './superseded-cards.js';
+import { notWatchedMessage } from './machine-watcher.js';
+import { type IntentSettlement, recordPowerIntent } from './power-intent.js';
+import { redrawSupersededCards } from './superseded-cards.js';
 
 /** Where the card of the request goes. */
 export type CardTarget =
@@ -107,6 +108,13 @@ async function changeUnderWay(request: PowerRequest) {
   return active.find((watch) => watch.targetState === target);
 }
 
+/** Where the card of a request is meant to go, as its intent records it before the card is placed. */
+function intendedPlace(card: CardTarget, userId: string) {
+  if (card.kind === 'home') return { channel: userId };
+  if (card.kind === 'post') return { channel: card.channel };
+  return { channel: card.channel, ts: card.ts, ...(card.threadTs ? { threadTs: card.threadTs } : {}) };
+}
+
 /** True when the request was sent (false: nothing to do, and the person was told why). */
 export async function requestPower(request: PowerRequest): Promise<boolean> {
   const { deps, web, actor, verb, card } = request;
@@ -116,7 +124,11 @@ export async function requestPower(request: PowerRequest): Promise<boolean> {
     return false;
   }
   const operations = createMachineOperations(deps);
-  const outcome = await operations.power(actor, request.machine, verb);
+  // The watch is stored before the call (power-intent.ts): a replica lost after the call leaves a trace.
+  const intent = request.noWait
+    ? undefined
+    : recordPowerIntent({ ...request, user: actor.user, card: intendedPlace(card, actor.user.userId) });
+  const outcome = await operations.power(actor, request.machine, verb, intent?.hooks);
   if (outcome.kind === 'already_requested') {
     await request.tell(alreadyRequestedMessage(outcome.machine, verb, outcome));
     return false;
@@ -136,9 +148,10 @@ export async function requestPower(request: PowerRequest): Promise<boolean> {
       : powerRequestedNotice(verb, actor.user.userId),
   });
   const { place, notice } = await placeCard(request, message, outcome.machine.name);
-  const watching = request.noWait
-    ? await supersedeWatches(request, outcome.machine)
-    : await watchMachine(request, outcome, place);
+  const watching =
+    intent === undefined
+      ? await supersedeWatches(request, outcome.machine)
+      : await followed(request, await intent.settle({ ...outcome, place }));
   if (notice !== undefined) {
     // The card is missing from the conversation: the person gets it here, and hears what follows.
     const followUp = watching
@@ -148,6 +161,16 @@ export async function requestPower(request: PowerRequest): Promise<boolean> {
     await request.tell(told);
   }
   return true;
+}
+
+/** Whether the machine is followed; a person over their watch limit is told that it is not. */
+async function followed(request: PowerRequest, settled: IntentSettlement): Promise<boolean> {
+  if (settled.kind === 'refused') {
+    await request.tell(
+      notWatchedMessage(request.machine.name, `was asked to ${request.verb}`, settled.error),
+    );
+  }
+  return settled.kind === 'watching';
 }
 
 /**
@@ -176,44 +199,4 @@ async function supersedeWatches(request: PowerRequest, machine: Machine): Promis
     deps.logger.warn({ error: describeError(error) }, 'could not end the older watches of a machine');
   }
   return false;
-}
-
-/** Starts the watch of a changed machine; false (and the person told how to ask again) when it could not. */
-async function watchMachine(
-  request: PowerRequest,
-  outcome: { machine: Machine; targetState: string; eventId: string | null },
-  place: FollowUpPlace & { threadTs?: string },
-): Promise<boolean> {
-  const { deps, actor, verb } = request;
-
-  const watch = {
-    user: actor.user,
-    // Stop waits for off; start and restart for the state a boot of this machine ends in:
-    // serviceready for LinuxHeadless (it has no agent to become ready), ready otherwise (bootedStateOf).
-    targetState: outcome.targetState,
-    channel: place.channel,
-    ...(place.ts !== undefined ? { messageTs: place.ts } : {}),
-    ...(place.threadTs ? { threadTs: place.threadTs } : {}),
-    initialState: outcome.machine.state,
-    eventId: outcome.eventId,
-    operation: verb,
-  };
-  try {
-    await watchOperation(deps, request.web, outcome.machine, watch);
-    return true;
-  } catch (error) {
-    if (error instanceof WatchLimitError) {
-      await request.tell(notWatchedMessage(outcome.machine.name, `was asked to ${verb}`, error));
-      return false;
-    }
-    // The change was made and the card is out; only the follow-up is missing, and the person can ask for it.
-    const reason = failureText(error, deps.logger);
-    await request.tell(
-      errorMessage(
-        `${outcome.machine.name} was asked to ${verb}, but I could not start watching it (${reason}). ` +
-          `Use /ps wait ${outcome.machine.name} ${outcome.targetState} to be told when it gets there.`,
-      ),
-    );
-    return false;
-  }
 }

@@ -13,7 +13,7 @@ function timeOf(value: string | null | undefined): number | undefined {
 }
 
 /** Events that concern the watch, newest first: created (about) when it began or later. */
-function eventsSince(events: readonly MachineEvent[], since: number): MachineEvent[] {
+export function eventsSince(events: readonly MachineEvent[], since: number): MachineEvent[] {
   return events
     .filter((event) => (timeOf(event.dtCreated) ?? Number.NEGATIVE_INFINITY) >= since - CLOCK_SKEW_MS)
     .sort((a, b) => (timeOf(b.dtCreated) ?? 0) - (timeOf(a.dtCreated) ?? 0));

@@ -1,13 +1,17 @@
 // The watches' work on the scheduler's tick: poll the people this replica holds leases for, post
-// outcomes whose first post failed, and drop long-finished watches now and then.
+// outcomes whose first post failed, settle power requests a lost replica left unrecorded, and drop
+// long-finished watches now and then.
 import type { WebClient } from '@slack/web-api';
 import type { SchedulerJob } from '../../scheduler/job.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import { type JobDepsOf, type JobPlan, planJobs } from '../job-needs.js';
+import { createIntentRecovery } from './intent-recovery.js';
+import { createPersonPollTroubles } from './person-poll-troubles.js';
 import { createRowCompletion, type RowFinishers } from './row-messages.js';
 import { createWatchOutcomes } from './watch-outcomes.js';
 import { createWatchPoller } from './watch-poller.js';
 import { createWatchReporter } from './watch-reporter.js';
+import { createWatchSteps } from './watch-steps.js';
 
 /** A replica that stops renewing its claims (it crashed) hands its people over after this. */
 const MIN_LEASE_MS = 30_000;
@@ -99,6 +103,22 @@ function watchJobs(deps: WatchJobDeps, refreshHome: HomeRefresh, finishers: RowF
     checks: deps.machineChecks,
     pollSkipped: (reason) => deps.observer.pollSkipped(reason),
   });
+  const recovery = createIntentRecovery({
+    store,
+    vault: deps.vault,
+    clients: deps.clients,
+    steps: createWatchSteps({
+      store,
+      reporter,
+      outcomes,
+      logger,
+      now,
+      pollIntervalMs: deps.pollIntervalMs,
+      troubles: createPersonPollTroubles(deps.pollIntervalMs, now),
+    }),
+    logger,
+    now,
+  });
   let lastHousekeeping = Number.NEGATIVE_INFINITY;
   return [
     {
@@ -116,6 +136,7 @@ function watchJobs(deps: WatchJobDeps, refreshHome: HomeRefresh, finishers: RowF
       },
     },
     { name: 'watch outcomes', tick: () => outcomes.retryDue() },
+    { name: 'power intents', tick: () => recovery.tick() },
     {
       name: 'watch housekeeping',
       async tick() {

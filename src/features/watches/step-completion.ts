@@ -32,6 +32,8 @@ function stepFailure(watch: Watch, outcome: Exclude<WatchOutcome, { status: 'don
       return `${name} no longer exists, or the key of <@${watch.userId}> can no longer see it.`;
     case 'stopped':
       return `${name} is no longer followed: ${escapeMrkdwn(outcome.reason)}`;
+    case 'not_sent':
+      return `${name} did not reach ${watch.targetState}: its ${outcome.operation} did not reach Paperspace.`;
   }
 }
 

@@ -19,6 +19,11 @@ export type WatchOutcome =
   | { status: 'failed'; operation: string; message: string; state: string }
   /** Polling cannot go on (the key was unlinked); stored as failed. */
   | { status: 'stopped'; reason: string }
+  /**
+   * The operation's intent was recorded, but Paperspace shows no sign of it (intent-recovery.ts): the
+   * replica sending it was lost before the call went out. `state` is the machine's now.
+   */
+  | { status: 'not_sent'; operation: string; state: string }
   | { status: 'timed_out'; lastState: string | null; lastError?: string }
   | { status: 'gone' };
 
@@ -52,6 +57,8 @@ export function outcomeDetail(outcome: WatchOutcome): string | null {
       return `${outcome.operation} failed: ${outcome.message}`;
     case 'stopped':
       return outcome.reason;
+    case 'not_sent':
+      return `the ${outcome.operation} did not reach Paperspace`;
     case 'timed_out':
       return outcome.lastState === null ? 'deadline passed' : `deadline passed while ${outcome.lastState}`;
     case 'gone':
@@ -73,6 +80,8 @@ export function finishedNotice(watch: WatchSubject, outcome: WatchOutcome): stri
       return `❌ The ${escapeMrkdwn(outcome.operation)} failed: ${escapeMrkdwn(outcome.message)}`;
     case 'stopped':
       return `⏹️ Stopped watching: ${escapeMrkdwn(outcome.reason)}`;
+    case 'not_sent':
+      return `⚠️ The ${escapeMrkdwn(outcome.operation)} requested by ${mention(watch.userId)} did not happen`;
     case 'timed_out':
       return `⌛ Stopped waiting for ${stateMrkdwn(watch.targetState)} after ${formatElapsed(watch.deadlineAt - watch.createdAt)}`;
     case 'gone':
@@ -205,6 +214,12 @@ function replyText(watch: WatchSubject, outcome: WatchOutcome): string {
     }
     case 'stopped':
       return `⏹️ Stopped watching ${machine(watch)}: ${escapeMrkdwn(outcome.reason)}`;
+    case 'not_sent':
+      return (
+        `⚠️ Your ${escapeMrkdwn(outcome.operation)} of ${machine(watch)} did not happen: I lost it before ` +
+        `Paperspace took it, and the machine is still ${stateMrkdwn(outcome.state)}. ` +
+        `\`${SLASH_COMMAND} ${escapeMrkdwn(outcome.operation)} ${escapeMrkdwn(watch.machineName)}\` asks again.`
+      );
     case 'timed_out': {
       const now = outcome.lastState === null ? '' : ` It is ${stateMrkdwn(outcome.lastState)}.`;
       const error = outcome.lastError ? ` Last problem: ${escapeMrkdwn(outcome.lastError)}` : '';

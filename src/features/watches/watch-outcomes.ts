@@ -40,6 +40,7 @@ const outcomeSchema: z.ZodType<WatchOutcome> = z.discriminatedUnion('status', [
   z.object({ status: z.literal('done'), state: z.string(), elapsedMs: z.number() }),
   z.object({ status: z.literal('failed'), operation: z.string(), message: z.string(), state: z.string() }),
   z.object({ status: z.literal('stopped'), reason: z.string() }),
+  z.object({ status: z.literal('not_sent'), operation: z.string(), state: z.string() }),
   z.object({
     status: z.literal('timed_out'),
     lastState: z.string().nullable(),

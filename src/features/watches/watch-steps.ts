@@ -283,5 +283,5 @@ function failedOutcome(event: MachineEvent, machine: Machine): WatchOutcome {
 }
 
 function statusOf(outcome: WatchOutcome): FinishedWatchStatus {
-  return outcome.status === 'stopped' ? 'failed' : outcome.status;
+  return outcome.status === 'stopped' || outcome.status === 'not_sent' ? 'failed' : outcome.status;
 }

@@ -31,6 +31,7 @@ import { machineOwners } from './026-machine-owners.js';
 import { costAlertRecipients } from './027-cost-alert-recipients.js';
 import { slackbotProposals } from './028-slackbot-proposals.js';
 import { workflowStepRuns } from './029-workflow-step-runs.js';
+import { watchIntents } from './030-watch-intents.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -63,4 +64,5 @@ export const MIGRATIONS: readonly Migration[] = [
   costAlertRecipients,
   slackbotProposals,
   workflowStepRuns,
+  watchIntents,
 ];
