@@ -4,11 +4,11 @@
 // said --no-wait. Requests that would change nothing are explained to the person alone.
 
 import type { WebClient } from '@slack/web-api';
-import { bootedStateOf, isSettled } from '../../domain/machine-states.js';
+import { bootedStateOf, isBooted, isSettled } from '../../domain/machine-states.js';
 import { describeError } from '../../errors/describe-error.js';
 import { failureText } from '../../errors/user-message.js';
 import type { Machine } from '../../paperspace/schemas.js';
-import { errorMessage } from '../../slack/block-kit/messages.js';
+import { errorMessage, plainMessage } from '../../slack/block-kit/messages.js';
 import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import { announce, type FollowUpPlace, provesNothingPosted, withPrivateCopy } from '../../slack/posting.js';
 import type { FeatureDeps } from '../feature-deps.js';
@@ -20,6 +20,7 @@ import {
   powerUnchangedMessage,
   powerUnwatchedNotice,
 } from './blocks/machine-replies.js';
+import { passBudgetGate } from './budget-gate.js';
 import { type Actor, createMachineOperations, type PowerVerb } from './machine-operations.js';
 import { notWatchedMessage, WatchLimitError } from './machine-watcher.js';
 import { redrawSupersededCards, watchOperation } from './superseded-cards.js';
@@ -38,8 +39,8 @@ export type CardTarget =
 
 /** What a power request uses, which every feature that powers a machine declares. */
 export type PowerRequestDeps = FeatureDeps<
-  'watches' | 'powerClaims',
-  'audit' | 'now' | 'watcher' | 'redrawRow'
+  'watches' | 'powerClaims' | 'budgets' | 'approvals',
+  'audit' | 'now' | 'watcher' | 'redrawRow' | 'vault'
 >;
 
 export interface PowerRequest {
@@ -115,6 +116,11 @@ export async function requestPower(request: PowerRequest): Promise<boolean> {
     await request.tell(alreadyUnderWayMessage(request.machine, underWay));
     return false;
   }
+  // A start of a machine that is off passes the budget gate (an OverBudgetError stops a member).
+  const overBudgetNote =
+    verb === 'start' && !isBooted(request.machine.state)
+      ? await passBudgetGate(deps, actor, 'start')
+      : undefined;
   const operations = createMachineOperations(deps);
   const outcome = await operations.power(actor, request.machine, verb);
   if (outcome.kind === 'already_requested') {
@@ -147,6 +153,7 @@ export async function requestPower(request: PowerRequest): Promise<boolean> {
     const told = place.ts === undefined ? withPrivateCopy(notice, message, followUp) : notice;
     await request.tell(told);
   }
+  if (overBudgetNote !== undefined) await request.tell(plainMessage(overBudgetNote));
   return true;
 }
 
