@@ -20,7 +20,7 @@ export function shareSpent(budget: Budget, month: string): number {
 }
 
 /** Whether a budget applies to a person: the team's does to everyone in it, a person's to them alone. */
-export const appliesTo = (budget: Budget, userId: string) =>
+const appliesTo = (budget: Budget, userId: string) =>
   budget.subject === 'team' || budget.subject.userId === userId;
 
 /**

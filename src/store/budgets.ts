@@ -22,7 +22,7 @@ export interface Budget {
 }
 
 /** Where a budget is kept: its workspace, its Paperspace team, and whose it is. */
-export interface BudgetPlace {
+interface BudgetPlace {
   teamId: string;
   paperspaceTeamId: string;
   subject: BudgetSubject;

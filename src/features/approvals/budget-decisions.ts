@@ -28,7 +28,7 @@ export async function budgetRefusal(
 }
 
 /** The budget a request past a budget is about, as the store names it. */
-export function budgetSubjectOf(budget: string): BudgetSubject {
+function budgetSubjectOf(budget: string): BudgetSubject {
   return budget === 'team' ? 'team' : { userId: budget };
 }
 

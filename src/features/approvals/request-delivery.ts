@@ -28,7 +28,7 @@ import { approverMessage, receiptMessage } from './blocks/request-messages.js';
 export const DEFAULT_REQUEST_LIFETIME_MS = 24 * 3_600_000;
 
 /** What opening a request uses, which every feature that opens one declares. */
-export type RequestDeps = FeatureDeps<'approvals' | 'vaultEntries', 'vault' | 'audit' | 'now'>;
+type RequestDeps = FeatureDeps<'approvals' | 'vaultEntries', 'vault' | 'audit' | 'now'>;
 
 /** A power request also asks whose the machine is. */
 type PowerRequestDeps = RequestDeps & FeatureDeps<'machineOwners'>;

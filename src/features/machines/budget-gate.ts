@@ -41,7 +41,7 @@ export class OverBudgetError extends UserFacingError {
 }
 
 /** "Your budget", "The team's budget": which budget a sentence is about, for the person it stops. */
-export function budgetLabel(budget: Budget, reader?: string): string {
+function budgetLabel(budget: Budget, reader?: string): string {
   if (budget.subject === 'team') return "The team's budget";
   return budget.subject.userId === reader || reader === undefined
     ? 'Your budget'
@@ -49,7 +49,7 @@ export function budgetLabel(budget: Budget, reader?: string): string {
 }
 
 /** "$312.40 of $300.00 this month". */
-export function spentLine({ budget, spentCents }: SpentBudget): string {
+function spentLine({ budget, spentCents }: SpentBudget): string {
   return `${formatMoney(spentCents / 100)} of ${formatMoney(budget.amountCents / 100)} this month`;
 }
 
