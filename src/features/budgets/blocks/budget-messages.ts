@@ -3,11 +3,11 @@
 // are written as /ps spend writes them; whose a budget is, by mention.
 
 import { billingMonthAt, billingMonthName } from '../../../domain/billing-month.js';
-import { monthEndForecastCents, spentThisMonth } from '../../../domain/budgets.js';
 import { formatMoney } from '../../../slack/block-kit/format.js';
 import { plainMessage } from '../../../slack/block-kit/messages.js';
 import { mention, type SlackMessage, slackDate } from '../../../slack/block-kit/text.js';
 import type { Budget, BudgetSubject } from '../../../store/budgets.js';
+import { budgetLine } from '../../spend/blocks/budget-lines.js';
 
 const dollars = (cents: number) => formatMoney(cents / 100);
 
@@ -19,22 +19,6 @@ export function budgetName(subject: BudgetSubject): string {
 /** Said under every list and change: what is counted, and what is not gated. */
 export const COUNTED_NOT_GATED =
   'Spend is what `/ps spend` shows (Paperspace’s utilization, or the bot’s estimate on API v1). A start made outside Slack is counted but not gated.';
-
-/** One line: the budget, the month's spend and share, and the month-end forecast at the current rate. */
-export function budgetLine(budget: Budget, now: number): string {
-  const month = billingMonthAt(now);
-  const who = budget.subject === 'team' ? '*Team*' : mention(budget.subject.userId);
-  const amount = `${dollars(budget.amountCents)} a month`;
-  if (budget.spentAt === null) return `• ${who}: ${amount}; spend not counted yet`;
-  const spent = spentThisMonth(budget, month);
-  const share = budget.amountCents > 0 ? Math.floor((spent * 100) / budget.amountCents) : 100;
-  const forecast = monthEndForecastCents(spent, budget.spentAt);
-  const over = forecast > budget.amountCents ? ' ⚠️' : '';
-  return (
-    `• ${who}: ${amount}; ${dollars(spent)} spent (${share}%), ` +
-    `about ${dollars(forecast)} by month end at this rate${over}`
-  );
-}
 
 export function budgetListMessage(budgets: readonly Budget[], now: number): SlackMessage {
   if (budgets.length === 0) {

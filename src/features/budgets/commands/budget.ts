@@ -20,7 +20,8 @@ import { requireWorkspaceAdmin } from '../../../slack/workspace-admin.js';
 import type { BudgetSubject } from '../../../store/budgets.js';
 import type { SlackUser } from '../../../store/slack-user.js';
 import { createApprovers } from '../../approvals/approvers.js';
-import { budgetLine, budgetListMessage, budgetName, COUNTED_NOT_GATED } from '../blocks/budget-messages.js';
+import { budgetLine } from '../../spend/blocks/budget-lines.js';
+import { budgetListMessage, budgetName, COUNTED_NOT_GATED } from '../blocks/budget-messages.js';
 import { countBudgets } from '../budget-count.js';
 import type { BudgetsDeps } from '../budgets-deps.js';
 

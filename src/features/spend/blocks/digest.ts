@@ -77,7 +77,13 @@ export function withDigestRunningCount(blocks: KnownBlock[]): KnownBlock[] | und
   return blocks.map((block) => (block === counted ? line : block));
 }
 
-export function digestMessage(running: RunningMachine[], report: SpendReport, now: number): SlackMessage {
+export function digestMessage(
+  running: RunningMachine[],
+  report: SpendReport,
+  now: number,
+  /** The team's budgets section (budget-lines.ts); undefined when it has none. */
+  budgets?: string,
+): SlackMessage {
   const title = `📋 Team digest · ${new Date(now).toISOString().slice(0, 10)}`;
   const head: KnownBlock[] = [
     header(title),
@@ -93,6 +99,7 @@ export function digestMessage(running: RunningMachine[], report: SpendReport, no
       : "Spend is Paperspace's own utilization of each machine, plus storage";
   const tail: KnownBlock[] = [
     section(spendText(report)),
+    ...(budgets === undefined ? [] : [section(budgets)]),
     contextLine(
       `${how}, as of ${slackDate(report.asOf, '{date_short_pretty} at {time}')}. Stop acts with your own Paperspace key.`,
     ),
