@@ -122,6 +122,31 @@ describe('budgets', () => {
     await expect.poll(async () => (await teamBudget())?.amountCents).toBeGreaterThan(spent);
   });
 
+  it('tells an administrator past a spent budget, and starts their machine', async () => {
+    await command('budget team $0.01', MAYA);
+    const teamBuild = { id: 'psorb002', name: 'team-build' };
+    const start = bot.requests.blockAction({
+      actionId: ActionId.machineStart,
+      value: cardValue(teamBuild.id, teamBuild.name),
+      userId: MAYA,
+      channelId: CHANNEL,
+      message: { ts: '1600000000.000888' },
+    });
+    await bot.send(start);
+    await expect
+      .poll(() =>
+        bot.slack
+          .responses(start.responseUrlId ?? '')
+          .map((post) => String(post.text))
+          .join('\n'),
+      )
+      .toContain('as an administrator you are not stopped');
+    const starts = bot.paperspaceRequests.filter(
+      (request) => request.path.includes(teamBuild.id) && /\/start\b/.test(request.path),
+    );
+    expect(starts.map(keyOf)).toEqual([USERS.maya.apiKey]);
+  });
+
   it('alerts at 50%, 80% and 100% once each, also after a restart, and at once when set below what is spent', async () => {
     await command('budget team $100000', MAYA);
     const spent = (await teamBudget())?.spentCents ?? 0;
