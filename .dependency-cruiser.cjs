@@ -64,6 +64,8 @@ const FEATURE_ORDER = [
   'reminders',
   'spend',
   'cost-alerts',
+  // budgets count spend as /ps spend does, and their requests go through approvals
+  'budgets',
   // imports no feature
   'retention',
   // the App Home draws machines' cards

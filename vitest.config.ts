@@ -12,6 +12,7 @@ const BOTH_DIALECTS = [
   'test/features/machines/show-usage.test.ts',
   'test/features/machines/owner-on-cards.test.ts',
   'test/features/machines/power.test.ts',
+  'test/features/budgets/budgets.test.ts',
   'test/features/machines/create.test.ts',
   'test/features/approvals/create-request-words.test.ts',
   'test/features/watches/power-watch.test.ts',

@@ -8,6 +8,7 @@ import { createAccountFeature } from './account/index.js';
 import { offerCreateRequest, requestCreateInstead } from './approvals/create-route.js';
 import { createApprovalsFeature } from './approvals/index.js';
 import { offerPowerRequest, routePowerToOwner } from './approvals/owner-route.js';
+import { createBudgetsFeature } from './budgets/index.js';
 import { catalogFeature } from './catalog/index.js';
 import { pageFor } from './catalog/list-message.js';
 import { alertRowFinished } from './cost-alerts/buttons/alert-message.js';
@@ -57,6 +58,7 @@ export const features = [
   approvalsFeature,
   spendFeature,
   costAlertsFeature,
+  createBudgetsFeature(),
   retentionFeature,
   workflowStepsFeature,
   unfurlsFeature,
@@ -116,6 +118,7 @@ const HELP_ORDER = {
   digest: true,
   'digest off': true,
   alerts: true,
+  budget: true,
   steps: true,
 } as const satisfies Record<CommandName, true>;
 

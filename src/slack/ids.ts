@@ -42,6 +42,8 @@ export const ActionId = {
   /** Approve, Approve for N hours, Deny and Withdraw on a request; the value is the request id. */
   requestApprove: 'request_approve',
   requestApproveFor: 'request_approve_for',
+  /** Approve and raise the budget on a request past a spent budget; the value names the request and cents. */
+  requestApproveRaise: 'request_approve_raise',
   requestDeny: 'request_deny',
   requestWithdraw: 'request_withdraw',
   /** Stop on a row of the team digest; the value names the machine. */

@@ -8,8 +8,19 @@ import { z } from 'zod';
 export type RequestKind = 'create' | 'start' | 'stop' | 'restart';
 export type PowerKind = Exclude<RequestKind, 'create'>;
 
+/**
+ * A start or create the budget gate stopped: whose budget was spent ('team' or a Slack user id) and
+ * what it stood at. Its approval runs with the requester's own key, and may raise that budget.
+ */
+const overBudgetSchema = z.object({
+  budget: z.string().min(1),
+  amountCents: z.number().int().nonnegative(),
+  spentCents: z.number().int().nonnegative(),
+});
+
 /** Shared by every kind. */
 const askedFields = {
+  overBudget: overBudgetSchema.optional(),
   /** Who the request was sent to, as the receipt names them (`<#C1>`, `<@U1>, <@U2>`). */
   asked: z.string().optional(),
   /** The Slack users it was sent to, when not to a channel: /ps requests lists it for them alone. */
@@ -54,6 +65,7 @@ const requestedSchema = z.discriminatedUnion('kind', [
 ]);
 
 export type CreateDetails = z.infer<typeof createDetailsSchema>;
+export type OverBudget = z.infer<typeof overBudgetSchema>;
 export type PowerDetails = z.infer<typeof powerDetailsSchema>;
 export type RequestDetails = CreateDetails | PowerDetails;
 /** A request's kind with the details of that kind: `kind` narrows `details`. */

@@ -3,6 +3,7 @@
 import { type DatabaseConfig, parseDatabaseUrl } from '../config.js';
 import { type ApprovalRequestRepository, createApprovalRequestRepository } from './approval-requests.js';
 import { type AuditRepository, createAuditRepository } from './audit-records.js';
+import { type BudgetRepository, createBudgetRepository } from './budgets.js';
 import { type ChannelPostSlotRepository, createChannelPostSlotRepository } from './channel-post-slots.js';
 import { type CostAlertRepository, createCostAlertRepository } from './cost-alerts.js';
 import { createDelegationRepository, type DelegationRepository } from './delegations.js';
@@ -60,6 +61,8 @@ export interface Store {
   readonly rowMessages: RowMessageRepository;
   /** Each channel's next chat.postMessage slot, so the replicas together keep Slack's pace there. */
   readonly postSlots: ChannelPostSlotRepository;
+  /** Each Paperspace team's monthly budgets, their last counted spend and the alerts sent. */
+  readonly budgets: BudgetRepository;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -101,6 +104,7 @@ async function createStore(client: SqlClient, { now = Date.now }: StoreOptions =
     slackbotProposals: createSlackbotProposalRepository(client),
     rowMessages: createRowMessageRepository(client),
     postSlots: createChannelPostSlotRepository(client),
+    budgets: createBudgetRepository(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },

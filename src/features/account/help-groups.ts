@@ -35,6 +35,7 @@ export const HELP_GROUPS: readonly HelpGroup[] = [
     lines: [
       `\`${ps} spend\` this month so far · \`${ps} usage <machine>\` one machine's hours and cost`,
       `\`${ps} digest #channel daily 09:00\` the team's machines and spend in a channel`,
+      `\`${ps} budget\` the team's monthly budgets · \`${ps} budget team $2000\`, \`${ps} budget @sam $300\` (administrators)`,
     ],
   },
   {

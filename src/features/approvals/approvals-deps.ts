@@ -3,7 +3,7 @@
 import type { DepsOf, FeatureNeeds } from '../feature-deps.js';
 
 export const approvalsNeeds = {
-  ports: ['approvals', 'vaultEntries', 'watches', 'powerClaims', 'machineOwners'],
+  ports: ['approvals', 'vaultEntries', 'watches', 'powerClaims', 'machineOwners', 'budgets'],
   services: ['vault', 'audit', 'watcher', 'now', 'redrawRow'],
 } as const satisfies FeatureNeeds;
 

@@ -5,14 +5,20 @@ import type { SlackMessage } from '../../slack/block-kit/text.js';
 import { MemberCannotCreateError } from '../machines/create-flow.js';
 import type { CreateRequester } from '../machines/machines-wiring.js';
 import { createOfferMessage } from './blocks/request-messages.js';
+import { requestCreateOverBudget } from './budget-route.js';
 import { openCreateRequest } from './request-delivery.js';
 
-/** True when the refusal was answered with the offer; false: the caller reports the error as usual. */
+/**
+ * True when the refusal was answered with the offer, or a stop by the budget gate with the request to
+ * the administrators; false: the caller reports the error as usual.
+ */
 export async function offerCreateRequest(
   error: unknown,
   params: Record<string, unknown>,
-  tell: (message: SlackMessage) => Promise<void>,
+  requester: CreateRequester & { tell: (message: SlackMessage) => Promise<void> },
 ): Promise<boolean> {
+  const { tell } = requester;
+  if (await requestCreateOverBudget(error, params, requester)) return true;
   if (!(error instanceof MemberCannotCreateError)) return false;
   await tell(createOfferMessage(params));
   return true;
@@ -24,6 +30,9 @@ export async function requestCreateInstead(
   params: Record<string, unknown>,
   requester: CreateRequester,
 ): Promise<string | undefined> {
+  const told: string[] = [];
+  const tell = async (message: SlackMessage) => void told.push(message.text ?? '');
+  if (await requestCreateOverBudget(error, params, { ...requester, tell })) return told.join('\n\n');
   if (!(error instanceof MemberCannotCreateError)) return undefined;
   const account = await requester.deps.vault.account(requester.user);
   if (!account) return undefined;
@@ -34,8 +43,6 @@ export async function requestCreateInstead(
     false,
     requester.deps.now(),
   );
-  const told: string[] = [];
-  const tell = async (message: SlackMessage) => void told.push(message.text ?? '');
   await openCreateRequest({ ...requester, tell }, account, params);
   return [ONLY_ADMINISTRATORS, ...told].join('\n\n');
 }

@@ -13,10 +13,12 @@ import { mention } from '../../slack/block-kit/text.js';
 import type { Interaction } from '../../slack/interaction.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { FeatureDeps } from '../feature-deps.js';
+import { OverBudgetError } from '../machines/budget-gate.js';
 import type { PowerVerb } from '../machines/machine-operations.js';
 import { type PowerRequest, type PowerRequestDeps, requestPower } from '../machines/power-request.js';
 import { createApprovers } from './approvers.js';
 import { ownerUnknownOfferMessage, powerOfferMessage } from './blocks/request-messages.js';
+import { requestStartOverBudget } from './budget-route.js';
 
 export type OwnerRoute = 'own' | 'handled';
 
@@ -98,17 +100,26 @@ async function runUnderGrant(
 }
 
 /**
- * After Paperspace refused the person's own start, stop or restart of a machine whose owner it does
- * not name (v1): the offer to ask its owner by the owner rule, or the team's administrators when it has
- * no owner yet, instead of a bare refusal. False: not that case, the caller reports the error as usual.
+ * After the budget gate stopped a member's start: the request to the administrators it becomes
+ * (budget-route.ts). After Paperspace refused the person's own start, stop or restart of a machine
+ * whose owner it does not name (v1): the offer to ask its owner by the owner rule, or the team's
+ * administrators when it has no owner yet, instead of a bare refusal. False: neither case, the caller
+ * reports the error as usual.
  */
 export async function offerPowerRequest(
   error: unknown,
   interaction: Interaction,
   machine: Machine,
   verb: PowerVerb,
-  deps: FeatureDeps<'vaultEntries' | 'approvals' | 'machineOwners', 'vault'>,
+  deps: FeatureDeps<'vaultEntries' | 'approvals' | 'machineOwners', 'vault' | 'audit' | 'now'>,
 ): Promise<boolean> {
+  if (error instanceof OverBudgetError) {
+    const client = await interaction.userClient();
+    if (!client) return true;
+    const { web, user, channelId: channel } = interaction;
+    const requester = { deps, web, user, client, channel, tell: interaction.replyPrivately };
+    return requestStartOverBudget(error, requester, machine);
+  }
   if (!(error instanceof PaperspacePermissionError) || paperspaceOwnerIdOf(machine) !== undefined)
     return false;
   const { user } = interaction;

@@ -1,11 +1,13 @@
 // What an approval does, once claimed: the create (assigned to the requester) or the start, stop or
-// restart, with the APPROVER's key, audited with both people. Its outcome is returned, never thrown:
+// restart, with the APPROVER's key (a start past a spent budget: with the REQUESTER's own), audited with both people. Its outcome is returned, never thrown:
 // a failure is the request's outcome too, announced to both (request-announcements.ts).
 
 import { learnRoleFromCreate } from '../../domain/team-role.js';
+import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { WaitableState } from '../../paperspace/constants.js';
 import { PaperspacePermissionError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
+import { mention } from '../../slack/block-kit/text.js';
 import type { CreateRequest, PowerRequest, ReadableRequest } from '../../store/approval-requests.js';
 import { readAccountKind } from '../machines/account-kind.js';
 import { createdNotice, powerRequestedNotice } from '../machines/blocks/machine-replies.js';
@@ -73,8 +75,10 @@ async function create(deps: ApprovalsDeps, approver: Actor, request: CreateReque
 }
 
 async function power(deps: ApprovalsDeps, approver: Actor, request: PowerRequest): Promise<ActedOn> {
-  const machine = await approver.client.machines.show(request.machineId ?? '');
-  const outcome = await createMachineOperations(deps).power(approver, machine, request.kind);
+  // Past a spent budget the start is the requester's own, which only the budget held back.
+  const actor = request.details.overBudget ? await requesterOf(deps, request) : approver;
+  const machine = await actor.client.machines.show(request.machineId ?? '');
+  const outcome = await createMachineOperations(deps).power(actor, machine, request.kind);
   // Sent moments ago by someone else (the owner clicking too): its own card follows the machine.
   if (outcome.kind !== 'requested') return { machine: outcome.machine, targetState: undefined, notice: '' };
   return {
@@ -83,4 +87,16 @@ async function power(deps: ApprovalsDeps, approver: Actor, request: PowerRequest
     eventId: outcome.eventId,
     notice: powerRequestedNotice(request.kind, request.requesterId),
   };
+}
+
+/** The requester with their own key, for a start approved past their budget. */
+async function requesterOf(deps: ApprovalsDeps, request: PowerRequest): Promise<Actor> {
+  const user = { teamId: request.teamId, userId: request.requesterId };
+  const client = await deps.clients.forUser(user);
+  if (!client) {
+    throw new UserFacingError(
+      `${mention(request.requesterId)} has no linked Paperspace key any more, and an approved start runs with theirs.`,
+    );
+  }
+  return { user, client };
 }

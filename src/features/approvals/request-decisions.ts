@@ -4,7 +4,7 @@
 // APPROVER's key (request-action.ts), and every decision is `announce`d to the people around the
 // request (request-announcements.ts). Every decision and its action is audited with both people.
 //
-//   Approve click -> load -> approverOf -> claim -> act -> announceApproval | announceFailure
+//   Approve click -> load -> approverOf -> claim -> act -> (raise the budget) -> announceApproval | announceFailure
 //   Deny form     -> load -> refusalOf  -> claim (audited) -> announceDenial
 //   Withdraw      -> load -> (the requester only) -> claim (audited) -> refreshMessages
 
@@ -18,6 +18,7 @@ import {
   type StandingGrant,
   unreadableRequestMessage,
 } from './blocks/request-messages.js';
+import { budgetRefusal, raiseBudget } from './budget-decisions.js';
 import type { Decider } from './decider.js';
 import { act } from './request-action.js';
 import {
@@ -30,7 +31,14 @@ import { type RequestEnd, tellWaiting } from './request-settled.js';
 
 const LINK_FIRST = 'Link your Paperspace key with `/ps login` first: an approval acts with your key.';
 
-export async function approve(decider: Decider, requestId: string, grantHours?: number): Promise<void> {
+/** What an approval gives beyond the request: a standing grant (hours), or a raise of a spent budget (cents). */
+export interface ApprovalExtra {
+  grantHours?: number;
+  raiseCents?: number;
+}
+
+export async function approve(decider: Decider, requestId: string, extra: ApprovalExtra = {}): Promise<void> {
+  const { grantHours, raiseCents } = extra;
   const request = await load(decider, requestId);
   const approver = request && (await approverOf(decider, request));
   if (!request || !approver) return;
@@ -51,6 +59,7 @@ export async function approve(decider: Decider, requestId: string, grantHours?: 
     return;
   }
   const grant = grantHours === undefined ? undefined : await grantFor(decider, request, grantHours);
+  if (raiseCents !== undefined) await raiseBudget(decider, request, raiseCents);
   await announceApproval(decider, request, acted.done, grant);
   await ended(decider, request, {
     status: 'approved',
@@ -132,6 +141,7 @@ async function refusalOf(decider: Decider, request: ReadableRequest): Promise<st
   if (request.requesterId === decider.user.userId) return 'You cannot approve or deny your own request.';
   const account = await decider.deps.vault.account(decider.user);
   if (!account) return LINK_FIRST;
+  if (request.details.overBudget !== undefined) return budgetRefusal(decider, request, account);
   if (request.kind !== 'create' && request.details.ownerUnknown !== true) {
     // Whoever holds the owner's Paperspace account decides, whichever Slack user they linked it from.
     const { ownerName, ownerPaperspaceId } = request.details;

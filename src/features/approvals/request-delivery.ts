@@ -14,6 +14,7 @@ import { plainMessage } from '../../slack/block-kit/messages.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import { mention } from '../../slack/block-kit/text.js';
 import { postIn } from '../../slack/posting.js';
+import type { OverBudget } from '../../store/approval-request-details.js';
 import type { NewApprovalRequest, ReadableRequest } from '../../store/approval-requests.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { LinkedAccount } from '../../vault/key-vault.js';
@@ -56,6 +57,8 @@ export async function openCreateRequest(
   account: LinkedAccount,
   params: Record<string, unknown>,
   origin?: CreateRequestOrigin,
+  /** The budget the gate found spent, when that (not Paperspace) is why the create is asked for. */
+  overBudget?: OverBudget,
 ): Promise<ReadableRequest | undefined> {
   const { deps, user } = requester;
   const teamId = account.teamId;
@@ -99,7 +102,7 @@ export async function openCreateRequest(
   const asked = settings?.channel
     ? `<#${settings.channel}>`
     : approvers.map((a) => mention(a.userId)).join(', ');
-  return open(requester, targets, asked, settings?.lifetimeMs ?? null, {
+  return openRequestTo(requester, targets, asked, settings?.lifetimeMs ?? null, {
     kind: 'create',
     paperspaceTeamId: teamId,
     machineId: null,
@@ -112,6 +115,7 @@ export async function openCreateRequest(
       ...(hourlyRate ? { hourlyRateBasis: hourlyRate.basis } : {}),
       ...(templateLabel ? { templateLabel } : {}),
       ...(origin?.reason ? { reason: origin.reason } : {}),
+      ...(overBudget ? { overBudget } : {}),
       ...(chosen ? { approverBasis: chosen.basis, approvers: targets } : {}),
     },
   });
@@ -134,7 +138,7 @@ export async function openPowerRequest(
   const owner = await machineOwner(deps.store, user.teamId, machine);
   if (owner.kind === 'recorded' && owner.userId !== user.userId) {
     // v1: the person the bot recorded decides, with their own key.
-    await open(requester, [owner.userId], mention(owner.userId), lifetimeMs, {
+    await openRequestTo(requester, [owner.userId], mention(owner.userId), lifetimeMs, {
       ...what,
       ownerId: owner.userId,
       details: owner.paperspaceUserId === null ? {} : { ownerPaperspaceId: owner.paperspaceUserId },
@@ -155,7 +159,7 @@ export async function openPowerRequest(
       return;
     }
     // The request waits in the approvals channel, where the owner can approve it once they link a key.
-    await open(requester, [settings.channel], `<#${settings.channel}>`, lifetimeMs, {
+    await openRequestTo(requester, [settings.channel], `<#${settings.channel}>`, lifetimeMs, {
       ...what,
       ownerId: null,
       details: { ownerPaperspaceId, ownerName },
@@ -163,7 +167,7 @@ export async function openPowerRequest(
     return;
   }
   const targets = owners.map((person) => person.userId);
-  await open(requester, targets, targets.map(mention).join(', '), lifetimeMs, {
+  await openRequestTo(requester, targets, targets.map(mention).join(', '), lifetimeMs, {
     ...what,
     ownerId: linkedOwner.userId,
     details: { ownerPaperspaceId },
@@ -194,7 +198,7 @@ async function openToAdministrators(
     return;
   }
   const targets = approvers.map((person) => person.userId);
-  await open(requester, targets, targets.map(mention).join(', '), lifetimeMs, {
+  await openRequestTo(requester, targets, targets.map(mention).join(', '), lifetimeMs, {
     ...what,
     ownerId: null,
     details: { ownerUnknown: true, approvers: targets },
@@ -209,7 +213,7 @@ function ownerNotLinkedText(machineName: string, ownerName: string): string {
   );
 }
 
-async function open(
+export async function openRequestTo(
   requester: Requester,
   targets: string[],
   asked: string,

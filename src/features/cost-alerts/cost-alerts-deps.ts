@@ -11,6 +11,7 @@ export const costAlertsNeeds = {
     'watches',
     'powerClaims',
     'machineOwners',
+    'budgets',
   ],
   services: ['vault', 'audit', 'watcher', 'now', 'redrawRow'],
 } as const satisfies FeatureNeeds;

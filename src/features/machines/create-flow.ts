@@ -18,7 +18,7 @@ import {
 } from '../../paperspace/request-params/machine-create-params.js';
 import { toRequestIssues } from '../../paperspace/request-params/parse-request.js';
 import type { Network, Template } from '../../paperspace/schemas.js';
-import { errorMessage } from '../../slack/block-kit/messages.js';
+import { errorMessage, plainMessage } from '../../slack/block-kit/messages.js';
 import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import { announce, type FollowUpPlace, withPrivateCopy } from '../../slack/posting.js';
 import type { SlackUser } from '../../store/slack-user.js';
@@ -26,6 +26,7 @@ import type { FeatureDeps, ListenerWiring } from '../feature-deps.js';
 import type { AccountKind } from './account-kind.js';
 import { machineCardMessage } from './blocks/machine-card.js';
 import { createdNotice } from './blocks/machine-replies.js';
+import { passBudgetGate } from './budget-gate.js';
 import { type CreateOutcome, createMachineOperations } from './machine-operations.js';
 import { type CreatedOwner, recordCreatedOwner } from './machine-ownership.js';
 import { notWatchedMessage, WatchLimitError } from './machine-watcher.js';
@@ -189,18 +190,23 @@ export class MemberCannotCreateError extends UserFacingError {
   override name = 'MemberCannotCreateError';
 }
 
+/** A create made, and what an administrator past a spent budget is told (undefined: nothing). */
+export type PersonCreated = CreateOutcome & { budgetNote?: string | undefined };
+
 /**
- * Creates the machine with the person's key; a member's refusal comes back as MEMBER_CANNOT_CREATE.
+ * Creates the machine with the person's key, once it passes the budget gate (an OverBudgetError stops
+ * a member whose budget is spent); a member's refusal comes back as MEMBER_CANNOT_CREATE.
  * `owner`: the teammate it is for (`for=@sam`), recorded as its owner where Paperspace names none
  * (v1); else the person creating it.
  */
 export async function createForPerson(
-  deps: FeatureDeps<'powerClaims' | 'approvals' | 'machineOwners', 'audit' | 'now' | 'vault'>,
+  deps: FeatureDeps<'powerClaims' | 'approvals' | 'machineOwners' | 'budgets', 'audit' | 'now' | 'vault'>,
   actor: { user: SlackUser; client: PaperspaceClient },
   params: CreateMachineParams,
   template: TemplateInfo | undefined,
   owner: CreatedOwner = actor.user,
-): Promise<CreateOutcome> {
+): Promise<PersonCreated> {
+  const budgetNote = await passBudgetGate(deps, actor, 'create');
   let outcome: CreateOutcome;
   try {
     outcome = await createMachineOperations(deps).create(actor, params, template);
@@ -214,7 +220,7 @@ export async function createForPerson(
     basis: 'created',
     setBy: actor.user.userId,
   });
-  return outcome;
+  return { ...outcome, budgetNote };
 }
 
 /** The template by id, as the person's key sees it; undefined when it is not listed. */
@@ -232,7 +238,7 @@ export interface CreatedAnnouncement {
   deps: Pick<ListenerWiring, 'pacer' | 'watcher' | 'logger'>;
   web: WebClient;
   user: SlackUser;
-  outcome: CreateOutcome;
+  outcome: PersonCreated;
   /** The teammate the machine was made for, when not the person who made it. */
   forUserId?: string | undefined;
   /** Where the command was typed or the modal opened from; undefined (App Home): the person's DM. */
@@ -258,6 +264,8 @@ export async function announceCreated(announcement: CreatedAnnouncement): Promis
     announcement.deps.pacer,
   );
   const watching = await watchCreated(announcement, targetState, place);
+  if (announcement.outcome.budgetNote !== undefined)
+    await announcement.tell(plainMessage(announcement.outcome.budgetNote));
   if (placeNotice === undefined) return;
   const followUp = watching
     ? `I am watching *${escapeMrkdwn(machine.name)}* and will tell you when it is ${targetState === 'off' ? 'provisioned (it was created off)' : 'up'}.`

@@ -3,7 +3,7 @@
 import type { DepsOf, FeatureNeeds } from '../feature-deps.js';
 
 export const machinesNeeds = {
-  ports: ['watches', 'powerClaims', 'approvals', 'vaultEntries', 'machineOwners'],
+  ports: ['watches', 'powerClaims', 'approvals', 'vaultEntries', 'machineOwners', 'budgets'],
   services: ['vault', 'audit', 'watcher', 'now', 'redrawRow'],
 } as const satisfies FeatureNeeds;
 

@@ -26,7 +26,10 @@ export interface OwnerRequests {
     verb: PowerVerb,
     request: Omit<PowerRequest, 'actor' | 'machine' | 'verb' | 'deps'> & { deps: MachinesDeps },
   ): Promise<'own' | 'handled'>;
-  /** After Paperspace refused a power change: true when it was answered with an offer to ask instead. */
+  /**
+   * After Paperspace refused a power change, or the budget gate stopped a start: true when it was
+   * answered with an offer to ask instead, or sent to the administrators as a request.
+   */
   offerPowerRequest(
     error: unknown,
     interaction: Interaction,
@@ -35,7 +38,7 @@ export interface OwnerRequests {
     deps: MachinesDeps,
   ): Promise<boolean>;
   /**
-   * After Paperspace refused a member's create in the form: the request is sent to the administrators
+   * After Paperspace refused a member's create in the form, or the budget gate stopped it: the request is sent to the administrators
    * at once, and what happened is returned for the modal to say; undefined when the error was no such
    * refusal (the caller reports it as usual).
    */
@@ -44,11 +47,14 @@ export interface OwnerRequests {
     params: Record<string, unknown>,
     requester: CreateRequester,
   ): Promise<string | undefined>;
-  /** After Paperspace refused an inline create: true when it was answered with an offer to ask instead. */
+  /**
+   * After Paperspace refused an inline create, or the budget gate stopped it: true when it was answered
+   * with an offer to ask instead, or sent to the administrators as a request.
+   */
   offerCreateRequest(
     error: unknown,
     params: Record<string, unknown>,
-    tell: (message: SlackMessage) => Promise<void>,
+    requester: CreateRequester & { tell: (message: SlackMessage) => Promise<void> },
   ): Promise<boolean>;
 }
 

@@ -6,9 +6,10 @@
 // the person alone.
 
 import type { WebClient } from '@slack/web-api';
-import { bootedStateOf, isSettled } from '../../domain/machine-states.js';
+import { bootedStateOf, isBooted, isSettled } from '../../domain/machine-states.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { Machine } from '../../paperspace/schemas.js';
+import { plainMessage } from '../../slack/block-kit/messages.js';
 import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import { announce, type FollowUpPlace, provesNothingPosted, withPrivateCopy } from '../../slack/posting.js';
 import type { FeatureDeps } from '../feature-deps.js';
@@ -20,6 +21,7 @@ import {
   powerUnchangedMessage,
   powerUnwatchedNotice,
 } from './blocks/machine-replies.js';
+import { passBudgetGate } from './budget-gate.js';
 import { type Actor, createMachineOperations, type PowerVerb } from './machine-operations.js';
 import { notWatchedMessage } from './machine-watcher.js';
 import { type IntentSettlement, recordPowerIntent } from './power-intent.js';
@@ -39,8 +41,8 @@ export type CardTarget =
 
 /** What a power request uses, which every feature that powers a machine declares. */
 export type PowerRequestDeps = FeatureDeps<
-  'watches' | 'powerClaims',
-  'audit' | 'now' | 'watcher' | 'redrawRow'
+  'watches' | 'powerClaims' | 'budgets' | 'approvals',
+  'audit' | 'now' | 'watcher' | 'redrawRow' | 'vault'
 >;
 
 export interface PowerRequest {
@@ -123,6 +125,11 @@ export async function requestPower(request: PowerRequest): Promise<boolean> {
     await request.tell(alreadyUnderWayMessage(request.machine, underWay));
     return false;
   }
+  // A start of a machine that is off passes the budget gate (an OverBudgetError stops a member).
+  const overBudgetNote =
+    verb === 'start' && !isBooted(request.machine.state)
+      ? await passBudgetGate(deps, actor, 'start')
+      : undefined;
   const operations = createMachineOperations(deps);
   // The watch is stored before the call (power-intent.ts): a replica lost after the call leaves a trace.
   const intent = request.noWait
@@ -160,6 +167,7 @@ export async function requestPower(request: PowerRequest): Promise<boolean> {
     const told = place.ts === undefined ? withPrivateCopy(notice, message, followUp) : notice;
     await request.tell(told);
   }
+  if (overBudgetNote !== undefined) await request.tell(plainMessage(overBudgetNote));
   return true;
 }
 

@@ -3,7 +3,16 @@
 import type { DepsOf, FeatureNeeds } from '../feature-deps.js';
 
 export const remindersNeeds = {
-  ports: ['rowMessages', 'reminders', 'snoozes', 'approvals', 'vaultEntries', 'watches', 'powerClaims'],
+  ports: [
+    'rowMessages',
+    'reminders',
+    'snoozes',
+    'approvals',
+    'vaultEntries',
+    'watches',
+    'powerClaims',
+    'budgets',
+  ],
   services: ['vault', 'audit', 'watcher', 'now', 'redrawRow'],
 } as const satisfies FeatureNeeds;
 

@@ -17,6 +17,7 @@ import type { Store } from '../../store/store.js';
 import type { TeamDigest } from '../../store/team-digests.js';
 import type { KeyVault } from '../../vault/key-vault.js';
 import type { JobResources } from '../job-needs.js';
+import { budgetsText } from './blocks/budget-lines.js';
 import { digestMessage, type RunningMachine } from './blocks/digest.js';
 import { NO_OWNER_YET } from './blocks/no-owner-yet.js';
 import { ownerLabel } from './blocks/spend.js';
@@ -26,7 +27,7 @@ import { readSpend, type SpendReport } from './spend-report.js';
 /** The pacer: the digest takes its turn in its channel with the bot's other posts there. */
 export interface DigestDeliveryDeps
   extends Pick<JobResources, 'clients' | 'slack' | 'pacer' | 'logger' | 'now'> {
-  store: Pick<Store, 'teamDigests' | 'audit' | 'vaultEntries' | 'approvals' | 'machineOwners'>;
+  store: Pick<Store, 'teamDigests' | 'audit' | 'vaultEntries' | 'approvals' | 'machineOwners' | 'budgets'>;
   vault: Pick<KeyVault, 'account'>;
 }
 
@@ -161,10 +162,15 @@ export function createDigestDelivery(deps: DigestDeliveryDeps) {
       );
       running.sort((a, b) => (a.since ?? 0) - (b.since ?? 0) || a.machine.name.localeCompare(b.machine.name));
       const now = deps.now();
+      const budgets = budgetsText(await deps.store.budgets.list(digest.teamId, digest.paperspaceTeamId), now);
       await audit.run(
         { user: setter, action: 'digest.post', resourceId: digest.id, note: `in ${digest.channel}` },
         async () => {
-          const delivery = await deliverToChannel(digest, setter, digestMessage(running, report, now));
+          const delivery = await deliverToChannel(
+            digest,
+            setter,
+            digestMessage(running, report, now, budgets),
+          );
           if (delivery.landed === 'nowhere') throw new Error(`Slack refused the digest: ${delivery.refusal}`);
           // Posted (its words alone), so not tried again next tick: the log says what was too big.
           if ((delivery.landed === 'channel' || delivery.landed === 'dm') && delivery.shortened) {

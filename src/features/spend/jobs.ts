@@ -10,8 +10,9 @@ export const KEEP_DIGEST_RUNS_MS = 8 * 24 * 60 * 60_000;
 
 const needs = {
   // The digest reads the spend as /ps spend does: whose each machine is (the recorded owners, and the
-  // links of the people Paperspace names), and the role notes kept with the approvals.
-  store: ['teamDigests', 'audit', 'vaultEntries', 'approvals', 'machineOwners'],
+  // links of the people Paperspace names), and the role notes kept with the approvals; and lists the
+  // team's budgets.
+  store: ['teamDigests', 'audit', 'vaultEntries', 'approvals', 'machineOwners', 'budgets'],
   uses: ['vault', 'clients', 'slack', 'pacer', 'logger', 'now', 'cron', 'replicaId'],
 } as const;
 

@@ -12,6 +12,7 @@ export const spendNeeds = {
     'watches',
     'powerClaims',
     'machineOwners',
+    'budgets',
   ],
   services: ['vault', 'audit', 'watcher', 'now', 'redrawRow'],
 } as const satisfies FeatureNeeds;

@@ -83,6 +83,8 @@ export interface SpendRequest {
   teamWide: boolean;
   /** The team's users, when the caller has read them already. */
   users?: readonly User[];
+  /** The machines the key lists, when the caller has listed them already (the scheduler's tick). */
+  listed?: readonly Machine[];
 }
 
 export async function readSpend(reader: SpendReader, request: SpendRequest): Promise<SpendReport> {
@@ -91,8 +93,9 @@ export async function readSpend(reader: SpendReader, request: SpendRequest): Pro
   const current = month === billingMonthAt(now);
   const { client } = request;
   const [, monthEnd] = monthBounds(month);
-  const listed: Machine[] = [];
-  for await (const machine of client.machines.listAll()) listed.push(machine);
+  const listed: Machine[] = [...(request.listed ?? [])];
+  if (request.listed === undefined)
+    for await (const machine of client.machines.listAll()) listed.push(machine);
   // A machine created after the month had nothing to bill in it; never charge it for the month.
   const existed = listed.filter((machine) => !(Date.parse(machine.dtCreated) >= monthEnd));
   const scope: SpendScope = request.teamWide ? 'team' : 'own';

@@ -3,7 +3,7 @@
 import type { DepsOf, FeatureNeeds } from '../feature-deps.js';
 
 export const workflowStepsNeeds = {
-  ports: ['workflowSteps', 'workflowStepRuns', 'approvals', 'vaultEntries', 'powerClaims'],
+  ports: ['workflowSteps', 'workflowStepRuns', 'approvals', 'vaultEntries', 'powerClaims', 'budgets'],
   services: ['vault', 'audit', 'watcher', 'now'],
 } as const satisfies FeatureNeeds;
 

@@ -32,6 +32,7 @@ import { costAlertRecipients } from './027-cost-alert-recipients.js';
 import { slackbotProposals } from './028-slackbot-proposals.js';
 import { workflowStepRuns } from './029-workflow-step-runs.js';
 import { watchIntents } from './030-watch-intents.js';
+import { budgets } from './031-budgets.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -65,4 +66,5 @@ export const MIGRATIONS: readonly Migration[] = [
   slackbotProposals,
   workflowStepRuns,
   watchIntents,
+  budgets,
 ];

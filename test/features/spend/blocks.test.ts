@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { usageCost } from '../../../src/domain/money.js';
+import { budgetsText } from '../../../src/features/spend/blocks/budget-lines.js';
 import { digestMessage, type RunningMachine } from '../../../src/features/spend/blocks/digest.js';
 import { costBar, spendMessage } from '../../../src/features/spend/blocks/spend.js';
 import type { MachineSpend, OwnerSpend, SpendReport } from '../../../src/features/spend/spend-report.js';
 import type { Machine } from '../../../src/paperspace/schemas.js';
+import type { Budget } from '../../../src/store/budgets.js';
 
 const NOW = Date.UTC(2024, 4, 15, 12);
 
@@ -99,5 +101,30 @@ describe('spend and digest messages', () => {
     expect(JSON.stringify(message.blocks)).toMatch(
       /…and \d+ more running: m\d+, m\d+.* `\/ps list state=ready` shows them/,
     );
+  });
+
+  it("list the team's budgets in the digest, each with the month's spend and its month-end forecast", () => {
+    const budget = (subject: Budget['subject'], amountCents: number, spentCents: number): Budget => ({
+      teamId: 'T1',
+      paperspaceTeamId: 'team-a',
+      subject,
+      amountCents,
+      setBy: 'U0MAYA',
+      setAt: NOW,
+      spentCents,
+      spentMonth: '2024-05',
+      spentAt: NOW,
+    });
+    // 14.5 of May's 31 days gone: the spend so far × 31 / 14.5 by the month's end.
+    const text = budgetsText(
+      [budget('team', 200_000, 90_000), budget({ userId: 'U0SAM' }, 30_000, 3_000)],
+      NOW,
+    );
+    const message = digestMessage([], bigReport(), NOW, text);
+    checkLimits(message);
+    const shown = JSON.stringify(message.blocks);
+    expect(shown).toContain('*Team*: $2000.00 a month; $900.00 spent (45%), about $1924.14 by month end');
+    expect(shown).toContain('<@U0SAM>: $300.00 a month; $30.00 spent (10%), about $64.14 by month end');
+    expect(budgetsText([], NOW)).toBeUndefined();
   });
 });

@@ -148,6 +148,12 @@ const commandSchema = z.discriminatedUnion('name', [
     }, 'the cron expression fires at the time'),
   z.strictObject({ name: z.literal('digest off') }),
   z.strictObject({
+    name: z.literal('budget'),
+    subject: z.union([z.literal('team'), z.string().regex(/^[UW][A-Z0-9]+$/)]).nullable(),
+    amountCents: z.number().int().positive().max(10_000_000_000).nullable(),
+    off: z.boolean(),
+  }),
+  z.strictObject({
     name: z.literal('alerts'),
     scope: z.enum(['self', 'team', 'unmute']).nullable(),
     thresholdMs: z

@@ -106,6 +106,10 @@ const EXAMPLES: Record<CommandName, { text: string; command: Command }> = {
     text: 'alerts default 6h',
     command: { name: 'alerts', scope: 'team', thresholdMs: 6 * 3_600_000, machine: null },
   },
+  budget: {
+    text: 'budget <@U0SAM|sam> $1,300.5',
+    command: { name: 'budget', subject: 'U0SAM', amountCents: 130_050, off: false },
+  },
   steps: { text: 'steps ON', command: { name: 'steps', enabled: true } },
 };
 

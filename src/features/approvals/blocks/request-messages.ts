@@ -3,8 +3,9 @@
 // hourly rate), the requester's receipt with Withdraw, and the line each shows once it is decided.
 // Values typed by people (machine names, reasons) are escaped; mentions are built from Slack ids.
 import type { KnownBlock } from '@slack/types';
+import { raiseStepCents } from '../../../domain/budgets.js';
 import { button, contextLine, section } from '../../../slack/block-kit/elements.js';
-import { formatKnownHourlyRate } from '../../../slack/block-kit/format.js';
+import { formatKnownHourlyRate, formatMoney } from '../../../slack/block-kit/format.js';
 import { plainMessage } from '../../../slack/block-kit/messages.js';
 import {
   escapeMrkdwn,
@@ -15,10 +16,11 @@ import {
   slackDate,
 } from '../../../slack/block-kit/text.js';
 import { ActionId } from '../../../slack/ids.js';
-import type { CreateDetails, RequestDetails } from '../../../store/approval-request-details.js';
+import type { CreateDetails, OverBudget, RequestDetails } from '../../../store/approval-request-details.js';
 import type { ApprovalRequest, RequestStatus, StoredRequest } from '../../../store/approval-requests.js';
 import {
   encodeApproveFor,
+  encodeApproveRaise,
   encodeCreateOffer,
   encodePowerOffer,
 } from '../../machines/blocks/request-values.js';
@@ -235,11 +237,16 @@ export function approverMessage(request: ApprovalRequest, grant?: StandingGrant)
   }
   const note = whoIsAskedNote(details);
   if (note) blocks.push(contextLine(note));
+  if (details.overBudget) blocks.push(section(overBudgetText(request.kind, details.overBudget)));
   if (request.status !== 'open') {
     blocks.push(contextLine(decisionLine(request, grant)));
     return message(blocks, `${text} ${decisionLine(request, grant)}`);
   }
   blocks.push(contextLine(`Expires ${expiry(request)}.`));
+  if (details.overBudget) {
+    blocks.push({ type: 'actions', elements: overBudgetButtons(request.id, details.overBudget) });
+    return message(blocks, text);
+  }
   const elements = [
     button({ actionId: ActionId.requestApprove, text: 'Approve', style: 'primary', value: request.id }),
     ...(request.kind === 'create'
@@ -255,6 +262,31 @@ export function approverMessage(request: ApprovalRequest, grant?: StandingGrant)
   ];
   blocks.push({ type: 'actions', elements });
   return message(blocks, text);
+}
+
+/** Why a request past a budget was sent, and what approving it does. */
+function overBudgetText(kind: ApprovalRequest['kind'], overBudget: OverBudget): string {
+  const whose =
+    overBudget.budget === 'team' ? 'The team’s budget' : `The budget of ${mention(overBudget.budget)}`;
+  const figures = `${formatMoney(overBudget.spentCents / 100)} of ${formatMoney(overBudget.amountCents / 100)} this month`;
+  const effect =
+    kind === 'start'
+      ? 'Approving starts it with the requester’s own key.'
+      : 'Approving creates it with your key, for the requester.';
+  return `💸 ${whose} is spent (${figures}). ${effect}`;
+}
+
+function overBudgetButtons(id: string, overBudget: OverBudget) {
+  const cents = raiseStepCents(overBudget);
+  return [
+    button({ actionId: ActionId.requestApprove, text: 'Approve once', style: 'primary', value: id }),
+    button({
+      actionId: ActionId.requestApproveRaise,
+      text: `Approve and raise the budget by ${formatMoney(cents / 100)}`,
+      value: encodeApproveRaise({ id, cents }),
+    }),
+    button({ actionId: ActionId.requestDeny, text: 'Deny', style: 'danger', value: id }),
+  ];
 }
 
 /** The requester's copy: who was asked, Withdraw while open, the decision once decided. */

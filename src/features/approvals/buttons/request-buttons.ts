@@ -1,5 +1,5 @@
 // The buttons of a request's life: Send request (a create Paperspace refused), Ask the owner (a power
-// click on someone else's machine), Approve, Approve for N hours, Deny (opens the reason form) and
+// click on someone else's machine), Approve, Approve for N hours, Approve and raise the budget, Deny (opens the reason form) and
 // Withdraw. Each acks first and answers the clicker alone when something is in the way.
 import type { BlockAction, ButtonAction } from '@slack/bolt';
 import { plainMessage } from '../../../slack/block-kit/messages.js';
@@ -12,6 +12,7 @@ import type { ListenerRouter } from '../../../slack/router.js';
 import { machineIdFromBlockId } from '../../machines/blocks/machine-ref.js';
 import {
   decodeApproveFor,
+  decodeApproveRaise,
   decodeCreateOffer,
   decodePowerOffer,
 } from '../../machines/blocks/request-values.js';
@@ -104,7 +105,14 @@ export function registerRequestButtons(
     ActionId.requestApproveFor,
     buttonHandler(deps, (click) => {
       const { id, hours } = decodeApproveFor(click.value);
-      return approve(deciderOf(deps, click, settled), id, hours);
+      return approve(deciderOf(deps, click, settled), id, { grantHours: hours });
+    }),
+  );
+  router.action<BlockAction<ButtonAction>>(
+    ActionId.requestApproveRaise,
+    buttonHandler(deps, (click) => {
+      const { id, cents } = decodeApproveRaise(click.value);
+      return approve(deciderOf(deps, click, settled), id, { raiseCents: cents });
     }),
   );
   router.action<BlockAction<ButtonAction>>(

@@ -9,6 +9,7 @@ const powerOfferSchema = z.object({
   name: z.string(),
   verb: z.enum(['start', 'stop', 'restart']),
 });
+const approveRaiseSchema = z.object({ id: z.string().min(1), cents: z.number().int().min(100) });
 const approveForSchema = z.object({ id: z.string().min(1), hours: z.number().int().min(1).max(24) });
 
 export type PowerOffer = z.infer<typeof powerOfferSchema>;
@@ -33,3 +34,7 @@ export const decodePowerOffer = (raw: string) =>
 export const encodeApproveFor = (value: z.infer<typeof approveForSchema>) => JSON.stringify(value);
 export const decodeApproveFor = (raw: string) =>
   decodeEncodedValue(approveForSchema, raw, 'Approve for button value');
+
+export const encodeApproveRaise = (value: z.infer<typeof approveRaiseSchema>) => JSON.stringify(value);
+export const decodeApproveRaise = (raw: string) =>
+  decodeEncodedValue(approveRaiseSchema, raw, 'Approve and raise button value');

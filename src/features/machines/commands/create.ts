@@ -24,7 +24,6 @@ import { readAccountKind } from '../account-kind.js';
 import { createMachineModal } from '../blocks/create-machine-modal.js';
 import * as createFlow from '../create-flow.js';
 import { ownerOf, withRecipient } from '../create-recipient.js';
-import type { CreateOutcome } from '../machine-operations.js';
 import type { MachinesDeps } from '../machines-deps.js';
 import type { OwnerRequests } from '../machines-wiring.js';
 import { describeIssues, typedKeyValues } from '../typed-key-values.js';
@@ -184,7 +183,7 @@ async function createInline(
   if (!checked.ok) return refuse(describeIssues(checked.issues));
 
   const owner = ownerOf(context.user, forWhom.recipient);
-  let outcome: CreateOutcome;
+  let outcome: createFlow.PersonCreated;
   try {
     outcome = await createFlow.createForPerson(
       deps,
@@ -194,8 +193,16 @@ async function createInline(
       owner,
     );
   } catch (error) {
-    // A team member: the approvals feature offers to ask an administrator instead.
-    if (await requests.offerCreateRequest(error, checked.value, context.replyPrivately)) return;
+    // A team member, or a spent budget: the approvals feature asks the administrators instead.
+    const requester = {
+      deps,
+      web: context.web,
+      user: context.user,
+      client,
+      channel: context.channelId,
+      tell: context.replyPrivately,
+    };
+    if (await requests.offerCreateRequest(error, checked.value, requester)) return;
     throw error;
   }
   await createFlow.announceCreated({

@@ -79,7 +79,13 @@ export function withDigestRunningCount(blocks: KnownBlock[]): KnownBlock[] | und
   return blocks.map((block) => (block === counted ? line : block));
 }
 
-export function digestMessage(running: RunningMachine[], report: SpendReport, now: number): SlackMessage {
+export function digestMessage(
+  running: RunningMachine[],
+  report: SpendReport,
+  now: number,
+  /** The team's budgets section (budget-lines.ts); undefined when it has none. */
+  budgets?: string,
+): SlackMessage {
   const title = `📋 Team digest · ${new Date(now).toISOString().slice(0, 10)}`;
   const head: KnownBlock[] = [
     header(title),
@@ -97,6 +103,7 @@ export function digestMessage(running: RunningMachine[], report: SpendReport, no
   const tail: KnownBlock[] = [
     section(spendText(report)),
     ...(chart ? [chart.block] : []),
+    ...(budgets === undefined ? [] : [section(budgets)]),
     contextLine(
       `${how}, as of ${slackDate(report.asOf, '{date_short_pretty} at {time}')}. Stop acts with your own Paperspace key.`,
     ),
