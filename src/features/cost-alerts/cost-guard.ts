@@ -23,7 +23,7 @@ import { createCheckRecipients } from './alert-recipients.js';
 import { endAlertRows } from './alert-rows.js';
 import { ALERTS_PER_MESSAGE, type CostAlert, costAlertMessages } from './blocks/cost-alert.js';
 import { createCheckStarts } from './check-starts.js';
-import { runningSinceOf } from './running-since.js';
+import { runAfterStop, runningSinceOf } from './running-since.js';
 import { thresholdOf } from './thresholds.js';
 
 /**
@@ -88,6 +88,44 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
     };
     await store.costAlerts.beginRun(run);
     return { ...run, keptUntil: null };
+  }
+
+  /**
+   * Whether the machine was stopped and started again since its followed run began, between two checks
+   * whose lists both showed it running: then that run is over and the new one is followed from its own
+   * start (one read of its events, made only for an alert about to be sent).
+   */
+  async function rearmedAfterStop(
+    client: PaperspaceClient,
+    user: SlackUser,
+    machine: Machine,
+    run: MachineRun,
+  ) {
+    const now = deps.now();
+    let since: ReturnType<typeof runAfterStop>;
+    try {
+      since = runAfterStop(
+        (await client.machines.show(machine.id, { maxRetries: 0 })).events,
+        run.runningSince,
+        now,
+      );
+    } catch (error) {
+      logger.warn(
+        { machineId: machine.id, error: describeError(error) },
+        'could not read the events of a machine about to be alerted; its followed start is kept',
+      );
+      return false;
+    }
+    if (since === undefined) return false;
+    await endRuns(user.teamId, [machine]);
+    followed.set(machine.id, keyOf(user));
+    await store.costAlerts.beginRun({
+      machineId: machine.id,
+      owner: user,
+      runningSince: since.at,
+      sinceEstimated: since.estimated,
+    });
+    return true;
   }
 
   /** Ends the runs of machines seen stopped, and the live rows of alerts about them. */
@@ -241,10 +279,13 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
       const recipients = await createCheckRecipients(deps, { user, client }, running);
       const settingsOf = settingsOfCheck();
       const due: DueAlert[] = [];
+      /** Machines whose run began in this check: their events were just read. */
+      const begunNow = new Set<string>();
       for (const machine of running) {
         followed.set(machine.id, keyOf(user));
         try {
-          const run = runs.get(machine.id) ?? (await beginRun(client, user, machine));
+          const followedRun = runs.get(machine.id);
+          const run = followedRun ?? (await beginRun(client, user, machine));
           const people: DueAlert['recipients'] = [];
           for (const person of await recipients.of(machine, run.runningSince)) {
             const { ms, muted } = await settingsOf(person);
@@ -257,6 +298,7 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
           if (now < (run.keptUntil ?? run.runningSince + soonest)) continue;
           if (!(await store.costAlerts.claimAlert(machine.id, arming, people[0]?.person ?? user, now)))
             continue;
+          if (followedRun === undefined) begunNow.add(machine.id);
           due.push({ machine, run, arming, dueAfterMs: soonest, recipients: people });
         } catch (error) {
           logger.error(
@@ -265,7 +307,19 @@ export function createCostGuard(deps: CostGuardDeps): PersonMachineCheck {
           );
         }
       }
-      if (due.length > 0) await deliver(client, user.teamId, due);
+      // A run followed from an earlier check is as old as the alert would say only if nothing stopped it
+      // since. Read once every claim is made, so the claims of one check are not interleaved with
+      // another's; a claim on a run that ended is given back, and the new run is alerted once it is due.
+      const confirmed: DueAlert[] = [];
+      for (const alert of due) {
+        if (
+          !begunNow.has(alert.machine.id) &&
+          (await rearmedAfterStop(client, user, alert.machine, alert.run))
+        )
+          await store.costAlerts.releaseAlert(alert.machine.id, alert.arming);
+        else confirmed.push(alert);
+      }
+      if (confirmed.length > 0) await deliver(client, user.teamId, confirmed);
     },
   };
 }

@@ -38,3 +38,20 @@ export function runningSinceOf(events: readonly MachineEvent[], seenAt: number):
   // A run dated after the bot saw it running is an event log out of step with the list: trust the sight.
   return at === undefined || at > seenAt ? { at: seenAt, estimated: true } : { at, estimated: false };
 }
+
+/**
+ * The run that began after a finished stop asked for later than `runningSince`: the machine was stopped
+ * and started again between two checks, and no list showed it off. Undefined when no such stop is in
+ * the log (a restart or an upgrade keeps the run: Paperspace bills it throughout).
+ */
+export function runAfterStop(
+  events: readonly MachineEvent[],
+  runningSince: number,
+  seenAt: number,
+): RunningSince | undefined {
+  const stoppedSince = events.some(
+    (event) =>
+      HALT_EVENTS.has(event.name) && event.state === 'done' && Date.parse(event.dtCreated) > runningSince,
+  );
+  return stoppedSince ? runningSinceOf(events, seenAt) : undefined;
+}

@@ -28,7 +28,12 @@ export async function findMachine(client: PaperspaceClient, reference: string): 
   if (match) return match;
   const similar = similarMachines(visible, reference);
   if (similar.length > 0) {
-    const names = similar.slice(0, MAX_LISTED_CANDIDATES).map((machine) => `${machine.name} (${machine.id})`);
+    const shown = similar.slice(0, MAX_LISTED_CANDIDATES);
+    // An id only tells apart machines that share a name; otherwise the name is all a person needs.
+    const shared = (name: string) => shown.filter((machine) => machine.name === name).length > 1;
+    const names = shown.map((machine) =>
+      shared(machine.name) ? `${machine.name} (${machine.id})` : machine.name,
+    );
     const more =
       similar.length > MAX_LISTED_CANDIDATES ? `, and ${similar.length - MAX_LISTED_CANDIDATES} more` : '';
     throw new UserFacingError(

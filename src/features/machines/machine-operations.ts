@@ -241,7 +241,7 @@ async function refuseTakenName(client: PaperspaceClient, machineId: string, name
   for await (const other of client.machines.listAll()) {
     if (other.id !== machineId && other.name.toLocaleLowerCase() === wanted) {
       throw new UserFacingError(
-        `${other.name} (${other.id}) already has that name, and commands find machines by name. ` +
+        `Another machine is already called ${other.name}, and commands find machines by name. ` +
           'Choose a name no other machine has.',
       );
     }

@@ -43,7 +43,7 @@ describe('/ps access', () => {
     await bot.send(request);
     const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
     expect(reply.response_type).toBe('ephemeral');
-    expect(reply.text).toBe(`✅ <@${MAYA}> (Paperspace user \`u1maya\`) can now use *ada-render*.`);
+    expect(reply.text).toBe(`✅ <@${MAYA}> can now use *ada-render*.`);
     expect(await canSee('maya', 'psada003')).toBe(true);
     expect(await auditOf(bot, 'psada003')).toMatchObject({
       action: 'machine.access.grant',
@@ -134,9 +134,7 @@ describe('the Access modal', () => {
     expect(response.body ?? {}).toEqual({});
     const note = await bot.slack.waitFor('chat.postEphemeral');
     expect(note.args).toMatchObject({ channel: CHANNEL, user: MAYA });
-    expect(String(note.args.text)).toContain(
-      `<@${SAM}> (Paperspace user \`u1sam\`) can now use *team-build*`,
-    );
+    expect(String(note.args.text)).toContain(`<@${SAM}> can now use *team-build*`);
     expect(setAccessCalls('psorb002').length).toBe(before + 1);
     expect(await auditOf(bot, 'psorb002')).toMatchObject({
       action: 'machine.access.grant',

@@ -71,7 +71,7 @@ describe('/ps update', () => {
     });
     await bot.send(request);
     const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
-    expect(reply.text).toContain('ada-render (psada003) already has that name');
+    expect(reply.text).toContain('Another machine is already called ada-render');
     expect(bot.emulator.state.machine(machine.id)?.name).toBe(machine.name);
     // Both names still find their machine.
     const show = bot.requests.slashCommand({ text: 'show ada-render', userId: ADA });

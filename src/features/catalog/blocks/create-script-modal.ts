@@ -65,9 +65,7 @@ export function createScriptModal({ machines, context = {} }: CreateScriptModalI
     ),
   ];
   if (assignable.length > 0) {
-    const options = assignable.map((machine) =>
-      option(machine.name, machine.id, `${machine.machineType} · ${machine.id}`),
-    );
+    const options = assignable.map((machine) => option(machine.name, machine.id, machine.machineType));
     blocks.push(
       input(F.machine, 'Run on machine', selectElement(options), {
         optional: true,

@@ -61,7 +61,8 @@ export function machineCard(machine: Machine, opts: MachineCardOptions = {}): Kn
   if (opts.notice) blocks.push(contextLine(opts.notice));
   if (opts.timeline && opts.timeline.length > 0) blocks.push(contextLine(timelineText(opts.timeline)));
   blocks.push(machineActions(machine, opts.buttons ?? { power: true, manage: true }, opts.listPage));
-  if (!opts.compact) blocks.push(contextLine(footerText(machine)));
+  const footer = footerText(machine);
+  if (!opts.compact && footer !== '') blocks.push(contextLine(footer));
   return blocks;
 }
 
@@ -156,7 +157,7 @@ function compactSummary(
   ].filter((part): part is string => Boolean(part));
   const ownedBy = owner === undefined ? '' : unowned ? ` · ${owner}` : ` · owned by ${owner}`;
   const line1 = `${emoji} ${nameMrkdwn(machine.name)} · ${escapeMrkdwn(words)}${ownedBy}`;
-  const line2 = `${details.map(escapeMrkdwn).join(' · ')} · \`${escapeMrkdwn(machine.id)}\``;
+  const line2 = details.map(escapeMrkdwn).join(' · ');
   return section(`${line1}\n${line2}`);
 }
 
@@ -175,7 +176,8 @@ function timeOnly(at: number): string {
 }
 
 function footerText(machine: Machine): string {
-  const parts = [`ID \`${escapeMrkdwn(machine.id)}\``];
+  // No Paperspace id: a person names a machine by its name (`/ps whoami` and the console show ids).
+  const parts: string[] = [];
   const created = Date.parse(machine.dtCreated);
   if (Number.isFinite(created)) parts.push(`created ${slackDate(created, '{date_short_pretty}')}`);
   if (machine.updatesPending) parts.push('⚠️ OS updates pending: the next start or stop may take longer');

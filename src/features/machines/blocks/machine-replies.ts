@@ -178,8 +178,9 @@ export function accessChangedMessage(
 ): SlackMessage {
   const who =
     'slackUserId' in subject
-      ? `${mention(subject.slackUserId)} (Paperspace user \`${escapeMrkdwn(subject.paperspaceUserId)}\`)`
-      : `Paperspace user \`${escapeMrkdwn(subject.paperspaceUserId)}\``;
+      ? mention(subject.slackUserId)
+      : // Only an id the person typed themselves: nobody in Slack is known by it.
+        `Paperspace user \`${escapeMrkdwn(subject.paperspaceUserId)}\``;
   const name = `${nameMrkdwn(machineName)}`;
   const text = granted ? `✅ ${who} can now use ${name}.` : `✅ ${who} no longer has access to ${name}.`;
   return plainMessage(text);

@@ -19,7 +19,7 @@ export const showOperation = defineOperation({
   summary: 'Show a machine card. <machine> is an id or a unique name.',
   help: {
     parameters: [MACHINE_HELP],
-    examples: [`${ps} show gpu-1`, `${ps} show psabc123`],
+    examples: [`${ps} show gpu-1`],
     effect: 'Posts the live card of one machine: state, type, region, owner, and its buttons.',
   },
   kind: 'read',

@@ -38,9 +38,7 @@ export function timeLeft(expiresAt: number, now: number): string {
 }
 
 export function machineLines(machines: SharedMachine[]): string {
-  return machines
-    .map((machine) => `• ${nameMrkdwn(machine.name)} \`${escapeMrkdwn(machine.id)}\``)
-    .join('\n');
+  return machines.map((machine) => `• ${nameMrkdwn(machine.name)}`).join('\n');
 }
 
 export function namesOf(machines: SharedMachine[]): string {

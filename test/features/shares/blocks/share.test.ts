@@ -57,7 +57,7 @@ describe('accessorSharePost', () => {
     const { blocks, text } = checked(accessorSharePost({ ...input, grants: [], rights: 'use' }));
     const shown = visibleText(blocks);
     expect(shown).toContain('🔗 <@U024BE7LH> shared 2 machines with this channel until <!date^1714602600^');
-    expect(shown).toContain('• *gpu-1* `ps1`');
+    expect(shown).toContain('• *gpu-1*\n');
     expect(shown).toContain('Nobody has taken access yet.');
     expect(shown).not.toMatch(/tok_|access token/i);
     // End share is the sharer's alone: it is in their note and /ps shares, not before everyone here.
