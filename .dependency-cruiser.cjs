@@ -64,6 +64,8 @@ const FEATURE_ORDER = [
   'reminders',
   'spend',
   'cost-alerts',
+  // warns and stops on the cost guard's runs, with its recipients (the owner rule)
+  'policies',
   // imports no feature
   'retention',
   // the App Home draws machines' cards

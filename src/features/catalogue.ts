@@ -14,6 +14,7 @@ import { alertRowFinished } from './cost-alerts/buttons/alert-message.js';
 import { costAlertsFeature } from './cost-alerts/index.js';
 import type { Feature } from './feature.js';
 import { homeFeature } from './home/index.js';
+import { policiesFeature } from './policies/index.js';
 import { publishHome } from './home/publish-home.js';
 import { createMachinesFeature } from './machines/index.js';
 import { reminderRowFinished } from './reminders/buttons/reminder-row.js';
@@ -57,6 +58,7 @@ export const features = [
   approvalsFeature,
   spendFeature,
   costAlertsFeature,
+  policiesFeature,
   retentionFeature,
   workflowStepsFeature,
   unfurlsFeature,
@@ -116,6 +118,12 @@ const HELP_ORDER = {
   digest: true,
   'digest off': true,
   alerts: true,
+  policy: true,
+  'policy max-run': true,
+  'policy off-hours': true,
+  'policy idle': true,
+  'policy exempt': true,
+  'policy off': true,
   steps: true,
 } as const satisfies Record<CommandName, true>;
 

@@ -22,6 +22,7 @@ import { createSlackbotProposalRepository, type SlackbotProposalRepository } fro
 import { type SqlClient, type SqlDialect, StoreError } from './sql-client.js';
 import { openSqliteClient } from './sqlite-client.js';
 import { createTeamDigestRepository, type TeamDigestRepository } from './team-digests.js';
+import { createTeamPolicyRepository, type TeamPolicyRepository } from './team-policies.js';
 import { createVaultEntryRepository, type VaultEntryRepository } from './vault-entries.js';
 import { createWatchLeaseRepository, type WatchLeaseRepository } from './watch-leases.js';
 import { createWatchRepository, type WatchRepository } from './watches.js';
@@ -57,6 +58,8 @@ export interface Store {
   readonly rowMessages: RowMessageRepository;
   /** Each channel's next chat.postMessage slot, so the replicas together keep Slack's pace there. */
   readonly postSlots: ChannelPostSlotRepository;
+  /** Each Paperspace team's run limits, off-hours and idle shutdown, with exemptions and extensions. */
+  readonly policies: TeamPolicyRepository;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -97,6 +100,7 @@ async function createStore(client: SqlClient, { now = Date.now }: StoreOptions =
     slackbotProposals: createSlackbotProposalRepository(client),
     rowMessages: createRowMessageRepository(client),
     postSlots: createChannelPostSlotRepository(client),
+    policies: createTeamPolicyRepository(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },

@@ -30,6 +30,7 @@ import { ownerAndMachineLookups } from './025-owner-and-machine-lookups.js';
 import { machineOwners } from './026-machine-owners.js';
 import { costAlertRecipients } from './027-cost-alert-recipients.js';
 import { slackbotProposals } from './028-slackbot-proposals.js';
+import { teamPolicies } from './030-team-policies.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -61,4 +62,5 @@ export const MIGRATIONS: readonly Migration[] = [
   machineOwners,
   costAlertRecipients,
   slackbotProposals,
+  teamPolicies,
 ];
