@@ -12,7 +12,7 @@ export interface OffHoursRule {
 }
 
 /** The rules a team may set, by kind; each is stored as JSON under its kind. */
-export interface PolicyRuleKinds {
+interface PolicyRuleKinds {
   max_run: { ms: number };
   off_hours: OffHoursRule;
   idle: { hours: number };
@@ -27,7 +27,7 @@ export interface PolicyTeam {
 }
 
 /** A rule in force, with the Slack user who set it and when. */
-export type SetRule<K extends PolicyKind> = PolicyRuleKinds[K] & { setBy: string; setAt: number };
+type SetRule<K extends PolicyKind> = PolicyRuleKinds[K] & { setBy: string; setAt: number };
 
 export type TeamPolicies = { [K in PolicyKind]?: SetRule<K> };
 

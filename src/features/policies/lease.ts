@@ -18,7 +18,7 @@ export const WARN_BEFORE_MS = 30 * 60_000;
 export const EXTENSION_MS = 4 * 3_600_000;
 
 /** A rule that stops machines (idle shutdown is Paperspace's own, not the bot's). */
-export type StoppingKind = Extract<PolicyKind, 'max_run' | 'off_hours'>;
+type StoppingKind = Extract<PolicyKind, 'max_run' | 'off_hours'>;
 
 export interface Lease {
   kind: StoppingKind;
@@ -40,7 +40,7 @@ export interface LeaseInput {
 }
 
 /** The five-field cron expression of the moments off-hours begin. */
-export function offHoursCron(rule: OffHoursRule): string {
+function offHoursCron(rule: OffHoursRule): string {
   const [hour, minute] = rule.start.split(':').map(Number);
   return `${minute} ${hour} * * ${rule.days === 'weekdays' ? '1-5' : '*'}`;
 }

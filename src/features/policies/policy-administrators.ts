@@ -5,7 +5,8 @@
 import { listedAdministrators, teamRoleOf } from '../../domain/team-role.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
-import { mention } from '../../slack/block-kit/text.js';
+import { plainMessage } from '../../slack/block-kit/messages.js';
+import { escapeMrkdwn, mention } from '../../slack/block-kit/text.js';
 import type { CommandContext } from '../../slack/command-context.js';
 import { requireWorkspaceAdmin } from '../../slack/workspace-admin.js';
 import type { PolicyTeam } from '../../store/team-policies.js';
@@ -42,8 +43,9 @@ async function whoCanSet(deps: PoliciesDeps, team: PolicyTeam, client: Paperspac
 }
 
 /**
- * The team whose policies the person may change; otherwise a refusal that says who may. Answers
- * undefined when the person has no key (the login prompt was shown).
+ * The team whose policies the person may change. Otherwise the person is told why not and who may (by
+ * mention, so not as an error, whose words are escaped), and it answers undefined, as it does when the
+ * person has no key (the login prompt was shown).
  */
 export async function requirePolicyAdministrator(
   deps: PoliciesDeps,
@@ -55,19 +57,24 @@ export async function requirePolicyAdministrator(
   if (team === undefined) throw new UserFacingError(NOT_A_TEAM);
   const { user } = context;
   const role = await teamRoleOf(deps, { user, client, paperspaceUserId: team.account.userId });
-  if (role.role !== 'admin') {
-    throw new UserFacingError(
-      `Only team administrators can set policies, and ${role.why}. ${await whoCanSet(deps, team, client)}`,
-    );
+  let refusal: string | undefined;
+  if (role.role !== 'admin') refusal = `Only team administrators can set policies, and ${role.why}.`;
+  else {
+    try {
+      await requireWorkspaceAdmin(
+        { web: context.web, userId: user.userId, logger: deps.logger },
+        'set policies',
+      );
+    } catch (error) {
+      if (!(error instanceof UserFacingError)) throw error;
+      refusal = error.message;
+    }
   }
-  try {
-    await requireWorkspaceAdmin(
-      { web: context.web, userId: user.userId, logger: deps.logger },
-      'set policies',
+  if (refusal !== undefined) {
+    await context.replyPrivately(
+      plainMessage(`❌ ${escapeMrkdwn(refusal)} ${await whoCanSet(deps, team, client)}`),
     );
-  } catch (error) {
-    if (!(error instanceof UserFacingError)) throw error;
-    throw new UserFacingError(`${error.message} ${await whoCanSet(deps, team, client)}`);
+    return undefined;
   }
   return { teamId: team.teamId, paperspaceTeamId: team.paperspaceTeamId, client };
 }

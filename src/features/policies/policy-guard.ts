@@ -33,6 +33,9 @@ export interface PolicyGuardDeps
   vault: Pick<KeyVault, 'account'>;
 }
 
+/** A warning or a stop with the machine as listed: the owner rule reads Paperspace's owner from it. */
+type Listed = Warned & { machine: Machine };
+
 const keyOf = (user: SlackUser) => `${user.teamId}/${user.userId}`;
 const stepKey = (teamId: string, step: PolicyStep) =>
   `${teamId}/${step.machineId}/${step.kind}/${step.dueAt}/${step.step}`;
@@ -79,17 +82,17 @@ export function createPolicyGuard(deps: PolicyGuardDeps): PersonMachineCheck {
   async function warn(
     user: SlackUser,
     client: Parameters<PersonMachineCheck['check']>[2],
-    warned: Warned[],
-    stops: Warned[],
+    warned: Listed[],
+    stops: Listed[],
   ) {
-    const machines = [...warned, ...stops].map((item) => item.machine as Machine);
+    const machines = [...warned, ...stops].map((item) => item.machine);
     const recipients = await createCheckRecipients(deps, { user, client }, machines);
     const tell = tellIn(user.teamId);
     const runs = new Map(
       (await store.costAlerts.runs(machines.map((m) => m.id))).map((run) => [run.machineId, run]),
     );
-    const peopleOf = (item: Warned) =>
-      recipients.of(item.machine as Machine, runs.get(item.machine.id)?.runningSince ?? deps.now());
+    const peopleOf = (item: Listed) =>
+      recipients.of(item.machine, runs.get(item.machine.id)?.runningSince ?? deps.now());
     for (const item of warned) {
       const people = await peopleOf(item);
       for (const person of people) await tell(person, warningMessage(item));
@@ -111,7 +114,7 @@ export function createPolicyGuard(deps: PolicyGuardDeps): PersonMachineCheck {
         { store, clients: deps.clients, logger, now: deps.now },
         user.teamId,
         item,
-        recipients.ownerOf(item.machine as Machine),
+        recipients.ownerOf(item.machine),
         await peopleOf(item),
         tell,
       );
@@ -142,8 +145,8 @@ export function createPolicyGuard(deps: PolicyGuardDeps): PersonMachineCheck {
       const since = new Map(runs.map((run) => [run.machineId, run.runningSince]));
       const exempt = new Set(exemptions.map((exemption) => exemption.machineId));
       let soonest = Number.POSITIVE_INFINITY;
-      const warned: Warned[] = [];
-      const stops: Warned[] = [];
+      const warned: Listed[] = [];
+      const stops: Listed[] = [];
       for (const machine of running) {
         // The cost guard dates a run at its check (the machine's events): until then it is not known.
         const runningSince = since.get(machine.id);
@@ -161,7 +164,7 @@ export function createPolicyGuard(deps: PolicyGuardDeps): PersonMachineCheck {
           continue;
         }
         const step = { machineId: machine.id, kind: lease.kind, dueAt: lease.stopAt } as const;
-        const item = { machine: { id: machine.id, name: machine.name }, lease };
+        const item = { machine, lease };
         // A stop always follows its warning, a tick later at the least: nobody loses a machine unwarned.
         if (await claim(user.teamId, { ...step, step: 'warn' }, now)) {
           warned.push(item);

@@ -163,7 +163,12 @@ const commandSchema = z.discriminatedUnion('name', [
   z.strictObject({ name: z.literal('policy') }),
   z.strictObject({
     name: z.literal('policy max-run'),
-    limitMs: z.number().int().min(60_000).max(7 * 24 * 3_600_000).nullable(),
+    limitMs: z
+      .number()
+      .int()
+      .min(60_000)
+      .max(7 * 24 * 3_600_000)
+      .nullable(),
   }),
   z.strictObject({
     name: z.literal('policy off-hours'),

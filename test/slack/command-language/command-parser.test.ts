@@ -108,7 +108,10 @@ const EXAMPLES: Record<CommandName, { text: string; command: Command }> = {
   },
   steps: { text: 'steps ON', command: { name: 'steps', enabled: true } },
   policy: { text: 'policy', command: { name: 'policy' } },
-  'policy max-run': { text: 'policy max-run 1h30m', command: { name: 'policy max-run', limitMs: 90 * 60_000 } },
+  'policy max-run': {
+    text: 'policy max-run 1h30m',
+    command: { name: 'policy max-run', limitMs: 90 * 60_000 },
+  },
   'policy off-hours': {
     text: 'policy off-hours 8pm-7:00 weekdays Europe/Berlin',
     command: {

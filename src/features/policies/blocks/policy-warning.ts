@@ -9,14 +9,14 @@ import type { Lease } from '../lease.js';
 import { encodePolicyRef, type PolicyRef } from './policy-ref.js';
 import { formatLimit, OWNERS_KEY_NOTICE } from './policy-words.js';
 
-export const POLICY_ACTIONS_BLOCK_ID = 'policy_actions';
+const POLICY_ACTIONS_BLOCK_ID = 'policy_actions';
 
 export interface Warned {
   machine: { id: string; name: string };
   lease: Lease;
 }
 
-export function refOf({ machine, lease }: Warned): PolicyRef {
+function refOf({ machine, lease }: Warned): PolicyRef {
   return { id: machine.id, name: machine.name, kind: lease.kind, stopAt: lease.stopAt };
 }
 
@@ -27,7 +27,7 @@ export function ruleWords(lease: Pick<Lease, 'kind' | 'limitMs'>): string {
     : `the team's ${formatLimit(lease.limitMs ?? 0)} run limit`;
 }
 
-export function keepButtons(ref: PolicyRef): KnownBlock {
+function keepButtons(ref: PolicyRef): KnownBlock {
   return {
     type: 'actions',
     block_id: POLICY_ACTIONS_BLOCK_ID,

@@ -3,18 +3,12 @@
 // machines with each owner's key (idle-shutdown.ts) and to every machine created through the bot.
 
 import { z } from 'zod';
-import {
-  accept,
-  fail,
-  splitWithoutKeyValues,
-  tooMany,
-} from '../../../slack/command-language/command-arguments.js';
-import { parseDuration } from '../../../slack/command-language/duration.js';
-import { echo } from '../../../slack/command-language/echo.js';
+import { accept } from '../../../slack/command-language/command-arguments.js';
 import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
 import type { PoliciesDeps } from '../policies-deps.js';
 import { changePolicy } from '../policy-setting.js';
+import { readDurationOrOff } from './duration-or-off.js';
 import { POLICY_ADMINS } from './policy-max-run.js';
 
 const HOUR_MS = 3_600_000;
@@ -45,19 +39,13 @@ export const policyIdleOperation = defineOperation({
       ),
   }),
   read(args) {
-    const split = splitWithoutKeyValues('policy idle', args);
-    if (!split.ok) return split;
-    const [typed] = split.args.positionals;
-    if (typed === undefined) return fail('Missing the time: say how many hours, for example 2h, or off.');
-    const extra = tooMany('policy idle', split.args.positionals, 1, 'one time');
-    if (extra !== null) return extra;
-    if (typed.text.toLowerCase() === 'off') return accept({ hours: null });
-    const duration = parseDuration(typed.text, MAX_IDLE_HOURS * HOUR_MS);
-    if (!duration.ok) return fail(`Invalid time ${echo(typed.text)}: ${duration.error}.`);
-    if (duration.ms % HOUR_MS !== 0) {
-      return fail(`Invalid time ${echo(typed.text)}: Paperspace counts it in whole hours (1h to 168h).`);
-    }
-    return accept({ hours: duration.ms / HOUR_MS });
+    const idle = readDurationOrOff('policy idle', args, {
+      noun: 'time',
+      example: '2h',
+      maxMs: MAX_IDLE_HOURS * HOUR_MS,
+      check: (ms) => (ms % HOUR_MS === 0 ? null : 'Paperspace counts it in whole hours (1h to 168h)'),
+    });
+    return idle.ok ? accept({ hours: idle.value === null ? null : idle.value / HOUR_MS }) : idle;
   },
   run: (params, context, deps: PoliciesDeps) =>
     changePolicy(deps, context, {

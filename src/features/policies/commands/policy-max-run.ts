@@ -2,20 +2,14 @@
 // with its owner's key. From one minute (trials and demos) to a week.
 
 import { z } from 'zod';
-import {
-  accept,
-  fail,
-  splitWithoutKeyValues,
-  tooMany,
-} from '../../../slack/command-language/command-arguments.js';
-import { parseDuration } from '../../../slack/command-language/duration.js';
-import { echo } from '../../../slack/command-language/echo.js';
+import { accept } from '../../../slack/command-language/command-arguments.js';
 import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
 import { formatLimit } from '../blocks/policy-words.js';
 import { WARN_BEFORE_MS } from '../lease.js';
 import type { PoliciesDeps } from '../policies-deps.js';
 import { changePolicy } from '../policy-setting.js';
+import { readDurationOrOff } from './duration-or-off.js';
 
 const MIN_LIMIT_MS = 60_000;
 const MAX_LIMIT_MS = 7 * 24 * 3_600_000;
@@ -46,17 +40,13 @@ export const policyMaxRunOperation = defineOperation({
       .describe('The longest a team machine may run, in milliseconds, or null for no limit.'),
   }),
   read(args) {
-    const split = splitWithoutKeyValues('policy max-run', args);
-    if (!split.ok) return split;
-    const [typed] = split.args.positionals;
-    if (typed === undefined) return fail('Missing the limit: say how long, for example 12h, or off.');
-    const extra = tooMany('policy max-run', split.args.positionals, 1, 'one limit');
-    if (extra !== null) return extra;
-    if (typed.text.toLowerCase() === 'off') return accept({ limitMs: null });
-    const duration = parseDuration(typed.text, MAX_LIMIT_MS);
-    if (!duration.ok) return fail(`Invalid limit ${echo(typed.text)}: ${duration.error}.`);
-    if (duration.ms < MIN_LIMIT_MS) return fail(`Invalid limit ${echo(typed.text)}: the shortest is 1m.`);
-    return accept({ limitMs: duration.ms });
+    const limit = readDurationOrOff('policy max-run', args, {
+      noun: 'limit',
+      example: '12h',
+      maxMs: MAX_LIMIT_MS,
+      check: (ms) => (ms < MIN_LIMIT_MS ? 'the shortest is 1m' : null),
+    });
+    return limit.ok ? accept({ limitMs: limit.value }) : limit;
   },
   run: (params, context, deps: PoliciesDeps) =>
     changePolicy(deps, context, {
