@@ -8,6 +8,7 @@ import { messageText } from '../../scheduler/harness.js';
 import type { ApiCall } from '../../support/fake-slack.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
+import { submitLogin } from '../account/helpers.js';
 
 /** A Wednesday, 09:00 UTC. */
 const clock = createFakeClock(Date.parse('2024-05-15T09:00:00Z'));
@@ -148,5 +149,23 @@ describe('team policies', () => {
     // A second tick, another replica's list: the stop is made once.
     await tickAt('2024-05-15T20:01:00Z');
     expect(dmsTo(SAM, SAM_DESKTOP, 'was stopped by')).toHaveLength(1);
+  });
+
+  it('linking a key on a team with policies says plainly that they may stop its machines with that key', async () => {
+    const before = bot.slack.calls('chat.postMessage').length;
+    await submitLogin(bot, SAM, {
+      apiKey: USERS.sam.apiKey,
+      accessToken: USERS.sam.accessToken,
+      email: USERS.sam.email,
+    });
+    await expect
+      .poll(() =>
+        bot.slack
+          .calls('chat.postMessage')
+          .slice(before)
+          .map((call) => messageText(call.args))
+          .find((text) => text.includes('is now linked')),
+      )
+      .toContain('may stop your machines with this key');
   });
 });
