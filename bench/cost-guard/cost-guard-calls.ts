@@ -8,8 +8,8 @@
 //   goal is one list per person per interval, spread as calls per tick;
 // - the tick at which every machine passes the threshold: one DM each, and the calls that costs.
 // Machines stay mid-start (long transitions), so the guard learns their start without reading events.
-// Every team policy is on for every person's team (a 12 h run limit, off-hours from 20:00, Paperspace's
-// idle shutdown, one machine exempted): their checks read the same list, and ask for a list of their
+// Every team policy is on for every person's team (a 12 h run limit, off-hours from 20:00, one machine
+// exempted): their checks read the same list, and ask for a list of their
 // own only when a warning or a stop is due, which none is within the counted hours.
 
 import { CHECK_EVERY_MS } from '../../src/features/cost-alerts/cost-guard.js';
@@ -38,7 +38,7 @@ const TICKS_PER_CHECK = CHECK_EVERY_MS / POLL_INTERVAL_MS;
 const TRANSITION_MS = 7 * 24 * 60 * 60_000;
 const LIST_PATH = '/machines/getMachines';
 
-/** A 12 h run limit, off-hours from 20:00 UTC every day, a 2 h idle shutdown and one exempted machine, per team. */
+/** A 12 h run limit, off-hours from 20:00 UTC every day and one exempted machine, per team. */
 async function turnEveryPolicyOn(
   store: Store,
   accounts: readonly BenchAccount[],
@@ -56,7 +56,6 @@ async function turnEveryPolicyOn(
       { start: '20:00', end: '07:00', days: 'daily', timezone: 'UTC' },
       by,
     );
-    await store.policies.setRule(team, 'idle', { hours: 2 }, by);
     const exemption = {
       machineId: exempted,
       machineName: exempted,
@@ -184,7 +183,7 @@ export async function runCostGuardCalls(): Promise<BenchmarkResult> {
         'People without watches are listed once per check interval (5 minutes), not every tick; people with watches cost nothing more than their watches do.',
         'Each alert reads the machine’s hourly rate: one utilization call on the legacy API, none on v1 (its list carries the rate).',
         'A machine first seen running (not starting) costs one show call, once per run, to read when it started.',
-        'Every team policy is on (12 h run limit, off-hours from 20:00 UTC, idle shutdown, an exemption): the policies read the same list and add no call until a warning or stop is due.',
+        'Every team policy is on (12 h run limit, off-hours from 20:00 UTC, an exemption): the policies read the same list and add no call until a warning or stop is due.',
       ],
     };
   } finally {

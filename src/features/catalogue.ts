@@ -121,7 +121,6 @@ const HELP_ORDER = {
   policy: true,
   'policy max-run': true,
   'policy off-hours': true,
-  'policy idle': true,
   'policy exempt': true,
   'policy off': true,
   steps: true,

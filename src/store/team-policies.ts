@@ -15,7 +15,6 @@ export interface OffHoursRule {
 interface PolicyRuleKinds {
   max_run: { ms: number };
   off_hours: OffHoursRule;
-  idle: { hours: number };
 }
 
 export type PolicyKind = keyof PolicyRuleKinds;

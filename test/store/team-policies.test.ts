@@ -25,7 +25,7 @@ describe.each(storeFactories)('team policies on $name', (factory) => {
 
   it('clearing every rule ends the exemptions too; an exemption past its day is not in force', async () => {
     const policies = db.store.policies;
-    await policies.setRule(ORBITAL, 'idle', { hours: 2 }, { setBy: 'U_MAYA', at: T0 });
+    await policies.setRule(ORBITAL, 'max_run', { ms: 3_600_000 }, { setBy: 'U_MAYA', at: T0 });
     const exemption = { machineName: 'team-build', untilAt: T0 + 86_400_000, setBy: 'U_MAYA' };
     await policies.exempt(ORBITAL, { machineId: 'm1', ...exemption }, T0);
     await policies.exempt(ORBITAL, { machineId: 'm2', ...exemption, untilAt: T0 - 1 }, T0);

@@ -17,11 +17,8 @@ export const WARN_BEFORE_MS = 30 * 60_000;
 /** How much longer Keep running keeps a machine. */
 export const EXTENSION_MS = 4 * 3_600_000;
 
-/** A rule that stops machines (idle shutdown is Paperspace's own, not the bot's). */
-type StoppingKind = Extract<PolicyKind, 'max_run' | 'off_hours'>;
-
 export interface Lease {
-  kind: StoppingKind;
+  kind: PolicyKind;
   stopAt: number;
   warnAt: number;
   /** The Slack user who set the rule: asked to stop with their key when the owner's cannot. */
@@ -54,7 +51,7 @@ export function nextOffHours(rule: OffHoursRule, after: number): number | undefi
 export function leaseOf(input: LeaseInput): Lease | undefined {
   if (input.exempt) return undefined;
   const leases: Lease[] = [];
-  const extended = (kind: StoppingKind, natural: number) =>
+  const extended = (kind: PolicyKind, natural: number) =>
     Math.max(natural, input.extensions.get(extensionKey(input.machineId, kind)) ?? natural);
   const { max_run: maxRun, off_hours: offHours } = input.policies;
   if (maxRun !== undefined) {

@@ -30,7 +30,16 @@ export const KEEP_ROW_MESSAGES_MS = 7 * DAY_MS;
 
 /** The repositories it prunes, and what it prunes them by. */
 const needs = {
-  store: ['audit', 'delegations', 'approvals', 'costAlerts', 'powerClaims', 'rowMessages', 'postSlots'],
+  store: [
+    'audit',
+    'delegations',
+    'approvals',
+    'costAlerts',
+    'powerClaims',
+    'rowMessages',
+    'postSlots',
+    'policies',
+  ],
   uses: ['now', 'logger', 'retention'],
 } as const;
 
@@ -73,6 +82,8 @@ export function retentionJobs(deps: JobDepsOf<typeof needs>): SchedulerJob[] {
         );
         // A channel's post slot in the past says nothing (the next post goes at once): one row per channel.
         const postSlots = await store.postSlots.pruneBefore(at);
+        // Claims of policy warnings and stops long past, and exemptions and extensions that are over.
+        const policySteps = await store.policies.prune(delegationsBefore);
         const pruned = {
           audit,
           delegations,
@@ -82,6 +93,7 @@ export function retentionJobs(deps: JobDepsOf<typeof needs>): SchedulerJob[] {
           powerClaims,
           rowMessages,
           postSlots,
+          policySteps,
         };
         if (Object.values(pruned).some((count) => count > 0)) {
           logger.info({ ...pruned, retention }, 'pruned rows past their retention');

@@ -1,5 +1,5 @@
-// A Paperspace team's guardrails, set by its administrators: run limits, off-hours, Paperspace's own
-// idle shutdown (policy_rules, one row a rule, each with who set it and when: a run limit counts from
+// A Paperspace team's guardrails, set by its administrators: run limits and off-hours, one row a
+// rule kind (policy_rules), each with who set it and when (a run limit counts from
 // then for machines already running, and a stop the owner's key cannot make is asked of its setter);
 // machines exempted until a day (policy_exemptions); each machine's extension, which outlives its
 // restarts (policy_extensions); and the warnings and stops claimed, so each is made once across

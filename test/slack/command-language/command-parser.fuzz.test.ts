@@ -182,7 +182,6 @@ const commandSchema = z.discriminatedUnion('name', [
       .refine(({ start, end }) => start !== end, 'off-hours begin and end apart')
       .nullable(),
   }),
-  z.strictObject({ name: z.literal('policy idle'), hours: z.number().int().min(1).max(168).nullable() }),
   z.strictObject({
     name: z.literal('policy exempt'),
     machine: z.string().min(1),

@@ -119,7 +119,6 @@ const EXAMPLES: Record<CommandName, { text: string; command: Command }> = {
       offHours: { start: '20:00', end: '07:00', days: 'weekdays', timezone: 'Europe/Berlin' },
     },
   },
-  'policy idle': { text: 'policy idle 2h', command: { name: 'policy idle', hours: 2 } },
   'policy exempt': {
     text: 'policy exempt "team build" until 2026-12-24',
     command: { name: 'policy exempt', machine: 'team build', until: '2026-12-24' },
@@ -329,7 +328,6 @@ describe('parseCommand errors name the argument and show the usage line', () => 
     ['policy max-run 12', 'policy max-run', '"12"'],
     ['policy off-hours 20:00', 'policy off-hours', '"20:00"'],
     ['policy off-hours 20:00-07:00 weekends', 'policy off-hours', '"weekends"'],
-    ['policy idle 90m', 'policy idle', 'whole hours'],
     ['policy exempt team-build tomorrow', 'policy exempt', 'Missing until'],
     ['policy exempt team-build until friday', 'policy exempt', '"friday"'],
     ['steps yes', 'steps', '"yes"'],

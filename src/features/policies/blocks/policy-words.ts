@@ -2,7 +2,6 @@
 // warnings, a card's lease line and the Home say them alike.
 import { mention, slackDate } from '../../../slack/block-kit/text.js';
 import type { OffHoursRule } from '../../../store/team-policies.js';
-import type { Lease } from '../lease.js';
 
 /** A run limit as people say it: `12 h`, `1 h 30 min`, `45 min`. */
 export function formatLimit(ms: number): string {
@@ -15,14 +14,6 @@ export function formatLimit(ms: number): string {
 
 export function describeOffHours(rule: OffHoursRule): string {
   return `${rule.start}-${rule.end} ${rule.days === 'weekdays' ? 'on weekdays' : 'every day'} (${rule.timezone})`;
-}
-
-/** `stops at 20:00, team off-hours` / `12 h limit at 21:40`, in the reader's own time zone. */
-export function leaseLine(lease: Lease): string {
-  const at = slackDate(lease.stopAt, '{date_short_pretty} {time}');
-  return lease.kind === 'off_hours'
-    ? `stops ${at}, team off-hours`
-    : `${formatLimit(lease.limitMs ?? 0)} limit ${at}`;
 }
 
 /** Said on every warning, and when a key is linked on a team with policies. */

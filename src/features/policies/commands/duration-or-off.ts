@@ -1,4 +1,4 @@
-// The one argument of `/ps policy max-run` and `/ps policy idle`: a duration (`12h`, `90m`) or `off`.
+// The one argument of `/ps policy max-run`: a duration (`12h`, `90m`) or `off`.
 import {
   accept,
   fail,

@@ -11,7 +11,7 @@ import { POLICY_ADMINS } from './policy-max-run.js';
 export const policyOffOperation = defineOperation({
   name: 'policy off',
   usage: `${ps} policy off`,
-  summary: 'Administrators: turn off every policy of your team (run limit, off-hours, idle shutdown).',
+  summary: 'Administrators: turn off every policy of your team (run limit and off-hours).',
   help: {
     parameters: [],
     examples: [`${ps} policy off`],

@@ -1,4 +1,4 @@
-// /ps policy: the rules of the person's Paperspace team (run limit, off-hours, idle shutdown) and the
+// /ps policy: the rules of the person's Paperspace team (run limit, off-hours) and the
 // machines exempted from them. Anyone on the team may read them.
 
 import { z } from 'zod';
@@ -12,12 +12,12 @@ import { policyListText } from '../blocks/policy-list.js';
 import type { PoliciesDeps } from '../policies-deps.js';
 import { NOT_A_TEAM, policyTeamOf } from '../policy-administrators.js';
 
-const RULES = ['max-run', 'off-hours', 'idle', 'exempt', 'off'];
+const RULES = ['max-run', 'off-hours', 'exempt', 'off'];
 
 export const policyOperation = defineOperation({
   name: 'policy',
   usage: `${ps} policy`,
-  summary: "Show your team's policies: the run limit, off-hours, idle shutdown and exempted machines.",
+  summary: "Show your team's policies: the run limit, off-hours and exempted machines.",
   help: {
     parameters: [],
     examples: [`${ps} policy`],
