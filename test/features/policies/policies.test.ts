@@ -18,6 +18,7 @@ const MAYA = USERS.maya.slackId;
 const ADA = USERS.ada.slackId;
 const SAM_DESKTOP = { id: 'psorb003', name: 'sam-desktop' };
 const MAYA_TRAINER = { id: 'psorb001', name: 'maya-trainer' };
+const SAM_CAD = { id: 'psorb005', name: 'sam-cad' };
 
 const bot = useTestBot({
   now: clock.now,
@@ -103,6 +104,7 @@ describe('team policies', () => {
     if (onV1) {
       // v1 names no owner: each claims their own machine, as the owner rule then records.
       expect((await command('claim sam-desktop', SAM)).text).toContain('is yours now');
+      expect((await command('claim sam-cad', SAM)).text).toContain('is yours now');
       expect((await command('claim maya-trainer', MAYA)).text).toContain('is yours now');
     }
     const set = await command('policy off-hours 20:00-07:00 weekdays UTC', MAYA);
@@ -135,8 +137,22 @@ describe('team policies', () => {
       'kept running by',
     );
 
+    // His Keep running on sam-cad Maya approves, once: a second Approve (another administrator, another
+    // replica) is told it was approved already.
+    const [cadWarning] = dmsTo(SAM, SAM_CAD, 'will be stopped');
+    await click(cadWarning as ApiCall, ActionId.policyKeep, SAM);
+    const [cadRequest] = dmsTo(MAYA, SAM_CAD, 'asks to keep');
+    expect(
+      messageText((await click(cadRequest as ApiCall, ActionId.policyApproveExtension, MAYA)).args),
+    ).toContain('Approved by');
+    expect(dmsTo(SAM, SAM_CAD, 'approved')).toHaveLength(1);
+    expect(
+      messageText((await click(cadRequest as ApiCall, ActionId.policyApproveExtension, MAYA)).args),
+    ).toContain('already approved');
+
     await tickAt('2024-05-15T20:00:30Z');
     expect(dmsTo(SAM, SAM_DESKTOP, 'was stopped by')).toHaveLength(1);
+    expect(dmsTo(SAM, SAM_CAD, 'was stopped by')).toHaveLength(0);
     await expect.poll(() => stateOf(SAM_DESKTOP.id, SAM)).not.toMatch(/Ready|Running/);
     expect(dmsTo(MAYA, MAYA_TRAINER, 'was stopped by')).toHaveLength(0);
     const audit = await bot.store.audit.list({ teamId: bot.slack.teamId, userId: SAM, limit: 50 });
