@@ -66,6 +66,8 @@ const FEATURE_ORDER = [
   'cost-alerts',
   // budgets count spend as /ps spend does, and their requests go through approvals
   'budgets',
+  // warns and stops on the cost guard's runs, with its recipients (the owner rule)
+  'policies',
   // imports no feature
   'retention',
   // the App Home draws machines' cards

@@ -8,10 +8,14 @@
 //   goal is one list per person per interval, spread as calls per tick;
 // - the tick at which every machine passes the threshold: one DM each, and the calls that costs.
 // Machines stay mid-start (long transitions), so the guard learns their start without reading events.
+// Every team policy is on for every person's team (a 12 h run limit, off-hours from 20:00, one machine
+// exempted): their checks read the same list, and ask for a list of their
+// own only when a warning or a stop is due, which none is within the counted hours.
 
 import { costAlertBlockId } from '../../src/features/cost-alerts/blocks/cost-alert.js';
 import { CHECK_EVERY_MS } from '../../src/features/cost-alerts/cost-guard.js';
 import { DEFAULT_THRESHOLD_MS } from '../../src/features/cost-alerts/thresholds.js';
+import type { Store } from '../../src/store/store.js';
 import { startFakeSlack } from '../../test/support/fake-slack.js';
 import { createFakeClock, startEmulator } from '../../tools/emulator/index.js';
 import type { BenchmarkResult, ResultRow } from '../report.js';
@@ -19,6 +23,7 @@ import { startBenchBot } from '../support/bench-bot.js';
 import {
   addStartingMachines,
   BENCH_TEAM_ID,
+  type BenchAccount,
   benchAccounts,
   benchSeed,
   linkAccounts,
@@ -33,6 +38,34 @@ const POLL_INTERVAL_MS = 5000;
 const TICKS_PER_CHECK = CHECK_EVERY_MS / POLL_INTERVAL_MS;
 const TRANSITION_MS = 7 * 24 * 60 * 60_000;
 const LIST_PATH = '/machines/getMachines';
+
+/** A 12 h run limit, off-hours from 20:00 UTC every day and one exempted machine, per team. */
+async function turnEveryPolicyOn(
+  store: Store,
+  accounts: readonly BenchAccount[],
+  machineIds: readonly (readonly string[])[],
+  now: number,
+): Promise<void> {
+  for (const [person, { slackUser, account }] of accounts.entries()) {
+    const team = { teamId: slackUser.teamId, paperspaceTeamId: account.teamId ?? account.userId };
+    const exempted = machineIds[person]?.[0] ?? '';
+    const by = { setBy: slackUser.userId, at: now };
+    await store.policies.setRule(team, 'max_run', { ms: 12 * 3_600_000 }, by);
+    await store.policies.setRule(
+      team,
+      'off_hours',
+      { start: '20:00', end: '07:00', days: 'daily', timezone: 'UTC' },
+      by,
+    );
+    const exemption = {
+      machineId: exempted,
+      machineName: exempted,
+      untilAt: now + 86_400_000,
+      setBy: slackUser.userId,
+    };
+    await store.policies.exempt(team, exemption, now);
+  }
+}
 
 interface Counted {
   ticks: number;
@@ -57,6 +90,7 @@ export async function runCostGuardCalls(): Promise<BenchmarkResult> {
   try {
     await linkAccounts(bench.vault, accounts);
     const machineIds = addStartingMachines(emulator, accounts, MACHINES_EACH);
+    await turnEveryPolicyOn(bench.store, accounts, machineIds, clock.now());
     const tick = () => bench.bot.scheduler.tick();
     const count = async (ticks: number): Promise<Counted> => {
       const counted: Counted = { ticks, calls: 0, lists: 0 };
@@ -152,6 +186,7 @@ export async function runCostGuardCalls(): Promise<BenchmarkResult> {
         'Each alert reads the machine’s hourly rate: one utilization call on the legacy API, none on v1 (its list carries the rate).',
         'A machine first seen running (not starting) costs one show call, once per run, to read when it started.',
         'An alert about a run followed from an earlier check first reads the machine’s events (one show call), so a stop and a start between two checks begins a new run instead of being alerted as one.',
+        'Every team policy is on (12 h run limit, off-hours from 20:00 UTC, an exemption): the policies read the same list and add no call until a warning or stop is due.',
       ],
     };
   } finally {

@@ -17,6 +17,7 @@ import type { Feature } from './feature.js';
 import { homeFeature } from './home/index.js';
 import { publishHome } from './home/publish-home.js';
 import { createMachinesFeature } from './machines/index.js';
+import { policiesFeature } from './policies/index.js';
 import { reminderRowFinished } from './reminders/buttons/reminder-row.js';
 import { remindersFeature } from './reminders/index.js';
 import { retentionFeature } from './retention/index.js';
@@ -59,6 +60,7 @@ export const features = [
   spendFeature,
   costAlertsFeature,
   createBudgetsFeature(),
+  policiesFeature,
   retentionFeature,
   workflowStepsFeature,
   unfurlsFeature,
@@ -119,6 +121,11 @@ const HELP_ORDER = {
   'digest off': true,
   alerts: true,
   budget: true,
+  policy: true,
+  'policy max-run': true,
+  'policy off-hours': true,
+  'policy exempt': true,
+  'policy off': true,
   steps: true,
 } as const satisfies Record<CommandName, true>;
 

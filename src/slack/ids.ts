@@ -58,6 +58,15 @@ export const ActionId = {
   costAlertNever: 'cost_alert_never',
   /** Stop all on an alert about several machines; the value names them, comma-separated. */
   costAlertStopAll: 'cost_alert_stop_all',
+  /**
+   * Keep running 4 h more and Stop now on a policy's warning (Keep running is also a card's Extend); an
+   * administrator's Approve of a member's Keep running; an administrator's Stop with my key when the
+   * owner's key could not stop it. The value names the machine, the rule and the stop it is about.
+   */
+  policyKeep: 'policy_keep_running',
+  policyStopNow: 'policy_stop_now',
+  policyApproveExtension: 'policy_extension_approve',
+  policyStopWithMyKey: 'policy_stop_with_my_key',
   // A change Slackbot proposed, decided in the person's DM (features/slackbot).
   slackbotConfirm: 'slackbot_confirm',
   slackbotCancel: 'slackbot_cancel',

@@ -23,6 +23,7 @@ import { createSlackbotProposalRepository, type SlackbotProposalRepository } fro
 import { type SqlClient, type SqlDialect, StoreError } from './sql-client.js';
 import { openSqliteClient } from './sqlite-client.js';
 import { createTeamDigestRepository, type TeamDigestRepository } from './team-digests.js';
+import { createTeamPolicyRepository, type TeamPolicyRepository } from './team-policies.js';
 import { createVaultEntryRepository, type VaultEntryRepository } from './vault-entries.js';
 import { createWatchLeaseRepository, type WatchLeaseRepository } from './watch-leases.js';
 import { createWatchRepository, type WatchRepository } from './watches.js';
@@ -63,6 +64,8 @@ export interface Store {
   readonly postSlots: ChannelPostSlotRepository;
   /** Each Paperspace team's monthly budgets, their last counted spend and the alerts sent. */
   readonly budgets: BudgetRepository;
+  /** Each Paperspace team's run limits and off-hours, with exemptions and extensions. */
+  readonly policies: TeamPolicyRepository;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -105,6 +108,7 @@ async function createStore(client: SqlClient, { now = Date.now }: StoreOptions =
     rowMessages: createRowMessageRepository(client),
     postSlots: createChannelPostSlotRepository(client),
     budgets: createBudgetRepository(client),
+    policies: createTeamPolicyRepository(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },

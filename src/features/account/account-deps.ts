@@ -3,7 +3,15 @@
 import type { DepsOf, FeatureNeeds } from '../feature-deps.js';
 
 export const accountNeeds = {
-  ports: ['slackInstallations', 'workspaces', 'delegations', 'approvals', 'vaultEntries', 'machineOwners'],
+  ports: [
+    'slackInstallations',
+    'workspaces',
+    'delegations',
+    'approvals',
+    'vaultEntries',
+    'machineOwners',
+    'policies',
+  ],
   services: ['vault', 'audit', 'now'],
 } as const satisfies FeatureNeeds;
 

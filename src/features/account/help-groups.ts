@@ -42,6 +42,7 @@ export const HELP_GROUPS: readonly HelpGroup[] = [
     title: 'Team',
     lines: [
       `\`${ps} requests\` waiting for you or by you · \`${ps} approvals #channel\` where they go`,
+      `\`${ps} policy\` the team's run limit and off-hours · \`${ps} policy max-run 12h\` (administrators)`,
       `\`${ps} users\`, \`${ps} templates\`, \`${ps} networks\`, \`${ps} availability\` of types by region`,
       `\`${ps} scripts\`, \`${ps} script create\` startup scripts · \`${ps} drives\`, \`${ps} drive create\` shared drives`,
     ],

@@ -45,6 +45,7 @@ const needs = {
     'rowMessages',
     'postSlots',
     'workflowStepRuns',
+    'policies',
   ],
   uses: ['now', 'logger', 'retention'],
 } as const;
@@ -91,6 +92,8 @@ export function retentionJobs(deps: JobDepsOf<typeof needs>): SchedulerJob[] {
         const stepRuns = await inBatches((limit) =>
           store.workflowStepRuns.pruneBefore(at - KEEP_STEP_RUNS_MS, limit),
         );
+        // Claims of policy warnings and stops long past, and exemptions and extensions that are over.
+        const policySteps = await store.policies.prune(delegationsBefore);
         const pruned = {
           audit,
           delegations,
@@ -101,6 +104,7 @@ export function retentionJobs(deps: JobDepsOf<typeof needs>): SchedulerJob[] {
           rowMessages,
           postSlots,
           stepRuns,
+          policySteps,
         };
         if (Object.values(pruned).some((count) => count > 0)) {
           logger.info({ ...pruned, retention }, 'pruned rows past their retention');

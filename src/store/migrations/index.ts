@@ -33,6 +33,7 @@ import { slackbotProposals } from './028-slackbot-proposals.js';
 import { workflowStepRuns } from './029-workflow-step-runs.js';
 import { watchIntents } from './030-watch-intents.js';
 import { budgets } from './031-budgets.js';
+import { teamPolicies } from './032-team-policies.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -67,4 +68,5 @@ export const MIGRATIONS: readonly Migration[] = [
   workflowStepRuns,
   watchIntents,
   budgets,
+  teamPolicies,
 ];

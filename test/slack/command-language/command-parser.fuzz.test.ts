@@ -166,6 +166,34 @@ const commandSchema = z.discriminatedUnion('name', [
   }),
   z.object({ name: z.literal('steps'), enabled: z.boolean().nullable() }),
   z.strictObject({ name: z.literal('claim'), machine: z.string().min(1) }),
+  z.strictObject({ name: z.literal('policy') }),
+  z.strictObject({
+    name: z.literal('policy max-run'),
+    limitMs: z
+      .number()
+      .int()
+      .min(60_000)
+      .max(7 * 24 * 3_600_000)
+      .nullable(),
+  }),
+  z.strictObject({
+    name: z.literal('policy off-hours'),
+    offHours: z
+      .strictObject({
+        start: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
+        end: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/),
+        days: z.enum(['weekdays', 'daily']),
+        timezone: z.string().min(1).nullable(),
+      })
+      .refine(({ start, end }) => start !== end, 'off-hours begin and end apart')
+      .nullable(),
+  }),
+  z.strictObject({
+    name: z.literal('policy exempt'),
+    machine: z.string().min(1),
+    until: z.string().regex(/^(today|tomorrow|\d{4}-\d{2}-\d{2})$/),
+  }),
+  z.strictObject({ name: z.literal('policy off') }),
   z.strictObject({
     name: z.literal('assign'),
     machine: z.string().min(1),

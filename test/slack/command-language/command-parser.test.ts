@@ -111,6 +111,23 @@ const EXAMPLES: Record<CommandName, { text: string; command: Command }> = {
     command: { name: 'budget', subject: 'U0SAM', amountCents: 130_050, off: false },
   },
   steps: { text: 'steps ON', command: { name: 'steps', enabled: true } },
+  policy: { text: 'policy', command: { name: 'policy' } },
+  'policy max-run': {
+    text: 'policy max-run 1h30m',
+    command: { name: 'policy max-run', limitMs: 90 * 60_000 },
+  },
+  'policy off-hours': {
+    text: 'policy off-hours 8pm-7:00 weekdays Europe/Berlin',
+    command: {
+      name: 'policy off-hours',
+      offHours: { start: '20:00', end: '07:00', days: 'weekdays', timezone: 'Europe/Berlin' },
+    },
+  },
+  'policy exempt': {
+    text: 'policy exempt "team build" until 2026-12-24',
+    command: { name: 'policy exempt', machine: 'team build', until: '2026-12-24' },
+  },
+  'policy off': { text: 'policy off', command: { name: 'policy off' } },
 };
 
 describe('the grammar table', () => {
@@ -310,6 +327,13 @@ describe('parseCommand errors name the argument and show the usage line', () => 
     ['alerts 6h 7h', 'alerts', '"7h"'],
     ['alerts default', 'alerts', 'Missing the default'],
     ['alerts default 6h off', 'alerts', '"off"'],
+    ['policy maxrun 12h', 'policy', 'Did you mean "max-run"'],
+    ['policy max-run 30s', 'policy max-run', 'the shortest is 1m'],
+    ['policy max-run 12', 'policy max-run', '"12"'],
+    ['policy off-hours 20:00', 'policy off-hours', '"20:00"'],
+    ['policy off-hours 20:00-07:00 weekends', 'policy off-hours', '"weekends"'],
+    ['policy exempt team-build tomorrow', 'policy exempt', 'Missing until'],
+    ['policy exempt team-build until friday', 'policy exempt', '"friday"'],
     ['steps yes', 'steps', '"yes"'],
     ['steps on off', 'steps', '"off"'],
     ['steps on=1', 'steps', '"on=1"'],

@@ -46,6 +46,8 @@ export function whoamiMessage(view: LinkedAccountView): SlackMessage {
 /** Sent to the person's DM once a key is linked: a record, and an alarm if it was not them. */
 export function linkedNotice(
   view: Pick<LinkedAccountView, 'maskedKey' | 'email' | 'hasAccessToken'>,
+  /** Said when the team has policies that stop machines with the owner's key. */
+  policies?: string,
 ): SlackMessage {
   const text =
     `✅ Your Paperspace key ${code(view.maskedKey)} is now linked to *${escapeMrkdwn(view.email)}*` +
@@ -53,6 +55,7 @@ export function linkedNotice(
   return {
     blocks: [
       section(text),
+      ...(policies === undefined ? [] : [section(escapeMrkdwn(policies))]),
       contextLine(
         `Not you? Run \`${SLASH_COMMAND} logout\` and rotate the key in Paperspace. ` +
           `\`${SLASH_COMMAND} whoami\` shows the link at any time.`,

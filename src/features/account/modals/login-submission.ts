@@ -20,6 +20,7 @@ import { showOutcome, within } from '../../../slack/modal-submission.js';
 import { postIn } from '../../../slack/posting.js';
 import type { ListenerRouter } from '../../../slack/router.js';
 import { publishHome } from '../../home/publish-home.js';
+import { policiesLinkingNotice } from '../../policies/linking-notice.js';
 import type { AccountDeps } from '../account-deps.js';
 import {
   createAccountLinking,
@@ -117,7 +118,10 @@ export function registerLoginSubmission(router: ListenerRouter, deps: AccountDep
         await postIn(
           client,
           { channel: user.userId },
-          linkedNotice(summaryOf(settled.outcome, deps.clients.capabilities.driveAccessToken)),
+          linkedNotice(
+            summaryOf(settled.outcome, deps.clients.capabilities.driveAccessToken),
+            await policiesLinkingNotice(deps.store, user, settled.outcome.account.teamId),
+          ),
           deps.pacer,
         );
       } catch (error) {

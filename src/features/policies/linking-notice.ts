@@ -1,0 +1,23 @@
+// What a person linking a key on a team with policies is told plainly: the team's run limit or
+// off-hours may stop their machines, with this very key (every warning says it again).
+import type { SlackUser } from '../../store/slack-user.js';
+import type { Store } from '../../store/store.js';
+import { describeOffHours, formatLimit } from './blocks/policy-words.js';
+
+export async function policiesLinkingNotice(
+  store: Pick<Store, 'policies'>,
+  user: SlackUser,
+  paperspaceTeamId: string | null | undefined,
+): Promise<string | undefined> {
+  if (!paperspaceTeamId) return undefined;
+  const rules = await store.policies.rules({ teamId: user.teamId, paperspaceTeamId });
+  const named = [
+    rules.max_run && `a ${formatLimit(rules.max_run.ms)} run limit`,
+    rules.off_hours && `off-hours ${describeOffHours(rules.off_hours)}`,
+  ].filter((rule): rule is string => typeof rule === 'string');
+  if (named.length === 0) return undefined;
+  return (
+    `⚠️ Your team's policies (${named.join(' and ')}) may stop your machines with this key: ` +
+    'you are warned 30 minutes before, with Keep running. `/ps policy` shows them.'
+  );
+}
