@@ -79,6 +79,30 @@ describe('budgets', () => {
     expect((await command('budget', SAM)).text).toContain('no budgets');
   });
 
+  it('shows every budget with its spend and forecast, also as a chart whose amounts the text repeats', async () => {
+    await command('budget team $100000', MAYA);
+    await command(`budget <@${SAM}|sam> $300`, MAYA);
+    const reply = await command('budget', SAM);
+    type Chart = {
+      type: string;
+      title: string;
+      chart: { series: { name: string; data: { label: string; value: number }[] }[] };
+    };
+    const chart = (reply.blocks as Chart[] | undefined)?.find((block) => block.type === 'data_visualization');
+    expect(chart?.title).toMatch(/^Budgets · /);
+    expect(chart?.chart.series.map((series) => series.name)).toEqual([
+      'Spent',
+      'Month-end forecast',
+      'Budget',
+    ]);
+    // People are named as their Slack profile names them: a chart cannot draw a mention.
+    const budgetsDrawn = chart?.chart.series[2]?.data ?? [];
+    expect(budgetsDrawn.map((point) => point.label).sort()).toEqual(['Sam Rivera', 'Team']);
+    expect(budgetsDrawn.find((point) => point.label === 'Sam Rivera')?.value).toBe(300);
+    expect(reply.text).toContain('Sam Rivera $300.00');
+    expect(reply.text).toContain('Team $100000.00');
+  });
+
   it("turns a member's Start past the team's spent budget into a request, with no start until an administrator approves, then starts once with the member's key", async () => {
     const set = await command('budget team $0.01', MAYA);
     expect(set.text).toContain("Set the team's budget to $0.01 a month");

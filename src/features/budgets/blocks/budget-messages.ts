@@ -3,11 +3,19 @@
 // are written as /ps spend writes them; whose a budget is, by mention.
 
 import { billingMonthAt, billingMonthName } from '../../../domain/billing-month.js';
+import { section } from '../../../slack/block-kit/elements.js';
 import { formatMoney } from '../../../slack/block-kit/format.js';
 import { plainMessage } from '../../../slack/block-kit/messages.js';
-import { mention, type SlackMessage, slackDate } from '../../../slack/block-kit/text.js';
+import {
+  escapeMrkdwn,
+  mention,
+  message,
+  type SlackMessage,
+  slackDate,
+} from '../../../slack/block-kit/text.js';
 import type { Budget, BudgetSubject } from '../../../store/budgets.js';
 import { budgetLine } from '../../spend/blocks/budget-lines.js';
+import { budgetChart } from './budget-chart.js';
 
 const dollars = (cents: number) => formatMoney(cents / 100);
 
@@ -20,7 +28,15 @@ export function budgetName(subject: BudgetSubject): string {
 export const COUNTED_NOT_GATED =
   'Spend is what `/ps spend` shows (Paperspace’s utilization, or the bot’s estimate on API v1). A start made outside Slack is counted but not gated.';
 
-export function budgetListMessage(budgets: readonly Budget[], now: number): SlackMessage {
+/**
+ * Each budget with its spend and forecast, and the same as a chart; `names` labels people's budgets
+ * in the chart (by Slack user id), where a mention cannot be drawn.
+ */
+export function budgetListMessage(
+  budgets: readonly Budget[],
+  names: ReadonlyMap<string, string>,
+  now: number,
+): SlackMessage {
   if (budgets.length === 0) {
     return plainMessage(
       'Your team has no budgets. An administrator sets one with `/ps budget team $2000` or `/ps budget @sam $300`.',
@@ -29,9 +45,10 @@ export function budgetListMessage(budgets: readonly Budget[], now: number): Slac
   const counted = budgets.map((budget) => budget.spentAt ?? 0).reduce((a, b) => Math.max(a, b), 0);
   const asOf = counted > 0 ? `, counted ${slackDate(counted, '{date_short_pretty} at {time}')}` : '';
   const lines = budgets.map((budget) => budgetLine(budget, now));
-  return plainMessage(
-    `💰 Budgets for ${billingMonthName(billingMonthAt(now))}${asOf}:\n${lines.join('\n')}\n${COUNTED_NOT_GATED}`,
-  );
+  const text = `💰 Budgets for ${billingMonthName(billingMonthAt(now))}${asOf}:\n${lines.join('\n')}\n${COUNTED_NOT_GATED}`;
+  const chart = budgetChart(budgets, names, now);
+  if (chart === undefined) return plainMessage(text);
+  return message([section(text), chart.block], `${text}\n${escapeMrkdwn(chart.text)}`);
 }
 
 /** The alert that a budget reached a share of itself. */

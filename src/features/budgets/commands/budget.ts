@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { requireAdministrator } from '../../../domain/team-role.js';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
+import { BAR_CHART_LIMITS } from '../../../slack/block-kit/bar-chart.js';
 import { formatMoney } from '../../../slack/block-kit/format.js';
 import { plainMessage } from '../../../slack/block-kit/messages.js';
 import { mention } from '../../../slack/block-kit/text.js';
@@ -16,8 +17,9 @@ import { echo } from '../../../slack/command-language/echo.js';
 import type { Token } from '../../../slack/command-language/tokenize.js';
 import { SLASH_COMMAND as ps } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
+import { slackProfile } from '../../../slack/user-profile.js';
 import { requireWorkspaceAdmin } from '../../../slack/workspace-admin.js';
-import type { BudgetSubject } from '../../../store/budgets.js';
+import type { Budget, BudgetSubject } from '../../../store/budgets.js';
 import type { SlackUser } from '../../../store/slack-user.js';
 import { createApprovers } from '../../approvals/approvers.js';
 import { budgetLine } from '../../spend/blocks/budget-lines.js';
@@ -100,6 +102,22 @@ export const budgetOperation = defineOperation({
 
 const subjectOf = (subject: string): BudgetSubject => (subject === 'team' ? 'team' : { userId: subject });
 
+/** The Slack names of the people with a budget, for the chart's labels (a few users.info calls). */
+async function budgetNames(
+  budgets: readonly Budget[],
+  context: CommandContext,
+  deps: BudgetsDeps,
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  // A chart draws this many bars by name; the rest share one, so their names are not looked up.
+  for (const budget of budgets.slice(0, BAR_CHART_LIMITS.categories)) {
+    if (budget.subject === 'team' || names.has(budget.subject.userId)) continue;
+    const { name } = await slackProfile(context.web, budget.subject.userId, deps.logger);
+    if (name !== undefined) names.set(budget.subject.userId, name);
+  }
+  return names;
+}
+
 async function runBudget(command: BudgetParams, context: CommandContext, deps: BudgetsDeps): Promise<void> {
   const client = await context.userClient();
   if (!client) return;
@@ -113,7 +131,8 @@ async function runBudget(command: BudgetParams, context: CommandContext, deps: B
   const paperspaceTeamId = account.teamId;
   if (command.subject === null && !command.off) {
     const budgets = await deps.store.budgets.list(user.teamId, paperspaceTeamId);
-    return context.replyPrivately(budgetListMessage(budgets, deps.now()));
+    const names = await budgetNames(budgets, context, deps);
+    return context.replyPrivately(budgetListMessage(budgets, names, deps.now()));
   }
   try {
     await requireWorkspaceAdmin(
