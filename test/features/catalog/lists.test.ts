@@ -473,7 +473,12 @@ describe('a power button on a row of /ps list', () => {
     const at = blocks.findIndex((block) => block.block_id === row.block_id);
     expect(blocks[at]?.elements?.map((element) => element.action_id)).not.toContain(ActionId.machineStart);
     expect(blocks[at - 1]?.text?.text).toMatch(/· (Starting|Provisioning|Ready|Running)/);
-    expect(blocks[at - 1]?.text?.text).toContain(machineId);
+    // Still the same machine's row, named as the list named it.
+    const listed = list.blocks as (Row & { text?: { text: string } })[];
+    const before = listed.findIndex((block) => block.block_id === row.block_id);
+    const name = /\*([^*]+)\*/.exec(listed[before - 1]?.text?.text ?? '')?.[1];
+    expect(name).toBeDefined();
+    expect(blocks[at - 1]?.text?.text).toContain(`*${name}*`);
   });
 });
 
