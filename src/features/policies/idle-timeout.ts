@@ -82,7 +82,9 @@ export function idleOutcomeText(outcome: IdleOutcome): string {
     );
   }
   if (outcome.missed.length > 0) {
-    lines.push('Not set on:');
+    lines.push(
+      `Not set on these (run \`/ps policy idle\` again once their owners link a key, or they set it themselves with \`/ps update\`):`,
+    );
     for (const { name, why } of outcome.missed) lines.push(`• *${escapeMrkdwn(name)}*: ${why}.`);
   }
   if (lines.length === 0) lines.push('Your team has no machines yet.');

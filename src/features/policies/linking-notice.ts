@@ -1,5 +1,6 @@
 // What a person linking a key on a team with policies is told plainly: the team's run limit or
-// off-hours may stop their machines, with this very key (every warning says it again).
+// off-hours may stop their machines, and its idle rule may set Paperspace's shutdown timeout on them,
+// with this very key (every warning says it again).
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 import { describeOffHours, formatLimit } from './blocks/policy-words.js';
@@ -17,7 +18,7 @@ export async function policiesLinkingNotice(
   ].filter((rule): rule is string => typeof rule === 'string');
   const idle =
     rules.idle &&
-    `the team's ${rules.idle.hours} h idle timeout is set on your machines with this key (Paperspace then shuts down a machine nobody is logged into)`;
+    `the team's ${rules.idle.hours} h idle timeout may be set on your machines with this key (Paperspace then shuts down a machine nobody is logged into)`;
   if (named.length === 0 && idle === undefined) return undefined;
   const stops =
     named.length === 0
