@@ -69,6 +69,20 @@ describe('/ps policy idle', () => {
     expect(await command('policy', MAYA)).toContain('Idle timeout: *2 h* with nobody logged in');
   });
 
+  it("names a machine whose owner's key Paperspace refused, and audits the refusal", async () => {
+    bot.emulator.state.failNextRequests({
+      count: 1,
+      status: 403,
+      path: onV1 ? '/v1/machines/psorb002' : '/machines/psorb002/updateMachinePublic',
+    });
+    const told = await command('policy idle 5h', MAYA);
+    expect(told).toContain("• *team-build*: Paperspace refused its owner's key.");
+    expect(timeoutOf('maya-trainer')).toBe(5);
+    expect(timeoutOf('team-build')).not.toBe(5);
+    const refused = (await auditedIdle()).filter((record) => record.resourceId === 'psorb002');
+    expect(refused[0]?.outcome).toBe('error');
+  });
+
   it('linking a key on a team with an idle rule says the timeout may be set with that key', async () => {
     await command('policy idle 2h', MAYA);
     const before = bot.slack.calls('chat.postMessage').length;
