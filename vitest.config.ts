@@ -25,6 +25,7 @@ const BOTH_DIALECTS = [
   'test/features/spend/digest.test.ts',
   'test/features/cost-alerts/cost-alerts.test.ts',
   'test/features/cost-alerts/stop-between-checks.test.ts',
+  'test/features/policies/idle.test.ts',
   'test/features/policies/policies.test.ts',
   'test/features/policies/run-limit.test.ts',
   'test/features/workflow-steps/request-step.test.ts',

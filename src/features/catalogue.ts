@@ -125,6 +125,7 @@ const HELP_ORDER = {
   'policy max-run': true,
   'policy off-hours': true,
   'policy exempt': true,
+  'policy idle': true,
   'policy off': true,
   steps: true,
 } as const satisfies Record<CommandName, true>;

@@ -15,6 +15,8 @@ export interface OffHoursRule {
 interface PolicyRuleKinds {
   max_run: { ms: number };
   off_hours: OffHoursRule;
+  /** Paperspace's own shutdown of a machine nobody is logged into, set on the team's machines. */
+  idle: { hours: number };
 }
 
 export type PolicyKind = keyof PolicyRuleKinds;

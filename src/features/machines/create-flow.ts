@@ -27,6 +27,7 @@ import type { AccountKind } from './account-kind.js';
 import { machineCardMessage } from './blocks/machine-card.js';
 import { createdNotice } from './blocks/machine-replies.js';
 import { passBudgetGate } from './budget-gate.js';
+import { setTeamIdleTimeout } from './created-idle-timeout.js';
 import { type CreateOutcome, createMachineOperations } from './machine-operations.js';
 import { type CreatedOwner, recordCreatedOwner } from './machine-ownership.js';
 import { notWatchedMessage, WatchLimitError } from './machine-watcher.js';
@@ -191,7 +192,11 @@ export class MemberCannotCreateError extends UserFacingError {
 }
 
 /** A create made, and what an administrator past a spent budget is told (undefined: nothing). */
-export type PersonCreated = CreateOutcome & { budgetNote?: string | undefined };
+export type PersonCreated = CreateOutcome & {
+  budgetNote?: string | undefined;
+  /** The team's idle timeout on the new machine, set or refused (`/ps policy idle`). */
+  idleNote?: string | undefined;
+};
 
 /**
  * Creates the machine with the person's key, once it passes the budget gate (an OverBudgetError stops
@@ -200,7 +205,10 @@ export type PersonCreated = CreateOutcome & { budgetNote?: string | undefined };
  * (v1); else the person creating it.
  */
 export async function createForPerson(
-  deps: FeatureDeps<'powerClaims' | 'approvals' | 'machineOwners' | 'budgets', 'audit' | 'now' | 'vault'>,
+  deps: FeatureDeps<
+    'powerClaims' | 'approvals' | 'machineOwners' | 'budgets' | 'policies',
+    'audit' | 'now' | 'vault'
+  >,
   actor: { user: SlackUser; client: PaperspaceClient },
   params: CreateMachineParams,
   template: TemplateInfo | undefined,
@@ -220,7 +228,8 @@ export async function createForPerson(
     basis: 'created',
     setBy: actor.user.userId,
   });
-  return { ...outcome, budgetNote };
+  const idleNote = await setTeamIdleTimeout(deps, actor, outcome.machine);
+  return { ...outcome, budgetNote, idleNote };
 }
 
 /** The template by id, as the person's key sees it; undefined when it is not listed. */
@@ -266,6 +275,8 @@ export async function announceCreated(announcement: CreatedAnnouncement): Promis
   const watching = await watchCreated(announcement, targetState, place);
   if (announcement.outcome.budgetNote !== undefined)
     await announcement.tell(plainMessage(announcement.outcome.budgetNote));
+  if (announcement.outcome.idleNote !== undefined)
+    await announcement.tell(plainMessage(announcement.outcome.idleNote));
   if (placeNotice === undefined) return;
   const followUp = watching
     ? `I am watching *${escapeMrkdwn(machine.name)}* and will tell you when it is ${targetState === 'off' ? 'provisioned (it was created off)' : 'up'}.`

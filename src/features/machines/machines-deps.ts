@@ -3,7 +3,7 @@
 import type { DepsOf, FeatureNeeds } from '../feature-deps.js';
 
 export const machinesNeeds = {
-  ports: ['watches', 'powerClaims', 'approvals', 'vaultEntries', 'machineOwners', 'budgets'],
+  ports: ['watches', 'powerClaims', 'approvals', 'vaultEntries', 'machineOwners', 'budgets', 'policies'],
   services: ['vault', 'audit', 'watcher', 'now', 'redrawRow'],
 } as const satisfies FeatureNeeds;
 

@@ -10,6 +10,7 @@ import { keepRunningHandler } from './buttons/keep-running.js';
 import { stopNowHandler } from './buttons/stop-now.js';
 import { policyOperation } from './commands/policy.js';
 import { policyExemptOperation } from './commands/policy-exempt.js';
+import { policyIdleOperation } from './commands/policy-idle.js';
 import { policyMaxRunOperation } from './commands/policy-max-run.js';
 import { policyOffOperation } from './commands/policy-off.js';
 import { policyOffHoursOperation } from './commands/policy-off-hours.js';
@@ -23,6 +24,7 @@ export const policiesFeature = {
     policyMaxRunOperation,
     policyOffHoursOperation,
     policyExemptOperation,
+    policyIdleOperation,
     policyOffOperation,
   ],
   listen(router, deps) {

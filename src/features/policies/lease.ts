@@ -18,7 +18,8 @@ export const WARN_BEFORE_MS = 30 * 60_000;
 export const EXTENSION_MS = 4 * 3_600_000;
 
 export interface Lease {
-  kind: PolicyKind;
+  /** Only these rules stop a machine through the bot; the idle timeout is Paperspace's own. */
+  kind: Exclude<PolicyKind, 'idle'>;
   stopAt: number;
   warnAt: number;
   /** The Slack user who set the rule: asked to stop with their key when the owner's cannot. */

@@ -193,6 +193,7 @@ const commandSchema = z.discriminatedUnion('name', [
     machine: z.string().min(1),
     until: z.string().regex(/^(today|tomorrow|\d{4}-\d{2}-\d{2})$/),
   }),
+  z.strictObject({ name: z.literal('policy idle'), hours: z.number().int().min(1).max(168).nullable() }),
   z.strictObject({ name: z.literal('policy off') }),
   z.strictObject({
     name: z.literal('assign'),

@@ -127,6 +127,7 @@ const EXAMPLES: Record<CommandName, { text: string; command: Command }> = {
     text: 'policy exempt "team build" until 2026-12-24',
     command: { name: 'policy exempt', machine: 'team build', until: '2026-12-24' },
   },
+  'policy idle': { text: 'policy idle 2h', command: { name: 'policy idle', hours: 2 } },
   'policy off': { text: 'policy off', command: { name: 'policy off' } },
 };
 

@@ -5,9 +5,9 @@ import type { PolicyExemption, TeamPolicies } from '../../../store/team-policies
 import { describeOffHours, formatLimit, setByLine } from './policy-words.js';
 
 export function policyListText(policies: TeamPolicies, exemptions: readonly PolicyExemption[]): string {
-  const { max_run: maxRun, off_hours: offHours } = policies;
+  const { max_run: maxRun, off_hours: offHours, idle } = policies;
   const lines = ["*Your team's policies*"];
-  if (maxRun === undefined && offHours === undefined) {
+  if (maxRun === undefined && offHours === undefined && idle === undefined) {
     lines.push('None: no machine is warned or stopped by a policy.');
   }
   if (maxRun !== undefined) {
@@ -18,6 +18,11 @@ export function policyListText(policies: TeamPolicies, exemptions: readonly Poli
   if (offHours !== undefined) {
     lines.push(
       `• Off-hours: *${escapeMrkdwn(describeOffHours(offHours))}*, running machines stopped when they begin (${setByLine(offHours.setBy, offHours.setAt)}).`,
+    );
+  }
+  if (idle !== undefined) {
+    lines.push(
+      `• Idle timeout: *${idle.hours} h* with nobody logged in, then Paperspace shuts the machine down itself (${setByLine(idle.setBy, idle.setAt)}).`,
     );
   }
   for (const exemption of exemptions) {

@@ -12,12 +12,12 @@ import { policyListText } from '../blocks/policy-list.js';
 import type { PoliciesDeps } from '../policies-deps.js';
 import { NOT_A_TEAM, policyTeamOf } from '../policy-administrators.js';
 
-const RULES = ['max-run', 'off-hours', 'exempt', 'off'];
+const RULES = ['max-run', 'off-hours', 'idle', 'exempt', 'off'];
 
 export const policyOperation = defineOperation({
   name: 'policy',
   usage: `${ps} policy`,
-  summary: "Show your team's policies: the run limit, off-hours and exempted machines.",
+  summary: "Show your team's policies: the run limit, off-hours, idle timeout and exempted machines.",
   help: {
     parameters: [],
     examples: [`${ps} policy`],
