@@ -1,6 +1,7 @@
 // The lease where people look: with a run limit set, `/ps show` of a running team machine and the
 // App Home say when the limit stops it, with Extend; an administrator's Extend moves that stop 4 h,
-// and the next card shows the moved time. A machine off, or a team with no rule, shows no lease.
+// and the next card shows the moved time; off-hours that come sooner take its place. A machine off, or
+// a team with no rule, shows no lease.
 import { describe, expect, it } from 'vitest';
 import { ActionId } from '../../../src/slack/ids.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
@@ -86,5 +87,11 @@ describe('the lease on cards and App Home', () => {
 
     const again = await command('show maya-trainer', MAYA);
     expect(dateIn(leaseOf(again.blocks, 'psorb001')?.text?.text ?? '')).toBe(stopAt + 4 * HOUR);
+
+    // Off-hours that begin sooner than the extended limit are the lease now.
+    await command('policy off-hours 20:00-07:00 daily UTC', MAYA);
+    const offHours = leaseOf((await command('show maya-trainer', MAYA)).blocks, 'psorb001');
+    expect(offHours?.text?.text).toMatch(/^⏱ Stops .* \(team off-hours\)$/);
+    expect(dateIn(offHours?.text?.text ?? '')).toBe(Date.parse('2024-05-15T20:00:00Z'));
   });
 });
