@@ -28,6 +28,7 @@ const BOTH_DIALECTS = [
   'test/features/policies/idle.test.ts',
   'test/features/policies/policies.test.ts',
   'test/features/policies/run-limit.test.ts',
+  'test/features/policies/lease-cards.test.ts',
   'test/features/workflow-steps/request-step.test.ts',
   'test/features/shares/share-outsider.test.ts',
   'test/features/unfurls/unfurl-owner.test.ts',

@@ -17,6 +17,7 @@ import type { Feature } from './feature.js';
 import { homeFeature } from './home/index.js';
 import { publishHome } from './home/publish-home.js';
 import { createMachinesFeature } from './machines/index.js';
+import { cardLeases } from './policies/card-leases.js';
 import { policiesFeature } from './policies/index.js';
 import { reminderRowFinished } from './reminders/buttons/reminder-row.js';
 import { remindersFeature } from './reminders/index.js';
@@ -41,6 +42,7 @@ export const rowFinishers: RowFinishers = {
 const accountFeature = createAccountFeature(() => commands);
 const machinesFeature = createMachinesFeature({
   requests: { routePowerToOwner, offerPowerRequest, offerCreateRequest, requestCreateInstead },
+  leases: cardLeases,
   refreshHome: publishHome,
   listPage: pageFor,
 });

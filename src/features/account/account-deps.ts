@@ -11,6 +11,7 @@ export const accountNeeds = {
     'vaultEntries',
     'machineOwners',
     'policies',
+    'costAlerts',
   ],
   services: ['vault', 'audit', 'now'],
 } as const satisfies FeatureNeeds;

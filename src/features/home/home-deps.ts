@@ -3,7 +3,7 @@
 import type { DepsOf, FeatureNeeds } from '../feature-deps.js';
 
 export const homeNeeds = {
-  ports: ['approvals', 'vaultEntries', 'machineOwners'],
+  ports: ['approvals', 'vaultEntries', 'machineOwners', 'policies', 'costAlerts'],
   services: ['vault', 'now'],
 } as const satisfies FeatureNeeds;
 

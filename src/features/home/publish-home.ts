@@ -11,11 +11,15 @@ import type { Store } from '../../store/store.js';
 import type { KeyVault } from '../../vault/key-vault.js';
 import type { ListenerWiring } from '../feature-deps.js';
 import { viewerButtons } from '../machines/machine-permissions.js';
+import { cardLeases } from '../policies/card-leases.js';
 import { homeView } from './blocks/home.js';
 
-/** What drawing a person's Home needs: their key's account and client, and a log. */
+/**
+ * What drawing a person's Home needs: their key's account and client, a log, and the team's policies
+ * with the runs they count from (the lease of each running team machine).
+ */
 export type PublishHomeDeps = Pick<ListenerWiring, 'clients' | 'logger' | 'now'> & {
-  store: Pick<Store, 'approvals' | 'vaultEntries' | 'machineOwners'>;
+  store: Pick<Store, 'approvals' | 'vaultEntries' | 'machineOwners' | 'policies' | 'costAlerts'>;
   vault: Pick<KeyVault, 'account' | 'maskedKey'>;
 };
 
@@ -46,8 +50,11 @@ async function homeOf(deps: PublishHomeDeps, user: SlackUser): Promise<HomeView>
     const buttonsFor = viewerButtons(deps, { user, client, account });
     const machines: Machine[] = [];
     for await (const machine of client.machines.listAll()) machines.push(machine);
-    const buttons = await buttonsFor(machines);
-    return homeView({ linked, machines, buttons });
+    const [buttons, leases] = await Promise.all([
+      buttonsFor(machines),
+      cardLeases(deps, user, account.teamId, machines),
+    ]);
+    return homeView({ linked, machines, buttons, leases });
   } catch (error) {
     return homeView({ linked, machines: [], error: messageForUser(error, deps.logger) });
   }

@@ -27,7 +27,7 @@ export function createMachinesFeature(wiring: MachinesWiring) {
   return {
     needs: machinesNeeds,
     operations: [
-      showOperation,
+      showOperation(wiring.leases),
       powerOperation('start', requests),
       powerOperation('stop', requests),
       powerOperation('restart', requests),

@@ -3,7 +3,16 @@
 import type { DepsOf, FeatureNeeds } from '../feature-deps.js';
 
 export const machinesNeeds = {
-  ports: ['watches', 'powerClaims', 'approvals', 'vaultEntries', 'machineOwners', 'budgets', 'policies'],
+  ports: [
+    'watches',
+    'powerClaims',
+    'approvals',
+    'vaultEntries',
+    'machineOwners',
+    'budgets',
+    'policies',
+    'costAlerts',
+  ],
   services: ['vault', 'audit', 'watcher', 'now', 'redrawRow'],
 } as const satisfies FeatureNeeds;
 

@@ -10,6 +10,7 @@ import type { PageValue } from '../../slack/block-kit/paging.js';
 import type { SlackMessage } from '../../slack/block-kit/text.js';
 import type { Interaction } from '../../slack/interaction.js';
 import type { SlackUser } from '../../store/slack-user.js';
+import type { CardLease } from './blocks/machine-card.js';
 import type { PowerVerb } from './machine-operations.js';
 import type { MachinesDeps } from './machines-deps.js';
 import type { PowerRequest } from './power-request.js';
@@ -69,6 +70,16 @@ export interface CreateRequester {
 
 export interface MachinesWiring {
   requests: OwnerRequests;
+  /**
+   * The lease of each of `machines` the team's policies stop, by machine id, for their cards
+   * (features/policies/card-leases.ts): store reads alone.
+   */
+  leases(
+    deps: MachinesDeps,
+    user: SlackUser,
+    paperspaceTeamId: string | null,
+    machines: readonly Machine[],
+  ): Promise<ReadonlyMap<string, CardLease>>;
   /** Draws the person's App Home again (features/home/publish-home.ts). */
   refreshHome(web: WebClient, deps: MachinesDeps, user: SlackUser): Promise<void>;
   /**

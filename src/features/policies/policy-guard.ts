@@ -7,7 +7,6 @@
 // the same team machine and across replicas it happens once. The check remembers when each person's
 // next warning or stop is due, and asks the poller for their list then (`due`), so it comes within a
 // tick of its moment without listing anyone otherwise.
-import { isStoppable } from '../../domain/machine-states.js';
 import { describeError } from '../../errors/describe-error.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import type { PersonMachineCheck } from '../../scheduler/job.js';
@@ -19,8 +18,8 @@ import type { KeyVault } from '../../vault/key-vault.js';
 import { createCheckRecipients } from '../cost-alerts/alert-recipients.js';
 import type { JobResources } from '../job-needs.js';
 import { type Warned, warningMessage } from './blocks/policy-warning.js';
-import { leaseOf } from './lease.js';
 import { policyNote, stopUnderPolicy, type Tell } from './policy-stop.js';
+import { runningLeases } from './running-leases.js';
 
 /** A rule changed on another replica (or by a command here) is applied within this long. */
 const RULES_KEPT_MS = 30_000;
@@ -133,38 +132,16 @@ export function createPolicyGuard(deps: PolicyGuardDeps): PersonMachineCheck {
       if (!account?.teamId) return;
       const team = { teamId: user.teamId, paperspaceTeamId: account.teamId };
       const rules = await rulesOf(team, now);
-      if (rules.max_run === undefined && rules.off_hours === undefined) return;
-      const running = machines.filter((machine) => isStoppable(machine.state));
-      if (running.length === 0) return;
-      const ids = running.map((machine) => machine.id);
-      const [runs, extensions, exemptions] = await Promise.all([
-        store.costAlerts.runs(ids),
-        store.policies.extensions(user.teamId, ids),
-        store.policies.exemptions(team, now),
-      ]);
-      const since = new Map(runs.map((run) => [run.machineId, run.runningSince]));
-      const exempt = new Set(exemptions.map((exemption) => exemption.machineId));
       let soonest = Number.POSITIVE_INFINITY;
       const warned: Listed[] = [];
       const stops: Listed[] = [];
-      for (const machine of running) {
-        // The cost guard dates a run at its check (the machine's events): until then it is not known.
-        const runningSince = since.get(machine.id);
-        if (runningSince === undefined) continue;
-        const lease = leaseOf({
-          policies: rules,
-          machineId: machine.id,
-          runningSince,
-          extensions,
-          exempt: exempt.has(machine.id),
-        });
-        if (lease === undefined) continue;
+      for (const item of await runningLeases(store, team, rules, machines, now)) {
+        const { machine, lease } = item;
         if (now < lease.warnAt) {
           soonest = Math.min(soonest, lease.warnAt);
           continue;
         }
         const step = { machineId: machine.id, kind: lease.kind, dueAt: lease.stopAt } as const;
-        const item = { machine, lease };
         // A stop always follows its warning, a tick later at the least: nobody loses a machine unwarned.
         if (await claim(user.teamId, { ...step, step: 'warn' }, now)) {
           warned.push(item);

@@ -20,8 +20,18 @@ const HOUSEKEEPING_EVERY_MS = 60 * 60_000;
 export const KEEP_FINISHED_WATCHES_MS = 30 * 24 * 60 * 60_000;
 
 const needs = {
-  // `approvals` (role notes) and `vaultEntries` are the App Home's, redrawn when a watch in a DM ends.
-  store: ['watches', 'watchLeases', 'rowMessages', 'approvals', 'vaultEntries', 'machineOwners'],
+  // `approvals` (role notes), `vaultEntries`, `policies` and `costAlerts` (leases) are the App Home's,
+  // redrawn when a watch in a DM ends.
+  store: [
+    'watches',
+    'watchLeases',
+    'rowMessages',
+    'approvals',
+    'vaultEntries',
+    'machineOwners',
+    'policies',
+    'costAlerts',
+  ],
   uses: [
     'clients',
     'vault',
@@ -42,7 +52,10 @@ type WatchJobDeps = JobDepsOf<typeof needs>;
 
 /** What drawing a person's App Home reads: their linked key and account, the role notes, the clock. */
 type HomeRefreshDeps = Pick<WatchJobDeps, 'clients' | 'vault' | 'logger' | 'now'> & {
-  store: Pick<WatchJobDeps['store'], 'approvals' | 'vaultEntries' | 'machineOwners'>;
+  store: Pick<
+    WatchJobDeps['store'],
+    'approvals' | 'vaultEntries' | 'machineOwners' | 'policies' | 'costAlerts'
+  >;
 };
 
 /**
@@ -67,6 +80,8 @@ function watchJobs(deps: WatchJobDeps, refreshHome: HomeRefresh, finishers: RowF
       approvals: store.approvals,
       vaultEntries: store.vaultEntries,
       machineOwners: store.machineOwners,
+      policies: store.policies,
+      costAlerts: store.costAlerts,
     },
   };
   const reporter = createWatchReporter({

@@ -9,6 +9,7 @@ import type { ApiCall } from '../../support/fake-slack.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
 import { submitLogin } from '../account/helpers.js';
+import { policyDriver } from './policy-kit.js';
 
 /** A Wednesday, 09:00 UTC. */
 const clock = createFakeClock(Date.parse('2024-05-15T09:00:00Z'));
@@ -30,16 +31,7 @@ const bot = useTestBot({
   },
 });
 
-async function command(text: string, userId: string) {
-  const request = bot.requests.slashCommand({ text, userId });
-  await bot.send(request);
-  return bot.slack.waitForResponse(request.responseUrlId ?? '');
-}
-
-async function tickAt(iso: string): Promise<void> {
-  clock.set(Date.parse(iso));
-  await bot.scheduler.tick();
-}
+const { command, tickAt } = policyDriver(bot, clock);
 
 /** The DMs to `userId` about `machine` whose text says `words`. */
 function dmsTo(userId: string, machine: { name: string }, words: string): ApiCall[] {

@@ -10,6 +10,7 @@ import { messageText } from '../../scheduler/harness.js';
 import type { ApiCall } from '../../support/fake-slack.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
+import { policyDriver } from './policy-kit.js';
 
 const clock = createFakeClock(Date.parse('2024-05-15T09:00:00Z'));
 const onV1 = process.env.TEST_PAPERSPACE_DIALECT === 'v1';
@@ -27,16 +28,7 @@ const bot = useTestBot({
   },
 });
 
-async function command(text: string, userId: string) {
-  const request = bot.requests.slashCommand({ text, userId });
-  await bot.send(request);
-  return bot.slack.waitForResponse(request.responseUrlId ?? '');
-}
-
-async function tickAt(iso: string): Promise<void> {
-  clock.set(Date.parse(iso));
-  await bot.scheduler.tick();
-}
+const { command, tickAt } = policyDriver(bot, clock);
 
 function dmsTo(userId: string, machine: { name: string }, words: string): ApiCall[] {
   return bot.slack

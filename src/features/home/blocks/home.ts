@@ -6,7 +6,7 @@ import { button, contextLine, section } from '../../../slack/block-kit/elements.
 import { rowsThatFit, VIEW_BUDGET } from '../../../slack/block-kit/message-budget.js';
 import { escapeMrkdwn, LIMITS, mrkdwn, plainText, plural } from '../../../slack/block-kit/text.js';
 import { ActionId, SLASH_COMMAND } from '../../../slack/ids.js';
-import { machineCard } from '../../machines/blocks/machine-card.js';
+import { type CardLease, machineCard } from '../../machines/blocks/machine-card.js';
 import type { ButtonsFor } from '../../machines/machine-permissions.js';
 
 export interface HomeViewInput {
@@ -15,13 +15,21 @@ export interface HomeViewInput {
   machines: Machine[];
   /** The buttons the viewer can use on each machine; a team key lists teammates' machines too. */
   buttons?: ButtonsFor;
+  /** When the team's policies stop each running team machine, by machine id. */
+  leases?: ReadonlyMap<string, CardLease>;
   /** Why the machines could not be loaded, in a sentence. */
   error?: string;
 }
 
 const ALL_BUTTONS: ButtonsFor = () => ({ power: true, manage: true, mine: true });
 
-export function homeView({ linked, machines, error, buttons = ALL_BUTTONS }: HomeViewInput): HomeView {
+export function homeView({
+  linked,
+  machines,
+  error,
+  buttons = ALL_BUTTONS,
+  leases = new Map(),
+}: HomeViewInput): HomeView {
   const blocks: KnownBlock[] = [{ type: 'header', text: plainText('Paperspace', LIMITS.headerText) }];
   if (linked) {
     blocks.push({
@@ -60,10 +68,13 @@ export function homeView({ linked, machines, error, buttons = ALL_BUTTONS }: Hom
         ),
       );
     }
-    const card = (machine: Machine): KnownBlock[] => [
-      { type: 'divider' },
-      ...machineCard(machine, { compact: true, buttons: buttons(machine) }),
-    ];
+    const card = (machine: Machine): KnownBlock[] => {
+      const lease = leases.get(machine.id);
+      return [
+        { type: 'divider' },
+        ...machineCard(machine, { compact: true, buttons: buttons(machine), ...(lease ? { lease } : {}) }),
+      ];
+    };
     const teamHeader: KnownBlock = {
       type: 'header',
       text: plainText(`Team machines (${team.length})`, LIMITS.headerText),

@@ -47,7 +47,28 @@ export interface MachineCardOptions {
    * published list price, said to be one: a card never costs a Paperspace call of its own.
    */
   hourlyRate?: HourlyRate;
+  /** When the team's policies stop this running machine, with its Extend button (policies/card-leases.ts). */
+  lease?: CardLease;
 }
+
+/**
+ * The lease line of a running team machine: "⏱ 12 h run limit: stops today at 21:40" (mrkdwn, with
+ * its date token), and the value of its Extend button, which the policies feature's Keep running answers.
+ */
+export interface CardLease {
+  text: string;
+  extendValue: string;
+}
+
+/**
+ * The lease block's id: unique per machine (App Home shows many cards in one view); the policies
+ * feature replaces the block with what an Extend click did.
+ */
+const leaseBlockId = (machineId: string) => `${LEASE_BLOCK_PREFIX}${machineId}`;
+
+export const isLeaseBlock = (blockId: string | undefined) => blockId?.startsWith(LEASE_BLOCK_PREFIX) === true;
+
+const LEASE_BLOCK_PREFIX = 'machine_lease:';
 
 /** Timelines longer than this show their most recent entries: the line is for "what just happened". */
 const TIMELINE_ENTRIES = 6;
@@ -60,6 +81,7 @@ export function machineCard(machine: Machine, opts: MachineCardOptions = {}): Kn
     : detailedSummary(machine, owner, opts.hourlyRate);
   if (opts.notice) blocks.push(contextLine(opts.notice));
   if (opts.timeline && opts.timeline.length > 0) blocks.push(contextLine(timelineText(opts.timeline)));
+  if (opts.lease) blocks.push(leaseBlock(machine, opts.lease));
   blocks.push(machineActions(machine, opts.buttons ?? { power: true, manage: true }, opts.listPage));
   const footer = footerText(machine);
   if (!opts.compact && footer !== '') blocks.push(contextLine(footer));
@@ -159,6 +181,19 @@ function compactSummary(
   const line1 = `${emoji} ${nameMrkdwn(machine.name)} · ${escapeMrkdwn(words)}${ownedBy}`;
   const line2 = details.map(escapeMrkdwn).join(' · ');
   return section(`${line1}\n${line2}`);
+}
+
+function leaseBlock(machine: Pick<Machine, 'id' | 'name'>, lease: CardLease): KnownBlock {
+  return {
+    ...section(lease.text),
+    block_id: leaseBlockId(machine.id),
+    accessory: button({
+      actionId: ActionId.policyKeep,
+      text: 'Extend',
+      value: lease.extendValue,
+      accessibilityLabel: `Keep ${machine.name} running 4 h more`,
+    }),
+  };
 }
 
 function timelineText(timeline: { state: string; at: number }[]): string {

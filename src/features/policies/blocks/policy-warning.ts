@@ -5,6 +5,7 @@ import type { KnownBlock } from '@slack/types';
 import { button, section } from '../../../slack/block-kit/elements.js';
 import { mention, message, nameMrkdwn, type SlackMessage, slackDate } from '../../../slack/block-kit/text.js';
 import { ActionId } from '../../../slack/ids.js';
+import { isLeaseBlock } from '../../machines/blocks/machine-card.js';
 import type { Lease } from '../lease.js';
 import { encodePolicyRef, type PolicyRef } from './policy-ref.js';
 import { formatLimit, OWNERS_KEY_NOTICE } from './policy-words.js';
@@ -58,9 +59,14 @@ export function warningMessage(warned: Warned): SlackMessage {
   );
 }
 
-/** After a click or a stop, the warning keeps its words and loses its buttons to a line of what happened. */
+/**
+ * After a click or a stop, the warning keeps its words and loses its buttons to a line of what happened;
+ * a machine card's lease line (its Extend) gives way to it the same way.
+ */
 export function withWarningDone(blocks: readonly KnownBlock[], line: string): KnownBlock[] {
-  return blocks.map((block) => (block.block_id === POLICY_ACTIONS_BLOCK_ID ? section(line) : block));
+  return blocks.map((block) =>
+    block.block_id === POLICY_ACTIONS_BLOCK_ID || isLeaseBlock(block.block_id) ? section(line) : block,
+  );
 }
 
 export function extensionRequestMessage(ref: PolicyRef, requester: string): SlackMessage {

@@ -220,3 +220,26 @@ describe('machineCard price', () => {
     expect(text).toContain('*Billing*\nZ9 hourly');
   });
 });
+
+describe('machineCard lease', () => {
+  const lease = { text: '⏱ 12 h run limit: stops today at 21:40', extendValue: '{"id":"ps1"}' };
+
+  it('shows the lease line with Extend, on the detailed and the compact card, and none without one', () => {
+    for (const compact of [false, true]) {
+      const machine = machineFixture({ state: 'ready' });
+      const blocks = card(machine, { compact, lease });
+      expect(visibleText(blocks)).toContain('12 h run limit: stops today at 21:40');
+      const extend = buttonByAction(blocks, ActionId.policyKeep);
+      expect(extend?.text.text).toBe('Extend');
+      expect(extend?.value).toBe(lease.extendValue);
+      expect(buttonByAction(card(machine, { compact }), ActionId.policyKeep)).toBeUndefined();
+    }
+  });
+
+  it('gives each card its own lease block, so the App Home can show many', () => {
+    const one = card(machineFixture({ id: 'ps1', state: 'ready' }), { compact: true, lease });
+    const two = card(machineFixture({ id: 'ps2', state: 'ready' }), { compact: true, lease });
+    const ids = [...one, ...two].map((block) => block.block_id).filter((id) => id !== undefined);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
