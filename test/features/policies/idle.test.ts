@@ -7,7 +7,7 @@ import { createFakeClock } from '../../../tools/emulator/index.js';
 import { messageText } from '../../scheduler/harness.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
-import { submitLogin } from '../account/helpers.js';
+import { samLinksAndReadsNotice } from './policy-kit.js';
 
 const clock = createFakeClock(Date.parse('2024-05-15T09:00:00Z'));
 const onV1 = process.env.TEST_PAPERSPACE_DIALECT === 'v1';
@@ -85,21 +85,9 @@ describe('/ps policy idle', () => {
 
   it('linking a key on a team with an idle rule says the timeout may be set with that key', async () => {
     await command('policy idle 2h', MAYA);
-    const before = bot.slack.calls('chat.postMessage').length;
-    await submitLogin(bot, SAM, {
-      apiKey: USERS.sam.apiKey,
-      accessToken: USERS.sam.accessToken,
-      email: USERS.sam.email,
-    });
-    await expect
-      .poll(() =>
-        bot.slack
-          .calls('chat.postMessage')
-          .slice(before)
-          .map((call) => messageText(call.args))
-          .find((text) => text.includes('is now linked')),
-      )
-      .toContain("The team's 2 h idle timeout may be set on your machines with this key");
+    expect(await samLinksAndReadsNotice(bot)).toContain(
+      "The team's 2 h idle timeout may be set on your machines with this key",
+    );
   });
 
   it('a machine created through the bot gets the timeout; after `idle off` a new one does not', async () => {

@@ -8,8 +8,7 @@ import { messageText } from '../../scheduler/harness.js';
 import type { ApiCall } from '../../support/fake-slack.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
-import { submitLogin } from '../account/helpers.js';
-import { policyDriver } from './policy-kit.js';
+import { policyDriver, samLinksAndReadsNotice } from './policy-kit.js';
 
 /** A Wednesday, 09:00 UTC. */
 const clock = createFakeClock(Date.parse('2024-05-15T09:00:00Z'));
@@ -31,44 +30,7 @@ const bot = useTestBot({
   },
 });
 
-const { command, tickAt } = policyDriver(bot, clock);
-
-/** The DMs to `userId` about `machine` whose text says `words`. */
-function dmsTo(userId: string, machine: { name: string }, words: string): ApiCall[] {
-  return bot.slack
-    .calls('chat.postMessage')
-    .filter((call) => call.args.channel === userId)
-    .filter((call) => {
-      const text = messageText(call.args);
-      return text.includes(`*${machine.name}*`) && text.includes(words);
-    });
-}
-
-async function click(message: ApiCall, actionId: string, userId: string): Promise<ApiCall> {
-  const blocks = (message.args.blocks ?? []) as { elements?: { action_id?: string; value?: string }[] }[];
-  const button = blocks
-    .flatMap((block) => block.elements ?? [])
-    .find((element) => element.action_id === actionId);
-  const place = { channel: String(message.answer?.channel), ts: String(message.answer?.ts) };
-  const before = bot.slack.calls('chat.update').length;
-  await bot.send(
-    bot.requests.blockAction({
-      actionId,
-      userId,
-      value: button?.value ?? '',
-      blockId: 'policy_actions',
-      channelId: place.channel,
-      message: { ts: place.ts, text: String(message.args.text), blocks: message.args.blocks as unknown[] },
-    }),
-  );
-  const update = () =>
-    bot.slack
-      .calls('chat.update')
-      .slice(before)
-      .find((call) => call.args.ts === place.ts);
-  await expect.poll(update).toBeDefined();
-  return update() as ApiCall;
-}
+const { command, tickAt, dmsTo, click } = policyDriver(bot, clock);
 
 async function stateOf(machineId: string, userId: string): Promise<string> {
   const shown = await command(`show ${machineId}`, userId);
@@ -160,20 +122,6 @@ describe('team policies', () => {
   });
 
   it('linking a key on a team with policies says plainly that they may stop its machines with that key', async () => {
-    const before = bot.slack.calls('chat.postMessage').length;
-    await submitLogin(bot, SAM, {
-      apiKey: USERS.sam.apiKey,
-      accessToken: USERS.sam.accessToken,
-      email: USERS.sam.email,
-    });
-    await expect
-      .poll(() =>
-        bot.slack
-          .calls('chat.postMessage')
-          .slice(before)
-          .map((call) => messageText(call.args))
-          .find((text) => text.includes('is now linked')),
-      )
-      .toContain('may stop your machines with this key');
+    expect(await samLinksAndReadsNotice(bot)).toContain('may stop your machines with this key');
   });
 });

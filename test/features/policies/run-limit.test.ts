@@ -28,50 +28,7 @@ const bot = useTestBot({
   },
 });
 
-const { command, tickAt } = policyDriver(bot, clock);
-
-function dmsTo(userId: string, machine: { name: string }, words: string): ApiCall[] {
-  return bot.slack
-    .calls('chat.postMessage')
-    .filter((call) => call.args.channel === userId)
-    .filter((call) => {
-      const text = messageText(call.args);
-      return text.includes(`*${machine.name}*`) && text.includes(words);
-    });
-}
-
-/** Sends a click on `message`'s button; answers where the message is. */
-async function send(message: ApiCall, actionId: string, userId: string) {
-  const blocks = (message.args.blocks ?? []) as { elements?: { action_id?: string; value?: string }[] }[];
-  const button = blocks
-    .flatMap((block) => block.elements ?? [])
-    .find((element) => element.action_id === actionId);
-  const place = { channel: String(message.answer?.channel), ts: String(message.answer?.ts) };
-  await bot.send(
-    bot.requests.blockAction({
-      actionId,
-      userId,
-      value: button?.value ?? '',
-      blockId: 'policy_actions',
-      channelId: place.channel,
-      message: { ts: place.ts, text: String(message.args.text), blocks: message.args.blocks as unknown[] },
-    }),
-  );
-  return place;
-}
-
-/** Clicks `message`'s button and answers the message as the click redrew it. */
-async function click(message: ApiCall, actionId: string, userId: string): Promise<ApiCall> {
-  const before = bot.slack.calls('chat.update').length;
-  const place = await send(message, actionId, userId);
-  const update = () =>
-    bot.slack
-      .calls('chat.update')
-      .slice(before)
-      .find((call) => call.args.ts === place.ts);
-  await expect.poll(update).toBeDefined();
-  return update() as ApiCall;
-}
+const { command, tickAt, dmsTo, send, click } = policyDriver(bot, clock);
 
 describe('a team run limit', () => {
   it('warns between the cost checks, extends for an administrator, and asks the setter when the owner has no key', async () => {
