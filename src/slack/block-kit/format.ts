@@ -65,6 +65,11 @@ export function formatMoney(amount: number): string {
   return `$${(Math.round(amount * 100) / 100).toFixed(2)}`;
 }
 
+/** An amount kept in whole cents (a budget and its counted spend), written as formatMoney writes dollars. */
+export function formatCents(cents: number): string {
+  return formatMoney(cents / 100);
+}
+
 /**
  * A rate as Paperspace prices it: whole cents as `$2.30` (never `$2.3`), a finer rate with its own
  * precision (`$0.0045`), so a price reads the same on every card, alert and report.

@@ -5,7 +5,7 @@
 import type { KnownBlock } from '@slack/types';
 import { raiseStepCents } from '../../../domain/budgets.js';
 import { button, contextLine, section } from '../../../slack/block-kit/elements.js';
-import { formatKnownHourlyRate, formatMoney } from '../../../slack/block-kit/format.js';
+import { formatCents, formatKnownHourlyRate } from '../../../slack/block-kit/format.js';
 import { plainMessage } from '../../../slack/block-kit/messages.js';
 import {
   escapeMrkdwn,
@@ -268,7 +268,7 @@ export function approverMessage(request: ApprovalRequest, grant?: StandingGrant)
 function overBudgetText(kind: ApprovalRequest['kind'], overBudget: OverBudget): string {
   const whose =
     overBudget.budget === 'team' ? 'The team’s budget' : `The budget of ${mention(overBudget.budget)}`;
-  const figures = `${formatMoney(overBudget.spentCents / 100)} of ${formatMoney(overBudget.amountCents / 100)} this month`;
+  const figures = `${formatCents(overBudget.spentCents)} of ${formatCents(overBudget.amountCents)} this month`;
   const effect =
     kind === 'start'
       ? 'Approving starts it with the requester’s own key.'
@@ -282,7 +282,7 @@ function overBudgetButtons(id: string, overBudget: OverBudget) {
     button({ actionId: ActionId.requestApprove, text: 'Approve once', style: 'primary', value: id }),
     button({
       actionId: ActionId.requestApproveRaise,
-      text: `Approve and raise the budget by ${formatMoney(cents / 100)}`,
+      text: `Approve and raise the budget by ${formatCents(cents)}`,
       value: encodeApproveRaise({ id, cents }),
     }),
     button({ actionId: ActionId.requestDeny, text: 'Deny', style: 'danger', value: id }),

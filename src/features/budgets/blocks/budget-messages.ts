@@ -4,7 +4,7 @@
 
 import { billingMonthAt, billingMonthName } from '../../../domain/billing-month.js';
 import { section } from '../../../slack/block-kit/elements.js';
-import { formatMoney } from '../../../slack/block-kit/format.js';
+import { formatCents } from '../../../slack/block-kit/format.js';
 import { plainMessage } from '../../../slack/block-kit/messages.js';
 import {
   escapeMrkdwn,
@@ -16,8 +16,6 @@ import {
 import type { Budget, BudgetSubject } from '../../../store/budgets.js';
 import { budgetLine } from '../../spend/blocks/budget-lines.js';
 import { budgetChart } from './budget-chart.js';
-
-const dollars = (cents: number) => formatMoney(cents / 100);
 
 /** "the team's budget", "the budget of @sam". */
 export function budgetName(subject: BudgetSubject): string {
@@ -61,6 +59,6 @@ export function budgetAlertMessage(budget: Budget, threshold: number, spentCents
       : '';
   return plainMessage(
     `${lead} ${name.charAt(0).toUpperCase()}${name.slice(1)} has reached ${threshold}%: ` +
-      `${dollars(spentCents)} of ${dollars(budget.amountCents)} this month.${gate}`,
+      `${formatCents(spentCents)} of ${formatCents(budget.amountCents)} this month.${gate}`,
   );
 }

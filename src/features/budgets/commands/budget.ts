@@ -8,7 +8,7 @@ import { requireAdministrator } from '../../../domain/team-role.js';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../../paperspace/client.js';
 import { BAR_CHART_LIMITS } from '../../../slack/block-kit/bar-chart.js';
-import { formatMoney } from '../../../slack/block-kit/format.js';
+import { formatCents } from '../../../slack/block-kit/format.js';
 import { plainMessage } from '../../../slack/block-kit/messages.js';
 import { mention } from '../../../slack/block-kit/text.js';
 import type { CommandContext } from '../../../slack/command-context.js';
@@ -40,8 +40,7 @@ function readAmount(text: string): Read<number> {
   if (!match) return fail(`Invalid amount ${echo(text)}: give dollars a month, like $2000 or $300.50.`);
   const cents = Number((match[1] ?? '').replaceAll(',', '')) * 100 + Number((match[2] ?? '0').padEnd(2, '0'));
   if (cents <= 0) return fail('A budget must be more than $0: to remove one, say off.');
-  if (cents > MAX_CENTS)
-    return fail(`Invalid amount ${echo(text)}: at most ${formatMoney(MAX_CENTS / 100)}.`);
+  if (cents > MAX_CENTS) return fail(`Invalid amount ${echo(text)}: at most ${formatCents(MAX_CENTS)}.`);
   return accept(cents);
 }
 
@@ -176,7 +175,7 @@ async function runBudget(command: BudgetParams, context: CommandContext, deps: B
   const line = set ? `\n${budgetLine(set, deps.now())}` : '';
   await context.replyPrivately(
     plainMessage(
-      `✅ Set ${budgetName(subject)} to ${formatMoney(amountCents / 100)} a month.${line}\n${COUNTED_NOT_GATED}`,
+      `✅ Set ${budgetName(subject)} to ${formatCents(amountCents)} a month.${line}\n${COUNTED_NOT_GATED}`,
     ),
   );
 }

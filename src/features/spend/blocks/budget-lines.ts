@@ -3,25 +3,23 @@
 
 import { billingMonthAt } from '../../../domain/billing-month.js';
 import { monthEndForecastCents, spentThisMonth } from '../../../domain/budgets.js';
-import { formatMoney } from '../../../slack/block-kit/format.js';
+import { formatCents } from '../../../slack/block-kit/format.js';
 import { mention } from '../../../slack/block-kit/text.js';
 import type { Budget } from '../../../store/budgets.js';
-
-const dollars = (cents: number) => formatMoney(cents / 100);
 
 /** One line: the budget, the month's spend and share, and the month-end forecast at the current rate. */
 export function budgetLine(budget: Budget, now: number): string {
   const month = billingMonthAt(now);
   const who = budget.subject === 'team' ? '*Team*' : mention(budget.subject.userId);
-  const amount = `${dollars(budget.amountCents)} a month`;
+  const amount = `${formatCents(budget.amountCents)} a month`;
   if (budget.spentAt === null) return `• ${who}: ${amount}; spend not counted yet`;
   const spent = spentThisMonth(budget, month);
   const share = budget.amountCents > 0 ? Math.floor((spent * 100) / budget.amountCents) : 100;
   const forecast = monthEndForecastCents(spent, budget.spentAt);
   const over = forecast > budget.amountCents ? ' ⚠️' : '';
   return (
-    `• ${who}: ${amount}; ${dollars(spent)} spent (${share}%), ` +
-    `about ${dollars(forecast)} by month end at this rate${over}`
+    `• ${who}: ${amount}; ${formatCents(spent)} spent (${share}%), ` +
+    `about ${formatCents(forecast)} by month end at this rate${over}`
   );
 }
 
