@@ -2,15 +2,17 @@
 // stop as a card's, with the clicker's own key. The machine is re-read; someone else's machine gets
 // the answer it gets anywhere (run under the owner's standing grant, or "Ask the owner"); the machines
 // service refuses a machine already off or a stop just sent by another click; a stop that went
-// through marks the clicked row and is watched to `off` with a reply in the message's thread. It lives
+// through marks the clicked row and is watched to `off` with a reply in the message's thread (the watch
+// stored before the call, as the stop's intent). It lives
 // in approvals, the lowest feature that can route to an owner; the three rows' features sit above it.
 import type { WebClient } from '@slack/web-api';
 import type { Machine } from '../../paperspace/schemas.js';
 import { escapeMrkdwn } from '../../slack/block-kit/text.js';
 import { alreadyRequestedMessage, powerUnchangedMessage } from '../machines/blocks/machine-replies.js';
-import { followInClickedThread } from '../machines/follow-in-thread.js';
+import { intentInClickedThread } from '../machines/follow-in-thread.js';
 import type { MachineButtonClick } from '../machines/machine-button.js';
 import { createMachineOperations } from '../machines/machine-operations.js';
+import { notWatchedMessage } from '../machines/machine-watcher.js';
 import { type OwnerRouteDeps, routePowerToOwner } from './owner-route.js';
 
 /** What the message a row belongs to does around the stop. */
@@ -34,6 +36,7 @@ export function createStopFromRow(deps: OwnerRouteDeps): StopFromRow {
     if (paperspace === undefined) return;
     const { user } = click;
     const machine = await paperspace.machines.show(click.machine.id);
+    const intent = intentInClickedThread(deps, web, click, machine, 'stop');
     const stop = async () => {
       const route = await routePowerToOwner(click, machine, 'stop', {
         deps,
@@ -44,7 +47,7 @@ export function createStopFromRow(deps: OwnerRouteDeps): StopFromRow {
       });
       return route === 'handled'
         ? undefined
-        : operations.power({ user, client: paperspace }, machine, 'stop');
+        : operations.power({ user, client: paperspace }, machine, 'stop', intent.hooks);
     };
     const outcome = row.audit
       ? await deps.audit.run({ user, resourceId: machine.id, ...row.audit }, stop)
@@ -61,6 +64,9 @@ export function createStopFromRow(deps: OwnerRouteDeps): StopFromRow {
       return;
     }
     await row.markStopping(machine, `<@${escapeMrkdwn(user.userId)}>`);
-    await followInClickedThread(deps, web, click, outcome, 'stop');
+    const followed = await intent.follow(outcome);
+    if (followed.kind === 'refused') {
+      await click.replyPrivately(notWatchedMessage(machine.name, 'was asked to stop', followed.error));
+    }
   };
 }

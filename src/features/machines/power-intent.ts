@@ -40,6 +40,8 @@ export type IntentSettlement =
 export interface RecordedPowerIntent {
   /** Handed to the power operation, which records it before the call. */
   hooks: PowerIntent;
+  /** False once the record found the person without a free watch: the request goes out unwatched. */
+  readonly watched: boolean;
   /** Records what the call answered and where the card went; never throws. */
   settle(sent: SentRequest): Promise<IntentSettlement>;
 }
@@ -59,6 +61,9 @@ export function recordPowerIntent(request: {
   const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   return {
+    get watched() {
+      return refused === undefined;
+    },
     hooks: {
       async record(targetState: WaitableState) {
         try {

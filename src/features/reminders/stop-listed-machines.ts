@@ -3,21 +3,18 @@
 // a row would (the machines service: audited, claimed, refused when already off). The person's machines
 // are listed once, not read one by one. Each stop then ends as a single Stop's does: a watch follows it
 // to off in the message's thread and redraws its row and the message's footer when it ends
-// (blocks/stop-all-tally.ts). The watches are the person's (50 at most at a time): a stop past the
-// slots left is sent all the same, and the footer says it is not followed.
+// (blocks/stop-all-tally.ts), stored before the stop is sent so that a replica lost meanwhile leaves it
+// for another to follow. The watches are the person's (50 at most at a time): a stop past the slots
+// left is sent all the same, and the footer says it is not followed.
 
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from 'pino';
 import { PaperspaceError } from '../../paperspace/errors.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import { forEachConcurrently } from '../../scheduler/concurrency.js';
 import { type ButtonClick, buttonHandler } from '../../slack/button-click.js';
-import type { PlatformDeps } from '../../slack/platform-deps.js';
-import type { Store } from '../../store/store.js';
-import type { ListenerWiring } from '../feature-deps.js';
-import { followInClickedThread } from '../machines/follow-in-thread.js';
+import type { FeatureDeps } from '../feature-deps.js';
+import { intentInClickedThread, type ThreadIntent } from '../machines/follow-in-thread.js';
 import { type Actor, createMachineOperations, type PowerOutcome } from '../machines/machine-operations.js';
-import { MAX_ACTIVE_WATCHES_PER_PERSON, WatchLimitError } from '../machines/machine-watcher.js';
 import { decodeStopAll, type StopAllOutcome } from './blocks/stop-all.js';
 
 /** Stops sent at once: a hundred machines stop in a few seconds without a burst Paperspace would refuse. */
@@ -25,15 +22,29 @@ const CONCURRENT_STOPS = 4;
 
 type Requested = Extract<PowerOutcome, { kind: 'requested' }>;
 
-function createStopListedMachines(deps: Parameters<typeof createMachineOperations>[0]) {
+type StopAllDeps = Parameters<typeof createMachineOperations>[0] &
+  FeatureDeps<'watches', 'now' | 'watcher' | 'redrawRow'>;
+
+interface SentStop {
+  requested: Requested;
+  intent: ThreadIntent;
+}
+
+/**
+ * Stops every listed machine the clicker's list holds, each with its watch stored as the stop's intent
+ * before the call (the person's free watch slots taken in the button's order, as the stops are sent);
+ * a stop past the slots left is sent unwatched and counted in `unfollowed`. The watches follow only
+ * once `follow` is called, after the message shows the stops, so no row can end before it is drawn.
+ */
+function createStopListedMachines(deps: StopAllDeps) {
   const operations = createMachineOperations(deps);
-  return async (actor: Actor, ids: readonly string[], logger: Pick<Logger, 'error'>) => {
+  return async (actor: Actor, web: WebClient, click: ButtonClick, ids: readonly string[]) => {
     const wanted = new Set(ids);
     const found = new Map<string, Machine>();
     for await (const machine of actor.client.machines.listAll()) {
       if (wanted.has(machine.id)) found.set(machine.id, machine);
     }
-    const requested: Requested[] = [];
+    const sent: SentStop[] = [];
     const outcome: StopAllOutcome = {
       stopping: [],
       unfollowed: [],
@@ -42,58 +53,32 @@ function createStopListedMachines(deps: Parameters<typeof createMachineOperation
       missing: ids.filter((id) => !found.has(id)),
       failed: [],
     };
-    await forEachConcurrently([...found.values()], CONCURRENT_STOPS, async (machine) => {
+    const inButtonOrder = ids.flatMap((id) => found.get(id) ?? []);
+    await forEachConcurrently(inButtonOrder, CONCURRENT_STOPS, async (machine) => {
+      const intent = intentInClickedThread(deps, web, click, machine, 'stop');
       try {
-        const result = await operations.power(actor, machine, 'stop');
-        if (result.kind === 'requested') requested.push(result);
+        const result = await operations.power(actor, machine, 'stop', intent.hooks);
+        if (result.kind === 'requested') sent.push({ requested: result, intent });
         else if (result.kind === 'unchanged') outcome.alreadyOff.push(machine);
         else outcome.alreadyRequested.push(machine);
       } catch (error) {
         if (!(error instanceof PaperspaceError)) {
-          logger.error({ err: error, machineId: machine.id }, 'a Stop all could not stop a machine');
+          click.logger.error({ err: error, machineId: machine.id }, 'a Stop all could not stop a machine');
         }
         const reason =
           error instanceof PaperspaceError ? error.message : 'an unexpected error (it was logged)';
         outcome.failed.push({ machine, reason });
       }
     });
-    // In the button's order (the message's rows first), so the listed rows are the ones followed.
     const order = new Map(ids.map((id, index) => [id, index]));
-    requested.sort((a, b) => (order.get(a.machine.id) ?? 0) - (order.get(b.machine.id) ?? 0));
-    return { outcome, requested };
-  };
-}
-
-type StopAllDeps = Parameters<typeof createMachineOperations>[0] &
-  PlatformDeps &
-  Pick<ListenerWiring, 'watcher' | 'redrawRow'> & { store: Pick<Store, 'watches'> };
-
-/**
- * Watches each stop sent, as many as the clicker's free watch slots allow: the rest go to `unfollowed`.
- * Counted before the message is redrawn, so its footer counts the right machines before any watch can
- * end; a slot taken meanwhile (another click of theirs) leaves that machine unfollowed too.
- */
-async function followStops(
-  deps: StopAllDeps,
-  web: WebClient,
-  click: ButtonClick,
-  requested: readonly Requested[],
-  outcome: StopAllOutcome,
-): Promise<() => Promise<void>> {
-  const active = await deps.store.watches.countActive(click.user);
-  const slots = Math.max(0, MAX_ACTIVE_WATCHES_PER_PERSON - active);
-  const followed = requested.slice(0, slots);
-  outcome.stopping.push(...followed.map(({ machine }) => machine));
-  outcome.unfollowed.push(...requested.slice(slots).map(({ machine }) => machine));
-  return async () => {
-    for (const stop of followed) {
-      try {
-        await followInClickedThread(deps, web, click, stop, 'stop');
-      } catch (error) {
-        if (!(error instanceof WatchLimitError)) throw error;
-        click.logger.warn({ machineId: stop.machine.id }, 'a Stop all found no watch slot left');
-      }
+    sent.sort((a, b) => (order.get(a.requested.machine.id) ?? 0) - (order.get(b.requested.machine.id) ?? 0));
+    for (const { requested, intent } of sent) {
+      (intent.watched ? outcome.stopping : outcome.unfollowed).push(requested.machine);
     }
+    const follow = async () => {
+      for (const { requested, intent } of sent) await intent.follow(requested);
+    };
+    return { outcome, follow };
   };
 }
 
@@ -117,13 +102,13 @@ export function stopAllButton(
     const paperspace = await click.userClient();
     if (paperspace === undefined) return;
     const since = deps.now();
-    const { outcome, requested } = await stopListed(
+    const { outcome, follow } = await stopListed(
       { user: click.user, client: paperspace },
+      client,
+      click,
       ids,
-      click.logger,
     );
-    const watchStops = await followStops(deps, client, click, requested, outcome);
     await done(click, client, { outcome, clicker: click.user.userId, since });
-    await watchStops();
+    await follow();
   });
 }

@@ -3,6 +3,7 @@
 // the unlisted ones too, and says exactly what happened, a refused stop with Paperspace's reason.
 import { describe, expect, it } from 'vitest';
 import { STOP_ALL_BLOCK_ID } from '../../../src/features/reminders/blocks/reminder.js';
+import { INTENT_GRACE_MS } from '../../../src/features/watches/intent-recovery.js';
 import { ActionId } from '../../../src/slack/ids.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
 import { messageText } from '../../scheduler/harness.js';
@@ -234,5 +235,74 @@ describe('Stop all on a reminder of 25 machines, followed until every machine is
     if (v1) expect(footer).toContain('The hypervisor did not answer');
     // The header counts what still runs: the machines whose stop failed.
     expect(last[0]?.text?.text).toBe(`⏰ ${failed} machine${failed === 1 ? '' : 's'} still running`);
+  });
+});
+
+// The replica that sent the stops never gets further (here: Slack never answers its redraw of the
+// reminder, as a replica dying there would leave it). Each stop's watch was stored before the stop went
+// out, so the bot finds them after the grace and still reports every machine off in the thread.
+describe('Stop all whose replica never got past sending the stops', () => {
+  const lostClock = createFakeClock(Date.parse('2024-06-03T16:00:00Z'));
+  const bot = useTestBot({
+    now: lostClock.now,
+    emulator: { now: lostClock.now, transitionMs: 2000 },
+    linked: ['ada'],
+    prepare: async (started) => {
+      await started.store.costAlerts.setThreshold(
+        { teamId: started.slack.teamId, userId: USERS.ada.slackId },
+        null,
+        lostClock.now(),
+      );
+      // Stop all is offered once a reminder lists more machines than one message holds.
+      started.emulator.state.addMachines(25 - runningOn(started).length, {
+        owner: USERS.ada.emulatorUserId,
+        state: 'ready',
+        namePrefix: 'ada-lost',
+      });
+    },
+  });
+
+  it("still tells ada in the reminder's thread that every machine stopped", async () => {
+    const machines = runningOn(bot);
+    const set = bot.requests.slashCommand({ text: 'remind 19:00', userId: USERS.ada.slackId });
+    await bot.send(set);
+    await bot.slack.waitForResponse(set.responseUrlId ?? '');
+    await bot.scheduler.tick();
+    lostClock.set(Date.parse('2024-06-03T17:00:00Z'));
+    await bot.cron.runDue();
+    const reminder = bot.slack.calls('chat.postMessage').at(-1) as ApiCall;
+    const blocks = reminder.args.blocks as Block[];
+    const stopAll = blocks.find((block) => block.block_id === STOP_ALL_BLOCK_ID);
+    const place = { channel: String(reminder.answer?.channel), ts: String(reminder.answer?.ts) };
+
+    bot.slack.reset();
+    bot.slack.script('chat.update', { channel: place.channel, hang: true });
+    await bot.send(
+      bot.requests.blockAction({
+        actionId: ActionId.reminderStopAll,
+        value: stopAll?.accessory?.value ?? '',
+        blockId: STOP_ALL_BLOCK_ID,
+        channelId: place.channel,
+        userId: USERS.ada.slackId,
+        message: { ts: place.ts, text: String(reminder.args.text), blocks: blocks as unknown[] },
+      }),
+    );
+    await bot.slack.waitFor('chat.update', { timeoutMs: 15_000 });
+    expect(runningOn(bot)).toEqual([]);
+
+    lostClock.advance(INTENT_GRACE_MS + 1000);
+    for (let tick = 0; tick < 6; tick++) {
+      await bot.scheduler.tick();
+      lostClock.advance(5000);
+    }
+    const inThread = bot.slack
+      .calls('chat.postMessage')
+      .filter((call) => call.args.thread_ts === place.ts && call.answer?.ok === true)
+      .map((call) => String(call.args.text));
+    for (const machine of machines) {
+      expect(
+        inThread.filter((text) => text.includes(`*${machine.name}*`) && text.includes('Off')),
+      ).toHaveLength(1);
+    }
   });
 });
