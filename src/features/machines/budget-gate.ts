@@ -10,7 +10,7 @@ import { spentBudgetFor, spentThisMonth } from '../../domain/budgets.js';
 import { teamRoleOf } from '../../domain/team-role.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
-import { formatCents } from '../../slack/block-kit/format.js';
+import { spentOfBudget } from '../../slack/block-kit/format.js';
 import { mention } from '../../slack/block-kit/text.js';
 import type { Budget } from '../../store/budgets.js';
 import type { SlackUser } from '../../store/slack-user.js';
@@ -48,9 +48,8 @@ function budgetLabel(budget: Budget, reader?: string): string {
     : `The budget of ${mention(budget.subject.userId)}`;
 }
 
-/** "$312.40 of $300.00 this month". */
 function spentLine({ budget, spentCents }: SpentBudget): string {
-  return `${formatCents(spentCents)} of ${formatCents(budget.amountCents)} this month`;
+  return spentOfBudget(spentCents, budget.amountCents);
 }
 
 /**

@@ -70,6 +70,11 @@ export function formatCents(cents: number): string {
   return formatMoney(cents / 100);
 }
 
+/** A month's spend against its budget, in the one wording every budget message uses: "$312.40 of $300.00 this month". */
+export function spentOfBudget(spentCents: number, budgetCents: number): string {
+  return `${formatCents(spentCents)} of ${formatCents(budgetCents)} this month`;
+}
+
 /**
  * A rate as Paperspace prices it: whole cents as `$2.30` (never `$2.3`), a finer rate with its own
  * precision (`$0.0045`), so a price reads the same on every card, alert and report.

@@ -5,7 +5,7 @@
 import type { KnownBlock } from '@slack/types';
 import { raiseStepCents } from '../../../domain/budgets.js';
 import { button, contextLine, section } from '../../../slack/block-kit/elements.js';
-import { formatCents, formatKnownHourlyRate } from '../../../slack/block-kit/format.js';
+import { formatCents, formatKnownHourlyRate, spentOfBudget } from '../../../slack/block-kit/format.js';
 import { plainMessage } from '../../../slack/block-kit/messages.js';
 import {
   escapeMrkdwn,
@@ -268,7 +268,7 @@ export function approverMessage(request: ApprovalRequest, grant?: StandingGrant)
 function overBudgetText(kind: ApprovalRequest['kind'], overBudget: OverBudget): string {
   const whose =
     overBudget.budget === 'team' ? 'The team’s budget' : `The budget of ${mention(overBudget.budget)}`;
-  const figures = `${formatCents(overBudget.spentCents)} of ${formatCents(overBudget.amountCents)} this month`;
+  const figures = spentOfBudget(overBudget.spentCents, overBudget.amountCents);
   const effect =
     kind === 'start'
       ? 'Approving starts it with the requester’s own key.'

@@ -4,7 +4,7 @@
 
 import { billingMonthAt, billingMonthName } from '../../../domain/billing-month.js';
 import { section } from '../../../slack/block-kit/elements.js';
-import { formatCents } from '../../../slack/block-kit/format.js';
+import { spentOfBudget } from '../../../slack/block-kit/format.js';
 import { plainMessage } from '../../../slack/block-kit/messages.js';
 import {
   escapeMrkdwn,
@@ -59,6 +59,6 @@ export function budgetAlertMessage(budget: Budget, threshold: number, spentCents
       : '';
   return plainMessage(
     `${lead} ${name.charAt(0).toUpperCase()}${name.slice(1)} has reached ${threshold}%: ` +
-      `${formatCents(spentCents)} of ${formatCents(budget.amountCents)} this month.${gate}`,
+      `${spentOfBudget(spentCents, budget.amountCents)}.${gate}`,
   );
 }
