@@ -1,13 +1,6 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  App,
-  buildReceiverRoutes,
-  type CustomRoute,
-  HTTPReceiver,
-  type Receiver,
-  SocketModeReceiver,
-} from '@slack/bolt';
+import { App, type CustomRoute, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bolt';
 import type { InstallationStore } from '@slack/oauth';
 import { WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
@@ -24,6 +17,7 @@ import { MCP_PATH } from './mcp/mcp-endpoint.js';
 import { createMetadataSeal } from './metadata-seal.js';
 import { oneTimeStateStore } from './one-time-oauth-state.js';
 import { arrivalOf, BODY_LIMIT_BYTES, guardSlackRequests, type SeenSignatures } from './request-guard.js';
+import { close, createRoutesServer, listen } from './routes-server.js';
 import { openSealedMetadata, sealingFetch } from './sealed-views.js';
 import { createSlackTransport } from './slack-transport.js';
 import { guardSocketModePayloads } from './socket-mode-guard.js';
@@ -365,38 +359,4 @@ async function explainStartupFailure(
       : `${method} failed (${description.message}); is the Slack Web API at ${slackApiUrl} reachable?`;
     throw new Error(reason, { cause: error });
   }
-}
-
-/** Socket Mode has no Slack endpoint to serve, but health checks and metrics still need an HTTP port. */
-function createRoutesServer(customRoutes: CustomRoute[], logger: Logger): Server {
-  const routes = buildReceiverRoutes(customRoutes);
-  return createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    const handler = routes[path]?.[(request.method ?? 'GET').toUpperCase()];
-    if (handler === undefined) {
-      response.writeHead(404).end();
-      return;
-    }
-    try {
-      handler(Object.assign(request, { params: {} }), response);
-    } catch (error) {
-      logger.error({ error: describeError(error), path }, 'custom route failed');
-      if (!response.headersSent) response.writeHead(500);
-      response.end();
-    }
-  });
-}
-
-function listen(server: Server, port: number, host: string | undefined): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port, ...(host === undefined ? {} : { host }) }, () => {
-      server.off('error', reject);
-      resolve(server);
-    });
-  });
-}
-
-function close(server: Server): Promise<void> {
-  return new Promise((resolve) => server.close(() => resolve()));
 }
