@@ -1,6 +1,7 @@
 // Requests and approvals end to end on PostgreSQL, with two replicas behind Slack: a click may reach
 // either one, and the same click (or two approvers' clicks) may reach both at the same moment.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { INTENT_GRACE_MS } from '../../src/features/watches/intent-recovery.js';
 import { ActionId } from '../../src/slack/ids.js';
 import { cardValue, eventually, settle, textOf } from '../features/machines/machine-kit.js';
 import { useTestSchema } from '../store/postgres-test-database.js';
@@ -161,5 +162,39 @@ describe('requests and approvals on two replicas sharing PostgreSQL', () => {
       ['start', USERS.maya.emulatorUserId],
       ['stop', USERS.maya.emulatorUserId],
     ]);
+  });
+
+  it('follow an approved start to the end when the replica that sent it died before placing its card', async () => {
+    const start = c.requests.blockAction({
+      actionId: ActionId.machineStart,
+      value: cardValue('psorb002', 'team-build'),
+      userId: SAM,
+      channelId: CHANNEL,
+      message: { ts: '1600000000.000779' },
+    });
+    await c.send(a, start);
+    const offer = await c.slack.waitForResponse(start.responseUrlId ?? '');
+    await click(b, ActionId.requestPower, buttonValue(offer.blocks, ActionId.requestPower), SAM);
+    const toMaya = await c.slack.waitFor(postsTo(MAYA, 'team-build'));
+    const copy = { channel: String(toMaya.answer?.channel), ts: String(toMaya.answer?.ts) };
+    // Slack takes the card in the copy's thread, but replica A never hears back: it dies meanwhile.
+    c.slack.script('chat.postMessage', { channel: copy.channel, delayMs: 60_000 });
+    await click(a, ActionId.requestApprove, buttonValue(toMaya.args.blocks, ActionId.requestApprove), MAYA);
+    await c.slack.waitFor((call) => call.method === 'chat.postMessage' && call.args.thread_ts === copy.ts);
+    expect(c.emulator.state.machine('psorb002')?.state).toBe('starting');
+    await a.crash();
+
+    c.clock.advance(INTENT_GRACE_MS + 1000);
+    const completions = () =>
+      c.slack
+        .calls('chat.postMessage')
+        .filter((call) => call.answer?.ok === true && /\*team-build\* is .*ready/i.test(textOf(call.args)));
+    for (let tick = 0; tick < 8 && completions().length === 0; tick++) {
+      await c.tickAll();
+      await settle(200);
+      c.clock.advance(5000);
+    }
+    expect(completions()).toHaveLength(1);
+    expect(completions()[0]?.args.thread_ts).toBe(copy.ts);
   });
 });

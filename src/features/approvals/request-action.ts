@@ -12,8 +12,9 @@ import type { CreateRequest, PowerRequest, ReadableRequest } from '../../store/a
 import { readAccountKind } from '../machines/account-kind.js';
 import { createdNotice, powerRequestedNotice } from '../machines/blocks/machine-replies.js';
 import { checkCreateParams, findTemplate } from '../machines/create-flow.js';
-import { type Actor, createMachineOperations } from '../machines/machine-operations.js';
+import { type Actor, createMachineOperations, type PowerVerb } from '../machines/machine-operations.js';
 import { recordCreatedOwner } from '../machines/machine-ownership.js';
+import type { RecordedPowerIntent } from '../machines/power-intent.js';
 import { approvedRequestNote } from './approval-audit.js';
 import type { ApprovalsDeps } from './approvals-deps.js';
 
@@ -23,12 +24,22 @@ export interface ActedOn {
   targetState: WaitableState | undefined;
   eventId?: string | null;
   notice: string;
+  /** The watch of a start, stop or restart, stored before the call: it follows once its card is placed. */
+  intent?: RecordedPowerIntent;
 }
+
+/** The intent of an approved power request, made once its machine is read (none: unwatched). */
+export type IntentFor = (machine: Machine, verb: PowerVerb) => RecordedPowerIntent | undefined;
 
 export type Acted = { ok: true; done: ActedOn } | { ok: false; error: unknown };
 
 /** Runs the approved request with the approver's key, audited; what Paperspace said of their role is kept. */
-export async function act(deps: ApprovalsDeps, approver: Actor, request: ReadableRequest): Promise<Acted> {
+export async function act(
+  deps: ApprovalsDeps,
+  approver: Actor,
+  request: ReadableRequest,
+  intentFor?: IntentFor,
+): Promise<Acted> {
   let done: ActedOn;
   try {
     done = await deps.audit.run(
@@ -38,7 +49,10 @@ export async function act(deps: ApprovalsDeps, approver: Actor, request: Readabl
         ...(request.machineId ? { resourceId: request.machineId } : {}),
         note: approvedRequestNote(request),
       },
-      () => (request.kind === 'create' ? create(deps, approver, request) : power(deps, approver, request)),
+      () =>
+        request.kind === 'create'
+          ? create(deps, approver, request)
+          : power(deps, approver, request, intentFor),
       (acted) => acted.machine.id,
     );
   } catch (error) {
@@ -74,11 +88,17 @@ async function create(deps: ApprovalsDeps, approver: Actor, request: CreateReque
   return { ...outcome, notice: createdNotice(request.requesterId, outcome.targetState !== 'off') };
 }
 
-async function power(deps: ApprovalsDeps, approver: Actor, request: PowerRequest): Promise<ActedOn> {
+async function power(
+  deps: ApprovalsDeps,
+  approver: Actor,
+  request: PowerRequest,
+  intentFor: IntentFor | undefined,
+): Promise<ActedOn> {
   // Past a spent budget the start is the requester's own, which only the budget held back.
   const actor = request.details.overBudget ? await requesterOf(deps, request) : approver;
   const machine = await actor.client.machines.show(request.machineId ?? '');
-  const outcome = await createMachineOperations(deps).power(actor, machine, request.kind);
+  const intent = intentFor?.(machine, request.kind);
+  const outcome = await createMachineOperations(deps).power(actor, machine, request.kind, intent?.hooks);
   // Sent moments ago by someone else (the owner clicking too): its own card follows the machine.
   if (outcome.kind !== 'requested') return { machine: outcome.machine, targetState: undefined, notice: '' };
   return {
@@ -86,6 +106,7 @@ async function power(deps: ApprovalsDeps, approver: Actor, request: PowerRequest
     targetState: outcome.targetState,
     eventId: outcome.eventId,
     notice: powerRequestedNotice(request.kind, request.requesterId),
+    ...(intent === undefined ? {} : { intent }),
   };
 }
 

@@ -14,6 +14,7 @@ import type { PostedRequest, ReadableRequest, StoredRequest } from '../../store/
 import type { SlackUser } from '../../store/slack-user.js';
 import type { Store } from '../../store/store.js';
 import { machineCardMessage } from '../machines/blocks/machine-card.js';
+import type { RecordedPowerIntent } from '../machines/power-intent.js';
 import { watchOperation } from '../machines/superseded-cards.js';
 import type { ApprovalsDeps } from './approvals-deps.js';
 import {
@@ -78,7 +79,12 @@ export async function announceApproval(
   // The first copy's watch takes over from the machine's older watches (their cards are redrawn to say
   // so); the other copies follow the same operation, which must not end the first.
   let takesOver = true;
-  for (const posted of stored?.messages ?? []) {
+  for (const [index, posted] of (stored?.messages ?? []).entries()) {
+    if (index === 0 && done.intent !== undefined) {
+      // Its watch was stored before the call (request-intent.ts): it follows from here.
+      if (await placeIntentCard(decider, posted, card, done, done.intent)) takesOver = false;
+      continue;
+    }
     const watcher = posted.to === 'requester' ? requester : user;
     const operation = takesOver ? { kind: request.kind, by: user.userId } : undefined;
     if (await postWatchedCard(decider, watcher, posted, card, done, operation)) takesOver = false;
@@ -145,6 +151,33 @@ export async function announceDenial(
 function assignedNote(request: ReadableRequest, machine: Machine): string {
   if (request.kind !== 'create' || paperspaceOwnerIdOf(machine) !== undefined) return '';
   return ' Paperspace v1 cannot assign a machine to someone else: it was created under the approver’s account, and you were given access to it. Here it is yours: its cost counts in your spend, and its alerts come to you.';
+}
+
+/**
+ * The live card in the thread of the request's first copy, whose watch was stored as the request's
+ * intent: placed there, or, if Slack would not take it, the watch still replies in that thread. True
+ * when the watch follows the machine.
+ */
+async function placeIntentCard(
+  decider: Decider,
+  where: PostedRequest,
+  card: SlackMessage,
+  done: ActedOn,
+  intent: RecordedPowerIntent,
+): Promise<boolean> {
+  const { deps, web } = decider;
+  let ts: string | undefined;
+  try {
+    ts = (await postIn(web, { channel: where.channel, threadTs: where.ts }, card, deps.pacer)).ts;
+  } catch (error) {
+    deps.logger.warn({ error: describeError(error) }, 'could not post the card of an approved request');
+  }
+  const settled = await intent.settle({
+    machine: done.machine,
+    eventId: done.eventId ?? null,
+    place: { channel: where.channel, ts, threadTs: where.ts },
+  });
+  return settled.kind === 'watching';
 }
 
 /**

@@ -4,7 +4,8 @@
 // APPROVER's key (request-action.ts), and every decision is `announce`d to the people around the
 // request (request-announcements.ts). Every decision and its action is audited with both people.
 //
-//   Approve click -> load -> approverOf -> claim -> act -> (raise the budget) -> announceApproval | announceFailure
+//   Approve click -> load -> approverOf -> claim -> act (a power's watch stored first) -> (raise the budget)
+//                 -> announceApproval | announceFailure
 //   Deny form     -> load -> refusalOf  -> claim (audited) -> announceDenial
 //   Withdraw      -> load -> (the requester only) -> claim (audited) -> refreshMessages
 
@@ -27,6 +28,7 @@ import {
   announceFailure,
   refreshMessages,
 } from './request-announcements.js';
+import { firstCopyIntent } from './request-intent.js';
 import { type RequestEnd, tellWaiting } from './request-settled.js';
 
 const LINK_FIRST = 'Link your Paperspace key with `/ps login` first: an approval acts with your key.';
@@ -44,7 +46,7 @@ export async function approve(decider: Decider, requestId: string, extra: Approv
   if (!request || !approver) return;
   const decision = { status: 'approved', by: approver.user.userId, at: decider.deps.now() } as const;
   if (!(await claim(decider, request, decision))) return;
-  const acted = await act(decider.deps, approver, request);
+  const acted = await act(decider.deps, approver, request, firstCopyIntent(decider, request));
   if (!acted.ok) {
     await announceFailure(decider, request, acted.error);
     // A refusal of the approver's own key gives the request back to the others: it has not ended.
