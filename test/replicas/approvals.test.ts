@@ -76,6 +76,21 @@ async function samAsksToCreate(name: string): Promise<string> {
   return buttonValue(toMaya.args.blocks, ActionId.requestApprove);
 }
 
+/** Sam's Start on Maya's team-build reaches replica A, his Send request B; answers Maya's copy. */
+async function samAsksToStartTeamBuild(): Promise<ApiCall> {
+  const start = c.requests.blockAction({
+    actionId: ActionId.machineStart,
+    value: cardValue('psorb002', 'team-build'),
+    userId: SAM,
+    channelId: CHANNEL,
+    message: { ts: '1600000000.000777' },
+  });
+  await c.send(a, start);
+  const offer = await c.slack.waitForResponse(start.responseUrlId ?? '');
+  await click(b, ActionId.requestPower, buttonValue(offer.blocks, ActionId.requestPower), SAM);
+  return c.slack.waitFor(postsTo(MAYA, 'team-build'));
+}
+
 describe('requests and approvals on two replicas sharing PostgreSQL', () => {
   it('create one machine, owned by the member, when approvals reach both replicas at once', async () => {
     const requestId = await samAsksToCreate('sam-two-replicas');
@@ -125,17 +140,7 @@ describe('requests and approvals on two replicas sharing PostgreSQL', () => {
   });
 
   it("let a standing grant given on one replica power the machine on the other, with the owner's key", async () => {
-    const start = c.requests.blockAction({
-      actionId: ActionId.machineStart,
-      value: cardValue('psorb002', 'team-build'),
-      userId: SAM,
-      channelId: CHANNEL,
-      message: { ts: '1600000000.000777' },
-    });
-    await c.send(a, start);
-    const offer = await c.slack.waitForResponse(start.responseUrlId ?? '');
-    await click(b, ActionId.requestPower, buttonValue(offer.blocks, ActionId.requestPower), SAM);
-    const toMaya = await c.slack.waitFor(postsTo(MAYA, 'team-build'));
+    const toMaya = await samAsksToStartTeamBuild();
     await click(
       a,
       ActionId.requestApproveFor,
@@ -165,17 +170,7 @@ describe('requests and approvals on two replicas sharing PostgreSQL', () => {
   });
 
   it('follow an approved start to the end when the replica that sent it died before placing its card', async () => {
-    const start = c.requests.blockAction({
-      actionId: ActionId.machineStart,
-      value: cardValue('psorb002', 'team-build'),
-      userId: SAM,
-      channelId: CHANNEL,
-      message: { ts: '1600000000.000779' },
-    });
-    await c.send(a, start);
-    const offer = await c.slack.waitForResponse(start.responseUrlId ?? '');
-    await click(b, ActionId.requestPower, buttonValue(offer.blocks, ActionId.requestPower), SAM);
-    const toMaya = await c.slack.waitFor(postsTo(MAYA, 'team-build'));
+    const toMaya = await samAsksToStartTeamBuild();
     const copy = { channel: String(toMaya.answer?.channel), ts: String(toMaya.answer?.ts) };
     // Slack takes the card in the copy's thread, but replica A never hears back: it dies meanwhile.
     c.slack.script('chat.postMessage', { channel: copy.channel, delayMs: 60_000 });

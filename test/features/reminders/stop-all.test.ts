@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { STOP_ALL_BLOCK_ID } from '../../../src/features/reminders/blocks/reminder.js';
 import { INTENT_GRACE_MS } from '../../../src/features/watches/intent-recovery.js';
 import { ActionId } from '../../../src/slack/ids.js';
-import { createFakeClock } from '../../../tools/emulator/index.js';
+import { createFakeClock, type FakeClock } from '../../../tools/emulator/index.js';
 import { messageText } from '../../scheduler/harness.js';
 import type { ApiCall } from '../../support/fake-slack.js';
 import { type TestBot, USERS } from '../../support/test-bot.js';
@@ -28,8 +28,9 @@ const runningOn = (bot: TestBot) =>
     .machines()
     .filter((machine) => machine.userId === USERS.ada.emulatorUserId && machine.state === 'ready');
 
-describe('Stop all on a reminder of more machines than one message holds', () => {
-  const bot = useTestBot({
+/** A test bot where ada has `extra(started)` more machines running, and no forgotten-machine alerts. */
+function useAdaRunning(clock: FakeClock, namePrefix: string, extra: (started: TestBot) => number) {
+  return useTestBot({
     now: clock.now,
     emulator: { now: clock.now, transitionMs: 2000 },
     linked: ['ada'],
@@ -40,13 +41,50 @@ describe('Stop all on a reminder of more machines than one message holds', () =>
         null,
         clock.now(),
       );
-      started.emulator.state.addMachines(BATCH, {
+      started.emulator.state.addMachines(extra(started), {
         owner: USERS.ada.emulatorUserId,
         state: 'ready',
-        namePrefix: 'ada-batch',
+        namePrefix,
       });
     },
   });
+}
+
+/** Ada's 19:00 reminder (Europe/Amsterdam, 17:00 UTC), set on Monday 16:00 UTC and fired. */
+async function fireReminder(bot: TestBot, clock: FakeClock) {
+  const set = bot.requests.slashCommand({ text: 'remind 19:00', userId: USERS.ada.slackId });
+  await bot.send(set);
+  await bot.slack.waitForResponse(set.responseUrlId ?? '');
+  await bot.scheduler.tick();
+  clock.set(Date.parse('2024-06-03T17:00:00Z'));
+  await bot.cron.runDue();
+  const reminder = bot.slack.calls('chat.postMessage').at(-1) as ApiCall;
+  const blocks = reminder.args.blocks as Block[];
+  return {
+    reminder,
+    blocks,
+    stopAll: blocks.find((block) => block.block_id === STOP_ALL_BLOCK_ID),
+    place: { channel: String(reminder.answer?.channel), ts: String(reminder.answer?.ts) },
+  };
+}
+
+/** Ada clicks the fired reminder's Stop all (and confirms). */
+async function clickStopAll(bot: TestBot, fired: Awaited<ReturnType<typeof fireReminder>>) {
+  const { reminder, blocks, stopAll, place } = fired;
+  await bot.send(
+    bot.requests.blockAction({
+      actionId: ActionId.reminderStopAll,
+      value: stopAll?.accessory?.value ?? '',
+      blockId: STOP_ALL_BLOCK_ID,
+      channelId: place.channel,
+      userId: USERS.ada.slackId,
+      message: { ts: place.ts, text: String(reminder.args.text), blocks: blocks as unknown[] },
+    }),
+  );
+}
+
+describe('Stop all on a reminder of more machines than one message holds', () => {
+  const bot = useAdaRunning(clock, 'ada-batch', () => BATCH);
   const running = () => runningOn(bot);
 
   it('stops every machine of the reminder, the unlisted ones too, and says how many stopped and which failed why', async () => {
@@ -54,15 +92,8 @@ describe('Stop all on a reminder of more machines than one message holds', () =>
     const total = before.length;
     expect(total).toBeGreaterThanOrEqual(BATCH);
 
-    const set = bot.requests.slashCommand({ text: 'remind 19:00', userId: USERS.ada.slackId });
-    await bot.send(set);
-    await bot.slack.waitForResponse(set.responseUrlId ?? '');
-    await bot.scheduler.tick();
-    clock.set(Date.parse('2024-06-03T17:00:00Z'));
-    await bot.cron.runDue();
-    const reminder = bot.slack.calls('chat.postMessage').at(-1) as ApiCall;
-    const blocks = reminder.args.blocks as Block[];
-    const stopAll = blocks.find((block) => block.block_id === STOP_ALL_BLOCK_ID);
+    const fired = await fireReminder(bot, clock);
+    const { blocks, stopAll, place } = fired;
     const listed = blocks.filter((block) => block.block_id?.startsWith('reminder:'));
     expect(listed.length).toBeGreaterThan(0);
     expect(listed.length).toBeLessThan(total);
@@ -86,17 +117,7 @@ describe('Stop all on a reminder of more machines than one message holds', () =>
     });
 
     bot.slack.reset();
-    const place = { channel: String(reminder.answer?.channel), ts: String(reminder.answer?.ts) };
-    await bot.send(
-      bot.requests.blockAction({
-        actionId: ActionId.reminderStopAll,
-        value: stopAll?.accessory?.value ?? '',
-        blockId: STOP_ALL_BLOCK_ID,
-        channelId: place.channel,
-        userId: USERS.ada.slackId,
-        message: { ts: place.ts, text: String(reminder.args.text), blocks: blocks as unknown[] },
-      }),
-    );
+    await clickStopAll(bot, fired);
     const update = await bot.slack.waitFor('chat.update', { timeoutMs: 15_000 });
     expect(update.args).toMatchObject(place);
 
@@ -140,35 +161,12 @@ describe('Stop all on a reminder of more machines than one message holds', () =>
 // all ends as a single Stop does, each row "stopped ✓" or why not, the footer counting both.
 describe('Stop all on a reminder of 25 machines, followed until every machine is off', () => {
   const dayClock = createFakeClock(Date.parse('2024-06-03T16:00:00Z'));
-  const bot = useTestBot({
-    now: dayClock.now,
-    emulator: { now: dayClock.now, transitionMs: 2000 },
-    linked: ['ada'],
-    prepare: async (started) => {
-      await started.store.costAlerts.setThreshold(
-        { teamId: started.slack.teamId, userId: USERS.ada.slackId },
-        null,
-        dayClock.now(),
-      );
-      started.emulator.state.addMachines(25 - runningOn(started).length, {
-        owner: USERS.ada.emulatorUserId,
-        state: 'ready',
-        namePrefix: 'ada-many',
-      });
-    },
-  });
+  const bot = useAdaRunning(dayClock, 'ada-many', (started) => 25 - runningOn(started).length);
 
   it('ends every row "stopped ✓" or with why not, and the footer counts what stopped and what failed', async () => {
     expect(runningOn(bot)).toHaveLength(25);
-    const set = bot.requests.slashCommand({ text: 'remind 19:00', userId: USERS.ada.slackId });
-    await bot.send(set);
-    await bot.slack.waitForResponse(set.responseUrlId ?? '');
-    await bot.scheduler.tick();
-    dayClock.set(Date.parse('2024-06-03T17:00:00Z'));
-    await bot.cron.runDue();
-    const reminder = bot.slack.calls('chat.postMessage').at(-1) as ApiCall;
-    const blocks = reminder.args.blocks as Block[];
-    const stopAll = blocks.find((block) => block.block_id === STOP_ALL_BLOCK_ID);
+    const fired = await fireReminder(bot, dayClock);
+    const { blocks, stopAll, place } = fired;
     const rows = blocks.filter((block) => block.block_id?.startsWith('reminder:'));
     expect(rows.length).toBeGreaterThan(20);
     expect(stopAll?.accessory?.text.text).toBe('Stop all 25');
@@ -188,17 +186,7 @@ describe('Stop all on a reminder of 25 machines, followed until every machine is
     const failed = v1 ? 2 : 1;
 
     bot.slack.reset();
-    const place = { channel: String(reminder.answer?.channel), ts: String(reminder.answer?.ts) };
-    await bot.send(
-      bot.requests.blockAction({
-        actionId: ActionId.reminderStopAll,
-        value: stopAll?.accessory?.value ?? '',
-        blockId: STOP_ALL_BLOCK_ID,
-        channelId: place.channel,
-        userId: USERS.ada.slackId,
-        message: { ts: place.ts, text: String(reminder.args.text), blocks: blocks as unknown[] },
-      }),
-    );
+    await clickStopAll(bot, fired);
     await bot.slack.waitFor('chat.update', { timeoutMs: 15_000 });
     const ada = { teamId: bot.slack.teamId, userId: USERS.ada.slackId };
     await expect.poll(() => bot.store.watches.countActive(ada)).toBe(24);
@@ -243,50 +231,17 @@ describe('Stop all on a reminder of 25 machines, followed until every machine is
 // out, so the bot finds them after the grace and still reports every machine off in the thread.
 describe('Stop all whose replica never got past sending the stops', () => {
   const lostClock = createFakeClock(Date.parse('2024-06-03T16:00:00Z'));
-  const bot = useTestBot({
-    now: lostClock.now,
-    emulator: { now: lostClock.now, transitionMs: 2000 },
-    linked: ['ada'],
-    prepare: async (started) => {
-      await started.store.costAlerts.setThreshold(
-        { teamId: started.slack.teamId, userId: USERS.ada.slackId },
-        null,
-        lostClock.now(),
-      );
-      // Stop all is offered once a reminder lists more machines than one message holds.
-      started.emulator.state.addMachines(25 - runningOn(started).length, {
-        owner: USERS.ada.emulatorUserId,
-        state: 'ready',
-        namePrefix: 'ada-lost',
-      });
-    },
-  });
+  // Stop all is offered once a reminder lists more machines than one message holds.
+  const bot = useAdaRunning(lostClock, 'ada-lost', (started) => 25 - runningOn(started).length);
 
   it("still tells ada in the reminder's thread that every machine stopped", async () => {
     const machines = runningOn(bot);
-    const set = bot.requests.slashCommand({ text: 'remind 19:00', userId: USERS.ada.slackId });
-    await bot.send(set);
-    await bot.slack.waitForResponse(set.responseUrlId ?? '');
-    await bot.scheduler.tick();
-    lostClock.set(Date.parse('2024-06-03T17:00:00Z'));
-    await bot.cron.runDue();
-    const reminder = bot.slack.calls('chat.postMessage').at(-1) as ApiCall;
-    const blocks = reminder.args.blocks as Block[];
-    const stopAll = blocks.find((block) => block.block_id === STOP_ALL_BLOCK_ID);
-    const place = { channel: String(reminder.answer?.channel), ts: String(reminder.answer?.ts) };
+    const fired = await fireReminder(bot, lostClock);
+    const { place } = fired;
 
     bot.slack.reset();
     bot.slack.script('chat.update', { channel: place.channel, hang: true });
-    await bot.send(
-      bot.requests.blockAction({
-        actionId: ActionId.reminderStopAll,
-        value: stopAll?.accessory?.value ?? '',
-        blockId: STOP_ALL_BLOCK_ID,
-        channelId: place.channel,
-        userId: USERS.ada.slackId,
-        message: { ts: place.ts, text: String(reminder.args.text), blocks: blocks as unknown[] },
-      }),
-    );
+    await clickStopAll(bot, fired);
     await bot.slack.waitFor('chat.update', { timeoutMs: 15_000 });
     expect(runningOn(bot)).toEqual([]);
 
