@@ -81,7 +81,9 @@ describe.each(storeFactories)('received requests on $name', (factory) => {
     times.sort((x, y) => x - y);
     const p50 = times[100] ?? 0;
     const p99 = times[198] ?? 0;
-    process.stdout.write(`receipt insert on ${factory.name}: p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms\n`);
+    process.stdout.write(
+      `receipt insert on ${factory.name}: p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms\n`,
+    );
     expect(p99).toBeLessThan(100);
   });
 });
