@@ -17,8 +17,8 @@ const RECEIPT_ACK_MS = 2000;
 /** Who asked, and where: what a receipt records besides the words of the request. */
 export interface ReceiptAsker {
   user: SlackUser;
-  /** The conversation the command was typed in. */
-  channelId: string;
+  /** The conversation the command was typed or the button clicked in; undefined for App Home. */
+  channelId: string | undefined;
 }
 
 export interface RequestReceipt {

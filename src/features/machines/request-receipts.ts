@@ -37,7 +37,7 @@ export function receiveRequest(deps: ReceiptDeps, asker: ReceiptAsker, change: A
       id,
       teamId: asker.user.teamId,
       userId: asker.user.userId,
-      channel: asker.channelId,
+      channel: asker.channelId ?? null,
       operation: change.operation,
       subject: change.subject,
       receivedAt: deps.now(),

@@ -28,7 +28,7 @@ const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
 const RECEIPTS_PER_TICK = 50;
 
 /** What the person is told: the machine as they typed it, that nothing was done, and how to ask again. */
-export function notReachedMessage(receipt: Pick<ReceivedRequest, 'operation' | 'subject'>): SlackMessage {
+function notReachedMessage(receipt: Pick<ReceivedRequest, 'operation' | 'subject'>): SlackMessage {
   const subject = escapeMrkdwn(receipt.subject);
   return plainMessage(
     `⚠️ I restarted before your ${receipt.operation} of *${subject}* reached Paperspace, so nothing was ` +

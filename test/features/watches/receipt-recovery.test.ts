@@ -7,11 +7,12 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { RECEIPT_GRACE_MS } from '../../../src/features/watches/receipt-recovery.js';
+import { ActionId } from '../../../src/slack/ids.js';
 import type { Store } from '../../../src/store/store.js';
 import { createFakeClock } from '../../../tools/emulator/index.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
-import { addSpareMachine, eventually } from '../machines/machine-kit.js';
+import { addSpareMachine, cardValue, eventually } from '../machines/machine-kit.js';
 
 const clock = createFakeClock();
 const ADA = USERS.ada.slackId;
@@ -41,8 +42,8 @@ const bot = useTestBot({
   shutdownGraceMs: 200,
 });
 
-const spareMachine = () =>
-  addSpareMachine(bot, { prefix: 'acked-', state: 'off', owner: USERS.ada.emulatorUserId });
+const spareMachine = (state: 'off' | 'ready' = 'off') =>
+  addSpareMachine(bot, { prefix: 'acked-', state, owner: USERS.ada.emulatorUserId });
 
 /** What ada was shown about `name`, wherever: ephemeral, in her DM, or in the channel. */
 function toldAda(name: string): string[] {
@@ -98,6 +99,30 @@ describe('a start acked and lost before its intent', () => {
     expect(bot.slack.calls('chat.postEphemeral').at(-1)?.args.channel).toBe(CHANNEL);
     expect(bot.emulator.state.machine(machine.id)?.state).toBe('off');
     expect(await pendingReceipts()).toEqual([]);
+  });
+
+  it('a Stop clicked on a card and lost the same way: the clicker is told once, naming the machine', async () => {
+    const machine = spareMachine('ready');
+    dying = true;
+    stuck = 0;
+    const click = bot.requests.blockAction({
+      actionId: ActionId.machineStop,
+      value: cardValue(machine.id, machine.name),
+      userId: ADA,
+      channelId: CHANNEL,
+      message: { ts: '1700000000.000100' },
+    });
+    expect((await bot.send(click)).status).toBe(200);
+    await eventually(() => (stuck > 0 ? true : undefined));
+    dying = false;
+    await bot.restart();
+
+    await pastGrace();
+    expect(toldAda(machine.name)).toEqual([
+      `⚠️ I restarted before your stop of *${machine.name}* reached Paperspace, so nothing was done to it. ` +
+        `\`/ps stop ${machine.name}\` asks again.`,
+    ]);
+    expect(bot.emulator.state.machine(machine.id)?.state).toBe('ready');
   });
 
   it('a start that runs its course leaves no receipt, and its person is told nothing more', async () => {
