@@ -1,7 +1,8 @@
 // The one way a click is handled: acked at once (Slack allows 3 s), the clicker's interaction context
 // built once, with the message the click came from, then the handler runs; any failure is told to the
 // clicker alone, in one sentence. Features add what they read from a click (a machine, a card's place)
-// by wrapping `buttonHandler`, not by acking again.
+// by wrapping `buttonHandler`, not by acking again. A click that changes something may have its receipt
+// stored before the ack and ended once it answered (request-receipt.ts), as a typed command does.
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
@@ -9,6 +10,7 @@ import type { Logger } from 'pino';
 import { describeError } from '../errors/describe-error.js';
 import { actionInteraction, type Interaction } from './interaction.js';
 import type { PlatformDeps } from './platform-deps.js';
+import { type RequestReceipt, storedBeforeAck } from './request-receipt.js';
 
 /** Bolt's arguments for a click on a button (the default) or on another interactive element. */
 export type ButtonArgs<A extends BlockAction = BlockAction<ButtonAction>> = SlackActionMiddlewareArgs<A> &
@@ -28,6 +30,8 @@ export interface ButtonClick extends Interaction {
   /** Opens a modal within 3 s of the click. */
   triggerId: string;
   logger: Logger;
+  /** The click's receipt, stored before the ack, when its handler asked for one. */
+  receipt?: RequestReceipt;
 }
 
 export interface ClickRedraw {
@@ -82,17 +86,29 @@ function readButtonClick<A extends BlockAction>(args: ButtonArgs<A>, deps: Platf
   return { ...interaction, value, message, triggerId: body.trigger_id, logger: interaction.deps.logger };
 }
 
+/** The receipt a click stores before its ack; undefined when it needs none (or cannot be read). */
+export type ClickReceipt<A extends BlockAction> = (
+  click: ButtonClick,
+  args: ButtonArgs<A>,
+) => RequestReceipt | undefined;
+
 export function buttonHandler<A extends BlockAction = BlockAction<ButtonAction>>(
   deps: PlatformDeps,
   handle: (click: ButtonClick, args: ButtonArgs<A>) => Promise<void>,
+  receive?: ClickReceipt<A>,
 ): (args: ButtonArgs<A>) => Promise<void> {
   return async (args) => {
+    const read = readButtonClick(args, deps);
+    const receipt = receive?.(read, args);
+    if (receipt !== undefined) await storedBeforeAck(receipt, args.context);
     await args.ack();
-    const click = readButtonClick(args, deps);
+    const click = receipt === undefined ? read : { ...read, receipt };
     try {
       await handle(click, args);
     } catch (error) {
       await click.replyFailure(error);
+    } finally {
+      await receipt?.end();
     }
   };
 }

@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { CommandHandler } from './command-context.js';
 import type { CommandDefinition } from './command-language/command-definition.js';
+import type { ReceiptAsker, RequestReceipt } from './request-receipt.js';
 
 export interface Operation<Name extends string = string, Params = unknown, Deps = unknown>
   extends CommandDefinition<Name, Params> {
@@ -14,6 +15,11 @@ export interface Operation<Name extends string = string, Params = unknown, Deps 
   readonly params: z.ZodType<Params>;
   /** How Slackbot's MCP client is offered it (mcp/); an operation without one is not a tool. */
   readonly tool?: OperationTool;
+  /**
+   * A change whose person must hear back even if the replica serving it dies after the ack: its
+   * receipt, stored before the ack (request-receipt.ts) and handed to `run` in the context.
+   */
+  receive?(params: Params, asker: ReceiptAsker, deps: Deps): RequestReceipt;
   /**
    * Runs it for the person in `context`, with the deps of the feature that owns it (with this request's
    * logger). A method, so an operation typed with its feature's deps still fits a list of operations.

@@ -1,6 +1,7 @@
 // The one `/ps` listener: parse, ack, route. A bad command is answered in the ack itself (a usage
 // message only the typist sees); a good one is acked empty first, so a slow Paperspace call can never
-// make Slack time out, and its operation answers later through respond or the Web API.
+// make Slack time out, and its operation answers later through respond or the Web API. A change that
+// declares a receipt has it stored before the ack and ended once it answered (request-receipt.ts).
 import { usageErrorMessage } from './block-kit/messages.js';
 import type { CommandContext } from './command-context.js';
 import type { CommandParser } from './command-language/command-parser.js';
@@ -8,6 +9,7 @@ import { SLASH_COMMAND } from './ids.js';
 import { commandInteraction, inRequest } from './interaction.js';
 import type { Operation } from './operation.js';
 import type { PlatformDeps } from './platform-deps.js';
+import { storedBeforeAck } from './request-receipt.js';
 import type { ListenerRouter } from './router.js';
 
 /** The deps of the feature that owns an operation (features/index.ts knows which feature that is). */
@@ -30,18 +32,29 @@ export function registerPsCommand(
       await ack({ response_type: 'ephemeral', ...usageErrorMessage(parsed.error, parsed.usage) });
       return;
     }
-    await ack();
-
-    const context: CommandContext = {
-      ...commandInteraction(deps, args, parsed.definition.name),
+    const { definition, params } = parsed;
+    const interaction: CommandContext = {
+      ...commandInteraction(deps, args, definition.name),
       channelId: command.channel_id,
       triggerId: command.trigger_id,
       respond: args.respond,
     };
+    const operationDeps = inRequest(depsOf(definition), interaction);
+    const receipt = definition.receive?.(
+      params,
+      { user: interaction.user, channelId: command.channel_id },
+      operationDeps,
+    );
+    if (receipt !== undefined) await storedBeforeAck(receipt, args.context);
+    await ack();
+
+    const context: CommandContext = receipt === undefined ? interaction : { ...interaction, receipt };
     try {
-      await parsed.definition.run(parsed.params, context, inRequest(depsOf(parsed.definition), context));
+      await definition.run(params, context, operationDeps);
     } catch (error) {
       await context.replyFailure(error);
+    } finally {
+      await receipt?.end();
     }
   });
 }

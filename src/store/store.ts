@@ -11,6 +11,7 @@ import { createMachineOwnerRepository, type MachineOwnerRepository } from './mac
 import { migrate } from './migrations.js';
 import { describePostgresUrl, openPostgresClient } from './postgres-client.js';
 import { createPowerClaimRepository, type PowerClaimRepository } from './power-claims.js';
+import { createReceivedRequestRepository, type ReceivedRequestRepository } from './received-requests.js';
 import { createSnoozeRepository, type SnoozeRepository } from './reminder-snoozes.js';
 import { createReminderRepository, type ReminderRepository } from './reminders.js';
 import { createRequestReplayRepository, type RequestReplayRepository } from './request-replays.js';
@@ -66,6 +67,8 @@ export interface Store {
   readonly budgets: BudgetRepository;
   /** Each Paperspace team's run limits and off-hours, with exemptions and extensions. */
   readonly policies: TeamPolicyRepository;
+  /** The changes people asked for and were acked, until each reaches its intent or its answer. */
+  readonly receivedRequests: ReceivedRequestRepository;
   /** Resolves when the database answers a query; for health checks. */
   ping(): Promise<void>;
   /** Waits for running statements, then closes the connection. */
@@ -109,6 +112,7 @@ async function createStore(client: SqlClient, { now = Date.now }: StoreOptions =
     postSlots: createChannelPostSlotRepository(client),
     budgets: createBudgetRepository(client),
     policies: createTeamPolicyRepository(client),
+    receivedRequests: createReceivedRequestRepository(client),
     ping: async () => {
       await client.get('SELECT 1 AS ok');
     },

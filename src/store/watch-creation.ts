@@ -3,6 +3,7 @@
 // a numbered slot below their limit. All of it holds under concurrent requests on every replica, so it
 // is done in one transaction, retried when another request got there first.
 import { randomUUID } from 'node:crypto';
+import { endReceiptIn } from './received-requests.js';
 import { type SqlClient, StoreError } from './sql-client.js';
 import { fromRow, type WatchRow } from './watch-rows.js';
 import type { CreatedWatch, NewWatch, SentOperation, Watch } from './watch-types.js';
@@ -112,6 +113,7 @@ export async function storeWatch(
       : supersedeIn(client, { ...input, at: input.createdAt, detail: input.supersedes });
   let superseded: Watch[] = [];
   const row = await db.transaction(async (tx) => {
+    if (input.receivedId !== undefined) await endReceiptIn(tx, input.receivedId);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       if (messageTs !== null) {
         await tx.run(

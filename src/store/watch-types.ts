@@ -37,6 +37,12 @@ export interface NewWatch extends WatchSubject {
    */
   pendingSince?: number | null;
   /**
+   * The receipt of the request this intent records (received-requests.ts): ended in the same
+   * transaction, so a replica lost at any moment leaves the one or the other. A receipt the recovery
+   * took meanwhile stores nothing (ReceiptTakenError): the person was told it was not done.
+   */
+  receivedId?: string;
+  /**
    * Set for a watch that follows an operation (start, stop, restart, create): every older active watch
    * of the same machine in the workspace is finished as failed with this detail, in the same
    * transaction, since the machine is no longer heading where they wait for it to go.
@@ -160,6 +166,8 @@ export interface WatchRequest {
    * pendingSince), supersedes nothing yet, and is polled only once markSent() records the answer.
    */
   pending?: boolean;
+  /** The receipt of the request, ended as the intent is stored (NewWatch receivedId). */
+  receivedId?: string;
 }
 
 export interface MachineWatcher {

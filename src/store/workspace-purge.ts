@@ -1,7 +1,7 @@
 // Everything the bot stored for one Slack workspace, deleted when the app is uninstalled from it or its
 // bot token is revoked. The vault's entries (people's Paperspace keys) go first, then the work that
 // would make the bot act there (watches and their leases, reminders and snoozes, shares, approvals,
-// digests, cost alerts, budgets, policies, power claims, whose each machine is, who let workflow steps act for them and the step runs taken on, the kept drawings of
+// digests, cost alerts, budgets, policies, power claims, the requests received and not yet answered, whose each machine is, who let workflow steps act for them and the step runs taken on, the kept drawings of
 // messages with rows), and last the workspace's OAuth installation (its bot token), so that nothing
 // is ever sent there again with it.
 // One transaction: a failure leaves everything as it was, to be tried again on Slack's retry. Audit
@@ -39,6 +39,7 @@ const WORKSPACE_TABLES = [
   'policy_exemptions',
   'policy_extensions',
   'policy_claims',
+  'received_requests',
 ] as const;
 
 /** Tables keyed by the workspace as Slack's OAuth names it (team_id): its installation. */

@@ -3,10 +3,13 @@
 // (0.8 s after 10 starts) and comes back. Every machine Paperspace started gets exactly one completion
 // naming it, and every watch completes: a start is recorded as its watch before the call
 // (machines/power-intent.ts), and a replica settles what the lost one left (watches/intent-recovery.ts).
-// The replica dies as cluster.ts's crash() does: its database connections drop first, then it stops.
+// And every command Slack saw acked gets a message to its person naming its machine: a command is
+// stored as a receipt before its ack, and a replica tells the person of one a lost replica left before
+// its intent (watches/receipt-recovery.ts). The replica dies as cluster.ts's crash() does: its database connections drop first, then it stops.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INTENT_GRACE_MS } from '../../src/features/watches/intent-recovery.js';
+import { RECEIPT_GRACE_MS } from '../../src/features/watches/receipt-recovery.js';
 import { RETRY_AFTER_MS } from '../../src/features/watches/watch-outcomes.js';
 import { createTestSchema, postgresSkipReason, type TestSchema } from '../store/postgres-test-database.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
@@ -26,6 +29,9 @@ interface Started {
   name: string;
   owner: TestUserName;
   via: Replica;
+  /** Slack saw the command acked (its person was shown it was taken). */
+  acked: boolean;
+  responseUrlId: string;
 }
 
 let schema: TestSchema | undefined;
@@ -65,19 +71,20 @@ async function startMachines(cluster: ReplicaCluster, round: number, count: numb
     });
     const name = cluster.emulator.state.machine(id ?? '')?.name;
     if (name === undefined) throw new Error('the emulator did not add a machine');
-    started.push({ name, owner, via: cluster.replicas[index % 2] as Replica });
+    const responseUrlId = `r${round}-command-${index}`;
+    started.push({ name, owner, via: cluster.replicas[index % 2] as Replica, acked: false, responseUrlId });
   }
   await Promise.all(
-    started.map(({ name, owner, via }) =>
-      cluster.send(
-        via,
-        cluster.requests.slashCommand({
-          text: `start ${name}`,
-          userId: USERS[owner].slackId,
-          channelId: CHANNEL,
-        }),
-      ),
-    ),
+    started.map(async (machine) => {
+      const request = cluster.requests.slashCommand({
+        text: `start ${machine.name}`,
+        userId: USERS[machine.owner].slackId,
+        channelId: CHANNEL,
+        responseUrlId: machine.responseUrlId,
+      });
+      const answer = await cluster.send(machine.via, request).catch(() => undefined);
+      machine.acked = answer?.status === 200;
+    }),
   );
   return started;
 }
@@ -89,6 +96,24 @@ function completionsOf(cluster: ReplicaCluster, { name, owner }: Started): strin
     .filter((call) => call.args.channel === CHANNEL && call.answer?.ok === true)
     .flatMap((call) => String(call.args.text).split('\n'))
     .filter((line) => line.includes(`*${name}*`) && line.includes(`<@${USERS[owner].slackId}>`));
+}
+
+/**
+ * Everything the person of `machine` was shown that names it: its completion (or "did not happen") in
+ * the channel, an ephemeral message or a DM, or an answer through the command's response_url.
+ */
+function toldOf(cluster: ReplicaCluster, machine: Started): string[] {
+  const person = USERS[machine.owner].slackId;
+  const privately = [
+    ...cluster.slack.calls('chat.postEphemeral').filter((call) => call.args.user === person),
+    ...cluster.slack.calls('chat.postMessage').filter((call) => call.args.channel === person),
+  ]
+    .filter((call) => call.answer?.ok === true)
+    .map((call) => String(call.args.text));
+  const responses = cluster.slack.responses(machine.responseUrlId).map((post) => JSON.stringify(post));
+  return [...completionsOf(cluster, machine), ...privately, ...responses].filter((text) =>
+    text.includes(machine.name),
+  );
 }
 
 /** Waits (real time) until the requests `survivors` took are recorded: their cards are out of the lane. */
@@ -106,13 +131,19 @@ async function untilRecorded(survivor: Replica, machines: readonly Started[]): P
  * at a time, ticking the live replicas, until no watch is active and no report is due.
  */
 async function drain(cluster: ReplicaCluster, survivor: Replica): Promise<void> {
-  const horizon = cluster.clock.now() + INTENT_GRACE_MS + LEASE_MS + RETRY_AFTER_MS + 10 * POLL_INTERVAL_MS;
+  const horizon =
+    cluster.clock.now() +
+    Math.max(INTENT_GRACE_MS, RECEIPT_GRACE_MS) +
+    LEASE_MS +
+    RETRY_AFTER_MS +
+    10 * POLL_INTERVAL_MS;
   while (cluster.clock.now() < horizon) {
     cluster.clock.advance(POLL_INTERVAL_MS);
     await cluster.tickAll();
     const active = await survivor.store.watches.countActive();
     const due = await survivor.store.watches.dueReports(cluster.clock.now() + 10 * 60_000, 100);
-    if (active === 0 && due.length === 0) return;
+    const receipts = await survivor.store.receivedRequests.pending(Number.MAX_SAFE_INTEGER, 1);
+    if (active === 0 && due.length === 0 && receipts.length === 0) return;
   }
 }
 
@@ -124,7 +155,11 @@ function report(label: string, cluster: ReplicaCluster, machines: readonly Start
   const counts = started.map((machine) => completionsOf(cluster, machine).length);
   const notStarted = machines.filter((machine) => !started.includes(machine));
   const told = notStarted.filter((machine) => completionsOf(cluster, machine).length > 0);
+  const acked = machines.filter((machine) => machine.acked);
+  const untold = acked.filter((machine) => toldOf(cluster, machine).length === 0);
   const figures = {
+    acked: acked.length,
+    untold: untold.length,
     started: started.length,
     lost: counts.filter((count) => count === 0).length,
     twice: counts.filter((count) => count > 1).length,
@@ -133,7 +168,8 @@ function report(label: string, cluster: ReplicaCluster, machines: readonly Start
   };
   process.stdout.write(
     `${label}: ${figures.started} of ${machines.length} started, ${figures.lost} lost, ${figures.twice} ` +
-      `completed twice; ${figures.notStarted} not started, ${figures.notStartedTold} of them told it did not happen\n`,
+      `completed twice; ${figures.notStarted} not started, ${figures.notStartedTold} of them told it did not happen; ` +
+      `${figures.acked} acked, ${figures.untold} of them never told anything naming their machine\n`,
   );
   return { ...figures, startedMachines: started };
 }
@@ -157,10 +193,28 @@ describe.skipIf(postgresSkipReason !== undefined)(
         expect(figures.started).toBeGreaterThan(0);
         expect(figures.lost).toBe(0);
         expect(figures.twice).toBe(0);
+        expect(figures.acked).toBeGreaterThan(0);
+        expect(figures.untold).toBe(0);
         expect(await b.store.watches.countActive()).toBe(0);
       },
       180_000,
     );
+
+    it('a replica killed as soon as its commands are acked: every acked command is told its machine', async () => {
+      const cluster = await startCluster(false);
+      const [a, b] = cluster.replicas as [Replica, Replica];
+      // Killed the moment Slack has its acks: its requests are on their way to their intents.
+      const machines = await startMachines(cluster, 4, 10);
+      await a.crash();
+      await untilRecorded(b, machines);
+      await drain(cluster, b);
+
+      const figures = report('kill after the acks', cluster, machines);
+      expect(figures.acked).toBe(machines.length);
+      expect(figures.untold).toBe(0);
+      expect(figures.lost).toBe(0);
+      expect(figures.twice).toBe(0);
+    }, 180_000);
 
     it('the database cut 0.8 s after 10 starts and back: every watch completes, every card ends ready', async () => {
       const cluster = await startCluster(true);
@@ -178,6 +232,7 @@ describe.skipIf(postgresSkipReason !== undefined)(
       expect(figures.started).toBeGreaterThan(0);
       expect(figures.lost).toBe(0);
       expect(figures.twice).toBe(0);
+      expect(figures.untold).toBe(0);
       expect(await b.store.watches.countActive()).toBe(0);
       // No card is left saying "Starting…": each card of a started machine was updated to where it got.
       const cards = cluster.slack

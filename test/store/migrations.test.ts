@@ -36,6 +36,7 @@ const SCHEMA_TABLES = [
   'policy_extensions',
   'policy_rules',
   'power_claims',
+  'received_requests',
   'reminder_runs',
   'reminder_snoozes',
   'reminders',

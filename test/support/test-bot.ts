@@ -111,6 +111,8 @@ export interface TestBotOptions {
   transport?: 'http' | 'socket';
   /** The store's URL (a PostgreSQL schema); default a fresh SQLite file, `databasePath`. */
   databaseUrl?: string;
+  /** The store as the bot sees it, on every run (a fault between two of its steps). */
+  wrapStore?: (store: Store) => Store;
 }
 
 export interface TestBot {
@@ -252,7 +254,7 @@ export async function startTestBot(options: TestBotOptions = {}): Promise<TestBo
         graphqlUrl: emulator.graphqlUrl,
       },
       port: 0,
-      store: recordingSent(store),
+      store: recordingSent(options.wrapStore?.(store) ?? store),
       vault,
       logger,
       scheduler: {

@@ -69,6 +69,7 @@ export function createMachineWatcher(deps: {
           functionExecutionId: request.functionExecutionId ?? null,
           operation: request.operation ?? null,
           pendingSince: request.pending ? at : null,
+          ...(request.receivedId === undefined ? {} : { receivedId: request.receivedId }),
           createdAt: at,
           deadlineAt: at + (request.timeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS),
           ...(request.operation === undefined

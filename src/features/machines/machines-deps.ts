@@ -12,6 +12,7 @@ export const machinesNeeds = {
     'budgets',
     'policies',
     'costAlerts',
+    'receivedRequests',
   ],
   services: ['vault', 'audit', 'watcher', 'now', 'redrawRow'],
 } as const satisfies FeatureNeeds;

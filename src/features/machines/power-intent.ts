@@ -9,10 +9,13 @@ import { describeError } from '../../errors/describe-error.js';
 import type { WaitableState } from '../../paperspace/constants.js';
 import type { Machine } from '../../paperspace/schemas.js';
 import type { FollowUpPlace } from '../../slack/posting.js';
+import type { RequestReceipt } from '../../slack/request-receipt.js';
+import { ReceiptTakenError } from '../../store/received-requests.js';
 import type { CreatedWatch } from '../../store/watch-types.js';
 import type { FeatureDeps } from '../feature-deps.js';
 import type { PowerIntent, PowerVerb } from './machine-operations.js';
 import { WatchLimitError } from './machine-watcher.js';
+import { alreadyToldNotDone } from './request-receipts.js';
 import { redrawSupersededCards } from './superseded-cards.js';
 
 /**
@@ -54,8 +57,10 @@ export function recordPowerIntent(request: {
   verb: PowerVerb;
   /** Where the card is meant to go: a clicked card's place is known (`ts`), a new one's is not yet. */
   card: { channel: string; ts?: string; threadTs?: string };
+  /** The request's receipt, ended in the same transaction as the intent is stored. */
+  receipt?: RequestReceipt;
 }): RecordedPowerIntent {
-  const { deps, user, machine, verb, card } = request;
+  const { deps, user, machine, verb, card, receipt } = request;
   let watch: CreatedWatch | undefined;
   let refused: WatchLimitError | undefined;
   const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -66,6 +71,7 @@ export function recordPowerIntent(request: {
     },
     hooks: {
       async record(targetState: WaitableState) {
+        const receivedId = await receipt?.stored;
         try {
           watch = await deps.watcher.watch({
             user,
@@ -78,11 +84,15 @@ export function recordPowerIntent(request: {
             initialState: machine.state,
             operation: verb,
             pending: true,
+            ...(receivedId === undefined ? {} : { receivedId }),
           });
         } catch (error) {
+          if (error instanceof ReceiptTakenError)
+            throw alreadyToldNotDone({ operation: verb, subject: machine.name });
           // Over the person's limit the request is still sent, unwatched, as it always was; they are told.
           if (!(error instanceof WatchLimitError)) throw error;
           refused = error;
+          await receipt?.beforeCall();
         }
       },
       async abandon() {

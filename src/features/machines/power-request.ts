@@ -12,6 +12,7 @@ import type { Machine } from '../../paperspace/schemas.js';
 import { plainMessage } from '../../slack/block-kit/messages.js';
 import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import { announce, type FollowUpPlace, provesNothingPosted, withPrivateCopy } from '../../slack/posting.js';
+import type { RequestReceipt } from '../../slack/request-receipt.js';
 import type { FeatureDeps } from '../feature-deps.js';
 import { machineCardMessage } from './blocks/machine-card.js';
 import {
@@ -55,6 +56,8 @@ export interface PowerRequest {
   card: CardTarget;
   /** Answers the person who asked, and no one else. */
   tell: (message: SlackMessage) => Promise<void>;
+  /** The receipt stored before the ack (a typed command): ended as the request is recorded or sent. */
+  receipt?: RequestReceipt;
 }
 
 /**
@@ -135,7 +138,12 @@ export async function requestPower(request: PowerRequest): Promise<boolean> {
   const intent = request.noWait
     ? undefined
     : recordPowerIntent({ ...request, user: actor.user, card: intendedPlace(card, actor.user.userId) });
-  const outcome = await operations.power(actor, request.machine, verb, intent?.hooks);
+  // Unwatched, the request's receipt ends just before the call: nothing records it afterwards.
+  const receipt = request.receipt;
+  const hooks =
+    intent?.hooks ??
+    (receipt === undefined ? undefined : { record: () => receipt.beforeCall(), abandon: async () => {} });
+  const outcome = await operations.power(actor, request.machine, verb, hooks);
   if (outcome.kind === 'already_requested') {
     await request.tell(alreadyRequestedMessage(outcome.machine, verb, outcome));
     return false;

@@ -1,12 +1,14 @@
 // The watches' work on the scheduler's tick: poll the people this replica holds leases for, post
-// outcomes whose first post failed, settle power requests a lost replica left unrecorded, and drop
-// long-finished watches now and then.
+// outcomes whose first post failed, settle power requests a lost replica left unrecorded, tell the
+// people whose acked request a lost replica never carried that far, and drop long-finished watches now
+// and then.
 import type { WebClient } from '@slack/web-api';
 import type { SchedulerJob } from '../../scheduler/job.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import { type JobDepsOf, type JobPlan, planJobs } from '../job-needs.js';
 import { createIntentRecovery } from './intent-recovery.js';
 import { createPersonPollTroubles } from './person-poll-troubles.js';
+import { createReceiptRecovery } from './receipt-recovery.js';
 import { createRowCompletion, type RowFinishers } from './row-messages.js';
 import { createWatchOutcomes } from './watch-outcomes.js';
 import { createWatchPoller } from './watch-poller.js';
@@ -31,6 +33,7 @@ const needs = {
     'machineOwners',
     'policies',
     'costAlerts',
+    'receivedRequests',
   ],
   uses: [
     'clients',
@@ -134,6 +137,7 @@ function watchJobs(deps: WatchJobDeps, refreshHome: HomeRefresh, finishers: RowF
     logger,
     now,
   });
+  const receipts = createReceiptRecovery({ store, slack: deps.slack, pacer, logger, now });
   let lastHousekeeping = Number.NEGATIVE_INFINITY;
   return [
     {
@@ -152,6 +156,7 @@ function watchJobs(deps: WatchJobDeps, refreshHome: HomeRefresh, finishers: RowF
     },
     { name: 'watch outcomes', tick: () => outcomes.retryDue() },
     { name: 'power intents', tick: () => recovery.tick() },
+    { name: 'lost requests', tick: () => receipts.tick() },
     {
       name: 'watch housekeeping',
       async tick() {

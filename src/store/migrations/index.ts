@@ -34,6 +34,7 @@ import { workflowStepRuns } from './029-workflow-step-runs.js';
 import { watchIntents } from './030-watch-intents.js';
 import { budgets } from './031-budgets.js';
 import { teamPolicies } from './032-team-policies.js';
+import { receivedRequests } from './033-received-requests.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -69,4 +70,5 @@ export const MIGRATIONS: readonly Migration[] = [
   watchIntents,
   budgets,
   teamPolicies,
+  receivedRequests,
 ];

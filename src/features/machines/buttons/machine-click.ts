@@ -7,7 +7,12 @@ import type { PaperspaceClient } from '../../../paperspace/client.js';
 import type { Machine } from '../../../paperspace/schemas.js';
 import type { ModalContext } from '../../../slack/block-kit/modal-metadata.js';
 import type { SlackMessage } from '../../../slack/block-kit/text.js';
-import { type ButtonArgs, type ButtonClick, buttonHandler } from '../../../slack/button-click.js';
+import {
+  type ButtonArgs,
+  type ButtonClick,
+  buttonHandler,
+  type ClickReceipt,
+} from '../../../slack/button-click.js';
 import type { PlatformDeps } from '../../../slack/platform-deps.js';
 import { decodeMachineRef, listPageFromBlockId } from '../blocks/machine-ref.js';
 import type { MachinesDeps } from '../machines-deps.js';
@@ -81,8 +86,9 @@ function machineClickOf(click: ButtonClick, { body, respond }: ButtonArgs<BlockA
 export function cardAction<A extends BlockAction>(
   deps: PlatformDeps,
   handle: (click: MachineClick, action: A['actions'][number]) => Promise<void>,
+  receive?: ClickReceipt<A>,
 ): (args: ButtonArgs<A>) => Promise<void> {
-  return buttonHandler<A>(deps, (click, args) => handle(machineClickOf(click, args), args.action));
+  return buttonHandler<A>(deps, (click, args) => handle(machineClickOf(click, args), args.action), receive);
 }
 
 /**

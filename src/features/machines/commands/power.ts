@@ -9,6 +9,7 @@ import { findMachine } from '../machine-lookup.js';
 import type { MachinesDeps } from '../machines-deps.js';
 import type { OwnerRequests } from '../machines-wiring.js';
 import { requestPower } from '../power-request.js';
+import { receiveRequest } from '../request-receipts.js';
 
 type PowerVerb = 'start' | 'stop' | 'restart';
 
@@ -82,6 +83,10 @@ export function powerOperation<const Verb extends PowerVerb>(verb: Verb, request
         ? accept({ machine: read.value.machine, noWait: read.value.options.has(NO_WAIT.name) })
         : read;
     },
+    // Acked before the machine is even looked up: a replica lost before the request reaches its intent
+    // leaves this receipt, and the person still hears that nothing was done.
+    receive: (command, asker, deps: MachinesDeps) =>
+      receiveRequest(deps, asker, { operation: verb, subject: command.machine }),
     async run(command, context, deps: MachinesDeps) {
       const client = await context.userClient();
       if (!client) return;
@@ -92,6 +97,7 @@ export function powerOperation<const Verb extends PowerVerb>(verb: Verb, request
         noWait: command.noWait,
         card: { kind: 'post', channel: context.channelId } as const,
         tell: context.replyPrivately,
+        ...(context.receipt === undefined ? {} : { receipt: context.receipt }),
       };
       // Someone else's machine: Paperspace lets only its owner power it (approvals feature).
       if ((await requests.routePowerToOwner(context, machine, verb, flow)) === 'handled') return;
