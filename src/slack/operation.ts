@@ -17,9 +17,10 @@ export interface Operation<Name extends string = string, Params = unknown, Deps 
   readonly tool?: OperationTool;
   /**
    * A change whose person must hear back even if the replica serving it dies after the ack: its
-   * receipt, stored before the ack (request-receipt.ts) and handed to `run` in the context.
+   * receipt, stored before the ack (request-receipt.ts) and handed to `run` in the context. Undefined
+   * for a use of the operation that changes nothing by itself (a form that opens).
    */
-  receive?(params: Params, asker: ReceiptAsker, deps: Deps): RequestReceipt;
+  receive?(params: Params, asker: ReceiptAsker, deps: Deps): RequestReceipt | undefined;
   /**
    * Runs it for the person in `context`, with the deps of the feature that owns it (with this request's
    * logger). A method, so an operation typed with its feature's deps still fits a list of operations.

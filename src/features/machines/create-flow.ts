@@ -21,6 +21,7 @@ import type { Network, Template } from '../../paperspace/schemas.js';
 import { errorMessage, plainMessage } from '../../slack/block-kit/messages.js';
 import { escapeMrkdwn, type SlackMessage } from '../../slack/block-kit/text.js';
 import { announce, type FollowUpPlace, withPrivateCopy } from '../../slack/posting.js';
+import type { RequestReceipt } from '../../slack/request-receipt.js';
 import type { SlackUser } from '../../store/slack-user.js';
 import type { FeatureDeps, ListenerWiring } from '../feature-deps.js';
 import type { AccountKind } from './account-kind.js';
@@ -202,7 +203,8 @@ export type PersonCreated = CreateOutcome & {
  * Creates the machine with the person's key, once it passes the budget gate (an OverBudgetError stops
  * a member whose budget is spent); a member's refusal comes back as MEMBER_CANNOT_CREATE.
  * `owner`: the teammate it is for (`for=@sam`), recorded as its owner where Paperspace names none
- * (v1); else the person creating it.
+ * (v1); else the person creating it. `receipt`: the typed command's, ended right before the create is
+ * sent (a replica lost before then leaves it, and the person hears no machine was made).
  */
 export async function createForPerson(
   deps: FeatureDeps<
@@ -213,8 +215,10 @@ export async function createForPerson(
   params: CreateMachineParams,
   template: TemplateInfo | undefined,
   owner: CreatedOwner = actor.user,
+  receipt?: RequestReceipt,
 ): Promise<PersonCreated> {
   const budgetNote = await passBudgetGate(deps, actor, 'create');
+  await receipt?.beforeCall();
   let outcome: CreateOutcome;
   try {
     outcome = await createMachineOperations(deps).create(actor, params, template);

@@ -30,6 +30,12 @@ const RECEIPTS_PER_TICK = 50;
 /** What the person is told: the machine as they typed it, that nothing was done, and how to ask again. */
 function notReachedMessage(receipt: Pick<ReceivedRequest, 'operation' | 'subject'>): SlackMessage {
   const subject = escapeMrkdwn(receipt.subject);
+  if (receipt.operation === 'create') {
+    return plainMessage(
+      `⚠️ I restarted before your create of *${subject}* reached Paperspace, so no machine was made. ` +
+        `Type your \`${SLASH_COMMAND} create\` again, or \`${SLASH_COMMAND} create\` alone for the form.`,
+    );
+  }
   return plainMessage(
     `⚠️ I restarted before your ${receipt.operation} of *${subject}* reached Paperspace, so nothing was ` +
       `done to it. \`${SLASH_COMMAND} ${receipt.operation} ${subject}\` asks again.`,

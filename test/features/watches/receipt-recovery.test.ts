@@ -21,8 +21,18 @@ const CHANNEL = 'C0OPS';
 /** While set, storing an intent never answers: the replica is stuck there until it is killed. */
 let dying = false;
 let stuck = 0;
+/** While set, ending a receipt never answers: a create is stuck right before it is sent. */
+let dyingBeforeCreate = false;
 const dyingAtIntent = (store: Store): Store => ({
   ...store,
+  receivedRequests: {
+    ...store.receivedRequests,
+    end(id) {
+      if (!dyingBeforeCreate) return store.receivedRequests.end(id);
+      stuck += 1;
+      return new Promise(() => undefined);
+    },
+  },
   watches: {
     ...store.watches,
     create(watch, limit) {
@@ -151,6 +161,45 @@ describe('a start acked and lost before its intent', () => {
 
     await pastGrace();
     expect(bot.slack.calls('chat.postEphemeral')).toEqual([]);
+    expect(toldAda('restarted')).toEqual([]);
+  });
+
+  it('an inline create lost before it was sent: the person is told no machine was made, and none was', async () => {
+    const billing = bot.dialect === 'v1' ? '' : ' billingType=hourly';
+    dyingBeforeCreate = true;
+    stuck = 0;
+    const request = bot.requests.slashCommand({
+      text: `create machineName=acked-new region=CA1 machineType=C4 size=50${billing} templateId=t04azgph`,
+      userId: ADA,
+      channelId: CHANNEL,
+    });
+    expect((await bot.send(request)).status).toBe(200);
+    await eventually(() => (stuck > 0 ? true : undefined));
+    dyingBeforeCreate = false;
+    await bot.restart();
+
+    await pastGrace();
+    expect(toldAda('acked-new')).toEqual([
+      '⚠️ I restarted before your create of *acked-new* reached Paperspace, so no machine was made. ' +
+        'Type your `/ps create` again, or `/ps create` alone for the form.',
+    ]);
+    expect(bot.emulator.state.machineByName('acked-new')).toBeUndefined();
+  });
+
+  it('an inline create that runs its course leaves no receipt, and the form stores none', async () => {
+    const billing = bot.dialect === 'v1' ? '' : ' billingType=hourly';
+    await bot.send(
+      bot.requests.slashCommand({
+        text: `create machineName=acked-made region=CA1 machineType=C4 size=50${billing} templateId=t04azgph`,
+        userId: ADA,
+        channelId: CHANNEL,
+      }),
+    );
+    await eventually(() => bot.emulator.state.machineByName('acked-made'));
+    await bot.send(bot.requests.slashCommand({ text: 'create', userId: ADA, channelId: CHANNEL }));
+    await bot.slack.waitFor('views.open');
+    await eventually(async () => ((await pendingReceipts()).length === 0 ? true : undefined));
+    await pastGrace();
     expect(toldAda('restarted')).toEqual([]);
   });
 });

@@ -26,6 +26,7 @@ import * as createFlow from '../create-flow.js';
 import { ownerOf, withRecipient } from '../create-recipient.js';
 import type { MachinesDeps } from '../machines-deps.js';
 import type { OwnerRequests } from '../machines-wiring.js';
+import { receiveRequest } from '../request-receipts.js';
 import { describeIssues, typedKeyValues } from '../typed-key-values.js';
 
 const USAGE = `${ps} create [key=value ...]`;
@@ -82,11 +83,23 @@ export function createOperation(requests: OwnerRequests) {
       const params = readKeyValues('create', split.args.keyValues, null, 'key');
       return params.ok ? accept({ params: withMentions(params.value, split.args.keyValues) }) : params;
     },
+    // An inline create is acked before its checks: a replica lost before the create is sent leaves this
+    // receipt, and the person still hears that no machine was made. The form is acked by its modal.
+    receive: (command, asker, deps: MachinesDeps) =>
+      command.params === null
+        ? undefined
+        : receiveRequest(deps, asker, { operation: 'create', subject: machineNameOf(command.params) }),
     async run(command, context, deps: MachinesDeps) {
       if (command.params === null) await openCreateModal(context, deps);
       else await createInline(command.params, context, deps, requests);
     },
   });
+}
+
+/** The machine's name as typed, for the receipt (any case of the key, as the checks take it). */
+function machineNameOf(values: KeyValues): string {
+  const entry = Object.entries(values).find(([key]) => key.toLowerCase() === 'machinename');
+  return entry?.[1] ?? 'a new machine';
 }
 
 /** Keys whose value may be a person: a mention is kept as the person, not the name Slack shows. */
@@ -191,6 +204,7 @@ async function createInline(
       checked.value,
       template,
       owner,
+      context.receipt,
     );
   } catch (error) {
     // A team member, or a spent budget: the approvals feature asks the administrators instead.
