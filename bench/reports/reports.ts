@@ -27,6 +27,7 @@ import {
   type ReportsWorldReady,
   type Stalls,
 } from './reports-protocol.js';
+import { measureSpendFloor } from './spend-floor.js';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const PEOPLE = QUICK ? 100 : 1000;
@@ -193,12 +194,18 @@ export async function runReports(): Promise<BenchmarkResult> {
 
     world.send(COUNT_RATE_LIMITED);
     const rateLimited = await world.next<number>();
+    // The same reads by the least any client does, on the same world and machine right after.
+    const floorMs = await measureSpendFloor({
+      apiUrl: ready.paperspace.apiUrl,
+      apiKey: owner.apiKey,
+      perKeyLimit: PER_KEY_LIMIT,
+    });
     const { posted } = digest.value;
     const { replyMs, reply } = spend.value;
-    // The least any client could take: the list's pages one after another, then every machine's read
-    // at the key's limit, the last ones answered a round trip later.
+    // The least time at all: the list's pages one after another, then every machine's read at the key's
+    // limit, the last ones answered a round trip later.
     const listPages = Math.floor(MACHINES / LIST_PAGE) + 1;
-    const spendFloorMs =
+    const spendLeastMs =
       listPages * EMULATOR_LATENCY_MS + (MACHINES / PER_KEY_LIMIT) * 1000 + EMULATOR_LATENCY_MS;
     const rows: ResultRow[] = [
       {
@@ -221,8 +228,8 @@ export async function runReports(): Promise<BenchmarkResult> {
         measured: Number.isNaN(replyMs)
           ? `no reply within ${seconds(REPLY_TIMEOUT_MS)}`
           : `${seconds(replyMs)}${reply.blocks ? '' : ', text only'}`,
-        reference: `${seconds(spendFloorMs)} (the least any client takes: ${listPages} list pages, then ${formatCount(MACHINES)} reads at ${formatCount(PER_KEY_LIMIT)} a second)`,
-        ratio: replyMs / spendFloorMs,
+        reference: `${seconds(floorMs)}, the minimal-work floor (at least ${seconds(spendLeastMs)}: ${listPages} list pages, then ${formatCount(MACHINES)} reads at ${formatCount(PER_KEY_LIMIT)} a second)`,
+        ratio: replyMs / floorMs,
         goal: `within ${SPEND_REPLY_LIMIT_MS / 1000} s, as blocks`,
         pass: replyMs <= SPEND_REPLY_LIMIT_MS && reply.blocks,
       },
@@ -243,7 +250,8 @@ export async function runReports(): Promise<BenchmarkResult> {
       notes: [
         'Stall = the longest delay of the bot’s event loop while the report was built (monitorEventLoopDelay, 5 ms resolution), its commands meanwhile included.',
         'Usage is read through the key’s pace (spend/read-pace.ts), which finds the key’s limit by its 429s.',
-        `The emulator answered ${formatCount(rateLimited)} calls with 429 over the run (each retried after its Retry-After).`,
+        `The emulator answered ${formatCount(rateLimited)} calls with 429 over the run (each retried after its Retry-After), the floor's included.`,
+        'The minimal-work floor (spend-floor.ts) lists the machines and reads each one’s utilization with the same key from the benchmark’s process, each second’s share sent as the emulator’s window opens: the time Paperspace itself takes on this machine now. Under load from other work the emulator answers later than its 250 ms, for the floor as for the bot.',
       ],
     };
   } finally {
