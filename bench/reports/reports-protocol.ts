@@ -4,6 +4,8 @@ import type { BenchAccount } from '../support/bench-world.js';
 
 export interface ReportsWorldConfig {
   latencyMs: number;
+  /** Requests per second the emulator answers per API key before 429 with Retry-After. */
+  perKeyLimit: number;
   /** The people of one Paperspace team, the first its administrator, each with a running machine. */
   team: BenchAccount[];
   /** An individual account with `machines` machines of its own. */
@@ -31,6 +33,9 @@ export interface ReplyArrived {
   /** Whether the reply, as the fake Slack took it, was the spend table (blocks), not a text fallback. */
   blocks: boolean;
 }
+
+/** Asks how many calls the emulator has answered with 429 so far; answered with a number. */
+export const COUNT_RATE_LIMITED = { type: 'count-429' } as const;
 
 export interface ReportsBotConfig {
   paperspace: { apiUrl: string; graphqlUrl: string };

@@ -1,6 +1,6 @@
 // Child process of the reports benchmark: what the bot talks to, the Paperspace emulator (a team of
 // 1,000 people with a running machine each, and one person with 5,000 machines, every call answered
-// after 250 ms) and the fake Slack Web API with its response_urls, in a process apart from the bot so
+// after 250 ms, each key held to its per-second limit) and the fake Slack Web API with its response_urls, in a process apart from the bot so
 // that serving the bot's calls never counts as the bot's own stalls. Started by reports.ts only.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -8,7 +8,13 @@ import { startFakeSlack } from '../../test/support/fake-slack.js';
 import { startEmulator } from '../../tools/emulator/index.js';
 import { BENCH_TEAM_ID } from '../support/bench-world.js';
 import { parentChannel, type STOP } from '../support/child-process.js';
-import type { AwaitReply, ReplyArrived, ReportsWorldConfig, ReportsWorldReady } from './reports-protocol.js';
+import type {
+  AwaitReply,
+  COUNT_RATE_LIMITED,
+  ReplyArrived,
+  ReportsWorldConfig,
+  ReportsWorldReady,
+} from './reports-protocol.js';
 
 const POLL_MS = 5;
 const PAPERSPACE_TEAM = 'te1bench';
@@ -23,8 +29,13 @@ const person = ({ account, apiKey }: ReportsWorldConfig['owner']) => ({
   lastname: account.userId,
   apiKey,
 });
+let rateLimited = 0;
 const emulator = await startEmulator({
   latencyMs: config.latencyMs,
+  rateLimit: config.perKeyLimit,
+  onExchange: (entry) => {
+    if (entry.status === 429) rateLimited += 1;
+  },
   seed: {
     teams: [{ id: PAPERSPACE_TEAM, name: 'Bench team' }],
     users: [
@@ -67,8 +78,12 @@ channel.send({
 } satisfies ReportsWorldReady);
 
 for (;;) {
-  const message = await channel.next<AwaitReply | typeof STOP>();
+  const message = await channel.next<AwaitReply | typeof COUNT_RATE_LIMITED | typeof STOP>();
   if (message.type === 'stop') break;
+  if (message.type === 'count-429') {
+    channel.send(rateLimited);
+    continue;
+  }
   const deadline = wallClock() + message.timeoutMs;
   while (!arrivedAt.has(message.id) && wallClock() < deadline) await delay(POLL_MS);
   const [reply] = slack.responses(message.id);

@@ -3,8 +3,10 @@
 // key: four at a time took minutes, all at once is a burst Paperspace answers with 429. Paperspace
 // publishes no per-key limit, so the pace finds it as TCP finds a link's: it starts with START_READS
 // in flight and adds one for each read that comes back (twice as many each round trip) up to
-// MOST_READS; a 429 halves the reads in flight, pauses the key's new reads for as long as Paperspace
-// asks (as the watch poller pauses a key), and from then on the pace grows by one per round trip.
+// MOST_READS; a 429 halves the reads in flight and pauses the key's new reads for as long as Paperspace
+// asks (as the watch poller pauses a key). From then on the pace grows as before up to three quarters
+// of where the 429 came, and by one per round trip past that: halving and creeping back by one would
+// leave a key that touched its limit once reading at half its pace for minutes.
 // The call that got the 429 is retried by the client itself after Retry-After.
 //
 // One pace per key (per Slack person) and bot, so the digest and a /ps spend of the same person share
@@ -53,7 +55,13 @@ export function readPaceOf(owner: object, user: SlackUser): ReadPace {
 
 function createReadPace(idle: () => void): ReadPace {
   let limit = START_READS;
-  let growing = true;
+  /** Below this the pace doubles each round trip; past it, one more per round trip. */
+  let growsFastUntil = Number.POSITIVE_INFINITY;
+  /**
+   * Counts the 429s' slowdowns: a read let go before the last one comes back at the pace that was
+   * refused, so it makes no room for more.
+   */
+  let slowdowns = 0;
   let inFlight = 0;
   let paused: NodeJS.Timeout | undefined;
   /** Reads waiting for room, in order, from `next` on (an index: 5,000 shifts would copy the rest each time). */
@@ -61,13 +69,22 @@ function createReadPace(idle: () => void): ReadPace {
   let next = 0;
   const queued = () => waiting.length - next;
 
-  let pumpQueued = false;
+  // Let go this turn of the event loop, and whether the turn's end (which resets it) is queued. Every
+  // read that comes back lets the pace go again, so the count is per turn, not per call: a hundred
+  // answers in one turn each letting a few go would send hundreds of requests before Slack's next one.
+  let releasedThisTurn = 0;
+  let turnEndQueued = false;
   const pump = () => {
     // Each read let go sends its request (opening a socket, often) before the event loop turns again:
     // a few each turn, so letting hundreds go at once never holds Slack's requests back.
-    for (let released = 0; released < RELEASED_PER_TURN; released += 1) {
-      if (paused !== undefined || inFlight >= Math.floor(limit) || queued() === 0) break;
+    while (
+      releasedThisTurn < RELEASED_PER_TURN &&
+      paused === undefined &&
+      inFlight < Math.floor(limit) &&
+      queued() > 0
+    ) {
       inFlight += 1;
+      releasedThisTurn += 1;
       const turn = waiting[next];
       next += 1;
       turn?.();
@@ -76,20 +93,22 @@ function createReadPace(idle: () => void): ReadPace {
       waiting = [];
       next = 0;
     }
-    const more = paused === undefined && inFlight < Math.floor(limit) && queued() > 0;
-    if (more && !pumpQueued) {
-      pumpQueued = true;
+    if (releasedThisTurn > 0 && !turnEndQueued) {
+      turnEndQueued = true;
       setImmediate(() => {
-        pumpQueued = false;
+        turnEndQueued = false;
+        releasedThisTurn = 0;
         pump();
       });
     }
     if (inFlight === 0 && queued() === 0 && paused === undefined) idle();
   };
   const rateLimited = (error: PaperspaceRateLimitError) => {
-    limit = Math.max(1, Math.floor(limit / 2));
-    growing = false;
+    // The 429s of one burst are one answer: the pace slows once for them, not once per read.
     if (paused !== undefined) return;
+    growsFastUntil = Math.max(1, Math.floor((limit * 3) / 4));
+    limit = Math.max(1, Math.floor(limit / 2));
+    slowdowns += 1;
     const wait = Math.min(error.retryAfterMs ?? DEFAULT_PAUSE_MS, MAX_PAUSE_MS);
     paused = setTimeout(() => {
       paused = undefined;
@@ -105,9 +124,11 @@ function createReadPace(idle: () => void): ReadPace {
         waiting.push(turn);
         pump();
       });
+      const sentAfter = slowdowns;
       try {
         const value = await read(options);
-        limit = Math.min(MOST_READS, limit + (growing ? 1 : 1 / limit));
+        if (sentAfter === slowdowns)
+          limit = Math.min(MOST_READS, limit + (limit < growsFastUntil ? 1 : 1 / limit));
         return value;
       } finally {
         inFlight -= 1;

@@ -9,7 +9,7 @@ import { sumOfCents, type UsageCost, usageCost } from '../../domain/money.js';
 import { UserFacingError } from '../../errors/user-facing-error.js';
 import type { PaperspaceClient } from '../../paperspace/client.js';
 import { PaperspaceError } from '../../paperspace/errors.js';
-import type { Machine, User } from '../../paperspace/schemas.js';
+import type { Machine, MachineUtilization, User } from '../../paperspace/schemas.js';
 import { monthBounds } from '../../paperspace/v1/usage-estimate.js';
 import { forEachInSlices } from '../../scheduler/concurrency.js';
 import type { SlackUser } from '../../store/slack-user.js';
@@ -93,30 +93,46 @@ export async function readSpend(reader: SpendReader, request: SpendRequest): Pro
   const current = month === billingMonthAt(now);
   const { client } = request;
   const [, monthEnd] = monthBounds(month);
-  const listed: Machine[] = [...(request.listed ?? [])];
-  if (request.listed === undefined)
-    for await (const machine of client.machines.listAll()) listed.push(machine);
   // A machine created after the month had nothing to bill in it; never charge it for the month.
-  const existed = listed.filter((machine) => !(Date.parse(machine.dtCreated) >= monthEnd));
+  const existedInMonth = (machine: Machine) => !(Date.parse(machine.dtCreated) >= monthEnd);
+  const cache = utilizationCacheOf(reader.clients, reader.now);
+  const pace = readPaceOf(reader.clients, request.user);
+  const utilizationOf = (machine: Machine) =>
+    cache.get(machine.id, month, current, () =>
+      pace.run((options) => client.machines.utilization(machine.id, month, options)),
+    );
+  const users = request.users === undefined ? client.users.list({}) : Promise.resolve(request.users);
+  users.catch(() => undefined);
+  // A team's report, or an account of one person, reads every machine it lists: each read starts as
+  // its page arrives, so a list of several pages is read while the next is still on its way.
+  const readsEveryMachine = request.teamWide || (request.users !== undefined && request.users.length <= 1);
+  const readingEarly = new Map<string, Promise<MachineUtilization>>();
+  const listed: Machine[] = [...(request.listed ?? [])];
+  if (request.listed === undefined) {
+    for await (const machine of client.machines.listAll()) {
+      listed.push(machine);
+      if (!readsEveryMachine || !existedInMonth(machine)) continue;
+      const reading = utilizationOf(machine);
+      // Answered where it is read below; a list that fails later leaves it read by nobody.
+      reading.catch(() => undefined);
+      readingEarly.set(machine.id, reading);
+    }
+  }
+  const existed = listed.filter(existedInMonth);
   const scope: SpendScope = request.teamWide ? 'team' : 'own';
-  const users = request.users ?? (await client.users.list({}));
   const attributionOf = await attributeMachines(
-    { store: reader.store, teamId: request.user.teamId, users },
+    { store: reader.store, teamId: request.user.teamId, users: await users },
     existed,
   );
   // A member's report holds their machines and those nobody owns yet: nothing else is read for them.
   const inScope = (attribution: Attribution) =>
     scope === 'team' || attribution.owner.kind === 'none' || isOwnedBy(attribution.owner, readerOf(request));
 
-  const cache = utilizationCacheOf(reader.clients, reader.now);
-  const pace = readPaceOf(reader.clients, request.user);
   const spends = new Map<string, { spend: MachineSpend; attribution: Attribution }>();
   const unread: SpendReport['unread'] = [];
   const read = async (machine: Machine, attribution: Attribution) => {
     try {
-      const utilization = await cache.get(machine.id, month, current, () =>
-        pace.run((options) => client.machines.utilization(machine.id, month, options)),
-      );
+      const utilization = await (readingEarly.get(machine.id) ?? utilizationOf(machine));
       const cost = usageCost(utilization);
       spends.set(machine.id, {
         spend: { id: machine.id, name: machine.name, state: machine.state, cost },

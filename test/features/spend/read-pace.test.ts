@@ -82,4 +82,55 @@ describe("one key's report reads", () => {
     }
     await Promise.all(all);
   });
+
+  it('send a few requests per turn of the event loop, however many reads come back in one', async () => {
+    const pace = readPaceOf({}, MAYA);
+    const reads = heldReads();
+    const all = Array.from({ length: 500 }, () => pace.run(reads.read));
+    await turns();
+    const first = reads.held.splice(0);
+    expect(first.length).toBeGreaterThan(16);
+    // Every answer arrives in one turn, as a wave of Paperspace's replies does: the requests they make
+    // room for go out over the next turns, so Slack's requests are read between them.
+    for (const { answer } of first) answer();
+    for (let tick = 0; tick < 50; tick += 1) await Promise.resolve();
+    expect(reads.inFlight()).toBeLessThanOrEqual(16);
+    await turns();
+    expect(reads.inFlight()).toBeGreaterThan(first.length);
+    while (reads.held.length > 0) {
+      for (const { answer } of reads.held.splice(0)) answer();
+      await turns();
+    }
+    await Promise.all(all);
+  });
+
+  it('slow down once for a burst of 429s, and grow back fast to most of the pace it had', async () => {
+    const pace = readPaceOf({}, MAYA);
+    const reads = heldReads();
+    const all = Array.from({ length: 2000 }, () => pace.run(reads.read));
+    // Grown for a few round trips.
+    for (let round = 0; round < 3; round += 1) {
+      await turns();
+      for (const { answer } of reads.held.splice(0)) answer();
+    }
+    await turns();
+    const before = reads.inFlight();
+    // Every read of the round trip is refused: one answer from Paperspace, not one per read.
+    for (const { options } of reads.held) options.onRateLimited?.(rateLimited(50));
+    for (const { answer } of reads.held.splice(0)) answer();
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    await turns();
+    expect(reads.inFlight()).toBeGreaterThanOrEqual(Math.floor(before / 2) - 1);
+    // Two round trips later it is back to three quarters of where the 429s came.
+    for (let round = 0; round < 2; round += 1) {
+      for (const { answer } of reads.held.splice(0)) answer();
+      await turns();
+    }
+    expect(reads.inFlight()).toBeGreaterThanOrEqual(Math.floor((before * 3) / 4) - 1);
+    while (reads.held.length > 0) {
+      for (const { answer } of reads.held.splice(0)) answer();
+      await turns();
+    }
+    await Promise.all(all);
+  });
 });

@@ -8,7 +8,7 @@ import { billingMonthName } from '../../../domain/billing-month.js';
 import { sumOfCents } from '../../../domain/money.js';
 import { button, contextLine, header, section } from '../../../slack/block-kit/elements.js';
 import { formatHoursMinutes, formatMoney } from '../../../slack/block-kit/format.js';
-import { rowsThatFit } from '../../../slack/block-kit/message-budget.js';
+import { MESSAGE_BUDGET, rowsThatFit } from '../../../slack/block-kit/message-budget.js';
 import {
   escapeMrkdwn,
   LIMITS,
@@ -222,7 +222,10 @@ function spendPages(drawn: KnownBlock[][], pager: PageLines, fixed: KnownBlock[]
   const pages: LinePage[] = [];
   let start = 0;
   while (start < drawn.length) {
-    const fitting = rowsThatFit(drawn.slice(start), [...fixed, pager.draft(start)], []);
+    // Every line is a block at least, so no more than a message's blocks can be on one page: a person
+    // with 5,000 machines is measured a page at a time, not every page's lines again for each page.
+    const candidates = drawn.slice(start, start + MESSAGE_BUDGET.blocks);
+    const fitting = rowsThatFit(candidates, [...fixed, pager.draft(start)], []);
     // A line whose machines alone pass the budget still gets a page: paging must move on.
     const end = start + Math.max(1, fitting);
     pages.push({ start, end });
@@ -240,10 +243,12 @@ class PageLines {
   private readonly people: number;
   /** The person (1-based) each line is of, or of the last person before it; 0 before the first. */
   private readonly personAt: number[];
+  /** Whole cents of the lines before each index (sumOfCents's rounding), so any run of lines sums at once. */
+  private readonly centsBefore: number[];
 
   constructor(
     private readonly lines: ReportLine[],
-    private readonly report: SpendReport,
+    report: SpendReport,
   ) {
     let person = 0;
     this.personAt = lines.map((line) => {
@@ -251,6 +256,12 @@ class PageLines {
       return person;
     });
     this.people = person;
+    let cents = 0;
+    this.centsBefore = [0];
+    for (const line of lines) {
+      cents += Math.round(lineTotal(line, report) * 100);
+      this.centsBefore.push(cents);
+    }
   }
 
   line(start: number, end: number, page: number, pages: number): KnownBlock {
@@ -278,10 +289,10 @@ class PageLines {
     const parts = [`${range} · page ${page}`];
     const before = this.lines.slice(0, start);
     const after = this.lines.slice(end);
-    if (before.length > 0) parts.push(`${this.counted(before)} before, ${this.sum(before)} together`);
+    if (before.length > 0) parts.push(`${this.counted(before)} before, ${this.sum(0, start)} together`);
     if (after.length > 0) {
       parts.push(
-        `…and ${this.counted(after, 'more ')}, ${this.sum(after)} together (in the total above): *Next ▶* shows them`,
+        `…and ${this.counted(after, 'more ')}, ${this.sum(end, this.lines.length)} together (in the total above): *Next ▶* shows them`,
       );
     }
     return contextLine(parts.join(' · '));
@@ -310,8 +321,9 @@ class PageLines {
     return [named, ofPerson, unowned].filter((part) => part !== '').join(' and ');
   }
 
-  private sum(lines: ReportLine[]): string {
-    return formatMoney(sumOfCents(lines.map((line) => lineTotal(line, this.report))));
+  /** What the lines from `from` up to `to` spent together. */
+  private sum(from: number, to: number): string {
+    return formatMoney(((this.centsBefore[to] ?? 0) - (this.centsBefore[from] ?? 0)) / 100);
   }
 }
 
