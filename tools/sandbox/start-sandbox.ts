@@ -11,7 +11,12 @@ import type { Scheduler } from '../../src/scheduler/scheduler.js';
 import { SLACK_EVENTS_PATH } from '../../src/slack/app.js';
 import { openStore } from '../../src/store/store.js';
 import { createKeyVault } from '../../src/vault/key-vault.js';
-import { type EmulatorUser, type RunningEmulator, startEmulator } from '../emulator/index.js';
+import {
+  type EmulatorControl,
+  type EmulatorUser,
+  type RunningEmulator,
+  startEmulator,
+} from '../emulator/index.js';
 import { createManualCron } from './clock-driven-cron.js';
 import { type ClockControl, createSandboxClock } from './sandbox-clock.js';
 import { SANDBOX_PEOPLE } from './sandbox-identity.js';
@@ -59,6 +64,11 @@ export interface RunningSandbox {
   /** The bot's own HTTP server (where the stand-in sends Slack's requests). */
   botUrl: string;
   emulatorUrl: string;
+  /**
+   * The emulator's world, for what the page cannot do in one step: a test gives a person many running
+   * machines, or makes Paperspace refuse a stop, as it would with a bot of its own.
+   */
+  world: EmulatorControl;
   /** The page's clock control: moves the bot's and the emulator's time and runs what fell due. */
   clock: ClockControl;
   close(): Promise<void>;
@@ -150,7 +160,14 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     slack.setRequestUrl(`${botUrl}${SLACK_EVENTS_PATH}`);
 
     announce(logger, `${slack.url}/`, emulator, dialect);
-    return { url: `${slack.url}/`, botUrl, emulatorUrl: emulator.url, clock, close: closeAll };
+    return {
+      url: `${slack.url}/`,
+      botUrl,
+      emulatorUrl: emulator.url,
+      world: emulator.state,
+      clock,
+      close: closeAll,
+    };
   } catch (error) {
     await closeAll();
     throw error;
