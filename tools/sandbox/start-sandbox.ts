@@ -30,6 +30,11 @@ const SANDBOX_TRANSITION_MS = 1500;
 const SANDBOX_POLL_INTERVAL_MS = 1000;
 /** How often cron occurrences are looked for: node-cron's own resolution, a second. */
 const CRON_CHECK_MS = 1000;
+/**
+ * A clock move stops at most this often for the reminders and digests it passes; past that (a minutely
+ * schedule moved a week) the rest fire once at the move's end, as node-cron does after a jump.
+ */
+const MAX_STOPS_PER_MOVE = 200;
 const VAULT_KEY_FILE = 'sandbox-vault.key';
 /** One database per dialect: each is made with that dialect's emulator world. */
 const DATABASE_FILES: Record<Dialect, string> = { contract: 'sandbox.db', v1: 'sandbox-v1.db' };
@@ -85,11 +90,21 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const clock: ClockControl = {
     reading: () => ({ now: now(), offsetMs: sandboxClock.offsetMs() }),
     async advance(ms) {
-      // A reminder or digest stored since the last tick is put on the cron engine first, so its next
-      // time is counted from before the move, as it was set, and the move can pass it.
-      await scheduler?.tick();
-      sandboxClock.advance(ms);
-      await cron.runDue();
+      const targetOffset = sandboxClock.offsetMs() + ms;
+      // The move stops at each reminder or digest on its way, as real time would pass it: each is posted
+      // at its own time (its message stamped with the time it said, and about the machines running
+      // then), not at the end of the move. A reminder or digest stored since the last tick is put on the
+      // cron engine first, so that its next time is counted from before the move, as it was set.
+      for (let stops = 0; ; stops += 1) {
+        await scheduler?.tick();
+        const due = cron.nextDueAt();
+        const dueOffset = due === undefined ? targetOffset : due - realNow();
+        const stopAt = stops < MAX_STOPS_PER_MOVE ? Math.min(dueOffset, targetOffset) : targetOffset;
+        const step = stopAt - sandboxClock.offsetMs();
+        if (step > 0) sandboxClock.advance(step);
+        await cron.runDue();
+        if (sandboxClock.offsetMs() >= targetOffset) break;
+      }
       await scheduler?.tick();
     },
   };
