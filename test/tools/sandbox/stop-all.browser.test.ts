@@ -140,9 +140,7 @@ for (const dialect of ['contract', 'v1'] as const satisfies readonly Dialect[]) 
         const text = (await reminder.textContent()) ?? '';
         return { stopping: text.includes('stopping'), stopped: /25 machines stopped ✓/.test(text) };
       };
-      await expect
-        .poll(ended, { timeout: STEP_TIMEOUT_MS })
-        .toEqual({ stopping: false, stopped: true });
+      await expect.poll(ended, { timeout: STEP_TIMEOUT_MS }).toEqual({ stopping: false, stopped: true });
 
       const text = (await reminder.textContent()) ?? '';
       for (const name of listed) expect(text).toContain(`${name}: stopped ✓`);
