@@ -13,6 +13,8 @@ interface ManualCronJob extends CronJobSpec {
 export interface ManualCron extends CronEngine {
   /** Fires each job whose next occurrence is at or before now(), once; answers how many fired. */
   runDue(): Promise<number>;
+  /** The earliest next occurrence of any job (epoch ms); undefined when none has one. */
+  nextDueAt(): number | undefined;
   /** The jobs scheduled and not stopped. */
   jobs(): ManualCronJob[];
 }
@@ -37,6 +39,10 @@ export function createManualCron(now: () => number): ManualCron {
         await entry.fire(at);
       }
       return fired;
+    },
+    nextDueAt() {
+      const times = [...active].flatMap(({ job }) => (job.nextAt === undefined ? [] : [job.nextAt]));
+      return times.length === 0 ? undefined : Math.min(...times);
     },
     jobs: () => [...active].map((entry) => ({ ...entry.job })),
   };

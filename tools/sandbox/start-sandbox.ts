@@ -11,7 +11,12 @@ import type { Scheduler } from '../../src/scheduler/scheduler.js';
 import { SLACK_EVENTS_PATH } from '../../src/slack/app.js';
 import { openStore } from '../../src/store/store.js';
 import { createKeyVault } from '../../src/vault/key-vault.js';
-import { type EmulatorUser, type RunningEmulator, startEmulator } from '../emulator/index.js';
+import {
+  type EmulatorControl,
+  type EmulatorUser,
+  type RunningEmulator,
+  startEmulator,
+} from '../emulator/index.js';
 import { createManualCron } from './clock-driven-cron.js';
 import { type ClockControl, createSandboxClock } from './sandbox-clock.js';
 import { SANDBOX_PEOPLE } from './sandbox-identity.js';
@@ -25,6 +30,11 @@ const SANDBOX_TRANSITION_MS = 1500;
 const SANDBOX_POLL_INTERVAL_MS = 1000;
 /** How often cron occurrences are looked for: node-cron's own resolution, a second. */
 const CRON_CHECK_MS = 1000;
+/**
+ * A clock move stops at most this often for the reminders and digests it passes; past that (a minutely
+ * schedule moved a week) the rest fire once at the move's end, as node-cron does after a jump.
+ */
+const MAX_STOPS_PER_MOVE = 200;
 const VAULT_KEY_FILE = 'sandbox-vault.key';
 /** One database per dialect: each is made with that dialect's emulator world. */
 const DATABASE_FILES: Record<Dialect, string> = { contract: 'sandbox.db', v1: 'sandbox-v1.db' };
@@ -59,6 +69,11 @@ export interface RunningSandbox {
   /** The bot's own HTTP server (where the stand-in sends Slack's requests). */
   botUrl: string;
   emulatorUrl: string;
+  /**
+   * The emulator's world, for what the page cannot do in one step: a test gives a person many running
+   * machines, or makes Paperspace refuse a stop, as it would with a bot of its own.
+   */
+  world: EmulatorControl;
   /** The page's clock control: moves the bot's and the emulator's time and runs what fell due. */
   clock: ClockControl;
   close(): Promise<void>;
@@ -75,11 +90,21 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const clock: ClockControl = {
     reading: () => ({ now: now(), offsetMs: sandboxClock.offsetMs() }),
     async advance(ms) {
-      // A reminder or digest stored since the last tick is put on the cron engine first, so its next
-      // time is counted from before the move, as it was set, and the move can pass it.
-      await scheduler?.tick();
-      sandboxClock.advance(ms);
-      await cron.runDue();
+      const targetOffset = sandboxClock.offsetMs() + ms;
+      // The move stops at each reminder or digest on its way, as real time would pass it: each is posted
+      // at its own time (its message stamped with the time it said, and about the machines running
+      // then), not at the end of the move. A reminder or digest stored since the last tick is put on the
+      // cron engine first, so that its next time is counted from before the move, as it was set.
+      for (let stops = 0; ; stops += 1) {
+        await scheduler?.tick();
+        const due = cron.nextDueAt();
+        const dueOffset = due === undefined ? targetOffset : due - realNow();
+        const stopAt = stops < MAX_STOPS_PER_MOVE ? Math.min(dueOffset, targetOffset) : targetOffset;
+        const step = stopAt - sandboxClock.offsetMs();
+        if (step > 0) sandboxClock.advance(step);
+        await cron.runDue();
+        if (sandboxClock.offsetMs() >= targetOffset) break;
+      }
       await scheduler?.tick();
     },
   };
@@ -150,7 +175,14 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     slack.setRequestUrl(`${botUrl}${SLACK_EVENTS_PATH}`);
 
     announce(logger, `${slack.url}/`, emulator, dialect);
-    return { url: `${slack.url}/`, botUrl, emulatorUrl: emulator.url, clock, close: closeAll };
+    return {
+      url: `${slack.url}/`,
+      botUrl,
+      emulatorUrl: emulator.url,
+      world: emulator.state,
+      clock,
+      close: closeAll,
+    };
   } catch (error) {
     await closeAll();
     throw error;

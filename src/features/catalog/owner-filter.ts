@@ -14,6 +14,7 @@ import type { Machine } from '../../paperspace/schemas.js';
 import { escapeMrkdwn } from '../../slack/block-kit/text.js';
 import { SLASH_COMMAND } from '../../slack/ids.js';
 import type { Interaction } from '../../slack/interaction.js';
+import { slackProfile } from '../../slack/user-profile.js';
 import type { Store } from '../../store/store.js';
 import type { KeyVault, LinkedAccount } from '../../vault/key-vault.js';
 import type { RawFilters } from './listings.js';
@@ -34,7 +35,7 @@ export interface OwnerFilter {
 
 /** The filters with `owner` turned into getMachines' `userId` (legacy) or a narrowing (v1). */
 export async function resolveOwnerFilter(
-  interaction: Pick<Interaction, 'user'>,
+  interaction: Pick<Interaction, 'user' | 'web' | 'deps'>,
   deps: { vault: Pick<KeyVault, 'account'>; store: Pick<Store, 'machineOwners'> },
   linked: { client: PaperspaceClient; account: LinkedAccount },
   filters: RawFilters,
@@ -69,7 +70,7 @@ export async function resolveOwnerFilter(
 
 /** The person `owner=` names, as the owner rule compares people. */
 async function ownerOf(
-  { user }: Pick<Interaction, 'user'>,
+  { user, web, deps: platform }: Pick<Interaction, 'user' | 'web' | 'deps'>,
   deps: { vault: Pick<KeyVault, 'account'> },
   { client, account: askers }: { client: PaperspaceClient; account: LinkedAccount },
   owner: string,
@@ -84,7 +85,8 @@ async function ownerOf(
           'account), so none of the machines your key lists is theirs.',
       );
     }
-    return { userId: mentioned, paperspaceUserId: account?.userId };
+    if (account !== undefined) return { userId: mentioned, paperspaceUserId: account.userId };
+    return { userId: mentioned, paperspaceUserId: await byProfileEmail(client, web, platform, mentioned) };
   }
   const typed = owner.replace(/^@/, '').trim().toLowerCase();
   const users = await client.users.list({});
@@ -100,6 +102,30 @@ async function ownerOf(
   const named = matches.map((candidate) => escapeMrkdwn(paperspaceUserLabel(candidate))).join(', ');
   throw new UserFacingError(
     `${escapeMrkdwn(owner)} matches ${matches.length} people (${named}): give a full name or an e-mail.`,
+  );
+}
+
+/**
+ * A mentioned person who linked no key is found among the users the asker's key lists by the e-mail on
+ * their Slack profile, as a create for them is; one whose e-mail none of them has is told to be outside
+ * the team, rather than shown an empty list. Undefined when Slack shows no e-mail.
+ */
+async function byProfileEmail(
+  client: PaperspaceClient,
+  web: Interaction['web'],
+  platform: Interaction['deps'],
+  slackUserId: string,
+): Promise<string | undefined> {
+  const profile = await slackProfile(web, slackUserId, platform.logger);
+  const email = profile.email?.toLowerCase();
+  if (email === undefined) return undefined;
+  const users = await client.users.list({});
+  const found = users.find((candidate) => candidate.email.toLowerCase() === email);
+  if (found !== undefined) return found.id;
+  throw new UserFacingError(
+    `${escapeMrkdwn(profile.name ?? 'The person you mentioned')} is not in your Paperspace team: none of ` +
+      `the users your key can see has ${escapeMrkdwn(profile.email ?? '')}, the e-mail on their Slack ` +
+      'profile, so none of the machines your key lists is theirs.',
   );
 }
 

@@ -43,9 +43,15 @@ describe('/ps list owner=', () => {
     );
   });
 
-  it('says who must link a key when the person mentioned is unknown to the bot', async () => {
-    const shown = await list(bot, `list owner=<@${USERS.ada.slackId}|ada>`);
-    expect(shown).toContain('The person you mentioned has not linked a Paperspace key');
+  it('says the person mentioned is not in the team by the e-mail on their Slack profile, before they link a key', async () => {
+    // On v1 an empty list would otherwise read as if Ada simply owned nothing (issue 45).
+    for (const on of [bot, v1]) {
+      const shown = await list(on, `list owner=<@${USERS.ada.slackId}|ada>`);
+      expect(shown).toContain(
+        'Ada Park is not in your Paperspace team: none of the users your key can see has ada.park@example.com',
+      );
+      expect(shown).not.toMatch(/No machines match|<@U/);
+    }
   });
 
   it('says the person mentioned is not in the team when they linked an outsider’s key', async () => {

@@ -121,6 +121,20 @@ describeInChromium('the sandbox clock in a browser', () => {
     expect(await report.textContent()).toMatch(/as of Today at/);
   });
 
+  it('redraws the dates already shown when the clock moves: the report of today is as of yesterday a day on', {
+    timeout: 30_000,
+  }, async () => {
+    const report = page.locator('#timeline .message', { hasText: 'as of' }).last();
+    const reportTs = await report.getAttribute('data-ts');
+    const before = sandbox.clock.reading().now;
+    await page.getByRole('region', { name: 'Sandbox clock' }).getByRole('button', { name: '+1 day' }).click();
+    await expect
+      .poll(() => sandbox.clock.reading().now - before, { timeout: STEP_TIMEOUT_MS })
+      .toBeGreaterThanOrEqual(86_400_000);
+    const same = page.locator(`#timeline .message[data-ts="${reportTs}"]`);
+    await expect.poll(() => same.textContent(), { timeout: STEP_TIMEOUT_MS }).toMatch(/as of Yesterday at/);
+  });
+
   it('greys the read-only Messages tab’s Send, and keeps the clock’s heading readable on the sidebar', {
     timeout: 30_000,
   }, async () => {

@@ -244,7 +244,8 @@ function renderMessages(container, messages, cache, options) {
   const seen = new Set();
   const nodes = messages.map((message) => {
     const id = `${message.ephemeral ? 'e' : 'm'} ${key(message)}`;
-    const version = JSON.stringify(message);
+    // "Today" and "Tomorrow" are read against the sandbox clock: a move redraws the message's dates.
+    const version = `${state.clockOffsetMs ?? 0} ${JSON.stringify(message)}`;
     seen.add(id);
     const cached = cache.get(id);
     if (cached && cached.version === version) return cached.node;
