@@ -14,6 +14,8 @@ import { type HandSpreadTimer, handSpreadTimer } from '../../support/hand-spread
 import { TEAM_ID, USERS } from '../../support/test-bot.js';
 
 const START = 1_700_000_000_000;
+/** How long a poll's work may take to show, on a shared machine under load: the wait ends as soon as it shows. */
+const SETTLES = { timeout: 10_000 };
 
 let h: SchedulerHarness;
 let wall: HandSpreadTimer;
@@ -82,13 +84,13 @@ describe("each person's poll at a moment of their own", () => {
     expect(listCalls('ada') + listCalls('sam')).toBe(0);
 
     wall.advanceTo(START + momentOf(early));
-    await vi.waitFor(() => expect(listCalls(early)).toBe(1));
+    await vi.waitFor(() => expect(listCalls(early)).toBe(1), SETTLES);
     expect(listCalls(late)).toBe(0);
     wall.advanceTo(START + momentOf(late));
-    await vi.waitFor(() => expect(listCalls(late)).toBe(1));
+    await vi.waitFor(() => expect(listCalls(late)).toBe(1), SETTLES);
     // Each poll ends by drawing its card again; one still under way at the next interval is skipped
     // there (a person is never polled twice at once), which is not what this test is about.
-    await vi.waitFor(() => expect(cardUpdates(early) * cardUpdates(late)).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(cardUpdates(early) * cardUpdates(late)).toBeGreaterThan(0), SETTLES);
 
     // Next interval: the machines got there; each person is listed at the same moment of it.
     h.clock.advance(POLL_INTERVAL_MS);
@@ -96,10 +98,10 @@ describe("each person's poll at a moment of their own", () => {
     await fire();
     expect(listCalls(early) + listCalls(late)).toBe(2);
     wall.advanceTo(START + POLL_INTERVAL_MS + momentOf(early));
-    await vi.waitFor(() => expect(repliesIn(MACHINES[early].channel)).toHaveLength(1));
+    await vi.waitFor(() => expect(repliesIn(MACHINES[early].channel)).toHaveLength(1), SETTLES);
     expect(listCalls(late)).toBe(1);
     wall.advanceTo(START + POLL_INTERVAL_MS + momentOf(late));
-    await vi.waitFor(() => expect(repliesIn(MACHINES[late].channel)).toHaveLength(1));
+    await vi.waitFor(() => expect(repliesIn(MACHINES[late].channel)).toHaveLength(1), SETTLES);
     expect(messageText(repliesIn(MACHINES[late].channel)[0]?.args ?? {})).toContain(MACHINES[late].name);
     expect(listCalls('ada')).toBe(2);
     expect(listCalls('sam')).toBe(2);
@@ -112,16 +114,16 @@ describe("each person's poll at a moment of their own", () => {
 
     await fire();
     wall.advanceTo(START + POLL_INTERVAL_MS);
-    await vi.waitFor(() => expect(listCalls('sam')).toBe(1));
+    await vi.waitFor(() => expect(listCalls('sam')).toBe(1), SETTLES);
     expect(h.emulator.state.heldRequests()).toBe(1);
     // Sam's poll ends by drawing his card again; one still under way at the next interval is skipped.
-    await vi.waitFor(() => expect(cardUpdates('sam')).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(cardUpdates('sam')).toBeGreaterThan(0), SETTLES);
 
     // Sam's machine got there; Ada's first list still hangs, unanswered.
     h.clock.advance(POLL_INTERVAL_MS);
     await fire();
     wall.advanceTo(START + POLL_INTERVAL_MS + momentOf('sam'));
-    await vi.waitFor(() => expect(repliesIn(MACHINES.sam.channel)).toHaveLength(1));
+    await vi.waitFor(() => expect(repliesIn(MACHINES.sam.channel)).toHaveLength(1), SETTLES);
     wall.advanceTo(START + 2 * POLL_INTERVAL_MS);
     // Ada was skipped at her moment, not listed again on top of the hung call.
     expect(h.emulator.state.heldRequests()).toBe(1);
@@ -163,7 +165,7 @@ describe("each person's poll at a moment of their own", () => {
       await run?.();
       const listed = () =>
         byHand.emulator.state.requests().filter((request) => request.path.endsWith('/getMachines')).length;
-      await vi.waitFor(() => expect(listed()).toBe(2));
+      await vi.waitFor(() => expect(listed()).toBe(2), SETTLES);
     } finally {
       await byHand.close();
     }
