@@ -1,14 +1,11 @@
-// How reminders read in replies: their schedule in words, their short id, their next time.
+// How reminders read in replies: their schedule in words, their number in the list, their next time.
+// Never their id: people name a reminder by its number or its time (reminder-choice.ts).
 
 import { nextFireTime } from '../../scheduler/cron-engine.js';
 import { escapeMrkdwn, isoMinutes, slackDate } from '../../slack/block-kit/text.js';
 import type { Reminder } from '../../store/reminders.js';
+import type { NumberedReminder } from './reminder-choice.js';
 import type { RemindParams } from './reminder-days.js';
-
-/** Enough of a UUID to tell one person's reminders apart; `/ps remind off` accepts it. */
-const SHORT_ID_LENGTH = 8;
-
-export const shortId = (reminder: Pick<Reminder, 'id'>) => reminder.id.slice(0, SHORT_ID_LENGTH);
 
 /** "Weekdays at 19:00", "Every day at 07:30", "At 19:00 on * * mon,wed": stored as the reminder's label. */
 export function scheduleLabel(command: RemindParams): string {
@@ -18,13 +15,20 @@ export function scheduleLabel(command: RemindParams): string {
   return `At ${command.time} on days ${days}`;
 }
 
-/** The reminder in one mrkdwn line: id, schedule, zone and the next time (in the reader's zone). */
-export function reminderLine(reminder: Reminder, now: number): string {
+/** The reminder inside a sentence: "weekdays at 19:00 (Europe/Amsterdam)", as mrkdwn. */
+export function reminderInWords(reminder: Pick<Reminder, 'label' | 'cron' | 'timezone'>): string {
+  const label = reminder.label ?? `at ${reminder.cron}`;
+  const lowered = label.charAt(0).toLowerCase() + label.slice(1);
+  return `${escapeMrkdwn(lowered)} (${escapeMrkdwn(reminder.timezone)})`;
+}
+
+/** The reminder in one mrkdwn line: its number, schedule, zone and the next time (in the reader's zone). */
+export function reminderLine({ number, reminder }: NumberedReminder, now: number): string {
   const next = nextFireTime(reminder.cron, reminder.timezone, now);
   const when =
     next === undefined
       ? 'no upcoming time'
       : `next ${slackDate(next, '{date_short_pretty} at {time}', isoMinutes(next))}`;
-  const label = reminder.label ?? `\`${reminder.cron}\``;
-  return `\`${shortId(reminder)}\` ${escapeMrkdwn(label)} (${escapeMrkdwn(reminder.timezone)}) · ${when}`;
+  const label = reminder.label ?? `At ${reminder.cron}`;
+  return `${number}. ${escapeMrkdwn(label)} (${escapeMrkdwn(reminder.timezone)}) · ${when}`;
 }

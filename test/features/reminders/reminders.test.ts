@@ -69,7 +69,7 @@ describe('shutdown reminders, end to end', () => {
   it('are set at a time in the user’s Slack time zone, listed, and fire then in their DM', async () => {
     const reply = await command('remind 19:00 weekdays');
     expect(reply.response_type).toBe('ephemeral');
-    expect(reply.text).toContain('Weekdays at 19:00 (Europe/Amsterdam)');
+    expect(reply.text).toContain('Reminder set: weekdays at 19:00 (Europe/Amsterdam).');
     expect(bot.slack.calls('users.info')[0]?.args.user).toBe(USERS.ada.slackId);
     const [reminder] = await bot.store.reminders.listByUser(ada());
     expect(reminder).toMatchObject({
@@ -84,7 +84,7 @@ describe('shutdown reminders, end to end', () => {
     ]);
 
     const list = await command('reminders');
-    expect(JSON.stringify(list.blocks)).toContain(reminder?.id.slice(0, 8));
+    expect(JSON.stringify(list.blocks)).toContain('1. Weekdays at 19:00 (Europe/Amsterdam)');
     // The next time, 19:00 in Amsterdam, shown to each reader in their own zone.
     expect(JSON.stringify(list.blocks)).toContain(`<!date^${Date.parse('2024-05-15T17:00:00Z') / 1000}^`);
 
@@ -191,10 +191,9 @@ describe('shutdown reminders, end to end', () => {
     expect(messageText(again[0]?.args ?? {})).not.toContain('ada-workstation');
   });
 
-  it('are turned off by their short id, and then no longer fire', async () => {
-    const [reminder] = await bot.store.reminders.listByUser(ada());
-    const reply = await command(`remind off ${reminder?.id.slice(0, 8)}`);
-    expect(reply.text).toContain('Turned off reminder');
+  it('are turned off by their number in the list, and then no longer fire', async () => {
+    const reply = await command('remind off 1');
+    expect(reply.text).toBe('Turned off your reminder weekdays at 19:00 (Europe/Amsterdam).');
     expect(await bot.store.reminders.listByUser(ada())).toHaveLength(0);
     expect((await command('reminders')).text).toContain('no reminders');
 
@@ -206,24 +205,24 @@ describe('shutdown reminders, end to end', () => {
   it('fall back to UTC, and say so, when Slack does not give the time zone', async () => {
     bot.slack.fail('users.info', 'missing_scope');
     const reply = await command('remind 18:30 daily');
-    expect(reply.text).toContain('Every day at 18:30 (UTC)');
+    expect(reply.text).toContain('every day at 18:30 (UTC)');
     expect(reply.text).toContain('uses UTC');
     await command('remind off');
   });
 
-  it('refuse the same reminder twice and unknown ids, naming the problem', async () => {
+  it('refuse the same reminder twice and what names none of them, naming the problem', async () => {
     await command('remind 08:00 mon,wed');
     expect((await command('remind 08:00 mon,wed')).text).toContain('already have this reminder');
-    expect((await command('remind off abcdef12')).text).toContain('no reminder with id "abcdef12"');
+    expect((await command('remind off abcdef12')).text).toContain('"abcdef12" is not one of your reminders');
     await command('remind off');
   });
 
   it('understand the 12-hour clock (7pm, 7:30pm) as the same time in the person’s zone as 19:00', async () => {
     const evening = await command('remind 7pm');
-    expect(evening.text).toContain('Weekdays at 19:00 (Europe/Amsterdam)');
+    expect(evening.text).toContain('weekdays at 19:00 (Europe/Amsterdam)');
     expect((await command('remind 19:00')).text).toContain('already have this reminder');
     const halfPast = await command('remind 7:30pm daily');
-    expect(halfPast.text).toContain('Every day at 19:30 (Europe/Amsterdam)');
+    expect(halfPast.text).toContain('every day at 19:30 (Europe/Amsterdam)');
     const crons = (await bot.store.reminders.listByUser(ada())).map((reminder) => reminder.cron).sort();
     expect(crons).toEqual(['0 19 * * 1-5', '30 19 * * *']);
     const refused = await bot.send(

@@ -118,7 +118,7 @@ const commandSchema = z.discriminatedUnion('name', [
       return cron.startsWith(`${minute} ${hour} `) && cron.split(' ').length === 5;
     }, 'the cron expression fires at the time'),
   z.strictObject({ name: z.literal('reminders') }),
-  z.strictObject({ name: z.literal('remind off'), reminderId: id.nullable() }),
+  z.strictObject({ name: z.literal('remind off'), reminder: id.nullable() }),
   z.strictObject({
     name: z.literal('approvals'),
     channel: z.string().min(1).nullable(),

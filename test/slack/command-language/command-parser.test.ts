@@ -83,7 +83,7 @@ const EXAMPLES: Record<CommandName, { text: string; command: Command }> = {
     command: { name: 'remind', time: '19:00', schedule: 'weekdays', cron: '0 19 * * 1-5' },
   },
   reminders: { text: 'reminders', command: { name: 'reminders' } },
-  'remind off': { text: 'remind off', command: { name: 'remind off', reminderId: null } },
+  'remind off': { text: 'remind off', command: { name: 'remind off', reminder: null } },
   approvals: {
     text: 'approvals <#C0APPROVE|approvals> --expires 48h',
     command: { name: 'approvals', channel: 'C0APPROVE', lifetimeMs: 48 * 3_600_000 },
@@ -248,7 +248,7 @@ describe('parseCommand reads every command', () => {
       'remind 08:00 mon,wed,fri',
       { name: 'remind', time: '08:00', schedule: 'cron', cron: '0 8 * * mon,wed,fri' },
     ],
-    ['remind off r-42', { name: 'remind off', reminderId: 'r-42' }],
+    ['remind off 7pm', { name: 'remind off', reminder: '7pm' }],
   ])('%j', (text, command) => {
     expect(parseCommand(text)).toEqual({ ok: true, command });
   });

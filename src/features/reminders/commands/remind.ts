@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { UserFacingError } from '../../../errors/user-facing-error.js';
 import { isKnownTimeZone, nextFireTime } from '../../../scheduler/cron-engine.js';
 import { plainMessage } from '../../../slack/block-kit/messages.js';
-import { escapeMrkdwn, isoMinutes, slackDate } from '../../../slack/block-kit/text.js';
+import { isoMinutes, slackDate } from '../../../slack/block-kit/text.js';
 import type { CommandContext } from '../../../slack/command-context.js';
 import { accept, fail, splitWithoutKeyValues } from '../../../slack/command-language/command-arguments.js';
 import { parseTimeOfDay } from '../../../slack/command-language/command-values.js';
@@ -15,7 +15,7 @@ import { defineOperation } from '../../../slack/operation.js';
 import { userTimeZone } from '../../../slack/user-time-zone.js';
 import { ReminderRefusedError } from '../../../store/reminders.js';
 import { parseReminderDays, type RemindParams } from '../reminder-days.js';
-import { scheduleLabel, shortId } from '../reminder-text.js';
+import { reminderInWords, scheduleLabel } from '../reminder-text.js';
 import type { RemindersDeps } from '../reminders-deps.js';
 
 /** A person's reminders are for "what is still running"; more than a handful is a mistake. */
@@ -102,11 +102,14 @@ async function remind(command: RemindParams, context: CommandContext, deps: Remi
       (created) => created.id,
     )
     .catch((error: unknown) => {
-      throw error instanceof ReminderRefusedError ? refusal(error) : error;
+      // A duplicate has the same time, days and zone as the one asked for: it reads the same.
+      throw error instanceof ReminderRefusedError
+        ? refusal(error, reminderInWords({ label, cron: command.cron, timezone: zone.timezone }))
+        : error;
     });
   const next = nextFireTime(reminder.cron, reminder.timezone, now);
   const lines = [
-    `⏰ Reminder set: ${escapeMrkdwn(label)} (${escapeMrkdwn(zone.timezone)}), id \`${shortId(reminder)}\`.`,
+    `⏰ Reminder set: ${reminderInWords(reminder)}.`,
     next === undefined
       ? ''
       : `The first one is ${slackDate(next, '{date_short_pretty} at {time}', isoMinutes(next))}.`,
@@ -119,14 +122,13 @@ async function remind(command: RemindParams, context: CommandContext, deps: Remi
   await context.replyPrivately(plainMessage(text));
 }
 
-function refusal(error: ReminderRefusedError): UserFacingError {
+function refusal(error: ReminderRefusedError, existing: string): UserFacingError {
   if (error.reason === 'duplicate') {
-    const id = shortId({ id: error.detail.existingId ?? '' });
     return new UserFacingError(
-      `You already have this reminder (${id}). \`${SLASH_COMMAND} reminders\` lists yours.`,
+      `You already have this reminder: ${existing}. \`${SLASH_COMMAND} reminders\` lists yours.`,
     );
   }
   return new UserFacingError(
-    `You have ${error.detail.count} reminders, the most there can be. Turn one off first with \`${SLASH_COMMAND} remind off <id>\`.`,
+    `You have ${error.detail.count} reminders, the most there can be. Turn one off first with \`${SLASH_COMMAND} remind off <number>\` (its number in \`${SLASH_COMMAND} reminders\`).`,
   );
 }

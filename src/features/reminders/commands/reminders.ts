@@ -1,4 +1,5 @@
-// `/ps reminders`: the person's reminders with their next time, and machines they snoozed.
+// `/ps reminders`: the person's reminders, numbered for `/ps remind off`, with their next time, and
+// machines they snoozed.
 
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
@@ -17,6 +18,7 @@ import { withoutArguments } from '../../../slack/command-language/command-argume
 import { SLASH_COMMAND } from '../../../slack/ids.js';
 import { defineOperation } from '../../../slack/operation.js';
 import type { Snooze } from '../../../store/reminder-snoozes.js';
+import { numberReminders } from '../reminder-choice.js';
 import { reminderLine } from '../reminder-text.js';
 import type { RemindersDeps } from '../reminders-deps.js';
 
@@ -52,7 +54,11 @@ async function listReminders(_command: unknown, context: CommandContext, deps: R
   if (reminders.length > 0) {
     blocks.push({
       type: 'section',
-      text: mrkdwn(reminders.map((reminder) => reminderLine(reminder, now)).join('\n')),
+      text: mrkdwn(
+        numberReminders(reminders)
+          .map((numbered) => reminderLine(numbered, now))
+          .join('\n'),
+      ),
     });
   }
   if (snoozes.length > 0) {
@@ -61,9 +67,12 @@ async function listReminders(_command: unknown, context: CommandContext, deps: R
     );
     blocks.push(section(lines.join('\n')));
   }
+  const offAll = `\`${SLASH_COMMAND} remind off\` turns off all of them and the snoozes.`;
   blocks.push(
     contextLine(
-      `\`${SLASH_COMMAND} remind off &lt;id&gt;\` turns one off, \`${SLASH_COMMAND} remind off\` all of them and the snoozes.`,
+      reminders.length === 0
+        ? offAll
+        : `\`${SLASH_COMMAND} remind off 1\` turns off reminder 1 (its time works too: \`${SLASH_COMMAND} remind off 19:00\`); ${offAll}`,
     ),
   );
   await context.replyPrivately({ blocks, text: title });
