@@ -4,15 +4,16 @@
 import { nextFireTime } from '../../scheduler/cron-engine.js';
 import { escapeMrkdwn, isoMinutes, slackDate } from '../../slack/block-kit/text.js';
 import type { Reminder } from '../../store/reminders.js';
+import { daysInWords } from './days-in-words.js';
 import type { NumberedReminder } from './reminder-choice.js';
 import type { RemindParams } from './reminder-days.js';
 
-/** "Weekdays at 19:00", "Every day at 07:30", "At 19:00 on * * mon,wed": stored as the reminder's label. */
+/** "Weekdays at 19:00", "Every day at 07:30", "At 19:00 on Monday and Wednesday": stored as its label. */
 export function scheduleLabel(command: RemindParams): string {
   if (command.schedule === 'weekdays') return `Weekdays at ${command.time}`;
   if (command.schedule === 'daily') return `Every day at ${command.time}`;
-  const days = command.cron.split(' ').slice(2).join(' ');
-  return `At ${command.time} on days ${days}`;
+  const [, , dayOfMonth = '*', month = '*', dayOfWeek = '*'] = command.cron.split(' ');
+  return `At ${command.time} on ${daysInWords(dayOfMonth, month, dayOfWeek)}`;
 }
 
 /** The reminder inside a sentence: "weekdays at 19:00 (Europe/Amsterdam)", as mrkdwn. */

@@ -46,9 +46,9 @@ describe('reminders named by their number or their time', () => {
     // At 11:00 in Amsterdam the 08:00 one fires next on Monday, after the others, and still comes
     // first: numbers do not move each time a reminder fires.
     expect(await listed()).toEqual([
-      '1. At 08:00 on days * * mon,wed (Europe/Amsterdam)',
+      '1. At 08:00 on Monday and Wednesday (Europe/Amsterdam)',
       '2. Weekdays at 19:00 (Europe/Amsterdam)',
-      '3. At 19:00 on days * * sat,sun (Europe/Amsterdam)',
+      '3. At 19:00 on Saturday and Sunday (Europe/Amsterdam)',
     ]);
   });
 
@@ -65,7 +65,7 @@ describe('reminders named by their number or their time', () => {
       [
         '❌ You have 2 reminders at 19:00:',
         '2. weekdays at 19:00 (Europe/Amsterdam)',
-        '3. at 19:00 on days * * sat,sun (Europe/Amsterdam)',
+        '3. at 19:00 on Saturday and Sunday (Europe/Amsterdam)',
         'Say which by its number: `/ps remind off 2` or `/ps remind off 3`.',
       ].join('\n'),
     );
@@ -85,11 +85,11 @@ describe('reminders named by their number or their time', () => {
 
   it('turn off the one with that number, and say which by its time and days', async () => {
     const reply = await command('remind off 1');
-    expect(reply.text).toBe('Turned off your reminder at 08:00 on days * * mon,wed (Europe/Amsterdam).');
+    expect(reply.text).toBe('Turned off your reminder at 08:00 on Monday and Wednesday (Europe/Amsterdam).');
     expect(await stored()).toEqual(['0 19 * * 1-5', '0 19 * * sat,sun']);
     expect(await listed()).toEqual([
       '1. Weekdays at 19:00 (Europe/Amsterdam)',
-      '2. At 19:00 on days * * sat,sun (Europe/Amsterdam)',
+      '2. At 19:00 on Saturday and Sunday (Europe/Amsterdam)',
     ]);
   });
 
@@ -105,7 +105,7 @@ describe('reminders named by their number or their time', () => {
       reminder.cron.endsWith('sat,sun'),
     );
     const reply = await command(`remind off ${weekend?.id.slice(0, 8)}`);
-    expect(reply.text).toBe('Turned off your reminder at 19:00 on days * * sat,sun (Europe/Amsterdam).');
+    expect(reply.text).toBe('Turned off your reminder at 19:00 on Saturday and Sunday (Europe/Amsterdam).');
     expect(await stored()).toEqual(['0 19 * * 1-5']);
   });
 
