@@ -155,7 +155,7 @@ describe.skipIf(postgresSkipReason !== undefined)('replicas as processes, killed
       const restarted = await restarting;
       await untilSettled(d, commands, killed.name);
 
-      const figures = tally(d.emulator, d.slack, commands);
+      const figures = tally(d.emulator, d.slack, commands, killed.name);
       const settledAfter = Math.round((Date.now() - sentAt) / 1000);
       console.info(`${describeFigures(`SIGKILL round ${round}`, figures)}; settled ${settledAfter} s in`);
       const context = [...troubles(killed), ...troubles(restarted), ...troubles(d.replica('replica-b'))];
