@@ -24,8 +24,11 @@ export interface RoundFigures {
   acked: number;
   /** Machines Paperspace took a start request for. */
   started: number;
-  /** Of those, the ones whose command went to the replica that was killed: it sent them before dying. */
-  startedByKilled: number;
+  /**
+   * Of those, the ones whose command went to the replica that was killed: it sent them before dying.
+   * Undefined when no replica was killed (the database cut).
+   */
+  startedByKilled: number | undefined;
   /** Completions posted for the started machines, in all. */
   completions: number;
   /** Started machines no completion named. */
@@ -98,7 +101,8 @@ export function tally(
     commands: commands.length,
     acked: commands.filter((command) => command.acked).length,
     started: started.length,
-    startedByKilled: started.filter((command) => command.via === killed).length,
+    startedByKilled:
+      killed === undefined ? undefined : started.filter((command) => command.via === killed).length,
     completions: completions.reduce((sum, lines) => sum + lines.length, 0),
     lost: completions.filter((lines) => lines.length === 0).length,
     twice: completions.filter((lines) => lines.length > 1).length,
@@ -112,8 +116,10 @@ export function tally(
 /** The figures as one line for the test's output. */
 export function describeFigures(label: string, figures: RoundFigures): string {
   return (
-    `${label}: ${figures.commands} commands, ${figures.acked} acked; ${figures.started} started ` +
-    `(${figures.startedByKilled} by the killed replica), ` +
+    `${label}: ${figures.commands} commands, ${figures.acked} acked; ${figures.started} started` +
+    (figures.startedByKilled === undefined ? '' : ' ') +
+    (figures.startedByKilled === undefined ? '' : `(${figures.startedByKilled} by the killed replica)`) +
+    ', ' +
     `${figures.completions} completions, ${figures.lost} lost, ${figures.twice} twice, ` +
     `${figures.startedButToldNotSent} started but told it did not happen; ${figures.notStarted} not started, ` +
     `${figures.notStartedTold} of them told so; ${figures.ackedWithoutMessage} acked with no message at all`
