@@ -54,7 +54,7 @@ export interface ApiErrorSubject {
 
 export interface ApiErrorDetails {
   operation: string;
-  /** What the client was doing, as a verb phrase: "start machine ps123". */
+  /** What the client was doing, as a verb phrase: "start this machine". */
   action: string;
   status: number;
   /** The parsed JSON body, or the (trimmed, redacted) text when the body is not JSON. */

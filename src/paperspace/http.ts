@@ -58,7 +58,7 @@ export type QueryValue = string | number | boolean | null | undefined;
 export interface HttpRequest<T> extends RequestOptions {
   /** Client operation name for metrics and errors, e.g. `machines.start`. */
   operation: string;
-  /** What the request does, as a verb phrase for messages: "start machine ps123". */
+  /** What the request does, as a verb phrase for messages: "start this machine". */
   action: string;
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   url: string;

@@ -22,7 +22,11 @@ import { parseRequest } from './request-params/parse-request.js';
 
 const DESTROY_HINT = "Only the machine's owner, or a team administrator for a team machine, can destroy it.";
 
-/** A machine's id checked, and the request about it; nothing is sent when the id is not one. */
+/**
+ * A machine's id checked, and the request about it; nothing is sent when the id is not one. The action
+ * says "this machine", not its id: it is read by a person, who knows the machine by its name (the
+ * subject keeps the id for the logs).
+ */
 function aboutMachine(operation: string, action: string, machineId: string) {
   const id = validMachineId(machineId, operation, action);
   return { id, request: { operation, action, subject: machineSubject(id) } };
@@ -46,36 +50,32 @@ export function askCreate(params: CreateMachineParams, template: TemplateInfo | 
 
 /** start, stop and restart; the contract makes a repeated start or stop a no-op, a restart twice is two. */
 export function askPower(verb: 'start' | 'stop' | 'restart', machineId: string) {
-  const { id, request } = aboutMachine(`machines.${verb}`, `${verb} machine ${machineId}`, machineId);
+  const { id, request } = aboutMachine(`machines.${verb}`, `${verb} this machine`, machineId);
   return { id, request: { ...request, idempotent: verb !== 'restart' } };
 }
 
 export function askDestroy(machineId: string, params: DestroyMachineParams) {
-  const { id, request } = aboutMachine('machines.destroy', `destroy machine ${machineId}`, machineId);
+  const { id, request } = aboutMachine('machines.destroy', 'destroy this machine', machineId);
   const fields = parseRequest(destroyMachineParamsSchema, params, request.operation, request.action);
   return { id, fields, request: { ...request, permissionHint: DESTROY_HINT } };
 }
 
 export function askUpdate(machineId: string, params: UpdateMachineParams) {
-  const { id, request } = aboutMachine('machines.update', `update machine ${machineId}`, machineId);
+  const { id, request } = aboutMachine('machines.update', 'update this machine', machineId);
   const fields = parseRequest(updateMachineParamsSchema, params, request.operation, request.action);
   return { id, fields, request };
 }
 
 export function askSetAccess(machineId: string, params: SetMachineAccessParams) {
   const verb = params?.enableAccess === false ? 'revoke' : 'grant';
-  const { id, request } = aboutMachine(
-    'machines.setAccess',
-    `${verb} access to machine ${machineId}`,
-    machineId,
-  );
+  const { id, request } = aboutMachine('machines.setAccess', `${verb} access to this machine`, machineId);
   const fields = parseRequest(setMachineAccessParamsSchema, params, request.operation, request.action);
   return { id, fields, request };
 }
 
 /** The contract reads a month's usage; v1 has no such call, and estimates it from the machine's events. */
 export function askUtilization(machineId: string, billingMonth: string, how: 'read' | 'estimate') {
-  const action = `${how} the usage of machine ${machineId} for ${billingMonth}`;
+  const action = `${how} this machine's usage for ${billingMonth}`;
   const query = parseRequest(
     utilizationParamsSchema,
     { machineId, billingMonth },

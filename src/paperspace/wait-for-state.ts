@@ -44,7 +44,7 @@ export async function waitForState(
       intervalMs: options.intervalMs ?? DEFAULT_WAIT_INTERVAL_MS,
     },
     'machines.waitForState',
-    `wait for machine ${machineId} to become ${state}`,
+    `wait for this machine to become ${state}`,
   );
   const { signal, onChange } = options;
   signal?.throwIfAborted();

@@ -48,7 +48,7 @@ describe('start, stop, restart: the owner only', () => {
       const error = await rejectionOf(world.sam.machines[verb](MAYA_BUILD));
       expect(error).toBeInstanceOf(PaperspacePermissionError);
       expect(error.message).toBe(
-        `Paperspace does not allow your account to ${verb} machine ${MAYA_BUILD}: ` +
+        `Paperspace does not allow your account to ${verb} this machine: ` +
           `Only the machine's owner can ${verb} it.`,
       );
       world.clock.advance(TRANSITION_MS);
@@ -71,7 +71,7 @@ describe('destroy: the owner, or the team administrator', () => {
     const error = await rejectionOf(world.sam.machines.destroy(MAYA_BUILD));
     expect(error).toBeInstanceOf(PaperspacePermissionError);
     expect(error.message).toBe(
-      `Paperspace does not allow your account to destroy machine ${MAYA_BUILD}: ` +
+      'Paperspace does not allow your account to destroy this machine: ' +
         "Only the machine's owner or an administrator of its team can destroy it.",
     );
     expect((await world.maya.machines.show(MAYA_BUILD)).name).toBe('team-build');

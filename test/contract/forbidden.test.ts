@@ -256,14 +256,14 @@ const FORBIDDEN: ForbiddenRequest[] = [
     who: 'ada',
     call: (client) => client.machines.utilization('psada001', '2024-5'),
     clientMessage:
-      'Cannot read the usage of machine psada001 for 2024-5: billingMonth must be a month written YYYY-MM, e.g. 2024-05.',
+      "Cannot read this machine's usage for 2024-5: billingMonth must be a month written YYYY-MM, e.g. 2024-05.",
     wire: {
       method: 'GET',
       path: '/machines/getUtilization',
       query: { machineId: 'psada001', billingMonth: '2024-5' },
     },
     operation: 'machines.utilization',
-    action: 'read the usage of machine psada001 for 2024-5',
+    action: "read this machine's usage for 2024-5",
     serverMessage: /billingMonth must look like YYYY-MM, got "2024-5"/,
   },
 ];

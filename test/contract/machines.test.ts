@@ -252,7 +252,7 @@ describe('machine access', () => {
     expect((await world.sam.machines.list({ machineId: ADA_RENDER })).length).toBe(1);
     const startBySam = await rejectionOf(world.sam.machines.start(ADA_RENDER));
     expect(startBySam).toBeInstanceOf(PaperspacePermissionError);
-    expect(startBySam.message).toMatch(/^Paperspace does not allow your account to start machine psada003/);
+    expect(startBySam.message).toMatch(/^Paperspace does not allow your account to start this machine/);
     expect((await world.ada.machines.show(ADA_RENDER)).state).toBe('off');
 
     await world.ada.machines.setAccess(ADA_RENDER, { userId: 'u1sam', enableAccess: false });

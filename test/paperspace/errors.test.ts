@@ -31,7 +31,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const details = { operation: 'machines.start', action: 'start machine ps1', body: undefined };
+const details = { operation: 'machines.start', action: 'start this machine', body: undefined };
 
 describe('createApiError', () => {
   it.each([
@@ -55,16 +55,16 @@ describe('createApiError', () => {
   it('keeps an unlisted status as a plain PaperspaceApiError that still says what failed', () => {
     const error = createApiError({ ...details, status: 418, serverMessage: 'short and stout' });
     expect(error.constructor).toBe(PaperspaceApiError);
-    expect(error.message).toBe('Paperspace refused to start machine ps1: short and stout.');
+    expect(error.message).toBe('Paperspace refused to start this machine: short and stout.');
   });
 
   it('adds who may do it to a 403, unless the server already said exactly that', () => {
     const permission = { ...details, status: 403, permissionHint: 'Only the owner can start it.' };
     expect(createApiError({ ...permission, serverMessage: 'Forbidden' }).message).toBe(
-      'Paperspace does not allow your account to start machine ps1: Forbidden. Only the owner can start it.',
+      'Paperspace does not allow your account to start this machine: Forbidden. Only the owner can start it.',
     );
     expect(createApiError({ ...permission, serverMessage: 'Only the owner can start it' }).message).toBe(
-      'Paperspace does not allow your account to start machine ps1: Only the owner can start it.',
+      'Paperspace does not allow your account to start this machine: Only the owner can start it.',
     );
   });
 
@@ -74,7 +74,7 @@ describe('createApiError', () => {
     expect(
       createApiError({ ...permission, serverMessage: "Only the machine's owner can start it" }).message,
     ).toBe(
-      "Paperspace does not allow your account to start machine ps1: Only the machine's owner can start it.",
+      "Paperspace does not allow your account to start this machine: Only the machine's owner can start it.",
     );
     expect(createApiError({ ...permission, serverMessage: 'Access denied' }).message).toContain(hint);
   });
@@ -143,7 +143,7 @@ describe('errors parsed from Paperspace answers', () => {
     expect(authError.serverMessage).toBe('Invalid API token');
     expect(authError.body).toEqual({ status: 400, message: 'Invalid API token' });
     expect(authError.message).toBe(
-      'Paperspace rejected the API key while trying to start machine psabc123. Link a new API key with /ps login.',
+      'Paperspace rejected the API key while trying to start this machine. Link a new API key with /ps login.',
     );
   });
 
@@ -168,7 +168,7 @@ describe('errors parsed from Paperspace answers', () => {
     expect(error).toBeInstanceOf(PaperspacePermissionError);
     expect((error as PaperspacePermissionError).body).toBe('Forbidden');
     expect((error as Error).message).toBe(
-      "Paperspace does not allow your account to start machine psabc123: Forbidden. Only the machine's owner can start, stop or restart it.",
+      "Paperspace does not allow your account to start this machine: Forbidden. Only the machine's owner can start, stop or restart it.",
     );
   });
 
@@ -178,7 +178,7 @@ describe('errors parsed from Paperspace answers', () => {
     expect((error as PaperspaceConflictError).body).toBeUndefined();
     expect((error as PaperspaceConflictError).serverMessage).toBeUndefined();
     expect((error as Error).message).toBe(
-      'Paperspace could not start machine psabc123 because of a conflict. Check its current state and try again.',
+      'Paperspace could not start this machine because of a conflict. Check its current state and try again.',
     );
   });
 
@@ -189,7 +189,7 @@ describe('errors parsed from Paperspace answers', () => {
     }));
     expect(error).toBeInstanceOf(PaperspaceBadRequestError);
     expect((error as Error).message).toBe(
-      'Paperspace rejected the request to start machine psabc123: size is too small. Check the values and try again.',
+      'Paperspace rejected the request to start this machine: size is too small. Check the values and try again.',
     );
   });
 

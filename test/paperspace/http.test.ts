@@ -208,7 +208,7 @@ describe('the HTTP core', () => {
     expect(error).toBeInstanceOf(PaperspaceTimeoutError);
     expect((error as PaperspaceTimeoutError).timeoutMs).toBe(100);
     expect((error as Error).message).toBe(
-      'Paperspace did not answer within 100 ms while trying to restart machine psabc123. ' +
+      'Paperspace did not answer within 100 ms while trying to restart this machine. ' +
         'It may have been done anyway: check before repeating it.',
     );
     expect(performance.now() - started).toBeLessThan(1500);

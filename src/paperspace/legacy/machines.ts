@@ -84,7 +84,7 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
   }
 
   async function show(machineId: string, options?: RequestOptions): Promise<MachineWithEvents> {
-    const action = `show machine ${machineId}`;
+    const action = 'show this machine';
     const id = validMachineId(machineId, 'machines.show', action);
     const response = await core.send({
       ...options,
@@ -176,9 +176,9 @@ export function createMachinesResource(context: ResourceContext): MachinesResour
       );
     },
 
-    async accessors(machineId) {
+    async accessors(_machineId) {
       throw new PaperspaceError(
-        `Cannot list who has access to machine ${machineId}: the contract's API has no such call.`,
+        "Cannot list who has access to this machine: the contract's API has no such call.",
         'machines.accessors',
       );
     },

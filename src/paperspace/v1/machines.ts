@@ -48,7 +48,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     const response = await core.send({
       ...options,
       operation: 'machines.show',
-      action: `show machine ${id}`,
+      action: 'show this machine',
       method: 'GET',
       url: url(`/machines/${segment(id)}`),
       credential: 'bearerKey',
@@ -60,7 +60,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
   }
 
   async function show(machineId: string, options?: RequestOptions): Promise<MachineWithEvents> {
-    const id = validMachineId(machineId, 'machines.show', `show machine ${machineId}`);
+    const id = validMachineId(machineId, 'machines.show', 'show this machine');
     // v1 keeps events apart from the machine: the newest page of them is what the card and
     // waitForState read, and a failed action's `error` arrives through it.
     const [machine, events] = await Promise.all([
@@ -68,7 +68,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
       core.send({
         ...options,
         operation: 'machines.events',
-        action: `list the events of machine ${id}`,
+        action: 'list the events of this machine',
         method: 'GET',
         url: url('/machine-events'),
         query: { machineId: id, limit: SHOWN_EVENTS, orderBy: 'dtCreated', order: 'desc' },
@@ -136,7 +136,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     const pages = v1ItemPages(context, {
       ...options,
       operation: 'machines.events',
-      action: `list the events of machine ${id}`,
+      action: 'list the events of this machine',
       path: '/machine-events',
       query: { machineId: id, orderBy: 'dtCreated', order: 'desc' },
       item: v1EventSchema,
@@ -278,7 +278,7 @@ export function createV1MachinesResource(context: V1Context): MachinesResource {
     },
 
     async accessors(machineId, options) {
-      const action = `list who has access to machine ${machineId}`;
+      const action = 'list who has access to this machine';
       const id = validMachineId(machineId, 'machines.accessors', action);
       const accessors = await v1All(
         context,
