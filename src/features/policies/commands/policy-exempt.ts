@@ -36,7 +36,7 @@ export const policyExemptOperation = defineOperation({
     ],
     examples: [
       `${ps} policy exempt team-build until tomorrow`,
-      `${ps} policy exempt psmach01 until 2026-12-24`,
+      `${ps} policy exempt maya-trainer until 2026-12-24`,
     ],
     effect: "The machine is neither warned nor stopped by your team's policies until that day ends.",
   },
