@@ -219,7 +219,8 @@ export function createMachineParamsSchemaFor(
  * and a custom template, which lives in one region, creates only there.
  */
 function offeredTypesSchema(template: TemplateInfo, offered: readonly string[], dialect: Dialect) {
-  const label = `${template.name ?? template.os ?? 'this template'}${template.id ? ` (${template.id})` : ''}`;
+  // By its label only: the person chose the template by name and never sees its id elsewhere.
+  const label = template.name ?? template.os ?? 'this template';
   // Typed in any case, sent as the template spells it.
   const spelled = text().transform(
     (typed) => offered.find((type) => type.toLowerCase() === typed.toLowerCase()) ?? typed,

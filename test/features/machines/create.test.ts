@@ -223,7 +223,7 @@ describe('/ps create with the form', () => {
     expect(body.response_action).toBe('errors');
     // The contract knows the OS rule; v1 the template's own catalog, which it names.
     expect(body.errors[F.machineType.blockId]).toContain(
-      V1 ? `cannot be C4: template Windows 10 (tkni3aa4) offers ${WINDOWS_OFFERS}` : 'Windows templates',
+      V1 ? `cannot be C4: template Windows 10 offers ${WINDOWS_OFFERS}` : 'Windows templates',
     );
     expect(bot.emulator.state.machineByName('win-cpu')).toBeUndefined();
   });
@@ -249,7 +249,7 @@ describe('/ps create with the form', () => {
       );
       const body = response.body as { response_action: string; errors: Record<string, string> };
       expect(body.errors[F.machineType.blockId]).toContain(
-        `cannot be A100: template Windows 10 (tkni3aa4) offers ${WINDOWS_OFFERS}`,
+        `cannot be A100: template Windows 10 offers ${WINDOWS_OFFERS}`,
       );
       expect(bot.emulator.state.machineByName('win-ampere')).toBeUndefined();
     },
@@ -466,7 +466,7 @@ describe('/ps create with key=value pairs', () => {
     const reply = await bot.slack.waitForResponse(request.responseUrlId ?? '');
     expect(reply.text).toContain(
       V1
-        ? `machineType cannot be C4: template Windows 10 (tkni3aa4) offers ${WINDOWS_OFFERS}`
+        ? `machineType cannot be C4: template Windows 10 offers ${WINDOWS_OFFERS}`
         : 'machineType cannot be C4: Windows templates',
     );
     expect(bot.emulator.state.machineByName('win-c4')).toBeUndefined();

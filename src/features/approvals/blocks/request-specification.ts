@@ -51,7 +51,8 @@ export function specificationText(params: Record<string, unknown>, names: Specif
     lines.push(
       names.templateLabel
         ? `• Template: *${escapeMrkdwn(names.templateLabel)}*`
-        : `• Template: ${code(params.templateId)}`,
+        : // An id would tell the approver nothing: say plainly that it is none of the team's listed ones.
+          "• Template: one not in the team's template list (`/ps templates`)",
     );
   }
   if (params.machineType !== undefined)

@@ -227,7 +227,7 @@ function existingUserInput(users: User[], label: string): KnownBlock {
         ),
         { optional: true, hint: shownOfHint(existing.length, 'users', INLINE_HINT) },
       )
-    : input(F.existingUser, `${label} id`, textElement({ placeholder: 'e.g. u1a2b3c4' }), {
+    : input(F.existingUser, `${label} id`, textElement({ placeholder: 'the id /ps users shows for them' }), {
         optional: true,
       });
 }

@@ -44,7 +44,7 @@ export function machineAccessModal(machine: Machine, context: ModalContext = {})
       input(
         MachineAccessFields.paperspaceUserId,
         'Paperspace user id',
-        textElement({ placeholder: 'e.g. u1a2b3c4', maxLength: 255 }),
+        textElement({ placeholder: 'the id /ps users shows for them', maxLength: 255 }),
         {
           optional: true,
         },

@@ -63,13 +63,19 @@ async function machineNames(context: CommandContext, deps: SharesDeps): Promise<
   return names;
 }
 
+/** A machine by its name, as cards show it; its id only to tell apart two machines of one name. */
+function machineLabel(id: string, names: Map<string, string>): string {
+  const name = names.get(id);
+  if (name === undefined) return `\`${escapeMrkdwn(id)}\``;
+  const namesakes = [...names.values()].filter((other) => other === name).length;
+  return namesakes > 1 ? `${nameMrkdwn(name)} \`${escapeMrkdwn(id)}\`` : nameMrkdwn(name);
+}
+
 function sharesMessage(shares: Delegation[], names: Map<string, string>): SlackMessage {
   const title = `Your active shares (${shares.length})`;
   const blocks: KnownBlock[] = [header(title)];
   for (const share of shares.slice(0, MAX_SHARES_SHOWN)) {
-    const machines = share.machineIds
-      .map((id) => `${nameMrkdwn(names.get(id) ?? id)} \`${escapeMrkdwn(id)}\``)
-      .join(', ');
+    const machines = share.machineIds.map((id) => machineLabel(id, names)).join(', ');
     const where = share.channel.startsWith('D') ? 'in our DM' : `in <#${escapeMrkdwn(share.channel)}>`;
     const details = [
       `${where}, until ${when(share.expiresAt)}`,
