@@ -58,12 +58,11 @@ describe('request schemas shared with the Slack layer', () => {
     expect(refused.error && toRequestIssues(refused.error)).toEqual([
       {
         field: 'region',
-        message:
-          'cannot be Europe (AMS1): template Orbital ML base image (tcustom1) is only in East Coast (NY2)',
+        message: 'cannot be Europe (AMS1): template Orbital ML base image is only in East Coast (NY2)',
       },
       {
         field: 'machineType',
-        message: 'cannot be Air: template Orbital ML base image (tcustom1) offers A100, C4',
+        message: 'cannot be Air: template Orbital ML base image offers A100, C4',
       },
     ]);
   });

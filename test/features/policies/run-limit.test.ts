@@ -75,7 +75,7 @@ describe('a team run limit', () => {
           .map((response) => response.text)
           .join('\n'),
       )
-      .toContain('Paperspace does not allow your account to stop machine');
+      .toContain('Paperspace does not allow your account to stop this machine');
     expect(await auditOf()).toContainEqual(['policy.override', SAM_DESKTOP.id, 'error']);
     const actions = await auditOf();
     expect(actions).toContainEqual(['policy.extend', MAYA_TRAINER.id, 'ok']);
