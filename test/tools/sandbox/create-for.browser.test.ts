@@ -5,12 +5,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Dialect } from '../../../src/paperspace/dialect.js';
 import { type RunningSandbox, startSandbox } from '../../../tools/sandbox/start-sandbox.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { describeInChromium, launchChromium, screenshotPath } from './support/chromium.js';
+import { type PageDriver, pageDriver } from './support/page-driver.js';
 
 const STEP_TIMEOUT_MS = 15_000;
 const MAYA = { slackId: 'U0MAYA', apiKey: 'demo-key-maya-team-admin' };
@@ -22,38 +23,9 @@ for (const dialect of ['contract', 'v1'] as const satisfies readonly Dialect[]) 
     let sandbox: RunningSandbox;
     let browser: Browser;
     let page: Page;
-
-    async function type(text: string): Promise<void> {
-      await page.locator('#composer-input').fill(text);
-      await page.locator('#composer-input').press('Enter');
-    }
-
-    async function waitForVisible(locator: Locator, what: string): Promise<Locator> {
-      try {
-        await locator.waitFor({ timeout: STEP_TIMEOUT_MS });
-        return locator;
-      } catch {
-        const texts = await page.locator('#timeline .message').allTextContents();
-        throw new Error(
-          `${what} did not appear. The last messages were:\n${texts.slice(-3).join('\n---\n')}`,
-        );
-      }
-    }
-
-    async function logInAsMaya(): Promise<void> {
-      await page.locator('#user-switcher').selectOption(MAYA.slackId);
-      await type('/ps login');
-      const modal = await waitForVisible(page.locator('#modal[open]'), 'The login modal');
-      await modal.getByLabel('API key').fill(MAYA.apiKey, { timeout: STEP_TIMEOUT_MS });
-      await modal.locator('button.submit').click();
-      await expect
-        .poll(async () => (await modal.count()) === 0 || (await modal.getByLabel('API key').count()) === 0, {
-          timeout: STEP_TIMEOUT_MS,
-        })
-        .toBe(true);
-      expect(await page.locator('#modal .bk-error').allTextContents()).toEqual([]);
-      if ((await modal.count()) > 0) await modal.locator('.close-x').click();
-    }
+    let type: PageDriver['type'];
+    let waitForVisible: PageDriver['waitForVisible'];
+    let logIn: PageDriver['logIn'];
 
     beforeAll(async () => {
       directory = await mkdtemp(join(tmpdir(), `sandbox-create-for-${dialect}-`));
@@ -65,6 +37,7 @@ for (const dialect of ['contract', 'v1'] as const satisfies readonly Dialect[]) 
       });
       browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+      ({ type, waitForVisible, logIn } = pageDriver(page, STEP_TIMEOUT_MS));
     });
     afterAll(async () => {
       await browser?.close();
@@ -77,7 +50,7 @@ for (const dialect of ['contract', 'v1'] as const satisfies readonly Dialect[]) 
     }, async () => {
       await page.goto(sandbox.url);
       await page.locator('.nav-item.current').waitFor();
-      await logInAsMaya();
+      await logIn(MAYA.slackId, MAYA.apiKey);
 
       const name = `sam-box-${dialect}`;
       await type(

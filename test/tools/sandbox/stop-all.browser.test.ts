@@ -6,12 +6,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Dialect } from '../../../src/paperspace/dialect.js';
 import { type RunningSandbox, startSandbox } from '../../../tools/sandbox/start-sandbox.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { describeInChromium, launchChromium, screenshotPath } from './support/chromium.js';
+import { type PageDriver, pageDriver } from './support/page-driver.js';
 
 const STEP_TIMEOUT_MS = 15_000;
 const ADA = { slackId: 'U0ADA', paperspaceUser: 'u1ada', apiKey: 'demo-key-ada-individual' };
@@ -23,43 +24,14 @@ for (const dialect of ['contract', 'v1'] as const satisfies readonly Dialect[]) 
     let sandbox: RunningSandbox;
     let browser: Browser;
     let page: Page;
+    let type: PageDriver['type'];
+    let waitForVisible: PageDriver['waitForVisible'];
+    let logIn: PageDriver['logIn'];
 
     const adaRunning = () =>
       sandbox.world
         .machines()
         .filter((machine) => machine.userId === ADA.paperspaceUser && machine.state !== 'off');
-
-    async function type(text: string): Promise<void> {
-      await page.locator('#composer-input').fill(text);
-      await page.locator('#composer-input').press('Enter');
-    }
-
-    async function waitForVisible(locator: Locator, what: string): Promise<Locator> {
-      try {
-        await locator.waitFor({ timeout: STEP_TIMEOUT_MS });
-        return locator;
-      } catch {
-        const texts = await page.locator('#timeline .message').allTextContents();
-        throw new Error(
-          `${what} did not appear. The last messages were:\n${texts.slice(-3).join('\n---\n')}`,
-        );
-      }
-    }
-
-    async function logInAsAda(): Promise<void> {
-      await page.locator('#user-switcher').selectOption(ADA.slackId);
-      await type('/ps login');
-      const modal = await waitForVisible(page.locator('#modal[open]'), 'The login modal');
-      await modal.getByLabel('API key').fill(ADA.apiKey, { timeout: STEP_TIMEOUT_MS });
-      await modal.locator('button.submit').click();
-      await expect
-        .poll(async () => (await modal.count()) === 0 || (await modal.getByLabel('API key').count()) === 0, {
-          timeout: STEP_TIMEOUT_MS,
-        })
-        .toBe(true);
-      expect(await page.locator('#modal .bk-error').allTextContents()).toEqual([]);
-      if ((await modal.count()) > 0) await modal.locator('.close-x').click();
-    }
 
     beforeAll(async () => {
       directory = await mkdtemp(join(tmpdir(), `sandbox-stop-all-${dialect}-`));
@@ -77,6 +49,7 @@ for (const dialect of ['contract', 'v1'] as const satisfies readonly Dialect[]) 
       });
       browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+      ({ type, waitForVisible, logIn } = pageDriver(page, STEP_TIMEOUT_MS));
     });
     afterAll(async () => {
       await browser?.close();
@@ -90,7 +63,7 @@ for (const dialect of ['contract', 'v1'] as const satisfies readonly Dialect[]) 
       expect(adaRunning()).toHaveLength(MACHINES);
       await page.goto(sandbox.url);
       await page.locator('.nav-item.current').waitFor();
-      await logInAsAda();
+      await logIn(ADA.slackId, ADA.apiKey);
       // A day of running brings forgotten-machine alerts with Stop all buttons of their own: not this test's.
       await type('/ps alerts off');
       await waitForVisible(
