@@ -3,12 +3,13 @@
 // message cannot hold is counted in it, never the reason it is refused.
 import { describe, expect, it } from 'vitest';
 import { blockTextLength, MESSAGE_BUDGET } from '../../../src/slack/block-kit/message-budget.js';
-import { createFakeClock, DEMO_SEED, type SeedInput } from '../../../tools/emulator/index.js';
+import { createFakeClock, type SeedInput } from '../../../tools/emulator/index.js';
 import { messageText } from '../../scheduler/harness.js';
 import { assertBlockKitLimits } from '../../slack/block-kit/limits.js';
 import type { ApiCall } from '../../support/fake-slack.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
+import { orbitalTeammates, runningMachine, withTeam } from './orbital-team-seed.js';
 
 // Wednesday 2024-05-15, 05:00 UTC; the test users live in Europe/Amsterdam (09:00 there is 07:00 UTC).
 const clock = createFakeClock(Date.parse('2024-05-15T05:00:00Z'));
@@ -22,29 +23,14 @@ const name = (index: number) =>
   `R&D <gpu> ${String(index).padStart(3, '0')} ${'&<>x'.repeat(20)}`.slice(0, 50);
 
 function largeTeamSeed(): SeedInput {
-  const teammates = Array.from({ length: PEOPLE - 2 }, (_, index) => ({
-    id: `u1mate${String(index).padStart(3, '0')}`,
-    email: `mate${index}@orbital.example`,
-    firstname: 'Mate',
-    lastname: `Number ${index}`,
-    team: 'te1orbit',
-    role: 'member' as const,
-  }));
+  const teammates = orbitalTeammates(PEOPLE - 2);
   const owners = [...Array<string>(MAYA_RUNS).fill('u1maya'), 'u1sam', ...teammates.map((mate) => mate.id)];
-  const machines = owners.map((owner, index) => ({
-    id: `pslarge${String(index).padStart(3, '0')}`,
-    name: name(index),
-    owner,
-    templateId: 't04azgph',
-    machineType: 'C4' as const,
-    region: 'East Coast (NY2)' as const,
-    state: 'ready' as const,
-  }));
-  return {
-    ...DEMO_SEED,
-    users: [...(DEMO_SEED.users ?? []), ...teammates],
-    machines: [...(DEMO_SEED.machines ?? []), ...machines],
-  };
+  return withTeam(
+    teammates,
+    owners.map((owner, index) =>
+      runningMachine(`pslarge${String(index).padStart(3, '0')}`, name(index), owner),
+    ),
+  );
 }
 
 const bot = useTestBot({

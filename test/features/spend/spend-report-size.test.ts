@@ -4,11 +4,12 @@
 // Slack links and the recorded owners) once, however many machines and people the team has.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ActionId } from '../../../src/slack/ids.js';
-import { createFakeClock, DEMO_SEED, type SeedInput } from '../../../tools/emulator/index.js';
+import { createFakeClock, type SeedInput } from '../../../tools/emulator/index.js';
 import { assertFitsSlack } from '../../support/fits-slack.js';
 import { USERS } from '../../support/test-bot.js';
 import { useTestBot } from '../../support/use-test-bot.js';
 import { textOf } from '../machines/machine-kit.js';
+import { orbitalTeammates, runningMachine, teammateId, withTeam } from './orbital-team-seed.js';
 
 const clock = createFakeClock(Date.parse('2024-05-15T05:00:00Z'));
 const SAMS_MACHINES = 120;
@@ -18,40 +19,16 @@ const TEAMMATES = 40;
 const machineName = (index: number) =>
   `Sam <train> ${String(index).padStart(3, '0')} ${'&<>x'.repeat(20)}`.slice(0, 50);
 
-const teammateId = (index: number) => `u1mate${String(index).padStart(3, '0')}`;
-
 function seed(): SeedInput {
-  const teammates = Array.from({ length: TEAMMATES }, (_, index) => ({
-    id: teammateId(index),
-    email: `mate${index}@orbital.example`,
-    firstname: 'Mate',
-    lastname: `Number ${index}`,
-    team: 'te1orbit',
-    role: 'member' as const,
-    apiKey: `mate-key-${String(index).padStart(3, '0')}`,
-  }));
-  const machine = (id: string, name: string, owner: string) => ({
-    id,
-    name,
-    owner,
-    templateId: 't04azgph',
-    machineType: 'C4' as const,
-    region: 'East Coast (NY2)' as const,
-    state: 'ready' as const,
-  });
-  return {
-    ...DEMO_SEED,
-    users: [...(DEMO_SEED.users ?? []), ...teammates],
-    machines: [
-      ...(DEMO_SEED.machines ?? []),
-      ...Array.from({ length: SAMS_MACHINES }, (_, index) =>
-        machine(`pssam${String(index).padStart(3, '0')}`, machineName(index), 'u1sam'),
-      ),
-      ...teammates.map((mate, index) =>
-        machine(`psmate${String(index).padStart(3, '0')}`, `mate-${index}`, mate.id),
-      ),
-    ],
-  };
+  const teammates = orbitalTeammates(TEAMMATES, { withKeys: true });
+  return withTeam(teammates, [
+    ...Array.from({ length: SAMS_MACHINES }, (_, index) =>
+      runningMachine(`pssam${String(index).padStart(3, '0')}`, machineName(index), 'u1sam'),
+    ),
+    ...teammates.map((mate, index) =>
+      runningMachine(`psmate${String(index).padStart(3, '0')}`, `mate-${index}`, mate.id),
+    ),
+  ]);
 }
 
 const bot = useTestBot({
