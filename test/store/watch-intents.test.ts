@@ -3,31 +3,20 @@
 import { describe, expect, it } from 'vitest';
 import type { NewWatch } from '../../src/store/watches.js';
 import { storeFactories, useFreshStore } from './store-factories.js';
+import { MINUTE, newWatch, T0 } from './watch-fixtures.js';
 
-const T0 = Date.UTC(2025, 0, 6, 9, 0);
-const MINUTE = 60_000;
-
-const newWatch = (overrides: Partial<NewWatch> = {}): NewWatch => ({
-  teamId: 'T1',
-  userId: 'U_ADA',
-  machineId: 'psgpu1',
-  machineName: 'gpu-1',
-  targetState: 'ready',
-  channel: 'C1',
-  createdAt: T0,
-  deadlineAt: T0 + 30 * MINUTE,
-  lastState: 'off',
-  ...overrides,
-});
+/** A machine that was off when the request was made. */
+const offWatch = (overrides: Partial<NewWatch> = {}): NewWatch =>
+  newWatch({ lastState: 'off', ...overrides });
 
 const intent = (overrides: Partial<NewWatch> = {}) =>
-  newWatch({ operation: 'start', pendingSince: T0, supersedes: 'superseded by a newer start', ...overrides });
+  offWatch({ operation: 'start', pendingSince: T0, supersedes: 'superseded by a newer start', ...overrides });
 
 describe.each(storeFactories)('power intents on $name', (factory) => {
   const db = useFreshStore(factory);
 
   it('is not polled, and supersedes nothing, until its call is recorded as sent', async () => {
-    const older = await db.store.watches.create(newWatch({ targetState: 'off', operation: 'stop' }));
+    const older = await db.store.watches.create(offWatch({ targetState: 'off', operation: 'stop' }));
     const created = await db.store.watches.create(intent());
     expect(created.superseded).toEqual([]);
     expect(created).toMatchObject({ pendingSince: T0, operation: 'start', status: 'active' });

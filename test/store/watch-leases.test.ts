@@ -3,24 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { openPostgresClient } from '../../src/store/postgres-client.js';
 import type { Store } from '../../src/store/store.js';
 import type { PollAssignment } from '../../src/store/watch-leases.js';
-import type { NewWatch } from '../../src/store/watches.js';
 import { postgres, storeFactories, useFreshStore } from './store-factories.js';
+import { MINUTE, newWatch, T0 } from './watch-fixtures.js';
 
-const T0 = Date.UTC(2025, 0, 6, 9, 0);
-const MINUTE = 60_000;
 const LEASE = { leaseMs: MINUTE };
-
-const newWatch = (overrides: Partial<NewWatch> = {}): NewWatch => ({
-  teamId: 'T1',
-  userId: 'U_ADA',
-  machineId: 'psgpu1',
-  machineName: 'gpu-1',
-  targetState: 'ready',
-  channel: 'C1',
-  createdAt: T0,
-  deadlineAt: T0 + 30 * MINUTE,
-  ...overrides,
-});
 
 const people = (assignment: PollAssignment) =>
   [...new Set(assignment.watches.map((watch) => `${watch.teamId}/${watch.userId}`))].sort();

@@ -4,11 +4,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/store.js';
-import { ACTIVE_IDS_PER_QUERY, type NewWatch } from '../../src/store/watches.js';
+import { ACTIVE_IDS_PER_QUERY } from '../../src/store/watches.js';
 import { storeFactories, useFreshStore } from './store-factories.js';
-
-const T0 = Date.UTC(2025, 0, 6, 9, 0);
-const MINUTE = 60_000;
+import { MINUTE, newWatch, T0 } from './watch-fixtures.js';
 
 const RACER = fileURLToPath(new URL('./fixtures/race-to-complete.ts', import.meta.url));
 
@@ -29,18 +27,6 @@ async function startRacer(url: string, name: string) {
 
 const exited = (child: ChildProcess) =>
   child.exitCode === null && child.signalCode === null ? once(child, 'exit') : Promise.resolve();
-
-const newWatch = (overrides: Partial<NewWatch> = {}): NewWatch => ({
-  teamId: 'T1',
-  userId: 'U_ADA',
-  machineId: 'psgpu1',
-  machineName: 'gpu-1',
-  targetState: 'ready',
-  channel: 'C1',
-  createdAt: T0,
-  deadlineAt: T0 + 30 * MINUTE,
-  ...overrides,
-});
 
 describe.each(storeFactories)('watches on $name', (factory) => {
   const db = useFreshStore(factory);
